@@ -1,0 +1,62 @@
+import Foundation
+
+/// A full-screen terminal editor for settings: your program's settings objects, raw suites in
+/// the preferences folder, and property-list files.
+///
+/// Each property is one row — name, storage key, type and value, with `*` when the value differs
+/// from its default. Arrow keys move, Enter edits a `String`, integer or `Double`, Space toggles
+/// a `Bool`, `c` shows how often each row was redrawn, `q` quits. When another process writes a
+/// key, only that key's row is redrawn.
+///
+/// ```swift
+/// try SettingsEditor(objects: [AnySettings(settings)]).run()
+/// ```
+///
+/// The editor owns the terminal while ``run()`` runs and restores it on every exit path,
+/// including errors and SIGTERM, SIGHUP and SIGINT.
+@MainActor
+public final class SettingsEditor {
+  private let sources: [any RowSource]
+  private let watchers: [(EventLoop) -> Void]
+
+  init(sources: [any RowSource], watchers: [(EventLoop) -> Void] = []) {
+    self.sources = sources
+    self.watchers = watchers
+  }
+
+  /// Shows the editor until the user quits.
+  ///
+  /// A termination signal ends the editor, restores the terminal, then terminates the process
+  /// with that signal as it would have without the editor.
+  public func run() throws {
+    let loop = EventLoop()
+    let signals = [SIGTERM, SIGHUP, SIGINT]
+    var caughtSignal: Int32?
+    do {
+      let canvas = NcursesCanvas()
+      defer { canvas.end() }
+      loop.catchSignals(signals)
+      defer { loop.releaseSignals(signals) }
+      caughtSignal = runLoop(loop, canvas: canvas)
+    }
+    if let caughtSignal { raise(caughtSignal) }
+  }
+
+  private func runLoop(_ loop: EventLoop, canvas: NcursesCanvas) -> Int32? {
+    let session = EditorSession(sources: sources)
+    let screen = EditorScreen(canvas: canvas, session: session, glyphs: .current, wake: loop.wake)
+    for watch in watchers { watch(loop) }
+    var damage = Damage(layout: true)
+    while !session.state.isFinished {
+      screen.draw(damage)
+      damage = Damage()
+      let wakeup = loop.waitForEvents()
+      if let signal = wakeup.signal { return signal }
+      for job in wakeup.jobs { job() }
+      for key in canvas.pendingKeys() {
+        damage.formUnion(session.handle(key))
+      }
+    }
+    return nil
+  }
+}
