@@ -17,11 +17,9 @@ import Foundation
 @MainActor
 public final class SettingsEditor {
   private let sources: [any RowSource]
-  private let watchers: [(EventLoop) -> Void]
 
-  init(sources: [any RowSource], watchers: [(EventLoop) -> Void] = []) {
+  init(sources: [any RowSource]) {
     self.sources = sources
-    self.watchers = watchers
   }
 
   /// Shows the editor until the user quits.
@@ -45,7 +43,7 @@ public final class SettingsEditor {
   private func runLoop(_ loop: EventLoop, canvas: NcursesCanvas) -> Int32? {
     let session = EditorSession(sources: sources)
     let screen = EditorScreen(canvas: canvas, session: session, glyphs: .current, wake: loop.wake)
-    for watch in watchers { watch(loop) }
+    for case let source as any LiveRowSource in sources { source.startWatching(post: loop.post) }
     var damage = Damage(layout: true)
     while !session.state.isFinished {
       screen.draw(damage)

@@ -1,11 +1,11 @@
 import Foundation
 
-/// A property-list value sorted into the kinds the editor shows and edits.
+/// A value sorted into the kinds the editor shows and edits, with its type name and one-line text.
 ///
 /// Property lists decoded on Linux hold Swift `Bool`s, `NSNumber`s for integers and reals, and
 /// `Dictionary<AnyHashable, Any>` for nested dictionaries; values written by Swift code hold
 /// plain Swift types. Both read the same here.
-enum PropertyListValue {
+enum ValueSummary {
   case string(String)
   case bool(Bool)
   case integer(Int64)
@@ -63,7 +63,7 @@ enum PropertyListValue {
   }
 
   /// The value on one line, as the Value column shows it.
-  var summary: String {
+  var text: String {
     switch self {
     case .string(let text): TextWidth.singleLine(text)
     case .bool(let flag): flag ? "true" : "false"

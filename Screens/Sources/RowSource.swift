@@ -29,3 +29,15 @@ enum RowSourceKind: String, Sendable {
   /// A property-list file opened by path, read-only.
   case file
 }
+
+/// Runs a job on the editor's loop thread; callable from any thread.
+typealias MainJobPoster = @Sendable (_ job: @escaping @MainActor @Sendable () -> Void) -> Void
+
+/// A ``RowSource`` whose values can change behind the editor's back (another process writes its
+/// file), and which reports that through Observation once watching starts.
+@MainActor
+protocol LiveRowSource: RowSource {
+  /// Starts following outside changes; callbacks from other threads reach the rows through
+  /// `post`, so every observable mutation happens on the loop thread.
+  func startWatching(post: @escaping MainJobPoster)
+}
