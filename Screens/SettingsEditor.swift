@@ -1,4 +1,5 @@
 import Foundation
+import ObservableDefaultsCore
 
 /// A full-screen terminal editor for settings: your program's settings objects, raw suites in
 /// the preferences folder, and property-list files.
@@ -18,8 +19,25 @@ import Foundation
 public final class SettingsEditor {
   private let sources: [any RowSource]
 
+  /// Prepares an editor for suites and property-list files.
+  ///
+  /// - Parameters:
+  ///   - suites: Suite names in the preferences folder (`$XDG_CONFIG_HOME`, else `~/.config`),
+  ///     edited key by key; pass ``availableSuites`` for all of them.
+  ///   - files: Property-list files (XML or binary), shown read-only.
+  /// - Throws: `PropertyListError` when a file is missing or is not a property list.
+  public convenience init(suites: [String] = [], files: [URL] = []) throws {
+    let fileSources = try files.map { try PropertyListDomain(file: $0) }
+    self.init(sources: suites.map { PropertyListDomain(suite: $0) } + fileSources)
+  }
+
   init(sources: [any RowSource]) {
     self.sources = sources
+  }
+
+  /// The names of the suites in the preferences folder, sorted.
+  public static var availableSuites: [String] {
+    PreferencesDirectory.suiteNames()
   }
 
   /// Shows the editor until the user quits.

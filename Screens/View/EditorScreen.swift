@@ -124,7 +124,7 @@ final class EditorScreen {
   private func paintColumnHeadings() {
     guard let layout else { return }
     let headings = PropertyRow(name: "Name", key: "Key", typeName: "Type", value: "Value", editing: .readOnly(""))
-    let counter = layout.counterWidth > 0 ? "Redraw" : ""
+    let counter = layout.counterWidth > 0 ? "Redraws" : ""
     canvas.put(rowText(headings, marker: " ", counter: counter, in: layout), row: 1, column: layout.rowsColumn, style: .bold)
   }
 

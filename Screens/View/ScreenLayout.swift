@@ -21,7 +21,7 @@ struct ScreenLayout: Equatable {
     let widest = { (texts: [String], cap: Int) in min(cap, texts.map(TextWidth.columns).max() ?? 0) }
     objectsWidth = max(12, min(widest(titles, 28) + 3, size.columns / 4))
     let rowsWidth = size.columns - objectsWidth - 1
-    counterWidth = showsRedrawCounts ? 6 : 0
+    counterWidth = showsRedrawCounts ? 9 : 0
     nameWidth = max(4, widest(rows.map(\.name), rowsWidth / 3))
     let keysRepeatNames = rows.allSatisfy { $0.key == $0.name }
     keyWidth = keysRepeatNames ? 0 : max(3, widest(rows.map { $0.key ?? "-" }, rowsWidth / 4))
