@@ -1,0 +1,53 @@
+import Foundation
+
+/// The folder holding suite files, found by the same rule as Foundation's `UserDefaults` on Linux.
+///
+/// Measured here: `UserDefaults(suiteName: "S")` writes `$XDG_CONFIG_HOME/S.plist` when
+/// `XDG_CONFIG_HOME` is an absolute path, and `~/.config/S.plist` otherwise (a relative value is
+/// ignored); the standard domain is the file named after the program (see ``standardSuiteName``).
+public enum PreferencesDirectory {
+  /// `$XDG_CONFIG_HOME` when it is set to an absolute path, else `~/.config`.
+  ///
+  /// Read from the environment at each call.
+  public static var url: URL {
+    if let configHome = ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"],
+      configHome.hasPrefix("/")
+    {
+      return URL(fileURLWithPath: configHome, isDirectory: true)
+    }
+    return FileManager.default.homeDirectoryForCurrentUser
+      .appendingPathComponent(".config", isDirectory: true)
+  }
+
+  /// The suite name of the standard domain: the main bundle's identifier, else the program's
+  /// name — the file `UserDefaults.standard` uses here (`<program>.plist`, measured).
+  public static var standardSuiteName: String {
+    Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName
+  }
+
+  /// The file of a suite: `<url>/<suiteName>.plist`.
+  ///
+  /// - Parameter suiteName: A suite name without `/`.
+  /// - Returns: The file's URL (it need not exist).
+  public static func fileURL(forSuite suiteName: String) -> URL {
+    url.appendingPathComponent(suiteName + ".plist", isDirectory: false)
+  }
+
+  /// The suite names (file names minus `.plist`) of the `.plist` files in ``url``, sorted.
+  ///
+  /// This package's lock files (`.<name>.plist.lock`) and temporary files (`….tmp`) do not end in
+  /// `.plist` and are skipped; so are folders. An unreadable or missing folder gives `[]`.
+  public static func suiteNames() -> [String] {
+    let folder = url
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+    return names.filter { name in
+      var isFolder: ObjCBool = false
+      return name.hasSuffix(".plist") && name != ".plist"
+        && FileManager.default.fileExists(
+          atPath: folder.appendingPathComponent(name).path, isDirectory: &isFolder)
+        && !isFolder.boolValue
+    }
+    .map { String($0.dropLast(".plist".count)) }
+    .sorted()
+  }
+}

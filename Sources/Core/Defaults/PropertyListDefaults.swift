@@ -1,0 +1,303 @@
+import Foundation
+
+/// A `UserDefaults` whose persistent domain is a property-list file that several processes share
+/// safely.
+///
+/// Use it wherever a `UserDefaults` is expected. Unlike Foundation's on Linux, it
+/// - writes every accepted value to the file without `synchronize()` (a flush is scheduled at
+///   once and coalesces bursts; an `atexit` hook flushes the rest at normal exit),
+/// - merges: a write locks the file, re-reads it and changes only the keys written, so keys
+///   written by other processes are never dropped,
+/// - never overwrites a file that does not parse (writes fail, see ``lastError``),
+/// - reports changes (``observe(_:)``, and `UserDefaults.didChangeNotification` with the instance
+///   as object), including changes made by other processes or by hand, seen through inotify.
+///
+/// All instances of one file (symbolic links resolved) in a process share one in-memory domain,
+/// so a write through one is seen at once through the others.
+///
+/// Values are kept in canonical form (see ``PropertyListDocument``): every integer reads back as
+/// `Int`, every real as `Double`, in this process as after a round trip through the file.
+///
+/// ```swift
+/// let defaults = PropertyListDefaults(suiteName: "com.example.app")!
+/// defaults.set("Fatbobman", forKey: "name")      // in the file shortly, and at exit for sure
+/// let observation = defaults.observe { change in print(change.keys, change.origin) }
+/// ```
+open class PropertyListDefaults: UserDefaults {
+  /// The file given at creation (standardized; symbolic links are followed when writing).
+  public let fileURL: URL
+  /// The shared state of the file.
+  let storage: SuiteStorage
+  /// The `-key value` pairs of the command line, which override the file (as in Foundation).
+  private let argumentDomain: [String: Any]
+  /// Posts `UserDefaults.didChangeNotification` for this instance.
+  private var notificationObservation: DefaultsObservation?
+
+  /// Opens the file of a suite: `PreferencesDirectory.fileURL(forSuite:)`.
+  ///
+  /// - Parameter suiteName: The suite; nil or empty opens the standard domain (the file
+  ///   `UserDefaults.standard` uses here, see ``PreferencesDirectory/standardSuiteName``).
+  /// - Returns: nil when `suiteName` contains `/`.
+  public convenience override init?(suiteName: String?) {
+    let name = suiteName ?? ""
+    guard !name.contains("/") else { return nil }
+    let suite = name.isEmpty ? PreferencesDirectory.standardSuiteName : name
+    self.init(fileURL: PreferencesDirectory.fileURL(forSuite: suite))
+  }
+
+  /// Opens any property-list file as a suite (XML or binary; it need not exist yet).
+  ///
+  /// The file is read now; a file that does not parse leaves the domain empty, sets
+  /// ``lastError`` and refuses writes until it parses again.
+  ///
+  /// - Parameter fileURL: A `file:` URL.
+  public init(fileURL: URL) {
+    self.fileURL = fileURL.standardizedFileURL
+    storage = SuiteStorageRegistry.shared.storage(for: fileURL)
+    argumentDomain = Self.commandLineDomain
+    // Foundation's `init?(suiteName:)` never fails; the name only labels the superclass.
+    super.init(suiteName: fileURL.deletingPathExtension().lastPathComponent)!
+    let weakSelf = WeakDefaults(self)
+    notificationObservation = storage.addObserver { _ in
+      guard let defaults = weakSelf.defaults else { return }
+      NotificationCenter.default.post(name: UserDefaults.didChangeNotification, object: defaults)
+    }
+  }
+
+  /// The shared instance for the standard domain (created on first use, in the folder
+  /// ``PreferencesDirectory/url`` names at that moment).
+  override open class var standard: PropertyListDefaults { sharedStandard }
+
+  nonisolated(unsafe) private static let sharedStandard = PropertyListDefaults(
+    fileURL: PreferencesDirectory.fileURL(forSuite: PreferencesDirectory.standardSuiteName))
+
+  /// The command line's `-key value` pairs, parsed once by Foundation.
+  nonisolated(unsafe) private static let commandLineDomain: [String: Any] = {
+    let domain = UserDefaults(suiteName: nil)?.volatileDomain(forName: UserDefaults.argumentDomain)
+    return (domain ?? [:]).mapValues { PropertyListValue.normalized($0) ?? $0 }
+  }()
+
+  // MARK: Reading
+
+  /// The value for `key`: the command line's, else the file's, else the registered default.
+  open override func object(forKey key: String) -> Any? {
+    if !argumentDomain.isEmpty, let value = argumentDomain[key] { return value }
+    return storage.value(forKey: key) ?? RegistrationDomain.shared.value(forKey: key)
+  }
+
+  /// The value stored in the file (as last read or written in this process), ignoring
+  /// registered defaults and the command line.
+  ///
+  /// - Parameter key: The key.
+  /// - Returns: The canonical value, or nil.
+  public func persistentValue(forKey key: String) -> Any? {
+    storage.value(forKey: key)
+  }
+
+  /// The default registered for `key` by `register(defaults:)` in this process, or nil.
+  ///
+  /// - Parameter key: The key.
+  public func registeredDefault(forKey key: String) -> Any? {
+    RegistrationDomain.shared.value(forKey: key)
+  }
+
+  /// The value as an `Int`: integers as they are, reals truncated, `true` as 1, numeric strings
+  /// parsed; 0 otherwise (Foundation here gives 0 for a real).
+  open override func integer(forKey key: String) -> Int {
+    TypedValueConversion.integer(from: object(forKey: key))
+  }
+
+  /// The value as a `Double`: reals and integers converted, `true` as 1, numeric strings
+  /// parsed; 0 otherwise (Foundation here gives 0 for an integer).
+  open override func double(forKey key: String) -> Double {
+    TypedValueConversion.double(from: object(forKey: key))
+  }
+
+  /// The value as a `Float`: ``double(forKey:)`` narrowed (Foundation here gives 0 for a real
+  /// read back from a file, which is a `Double`).
+  open override func float(forKey key: String) -> Float {
+    Float(double(forKey: key))
+  }
+
+  /// The URL stored by `set(_:forKey:)` (its absolute string), a file URL for a stored path
+  /// (`~` expanded; what Foundation here writes), or Foundation's reading of other values.
+  open override func url(forKey key: String) -> URL? {
+    guard let string = object(forKey: key) as? String else { return super.url(forKey: key) }
+    return TypedValueConversion.url(from: string)
+  }
+
+  /// Registered defaults, overridden by the file's values, overridden by the command line's.
+  open override func dictionaryRepresentation() -> [String: Any] {
+    RegistrationDomain.shared.all()
+      .merging(storage.allValues()) { $1 }
+      .merging(argumentDomain) { $1 }
+  }
+
+  /// Registers defaults for every instance in the process (not written to any file).
+  ///
+  /// - Parameter registrationDictionary: Key → default value.
+  open override func register(defaults registrationDictionary: [String: Any]) {
+    RegistrationDomain.shared.register(registrationDictionary)
+    super.register(defaults: registrationDictionary)
+  }
+
+  // MARK: Writing
+
+  /// The last failure of a write, a flush or a re-read of this file through any instance in this
+  /// process; nil once a later write reaches the file or a re-read succeeds.
+  ///
+  /// `set(_:forKey:)` and `removeObject(forKey:)` cannot throw: they record their failure here and
+  /// print it as one line to standard error.
+  public var lastError: PropertyListError? {
+    storage.lastError
+  }
+
+  /// Stores (or with nil removes) a value, checked.
+  ///
+  /// Memory changes at once; observers of this file in this process are told synchronously on
+  /// this thread (only when the value changed); the file is written shortly on an internal queue.
+  /// A `URL` is stored as its `absoluteString` (read it back with `url(forKey:)`).
+  ///
+  /// - Parameters:
+  ///   - value: A property-list value, a `URL`, or nil to remove the key.
+  ///   - key: The key.
+  ///   - excluding: An observation not to tell about this write (the writer tells itself).
+  /// - Throws: ``PropertyListError`` of kind `.invalidValue` when `value` is not a property-list
+  ///   value (naming the key and the type), `.malformed` while the file does not parse (naming the
+  ///   file and the parse failure). Nothing is applied on failure.
+  public func write(_ value: Any?, forKey key: String, excluding: DefaultsObservation? = nil) throws {
+    let change: PropertyListChange
+    if let value {
+      guard let canonical = PropertyListValue.normalized(value) ?? (value as? URL)?.absoluteString
+      else {
+        throw PropertyListError(
+          file: fileURL, kind: .invalidValue(key: key),
+          reason: "a value of type \(type(of: value)) is not a property-list value")
+      }
+      change = .set(canonical)
+    } else {
+      change = .remove
+    }
+    try storage.write([key: change], excluding: excluding?.id)
+  }
+
+  /// ``write(_:forKey:excluding:)`` that records a failure in ``lastError`` and standard error.
+  private func writeReportingFailure(_ value: Any?, forKey key: String) {
+    do {
+      try write(value, forKey: key)
+    } catch {
+      let failure = PropertyListError(wrapping: error, file: fileURL, kind: .unwritable)
+      storage.record(failure)
+      FileHandle.standardError.write(Data("PropertyListDefaults: \(failure)\n".utf8))
+    }
+  }
+
+  /// Stores a value through ``write(_:forKey:excluding:)``; nil removes the key. On failure the
+  /// old value stays and the error goes to ``lastError``.
+  open override func set(_ value: Any?, forKey key: String) {
+    writeReportingFailure(value, forKey: key)
+  }
+
+  /// Stores a URL as its `absoluteString` (Foundation here stores only the path); nil removes the
+  /// key (Foundation here never returns from a bare `set(nil, forKey:)`).
+  open override func set(_ url: URL?, forKey key: String) {
+    writeReportingFailure(url?.absoluteString, forKey: key)
+  }
+
+  /// Stores an `Int`.
+  open override func set(_ value: Int, forKey key: String) {
+    writeReportingFailure(value, forKey: key)
+  }
+
+  /// Stores a `Float` (kept as the `Double` it widens to, as a file round trip does).
+  open override func set(_ value: Float, forKey key: String) {
+    writeReportingFailure(value, forKey: key)
+  }
+
+  /// Stores a `Double`.
+  open override func set(_ value: Double, forKey key: String) {
+    writeReportingFailure(value, forKey: key)
+  }
+
+  /// Stores a `Bool`.
+  open override func set(_ value: Bool, forKey key: String) {
+    writeReportingFailure(value, forKey: key)
+  }
+
+  /// Removes the key from the file through ``write(_:forKey:excluding:)``.
+  open override func removeObject(forKey key: String) {
+    writeReportingFailure(nil, forKey: key)
+  }
+
+  /// Writes everything pending to the file now and waits for it.
+  ///
+  /// - Throws: The write's ``PropertyListError`` (the values stay pending and are retried).
+  public func flush() throws {
+    try storage.flush()
+  }
+
+  /// Writes everything pending, then re-reads the file and reports what changed there.
+  ///
+  /// - Returns: false when the write or the re-read failed (see ``lastError``).
+  @discardableResult
+  open override func synchronize() -> Bool {
+    storage.synchronize()
+  }
+
+  // MARK: Persistent domains (Foundation's versions rewrite the whole file without locking)
+
+  /// The values stored in the suite `domainName`'s file (no registered defaults).
+  ///
+  /// - Parameter domainName: A suite name.
+  /// - Returns: The values (empty when the file does not exist), or nil for a name with `/`.
+  open override func persistentDomain(forName domainName: String) -> [String: Any]? {
+    PropertyListDefaults(suiteName: domainName)?.storage.allValues()
+  }
+
+  /// Replaces the values of the suite `domainName` with `domain`, through locked merging
+  /// writes, and waits for the file. Failures go to that suite's ``lastError`` and standard error.
+  ///
+  /// - Parameters:
+  ///   - domain: The new values (property-list values).
+  ///   - domainName: A suite name.
+  open override func setPersistentDomain(_ domain: [String: Any], forName domainName: String) {
+    guard let suite = PropertyListDefaults(suiteName: domainName) else { return }
+    for key in suite.storage.allValues().keys where domain[key] == nil {
+      suite.removeObject(forKey: key)
+    }
+    for (key, value) in domain {
+      suite.set(value, forKey: key)
+    }
+    suite.synchronize()
+  }
+
+  /// Removes every value of the suite `domainName` (the file stays, as an empty dictionary) and
+  /// waits for the file.
+  ///
+  /// - Parameter domainName: A suite name.
+  open override func removePersistentDomain(forName domainName: String) {
+    setPersistentDomain([:], forName: domainName)
+  }
+
+  // MARK: Observing
+
+  /// Calls `handler` with the keys whose value changed.
+  ///
+  /// - Writes made in this process through any instance of this file: synchronously on the
+  ///   writing thread, origin `.thisProcess`, only when the value changed.
+  /// - Changes made by other processes or by hand: on an internal serial queue, origin
+  ///   `.otherProcess`, only the keys whose value changed (a deleted file: all its keys). This
+  ///   process's own writes never come back as `.otherProcess`.
+  ///
+  /// - Parameter handler: Called for each change; must not block for long.
+  /// - Returns: The observation; it ends on `cancel()` or when released.
+  public func observe(_ handler: @escaping @Sendable (DefaultsChange) -> Void) -> DefaultsObservation {
+    storage.addObserver(handler)
+  }
+}
+
+/// A weak reference to an instance that a `@Sendable` closure can hold.
+private final class WeakDefaults: @unchecked Sendable {
+  weak var defaults: PropertyListDefaults?
+  init(_ defaults: PropertyListDefaults) { self.defaults = defaults }
+}

@@ -1,0 +1,61 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Replaces one file atomically: a temporary file in the same folder, `fsync`, then `rename(2)`.
+struct AtomicFileWriter {
+  /// The file to replace (symbolic links already resolved).
+  let target: URL
+  /// The file to name in errors (the one the caller asked for).
+  let reportingAs: URL
+
+  /// Writes `data` as the new contents of ``target``.
+  ///
+  /// The new file keeps the permission bits of the file it replaces (0644 minus the umask for a
+  /// new file). On failure the temporary file is removed and ``target`` is unchanged.
+  ///
+  /// - Throws: ``PropertyListError`` of kind `.unwritable`.
+  func write(_ data: Data) throws {
+    let folder = target.deletingLastPathComponent()
+    let temporary = folder.appendingPathComponent(
+      ".\(target.lastPathComponent).\(UInt32.random(in: 0...UInt32.max)).tmp")
+    let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+    guard descriptor >= 0 else { throw failure("temporary file") }
+    var succeeded = false
+    defer {
+      if !succeeded { unlink(temporary.path) }
+    }
+    do {
+      defer { close(descriptor) }
+      var existing = stat()
+      if stat(target.path, &existing) == 0, fchmod(descriptor, existing.st_mode & 0o7777) != 0 {
+        throw failure("permissions")
+      }
+      try writeAll(data, to: descriptor)
+      guard fsync(descriptor) == 0 else { throw failure("fsync") }
+    }
+    guard rename(temporary.path, target.path) == 0 else { throw failure("rename") }
+    succeeded = true
+  }
+
+  private func writeAll(_ data: Data, to descriptor: Int32) throws {
+    try data.withUnsafeBytes { buffer in
+      guard let base = buffer.baseAddress else { return }
+      var offset = 0
+      while offset < buffer.count {
+        let written = Glibc.write(descriptor, base + offset, buffer.count - offset)
+        if written < 0 {
+          if errno == EINTR { continue }
+          throw failure("write")
+        }
+        offset += written
+      }
+    }
+  }
+
+  private func failure(_ step: String) -> PropertyListError {
+    PropertyListError(file: reportingAs, kind: .unwritable, reason: "\(step): \(systemError())")
+  }
+}

@@ -1,0 +1,38 @@
+import Foundation
+
+/// The contents of one property-list file: its top-level dictionary and the format it is stored in.
+///
+/// Values are in their canonical in-memory form (see ``propertyListValuesEqual(_:_:)``): `String`,
+/// `Bool`, `Int` (every integer that fits), `UInt64` (larger unsigned integers), `Double` (every
+/// real, including 4-byte reals), `Date`, `Data`, `[Any]` and `[String: Any]`.
+public struct PropertyListDocument {
+  /// The top-level dictionary of the file.
+  public var values: [String: Any]
+  /// The format the file is stored in; a write keeps it (`.binary` stays binary, anything else
+  /// is written as `.xml`, because Foundation cannot write the OpenStep format).
+  public var format: PropertyListSerialization.PropertyListFormat
+
+  /// Creates a document.
+  ///
+  /// - Parameters:
+  ///   - values: The top-level dictionary, in canonical form.
+  ///   - format: The format the file is (or will be) stored in.
+  public init(values: [String: Any] = [:], format: PropertyListSerialization.PropertyListFormat = .xml) {
+    self.values = values
+    self.format = format
+  }
+}
+
+/// One change to apply to a key of a property-list file.
+public enum PropertyListChange {
+  /// Stores this value (a property-list value) under the key.
+  case set(Any)
+  /// Removes the key.
+  case remove
+}
+
+/// A document together with the exact bytes it was read from or written as.
+struct PropertyListSnapshot {
+  var document: PropertyListDocument
+  var data: Data
+}

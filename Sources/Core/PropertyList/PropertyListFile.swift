@@ -1,0 +1,128 @@
+import Foundation
+
+/// One property-list file on disk (XML or binary), read and written safely by several processes.
+///
+/// Reading never changes the file. ``apply(_:)`` is the only way this package writes: it locks,
+/// re-reads, changes only the given keys and replaces the file atomically, so keys written by
+/// other processes in the meantime are kept, and a file that does not parse is never replaced.
+public struct PropertyListFile: Sendable {
+  /// The file's location (it need not exist yet).
+  public let url: URL
+
+  /// Creates a handle for the property-list file at `url`; nothing is read or created.
+  ///
+  /// - Parameter url: A `file:` URL.
+  public init(url: URL) {
+    self.url = url
+  }
+
+  /// Reads and parses the file.
+  ///
+  /// An empty (zero-byte) file reads as an empty XML document.
+  ///
+  /// - Returns: The document, or nil when the file does not exist.
+  /// - Throws: ``PropertyListError`` of kind `.unreadable` when the file cannot be read, `.malformed`
+  ///   when it does not parse or its root is not a dictionary.
+  public func read() throws -> PropertyListDocument? {
+    try readSnapshot()?.document
+  }
+
+  /// Applies `changes` to the file, keeping every other key as it is on disk now.
+  ///
+  /// Takes an exclusive `flock` on a lock file beside the file (`.<name>.lock`), re-reads the
+  /// file, applies only these changes, writes a temporary file (`.<name>.<random>.tmp`) in the
+  /// same folder in the file's format (binary stays binary; XML for a new file or any other
+  /// format), `fsync`s it and renames it over the file. The folder is created when missing. A
+  /// symbolic link is followed: its target is replaced and keeps its permissions. When nothing
+  /// changes, the file is not rewritten.
+  ///
+  /// - Parameter changes: Key → change. Values of `.set` must be property-list values.
+  /// - Returns: The document now on disk.
+  /// - Throws: ``PropertyListError``: `.malformed` when the existing file does not parse (its
+  ///   bytes are left untouched), `.unreadable` when it cannot be read, `.unwritable` when the lock,
+  ///   the temporary file, serialization or the rename fails (the file is then unchanged).
+  public func apply(_ changes: [String: PropertyListChange]) throws -> PropertyListDocument {
+    try applySnapshot(changes).document
+  }
+
+  /// The file's bytes, or nil when it does not exist.
+  ///
+  /// - Throws: ``PropertyListError`` of kind `.unreadable`.
+  func readData() throws -> Data? {
+    do {
+      return try Data(contentsOf: url)
+    } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
+      return nil
+    } catch {
+      throw PropertyListError(file: url, kind: .unreadable, reason: describe(error))
+    }
+  }
+
+  /// Reads and parses the file, keeping the bytes it was parsed from.
+  func readSnapshot() throws -> PropertyListSnapshot? {
+    try readData().map(parse)
+  }
+
+  /// Parses `data` as this file's contents.
+  ///
+  /// - Throws: ``PropertyListError`` of kind `.malformed`.
+  func parse(_ data: Data) throws -> PropertyListSnapshot {
+    if data.isEmpty { return PropertyListSnapshot(document: PropertyListDocument(), data: data) }
+    var format = PropertyListSerialization.PropertyListFormat.xml
+    let root: Any
+    do {
+      root = try PropertyListSerialization.propertyList(from: data, options: [], format: &format)
+    } catch {
+      throw PropertyListError(file: url, kind: .malformed, reason: describe(error))
+    }
+    guard let values = PropertyListValue.normalized(root) as? [String: Any] else {
+      let reason = "the root is a \(type(of: root)), not a dictionary with string keys"
+      throw PropertyListError(file: url, kind: .malformed, reason: reason)
+    }
+    return PropertyListSnapshot(document: PropertyListDocument(values: values, format: format), data: data)
+  }
+
+  /// ``apply(_:)``, also returning the bytes now on disk.
+  func applySnapshot(_ changes: [String: PropertyListChange]) throws -> PropertyListSnapshot {
+    let target = url.resolvingSymlinksInPath()
+    let folder = target.deletingLastPathComponent()
+    do {
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    } catch {
+      throw PropertyListError(file: url, kind: .unwritable, reason: describe(error))
+    }
+    let lockURL = folder.appendingPathComponent(".\(target.lastPathComponent).lock")
+    let lock = try FileLock(url: lockURL, guarding: url)
+    defer { lock.release() }
+
+    let old = try readSnapshot()
+    var document = old?.document ?? PropertyListDocument()
+    for (key, change) in changes {
+      switch change {
+      case .set(let value): document.values[key] = value
+      case .remove: document.values[key] = nil
+      }
+    }
+    if document.format != .binary { document.format = .xml }
+    let data: Data
+    do {
+      data = try PropertyListSerialization.data(
+        fromPropertyList: document.values, format: document.format, options: 0)
+    } catch {
+      throw PropertyListError(file: url, kind: .unwritable, reason: describe(error))
+    }
+    if let old, old.data == data { return old }
+    try AtomicFileWriter(target: target, reportingAs: url).write(data)
+    return PropertyListSnapshot(document: document, data: data)
+  }
+}
+
+/// The most useful message of a Foundation error (its debug description when it has one).
+func describe(_ error: any Error) -> String {
+  let nsError = error as NSError
+  if let debug = nsError.userInfo[NSDebugDescriptionErrorKey] as? String { return debug }
+  if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError {
+    return underlying.localizedDescription
+  }
+  return nsError.localizedDescription
+}

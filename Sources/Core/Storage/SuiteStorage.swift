@@ -1,0 +1,241 @@
+import Foundation
+
+/// The state shared by every ``PropertyListDefaults`` instance of one file in this process: the
+/// in-memory domain, the writes not yet on disk, the observers and the last error.
+///
+/// Writes change memory at once, tell the observers synchronously on the writing thread, and
+/// schedule a flush on ``queue``; the flush writes everything pending in one ``PropertyListFile``
+/// apply. Re-reads after a change on disk run on ``queue`` too, so they never interleave with a
+/// flush. Observers are never called while ``lock`` is held.
+final class SuiteStorage: @unchecked Sendable {
+  typealias Handler = @Sendable (DefaultsChange) -> Void
+
+  /// The file, symbolic links resolved (the identity of this storage).
+  let file: PropertyListFile
+  /// Serial queue for flushes, re-reads and notifications of changes made outside this process.
+  let queue: DispatchQueue
+  private static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
+
+  private let lock = NSLock()
+  // Guarded by `lock`.
+  private var values: [String: Any]
+  private var pending: [String: PropertyListChange] = [:]
+  private var flushScheduled = false
+  private var reloadScheduled = false
+  private var observers: [(id: UInt64, handler: Handler)] = []
+  private var fileError: PropertyListError?
+  private var latestError: PropertyListError?
+  // Confined to `queue` (or to `init`).
+  private var lastKnownData: Data?
+
+  /// Loads the file now; a malformed file leaves the domain empty and refuses writes until it
+  /// parses again.
+  init(file: PropertyListFile) {
+    self.file = file
+    queue = DispatchQueue(label: "ObservableDefaultsCore.suite:" + file.url.lastPathComponent)
+    do {
+      let snapshot = try file.readSnapshot()
+      values = snapshot?.document.values ?? [:]
+      lastKnownData = snapshot?.data
+    } catch {
+      let failure = PropertyListError(wrapping: error, file: file.url, kind: .unreadable)
+      values = [:]
+      fileError = failure.kind == .malformed ? failure : nil
+      latestError = failure
+    }
+    queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
+  }
+
+  // MARK: Reading
+
+  /// The value stored for `key`, or nil.
+  func value(forKey key: String) -> Any? {
+    lock.withLock { values[key] }
+  }
+
+  /// Every stored key and value.
+  func allValues() -> [String: Any] {
+    lock.withLock { values }
+  }
+
+  /// The last failure of a write, a flush or a re-read; nil once a write or re-read succeeds.
+  var lastError: PropertyListError? {
+    lock.withLock { latestError }
+  }
+
+  /// Records a failure seen by a caller (a refused value) as ``lastError``.
+  func record(_ error: PropertyListError) {
+    lock.withLock { latestError = error }
+  }
+
+  // MARK: Writing
+
+  /// Applies `changes` (canonical values) in memory, schedules the flush and tells observers.
+  ///
+  /// - Parameters:
+  ///   - changes: Key → change.
+  ///   - excluded: An observer id not to tell.
+  /// - Throws: The file's parse failure while the file is malformed; nothing is applied then.
+  func write(_ changes: [String: PropertyListChange], excluding excluded: UInt64?) throws {
+    var changedKeys = Set<String>()
+    lock.lock()
+    if let fileError {
+      latestError = fileError
+      lock.unlock()
+      throw fileError
+    }
+    for (key, change) in changes {
+      let new: Any?
+      switch change {
+      case .set(let value): new = value
+      case .remove: new = nil
+      }
+      if !propertyListValuesEqual(values[key], new) { changedKeys.insert(key) }
+      values[key] = new
+      pending[key] = change
+    }
+    let mustSchedule = !flushScheduled
+    flushScheduled = true
+    let targets = changedKeys.isEmpty ? [] : observers
+    lock.unlock()
+    if mustSchedule { queue.async { self.flushPending() } }
+    notify(targets, of: DefaultsChange(keys: changedKeys, origin: .thisProcess), excluding: excluded)
+  }
+
+  /// Writes everything pending now and waits for it.
+  ///
+  /// - Throws: The write's ``PropertyListError``.
+  func flush() throws {
+    if let error = onQueue({ flushPending() }) { throw error }
+  }
+
+  /// Writes everything pending, then re-reads the file. Returns false when either fails.
+  func synchronize() -> Bool {
+    onQueue {
+      let flushError = flushPending()
+      reload()
+      return flushError == nil && lastError == nil
+    }
+  }
+
+  /// True when writes are waiting to be flushed.
+  var hasPendingWrites: Bool {
+    lock.withLock { !pending.isEmpty }
+  }
+
+  // MARK: Observing
+
+  /// Adds an observer; it stays until the returned observation is cancelled or released.
+  func addObserver(_ handler: @escaping Handler) -> DefaultsObservation {
+    let id = ObserverIDs.next()
+    lock.withLock { observers.append((id, handler)) }
+    return DefaultsObservation(id: id) { [weak self] in
+      guard let self else { return }
+      self.lock.withLock { self.observers.removeAll { $0.id == id } }
+    }
+  }
+
+  private func notify(
+    _ targets: [(id: UInt64, handler: Handler)], of change: DefaultsChange, excluding excluded: UInt64?
+  ) {
+    for target in targets where target.id != excluded {
+      target.handler(change)
+    }
+  }
+
+  // MARK: Syncing with the file (on `queue`)
+
+  /// Runs `body` on ``queue`` and waits, or runs it at once when already on it.
+  private func onQueue<T>(_ body: () -> T) -> T {
+    if DispatchQueue.getSpecific(key: Self.queueKey) == ObjectIdentifier(self) { return body() }
+    return queue.sync(execute: body)
+  }
+
+  /// Writes every pending change in one apply, then merges what is on disk. On failure the
+  /// changes stay pending (retried by the next write, `flush()` or recovery of the file), the
+  /// error becomes ``lastError`` and one line goes to standard error.
+  @discardableResult
+  private func flushPending() -> PropertyListError? {
+    let changes: [String: PropertyListChange] = lock.withLock {
+      flushScheduled = false
+      defer { pending = [:] }
+      return pending
+    }
+    guard !changes.isEmpty else { return nil }
+    do {
+      let snapshot = try file.applySnapshot(changes)
+      merge(snapshot)
+      DirectoryWatcher.shared.watch(self)
+      return nil
+    } catch {
+      let failure = PropertyListError(wrapping: error, file: file.url, kind: .unwritable)
+      lock.withLock {
+        for (key, change) in changes where pending[key] == nil { pending[key] = change }
+        if failure.kind == .malformed { fileError = failure }
+        latestError = failure
+      }
+      FileHandle.standardError.write(Data("PropertyListDefaults: \(failure)\n".utf8))
+      return failure
+    }
+  }
+
+  /// Asks for a re-read on ``queue``; several requests before it runs make one re-read.
+  func fileDidChange() {
+    let mustSchedule = lock.withLock {
+      defer { reloadScheduled = true }
+      return !reloadScheduled
+    }
+    if mustSchedule { queue.async { self.reload() } }
+  }
+
+  /// Re-reads the file and merges it when its bytes differ from the last ones seen. A malformed
+  /// file keeps the last good values in memory and refuses writes until it parses again.
+  private func reload() {
+    lock.withLock { reloadScheduled = false }
+    do {
+      let data = try file.readData()
+      guard data != lastKnownData else { return }
+      lastKnownData = data
+      merge(try data.map(file.parse))
+    } catch {
+      let failure = PropertyListError(wrapping: error, file: file.url, kind: .unreadable)
+      lock.withLock {
+        if failure.kind == .malformed { fileError = failure }
+        latestError = failure
+      }
+    }
+  }
+
+  /// Makes memory match `snapshot` (nil: no file) for every key without a pending write, and
+  /// tells observers which keys changed. Clears the errors; flushes writes kept back while the
+  /// file was malformed.
+  private func merge(_ snapshot: PropertyListSnapshot?) {
+    lastKnownData = snapshot?.data
+    let disk = snapshot?.document.values ?? [:]
+    var changedKeys = Set<String>()
+    lock.lock()
+    for (key, value) in disk where pending[key] == nil {
+      if !propertyListValuesEqual(values[key], value) {
+        values[key] = value
+        changedKeys.insert(key)
+      }
+    }
+    for key in values.keys where disk[key] == nil && pending[key] == nil {
+      changedKeys.insert(key)
+    }
+    for key in changedKeys where disk[key] == nil { values[key] = nil }
+    fileError = nil
+    latestError = nil
+    let mustFlush = !pending.isEmpty && !flushScheduled
+    if mustFlush { flushScheduled = true }
+    let targets = changedKeys.isEmpty ? [] : observers
+    lock.unlock()
+    if mustFlush { queue.async { self.flushPending() } }
+    notify(targets, of: DefaultsChange(keys: changedKeys, origin: .otherProcess), excluding: nil)
+  }
+
+  deinit {
+    DirectoryWatcher.shared.unwatch(file.url)
+    SuiteStorageRegistry.shared.removeReleased()
+  }
+}

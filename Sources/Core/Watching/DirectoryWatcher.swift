@@ -1,0 +1,123 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The process's one inotify instance, watching the folders of live suite files.
+///
+/// It watches folders, not files, because an atomic save replaces the file's inode. An event
+/// naming a watched file asks that file's ``SuiteStorage`` to re-read it (``SuiteStorage/fileDidChange()``);
+/// the storage diffs and reports. A folder is watched while at least one storage of a file in it
+/// lives. A folder that does not exist yet is watched after the first write creates it.
+final class DirectoryWatcher: @unchecked Sendable {
+  static let shared = DirectoryWatcher()
+
+  private struct Folder {
+    var descriptor: Int32
+    var files: [String: Int] = [:]
+  }
+
+  private static let mask = UInt32(
+    IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_CREATE | IN_DELETE_SELF
+      | IN_MOVE_SELF)
+
+  private let inotify: Int32
+  private let queue = DispatchQueue(label: "ObservableDefaultsCore.watcher")
+  private let source: (any DispatchSourceRead)?
+  private let lock = NSLock()
+  // Guarded by `lock`: folder path → watch, watch descriptor → folder path.
+  private var folders: [String: Folder] = [:]
+  private var paths: [Int32: String] = [:]
+
+  private init() {
+    inotify = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+    guard inotify >= 0 else {
+      FileHandle.standardError.write(
+        Data("PropertyListDefaults: inotify unavailable (\(systemError())); external changes are seen only by synchronize()\n".utf8))
+      source = nil
+      return
+    }
+    let source = DispatchSource.makeReadSource(fileDescriptor: inotify, queue: queue)
+    self.source = source
+    source.setEventHandler { [unowned self] in self.readEvents() }
+    source.resume()
+  }
+
+  /// Starts reporting changes of `storage`'s file (no effect when already watched or when the
+  /// folder does not exist yet; called again after each successful write).
+  func watch(_ storage: SuiteStorage) {
+    guard source != nil else { return }
+    let folder = storage.file.url.deletingLastPathComponent().path
+    let name = storage.file.url.lastPathComponent
+    lock.withLock {
+      if folders[folder]?.files[name] != nil { return }
+      if folders[folder] == nil {
+        let descriptor = inotify_add_watch(inotify, folder, Self.mask)
+        guard descriptor >= 0 else { return }
+        folders[folder] = Folder(descriptor: descriptor)
+        paths[descriptor] = folder
+      }
+      folders[folder]?.files[name, default: 0] += 1
+    }
+  }
+
+  /// Stops reporting changes of the file at `url` (a resolved path) for one storage.
+  func unwatch(_ url: URL) {
+    let folder = url.deletingLastPathComponent().path
+    let name = url.lastPathComponent
+    lock.withLock {
+      guard var watched = folders[folder], let count = watched.files[name] else { return }
+      watched.files[name] = count > 1 ? count - 1 : nil
+      if watched.files.isEmpty {
+        inotify_rm_watch(inotify, watched.descriptor)
+        paths[watched.descriptor] = nil
+        folders[folder] = nil
+      } else {
+        folders[folder] = watched
+      }
+    }
+  }
+
+  /// Drains the inotify descriptor and asks the storages of the named files to re-read them.
+  private func readEvents() {
+    var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+    var touched = Set<String>()
+    while true {
+      let count = buffer.withUnsafeMutableBytes { read(inotify, $0.baseAddress, $0.count) }
+      if count <= 0 { break }
+      buffer.withUnsafeBytes { bytes in
+        var offset = 0
+        while offset + MemoryLayout<inotify_event>.size <= count {
+          let event = bytes.loadUnaligned(fromByteOffset: offset, as: inotify_event.self)
+          let nameStart = offset + MemoryLayout<inotify_event>.size
+          let nameBytes = bytes[nameStart..<nameStart + Int(event.len)].prefix { $0 != 0 }
+          touched.formUnion(paths(for: event, name: String(decoding: nameBytes, as: UTF8.self)))
+          offset = nameStart + Int(event.len)
+        }
+      }
+    }
+    for path in touched {
+      SuiteStorageRegistry.shared.existingStorage(atPath: path)?.fileDidChange()
+    }
+  }
+
+  /// The file paths an event concerns: the named file, every watched file of the folder when the
+  /// folder itself went away or events were lost.
+  private func paths(for event: inotify_event, name: String) -> [String] {
+    lock.withLock {
+      if event.mask & UInt32(IN_Q_OVERFLOW) != 0 {
+        return folders.flatMap { folder, watched in watched.files.keys.map { folder + "/" + $0 } }
+      }
+      guard let folder = paths[event.wd], let watched = folders[folder] else { return [] }
+      if event.mask & UInt32(IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF) != 0 {
+        if event.mask & UInt32(IN_IGNORED) != 0 {
+          paths[event.wd] = nil
+          folders[folder] = nil
+        }
+        return watched.files.keys.map { folder + "/" + $0 }
+      }
+      return watched.files[name] == nil ? [] : [folder + "/" + name]
+    }
+  }
+}
