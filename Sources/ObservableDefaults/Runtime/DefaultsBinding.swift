@@ -48,11 +48,11 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
 
   /// The store for a `suiteName` macro argument: the standard domain when it is empty.
   public static func store(suiteName: String) -> UserDefaults {
-    if suiteName.isEmpty { return PropertyListDefaults.standardDefaults }
+    if suiteName.isEmpty { return PropertyListDefaults.standard }
     guard let store = PropertyListDefaults(suiteName: suiteName) else {
       FileHandle.standardError.write(
         Data("ObservableDefaults: '\(suiteName)' is not a valid suite name; using the standard domain\n".utf8))
-      return PropertyListDefaults.standardDefaults
+      return PropertyListDefaults.standard
     }
     return store
   }

@@ -37,8 +37,13 @@ public struct SettingsStoreInfo: @unchecked Sendable {
     self.prefix = prefix
   }
 
-  /// The suite's name; `nil` for the standard domain, for a file opened by path and for the cloud.
-  public var suiteName: String? { (userDefaults as? PropertyListDefaults)?.suiteName }
+  /// The suite's name: the file's name without `.plist` when the file lies in
+  /// ``PreferencesDirectory/url``; `nil` for a file elsewhere and for the cloud.
+  public var suiteName: String? {
+    guard let fileURL, fileURL.deletingLastPathComponent().path == PreferencesDirectory.url.standardizedFileURL.path
+    else { return nil }
+    return fileURL.deletingPathExtension().lastPathComponent
+  }
 
   /// The property-list file behind the store, when it has one.
   public var fileURL: URL? { (userDefaults as? PropertyListDefaults)?.fileURL }
