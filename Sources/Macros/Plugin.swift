@@ -5,7 +5,14 @@ import SwiftSyntaxMacros
 @main
 struct ObservableDefaultsPlugin: PluginProvider {
   /// Every macro this plugin expands, by type name.
-  static let macros: [String: any Macro.Type] = [:]
+  static var macros: [String: any Macro.Type] {
+    [
+    "ObservableDefaultsMacro": ObservableDefaultsMacro.self,
+    "DefaultsBackedMacro": DefaultsBackedMacro.self,
+    "ObservableOnlyMacro": ObservableOnlyMacro.self,
+    "MarkerMacro": MarkerMacro.self,
+    ]
+  }
 
   func resolveMacro(moduleName: String, typeName: String) throws -> any Macro.Type {
     guard let macro = Self.macros[typeName] else { throw UnknownMacro(typeName: typeName) }

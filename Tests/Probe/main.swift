@@ -1,1 +1,35 @@
-print("probe")
+// defaults-probe: another process for the library's tests. It opens a suite file the way an app
+// would, through an `@ObservableDefaults` class, and changes it.
+//
+//   defaults-probe set <file.plist> name <text>     sets ProbeSettings.name
+//   defaults-probe set <file.plist> age <integer>   sets ProbeSettings.age
+//   defaults-probe remove <file.plist> <key>        removes a key from the suite
+import ObservableDefaults
+
+/// The same keys as the tests' `Settings`.
+@ObservableDefaults
+final class ProbeSettings {
+  var name: String = "Fatbobman"
+  var age: Int = 20
+}
+
+func fail(_ message: String) -> Never {
+  FileHandle.standardError.write(Data("defaults-probe: \(message)\n".utf8))
+  exit(2)
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+guard arguments.count >= 3 else { fail("usage: set <file> <property> <value> | remove <file> <key>") }
+let store = PropertyListDefaults(fileURL: URL(fileURLWithPath: arguments[1]))
+
+switch (arguments[0], arguments[2]) {
+case ("set", "name") where arguments.count == 4:
+  ProbeSettings(userDefaults: store).name = arguments[3]
+case ("set", "age") where arguments.count == 4:
+  guard let age = Int(arguments[3]) else { fail("age must be an integer") }
+  ProbeSettings(userDefaults: store).age = age
+case ("remove", let key):
+  store.removeObject(forKey: key)
+default:
+  fail("unknown command \(arguments.joined(separator: " "))")
+}

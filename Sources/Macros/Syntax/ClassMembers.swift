@@ -1,0 +1,76 @@
+import SwiftSyntax
+import SwiftSyntaxMacros
+
+/// The members that both class macros generate for a settings class: the Observation plumbing,
+/// the schema of its observable properties, and the attributes added to its properties.
+struct ClassMembers {
+  let classDecl: ClassDeclSyntax
+  let flavor: StoreFlavor
+  let observeFirst: Bool
+
+  var className: String { classDecl.name.trimmedDescription }
+
+  /// `access(keyPath:)` and `withMutation(keyPath:_:)`, as `@Observable` generates them.
+  var observationMembers: [DeclSyntax] {
+    [
+      """
+      internal nonisolated func access<Member>(keyPath: KeyPath<\(raw: className), Member>) {
+        _$defaults.registrar.access(self, keyPath: keyPath)
+      }
+      """,
+      """
+      internal nonisolated func withMutation<Member, MutationResult>(
+        keyPath: KeyPath<\(raw: className), Member>,
+        _ mutation: () throws -> MutationResult
+      ) rethrows -> MutationResult {
+        try _$defaults.registrar.withMutation(of: self, keyPath: keyPath, mutation)
+      }
+      """,
+    ]
+  }
+
+  /// `settingsSchema`: one entry per observable property, in declaration order.
+  func schema(access: String) -> DeclSyntax {
+    let entries = classDecl.storedProperties.filter(\.isObservable).map { property in
+      let summary = property.documentation.map { ", summary: \($0.literal)" } ?? ""
+      guard property.isPersisted(in: flavor, observeFirst: observeFirst) else {
+        return ".observableOnly(\(property.name.literal)\(summary), property: \\.\(property.name))"
+      }
+      let key = property.storageKey(in: flavor, context: nil).quoted
+      return """
+        .persisted(
+            \(property.name.literal), key: \(key)\(summary),
+            property: \\.\(property.name), storage: \\._\(property.name),
+            defaultValue: \\._default_value_of_\(property.name), codec: .automatic()
+          )
+        """
+    }
+    let list = entries.isEmpty ? "[]" : "[\n  " + entries.joined(separator: ",\n  ") + ",\n]"
+    let isGeneric = classDecl.genericParameterClause != nil
+    let declaration =
+      isGeneric
+      ? "\(access)static var settingsSchema: [_ObservableDefaultsRuntime.Property<\(className)>] { \(list) }"
+      : "\(access)static let settingsSchema: [_ObservableDefaultsRuntime.Property<\(className)>] = \(list)"
+    return DeclSyntax(stringLiteral: declaration)
+  }
+
+  /// The attribute the class macro adds to one member: `@<Backed>` on a persisted property
+  /// without it, `@ObservableOnly` on an observable one in `observeFirst` mode.
+  static func attributes(
+    for member: some DeclSyntaxProtocol, flavor: StoreFlavor, observeFirst: Bool
+  ) -> [AttributeSyntax] {
+    guard let variable = member.as(VariableDeclSyntax.self), let property = StoredProperty(variable),
+      property.isObservable, !property.hasAttribute("ObservableOnly"),
+      !property.hasAttribute(flavor.backedMacro)
+    else { return [] }
+    let name = observeFirst ? "ObservableOnly" : flavor.backedMacro
+    return [AttributeSyntax(attributeName: IdentifierTypeSyntax(name: .identifier(name)))]
+  }
+
+  /// `extension C: Observation.Observable, _ObservableDefaultsRuntime.Settings {}`.
+  static func conformances(of type: some TypeSyntaxProtocol) -> ExtensionDeclSyntax {
+    let declaration: DeclSyntax =
+      "extension \(type.trimmed): Observation.Observable, _ObservableDefaultsRuntime.Settings {}"
+    return declaration.cast(ExtensionDeclSyntax.self)
+  }
+}

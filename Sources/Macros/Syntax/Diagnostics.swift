@@ -1,0 +1,58 @@
+import SwiftDiagnostics
+import SwiftSyntax
+import SwiftSyntaxMacros
+
+/// Every message the macros report, with its exact text.
+enum MacroDiagnostic: DiagnosticMessage {
+  case notAClass(macro: String, kind: String)
+  case notStringLiteral(attribute: String, argument: String)
+  case notBooleanLiteral(attribute: String, argument: String)
+  case prefixContainsDot(attribute: String)
+  case missingInitialValue(macro: String, property: String)
+  case observersIgnored(attribute: String, property: String)
+  case notPersistable(attribute: String, property: String)
+
+  var message: String {
+    switch self {
+    case let .notAClass(macro, kind):
+      "@\(macro) can only be applied to a class; '\(kind)' is not supported"
+    case let .notStringLiteral(attribute, argument):
+      "@\(attribute) parameter '\(argument)' must be a string literal"
+    case let .notBooleanLiteral(attribute, argument):
+      "@\(attribute) parameter '\(argument)' must be a boolean literal"
+    case let .prefixContainsDot(attribute):
+      "@\(attribute) parameter 'prefix' must not contain '.'"
+    case let .missingInitialValue(macro, property):
+      "@\(macro) property '\(property)' must have an initial value, or be optional"
+    case let .observersIgnored(attribute, property):
+      "@\(attribute) property '\(property)' does not support willSet/didSet; mark it @ObservableOnly to keep them"
+    case let .notPersistable(attribute, property):
+      "@\(attribute) can only be applied to a stored 'var' property; '\(property)' is not one"
+    }
+  }
+
+  var severity: DiagnosticSeverity {
+    if case .observersIgnored = self { return .warning }
+    return .error
+  }
+
+  var diagnosticID: MessageID {
+    let name: String = switch self {
+    case .notAClass: "notAClass"
+    case .notStringLiteral: "notStringLiteral"
+    case .notBooleanLiteral: "notBooleanLiteral"
+    case .prefixContainsDot: "prefixContainsDot"
+    case .missingInitialValue: "missingInitialValue"
+    case .observersIgnored: "observersIgnored"
+    case .notPersistable: "notPersistable"
+    }
+    return MessageID(domain: "ObservableDefaultsMacros", id: name)
+  }
+}
+
+extension MacroExpansionContext {
+  /// Reports `message` at `node`.
+  func diagnose(_ message: MacroDiagnostic, at node: some SyntaxProtocol) {
+    diagnose(Diagnostic(node: Syntax(node), message: message))
+  }
+}

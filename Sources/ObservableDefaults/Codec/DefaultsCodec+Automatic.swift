@@ -1,0 +1,58 @@
+import Foundation
+
+// `automatic()` is overloaded on the constraints of `Value`; at a call site where the property's
+// type is known, Swift picks the most specific overload, which implements the codec priority
+// documented on `DefaultsCodec`. `Codable` overloads are disfavoured so that any other rule wins.
+
+extension DefaultsCodec
+where Value: RawRepresentable & UserDefaultsPropertyListValue, Value.RawValue: UserDefaultsPropertyListValue {
+  /// A raw-representable property-list value: raw value first, then the value's own form.
+  public static func automatic() -> Self {
+    rawValue(fallback: { Value(propertyListObject: $0) })
+  }
+}
+
+extension DefaultsCodec where Value: RawRepresentable, Value.RawValue: UserDefaultsPropertyListValue {
+  /// A raw-representable value (such as a `String` enum): stored as its raw value.
+  public static func automatic() -> Self { rawValue() }
+}
+
+extension DefaultsCodec where Value: UserDefaultsPropertyListValue {
+  /// A property-list value: stored as itself.
+  public static func automatic() -> Self { propertyList }
+}
+
+extension DefaultsCodec where Value: Codable {
+  /// A `Codable` value (such as a struct or a `URL`): stored as JSON `Data`.
+  @_disfavoredOverload
+  public static func automatic() -> Self { json }
+}
+
+extension DefaultsCodec {
+  /// An optional raw-representable property-list value; `nil` removes the key.
+  public static func automatic<Wrapped>() -> Self
+  where
+    Value == Wrapped?, Wrapped: RawRepresentable & UserDefaultsPropertyListValue,
+    Wrapped.RawValue: UserDefaultsPropertyListValue
+  {
+    DefaultsCodec<Wrapped>.automatic().optional
+  }
+
+  /// An optional raw-representable value; `nil` removes the key.
+  public static func automatic<Wrapped>() -> Self
+  where Value == Wrapped?, Wrapped: RawRepresentable, Wrapped.RawValue: UserDefaultsPropertyListValue {
+    DefaultsCodec<Wrapped>.automatic().optional
+  }
+
+  /// An optional property-list value; `nil` removes the key.
+  public static func automatic<Wrapped>() -> Self
+  where Value == Wrapped?, Wrapped: UserDefaultsPropertyListValue {
+    DefaultsCodec<Wrapped>.automatic().optional
+  }
+
+  /// An optional `Codable` value; `nil` removes the key (it is never stored as JSON `null`).
+  @_disfavoredOverload
+  public static func automatic<Wrapped>() -> Self where Value == Wrapped?, Wrapped: Codable {
+    DefaultsCodec<Wrapped>.automatic().optional
+  }
+}

@@ -1,0 +1,98 @@
+import Foundation
+
+/// How one property's value is stored in a property list: the codec of a persisted property.
+///
+/// The macros pick the codec from the property's type with ``automatic()``, by this fixed
+/// priority (the rules of Apple-platform ObservableDefaults' "storage resolution"):
+/// 1. `RawRepresentable` whose `RawValue` is a property-list type → its raw value (a type that is
+///    also a property-list value reads either form back);
+/// 2. a ``UserDefaultsPropertyListValue`` → the value itself;
+/// 3. `Codable` only (this includes `URL`) → JSON `Data` from `JSONEncoder`.
+///
+/// For optionals the same rules apply to the wrapped value, and `nil` removes the key.
+public struct DefaultsCodec<Value>: @unchecked Sendable {
+  // Sendable: the functions are pure and capture nothing mutable.
+
+  /// The property-list object to store, or `nil` to remove the key.
+  public let encode: (Value) -> Any?
+  /// The value read back from a stored object, or `nil` when the object is of another type
+  /// (the property then falls back to its registered or declaration-time default).
+  public let decode: (Any) -> Value?
+  /// Whether two values store the same thing; a write of an equal value is skipped.
+  public let isEqual: (Value, Value) -> Bool
+
+  /// Creates a codec from its three functions.
+  public init(
+    encode: @escaping (Value) -> Any?,
+    decode: @escaping (Any) -> Value?,
+    isEqual: @escaping (Value, Value) -> Bool
+  ) {
+    self.encode = encode
+    self.decode = decode
+    self.isEqual = isEqual
+  }
+
+  /// The same rules for `Value?`: `nil` removes the key, anything else is encoded as `Value`.
+  public var optional: DefaultsCodec<Value?> {
+    let codec = self
+    return DefaultsCodec<Value?>(
+      encode: { $0.flatMap(codec.encode) },
+      decode: { codec.decode($0) },
+      isEqual: { lhs, rhs in
+        switch (lhs, rhs) {
+        case (nil, nil): true
+        case let (lhs?, rhs?): codec.isEqual(lhs, rhs)
+        default: false
+        }
+      }
+    )
+  }
+}
+
+extension DefaultsCodec {
+  /// Compares values by what they store, for types that are not `Equatable`.
+  static func encodedEquality(_ encode: @escaping (Value) -> Any?)
+    -> (Value, Value) -> Bool
+  {
+    { propertyListValuesEqual(encode($0), encode($1)) }
+  }
+
+  /// Stores the raw value; reads the raw value first, then (for types that are property-list
+  /// values themselves) the value in its own form.
+  static func rawValue(fallback: ((Any) -> Value?)? = nil) -> Self
+  where Value: RawRepresentable, Value.RawValue: UserDefaultsPropertyListValue {
+    Self(
+      encode: { $0.rawValue.propertyListObject },
+      decode: { object in
+        if let raw = Value.RawValue(propertyListObject: object) { return Value(rawValue: raw) }
+        return fallback?(object)
+      },
+      isEqual: { $0.rawValue == $1.rawValue }
+    )
+  }
+
+}
+
+extension DefaultsCodec where Value: UserDefaultsPropertyListValue {
+  /// Stores the value as a property-list object.
+  static var propertyList: Self {
+    Self(
+      encode: { $0.propertyListObject },
+      decode: { Value(propertyListObject: $0) },
+      isEqual: { $0 == $1 }
+    )
+  }
+
+}
+
+extension DefaultsCodec where Value: Codable {
+  /// Stores the value as JSON `Data`; reads it back with `JSONDecoder`.
+  static var json: Self {
+    let encode: (Value) -> Any? = { try? JSONEncoder().encode($0) }
+    return Self(
+      encode: encode,
+      decode: { object in (object as? Data).flatMap { try? JSONDecoder().decode(Value.self, from: $0) } },
+      isEqual: encodedEquality(encode)
+    )
+  }
+}

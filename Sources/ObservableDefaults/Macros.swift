@@ -1,0 +1,71 @@
+import Foundation
+
+/// Makes every stored `var` of a class an Observation-tracked property persisted in a UserDefaults suite.
+///
+/// ```swift
+/// @ObservableDefaults
+/// class Settings {
+///   var name: String = "Fatbobman"
+///   var age: Int = 20
+///   var nickname: String? = nil
+/// }
+/// ```
+///
+/// Each persisted property is stored under `prefix` + its key (the property name, or the
+/// `userDefaultsKey` of `@DefaultsKey` / `@DefaultsBacked`) in a property-list file shared safely by
+/// processes (``PropertyListDefaults``). Reading a property returns, in order: the stored value, the
+/// value given to `register(defaults:)`, the declaration-time default. Setting `nil` removes the key.
+/// Changes made by another instance, another process or a hand edit of the file update the property
+/// and notify observers of exactly the properties whose value changed.
+///
+/// The macro also generates `init(userDefaults:ignoreExternalChanges:prefix:ignoredKeyPathsForExternalUpdates:)`
+/// (unless `autoInit` is `false`) and the ``ObservableSettings`` description used by tools.
+///
+/// - Parameters:
+///   - autoInit: Whether to generate the initializer. Without it, an initializer of your own
+///     calls `observerStarter()` to follow external changes from the start.
+///   - ignoreExternalChanges: Whether changes made outside the object skip observer notification
+///     (the values still update).
+///   - suiteName: The suite whose file (`$XDG_CONFIG_HOME/<suiteName>.plist`) stores the values;
+///     empty for the standard domain. A string literal.
+///   - prefix: Prepended to every key. A string literal without `.`.
+///   - observeFirst: When `true`, properties are only observable unless marked `@DefaultsBacked`.
+///   - limitToInstance: Kept for source compatibility: on Linux every store instance of the same
+///     suite and every process shares changes, which is what `false` asks for on Apple platforms.
+///   - defaultIsolationIsMainActor: Set to `true` in a module whose default isolation is `MainActor`;
+///     external changes are then applied on the main actor.
+@attached(member, names: arbitrary)
+@attached(memberAttribute)
+@attached(extension, conformances: Observable, ObservableSettings)
+public macro ObservableDefaults(
+  autoInit: Bool = true,
+  ignoreExternalChanges: Bool = false,
+  suiteName: String = "",
+  prefix: String = "",
+  observeFirst: Bool = false,
+  limitToInstance: Bool = true,
+  defaultIsolationIsMainActor: Bool = false
+) = #externalMacro(module: "ObservableDefaultsMacros", type: "ObservableDefaultsMacro")
+
+/// Persists a property of an `@ObservableDefaults` class; added for you to every stored `var`
+/// unless `observeFirst` is `true`.
+/// - Parameter userDefaultsKey: The storage key (without the class's prefix); the property name when `nil`.
+@attached(accessor, names: named(get), named(set))
+@attached(peer, names: prefixed(_), prefixed(_default_value_of_))
+public macro DefaultsBacked(userDefaultsKey: String? = nil) =
+  #externalMacro(module: "ObservableDefaultsMacros", type: "DefaultsBackedMacro")
+
+/// Gives a persisted property of an `@ObservableDefaults` class its own storage key.
+/// - Parameter userDefaultsKey: The storage key (without the class's prefix); a string literal.
+@attached(peer)
+public macro DefaultsKey(userDefaultsKey: String? = nil) =
+  #externalMacro(module: "ObservableDefaultsMacros", type: "MarkerMacro")
+
+/// Makes a property observable but not persisted.
+@attached(accessor, names: named(init), named(get), named(set), named(_modify))
+@attached(peer, names: prefixed(_))
+public macro ObservableOnly() = #externalMacro(module: "ObservableDefaultsMacros", type: "ObservableOnlyMacro")
+
+/// Leaves a property alone: neither observable nor persisted.
+@attached(peer)
+public macro Ignore() = #externalMacro(module: "ObservableDefaultsMacros", type: "MarkerMacro")

@@ -1,0 +1,175 @@
+import Foundation
+
+/// The runtime state behind one `@ObservableDefaults` object: its store, key prefix, external-change
+/// settings, the store observation, and the lock over its cached values.
+///
+/// The macro's expansion creates one per object and routes every persisted property through it:
+/// getters read the property's cache under ``lock``; setters call
+/// ``set(_:object:property:storage:defaultValue:key:codec:)``; changes made to the store by other
+/// instances, other processes or by hand arrive through the store's change signal and update only
+/// the properties whose stored value changed. Not meant to be used directly.
+public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMetatype>: @unchecked Sendable {
+  /// The Observation registrar of the object.
+  public let registrar = ObservationRegistrar()
+  /// Guards the object's cached values and the fields below.
+  public let lock = _DefaultsLock()
+  /// The store the object reads and writes (`_userDefaults` in the expansion).
+  public var store: UserDefaults
+  /// Prepended to every storage key (`_prefix` in the expansion).
+  public var prefix: String
+  /// When `true`, changes made outside the object update it without notifying observers.
+  public var ignoresExternalChanges: Bool
+  /// Properties whose external changes update the value without notifying observers.
+  public var ignoredKeyPaths: [PartialKeyPath<Object>] = []
+
+  private let schema: [SettingsProperty<Object>]
+  private let deliversOnMainActor: Bool
+  private var observation: DefaultsObservation?
+  private var observedStore: UserDefaults?
+
+  /// Creates the state of an object.
+  /// - Parameters:
+  ///   - store: The store; a `PropertyListDefaults` gives change signals across instances and processes.
+  ///   - prefix: The key prefix; must not contain `.`.
+  ///   - ignoresExternalChanges: Whether external changes skip observer notification.
+  ///   - schema: The object's properties (its `settingsSchema`).
+  ///   - deliversOnMainActor: Whether external changes are applied on the main actor (for
+  ///     `@MainActor` classes); otherwise they are applied on the thread that delivers them.
+  public init(
+    store: UserDefaults, prefix: String, ignoresExternalChanges: Bool,
+    schema: [SettingsProperty<Object>], deliversOnMainActor: Bool = false
+  ) {
+    self.store = store
+    self.prefix = prefix
+    self.ignoresExternalChanges = ignoresExternalChanges
+    self.schema = schema
+    self.deliversOnMainActor = deliversOnMainActor
+  }
+
+  /// The store for a `suiteName` macro argument: the standard domain when it is empty.
+  public static func store(suiteName: String) -> UserDefaults {
+    if suiteName.isEmpty { return PropertyListDefaults.standard }
+    guard let store = PropertyListDefaults(suiteName: suiteName) else {
+      FileHandle.standardError.write(
+        Data("ObservableDefaults: '\(suiteName)' is not a valid suite name; using the standard domain\n".utf8))
+      return PropertyListDefaults.standard
+    }
+    return store
+  }
+
+  /// Reads a cached value under the lock, first loading the object from its store if that has
+  /// not happened yet (an object whose own initializer did not call `observerStarter()`).
+  @inlinable
+  public func read<Value>(_ object: Object, _ cached: (Object) -> Value) -> Value {
+    lock.withLock {
+      startIfNeeded(object)
+      return cached(object)
+    }
+  }
+
+  /// Loads every persisted property from the store and starts following the store's changes
+  /// (`observerStarter()` in the expansion). Calling it again restarts with the current store and prefix.
+  public func start(_ object: Object, ignoring keyPaths: [PartialKeyPath<Object>] = []) {
+    precondition(!prefix.contains("."), "ObservableDefaults: the key prefix '\(prefix)' must not contain '.'")
+    lock.withLock {
+      ignoredKeyPaths = keyPaths
+      observation = nil
+      observedStore = nil
+      startIfNeeded(object)
+    }
+  }
+
+  @usableFromInline
+  func startIfNeeded(_ object: Object) {
+    guard observedStore == nil else { return }
+    observedStore = store
+    for property in schema {
+      property.refresh(object, store, prefix)?.assign()
+    }
+    guard let observable = store as? PropertyListDefaults else { return }
+    let box = WeakObject(object)
+    observation = observable.observe { [weak self] change in
+      self?.deliver(change, to: box)
+    }
+  }
+
+  private func deliver(_ change: DefaultsChange, to box: WeakObject<Object>) {
+    guard deliversOnMainActor, !Thread.isMainThread else {
+      if let object = box.object { apply(change, to: object) }
+      return
+    }
+    DispatchQueue.main.async { [self] in
+      if let object = box.object { apply(change, to: object) }
+    }
+  }
+
+  /// Applies a store change: re-reads the changed keys, then assigns every changed cache at once
+  /// inside the `withMutation` of each notified property, so no observer sees a half-applied change.
+  func apply(_ change: DefaultsChange, to object: Object) {
+    let (updates, silent) = lock.withLock { () -> ([SettingsProperty<Object>.Update], Bool) in
+      let updates = schema.compactMap { property -> SettingsProperty<Object>.Update? in
+        guard let key = property.key, change.keys.contains(prefix + key) else { return nil }
+        return property.refresh(object, store, prefix)
+      }
+      return (updates, ignoresExternalChanges)
+    }
+    guard !updates.isEmpty else { return }
+    let ignored = Set(ignoredKeyPaths.map { $0 as AnyKeyPath })
+    let notified = silent ? [] : updates.filter { !ignored.contains($0.keyPath) }
+    withMutations(of: object, notified[...]) {
+      lock.withLock { updates.forEach { $0.assign() } }
+    }
+  }
+
+  private func withMutations(
+    of object: Object, _ updates: ArraySlice<SettingsProperty<Object>.Update>, _ apply: () -> Void
+  ) {
+    guard let first = updates.first else { return apply() }
+    first.withMutation(registrar) { withMutations(of: object, updates.dropFirst(), apply) }
+  }
+
+  /// Writes a new value of a persisted property to the store and notifies its observers once;
+  /// does nothing when the value is unchanged or the store refuses the write (the reason is
+  /// printed to standard error and the property keeps its value).
+  public func set<Value>(
+    _ newValue: Value, object: Object, property: KeyPath<Object, Value>,
+    storage: ReferenceWritableKeyPath<Object, Value>, defaultValue: KeyPath<Object, Value>,
+    key: String, codec: DefaultsCodec<Value>
+  ) {
+    let (fullKey, store, observation, unchanged) = lock.withLock {
+      startIfNeeded(object)
+      return (prefix + key, self.store, self.observation, codec.isEqual(newValue, object[keyPath: storage]))
+    }
+    if unchanged { return }
+    let encoded = codec.encode(newValue)
+    do {
+      if let observable = store as? PropertyListDefaults {
+        try observable.write(encoded, forKey: fullKey, excluding: observation)
+      } else if let encoded {
+        store.set(encoded, forKey: fullKey)
+      } else {
+        store.removeObject(forKey: fullKey)
+      }
+    } catch {
+      FileHandle.standardError.write(Data("ObservableDefaults: \(Object.self).\(key) was not stored: \(error)\n".utf8))
+      return
+    }
+    let stored =
+      encoded == nil
+      ? store.object(forKey: fullKey).flatMap(codec.decode) ?? object[keyPath: defaultValue] : newValue
+    registrar.withMutation(of: object, keyPath: property) {
+      lock.withLock { object[keyPath: storage] = stored }
+    }
+  }
+
+  /// Removes the stored value of every persisted property, so each reads its default again.
+  public func reset(_ object: Object) {
+    for property in schema { try? property.reset(object) }
+  }
+}
+
+/// A weak reference that may cross threads; the object it names is only touched under its lock.
+struct WeakObject<Object: AnyObject>: @unchecked Sendable {
+  weak var object: Object?
+  init(_ object: Object) { self.object = object }
+}

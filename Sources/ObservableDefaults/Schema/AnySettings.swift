@@ -1,0 +1,75 @@
+import Foundation
+
+/// A settings object of any `ObservableSettings` class, with its properties bound to it: what a
+/// tool needs to list, show and edit the object without knowing its class.
+public struct AnySettings: @unchecked Sendable {
+  // Sendable as far as the object is: tools use it on the thread that owns the object.
+
+  /// The class name, such as `"Settings"`.
+  public let typeName: String
+  /// Where the object keeps its values.
+  public var store: SettingsStoreInfo { storeInfo() }
+  /// The object's observable properties in declaration order.
+  public let properties: [AnySettingsProperty]
+  /// The object itself.
+  public let object: AnyObject
+
+  private let storeInfo: () -> SettingsStoreInfo
+
+  /// Wraps a settings object.
+  public init<Settings: ObservableSettings>(_ object: Settings) {
+    typeName = String(describing: Settings.self)
+    self.object = object
+    storeInfo = { object.settingsStore }
+    properties = Settings.settingsSchema.map { AnySettingsProperty($0, of: object) }
+  }
+}
+
+/// One property of an ``AnySettings`` object, bound to that object.
+public struct AnySettingsProperty: @unchecked Sendable {
+  /// The property's name in Swift.
+  public let name: String
+  /// The storage key without the prefix; `nil` for an `@ObservableOnly` property.
+  public let key: String?
+  /// The storage key as stored, with the object's prefix.
+  public var storageKey: String? { key.map { store().prefix + $0 } }
+  /// The kind of value.
+  public let valueType: SettingsValueType
+  /// The Swift type as written.
+  public let typeName: String
+  /// The property's documentation comment.
+  public let summary: String?
+
+  private let store: () -> SettingsStoreInfo
+  private let read: () -> Any
+  private let readDefault: () -> Any?
+  private let equalsDefault: () -> Bool
+  private let write: (Any) throws -> Void
+  private let reset: () throws -> Void
+
+  init<Settings: ObservableSettings>(_ property: SettingsProperty<Settings>, of object: Settings) {
+    name = property.name
+    key = property.key
+    valueType = property.valueType
+    typeName = property.typeName
+    summary = property.summary
+    store = { object.settingsStore }
+    read = { property.value(of: object) }
+    readDefault = { property.defaultValue(of: object) }
+    equalsDefault = { property.isDefault(object) }
+    write = { try property.setValue($0, of: object) }
+    reset = { try property.resetValue(of: object) }
+  }
+
+  /// The current value, read through the property's getter (Observation tracking sees it).
+  public func value() -> Any { read() }
+  /// The registered or declaration-time default; `nil` for an `@ObservableOnly` property.
+  public func defaultValue() -> Any? { readDefault() }
+  /// Whether the value equals its default.
+  public var isDefault: Bool { equalsDefault() }
+  /// Assigns a value through the property's setter.
+  /// - Throws: ``SettingsValueError/typeMismatch(key:expected:actual:)`` for a value of another type.
+  public func setValue(_ value: Any) throws { try write(value) }
+  /// Removes the stored value so the property reads its default again.
+  public func resetValue() throws { try reset() }
+}

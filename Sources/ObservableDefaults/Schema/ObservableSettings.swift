@@ -1,0 +1,58 @@
+import Foundation
+
+/// A settings class made by `@ObservableDefaults` or `@ObservableCloud`, described for tools.
+///
+/// The macros add the conformance; tools such as the settings editor use only this description and
+/// the Observation framework, never code written for one class.
+public protocol ObservableSettings: AnyObject, Observable {
+  /// The observable properties, persisted and `@ObservableOnly`, in declaration order.
+  static var settingsSchema: [SettingsProperty<Self>] { get }
+  /// Where this instance keeps its values.
+  var settingsStore: SettingsStoreInfo { get }
+}
+
+/// Where a settings object keeps its values.
+public struct SettingsStoreInfo: @unchecked Sendable {
+  // Sendable: `UserDefaults` is thread-safe.
+
+  /// The kind of store.
+  public enum Kind: Sendable, Equatable {
+    /// A UserDefaults suite (`@ObservableDefaults`).
+    case userDefaults
+    /// The cloud key-value store (`@ObservableCloud`).
+    case cloud
+  }
+
+  /// The kind of store.
+  public let kind: Kind
+  /// The store of a UserDefaults-backed object.
+  public let userDefaults: UserDefaults?
+  /// The prefix in front of every storage key of the object.
+  public let prefix: String
+
+  /// Creates the description of a store.
+  public init(kind: Kind, userDefaults: UserDefaults?, prefix: String) {
+    self.kind = kind
+    self.userDefaults = userDefaults
+    self.prefix = prefix
+  }
+
+  /// The suite's name: the file's name without `.plist` when the file lies in
+  /// ``PreferencesDirectory/url``; `nil` for a file elsewhere and for the cloud.
+  public var suiteName: String? {
+    guard let fileURL, fileURL.deletingLastPathComponent().path == PreferencesDirectory.url.standardizedFileURL.path
+    else { return nil }
+    return fileURL.deletingPathExtension().lastPathComponent
+  }
+
+  /// The property-list file behind the store, when it has one.
+  public var fileURL: URL? { (userDefaults as? PropertyListDefaults)?.fileURL }
+}
+
+extension UserDefaults {
+  /// The value `register(defaults:)` gave for `key`, if any.
+  func registeredValue(forKey key: String) -> Any? {
+    if let store = self as? PropertyListDefaults { return store.registeredDefault(forKey: key) }
+    return volatileDomain(forName: UserDefaults.registrationDomain)[key]
+  }
+}

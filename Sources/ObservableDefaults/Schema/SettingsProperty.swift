@@ -1,0 +1,143 @@
+import Foundation
+
+/// One observable property of a settings class, described for tools such as the settings editor:
+/// its name, storage key, value type, documentation and default, and type-checked access to its value.
+///
+/// The `@ObservableDefaults` and `@ObservableCloud` macros generate one per observable property
+/// (in declaration order) into the class's ``ObservableSettings/settingsSchema``.
+public struct SettingsProperty<Object: AnyObject>: @unchecked Sendable {
+  // Sendable: every stored closure captures only key paths and a `DefaultsCodec`, all immutable.
+
+  /// The property's name in Swift.
+  public let name: String
+  /// The storage key without the object's prefix; `nil` for an `@ObservableOnly` property.
+  public let key: String?
+  /// The kind of value, for choosing an editor.
+  public let valueType: SettingsValueType
+  /// The Swift type as written, such as `"Int"` or `"Optional<String>"`.
+  public let typeName: String
+  /// The property's `///` documentation comment, without the slashes; `nil` when it has none.
+  public let summary: String?
+  /// The key path of the property.
+  public let keyPath: AnyKeyPath
+
+  private let read: (Object) -> Any
+  private let readDefault: ((Object) -> Any)?
+  private let write: (Object, Any) throws -> Void
+  private let equalsDefault: (Object) -> Bool
+  let refresh: (Object, UserDefaults, String) -> Update?
+  let reset: (Object) throws -> Void
+
+  /// The current value, read through the property's getter (so Observation tracking sees the read).
+  public func value(of object: Object) -> Any { read(object) }
+
+  /// The value the property falls back to when nothing is stored: the registered default when
+  /// `register(defaults:)` gave one, otherwise the declaration-time default; `nil` for an
+  /// `@ObservableOnly` property, which has no stored value to fall back from.
+  public func defaultValue(of object: Object) -> Any? { readDefault?(object) }
+
+  /// Whether the current value equals ``defaultValue(of:)``.
+  public func isDefault(_ object: Object) -> Bool { equalsDefault(object) }
+
+  /// Assigns a value through the property's setter, so it is stored and observers are notified.
+  /// - Throws: ``SettingsValueError/typeMismatch(key:expected:actual:)`` when `value` is not of
+  ///   the property's type; nothing is assigned then.
+  public func setValue(_ value: Any, of object: Object) throws { try write(object, value) }
+
+  /// Removes the stored value so the property reads its default again (no effect on an
+  /// `@ObservableOnly` property).
+  public func resetValue(of object: Object) throws { try reset(object) }
+}
+
+extension SettingsProperty {
+  /// A pending update of one cached value after a store change.
+  struct Update {
+    let keyPath: AnyKeyPath
+    /// Stores the new value in the cache; called under the object's lock.
+    let assign: () -> Void
+    /// Runs a body inside the registrar's `withMutation` for this property.
+    let withMutation: (ObservationRegistrar, () -> Void) -> Void
+  }
+
+  /// Describes a persisted property (`@DefaultsBacked` / `@CloudBacked`).
+  /// - Parameters:
+  ///   - name: The property's name.
+  ///   - key: The storage key without prefix.
+  ///   - summary: The property's documentation comment.
+  ///   - property: The property.
+  ///   - storage: Its cache (`_name` in the expansion).
+  ///   - defaultValue: Its declaration-time default (`_default_value_of_name`).
+  ///   - codec: How its value is stored.
+  public static func persisted<Value>(
+    _ name: String, key: String, summary: String? = nil,
+    property: ReferenceWritableKeyPath<Object, Value>,
+    storage: ReferenceWritableKeyPath<Object, Value>,
+    defaultValue: KeyPath<Object, Value>,
+    codec: DefaultsCodec<Value>
+  ) -> Self where Object: ObservableSettings {
+    let fallback: (Object) -> Value = { object in
+      let store = object.settingsStore
+      let registered = store.userDefaults?.registeredValue(forKey: store.prefix + key)
+      return registered.flatMap(codec.decode) ?? object[keyPath: defaultValue]
+    }
+    return Self(
+      name: name, key: key, valueType: SettingsValueType(Value.self),
+      typeName: String(describing: Value.self), summary: summary, keyPath: property,
+      read: { $0[keyPath: property] },
+      readDefault: fallback,
+      write: { object, value in object[keyPath: property] = try cast(value, to: Value.self, key: key) },
+      equalsDefault: { codec.isEqual($0[keyPath: property], fallback($0)) },
+      refresh: { object, store, prefix in
+        let stored = store.object(forKey: prefix + key).flatMap(codec.decode) ?? object[keyPath: defaultValue]
+        guard !codec.isEqual(stored, object[keyPath: storage]) else { return nil }
+        return Update(
+          keyPath: property,
+          assign: { object[keyPath: storage] = stored },
+          withMutation: { registrar, body in registrar.withMutation(of: object, keyPath: property, body) }
+        )
+      },
+      reset: { object in
+        let store = object.settingsStore
+        guard let defaults = store.userDefaults else { return }
+        defaults.removeObject(forKey: store.prefix + key)
+      }
+    )
+  }
+
+  /// Describes an `@ObservableOnly` property: observable, never stored.
+  public static func observableOnly<Value>(
+    _ name: String, summary: String? = nil, property: ReferenceWritableKeyPath<Object, Value>
+  ) -> Self {
+    Self(
+      name: name, key: nil, valueType: SettingsValueType(Value.self),
+      typeName: String(describing: Value.self), summary: summary, keyPath: property,
+      read: { $0[keyPath: property] },
+      readDefault: nil,
+      write: { object, value in object[keyPath: property] = try cast(value, to: Value.self, key: name) },
+      equalsDefault: { _ in true },
+      refresh: { _, _, _ in nil },
+      reset: { _ in }
+    )
+  }
+}
+
+/// A value given to a settings property does not fit it.
+public enum SettingsValueError: Error, Equatable, CustomStringConvertible {
+  /// `key` holds values of type `expected`; the value given was of type `actual`.
+  case typeMismatch(key: String, expected: String, actual: String)
+
+  public var description: String {
+    switch self {
+    case let .typeMismatch(key, expected, actual):
+      "'\(key)' holds \(expected) values; a value of type \(actual) was refused"
+    }
+  }
+}
+
+private func cast<Value>(_ value: Any, to: Value.Type, key: String) throws -> Value {
+  guard let typed = value as? Value else {
+    throw SettingsValueError.typeMismatch(
+      key: key, expected: String(describing: Value.self), actual: String(describing: type(of: value)))
+  }
+  return typed
+}

@@ -1,0 +1,62 @@
+import Foundation
+
+/// The kind of value a settings property holds, for choosing how to show and edit it.
+public indirect enum SettingsValueType: Sendable, Equatable {
+  case string
+  case bool
+  /// An integer of `bitWidth` bits (8, 16, 32 or 64), signed or not.
+  case integer(bitWidth: Int, signed: Bool)
+  case double
+  case float
+  case date
+  case data
+  case url
+  /// A `CaseIterable` raw-representable type; `cases` are the raw values as text, in order.
+  case enumeration(cases: [String])
+  case array
+  case dictionary
+  /// Any other `Codable` value, stored as JSON.
+  case codable
+  /// An optional of the wrapped kind.
+  case optional(SettingsValueType)
+
+  /// The kind of values of type `type`.
+  public init(_ type: Any.Type) {
+    if let optional = type as? any _OptionalType.Type {
+      self = .optional(SettingsValueType(optional.wrappedType))
+    } else if let integer = type as? any FixedWidthInteger.Type {
+      self = .integer(bitWidth: integer.bitWidth, signed: integer.isSigned)
+    } else if let enumeration = type as? any (CaseIterable & RawRepresentable).Type {
+      self = .enumeration(cases: enumeration.rawValueTexts)
+    } else if let kind = Self.scalars.first(where: { $0.type == type })?.kind {
+      self = kind
+    } else if type is any _ArrayType.Type {
+      self = .array
+    } else if type is any _DictionaryType.Type {
+      self = .dictionary
+    } else {
+      self = .codable
+    }
+  }
+
+  private static let scalars: [(type: Any.Type, kind: SettingsValueType)] = [
+    (String.self, .string), (Bool.self, .bool), (Double.self, .double), (Float.self, .float),
+    (Date.self, .date), (Data.self, .data), (URL.self, .url),
+  ]
+}
+
+/// Lets `SettingsValueType` see through `Optional` at run time.
+public protocol _OptionalType { static var wrappedType: Any.Type { get } }
+extension Optional: _OptionalType { public static var wrappedType: Any.Type { Wrapped.self } }
+
+/// Marks `Array` at run time.
+public protocol _ArrayType {}
+extension Array: _ArrayType {}
+
+/// Marks `Dictionary` at run time.
+public protocol _DictionaryType {}
+extension Dictionary: _DictionaryType {}
+
+extension CaseIterable where Self: RawRepresentable {
+  fileprivate static var rawValueTexts: [String] { allCases.map { "\($0.rawValue)" } }
+}
