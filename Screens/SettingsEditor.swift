@@ -1,5 +1,5 @@
 import Foundation
-import ObservableDefaultsCore
+import ObservableDefaults
 
 /// A full-screen terminal editor for settings: your program's settings objects, raw suites in
 /// the preferences folder, and property-list files.
@@ -19,16 +19,20 @@ import ObservableDefaultsCore
 public final class SettingsEditor {
   private let sources: [any RowSource]
 
-  /// Prepares an editor for suites and property-list files.
+  /// Prepares an editor for settings objects, suites and property-list files, listed in that
+  /// order in the objects pane.
   ///
   /// - Parameters:
+  ///   - objects: Settings objects of your program (classes made with `@ObservableDefaults` or
+  ///     `@ObservableCloud`), wrapped with `AnySettings(_:)`.
   ///   - suites: Suite names in the preferences folder (`$XDG_CONFIG_HOME`, else `~/.config`),
   ///     edited key by key; pass ``availableSuites`` for all of them.
   ///   - files: Property-list files (XML or binary), shown read-only.
   /// - Throws: `PropertyListError` when a file is missing or is not a property list.
-  public convenience init(suites: [String] = [], files: [URL] = []) throws {
-    let fileSources = try files.map { try PropertyListDomain(file: $0) }
-    self.init(sources: suites.map { PropertyListDomain(suite: $0) } + fileSources)
+  public convenience init(objects: [AnySettings] = [], suites: [String] = [], files: [URL] = []) throws {
+    let fileSources: [any RowSource] = try files.map { try PropertyListDomain(file: $0) }
+    let objectSources: [any RowSource] = objects.map(SettingsObjectRows.init)
+    self.init(sources: objectSources + suites.map { PropertyListDomain(suite: $0) } + fileSources)
   }
 
   init(sources: [any RowSource]) {

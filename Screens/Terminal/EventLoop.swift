@@ -45,15 +45,23 @@ final class EventLoop: Sendable {
     pipe.releaseSignals(signals)
   }
 
+  /// How long `poll` waits before the loop drains the main dispatch queue anyway: settings
+  /// classes isolated to the main actor receive outside changes through that queue, which
+  /// cannot wake `poll`.
+  static let mainQueueInterval: Int32 = 100
+
   /// Blocks until a key, a wake-up, a signal or a resize (which interrupts `poll` with EINTR)
-  /// arrives, then returns the posted jobs and any signal. Keys stay in the terminal for the
+  /// arrives, or ``mainQueueInterval`` milliseconds pass; runs what waits in the main dispatch
+  /// queue; then returns the posted jobs and any signal. Keys stay in the terminal for the
   /// caller to drain: curses may hold buffered keys `poll` cannot see, so always drain.
+  @MainActor
   func waitForEvents() -> Wakeup {
     var descriptors = [
       pollfd(fd: terminalDescriptor, events: Int16(POLLIN), revents: 0),
       pollfd(fd: pipe.readDescriptor, events: Int16(POLLIN), revents: 0),
     ]
-    _ = poll(&descriptors, nfds_t(descriptors.count), -1)
+    _ = poll(&descriptors, nfds_t(descriptors.count), Self.mainQueueInterval)
+    RunLoop.main.run(until: Date())
     let signals = pipe.drain()
     let posted = jobs.withLock { jobs in
       defer { jobs = [] }

@@ -78,7 +78,7 @@ final class EditorScreen {
     let rows = (0..<rowCount).compactMap { source?.row(at: $0) }
     let layout = ScreenLayout(
       size: canvas.size, titles: session.sources.map(\.title), rows: rows,
-      showsRedrawCounts: session.state.showsRedrawCounts)
+      showsKeys: source?.kind == .object, showsRedrawCounts: session.state.showsRedrawCounts)
     self.layout = layout
     session.pageSize = max(1, layout.visibleCount - 1)
     guard !layout.isTooSmall else {

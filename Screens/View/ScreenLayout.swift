@@ -15,16 +15,16 @@ struct ScreenLayout: Equatable {
   /// Cell widths of the row columns; 0 hides a column.
   let nameWidth, keyWidth, typeWidth, valueWidth, counterWidth: Int
 
-  /// Lays out `size` for rows with the given column texts.
-  init(size: TerminalSize, titles: [String], rows: [PropertyRow], showsRedrawCounts: Bool) {
+  /// Lays out `size` for rows with the given column texts; `showsKeys` adds the key column
+  /// (pointless where every key is its row's name).
+  init(size: TerminalSize, titles: [String], rows: [PropertyRow], showsKeys: Bool, showsRedrawCounts: Bool) {
     self.size = size
     let widest = { (texts: [String], cap: Int) in min(cap, texts.map(TextWidth.columns).max() ?? 0) }
-    objectsWidth = max(12, min(widest(titles, 28) + 3, size.columns / 4))
+    objectsWidth = max(12, min(widest(titles, 28) + 4, size.columns / 4))
     let rowsWidth = size.columns - objectsWidth - 1
     counterWidth = showsRedrawCounts ? 9 : 0
     nameWidth = max(4, widest(rows.map(\.name), rowsWidth / 3))
-    let keysRepeatNames = rows.allSatisfy { $0.key == $0.name }
-    keyWidth = keysRepeatNames ? 0 : max(3, widest(rows.map { $0.key ?? "-" }, rowsWidth / 4))
+    keyWidth = showsKeys ? max(3, widest(rows.map { $0.key ?? "-" }, rowsWidth / 4)) : 0
     typeWidth = max(4, widest(rows.map(\.typeName), 14))
     let used = 2 + nameWidth + (keyWidth > 0 ? keyWidth + 2 : 0) + typeWidth + 2 + 2 + counterWidth
     valueWidth = max(0, rowsWidth - used)

@@ -1,4 +1,5 @@
 import Foundation
+import ObservableDefaults
 import SettingsEditor
 
 /// Writes one line to standard error.
@@ -29,7 +30,10 @@ do {
   case .help:
     print(usage)
   case .editor:
-    try runEditor { try SettingsEditor(suites: SettingsEditor.availableSuites) }
+    try runEditor {
+      let demo = [AnySettings(Settings()), AnySettings(AppearanceSettings())]
+      return try SettingsEditor(objects: demo, suites: SettingsEditor.availableSuites)
+    }
   case .editFiles(let paths):
     try runEditor { try SettingsEditor(files: paths.map { URL(fileURLWithPath: $0) }) }
   case .read(let domain, let key):
