@@ -35,9 +35,15 @@ final class EventLoop: Sendable {
     pipe.wake()
   }
 
-  /// Routes `signals` into the loop until ``releaseSignals(_:)``.
+  /// Routes `signals` into the loop until ``releaseSignals(_:)``, and lets them and SIGWINCH
+  /// (handled by curses) reach the calling thread even when the parent process left them
+  /// blocked, so they interrupt `poll`.
   func catchSignals(_ signals: [Int32]) {
     pipe.catchSignals(signals)
+    var mask = sigset_t()
+    sigemptyset(&mask)
+    for number in signals + [SIGWINCH] { sigaddset(&mask, number) }
+    pthread_sigmask(SIG_UNBLOCK, &mask, nil)
   }
 
   /// Gives `signals` back their default action.

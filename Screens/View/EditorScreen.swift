@@ -91,6 +91,9 @@ final class EditorScreen {
     paintObjects()
     paintColumnHeadings()
     for index in rowScroll..<min(rowCount, rowScroll + layout.visibleCount) { paintRow(index) }
+    if rowCount == 0 {
+      canvas.put("  (no keys)", row: layout.firstListLine, column: layout.rowsColumn, style: .dim)
+    }
     paintStatus()
   }
 

@@ -1,0 +1,56 @@
+import Foundation
+
+/// The built `settings-editor` program and a private preferences folder to run it in.
+struct EditorProcess {
+  /// The result of one run.
+  struct Result {
+    let status: Int32
+    let output: String
+    let error: String
+  }
+
+  /// The program, built beside the test bundle (the test target depends on it).
+  static let binary: URL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    .deletingLastPathComponent().appendingPathComponent("settings-editor")
+
+  /// The folder used as `XDG_CONFIG_HOME` for every run of this value.
+  let preferences: URL
+
+  init() throws {
+    preferences = FileManager.default.temporaryDirectory
+      .appendingPathComponent("editor-e2e-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: preferences, withIntermediateDirectories: true)
+  }
+
+  /// Runs the program with `arguments` and waits for it.
+  func run(_ arguments: String...) throws -> Result {
+    try run(arguments)
+  }
+
+  /// Runs the program with `arguments` and waits for it.
+  func run(_ arguments: [String]) throws -> Result {
+    let process = Process()
+    process.executableURL = Self.binary
+    process.arguments = arguments
+    process.environment = ProcessInfo.processInfo.environment.merging(["XDG_CONFIG_HOME": preferences.path]) { $1 }
+    let output = Pipe()
+    let error = Pipe()
+    process.standardOutput = output
+    process.standardError = error
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    let outputData = output.fileHandleForReading.readDataToEndOfFile()
+    let errorData = error.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return Result(
+      status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
+      error: String(decoding: errorData, as: UTF8.self))
+  }
+
+  /// The command line that starts the program in this folder, for a shell (tmux).
+  func shellCommand(_ arguments: [String]) -> String {
+    (["env", "XDG_CONFIG_HOME=\(preferences.path)", Self.binary.path] + arguments)
+      .map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+      .joined(separator: " ")
+  }
+}

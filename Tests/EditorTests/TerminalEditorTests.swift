@@ -1,0 +1,104 @@
+import Foundation
+import ObservableDefaultsCore
+import Testing
+
+/// The editor as a user sees it: the built program in a tmux window, read with capture-pane.
+@Suite(.serialized, .enabled(if: TmuxSession.isAvailable, "tmux is not installed (CI installs it with apt-get)"))
+struct TerminalEditorTests {
+  private let editor: EditorProcess
+
+  init() throws {
+    editor = try EditorProcess()
+  }
+
+  /// The row of the table whose name column is `name`.
+  private func row(_ name: String, in screen: [String]) -> String? {
+    screen.first { $0.contains("│  \(name) ") || $0.contains("│* \(name) ") }
+  }
+
+  @Test func aWriteFromAnotherProcessRedrawsOnlyThatRow() throws {
+    let session = try TmuxSession(command: editor.shellCommand([]))
+    try session.waitForScreen { $0.contains { $0.contains("nickname") } }
+    try session.send("c")
+    try session.waitForScreen { $0.contains { $0.contains("Redraws") } }
+
+    #expect(try editor.run("write", "com.example.demo", "age", "-int", "42").status == 0)
+    let screen = try session.waitForScreen { self.row("age", in: $0)?.contains("42") == true }
+
+    let age = try #require(row("age", in: screen))
+    #expect(age.contains("* age"), "differs from the default 20")
+    #expect(age.contains("Int"))
+    #expect(age.hasSuffix("↻1"))
+    #expect(row("name", in: screen)?.hasSuffix("↻0") == true)
+    #expect(row("nickname", in: screen)?.hasSuffix("↻0") == true)
+  }
+
+  @Test func opensEveryFixtureAndShowsItsTopLevelKeys() throws {
+    let names = try FileManager.default.contentsOfDirectory(atPath: TestPreferences.fixtures.path)
+      .filter { $0.hasSuffix(".plist") }.sorted()
+    #expect(names.count == 6)
+    let paths = names.map { TestPreferences.fixtures.appendingPathComponent($0).path }
+    let session = try TmuxSession(command: editor.shellCommand(paths), columns: 100, rows: 30)
+    try session.waitForScreen { $0.first?.contains(names[0]) == true }
+    try session.send("Tab")
+    for (index, name) in names.enumerated() {
+      if index > 0 { try session.send("Down") }
+      let keys = try #require(try PropertyListFile(url: TestPreferences.fixtures.appendingPathComponent(name)).read())
+        .values.keys.sorted()
+      let visible = Array(keys.prefix(26))
+      let screen = try session.waitForScreen { $0.first?.contains(name) == true }
+      #expect(screen.first?.contains("[file, read-only]") == true, "\(name)")
+      for key in visible {
+        // Long names are cut to the name column; their start identifies them.
+        #expect(screen.contains { $0.contains("│  \(key.prefix(18))") }, "\(name): \(key)")
+      }
+      if keys.isEmpty {
+        #expect(screen.contains { $0.contains("(no keys)") }, "\(name)")
+      }
+    }
+  }
+
+  @Test func lettersInAnIntAreRefusedAndTheStoredValueStays() throws {
+    let session = try TmuxSession(command: editor.shellCommand([]))
+    try session.waitForScreen { $0.contains { $0.contains("nickname") } }
+    try session.send("Down", "Enter")
+    try session.type("x")
+    try session.send("Enter")
+    let screen = try session.waitForScreen { $0.contains { $0.contains("Refused") } }
+    #expect(screen.contains { $0.contains("Refused: \"20x\" is not a whole number (Int expected); age unchanged") })
+    try session.send("Escape")
+    try session.waitForScreen { !$0.contains { $0.contains("Refused") } }
+    #expect(try editor.run("read", "com.example.demo", "age").status == 1, "nothing was written")
+
+    try session.send("Enter", "BSpace", "BSpace")
+    try session.type("33")
+    try session.send("Enter")
+    try session.waitForScreen { self.row("age", in: $0)?.contains("33") == true }
+    #expect(try editor.run("read", "com.example.demo", "age").output == "33\n")
+  }
+
+  @Test func spaceTogglesABoolAndQQuitsRestoringTheTerminal() throws {
+    let command = "sh -c '\(editor.shellCommand([]).replacingOccurrences(of: "'", with: "'\\''")); echo exit status $?; stty -a; sleep 30'"
+    let session = try TmuxSession(command: command)
+    try session.waitForScreen { $0.contains { $0.contains("nickname") } }
+    try session.send("Tab", "Down", "Tab", "Down", "Down", "Space")
+    try session.waitForScreen { self.row("showsToolbar", in: $0)?.contains("false") == true }
+    #expect(try editor.run("read", "com.example.appearance", "showsToolbar").output == "0\n")
+    try session.send("q")
+    let screen = try session.waitForScreen { $0.contains { $0.contains("icanon") } }
+    #expect(screen.contains("exit status 0"))
+    let modes = screen.joined(separator: " ")
+    #expect(modes.contains(" icanon") && modes.contains(" echo "), "cooked mode with echo again")
+  }
+
+  @Test func resizeRelaysOutTheScreen() throws {
+    let session = try TmuxSession(command: editor.shellCommand([]))
+    try session.waitForScreen { $0.contains { $0.contains("nickname") } }
+    try session.resize(columns: 60, rows: 12)
+    var screen = try session.waitForScreen { $0.count >= 12 && $0[11].hasPrefix(" ↑↓ move") }
+    #expect(screen[11].hasPrefix(" ↑↓ move"))
+    try session.resize(columns: 30, rows: 6)
+    screen = try session.waitForScreen { $0.first?.hasPrefix("Terminal too small") == true }
+    #expect(screen.first == "Terminal too small: need 40x8")
+  }
+}

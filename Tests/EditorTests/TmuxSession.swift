@@ -1,0 +1,95 @@
+import Foundation
+
+/// A detached tmux session on a private server, running one command in a fixed-size window;
+/// the test reads the screen with `capture-pane`.
+final class TmuxSession {
+  /// Whether tmux can be run here (CI installs it; a fresh machine may lack it).
+  static let isAvailable: Bool = (try? runTmux(["-V"]))?.status == 0
+
+  private let socket = "editor-tests-\(UUID().uuidString.prefix(8))"
+  private let name = "editor"
+
+  /// Starts `command` (a shell command line) in a `columns`×`rows` window.
+  init(command: String, columns: Int = 80, rows: Int = 24) throws {
+    let result = try tmux(["new-session", "-d", "-s", name, "-x", "\(columns)", "-y", "\(rows)", command])
+    guard result.status == 0 else { throw TmuxError(message: "tmux new-session failed: \(result.output)") }
+  }
+
+  deinit {
+    _ = try? tmux(["kill-server"])
+  }
+
+  /// Sends keys by their tmux names (`Enter`, `Escape`, `Tab`, `Down`, `C-c`, or literal text).
+  func send(_ keys: String...) throws {
+    _ = try tmux(["send-keys", "-t", name] + keys)
+  }
+
+  /// Sends `text` literally, character by character.
+  func type(_ text: String) throws {
+    _ = try tmux(["send-keys", "-t", name, "-l", text])
+  }
+
+  /// Changes the window size.
+  func resize(columns: Int, rows: Int) throws {
+    _ = try tmux(["resize-window", "-t", name, "-x", "\(columns)", "-y", "\(rows)"])
+  }
+
+  /// The screen's lines now.
+  func screen() throws -> [String] {
+    try tmux(["capture-pane", "-p", "-t", name]).output.components(separatedBy: "\n")
+  }
+
+  /// Waits until `condition` holds for the screen (up to `seconds`), and returns that screen;
+  /// returns the last screen when it never did, for the test's expectations to report.
+  @discardableResult
+  func waitForScreen(seconds: Double = 10, _ condition: ([String]) -> Bool) throws -> [String] {
+    let deadline = Date().addingTimeInterval(seconds)
+    var lines = try screen()
+    while !condition(lines), Date() < deadline {
+      usleep(50_000)
+      lines = try screen()
+    }
+    return lines
+  }
+
+  /// Whether the session still exists (its command has not ended).
+  var isRunning: Bool {
+    (try? tmux(["has-session", "-t", name]))?.status == 0
+  }
+
+  private func tmux(_ arguments: [String]) throws -> (status: Int32, output: String) {
+    try Self.runTmux(["-L", socket, "-f", "/dev/null"] + arguments)
+  }
+
+  /// Runs tmux and waits for it. posix_spawn + waitpid rather than `Process`: Foundation's
+  /// `waitUntilExit()` never returns for `new-session`, whose server keeps running.
+  private static func runTmux(_ arguments: [String]) throws -> (status: Int32, output: String) {
+    let outputFile = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: outputFile) }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 1, outputFile.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    posix_spawn_file_actions_adddup2(&actions, 1, 2)
+    var environment = ProcessInfo.processInfo.environment
+    environment["TMUX"] = nil
+    environment["LANG"] = environment["LANG"] ?? "C.UTF-8"
+    let argv = (["tmux"] + arguments).map { strdup($0) } + [nil]
+    let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer { (argv + envp).forEach { free($0) } }
+    var pid: pid_t = 0
+    guard posix_spawnp(&pid, "tmux", &actions, nil, argv, envp) == 0 else {
+      return (127, "tmux could not be started")
+    }
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) == -1, errno == EINTR {}
+    let data = (try? Data(contentsOf: outputFile)) ?? Data()
+    return ((status >> 8) & 0xff, String(decoding: data, as: UTF8.self))
+  }
+}
+
+/// tmux did not do what a test asked.
+struct TmuxError: Error {
+  let message: String
+}
