@@ -122,7 +122,9 @@ public enum ObservableDefaultsMacro: MemberMacro, MemberAttributeMacro, Extensio
     in context: some MacroExpansionContext
   ) throws -> [ExtensionDeclSyntax] {
     guard declaration.is(ClassDeclSyntax.self) else { return [] }
-    return [ClassMembers.conformances(of: type)]
+    let options = Options(node, context: nil)
+    let mainActor = options.defaultIsolationIsMainActor || declaration.isMainActor
+    return [ClassMembers.conformances(of: type, mainActor: mainActor)]
   }
 }
 

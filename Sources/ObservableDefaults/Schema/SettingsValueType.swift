@@ -45,9 +45,15 @@ public indirect enum SettingsValueType: Sendable, Equatable {
   ]
 }
 
-/// Lets `SettingsValueType` see through `Optional` at run time.
-public protocol _OptionalType { static var wrappedType: Any.Type { get } }
-extension Optional: _OptionalType { public static var wrappedType: Any.Type { Wrapped.self } }
+/// Lets the schema and the codecs see through `Optional` at run time.
+public protocol _OptionalType {
+  static var wrappedType: Any.Type { get }
+  var isNone: Bool { get }
+}
+extension Optional: _OptionalType {
+  public static var wrappedType: Any.Type { Wrapped.self }
+  public var isNone: Bool { self == nil }
+}
 
 /// Marks `Array` at run time.
 public protocol _ArrayType {}
