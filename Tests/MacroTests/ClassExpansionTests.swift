@@ -171,6 +171,10 @@ import Testing
           .observableOnly("count", property: \.count),
         ]
 
+        var _settingsRoot: Settings {
+          self
+        }
+
         var settingsStore: _ObservableDefaultsRuntime.StoreInfo {
           _ObservableDefaultsRuntime.StoreInfo(kind: .userDefaults, userDefaults: _$defaults.store, prefix: _$defaults.prefix)
         }

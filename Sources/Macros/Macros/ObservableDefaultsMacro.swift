@@ -82,6 +82,7 @@ public enum ObservableDefaultsMacro: MemberMacro, MemberAttributeMacro, Extensio
       }
       """)
     decls.append(members.schema(access: access))
+    decls.append("\(raw: access)var _settingsRoot: \(raw: className) { self }")
     decls.append(
       """
       \(raw: access)var settingsStore: _ObservableDefaultsRuntime.StoreInfo {
