@@ -1,1 +1,80 @@
-print("core-probe")
+// core-probe: a program the core tests start as other processes sharing one suite file.
+//
+//   core-probe write-keys <file> <prefix> <count> <flush-every>
+//       sets <prefix>-0 … <prefix>-<count-1> to 0 … count-1, flushing after every
+//       <flush-every> writes (0: never; the exit hook writes them)
+//   core-probe set <file> <key> <string>
+//       sets one string value and exits without flushing
+//   core-probe try-write <file> <key> <string>
+//       checked write + flush; prints the error and exits 1 on failure
+//   core-probe foundation-set <suite> <key> <string>
+//       Foundation's UserDefaults(suiteName:): set + synchronize
+//   core-probe foundation-get <suite> <key>
+//       Foundation's UserDefaults(suiteName:): prints the string value (empty when none)
+import Foundation
+import ObservableDefaultsCore
+
+func fail(_ message: String) -> Never {
+  FileHandle.standardError.write(Data("core-probe: \(message)\n".utf8))
+  exit(2)
+}
+
+func fileDefaults(_ path: String) -> PropertyListDefaults {
+  PropertyListDefaults(fileURL: URL(fileURLWithPath: path))
+}
+
+func foundationDefaults(_ suite: String) -> UserDefaults {
+  guard let defaults = UserDefaults(suiteName: suite) else { fail("no suite \(suite)") }
+  return defaults
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+
+/// The arguments after the command when there are exactly `count` of them.
+func operands(_ count: Int) -> [String] {
+  guard arguments.count == count + 1 else { fail("\(arguments[0]) takes \(count) arguments") }
+  return Array(arguments.dropFirst())
+}
+
+switch arguments.first ?? "" {
+case "write-keys":
+  let given = operands(4)
+  let (path, prefix, countText, flushEveryText) = (given[0], given[1], given[2], given[3])
+  guard let count = Int(countText), let flushEvery = Int(flushEveryText) else {
+    fail("bad write-keys numbers")
+  }
+  let defaults = fileDefaults(path)
+  for index in 0..<count {
+    defaults.set(index, forKey: "\(prefix)-\(index)")
+    if flushEvery > 0, (index + 1) % flushEvery == 0 {
+      do { try defaults.flush() } catch { fail("\(error)") }
+    }
+  }
+case "set":
+  let given = operands(3)
+  let (path, key, value) = (given[0], given[1], given[2])
+  fileDefaults(path).set(value, forKey: key)
+case "try-write":
+  let given = operands(3)
+  let (path, key, value) = (given[0], given[1], given[2])
+  let defaults = fileDefaults(path)
+  do {
+    try defaults.write(value, forKey: key)
+    try defaults.flush()
+  } catch {
+    print(error)
+    exit(1)
+  }
+case "foundation-set":
+  let given = operands(3)
+  let (suite, key, value) = (given[0], given[1], given[2])
+  let defaults = foundationDefaults(suite)
+  defaults.set(value, forKey: key)
+  guard defaults.synchronize() else { fail("synchronize failed") }
+case "foundation-get":
+  let given = operands(2)
+  let (suite, key) = (given[0], given[1])
+  print(foundationDefaults(suite).string(forKey: key) ?? "")
+default:
+  fail("bad arguments; see Tests/CoreProbe/main.swift")
+}

@@ -118,11 +118,6 @@ final class SuiteStorage: @unchecked Sendable {
     }
   }
 
-  /// True when writes are waiting to be flushed.
-  var hasPendingWrites: Bool {
-    lock.withLock { !pending.isEmpty }
-  }
-
   // MARK: Observing
 
   /// Adds an observer; it stays until the returned observation is cancelled or released.
