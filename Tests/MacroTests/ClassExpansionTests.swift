@@ -176,7 +176,7 @@ import Testing
         }
 
         var settingsStore: _ObservableDefaultsRuntime.StoreInfo {
-          _ObservableDefaultsRuntime.StoreInfo(kind: .userDefaults, userDefaults: _$defaults.store, prefix: _$defaults.prefix)
+          _ObservableDefaultsRuntime.StoreInfo(kind: .userDefaults, store: _$defaults.store, prefix: _$defaults.prefix)
         }
 
         public init(

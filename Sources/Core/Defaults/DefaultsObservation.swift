@@ -11,6 +11,12 @@ public final class DefaultsObservation: Sendable {
     self.onCancel = Mutex(onCancel)
   }
 
+  /// Creates an observation for a store of another kind; `onCancel` runs once, on ``cancel()``
+  /// or deinit.
+  public convenience init(onCancel: @escaping @Sendable () -> Void) {
+    self.init(id: ObserverIDs.next(), onCancel: onCancel)
+  }
+
   /// Stops the observation: the handler is not called for changes made after this returns
   /// (a call already running on another thread may finish). Calling it again does nothing.
   public func cancel() {

@@ -57,8 +57,8 @@ public enum ObservableDefaultsMacro: MemberMacro, MemberAttributeMacro, Extensio
       """,
       """
       private var _userDefaults: Foundation.UserDefaults {
-        get { _$defaults.store }
-        set { _$defaults.store = newValue }
+        get { _$defaults.userDefaults }
+        set { _$defaults.userDefaults = newValue }
       }
       """,
       """
@@ -86,7 +86,7 @@ public enum ObservableDefaultsMacro: MemberMacro, MemberAttributeMacro, Extensio
     decls.append(
       """
       \(raw: access)var settingsStore: _ObservableDefaultsRuntime.StoreInfo {
-        _ObservableDefaultsRuntime.StoreInfo(kind: .userDefaults, userDefaults: _$defaults.store, prefix: _$defaults.prefix)
+        _ObservableDefaultsRuntime.StoreInfo(kind: .userDefaults, store: _$defaults.store, prefix: _$defaults.prefix)
       }
       """)
     if options.autoInit {

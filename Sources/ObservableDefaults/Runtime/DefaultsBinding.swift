@@ -13,8 +13,8 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
   public let registrar = ObservationRegistrar()
   /// Guards the object's cached values and the fields below.
   public let lock = _DefaultsLock()
-  /// The store the object reads and writes (`_userDefaults` in the expansion).
-  public var store: UserDefaults
+  /// The store the object reads and writes.
+  public var store: any ObservableKeyValueStore
   /// Prepended to every storage key (`_prefix` in the expansion).
   public var prefix: String
   /// When `true`, changes made outside the object update it without notifying observers.
@@ -25,18 +25,18 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
   private let schema: [SettingsProperty<Object>]
   private let deliversOnMainActor: Bool
   private var observation: DefaultsObservation?
-  private var observedStore: UserDefaults?
+  private var observedStore: (any ObservableKeyValueStore)?
 
   /// Creates the state of an object.
   /// - Parameters:
-  ///   - store: The store; a `PropertyListDefaults` gives change signals across instances and processes.
+  ///   - store: The store.
   ///   - prefix: The key prefix; must not contain `.`.
   ///   - ignoresExternalChanges: Whether external changes skip observer notification.
   ///   - schema: The object's properties (its `settingsSchema`).
   ///   - deliversOnMainActor: Whether external changes are applied on the main actor (for
   ///     `@MainActor` classes); otherwise they are applied on the thread that delivers them.
   public init(
-    store: UserDefaults, prefix: String, ignoresExternalChanges: Bool,
+    store: any ObservableKeyValueStore, prefix: String, ignoresExternalChanges: Bool,
     schema: [SettingsProperty<Object>], deliversOnMainActor: Bool = false
   ) {
     self.store = store
@@ -46,8 +46,25 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
     self.deliversOnMainActor = deliversOnMainActor
   }
 
+  /// The UserDefaults store of a `@ObservableDefaults` object (`_userDefaults` in the expansion).
+  ///
+  /// Foundation's `UserDefaults.standard` is replaced by ``PropertyListDefaults/standard`` (the same
+  /// file, shared safely); any other plain `UserDefaults` is read and written as it is, without
+  /// change signals.
+  public var userDefaults: UserDefaults {
+    get { (store as? UserDefaults) ?? (store as? FoundationDefaultsStore)?.defaults ?? PropertyListDefaults.standard }
+    set { store = Self.observableStore(for: newValue) }
+  }
+
+  /// The store to use for a `UserDefaults`; see ``userDefaults``.
+  public static func observableStore(for defaults: UserDefaults) -> any ObservableKeyValueStore {
+    if let store = defaults as? PropertyListDefaults { return store }
+    if defaults === UserDefaults.standard { return PropertyListDefaults.standard }
+    return FoundationDefaultsStore(defaults: defaults)
+  }
+
   /// The store for a `suiteName` macro argument: the standard domain when it is empty.
-  public static func store(suiteName: String) -> UserDefaults {
+  public static func store(suiteName: String) -> PropertyListDefaults {
     if suiteName.isEmpty { return PropertyListDefaults.standard }
     guard let store = PropertyListDefaults(suiteName: suiteName) else {
       FileHandle.standardError.write(
@@ -86,9 +103,8 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
     for property in schema {
       property.refresh(object, store, prefix)?.assign()
     }
-    guard let observable = store as? PropertyListDefaults else { return }
     let box = WeakObject(object)
-    observation = observable.observe { [weak self] change in
+    observation = store.observe { [weak self] change in
       self?.deliver(change, to: box)
     }
   }
@@ -143,13 +159,7 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
     if unchanged { return }
     let encoded = codec.encode(newValue)
     do {
-      if let observable = store as? PropertyListDefaults {
-        try observable.write(encoded, forKey: fullKey, excluding: observation)
-      } else if let encoded {
-        store.set(encoded, forKey: fullKey)
-      } else {
-        store.removeObject(forKey: fullKey)
-      }
+      try store.write(encoded, forKey: fullKey, excluding: observation)
     } catch {
       FileHandle.standardError.write(Data("ObservableDefaults: \(Object.self).\(key) was not stored: \(error)\n".utf8))
       return
@@ -172,4 +182,22 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
 struct WeakObject<Object: AnyObject>: @unchecked Sendable {
   weak var object: Object?
   init(_ object: Object) { self.object = object }
+}
+
+/// A Foundation `UserDefaults` that is not a ``PropertyListDefaults``: read and written as it is;
+/// it reports no changes.
+final class FoundationDefaultsStore: ObservableKeyValueStore {
+  let defaults: UserDefaults
+
+  init(defaults: UserDefaults) { self.defaults = defaults }
+
+  func object(forKey key: String) -> Any? { defaults.object(forKey: key) }
+
+  func write(_ value: Any?, forKey key: String, excluding: DefaultsObservation?) throws {
+    if let value { defaults.set(value, forKey: key) } else { defaults.removeObject(forKey: key) }
+  }
+
+  func observe(_ handler: @escaping @Sendable (DefaultsChange) -> Void) -> DefaultsObservation {
+    DefaultsObservation(onCancel: {})
+  }
 }

@@ -17,7 +17,7 @@ public protocol ObservableSettings: AnyObject, Observable {
 
 /// Where a settings object keeps its values.
 public struct SettingsStoreInfo: @unchecked Sendable {
-  // Sendable: `UserDefaults` is thread-safe.
+  // Sendable: the stores are thread-safe.
 
   /// The kind of store.
   public enum Kind: Sendable, Equatable {
@@ -29,17 +29,20 @@ public struct SettingsStoreInfo: @unchecked Sendable {
 
   /// The kind of store.
   public let kind: Kind
-  /// The store of a UserDefaults-backed object.
-  public let userDefaults: UserDefaults?
+  /// The store the object reads and writes.
+  public let store: any ObservableKeyValueStore
   /// The prefix in front of every storage key of the object.
   public let prefix: String
 
   /// Creates the description of a store.
-  public init(kind: Kind, userDefaults: UserDefaults?, prefix: String) {
+  public init(kind: Kind, store: any ObservableKeyValueStore, prefix: String) {
     self.kind = kind
-    self.userDefaults = userDefaults
+    self.store = store
     self.prefix = prefix
   }
+
+  /// The UserDefaults store of a `@ObservableDefaults` object; `nil` for the cloud.
+  public var userDefaults: UserDefaults? { store as? UserDefaults }
 
   /// The suite's name: the file's name without `.plist` when the file lies in
   /// ``PreferencesDirectory/url``; `nil` for a file elsewhere and for the cloud.
