@@ -112,10 +112,10 @@ import Testing
 
         private var _userDefaults: Foundation.UserDefaults {
           get {
-            _$defaults.store
+            _$defaults.userDefaults
           }
           set {
-            _$defaults.store = newValue
+            _$defaults.userDefaults = newValue
           }
         }
 
