@@ -29,6 +29,8 @@ final class DirectoryWatcher: @unchecked Sendable {
   // Guarded by `lock`: folder path → watch, watch descriptor → folder path.
   private var folders: [String: Folder] = [:]
   private var paths: [Int32: String] = [:]
+  // Guarded by `lock`: file path → observer id → callback (see `watch(fileAt:onChange:)`).
+  private var callbacks: [String: [UInt64: @Sendable () -> Void]] = [:]
 
   private init() {
     inotify = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
@@ -47,19 +49,41 @@ final class DirectoryWatcher: @unchecked Sendable {
   /// Starts reporting changes of `storage`'s file (no effect when already watched or when the
   /// folder does not exist yet; called again after each successful write).
   func watch(_ storage: SuiteStorage) {
-    guard source != nil else { return }
-    let folder = storage.file.url.deletingLastPathComponent().path
-    let name = storage.file.url.lastPathComponent
+    lock.withLock { addWatch(storage.file.url) }
+  }
+
+  /// Calls `onChange` on the watcher's queue whenever the file at `url` (a resolved path in an
+  /// existing folder) may have changed, until the returned observation ends. Several callbacks
+  /// may watch one file.
+  func watch(fileAt url: URL, onChange: @escaping @Sendable () -> Void) -> DefaultsObservation {
+    let id = ObserverIDs.next()
     lock.withLock {
-      if folders[folder]?.files[name] != nil { return }
-      if folders[folder] == nil {
-        let descriptor = inotify_add_watch(inotify, folder, Self.mask)
-        guard descriptor >= 0 else { return }
-        folders[folder] = Folder(descriptor: descriptor)
-        paths[descriptor] = folder
-      }
-      folders[folder]?.files[name, default: 0] += 1
+      callbacks[url.path, default: [:]][id] = onChange
+      addWatch(url)
     }
+    return DefaultsObservation(id: id) { [self] in
+      let isLast = lock.withLock {
+        callbacks[url.path]?[id] = nil
+        guard callbacks[url.path]?.isEmpty == true else { return false }
+        callbacks[url.path] = nil
+        return true
+      }
+      if isLast { unwatch(url) }
+    }
+  }
+
+  /// Watches the folder of `url` for events naming its file (called with `lock` held).
+  private func addWatch(_ url: URL) {
+    let folder = url.deletingLastPathComponent().path
+    let name = url.lastPathComponent
+    guard source != nil, folders[folder]?.files[name] == nil else { return }
+    if folders[folder] == nil {
+      let descriptor = inotify_add_watch(inotify, folder, Self.mask)
+      guard descriptor >= 0 else { return }
+      folders[folder] = Folder(descriptor: descriptor)
+      paths[descriptor] = folder
+    }
+    folders[folder]?.files[name, default: 0] += 1
   }
 
   /// Stops reporting changes of the file at `url` (a resolved path) for one storage.
@@ -99,6 +123,9 @@ final class DirectoryWatcher: @unchecked Sendable {
     }
     for path in touched {
       SuiteStorageRegistry.shared.existingStorage(atPath: path)?.fileDidChange()
+      for callback in lock.withLock({ callbacks[path].map { Array($0.values) } ?? [] }) {
+        callback()
+      }
     }
   }
 
