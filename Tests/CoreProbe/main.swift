@@ -11,6 +11,17 @@
 //       Foundation's UserDefaults(suiteName:): set + synchronize
 //   core-probe foundation-get <suite> <key>
 //       Foundation's UserDefaults(suiteName:): prints the string value (empty when none)
+//   core-probe cloud-location [open-default]
+//       prints the default embedded container file (from XDG_DATA_HOME or the home folder, the
+//       program name and OBSERVABLE_DEFAULTS_CLOUD_ACCOUNT) without creating anything; with
+//       open-default, the file of NSUbiquitousKeyValueStore.default (which creates its folder)
+//   core-probe cloud-set <root> <container> <key> <string>
+//       cloud store: sets one string and exits without synchronize() (the exit hook saves it)
+//   core-probe cloud-get <root> <container> <key>
+//       cloud store: prints the string value (empty when none)
+//   core-probe cloud-watch <root> <container> <key> <seconds>
+//       cloud store: prints "ready", waits for didChangeExternallyNotification naming <key>,
+//       prints "reason <n> keys <k,…> value <string>" and exits 0; exits 1 after <seconds>
 import Foundation
 import ObservableDefaultsCore
 
@@ -26,6 +37,11 @@ func fileDefaults(_ path: String) -> PropertyListDefaults {
 func foundationDefaults(_ suite: String) -> UserDefaults {
   guard let defaults = UserDefaults(suiteName: suite) else { fail("no suite \(suite)") }
   return defaults
+}
+
+func cloudStore(root: String, container: String) -> NSUbiquitousKeyValueStore {
+  NSUbiquitousKeyValueStore(
+    backend: EmbeddedCloudBackend(root: URL(fileURLWithPath: root), container: container))
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -75,6 +91,42 @@ case "foundation-get":
   let given = operands(2)
   let (suite, key) = (given[0], given[1])
   print(foundationDefaults(suite).string(forKey: key) ?? "")
+case "cloud-location":
+  guard arguments.count == 2, arguments[1] == "open-default" else {
+    _ = operands(0)
+    print(EmbeddedCloudBackend().fileURL.path)
+    break
+  }
+  guard let backend = NSUbiquitousKeyValueStore.default.backend as? EmbeddedCloudBackend else {
+    fail("the default store is not embedded")
+  }
+  print(backend.fileURL.path)
+case "cloud-set":
+  let given = operands(4)
+  cloudStore(root: given[0], container: given[1]).set(given[3], forKey: given[2])
+case "cloud-get":
+  let given = operands(3)
+  print(cloudStore(root: given[0], container: given[1]).string(forKey: given[2]) ?? "")
+case "cloud-watch":
+  let given = operands(4)
+  guard let seconds = Double(given[3]) else { fail("bad cloud-watch seconds") }
+  let store = cloudStore(root: given[0], container: given[1])
+  let key = given[2]
+  let arrived = DispatchSemaphore(value: 0)
+  let token = NotificationCenter.default.addObserver(
+    forName: NSUbiquitousKeyValueStore.didChangeExternallyNotification, object: store, queue: nil
+  ) { note in
+    let keys = note.userInfo?[NSUbiquitousKeyValueStoreChangedKeysKey] as? [String] ?? []
+    guard keys.contains(key) else { return }
+    let reason = note.userInfo?[NSUbiquitousKeyValueStoreChangeReasonKey] as? Int ?? -1
+    let line = "reason \(reason) keys \(keys.joined(separator: ",")) value \(store.string(forKey: key) ?? "")\n"
+    FileHandle.standardOutput.write(Data(line.utf8))
+    arrived.signal()
+  }
+  FileHandle.standardOutput.write(Data("ready\n".utf8))
+  let result = arrived.wait(timeout: .now() + seconds)
+  NotificationCenter.default.removeObserver(token)
+  exit(result == .success ? 0 : 1)
 default:
   fail("bad arguments; see Tests/CoreProbe/main.swift")
 }
