@@ -103,3 +103,20 @@ import Testing
     #expect(store.string(forKey: "k") == "later")
   }
 }
+
+/// Calls written as for Apple's store pick an overload and compile.
+@Test func appleStyleCallsCompile() {
+  let store = NSUbiquitousKeyValueStore.inMemory()
+  store.set(5, forKey: "literal")
+  store.set("text", forKey: "string")
+  store.set(["a", "b"], forKey: "strings")
+  store.set(["k": 1], forKey: "map")
+  let count: Int = 3
+  store.set(count, forKey: "int")
+  store.set(nil as Any?, forKey: "string")
+  #expect(store.longLong(forKey: "literal") == 5)
+  #expect(store.array(forKey: "strings") as? [String] == ["a", "b"])
+  #expect(store.dictionary(forKey: "map")?["k"] as? Int == 1)
+  #expect(store.longLong(forKey: "int") == 3)
+  #expect(store.object(forKey: "string") == nil)
+}

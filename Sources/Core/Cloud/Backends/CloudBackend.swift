@@ -31,7 +31,8 @@ public protocol CloudBackend: AnyObject, Sendable {
   /// - Parameters:
   ///   - cursor: Where to resume (from ``load()``); nil delivers everything stored.
   ///   - handler: Called once per event, never concurrently.
-  /// - Returns: The subscription; it ends on `cancel()` or when released.
+  /// - Returns: The subscription; it ends on `cancel()` or when released. It does not keep the
+  ///   backend alive: keep the backend as long as the subscription.
   func subscribe(from cursor: CloudCursor?, _ handler: @escaping @Sendable (CloudBackendEvent) -> Void)
     -> DefaultsObservation
 

@@ -22,6 +22,7 @@ final class CloudSubscribers: @unchecked Sendable {
 
   /// Serial queue of reads and deliveries.
   let queue: DispatchQueue
+  private static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
   /// The backend; weak because the backend owns this object.
   weak var source: (any CloudContainerSource)?
   private let lock = NSLock()
@@ -31,6 +32,7 @@ final class CloudSubscribers: @unchecked Sendable {
 
   init(label: String) {
     queue = DispatchQueue(label: "ObservableDefaultsCore.cloud." + label)
+    queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
   }
 
   /// Adds a subscriber and delivers at once what was saved after `cursor`.
@@ -54,11 +56,12 @@ final class CloudSubscribers: @unchecked Sendable {
   }
 
   /// Runs `switching` on ``queue`` (it switches the source's account and returns the new
-  /// account and its contents), then gives every subscriber the new account's records.
+  /// account and its contents), then gives every subscriber the new account's records. Called on
+  /// ``queue`` itself (from a subscriber's handler), it runs at once.
   ///
   /// - Throws: What `switching` throws; nothing is delivered then.
   func switchAccount(_ switching: () throws -> (account: String, contents: CloudContainerContents)) throws {
-    try queue.sync {
+    try onQueue {
       let (account, contents) = try switching()
       let batch = contents.batch(after: nil)
       for (id, subscriber) in lock.withLock({ subscribers }) {
@@ -66,6 +69,12 @@ final class CloudSubscribers: @unchecked Sendable {
         subscriber.handler(.accountChanged(account: account, batch))
       }
     }
+  }
+
+  /// Runs `body` on ``queue`` and waits, or at once when already on it.
+  private func onQueue<T>(_ body: () throws -> T) rethrows -> T {
+    if DispatchQueue.getSpecific(key: Self.queueKey) == ObjectIdentifier(self) { return try body() }
+    return try queue.sync(execute: body)
   }
 
   /// Reads the container once and delivers to each subscriber the records after its cursor. An

@@ -122,10 +122,11 @@ public final class EmbeddedCloudBackend: CloudBackend, CloudContainerSource, @un
   /// Creates the current account's folder and watches its file (called with `lock` held).
   private func startWatching() {
     guard watch == nil else { return }
-    let folder = fileURL(for: currentAccount).deletingLastPathComponent()
+    let file = fileURL(for: currentAccount)
+    let folder = file.deletingLastPathComponent()
     try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    let file = folder.resolvingSymlinksInPath().appendingPathComponent("store.plist")
-    watch = DirectoryWatcher.shared.watch(fileAt: file) { [weak self] in
+    let resolved = folder.resolvingSymlinksInPath().appendingPathComponent(file.lastPathComponent)
+    watch = DirectoryWatcher.shared.watch(fileAt: resolved) { [weak self] in
       self?.subscribers.contentsDidChange()
     }
   }
