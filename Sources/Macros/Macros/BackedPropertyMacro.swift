@@ -60,18 +60,28 @@ struct BackedProperty {
   }
 }
 
+extension BackedProperty {
+  /// The accessors of a backed property, after reporting misuse (observers are dropped with a warning).
+  static func accessors(
+    of declaration: some DeclSyntaxProtocol, attribute: AttributeSyntax, flavor: StoreFlavor,
+    context: some MacroExpansionContext
+  ) throws -> [AccessorDeclSyntax] {
+    guard let backed = BackedProperty(declaration, attribute: attribute, flavor: flavor, context: context)
+    else { return [] }
+    if let observer = backed.property.observers.first {
+      context.diagnose(.observersIgnored(attribute: flavor.backedMacro, property: backed.property.name), at: observer)
+    }
+    return backed.accessors(key: backed.property.storageKey(in: flavor, context: context))
+  }
+}
+
 /// `@DefaultsBacked`: persists a property of an `@ObservableDefaults` class.
 public enum DefaultsBackedMacro: AccessorMacro, PeerMacro {
   public static func expansion(
     of node: AttributeSyntax, providingAccessorsOf declaration: some DeclSyntaxProtocol,
     in context: some MacroExpansionContext
   ) throws -> [AccessorDeclSyntax] {
-    guard let backed = BackedProperty(declaration, attribute: node, flavor: .defaults, context: context)
-    else { return [] }
-    if let observer = backed.property.observers.first {
-      context.diagnose(.observersIgnored(attribute: "DefaultsBacked", property: backed.property.name), at: observer)
-    }
-    return backed.accessors(key: backed.property.storageKey(in: .defaults, context: context))
+    try BackedProperty.accessors(of: declaration, attribute: node, flavor: .defaults, context: context)
   }
 
   public static func expansion(
