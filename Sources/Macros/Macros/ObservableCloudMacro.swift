@@ -59,20 +59,3 @@ public enum ObservableCloudMacro: SettingsClassMacro {
     return decls
   }
 }
-
-/// `@CloudBacked`: persists a property of an `@ObservableCloud` class in the cloud store.
-public enum CloudBackedMacro: AccessorMacro, PeerMacro {
-  public static func expansion(
-    of node: AttributeSyntax, providingAccessorsOf declaration: some DeclSyntaxProtocol,
-    in context: some MacroExpansionContext
-  ) throws -> [AccessorDeclSyntax] {
-    try BackedProperty.accessors(of: declaration, attribute: node, flavor: .cloud, context: context)
-  }
-
-  public static func expansion(
-    of node: AttributeSyntax, providingPeersOf declaration: some DeclSyntaxProtocol,
-    in context: some MacroExpansionContext
-  ) throws -> [DeclSyntax] {
-    BackedProperty(declaration, attribute: node, flavor: .cloud, context: nil)?.peers ?? []
-  }
-}
