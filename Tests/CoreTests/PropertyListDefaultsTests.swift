@@ -4,8 +4,7 @@ import Testing
 
 @Suite struct PropertyListDefaultsTests {
   @Test func instancesOfOneFileShareWritesSynchronously() async throws {
-    try await withTemporaryFolder { folder in
-      let first = PropertyListDefaults(fileURL: folder.file("shared.plist"))
+    try await withDefaults("shared.plist") { first, folder in
       let second = PropertyListDefaults(fileURL: folder.file("shared.plist"))
       let log = ChangeLog()
       let observation = second.observe(log.handler)
@@ -33,8 +32,7 @@ import Testing
   }
 
   @Test func typedGettersReadEveryNumber() async throws {
-    try await withTemporaryFolder { folder in
-      let defaults = PropertyListDefaults(fileURL: folder.file("typed.plist"))
+    try await withDefaults("typed.plist") { defaults, _ in
       defaults.set(Float(1.5), forKey: "float")
       defaults.set(3.75, forKey: "double")
       defaults.set(7, forKey: "int")
@@ -72,8 +70,7 @@ import Testing
   }
 
   @Test func registeredDefaultsApplyUntilAValueIsStored() async throws {
-    try await withTemporaryFolder { folder in
-      let defaults = PropertyListDefaults(fileURL: folder.file("registered.plist"))
+    try await withDefaults("registered.plist") { defaults, folder in
       let key = "registered-\(UUID().uuidString)"
       defaults.register(defaults: [key: 10])
       #expect(defaults.integer(forKey: key) == 10)
@@ -89,8 +86,7 @@ import Testing
   }
 
   @Test func nonPropertyListValueIsRefusedAndNamed() async throws {
-    try await withTemporaryFolder { folder in
-      let defaults = PropertyListDefaults(fileURL: folder.file("refuse.plist"))
+    try await withDefaults("refuse.plist") { defaults, _ in
       defaults.set("kept", forKey: "k")
       let error = try #require(throws: PropertyListError.self) {
         try defaults.write(NSObject(), forKey: "k")
@@ -105,8 +101,7 @@ import Testing
   }
 
   @Test func excludedObservationIsNotToldAndUnchangedValuesAreNotReported() async throws {
-    try await withTemporaryFolder { folder in
-      let defaults = PropertyListDefaults(fileURL: folder.file("exclude.plist"))
+    try await withDefaults("exclude.plist") { defaults, _ in
       let writer = ChangeLog()
       let other = ChangeLog()
       let writerObservation = defaults.observe(writer.handler)
@@ -120,8 +115,7 @@ import Testing
   }
 
   @Test func didChangeNotificationNamesTheInstance() async throws {
-    try await withTemporaryFolder { folder in
-      let defaults = PropertyListDefaults(fileURL: folder.file("notify.plist"))
+    try await withDefaults("notify.plist") { defaults, _ in
       let count = ChangeLog()
       let token = NotificationCenter.default.addObserver(
         forName: UserDefaults.didChangeNotification, object: defaults, queue: nil

@@ -178,7 +178,7 @@ open class PropertyListDefaults: UserDefaults {
     } else {
       change = .remove
     }
-    try storage.write([key: change], excluding: excluding?.id)
+    try storage.write(change, forKey: key, excluding: excluding?.id)
   }
 
   /// ``write(_:forKey:excluding:)`` that records a failure in ``lastError`` and standard error.

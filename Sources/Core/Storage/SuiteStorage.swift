@@ -70,36 +70,37 @@ final class SuiteStorage: @unchecked Sendable {
 
   // MARK: Writing
 
-  /// Applies `changes` (canonical values) in memory, schedules the flush and tells observers.
+  /// Applies `change` (a canonical value) to `key` in memory, schedules the flush and tells
+  /// observers when the value changed.
   ///
   /// - Parameters:
-  ///   - changes: Key → change.
+  ///   - change: The change.
+  ///   - key: The key.
   ///   - excluded: An observer id not to tell.
   /// - Throws: The file's parse failure while the file is malformed; nothing is applied then.
-  func write(_ changes: [String: PropertyListChange], excluding excluded: UInt64?) throws {
-    var changedKeys = Set<String>()
+  func write(_ change: PropertyListChange, forKey key: String, excluding excluded: UInt64?) throws {
+    let new: Any?
+    switch change {
+    case .set(let value): new = value
+    case .remove: new = nil
+    }
     lock.lock()
     if let fileError {
       latestError = fileError
       lock.unlock()
       throw fileError
     }
-    for (key, change) in changes {
-      let new: Any?
-      switch change {
-      case .set(let value): new = value
-      case .remove: new = nil
-      }
-      if !propertyListValuesEqual(values[key], new) { changedKeys.insert(key) }
-      values[key] = new
-      pending[key] = change
-    }
+    let changed = !propertyListValuesEqual(values[key], new)
+    values[key] = new
+    pending[key] = change
     let mustSchedule = !flushScheduled
     flushScheduled = true
-    let targets = changedKeys.isEmpty ? [] : observers
+    let targets = changed ? observers : []
     lock.unlock()
     if mustSchedule { queue.async { self.flushPending() } }
-    notify(targets, of: DefaultsChange(keys: changedKeys, origin: .thisProcess), excluding: excluded)
+    if changed {
+      notify(targets, of: DefaultsChange(keys: [key], origin: .thisProcess), excluding: excluded)
+    }
   }
 
   /// Writes everything pending now and waits for it.
@@ -230,7 +231,7 @@ final class SuiteStorage: @unchecked Sendable {
   }
 
   deinit {
-    DirectoryWatcher.shared.unwatch(file.url)
+    DirectoryWatcher.shared.unwatch(file.url, for: ObjectIdentifier(self))
     SuiteStorageRegistry.shared.removeReleased()
   }
 }

@@ -15,7 +15,8 @@ final class DirectoryWatcher: @unchecked Sendable {
 
   private struct Folder {
     var descriptor: Int32
-    var files: [String: Int] = [:]
+    /// File name → the storages watching it (one, except while one is replaced by another).
+    var files: [String: Set<ObjectIdentifier>] = [:]
   }
 
   private static let mask = UInt32(
@@ -50,25 +51,27 @@ final class DirectoryWatcher: @unchecked Sendable {
     guard source != nil else { return }
     let folder = storage.file.url.deletingLastPathComponent().path
     let name = storage.file.url.lastPathComponent
+    let id = ObjectIdentifier(storage)
     lock.withLock {
-      if folders[folder]?.files[name] != nil { return }
+      if folders[folder]?.files[name]?.contains(id) == true { return }
       if folders[folder] == nil {
         let descriptor = inotify_add_watch(inotify, folder, Self.mask)
         guard descriptor >= 0 else { return }
         folders[folder] = Folder(descriptor: descriptor)
         paths[descriptor] = folder
       }
-      folders[folder]?.files[name, default: 0] += 1
+      folders[folder]?.files[name, default: []].insert(id)
     }
   }
 
-  /// Stops reporting changes of the file at `url` (a resolved path) for one storage.
-  func unwatch(_ url: URL) {
+  /// Stops reporting changes of the file at `url` (a resolved path) for the storage `id`.
+  func unwatch(_ url: URL, for id: ObjectIdentifier) {
     let folder = url.deletingLastPathComponent().path
     let name = url.lastPathComponent
     lock.withLock {
-      guard var watched = folders[folder], let count = watched.files[name] else { return }
-      watched.files[name] = count > 1 ? count - 1 : nil
+      guard var watched = folders[folder], var watchers = watched.files[name] else { return }
+      watchers.remove(id)
+      watched.files[name] = watchers.isEmpty ? nil : watchers
       if watched.files.isEmpty {
         inotify_rm_watch(inotify, watched.descriptor)
         paths[watched.descriptor] = nil

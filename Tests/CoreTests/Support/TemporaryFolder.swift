@@ -1,4 +1,5 @@
 import Foundation
+import ObservableDefaultsCore
 
 /// A fresh folder under the system's temporary folder, removed by `remove()`.
 struct TemporaryFolder {
@@ -51,4 +52,16 @@ func poll(seconds: Double = 5, until condition: () throws -> Bool) async rethrow
     try? await Task.sleep(nanoseconds: 10_000_000)
   }
   return try condition()
+}
+
+/// Runs `body` with a `PropertyListDefaults` for `name` in a fresh temporary folder; flushes it
+/// (so no write is left for the exit hook to recreate the folder) and removes the folder after.
+func withDefaults<T>(
+  _ name: String, _ body: (PropertyListDefaults, TemporaryFolder) async throws -> T
+) async throws -> T {
+  try await withTemporaryFolder { folder in
+    let defaults = PropertyListDefaults(fileURL: folder.file(name))
+    defer { try? defaults.flush() }
+    return try await body(defaults, folder)
+  }
 }
