@@ -67,7 +67,10 @@ import Testing
       #expect(try CoreProbe.run(["set", url.path, "remote", "theirs"]).status == 0)
       let arrived = await poll(seconds: 1) { !log.changes(from: .otherProcess).isEmpty }
       #expect(arrived)
-      #expect(log.changes(from: .otherProcess) == [DefaultsChange(keys: ["remote"], origin: .otherProcess)])
+      #expect(
+        log.changes(from: .otherProcess) == [
+          DefaultsChange(keys: ["remote"], origin: .otherProcess)
+        ])
       #expect(defaults.string(forKey: "remote") == "theirs")
       #expect(defaults.string(forKey: "local") == "mine")
 
@@ -75,7 +78,8 @@ import Testing
       try defaults.flush()
       try await Task.sleep(nanoseconds: 300_000_000)
       #expect(log.changes(from: .otherProcess).count == 1)
-      #expect(log.changes(from: .thisProcess) == [DefaultsChange(keys: ["local"], origin: .thisProcess)])
+      #expect(
+        log.changes(from: .thisProcess) == [DefaultsChange(keys: ["local"], origin: .thisProcess)])
       withExtendedLifetime(observation) {}
     }
   }

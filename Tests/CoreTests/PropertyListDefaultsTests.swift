@@ -58,7 +58,8 @@ import Testing
       #expect(defaults.url(forKey: "web") == web)
       #expect(defaults.string(forKey: "web") == "https://example.com/a/b?q=1")
       defaults.set("~/notes", forKey: "path")
-      #expect(defaults.url(forKey: "path")?.path == NSString(string: "~/notes").expandingTildeInPath)
+      #expect(
+        defaults.url(forKey: "path")?.path == NSString(string: "~/notes").expandingTildeInPath)
       defaults.set(nil, forKey: "web")
       #expect(defaults.object(forKey: "web") == nil)
       defaults.set(1, forKey: "other")
@@ -131,7 +132,9 @@ import Testing
       let url = folder.file("garbage.plist")
       try Data("garbage".utf8).write(to: url)
       let defaults = PropertyListDefaults(fileURL: url)
-      let error = try #require(throws: PropertyListError.self) { try defaults.write(1, forKey: "k") }
+      let error = try #require(throws: PropertyListError.self) {
+        try defaults.write(1, forKey: "k")
+      }
       #expect(error.kind == .malformed)
       #expect(error.description.contains(url.path) || error.description.contains("garbage.plist"))
       defaults.set(2, forKey: "k")

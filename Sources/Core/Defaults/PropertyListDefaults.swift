@@ -165,7 +165,8 @@ open class PropertyListDefaults: UserDefaults {
   /// - Throws: ``PropertyListError`` of kind `.invalidValue` when `value` is not a property-list
   ///   value (naming the key and the type), `.malformed` while the file does not parse (naming the
   ///   file and the parse failure). Nothing is applied on failure.
-  public func write(_ value: Any?, forKey key: String, excluding: DefaultsObservation? = nil) throws {
+  public func write(_ value: Any?, forKey key: String, excluding: DefaultsObservation? = nil) throws
+  {
     let change: PropertyListChange
     if let value {
       guard let canonical = PropertyListValue.normalized(value) ?? (value as? URL)?.absoluteString
@@ -291,7 +292,9 @@ open class PropertyListDefaults: UserDefaults {
   ///
   /// - Parameter handler: Called for each change; must not block for long.
   /// - Returns: The observation; it ends on `cancel()` or when released.
-  public func observe(_ handler: @escaping @Sendable (DefaultsChange) -> Void) -> DefaultsObservation {
+  public func observe(_ handler: @escaping @Sendable (DefaultsChange) -> Void)
+    -> DefaultsObservation
+  {
     storage.addObserver(handler)
   }
 }

@@ -17,7 +17,7 @@ public func propertyListValuesEqual(_ lhs: Any?, _ rhs: Any?) -> Bool {
   switch (lhs, rhs) {
   case (nil, nil): return true
   case (nil, _), (_, nil): return false
-  case let (lhs?, rhs?): return valuesEqual(lhs, rhs)
+  case (let lhs?, let rhs?): return valuesEqual(lhs, rhs)
   }
 }
 
@@ -37,9 +37,9 @@ private func valuesEqual(_ lhs: Any, _ rhs: Any) -> Bool {
   if kind == Data.self { return lhs as? Data == rhs as? Data }
   if kind == UInt64.self { return lhs as? UInt64 == rhs as? UInt64 }
   switch (lhs, rhs) {
-  case let (l as [Any], r as [Any]):
+  case (let l as [Any], let r as [Any]):
     return l.count == r.count && zip(l, r).allSatisfy { valuesEqual($0, $1) }
-  case let (l as [String: Any], r as [String: Any]):
+  case (let l as [String: Any], let r as [String: Any]):
     return l.count == r.count
       && l.allSatisfy { key, value in r[key].map { valuesEqual(value, $0) } ?? false }
   default: return false

@@ -132,7 +132,8 @@ final class SuiteStorage: @unchecked Sendable {
   }
 
   private func notify(
-    _ targets: [(id: UInt64, handler: Handler)], of change: DefaultsChange, excluding excluded: UInt64?
+    _ targets: [(id: UInt64, handler: Handler)], of change: DefaultsChange,
+    excluding excluded: UInt64?
   ) {
     for target in targets where target.id != excluded {
       target.handler(change)

@@ -19,9 +19,10 @@ final class DirectoryWatcher: @unchecked Sendable {
     var files: [String: Set<ObjectIdentifier>] = [:]
   }
 
+  /// Completed writes, renames in and out, deletions, and the folder itself going away. Not
+  /// `IN_CREATE`: a file being created is still empty; its `IN_CLOSE_WRITE` follows.
   private static let mask = UInt32(
-    IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_CREATE | IN_DELETE_SELF
-      | IN_MOVE_SELF)
+    IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF)
 
   private let inotify: Int32
   private let queue = DispatchQueue(label: "ObservableDefaultsCore.watcher")
@@ -34,8 +35,10 @@ final class DirectoryWatcher: @unchecked Sendable {
   private init() {
     inotify = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
     guard inotify >= 0 else {
-      FileHandle.standardError.write(
-        Data("PropertyListDefaults: inotify unavailable (\(systemError())); external changes are seen only by synchronize()\n".utf8))
+      let message =
+        "PropertyListDefaults: inotify unavailable (\(systemError())); "
+        + "changes by other processes are seen only by synchronize()\n"
+      FileHandle.standardError.write(Data(message.utf8))
       source = nil
       return
     }

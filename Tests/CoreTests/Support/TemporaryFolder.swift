@@ -31,14 +31,16 @@ func withTemporaryFolder<T>(_ body: (TemporaryFolder) async throws -> T) async t
 /// Reads a property-list file with Foundation only (independent of the code under test).
 func foundationRead(_ url: URL) throws -> [String: Any] {
   let data = try Data(contentsOf: url)
-  return try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any] ?? [:]
+  return try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any]
+    ?? [:]
 }
 
 /// Writes a property-list file with Foundation only, the way a hand edit or another tool would.
 func foundationWrite(
   _ values: [String: Any], to url: URL, format: PropertyListSerialization.PropertyListFormat = .xml
 ) throws {
-  let data = try PropertyListSerialization.data(fromPropertyList: values, format: format, options: 0)
+  let data = try PropertyListSerialization.data(
+    fromPropertyList: values, format: format, options: 0)
   try data.write(to: url, options: .atomic)
 }
 
