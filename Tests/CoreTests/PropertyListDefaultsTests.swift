@@ -98,6 +98,7 @@ import Testing
       defaults.set(NSObject(), forKey: "k")
       #expect(defaults.string(forKey: "k") == "kept")
       #expect(defaults.lastError?.kind == .invalidValue(key: "k"))
+      #expect(defaults.synchronize())
     }
   }
 
@@ -140,6 +141,7 @@ import Testing
       defaults.set(2, forKey: "k")
       #expect(defaults.object(forKey: "k") == nil)
       #expect(defaults.lastError?.kind == .malformed)
+      #expect(!defaults.synchronize())
       #expect(!defaults.synchronize())
       #expect(try Data(contentsOf: url) == Data("garbage".utf8))
     }

@@ -144,7 +144,8 @@ open class PropertyListDefaults: UserDefaults {
   // MARK: Writing
 
   /// The last failure of a write, a flush or a re-read of this file through any instance in this
-  /// process; nil once a later write reaches the file or a re-read succeeds.
+  /// process; nil again after the next successful write to the file, or re-read of it once its
+  /// bytes changed.
   ///
   /// `set(_:forKey:)` and `removeObject(forKey:)` cannot throw: they record their failure here and
   /// print it as one line to standard error.

@@ -58,7 +58,8 @@ final class SuiteStorage: @unchecked Sendable {
     lock.withLock { values }
   }
 
-  /// The last failure of a write, a flush or a re-read; nil once a write or re-read succeeds.
+  /// The last failure of a write, a flush or a re-read; nil again after the next successful flush
+  /// or re-read of changed bytes.
   var lastError: PropertyListError? {
     lock.withLock { latestError }
   }
@@ -114,8 +115,8 @@ final class SuiteStorage: @unchecked Sendable {
   func synchronize() -> Bool {
     onQueue {
       let flushError = flushPending()
-      reload()
-      return flushError == nil && lastError == nil
+      let readError = reload()
+      return flushError == nil && readError == nil
     }
   }
 
@@ -187,19 +188,24 @@ final class SuiteStorage: @unchecked Sendable {
 
   /// Re-reads the file and merges it when its bytes differ from the last ones seen. A malformed
   /// file keeps the last good values in memory and refuses writes until it parses again.
-  private func reload() {
+  ///
+  /// - Returns: The failure, or the file's known parse failure when its bytes are unchanged.
+  @discardableResult
+  private func reload() -> PropertyListError? {
     lock.withLock { reloadScheduled = false }
     do {
       let data = try file.readData()
-      guard data != lastKnownData else { return }
+      guard data != lastKnownData else { return lock.withLock { fileError } }
       lastKnownData = data
       merge(try data.map(file.parse))
+      return nil
     } catch {
       let failure = PropertyListError(wrapping: error, file: file.url, kind: .unreadable)
       lock.withLock {
         if failure.kind == .malformed { fileError = failure }
         latestError = failure
       }
+      return failure
     }
   }
 
