@@ -143,4 +143,22 @@ import Testing
       #expect(values["old"] as? String == "x" && values["new"] as? String == "y")
     }
   }
+
+  @Test func folderCreatedByTheFirstWriteIsWatchedAfterIt() async throws {
+    try await withTemporaryFolder { folder in
+      let url = folder.url.appendingPathComponent("later/suite.plist")
+      let defaults = PropertyListDefaults(fileURL: url)
+      let log = ChangeLog()
+      let observation = defaults.observe(log.handler)
+      defaults.set(1, forKey: "mine")
+      try defaults.flush()
+      #expect(try CoreProbe.run(["set", url.path, "theirs", "x"]).status == 0)
+      #expect(await poll(seconds: 1) { defaults.string(forKey: "theirs") == "x" })
+      #expect(
+        log.changes(from: .otherProcess) == [
+          DefaultsChange(keys: ["theirs"], origin: .otherProcess)
+        ])
+      withExtendedLifetime(observation) {}
+    }
+  }
 }
