@@ -28,8 +28,6 @@ open class PropertyListDefaults: UserDefaults {
   public let fileURL: URL
   /// The shared state of the file.
   let storage: SuiteStorage
-  /// The `-key value` pairs of the command line, which override the file (as in Foundation).
-  private let argumentDomain: [String: Any]
   /// Posts `UserDefaults.didChangeNotification` for this instance.
   private var notificationObservation: DefaultsObservation?
 
@@ -54,7 +52,6 @@ open class PropertyListDefaults: UserDefaults {
   public init(fileURL: URL) {
     self.fileURL = fileURL.standardizedFileURL
     storage = SuiteStorageRegistry.shared.storage(for: fileURL)
-    argumentDomain = Self.commandLineDomain
     // Foundation's `init?(suiteName:)` never fails; the name only labels the superclass.
     super.init(suiteName: fileURL.deletingPathExtension().lastPathComponent)!
     let weakSelf = WeakDefaults(self)
@@ -71,7 +68,8 @@ open class PropertyListDefaults: UserDefaults {
   nonisolated(unsafe) private static let sharedStandard = PropertyListDefaults(
     fileURL: PreferencesDirectory.fileURL(forSuite: PreferencesDirectory.standardSuiteName))
 
-  /// The command line's `-key value` pairs, parsed once by Foundation.
+  /// The command line's `-key value` pairs (parsed by Foundation), which override the file, as
+  /// in Foundation.
   nonisolated(unsafe) private static let commandLineDomain: [String: Any] = {
     let domain = UserDefaults(suiteName: nil)?.volatileDomain(forName: UserDefaults.argumentDomain)
     return (domain ?? [:]).mapValues { PropertyListValue.normalized($0) ?? $0 }
@@ -81,7 +79,7 @@ open class PropertyListDefaults: UserDefaults {
 
   /// The value for `key`: the command line's, else the file's, else the registered default.
   open override func object(forKey key: String) -> Any? {
-    if !argumentDomain.isEmpty, let value = argumentDomain[key] { return value }
+    if let value = Self.commandLineDomain[key] { return value }
     return storage.value(forKey: key) ?? RegistrationDomain.shared.value(forKey: key)
   }
 
@@ -130,7 +128,7 @@ open class PropertyListDefaults: UserDefaults {
   open override func dictionaryRepresentation() -> [String: Any] {
     RegistrationDomain.shared.all()
       .merging(storage.allValues()) { $1 }
-      .merging(argumentDomain) { $1 }
+      .merging(Self.commandLineDomain) { $1 }
   }
 
   /// Registers defaults for every instance in the process (not written to any file).

@@ -151,7 +151,8 @@ final class SuiteStorage: @unchecked Sendable {
 
   /// Writes every pending change in one apply, then merges what is on disk. On failure the
   /// changes stay pending (retried by the next write, `flush()` or recovery of the file), the
-  /// error becomes ``lastError`` and one line goes to standard error.
+  /// error becomes ``lastError`` and, unless it repeats the last error, one line goes to
+  /// standard error.
   @discardableResult
   private func flushPending() -> PropertyListError? {
     let changes: [String: PropertyListChange] = lock.withLock {
@@ -167,12 +168,13 @@ final class SuiteStorage: @unchecked Sendable {
       return nil
     } catch {
       let failure = PropertyListError(wrapping: error, file: file.url, kind: .unwritable)
-      lock.withLock {
+      let isNew: Bool = lock.withLock {
         for (key, change) in changes where pending[key] == nil { pending[key] = change }
         if failure.kind == .malformed { fileError = failure }
-        latestError = failure
+        defer { latestError = failure }
+        return latestError != failure
       }
-      FileHandle.standardError.write(Data("PropertyListDefaults: \(failure)\n".utf8))
+      if isNew { FileHandle.standardError.write(Data("PropertyListDefaults: \(failure)\n".utf8)) }
       return failure
     }
   }
