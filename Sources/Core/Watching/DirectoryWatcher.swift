@@ -15,12 +15,14 @@ final class DirectoryWatcher: @unchecked Sendable {
 
   private struct Folder {
     var descriptor: Int32
-    var files: [String: Int] = [:]
+    /// File name → the storages watching it (one, except while one is replaced by another).
+    var files: [String: Set<ObjectIdentifier>] = [:]
   }
 
+  /// Completed writes, renames in and out, deletions, and the folder itself going away. Not
+  /// `IN_CREATE`: a file being created is still empty; its `IN_CLOSE_WRITE` follows.
   private static let mask = UInt32(
-    IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_CREATE | IN_DELETE_SELF
-      | IN_MOVE_SELF)
+    IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF)
 
   private let inotify: Int32
   private let queue = DispatchQueue(label: "ObservableDefaultsCore.watcher")
@@ -33,8 +35,10 @@ final class DirectoryWatcher: @unchecked Sendable {
   private init() {
     inotify = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
     guard inotify >= 0 else {
-      FileHandle.standardError.write(
-        Data("PropertyListDefaults: inotify unavailable (\(systemError())); external changes are seen only by synchronize()\n".utf8))
+      let message =
+        "PropertyListDefaults: inotify unavailable (\(systemError())); "
+        + "changes by other processes are seen only by synchronize()\n"
+      FileHandle.standardError.write(Data(message.utf8))
       source = nil
       return
     }
@@ -50,25 +54,27 @@ final class DirectoryWatcher: @unchecked Sendable {
     guard source != nil else { return }
     let folder = storage.file.url.deletingLastPathComponent().path
     let name = storage.file.url.lastPathComponent
+    let id = ObjectIdentifier(storage)
     lock.withLock {
-      if folders[folder]?.files[name] != nil { return }
+      if folders[folder]?.files[name]?.contains(id) == true { return }
       if folders[folder] == nil {
         let descriptor = inotify_add_watch(inotify, folder, Self.mask)
         guard descriptor >= 0 else { return }
         folders[folder] = Folder(descriptor: descriptor)
         paths[descriptor] = folder
       }
-      folders[folder]?.files[name, default: 0] += 1
+      folders[folder]?.files[name, default: []].insert(id)
     }
   }
 
-  /// Stops reporting changes of the file at `url` (a resolved path) for one storage.
-  func unwatch(_ url: URL) {
+  /// Stops reporting changes of the file at `url` (a resolved path) for the storage `id`.
+  func unwatch(_ url: URL, for id: ObjectIdentifier) {
     let folder = url.deletingLastPathComponent().path
     let name = url.lastPathComponent
     lock.withLock {
-      guard var watched = folders[folder], let count = watched.files[name] else { return }
-      watched.files[name] = count > 1 ? count - 1 : nil
+      guard var watched = folders[folder], var watchers = watched.files[name] else { return }
+      watchers.remove(id)
+      watched.files[name] = watchers.isEmpty ? nil : watchers
       if watched.files.isEmpty {
         inotify_rm_watch(inotify, watched.descriptor)
         paths[watched.descriptor] = nil
