@@ -123,6 +123,8 @@ import Testing
       try foundationWrite(["a": 3], to: url)
       #expect(await poll(seconds: 1) { defaults.integer(forKey: "a") == 3 })
       #expect(defaults.lastError == nil)
+      // Observers are told just after the values are in memory: wait for the call too.
+      #expect(await poll(seconds: 1) { !log.all.isEmpty })
       #expect(log.all == [DefaultsChange(keys: ["a"], origin: .otherProcess)])
       try defaults.write(4, forKey: "a")
       try defaults.flush()
