@@ -67,7 +67,10 @@ import Testing
       #expect(try CoreProbe.run(["set", url.path, "remote", "theirs"]).status == 0)
       let arrived = await poll(seconds: 1) { !log.changes(from: .otherProcess).isEmpty }
       #expect(arrived)
-      #expect(log.changes(from: .otherProcess) == [DefaultsChange(keys: ["remote"], origin: .otherProcess)])
+      #expect(
+        log.changes(from: .otherProcess) == [
+          DefaultsChange(keys: ["remote"], origin: .otherProcess)
+        ])
       #expect(defaults.string(forKey: "remote") == "theirs")
       #expect(defaults.string(forKey: "local") == "mine")
 
@@ -75,7 +78,8 @@ import Testing
       try defaults.flush()
       try await Task.sleep(nanoseconds: 300_000_000)
       #expect(log.changes(from: .otherProcess).count == 1)
-      #expect(log.changes(from: .thisProcess) == [DefaultsChange(keys: ["local"], origin: .thisProcess)])
+      #expect(
+        log.changes(from: .thisProcess) == [DefaultsChange(keys: ["local"], origin: .thisProcess)])
       withExtendedLifetime(observation) {}
     }
   }
@@ -119,6 +123,8 @@ import Testing
       try foundationWrite(["a": 3], to: url)
       #expect(await poll(seconds: 1) { defaults.integer(forKey: "a") == 3 })
       #expect(defaults.lastError == nil)
+      // Observers are told just after the values are in memory: wait for the call too.
+      #expect(await poll(seconds: 1) { !log.all.isEmpty })
       #expect(log.all == [DefaultsChange(keys: ["a"], origin: .otherProcess)])
       try defaults.write(4, forKey: "a")
       try defaults.flush()
@@ -137,6 +143,24 @@ import Testing
       #expect(try Data(contentsOf: url).starts(with: Array("bplist00".utf8)))
       let values = try foundationRead(url)
       #expect(values["old"] as? String == "x" && values["new"] as? String == "y")
+    }
+  }
+
+  @Test func folderCreatedByTheFirstWriteIsWatchedAfterIt() async throws {
+    try await withTemporaryFolder { folder in
+      let url = folder.url.appendingPathComponent("later/suite.plist")
+      let defaults = PropertyListDefaults(fileURL: url)
+      let log = ChangeLog()
+      let observation = defaults.observe(log.handler)
+      defaults.set(1, forKey: "mine")
+      try defaults.flush()
+      #expect(try CoreProbe.run(["set", url.path, "theirs", "x"]).status == 0)
+      #expect(await poll(seconds: 1) { defaults.string(forKey: "theirs") == "x" })
+      #expect(
+        log.changes(from: .otherProcess) == [
+          DefaultsChange(keys: ["theirs"], origin: .otherProcess)
+        ])
+      withExtendedLifetime(observation) {}
     }
   }
 }

@@ -4,8 +4,7 @@ import Testing
 
 @Suite struct PropertyListDefaultsTests {
   @Test func instancesOfOneFileShareWritesSynchronously() async throws {
-    try await withTemporaryFolder { folder in
-      let first = PropertyListDefaults(fileURL: folder.file("shared.plist"))
+    try await withDefaults("shared.plist") { first, folder in
       let second = PropertyListDefaults(fileURL: folder.file("shared.plist"))
       let log = ChangeLog()
       let observation = second.observe(log.handler)
@@ -33,8 +32,7 @@ import Testing
   }
 
   @Test func typedGettersReadEveryNumber() async throws {
-    try await withTemporaryFolder { folder in
-      let defaults = PropertyListDefaults(fileURL: folder.file("typed.plist"))
+    try await withDefaults("typed.plist") { defaults, _ in
       defaults.set(Float(1.5), forKey: "float")
       defaults.set(3.75, forKey: "double")
       defaults.set(7, forKey: "int")
@@ -60,7 +58,8 @@ import Testing
       #expect(defaults.url(forKey: "web") == web)
       #expect(defaults.string(forKey: "web") == "https://example.com/a/b?q=1")
       defaults.set("~/notes", forKey: "path")
-      #expect(defaults.url(forKey: "path")?.path == NSString(string: "~/notes").expandingTildeInPath)
+      #expect(
+        defaults.url(forKey: "path")?.path == NSString(string: "~/notes").expandingTildeInPath)
       defaults.set(nil, forKey: "web")
       #expect(defaults.object(forKey: "web") == nil)
       defaults.set(1, forKey: "other")
@@ -72,8 +71,7 @@ import Testing
   }
 
   @Test func registeredDefaultsApplyUntilAValueIsStored() async throws {
-    try await withTemporaryFolder { folder in
-      let defaults = PropertyListDefaults(fileURL: folder.file("registered.plist"))
+    try await withDefaults("registered.plist") { defaults, folder in
       let key = "registered-\(UUID().uuidString)"
       defaults.register(defaults: [key: 10])
       #expect(defaults.integer(forKey: key) == 10)
@@ -89,8 +87,7 @@ import Testing
   }
 
   @Test func nonPropertyListValueIsRefusedAndNamed() async throws {
-    try await withTemporaryFolder { folder in
-      let defaults = PropertyListDefaults(fileURL: folder.file("refuse.plist"))
+    try await withDefaults("refuse.plist") { defaults, _ in
       defaults.set("kept", forKey: "k")
       let error = try #require(throws: PropertyListError.self) {
         try defaults.write(NSObject(), forKey: "k")
@@ -101,12 +98,12 @@ import Testing
       defaults.set(NSObject(), forKey: "k")
       #expect(defaults.string(forKey: "k") == "kept")
       #expect(defaults.lastError?.kind == .invalidValue(key: "k"))
+      #expect(defaults.synchronize())
     }
   }
 
   @Test func excludedObservationIsNotToldAndUnchangedValuesAreNotReported() async throws {
-    try await withTemporaryFolder { folder in
-      let defaults = PropertyListDefaults(fileURL: folder.file("exclude.plist"))
+    try await withDefaults("exclude.plist") { defaults, _ in
       let writer = ChangeLog()
       let other = ChangeLog()
       let writerObservation = defaults.observe(writer.handler)
@@ -120,8 +117,7 @@ import Testing
   }
 
   @Test func didChangeNotificationNamesTheInstance() async throws {
-    try await withTemporaryFolder { folder in
-      let defaults = PropertyListDefaults(fileURL: folder.file("notify.plist"))
+    try await withDefaults("notify.plist") { defaults, _ in
       let count = ChangeLog()
       let token = NotificationCenter.default.addObserver(
         forName: UserDefaults.didChangeNotification, object: defaults, queue: nil
@@ -137,12 +133,15 @@ import Testing
       let url = folder.file("garbage.plist")
       try Data("garbage".utf8).write(to: url)
       let defaults = PropertyListDefaults(fileURL: url)
-      let error = try #require(throws: PropertyListError.self) { try defaults.write(1, forKey: "k") }
+      let error = try #require(throws: PropertyListError.self) {
+        try defaults.write(1, forKey: "k")
+      }
       #expect(error.kind == .malformed)
       #expect(error.description.contains(url.path) || error.description.contains("garbage.plist"))
       defaults.set(2, forKey: "k")
       #expect(defaults.object(forKey: "k") == nil)
       #expect(defaults.lastError?.kind == .malformed)
+      #expect(!defaults.synchronize())
       #expect(!defaults.synchronize())
       #expect(try Data(contentsOf: url) == Data("garbage".utf8))
     }

@@ -129,7 +129,9 @@ import Testing
       _ = try file.apply(["k": .set("v")])
       let inode = try FileManager.default.attributesOfItem(atPath: url.path)[.systemFileNumber]
       _ = try file.apply(["k": .set("v")])
-      #expect(try FileManager.default.attributesOfItem(atPath: url.path)[.systemFileNumber] as? Int == inode as? Int)
+      #expect(
+        try FileManager.default.attributesOfItem(atPath: url.path)[.systemFileNumber] as? Int
+          == inode as? Int)
     }
   }
 }

@@ -16,6 +16,10 @@ public protocol ObservableKeyValueStore: AnyObject {
   /// Calls `handler` with the keys of every change made to the store from now on (see the
   /// conforming type for the thread it is called on); ends when the observation ends.
   func observe(_ handler: @escaping @Sendable (DefaultsChange) -> Void) -> DefaultsObservation
+
+  /// Sends pending writes to their destination now and takes in changes made elsewhere;
+  /// `false` when that failed.
+  func synchronize() -> Bool
 }
 
 extension PropertyListDefaults: ObservableKeyValueStore {}

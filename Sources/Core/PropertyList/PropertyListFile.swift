@@ -79,7 +79,8 @@ public struct PropertyListFile: Sendable {
       let reason = "the root is a \(type(of: root)), not a dictionary with string keys"
       throw PropertyListError(file: url, kind: .malformed, reason: reason)
     }
-    return PropertyListSnapshot(document: PropertyListDocument(values: values, format: format), data: data)
+    return PropertyListSnapshot(
+      document: PropertyListDocument(values: values, format: format), data: data)
   }
 
   /// ``apply(_:)``, also returning the bytes now on disk.

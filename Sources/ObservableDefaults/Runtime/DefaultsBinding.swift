@@ -21,6 +21,8 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
   public var ignoresExternalChanges: Bool
   /// Properties whose external changes update the value without notifying observers.
   public var ignoredKeyPaths: [PartialKeyPath<Object>] = []
+  /// Whether every write is followed by the store's `synchronize()` (`syncImmediately`).
+  public var synchronizesEveryWrite = false
 
   private let schema: [SettingsProperty<Object>]
   private let deliversOnMainActor: Bool
@@ -160,6 +162,7 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
     let encoded = codec.encode(newValue)
     do {
       try store.write(encoded, forKey: fullKey, excluding: observation)
+      if synchronizesEveryWrite { _ = store.synchronize() }
     } catch {
       FileHandle.standardError.write(Data("ObservableDefaults: \(Object.self).\(key) was not stored: \(error)\n".utf8))
       return
@@ -200,4 +203,6 @@ final class FoundationDefaultsStore: ObservableKeyValueStore {
   func observe(_ handler: @escaping @Sendable (DefaultsChange) -> Void) -> DefaultsObservation {
     DefaultsObservation(onCancel: {})
   }
+
+  func synchronize() -> Bool { defaults.synchronize() }
 }

@@ -3,9 +3,13 @@
 /// Generated code cannot qualify names with the module (`ObservableDefaults.X` finds the macro
 /// `@ObservableDefaults`), and a user type of the same name would shadow an unqualified one.
 public enum _ObservableDefaultsRuntime {
+  /// ``_DefaultsBinding``.
   public typealias Binding<Object: AnyObject & Observable & SendableMetatype> = _DefaultsBinding<Object>
+  /// ``SettingsProperty``.
   public typealias Property<Object: AnyObject> = SettingsProperty<Object>
+  /// ``SettingsStoreInfo``.
   public typealias StoreInfo = SettingsStoreInfo
+  /// ``ObservableSettings``.
   public typealias Settings = ObservableSettings
 
   /// Any value without a better comparison counts as changed.

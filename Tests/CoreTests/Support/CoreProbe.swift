@@ -46,7 +46,8 @@ enum CoreProbe {
   static func finish(_ started: (Process, Pipe)) -> Result {
     let data = started.1.fileHandleForReading.readDataToEndOfFile()
     started.0.waitUntilExit()
-    return Result(status: started.0.terminationStatus, output: String(decoding: data, as: UTF8.self))
+    return Result(
+      status: started.0.terminationStatus, output: String(decoding: data, as: UTF8.self))
   }
 
   /// Runs the probe to the end.
