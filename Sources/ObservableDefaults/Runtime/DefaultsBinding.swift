@@ -13,8 +13,18 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
   public let registrar = ObservationRegistrar()
   /// Guards the object's cached values and the fields below.
   public let lock = _DefaultsLock()
-  /// The store the object reads and writes.
-  public var store: any ObservableKeyValueStore
+  /// The store the object reads and writes, created on first use. Setting another store makes
+  /// the object reload its values from it on next use.
+  public var store: any ObservableKeyValueStore {
+    get { lock.withLock { resolveStore() } }
+    set {
+      lock.withLock {
+        currentStore = newValue
+        observation = nil
+        observedStore = nil
+      }
+    }
+  }
   /// Prepended to every storage key (`_prefix` in the expansion).
   public var prefix: String
   /// When `true`, changes made outside the object update it without notifying observers.
@@ -24,6 +34,8 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
   /// Whether every write is followed by the store's `synchronize()` (`syncImmediately`).
   public var synchronizesEveryWrite = false
 
+  private let makeStore: () -> any ObservableKeyValueStore
+  private var currentStore: (any ObservableKeyValueStore)?
   private let schema: [SettingsProperty<Object>]
   private let deliversOnMainActor: Bool
   private var observation: DefaultsObservation?
@@ -31,17 +43,19 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
 
   /// Creates the state of an object.
   /// - Parameters:
-  ///   - store: The store.
+  ///   - store: Creates the store; called on first use, so a store the initializer replaces
+  ///     is never created (the cloud store of development mode, for example).
   ///   - prefix: The key prefix; must not contain `.`.
   ///   - ignoresExternalChanges: Whether external changes skip observer notification.
   ///   - schema: The object's properties (its `settingsSchema`).
   ///   - deliversOnMainActor: Whether external changes are applied on the main actor (for
   ///     `@MainActor` classes); otherwise they are applied on the thread that delivers them.
   public init(
-    store: any ObservableKeyValueStore, prefix: String, ignoresExternalChanges: Bool,
+    store: @escaping @autoclosure () -> any ObservableKeyValueStore, prefix: String,
+    ignoresExternalChanges: Bool,
     schema: [SettingsProperty<Object>], deliversOnMainActor: Bool = false
   ) {
-    self.store = store
+    makeStore = store
     self.prefix = prefix
     self.ignoresExternalChanges = ignoresExternalChanges
     self.schema = schema
@@ -98,9 +112,18 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
     }
   }
 
+  /// The store, created now if needed; called under ``lock``.
+  private func resolveStore() -> any ObservableKeyValueStore {
+    if let currentStore { return currentStore }
+    let created = makeStore()
+    currentStore = created
+    return created
+  }
+
   @usableFromInline
   func startIfNeeded(_ object: Object) {
     guard observedStore == nil else { return }
+    let store = resolveStore()
     observedStore = store
     for property in schema {
       property.refresh(object, store, prefix)?.assign()
@@ -127,7 +150,7 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
     let (updates, silent) = lock.withLock { () -> ([SettingsProperty<Object>.Update], Bool) in
       let updates = schema.compactMap { property -> SettingsProperty<Object>.Update? in
         guard let key = property.key, change.keys.contains(prefix + key) else { return nil }
-        return property.refresh(object, store, prefix)
+        return property.refresh(object, resolveStore(), prefix)
       }
       return (updates, ignoresExternalChanges)
     }
@@ -156,7 +179,7 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
   ) {
     let (fullKey, store, observation, unchanged) = lock.withLock {
       startIfNeeded(object)
-      return (prefix + key, self.store, self.observation, codec.isEqual(newValue, object[keyPath: storage]))
+      return (prefix + key, resolveStore(), self.observation, codec.isEqual(newValue, object[keyPath: storage]))
     }
     if unchanged { return }
     let encoded = codec.encode(newValue)
@@ -173,11 +196,6 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
     registrar.withMutation(of: object, keyPath: property) {
       lock.withLock { object[keyPath: storage] = stored }
     }
-  }
-
-  /// Removes the stored value of every persisted property, so each reads its default again.
-  public func reset(_ object: Object) {
-    for property in schema { try? property.reset(object) }
   }
 }
 
