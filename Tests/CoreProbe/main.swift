@@ -11,6 +11,12 @@
 //       Foundation's UserDefaults(suiteName:): set + synchronize
 //   core-probe foundation-get <suite> <key>
 //       Foundation's UserDefaults(suiteName:): prints the string value (empty when none)
+//   core-probe set-persistent-domain <suite> <key> <string>
+//       PropertyListDefaults.standard.setPersistentDomain([key: string], forName: suite)
+//   core-probe remove-persistent-domain <suite>
+//       PropertyListDefaults.standard.removePersistentDomain(forName: suite)
+//   core-probe suite-file <suite>
+//       prints the file of PropertyListDefaults(suiteName:)
 //   core-probe cloud-location [open-default]
 //       prints the default embedded container file (from XDG_DATA_HOME or the home folder, the
 //       program name and OBSERVABLE_DEFAULTS_CLOUD_ACCOUNT) without creating anything; with
@@ -91,6 +97,14 @@ case "foundation-get":
   let given = operands(2)
   let (suite, key) = (given[0], given[1])
   print(foundationDefaults(suite).string(forKey: key) ?? "")
+case "set-persistent-domain":
+  let given = operands(3)
+  PropertyListDefaults.standard.setPersistentDomain([given[1]: given[2]], forName: given[0])
+case "remove-persistent-domain":
+  PropertyListDefaults.standard.removePersistentDomain(forName: operands(1)[0])
+case "suite-file":
+  guard let defaults = PropertyListDefaults(suiteName: operands(1)[0]) else { fail("bad suite name") }
+  print(defaults.fileURL.path)
 case "cloud-location":
   guard arguments.count == 2, arguments[1] == "open-default" else {
     _ = operands(0)

@@ -61,14 +61,13 @@ import Testing
     #expect(DevelopmentCloudSettings().username == "Fatbobman")
   }
 
-  @Test func developmentModeByEnvironmentVariable() {
-    setenv("OBSERVABLE_DEFAULTS_DEV_MODE", "true", 1)
-    defer { unsetenv("OBSERVABLE_DEFAULTS_DEV_MODE") }
-    #expect(_ObservableDefaultsRuntime.isCloudDevelopmentMode(false))
-    let settings = SyncedSettingsWithGeneratedInit()
-    #expect(settings._developmentMode_)
-    settings.value = 5
-    #expect(SyncedSettingsWithGeneratedInit().value == 1)
+  /// In another process: the test process never changes its own environment.
+  @Test func developmentModeByEnvironmentVariable() throws {
+    let run = try probeOutput(["cloud-mode"], environment: ["OBSERVABLE_DEFAULTS_DEV_MODE": "true"])
+    #expect(run.status == 0)
+    #expect(run.output == "development true fresh 1\n")
+    let preview = try probeOutput(["cloud-mode"], environment: ["XCODE_RUNNING_FOR_PREVIEWS": "1"])
+    #expect(preview.output == "development true fresh 1\n")
   }
 
   @Test func observeFirstPersistsOnlyCloudBacked() {
@@ -78,11 +77,4 @@ import Testing
     #expect(settings.settingsStore.store.object(forKey: "user_theme") as? String == "dark")
     #expect(settings.settingsStore.kind == .cloud)
   }
-}
-
-/// A production-mode class with the generated initializer (made development mode by the
-/// environment in the test that uses it).
-@ObservableCloud
-final class SyncedSettingsWithGeneratedInit {
-  var value = 1
 }

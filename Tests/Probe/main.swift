@@ -6,6 +6,9 @@
 //   defaults-probe remove <file.plist> <key>        removes a key from the suite
 //   defaults-probe cloud-set <folder> name <text>   sets ProbeCloudSettings.name in the container
 //                                                   "tests" under <folder>
+//   defaults-probe cloud-mode                       prints whether an @ObservableCloud object with
+//                                                   the generated init is in development mode, sets
+//                                                   it, and prints what a new object reads
 import ObservableDefaults
 
 /// The same keys as the tests' `Settings`.
@@ -28,12 +31,24 @@ final class ProbeCloudSettings {
   }
 }
 
+/// A production-mode class with the generated initializer.
+@ObservableCloud
+final class ProbeModeSettings {
+  var value = 1
+}
+
 func fail(_ message: String) -> Never {
   FileHandle.standardError.write(Data("defaults-probe: \(message)\n".utf8))
   exit(2)
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments == ["cloud-mode"] {
+  let settings = ProbeModeSettings()
+  settings.value = 5
+  print("development \(settings._developmentMode_) fresh \(ProbeModeSettings().value)")
+  exit(0)
+}
 guard arguments.count >= 3 else { fail("usage: set <file> <property> <value> | remove <file> <key> | cloud-set <folder> name <text>") }
 let store = PropertyListDefaults(fileURL: URL(fileURLWithPath: arguments[1]))
 
