@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.2
 import CompilerPluginSupport
 import Foundation
 import PackageDescription
@@ -108,6 +108,13 @@ let package = Package(
       name: "ObservableDefaultsTests",
       dependencies: ["ObservableDefaults", "defaults-probe"],
       path: "Tests/ObservableDefaultsTests"
+    ),
+    // Settings classes in a module whose default isolation is the main actor.
+    .testTarget(
+      name: "MainActorTests",
+      dependencies: ["ObservableDefaults"],
+      path: "Tests/MainActorTests",
+      swiftSettings: [.defaultIsolation(MainActor.self)]
     ),
     .testTarget(
       name: "MacroTests",

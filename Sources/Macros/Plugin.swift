@@ -9,6 +9,8 @@ struct ObservableDefaultsPlugin: PluginProvider {
     [
     "ObservableDefaultsMacro": ObservableDefaultsMacro.self,
     "DefaultsBackedMacro": DefaultsBackedMacro.self,
+    "ObservableCloudMacro": ObservableCloudMacro.self,
+    "CloudBackedMacro": CloudBackedMacro.self,
     "ObservableOnlyMacro": ObservableOnlyMacro.self,
     "MarkerMacro": MarkerMacro.self,
     ]

@@ -47,6 +47,57 @@ public macro ObservableDefaults(
   defaultIsolationIsMainActor: Bool = false
 ) = #externalMacro(module: "ObservableDefaultsMacros", type: "ObservableDefaultsMacro")
 
+/// Makes every stored `var` of a class an Observation-tracked property synchronised through the
+/// cloud key-value store, `NSUbiquitousKeyValueStore`.
+///
+/// ```swift
+/// @ObservableCloud
+/// class CloudSettings {
+///   var number = 1
+///   @CloudKey(keyValueStoreKey: "user_theme") var theme: String = "light"
+/// }
+/// ```
+///
+/// Each persisted property is stored under `prefix` + its key in the store; a property reads the
+/// stored value, else its declaration-time default; `nil` removes the key. Changes that arrive
+/// from other devices (server changes, the initial sync, an account change) update exactly the
+/// properties whose keys changed and notify their observers. The generated
+/// `init(prefix:syncImmediately:developmentMode:)` takes its defaults from the macro's arguments.
+///
+/// - Parameters:
+///   - autoInit: Whether to generate the initializer.
+///   - prefix: Prepended to every key. A string literal without `.`.
+///   - observeFirst: When `true`, properties are only observable unless marked `@CloudBacked`.
+///   - syncImmediately: Whether every write is followed by `synchronize()`.
+///   - developmentMode: Whether values live in memory only (also when the environment variable
+///     `OBSERVABLE_DEFAULTS_DEV_MODE` is `true` or `XCODE_RUNNING_FOR_PREVIEWS` is `1`).
+///   - defaultIsolationIsMainActor: Set to `true` in a module whose default isolation is `MainActor`.
+@attached(member, names: arbitrary)
+@attached(memberAttribute)
+@attached(extension, conformances: Observable, ObservableSettings)
+public macro ObservableCloud(
+  autoInit: Bool = true,
+  prefix: String = "",
+  observeFirst: Bool = false,
+  syncImmediately: Bool = false,
+  developmentMode: Bool = false,
+  defaultIsolationIsMainActor: Bool = false
+) = #externalMacro(module: "ObservableDefaultsMacros", type: "ObservableCloudMacro")
+
+/// Persists a property of an `@ObservableCloud` class in the cloud store; added for you to every
+/// stored `var` unless `observeFirst` is `true`.
+/// - Parameter keyValueStoreKey: The key (without the class's prefix); the property name when `nil`.
+@attached(accessor, names: named(get), named(set))
+@attached(peer, names: prefixed(_), prefixed(_default_value_of_))
+public macro CloudBacked(keyValueStoreKey: String? = nil) =
+  #externalMacro(module: "ObservableDefaultsMacros", type: "CloudBackedMacro")
+
+/// Gives a persisted property of an `@ObservableCloud` class its own key.
+/// - Parameter keyValueStoreKey: The key (without the class's prefix); a string literal.
+@attached(peer)
+public macro CloudKey(keyValueStoreKey: String? = nil) =
+  #externalMacro(module: "ObservableDefaultsMacros", type: "MarkerMacro")
+
 /// Persists a property of an `@ObservableDefaults` class; added for you to every stored `var`
 /// unless `observeFirst` is `true`.
 /// - Parameter userDefaultsKey: The storage key (without the class's prefix); the property name when `nil`.

@@ -1,1 +1,146 @@
-print("core-probe")
+// core-probe: a program the core tests start as other processes sharing one suite file.
+//
+//   core-probe write-keys <file> <prefix> <count> <flush-every>
+//       sets <prefix>-0 … <prefix>-<count-1> to 0 … count-1, flushing after every
+//       <flush-every> writes (0: never; the exit hook writes them)
+//   core-probe set <file> <key> <string>
+//       sets one string value and exits without flushing
+//   core-probe try-write <file> <key> <string>
+//       checked write + flush; prints the error and exits 1 on failure
+//   core-probe foundation-set <suite> <key> <string>
+//       Foundation's UserDefaults(suiteName:): set + synchronize
+//   core-probe foundation-get <suite> <key>
+//       Foundation's UserDefaults(suiteName:): prints the string value (empty when none)
+//   core-probe set-persistent-domain <suite> <key> <string>
+//       PropertyListDefaults.standard.setPersistentDomain([key: string], forName: suite)
+//   core-probe remove-persistent-domain <suite>
+//       PropertyListDefaults.standard.removePersistentDomain(forName: suite)
+//   core-probe suite-file <suite>
+//       prints the file of PropertyListDefaults(suiteName:)
+//   core-probe cloud-location [open-default]
+//       prints the default embedded container file (from XDG_DATA_HOME or the home folder, the
+//       program name and OBSERVABLE_DEFAULTS_CLOUD_ACCOUNT) without creating anything; with
+//       open-default, the file of NSUbiquitousKeyValueStore.default (which creates its folder)
+//   core-probe cloud-set <root> <container> <key> <string>
+//       cloud store: sets one string and exits without synchronize() (the exit hook saves it)
+//   core-probe cloud-get <root> <container> <key>
+//       cloud store: prints the string value (empty when none)
+//   core-probe cloud-watch <root> <container> <key> <seconds>
+//       cloud store: prints "ready", waits for didChangeExternallyNotification naming <key>,
+//       prints "reason <n> keys <k,…> value <string>" and exits 0; exits 1 after <seconds>
+import Foundation
+import ObservableDefaultsCore
+
+func fail(_ message: String) -> Never {
+  FileHandle.standardError.write(Data("core-probe: \(message)\n".utf8))
+  exit(2)
+}
+
+func fileDefaults(_ path: String) -> PropertyListDefaults {
+  PropertyListDefaults(fileURL: URL(fileURLWithPath: path))
+}
+
+func foundationDefaults(_ suite: String) -> UserDefaults {
+  guard let defaults = UserDefaults(suiteName: suite) else { fail("no suite \(suite)") }
+  return defaults
+}
+
+func cloudStore(root: String, container: String) -> NSUbiquitousKeyValueStore {
+  NSUbiquitousKeyValueStore(
+    backend: EmbeddedCloudBackend(root: URL(fileURLWithPath: root), container: container))
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+
+/// The arguments after the command when there are exactly `count` of them.
+func operands(_ count: Int) -> [String] {
+  guard arguments.count == count + 1 else { fail("\(arguments[0]) takes \(count) arguments") }
+  return Array(arguments.dropFirst())
+}
+
+switch arguments.first ?? "" {
+case "write-keys":
+  let given = operands(4)
+  let (path, prefix, countText, flushEveryText) = (given[0], given[1], given[2], given[3])
+  guard let count = Int(countText), let flushEvery = Int(flushEveryText) else {
+    fail("bad write-keys numbers")
+  }
+  let defaults = fileDefaults(path)
+  for index in 0..<count {
+    defaults.set(index, forKey: "\(prefix)-\(index)")
+    if flushEvery > 0, (index + 1) % flushEvery == 0 {
+      do { try defaults.flush() } catch { fail("\(error)") }
+    }
+  }
+case "set":
+  let given = operands(3)
+  let (path, key, value) = (given[0], given[1], given[2])
+  fileDefaults(path).set(value, forKey: key)
+case "try-write":
+  let given = operands(3)
+  let (path, key, value) = (given[0], given[1], given[2])
+  let defaults = fileDefaults(path)
+  do {
+    try defaults.write(value, forKey: key)
+    try defaults.flush()
+  } catch {
+    print(error)
+    exit(1)
+  }
+case "foundation-set":
+  let given = operands(3)
+  let (suite, key, value) = (given[0], given[1], given[2])
+  let defaults = foundationDefaults(suite)
+  defaults.set(value, forKey: key)
+  guard defaults.synchronize() else { fail("synchronize failed") }
+case "foundation-get":
+  let given = operands(2)
+  let (suite, key) = (given[0], given[1])
+  print(foundationDefaults(suite).string(forKey: key) ?? "")
+case "set-persistent-domain":
+  let given = operands(3)
+  PropertyListDefaults.standard.setPersistentDomain([given[1]: given[2]], forName: given[0])
+case "remove-persistent-domain":
+  PropertyListDefaults.standard.removePersistentDomain(forName: operands(1)[0])
+case "suite-file":
+  guard let defaults = PropertyListDefaults(suiteName: operands(1)[0]) else { fail("bad suite name") }
+  print(defaults.fileURL.path)
+case "cloud-location":
+  guard arguments.count == 2, arguments[1] == "open-default" else {
+    _ = operands(0)
+    print(EmbeddedCloudBackend().fileURL.path)
+    break
+  }
+  guard let backend = NSUbiquitousKeyValueStore.default.backend as? EmbeddedCloudBackend else {
+    fail("the default store is not embedded")
+  }
+  print(backend.fileURL.path)
+case "cloud-set":
+  let given = operands(4)
+  cloudStore(root: given[0], container: given[1]).set(given[3], forKey: given[2])
+case "cloud-get":
+  let given = operands(3)
+  print(cloudStore(root: given[0], container: given[1]).string(forKey: given[2]) ?? "")
+case "cloud-watch":
+  let given = operands(4)
+  guard let seconds = Double(given[3]) else { fail("bad cloud-watch seconds") }
+  let store = cloudStore(root: given[0], container: given[1])
+  let key = given[2]
+  let arrived = DispatchSemaphore(value: 0)
+  let token = NotificationCenter.default.addObserver(
+    forName: NSUbiquitousKeyValueStore.didChangeExternallyNotification, object: store, queue: nil
+  ) { note in
+    let keys = note.userInfo?[NSUbiquitousKeyValueStoreChangedKeysKey] as? [String] ?? []
+    guard keys.contains(key) else { return }
+    let reason = note.userInfo?[NSUbiquitousKeyValueStoreChangeReasonKey] as? Int ?? -1
+    let line = "reason \(reason) keys \(keys.joined(separator: ",")) value \(store.string(forKey: key) ?? "")\n"
+    FileHandle.standardOutput.write(Data(line.utf8))
+    arrived.signal()
+  }
+  FileHandle.standardOutput.write(Data("ready\n".utf8))
+  let result = arrived.wait(timeout: .now() + seconds)
+  NotificationCenter.default.removeObserver(token)
+  exit(result == .success ? 0 : 1)
+default:
+  fail("bad arguments; see Tests/CoreProbe/main.swift")
+}

@@ -112,4 +112,33 @@ import Testing
     #expect(expansion.source.contains("static let settingsSchema: [_ObservableDefaultsRuntime.Property<Settings>] = []"))
     #expect(expansion.source.contains("  let fixed = 1\n  var computed: Int { fixed + 1 }\n  static let shared = 2\n"))
   }
+
+  @Test func cloudMacroOnAnEnum() {
+    expectDiagnostics(
+      "@ObservableCloud enum Settings { case a }",
+      ["error: @ObservableCloud can only be applied to a class; 'enum' is not supported @ @ObservableCloud"])
+  }
+
+  @Test func cloudKeyNotALiteralAndCloudPrefixWithADot() {
+    expectDiagnostics(
+      """
+      @ObservableCloud(prefix: "a.b")
+      class Settings {
+        @CloudKey(keyValueStoreKey: "k\\(1)") var name = "x"
+      }
+      """,
+      [
+        "error: @CloudKey parameter 'keyValueStoreKey' must be a string literal @ \"k\\(1)\"",
+        "error: @ObservableCloud parameter 'prefix' must not contain '.' @ \"a.b\"",
+      ])
+  }
+
+  @Test func cloudBooleanArgumentNotALiteral() {
+    expectDiagnostics(
+      """
+      @ObservableCloud(developmentMode: 1)
+      class Settings {}
+      """,
+      ["error: @ObservableCloud parameter 'developmentMode' must be a boolean literal @ 1"])
+  }
 }

@@ -12,6 +12,10 @@ let macroSpecs: [String: MacroSpec] = [
   "ObservableDefaults": MacroSpec(
     type: ObservableDefaultsMacro.self, conformances: ["Observable", "ObservableSettings"]),
   "DefaultsBacked": MacroSpec(type: DefaultsBackedMacro.self),
+  "ObservableCloud": MacroSpec(
+    type: ObservableCloudMacro.self, conformances: ["Observable", "ObservableSettings"]),
+  "CloudBacked": MacroSpec(type: CloudBackedMacro.self),
+  "CloudKey": MacroSpec(type: MarkerMacro.self),
   "DefaultsKey": MacroSpec(type: MarkerMacro.self),
   "ObservableOnly": MacroSpec(type: ObservableOnlyMacro.self),
   "Ignore": MacroSpec(type: MarkerMacro.self),

@@ -4,6 +4,11 @@
 //   defaults-probe set <file.plist> name <text>     sets ProbeSettings.name
 //   defaults-probe set <file.plist> age <integer>   sets ProbeSettings.age
 //   defaults-probe remove <file.plist> <key>        removes a key from the suite
+//   defaults-probe cloud-set <folder> name <text>   sets ProbeCloudSettings.name in the container
+//                                                   "tests" under <folder>
+//   defaults-probe cloud-mode                       prints whether an @ObservableCloud object with
+//                                                   the generated init is in development mode, sets
+//                                                   it, and prints what a new object reads
 import ObservableDefaults
 
 /// The same keys as the tests' `Settings`.
@@ -13,16 +18,43 @@ final class ProbeSettings {
   var age: Int = 20
 }
 
+/// The same keys as the tests' `SyncedSettings`, on a container the tests choose.
+@ObservableCloud(autoInit: false)
+final class ProbeCloudSettings {
+  var name: String = "Fatbobman"
+  var age: Int = 20
+
+  init(containerRoot: URL) {
+    _$defaults.store = NSUbiquitousKeyValueStore(
+      backend: EmbeddedCloudBackend(root: containerRoot, container: "tests", account: "tester"))
+    _cloudObserver = CloudObservation(host: self, prefix: _prefix)
+  }
+}
+
+/// A production-mode class with the generated initializer.
+@ObservableCloud
+final class ProbeModeSettings {
+  var value = 1
+}
+
 func fail(_ message: String) -> Never {
   FileHandle.standardError.write(Data("defaults-probe: \(message)\n".utf8))
   exit(2)
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-guard arguments.count >= 3 else { fail("usage: set <file> <property> <value> | remove <file> <key>") }
+if arguments == ["cloud-mode"] {
+  let settings = ProbeModeSettings()
+  settings.value = 5
+  print("development \(settings._developmentMode_) fresh \(ProbeModeSettings().value)")
+  exit(0)
+}
+guard arguments.count >= 3 else { fail("usage: set <file> <property> <value> | remove <file> <key> | cloud-set <folder> name <text>") }
 let store = PropertyListDefaults(fileURL: URL(fileURLWithPath: arguments[1]))
 
 switch (arguments[0], arguments[2]) {
+case ("cloud-set", "name") where arguments.count == 4:
+  ProbeCloudSettings(containerRoot: URL(fileURLWithPath: arguments[1])).name = arguments[3]
 case ("set", "name") where arguments.count == 4:
   ProbeSettings(userDefaults: store).name = arguments[3]
 case ("set", "age") where arguments.count == 4:

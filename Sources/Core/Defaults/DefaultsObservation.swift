@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 /// A registration made by ``PropertyListDefaults/observe(_:)``; ends on ``cancel()`` or deinit.
@@ -9,6 +10,12 @@ public final class DefaultsObservation: Sendable {
   init(id: UInt64, onCancel: @escaping @Sendable () -> Void) {
     self.id = id
     self.onCancel = Mutex(onCancel)
+  }
+
+  /// Creates an observation for a store of another kind; `onCancel` runs once, on ``cancel()``
+  /// or deinit.
+  public convenience init(onCancel: @escaping @Sendable () -> Void) {
+    self.init(id: ObserverIDs.next(), onCancel: onCancel)
   }
 
   /// Stops the observation: the handler is not called for changes made after this returns
@@ -27,13 +34,19 @@ public final class DefaultsObservation: Sendable {
 }
 
 /// Process-unique observer ids.
-enum ObserverIDs {
-  private static let counter = Mutex<UInt64>(0)
+///
+/// A class with a lock rather than a `static let` `Mutex`: on this toolchain a non-copyable
+/// global was seen locked through two different mutexes at once (ThreadSanitizer), which
+/// corrupted the ids and crashed `SuiteStorage.addObserver`.
+final class ObserverIDs: @unchecked Sendable {
+  private static let shared = ObserverIDs()
+  private let lock = NSLock()
+  private var last: UInt64 = 0
 
   static func next() -> UInt64 {
-    counter.withLock { value in
-      value += 1
-      return value
+    shared.lock.withLock {
+      shared.last += 1
+      return shared.last
     }
   }
 }

@@ -9,10 +9,11 @@ public enum PreferencesDirectory {
   /// `$XDG_CONFIG_HOME` when it is set to an absolute path, else `~/.config`.
   ///
   /// Read from the environment at each call.
-  public static var url: URL {
-    if let configHome = ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"],
-      configHome.hasPrefix("/")
-    {
+  public static var url: URL { url(environment: ProcessInfo.processInfo.environment) }
+
+  /// The folder for the environment variables `environment`.
+  static func url(environment: [String: String]) -> URL {
+    if let configHome = environment["XDG_CONFIG_HOME"], configHome.hasPrefix("/") {
       return URL(fileURLWithPath: configHome, isDirectory: true)
     }
     return FileManager.default.homeDirectoryForCurrentUser
@@ -37,8 +38,10 @@ public enum PreferencesDirectory {
   ///
   /// This package's lock files (`.<name>.plist.lock`) and temporary files (`….tmp`) do not end in
   /// `.plist` and are skipped; so are folders. An unreadable or missing folder gives `[]`.
-  public static func suiteNames() -> [String] {
-    let folder = url
+  public static func suiteNames() -> [String] { suiteNames(in: url) }
+
+  /// The suite names of the `.plist` files in `folder`, sorted.
+  static func suiteNames(in folder: URL) -> [String] {
     let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
     return names.filter { name in
       var isFolder: ObjCBool = false

@@ -28,8 +28,6 @@ open class PropertyListDefaults: UserDefaults {
   public let fileURL: URL
   /// The shared state of the file.
   let storage: SuiteStorage
-  /// The `-key value` pairs of the command line, which override the file (as in Foundation).
-  private let argumentDomain: [String: Any]
   /// Posts `UserDefaults.didChangeNotification` for this instance.
   private var notificationObservation: DefaultsObservation?
 
@@ -54,7 +52,6 @@ open class PropertyListDefaults: UserDefaults {
   public init(fileURL: URL) {
     self.fileURL = fileURL.standardizedFileURL
     storage = SuiteStorageRegistry.shared.storage(for: fileURL)
-    argumentDomain = Self.commandLineDomain
     // Foundation's `init?(suiteName:)` never fails; the name only labels the superclass.
     super.init(suiteName: fileURL.deletingPathExtension().lastPathComponent)!
     let weakSelf = WeakDefaults(self)
@@ -71,7 +68,8 @@ open class PropertyListDefaults: UserDefaults {
   nonisolated(unsafe) private static let sharedStandard = PropertyListDefaults(
     fileURL: PreferencesDirectory.fileURL(forSuite: PreferencesDirectory.standardSuiteName))
 
-  /// The command line's `-key value` pairs, parsed once by Foundation.
+  /// The command line's `-key value` pairs (parsed by Foundation), which override the file, as
+  /// in Foundation.
   nonisolated(unsafe) private static let commandLineDomain: [String: Any] = {
     let domain = UserDefaults(suiteName: nil)?.volatileDomain(forName: UserDefaults.argumentDomain)
     return (domain ?? [:]).mapValues { PropertyListValue.normalized($0) ?? $0 }
@@ -81,7 +79,7 @@ open class PropertyListDefaults: UserDefaults {
 
   /// The value for `key`: the command line's, else the file's, else the registered default.
   open override func object(forKey key: String) -> Any? {
-    if !argumentDomain.isEmpty, let value = argumentDomain[key] { return value }
+    if let value = Self.commandLineDomain[key] { return value }
     return storage.value(forKey: key) ?? RegistrationDomain.shared.value(forKey: key)
   }
 
@@ -130,7 +128,7 @@ open class PropertyListDefaults: UserDefaults {
   open override func dictionaryRepresentation() -> [String: Any] {
     RegistrationDomain.shared.all()
       .merging(storage.allValues()) { $1 }
-      .merging(argumentDomain) { $1 }
+      .merging(Self.commandLineDomain) { $1 }
   }
 
   /// Registers defaults for every instance in the process (not written to any file).
@@ -144,7 +142,8 @@ open class PropertyListDefaults: UserDefaults {
   // MARK: Writing
 
   /// The last failure of a write, a flush or a re-read of this file through any instance in this
-  /// process; nil once a later write reaches the file or a re-read succeeds.
+  /// process; nil again after the next successful write to the file, or re-read of it once its
+  /// bytes changed.
   ///
   /// `set(_:forKey:)` and `removeObject(forKey:)` cannot throw: they record their failure here and
   /// print it as one line to standard error.
@@ -165,7 +164,8 @@ open class PropertyListDefaults: UserDefaults {
   /// - Throws: ``PropertyListError`` of kind `.invalidValue` when `value` is not a property-list
   ///   value (naming the key and the type), `.malformed` while the file does not parse (naming the
   ///   file and the parse failure). Nothing is applied on failure.
-  public func write(_ value: Any?, forKey key: String, excluding: DefaultsObservation? = nil) throws {
+  public func write(_ value: Any?, forKey key: String, excluding: DefaultsObservation? = nil) throws
+  {
     let change: PropertyListChange
     if let value {
       guard let canonical = PropertyListValue.normalized(value) ?? (value as? URL)?.absoluteString
@@ -178,7 +178,7 @@ open class PropertyListDefaults: UserDefaults {
     } else {
       change = .remove
     }
-    try storage.write([key: change], excluding: excluding?.id)
+    try storage.write(change, forKey: key, excluding: excluding?.id)
   }
 
   /// ``write(_:forKey:excluding:)`` that records a failure in ``lastError`` and standard error.
@@ -291,7 +291,9 @@ open class PropertyListDefaults: UserDefaults {
   ///
   /// - Parameter handler: Called for each change; must not block for long.
   /// - Returns: The observation; it ends on `cancel()` or when released.
-  public func observe(_ handler: @escaping @Sendable (DefaultsChange) -> Void) -> DefaultsObservation {
+  public func observe(_ handler: @escaping @Sendable (DefaultsChange) -> Void)
+    -> DefaultsObservation
+  {
     storage.addObserver(handler)
   }
 }

@@ -17,7 +17,9 @@ public struct PropertyListDocument {
   /// - Parameters:
   ///   - values: The top-level dictionary, in canonical form.
   ///   - format: The format the file is (or will be) stored in.
-  public init(values: [String: Any] = [:], format: PropertyListSerialization.PropertyListFormat = .xml) {
+  public init(
+    values: [String: Any] = [:], format: PropertyListSerialization.PropertyListFormat = .xml
+  ) {
     self.values = values
     self.format = format
   }

@@ -40,7 +40,9 @@ public struct PropertyListError: Error, CustomStringConvertible, Equatable {
 
   /// `error` itself when it is a ``PropertyListError``, else a new one of `kind` describing it.
   init(wrapping error: any Error, file: URL, kind: Kind) {
-    self = error as? PropertyListError ?? PropertyListError(file: file, kind: kind, reason: describe(error))
+    self =
+      error as? PropertyListError
+      ?? PropertyListError(file: file, kind: kind, reason: describe(error))
   }
 
   /// One line for people, naming the file and the reason.

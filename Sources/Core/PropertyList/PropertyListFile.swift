@@ -79,11 +79,34 @@ public struct PropertyListFile: Sendable {
       let reason = "the root is a \(type(of: root)), not a dictionary with string keys"
       throw PropertyListError(file: url, kind: .malformed, reason: reason)
     }
-    return PropertyListSnapshot(document: PropertyListDocument(values: values, format: format), data: data)
+    return PropertyListSnapshot(
+      document: PropertyListDocument(values: values, format: format), data: data)
   }
 
   /// ``apply(_:)``, also returning the bytes now on disk.
   func applySnapshot(_ changes: [String: PropertyListChange]) throws -> PropertyListSnapshot {
+    try updateSnapshot { document in
+      for (key, change) in changes {
+        switch change {
+        case .set(let value): document.values[key] = value
+        case .remove: document.values[key] = nil
+        }
+      }
+      return true
+    }
+  }
+
+  /// Locks the file, re-reads it and lets `body` change the document read under the lock; writes
+  /// the result (as ``apply(_:)`` does) only when `body` returns true.
+  ///
+  /// For writers whose changes depend on what is on disk now (the cloud container merges by
+  /// timestamp). `body` may set the document's format (`.binary` stays binary, anything else is
+  /// written as XML).
+  ///
+  /// - Parameter body: Changes the document; returns whether it changed anything.
+  /// - Returns: The document and bytes now on disk (empty bytes when there is no file).
+  /// - Throws: The errors of ``apply(_:)``, and what `body` throws (the file is then unchanged).
+  func updateSnapshot(_ body: (inout PropertyListDocument) throws -> Bool) throws -> PropertyListSnapshot {
     let target = url.resolvingSymlinksInPath()
     let folder = target.deletingLastPathComponent()
     do {
@@ -97,12 +120,7 @@ public struct PropertyListFile: Sendable {
 
     let old = try readSnapshot()
     var document = old?.document ?? PropertyListDocument()
-    for (key, change) in changes {
-      switch change {
-      case .set(let value): document.values[key] = value
-      case .remove: document.values[key] = nil
-      }
-    }
+    guard try body(&document) else { return old ?? PropertyListSnapshot(document: document, data: Data()) }
     if document.format != .binary { document.format = .xml }
     let data: Data
     do {

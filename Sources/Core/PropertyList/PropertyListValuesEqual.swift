@@ -17,25 +17,29 @@ public func propertyListValuesEqual(_ lhs: Any?, _ rhs: Any?) -> Bool {
   switch (lhs, rhs) {
   case (nil, nil): return true
   case (nil, _), (_, nil): return false
-  case let (lhs?, rhs?): return valuesEqual(lhs, rhs)
+  case (let lhs?, let rhs?): return valuesEqual(lhs, rhs)
   }
 }
 
 private func valuesEqual(_ lhs: Any, _ rhs: Any) -> Bool {
-  guard let lhs = PropertyListValue.normalized(lhs), let rhs = PropertyListValue.normalized(rhs),
-    type(of: lhs) == type(of: rhs)
+  guard let lhs = PropertyListValue.normalized(lhs), let rhs = PropertyListValue.normalized(rhs)
   else { return false }
+  let kind = type(of: lhs)
+  guard kind == type(of: rhs) else { return false }
+  // Metatype comparisons first: far cheaper than trying dynamic casts one after another.
+  if kind == Int.self { return lhs as? Int == rhs as? Int }
+  if kind == String.self { return lhs as? String == rhs as? String }
+  if kind == Bool.self { return lhs as? Bool == rhs as? Bool }
+  if kind == Double.self, let l = lhs as? Double, let r = rhs as? Double {
+    return l == r || (l.isNaN && r.isNaN)
+  }
+  if kind == Date.self { return lhs as? Date == rhs as? Date }
+  if kind == Data.self { return lhs as? Data == rhs as? Data }
+  if kind == UInt64.self { return lhs as? UInt64 == rhs as? UInt64 }
   switch (lhs, rhs) {
-  case let (l as String, r as String): return l == r
-  case let (l as Bool, r as Bool): return l == r
-  case let (l as Int, r as Int): return l == r
-  case let (l as UInt64, r as UInt64): return l == r
-  case let (l as Double, r as Double): return l == r || (l.isNaN && r.isNaN)
-  case let (l as Date, r as Date): return l == r
-  case let (l as Data, r as Data): return l == r
-  case let (l as [Any], r as [Any]):
+  case (let l as [Any], let r as [Any]):
     return l.count == r.count && zip(l, r).allSatisfy { valuesEqual($0, $1) }
-  case let (l as [String: Any], r as [String: Any]):
+  case (let l as [String: Any], let r as [String: Any]):
     return l.count == r.count
       && l.allSatisfy { key, value in r[key].map { valuesEqual(value, $0) } ?? false }
   default: return false

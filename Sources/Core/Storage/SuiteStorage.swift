@@ -58,7 +58,8 @@ final class SuiteStorage: @unchecked Sendable {
     lock.withLock { values }
   }
 
-  /// The last failure of a write, a flush or a re-read; nil once a write or re-read succeeds.
+  /// The last failure of a write, a flush or a re-read; nil again after the next successful flush
+  /// or re-read of changed bytes.
   var lastError: PropertyListError? {
     lock.withLock { latestError }
   }
@@ -70,36 +71,37 @@ final class SuiteStorage: @unchecked Sendable {
 
   // MARK: Writing
 
-  /// Applies `changes` (canonical values) in memory, schedules the flush and tells observers.
+  /// Applies `change` (a canonical value) to `key` in memory, schedules the flush and tells
+  /// observers when the value changed.
   ///
   /// - Parameters:
-  ///   - changes: Key → change.
+  ///   - change: The change.
+  ///   - key: The key.
   ///   - excluded: An observer id not to tell.
   /// - Throws: The file's parse failure while the file is malformed; nothing is applied then.
-  func write(_ changes: [String: PropertyListChange], excluding excluded: UInt64?) throws {
-    var changedKeys = Set<String>()
+  func write(_ change: PropertyListChange, forKey key: String, excluding excluded: UInt64?) throws {
+    let new: Any?
+    switch change {
+    case .set(let value): new = value
+    case .remove: new = nil
+    }
     lock.lock()
     if let fileError {
       latestError = fileError
       lock.unlock()
       throw fileError
     }
-    for (key, change) in changes {
-      let new: Any?
-      switch change {
-      case .set(let value): new = value
-      case .remove: new = nil
-      }
-      if !propertyListValuesEqual(values[key], new) { changedKeys.insert(key) }
-      values[key] = new
-      pending[key] = change
-    }
+    let changed = !propertyListValuesEqual(values[key], new)
+    values[key] = new
+    pending[key] = change
     let mustSchedule = !flushScheduled
     flushScheduled = true
-    let targets = changedKeys.isEmpty ? [] : observers
+    let targets = changed ? observers : []
     lock.unlock()
     if mustSchedule { queue.async { self.flushPending() } }
-    notify(targets, of: DefaultsChange(keys: changedKeys, origin: .thisProcess), excluding: excluded)
+    if changed {
+      notify(targets, of: DefaultsChange(keys: [key], origin: .thisProcess), excluding: excluded)
+    }
   }
 
   /// Writes everything pending now and waits for it.
@@ -113,14 +115,9 @@ final class SuiteStorage: @unchecked Sendable {
   func synchronize() -> Bool {
     onQueue {
       let flushError = flushPending()
-      reload()
-      return flushError == nil && lastError == nil
+      let readError = reload()
+      return flushError == nil && readError == nil
     }
-  }
-
-  /// True when writes are waiting to be flushed.
-  var hasPendingWrites: Bool {
-    lock.withLock { !pending.isEmpty }
   }
 
   // MARK: Observing
@@ -136,7 +133,8 @@ final class SuiteStorage: @unchecked Sendable {
   }
 
   private func notify(
-    _ targets: [(id: UInt64, handler: Handler)], of change: DefaultsChange, excluding excluded: UInt64?
+    _ targets: [(id: UInt64, handler: Handler)], of change: DefaultsChange,
+    excluding excluded: UInt64?
   ) {
     for target in targets where target.id != excluded {
       target.handler(change)
@@ -153,7 +151,8 @@ final class SuiteStorage: @unchecked Sendable {
 
   /// Writes every pending change in one apply, then merges what is on disk. On failure the
   /// changes stay pending (retried by the next write, `flush()` or recovery of the file), the
-  /// error becomes ``lastError`` and one line goes to standard error.
+  /// error becomes ``lastError`` and, unless it repeats the last error, one line goes to
+  /// standard error.
   @discardableResult
   private func flushPending() -> PropertyListError? {
     let changes: [String: PropertyListChange] = lock.withLock {
@@ -169,12 +168,13 @@ final class SuiteStorage: @unchecked Sendable {
       return nil
     } catch {
       let failure = PropertyListError(wrapping: error, file: file.url, kind: .unwritable)
-      lock.withLock {
+      let isNew: Bool = lock.withLock {
         for (key, change) in changes where pending[key] == nil { pending[key] = change }
         if failure.kind == .malformed { fileError = failure }
-        latestError = failure
+        defer { latestError = failure }
+        return latestError != failure
       }
-      FileHandle.standardError.write(Data("PropertyListDefaults: \(failure)\n".utf8))
+      if isNew { FileHandle.standardError.write(Data("PropertyListDefaults: \(failure)\n".utf8)) }
       return failure
     }
   }
@@ -190,19 +190,24 @@ final class SuiteStorage: @unchecked Sendable {
 
   /// Re-reads the file and merges it when its bytes differ from the last ones seen. A malformed
   /// file keeps the last good values in memory and refuses writes until it parses again.
-  private func reload() {
+  ///
+  /// - Returns: The failure, or the file's known parse failure when its bytes are unchanged.
+  @discardableResult
+  private func reload() -> PropertyListError? {
     lock.withLock { reloadScheduled = false }
     do {
       let data = try file.readData()
-      guard data != lastKnownData else { return }
+      guard data != lastKnownData else { return lock.withLock { fileError } }
       lastKnownData = data
       merge(try data.map(file.parse))
+      return nil
     } catch {
       let failure = PropertyListError(wrapping: error, file: file.url, kind: .unreadable)
       lock.withLock {
         if failure.kind == .malformed { fileError = failure }
         latestError = failure
       }
+      return failure
     }
   }
 
@@ -235,7 +240,7 @@ final class SuiteStorage: @unchecked Sendable {
   }
 
   deinit {
-    DirectoryWatcher.shared.unwatch(file.url)
+    DirectoryWatcher.shared.unwatch(file.url, for: ObjectIdentifier(self))
     SuiteStorageRegistry.shared.removeReleased()
   }
 }

@@ -42,10 +42,10 @@ final class SuiteStorageRegistry: @unchecked Sendable {
     lock.withLock { table = table.filter { $0.value.storage != nil } }
   }
 
-  /// Flushes every storage that has pending writes (the `atexit` hook).
+  /// Flushes every live storage and waits for flushes already running (the `atexit` hook).
   private func flushAll() {
     let live = lock.withLock { table.values.compactMap(\.storage) }
-    for storage in live where storage.hasPendingWrites {
+    for storage in live {
       try? storage.flush()
     }
   }

@@ -15,12 +15,14 @@ final class DirectoryWatcher: @unchecked Sendable {
 
   private struct Folder {
     var descriptor: Int32
-    var files: [String: Int] = [:]
+    /// File name → the storages watching it (one, except while one is replaced by another).
+    var files: [String: Set<ObjectIdentifier>] = [:]
   }
 
+  /// Completed writes, renames in and out, deletions, and the folder itself going away. Not
+  /// `IN_CREATE`: a file being created is still empty; its `IN_CLOSE_WRITE` follows.
   private static let mask = UInt32(
-    IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_CREATE | IN_DELETE_SELF
-      | IN_MOVE_SELF)
+    IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF)
 
   private let inotify: Int32
   private let queue = DispatchQueue(label: "ObservableDefaultsCore.watcher")
@@ -29,12 +31,16 @@ final class DirectoryWatcher: @unchecked Sendable {
   // Guarded by `lock`: folder path → watch, watch descriptor → folder path.
   private var folders: [String: Folder] = [:]
   private var paths: [Int32: String] = [:]
+  // Guarded by `lock`: file path → watcher → callback (see `watch(fileAt:onChange:)`).
+  private var callbacks: [String: [ObjectIdentifier: @Sendable () -> Void]] = [:]
 
   private init() {
     inotify = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
     guard inotify >= 0 else {
-      FileHandle.standardError.write(
-        Data("PropertyListDefaults: inotify unavailable (\(systemError())); external changes are seen only by synchronize()\n".utf8))
+      let message =
+        "PropertyListDefaults: inotify unavailable (\(systemError())); "
+        + "changes by other processes are seen only by synchronize()\n"
+      FileHandle.standardError.write(Data(message.utf8))
       source = nil
       return
     }
@@ -47,28 +53,54 @@ final class DirectoryWatcher: @unchecked Sendable {
   /// Starts reporting changes of `storage`'s file (no effect when already watched or when the
   /// folder does not exist yet; called again after each successful write).
   func watch(_ storage: SuiteStorage) {
-    guard source != nil else { return }
-    let folder = storage.file.url.deletingLastPathComponent().path
-    let name = storage.file.url.lastPathComponent
+    lock.withLock { addWatch(storage.file.url, for: ObjectIdentifier(storage)) }
+  }
+
+  /// A watcher identity for ``watch(fileAt:onChange:)``, alive until its watch ends.
+  private final class CallbackWatch: Sendable {}
+
+  /// Calls `onChange` on the watcher's queue whenever the file at `url` (a resolved path in an
+  /// existing folder) may have changed, until the returned observation ends. Several callbacks
+  /// may watch one file.
+  func watch(fileAt url: URL, onChange: @escaping @Sendable () -> Void) -> DefaultsObservation {
+    let token = CallbackWatch()
+    let id = ObjectIdentifier(token)
     lock.withLock {
-      if folders[folder]?.files[name] != nil { return }
-      if folders[folder] == nil {
-        let descriptor = inotify_add_watch(inotify, folder, Self.mask)
-        guard descriptor >= 0 else { return }
-        folders[folder] = Folder(descriptor: descriptor)
-        paths[descriptor] = folder
+      callbacks[url.path, default: [:]][id] = onChange
+      addWatch(url, for: id)
+    }
+    return DefaultsObservation { [self] in
+      lock.withLock {
+        callbacks[url.path]?[id] = nil
+        if callbacks[url.path]?.isEmpty == true { callbacks[url.path] = nil }
       }
-      folders[folder]?.files[name, default: 0] += 1
+      unwatch(url, for: ObjectIdentifier(token))
     }
   }
 
-  /// Stops reporting changes of the file at `url` (a resolved path) for one storage.
-  func unwatch(_ url: URL) {
+  /// Watches the folder of `url` for events naming its file, for the watcher `id` (called with
+  /// `lock` held).
+  private func addWatch(_ url: URL, for id: ObjectIdentifier) {
+    let folder = url.deletingLastPathComponent().path
+    let name = url.lastPathComponent
+    guard source != nil, folders[folder]?.files[name]?.contains(id) != true else { return }
+    if folders[folder] == nil {
+      let descriptor = inotify_add_watch(inotify, folder, Self.mask)
+      guard descriptor >= 0 else { return }
+      folders[folder] = Folder(descriptor: descriptor)
+      paths[descriptor] = folder
+    }
+    folders[folder]?.files[name, default: []].insert(id)
+  }
+
+  /// Stops reporting changes of the file at `url` (a resolved path) for the storage `id`.
+  func unwatch(_ url: URL, for id: ObjectIdentifier) {
     let folder = url.deletingLastPathComponent().path
     let name = url.lastPathComponent
     lock.withLock {
-      guard var watched = folders[folder], let count = watched.files[name] else { return }
-      watched.files[name] = count > 1 ? count - 1 : nil
+      guard var watched = folders[folder], var watchers = watched.files[name] else { return }
+      watchers.remove(id)
+      watched.files[name] = watchers.isEmpty ? nil : watchers
       if watched.files.isEmpty {
         inotify_rm_watch(inotify, watched.descriptor)
         paths[watched.descriptor] = nil
@@ -99,6 +131,9 @@ final class DirectoryWatcher: @unchecked Sendable {
     }
     for path in touched {
       SuiteStorageRegistry.shared.existingStorage(atPath: path)?.fileDidChange()
+      for callback in lock.withLock({ callbacks[path].map { Array($0.values) } ?? [] }) {
+        callback()
+      }
     }
   }
 

@@ -60,24 +60,39 @@ struct BackedProperty {
   }
 }
 
-/// `@DefaultsBacked`: persists a property of an `@ObservableDefaults` class.
-public enum DefaultsBackedMacro: AccessorMacro, PeerMacro {
+/// `@DefaultsBacked` and `@CloudBacked`: persist a property of a settings class in its store.
+protocol BackedPropertyMacro: AccessorMacro, PeerMacro {
+  /// The store's names.
+  static var flavor: StoreFlavor { get }
+}
+
+extension BackedPropertyMacro {
   public static func expansion(
     of node: AttributeSyntax, providingAccessorsOf declaration: some DeclSyntaxProtocol,
     in context: some MacroExpansionContext
   ) throws -> [AccessorDeclSyntax] {
-    guard let backed = BackedProperty(declaration, attribute: node, flavor: .defaults, context: context)
+    guard let backed = BackedProperty(declaration, attribute: node, flavor: flavor, context: context)
     else { return [] }
     if let observer = backed.property.observers.first {
-      context.diagnose(.observersIgnored(attribute: "DefaultsBacked", property: backed.property.name), at: observer)
+      context.diagnose(.observersIgnored(attribute: flavor.backedMacro, property: backed.property.name), at: observer)
     }
-    return backed.accessors(key: backed.property.storageKey(in: .defaults, context: context))
+    return backed.accessors(key: backed.property.storageKey(in: flavor, context: context))
   }
 
   public static func expansion(
     of node: AttributeSyntax, providingPeersOf declaration: some DeclSyntaxProtocol,
     in context: some MacroExpansionContext
   ) throws -> [DeclSyntax] {
-    BackedProperty(declaration, attribute: node, flavor: .defaults, context: nil)?.peers ?? []
+    BackedProperty(declaration, attribute: node, flavor: flavor, context: nil)?.peers ?? []
   }
+}
+
+/// `@DefaultsBacked`: persists a property of an `@ObservableDefaults` class.
+public enum DefaultsBackedMacro: BackedPropertyMacro {
+  static let flavor = StoreFlavor.defaults
+}
+
+/// `@CloudBacked`: persists a property of an `@ObservableCloud` class in the cloud store.
+public enum CloudBackedMacro: BackedPropertyMacro {
+  static let flavor = StoreFlavor.cloud
 }

@@ -8,9 +8,7 @@ public enum ObservableOnlyMacro: AccessorMacro, PeerMacro {
     of node: AttributeSyntax, providingAccessorsOf declaration: some DeclSyntaxProtocol,
     in context: some MacroExpansionContext
   ) throws -> [AccessorDeclSyntax] {
-    guard let variable = declaration.as(VariableDeclSyntax.self), let property = StoredProperty(variable),
-      property.isObservable
-    else { return [] }
+    guard let property = observableProperty(declaration) else { return [] }
     let name = property.name
     return [
       """
@@ -48,10 +46,8 @@ public enum ObservableOnlyMacro: AccessorMacro, PeerMacro {
     of node: AttributeSyntax, providingPeersOf declaration: some DeclSyntaxProtocol,
     in context: some MacroExpansionContext
   ) throws -> [DeclSyntax] {
-    guard let variable = declaration.as(VariableDeclSyntax.self), let property = StoredProperty(variable),
-      property.isObservable
-    else { return [] }
-    let storage = variable
+    guard let property = observableProperty(declaration) else { return [] }
+    let storage = property.declaration
       .with(\.attributes, [])
       .with(\.modifiers, [DeclModifierSyntax(name: .keyword(.private))])
       .with(\.leadingTrivia, [])
@@ -62,6 +58,14 @@ public enum ObservableOnlyMacro: AccessorMacro, PeerMacro {
         ]))
     return [DeclSyntax(storage.trimmed)]
   }
+}
+
+/// The property `@ObservableOnly` is attached to, when it is a stored, non-static `var`.
+private func observableProperty(_ declaration: some DeclSyntaxProtocol) -> StoredProperty? {
+  guard let variable = declaration.as(VariableDeclSyntax.self), let property = StoredProperty(variable),
+    property.isObservable
+  else { return nil }
+  return property
 }
 
 /// `@DefaultsKey`, `@CloudKey` and `@Ignore`: markers read by the other macros; they expand to nothing.

@@ -67,10 +67,12 @@ struct ClassMembers {
     return [AttributeSyntax(attributeName: IdentifierTypeSyntax(name: .identifier(name)))]
   }
 
-  /// `extension C: Observation.Observable, _ObservableDefaultsRuntime.Settings {}`.
-  static func conformances(of type: some TypeSyntaxProtocol) -> ExtensionDeclSyntax {
+  /// `extension C: Observation.Observable, ObservableSettings {}`; for a main-actor class the
+  /// settings conformance is isolated to the main actor, as its properties are.
+  static func conformances(of type: some TypeSyntaxProtocol, mainActor: Bool) -> ExtensionDeclSyntax {
+    let isolation = mainActor ? "@MainActor " : ""
     let declaration: DeclSyntax =
-      "extension \(type.trimmed): Observation.Observable, _ObservableDefaultsRuntime.Settings {}"
+      "extension \(type.trimmed): Observation.Observable, \(raw: isolation)_ObservableDefaultsRuntime.Settings {}"
     return declaration.cast(ExtensionDeclSyntax.self)
   }
 }

@@ -12,13 +12,59 @@ struct StoreFlavor {
   let keyMacro: String
   /// The argument label of the custom key.
   let keyLabel: String
+  /// The class macro's boolean arguments and their defaults.
+  let booleanArguments: [(label: String, default: Bool)]
+  /// The class macro's string arguments.
+  let stringArguments: [String]
 
   static let defaults = StoreFlavor(
     classMacro: "ObservableDefaults", backedMacro: "DefaultsBacked", keyMacro: "DefaultsKey",
-    keyLabel: "userDefaultsKey")
+    keyLabel: "userDefaultsKey",
+    booleanArguments: [
+      ("autoInit", true), ("ignoreExternalChanges", false), ("observeFirst", false),
+      ("limitToInstance", true), ("defaultIsolationIsMainActor", false),
+    ],
+    stringArguments: ["suiteName", "prefix"])
   static let cloud = StoreFlavor(
     classMacro: "ObservableCloud", backedMacro: "CloudBacked", keyMacro: "CloudKey",
-    keyLabel: "keyValueStoreKey")
+    keyLabel: "keyValueStoreKey",
+    booleanArguments: [
+      ("autoInit", true), ("observeFirst", false), ("syncImmediately", false),
+      ("developmentMode", false), ("defaultIsolationIsMainActor", false),
+    ],
+    stringArguments: ["prefix"])
+}
+
+/// The arguments of a class macro, read and checked once.
+struct ClassOptions {
+  private var booleans: [String: Bool] = [:]
+  private var strings: [String: String] = [:]
+
+  /// Reads the arguments of `node`; reports misuse to `context` when it is given.
+  init(_ node: AttributeSyntax, flavor: StoreFlavor, context: (any MacroExpansionContext)?) {
+    let arguments = MacroArguments(node, context: context)
+    for (label, defaultValue) in flavor.booleanArguments {
+      booleans[label] = arguments.bool(label, default: defaultValue)
+    }
+    for label in flavor.stringArguments {
+      strings[label] = arguments.string(label)?.trimmingWhitespace() ?? ""
+    }
+    if prefix.contains("."), case .argumentList(let list) = node.arguments,
+      let argument = list.first(where: { $0.label?.text == "prefix" })
+    {
+      context?.diagnose(.prefixContainsDot(attribute: flavor.classMacro), at: argument.expression)
+      strings["prefix"] = ""
+    }
+  }
+
+  /// A boolean argument's value (its default when absent or invalid).
+  func flag(_ label: String) -> Bool { booleans[label] ?? false }
+
+  /// The key prefix (source text of the literal, trimmed).
+  var prefix: String { strings["prefix"] ?? "" }
+
+  /// The suite name (source text of the literal, trimmed); empty for the standard domain.
+  var suiteName: String { strings["suiteName"] ?? "" }
 }
 
 extension StoredProperty {

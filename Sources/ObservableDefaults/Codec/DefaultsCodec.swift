@@ -88,7 +88,12 @@ extension DefaultsCodec where Value: UserDefaultsPropertyListValue {
 extension DefaultsCodec where Value: Codable {
   /// Stores the value as JSON `Data`; reads it back with `JSONDecoder`.
   static var json: Self {
-    let encode: (Value) -> Any? = { try? JSONEncoder().encode($0) }
+    // An optional can arrive here when Swift prefers this overload to the optional one: its
+    // `nil` still removes the key instead of being stored as JSON `null`.
+    let encode: (Value) -> Any? = { value in
+      if let optional = value as? any _OptionalType, optional.isNone { return nil }
+      return try? JSONEncoder().encode(value)
+    }
     return Self(
       encode: encode,
       decode: { object in (object as? Data).flatMap { try? JSONDecoder().decode(Value.self, from: $0) } },

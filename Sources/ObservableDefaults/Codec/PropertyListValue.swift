@@ -18,37 +18,21 @@ public protocol UserDefaultsPropertyListValue: Equatable {
 /// works now, so this is only a name kept for source compatibility.
 public typealias CodableUserDefaultsPropertyListValue = Codable
 
-extension String: UserDefaultsPropertyListValue {
+/// A type that `PropertyListSerialization` reads back as itself.
+public protocol _PropertyListScalar: UserDefaultsPropertyListValue {}
+
+extension _PropertyListScalar {
   public var propertyListObject: Any { self }
   public init?(propertyListObject object: Any) {
-    guard let string = object as? String else { return nil }
-    self = string
+    guard let value = object as? Self else { return nil }
+    self = value
   }
 }
 
-extension Bool: UserDefaultsPropertyListValue {
-  public var propertyListObject: Any { self }
-  public init?(propertyListObject object: Any) {
-    guard let bool = object as? Bool else { return nil }
-    self = bool
-  }
-}
-
-extension Date: UserDefaultsPropertyListValue {
-  public var propertyListObject: Any { self }
-  public init?(propertyListObject object: Any) {
-    guard let date = object as? Date else { return nil }
-    self = date
-  }
-}
-
-extension Data: UserDefaultsPropertyListValue {
-  public var propertyListObject: Any { self }
-  public init?(propertyListObject object: Any) {
-    guard let data = object as? Data else { return nil }
-    self = data
-  }
-}
+extension String: _PropertyListScalar {}
+extension Bool: _PropertyListScalar {}
+extension Date: _PropertyListScalar {}
+extension Data: _PropertyListScalar {}
 
 extension Array: UserDefaultsPropertyListValue where Element: UserDefaultsPropertyListValue {
   public var propertyListObject: Any { map(\.propertyListObject) }

@@ -13,41 +13,74 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
   public let registrar = ObservationRegistrar()
   /// Guards the object's cached values and the fields below.
   public let lock = _DefaultsLock()
-  /// The store the object reads and writes (`_userDefaults` in the expansion).
-  public var store: UserDefaults
+  /// The store the object reads and writes, created on first use. Setting another store makes
+  /// the object reload its values from it on next use.
+  public var store: any ObservableKeyValueStore {
+    get { lock.withLock { resolveStore() } }
+    set {
+      lock.withLock {
+        currentStore = newValue
+        observation = nil
+        observedStore = nil
+      }
+    }
+  }
   /// Prepended to every storage key (`_prefix` in the expansion).
   public var prefix: String
   /// When `true`, changes made outside the object update it without notifying observers.
   public var ignoresExternalChanges: Bool
   /// Properties whose external changes update the value without notifying observers.
   public var ignoredKeyPaths: [PartialKeyPath<Object>] = []
+  /// Whether every write is followed by the store's `synchronize()` (`syncImmediately`).
+  public var synchronizesEveryWrite = false
 
+  private let makeStore: () -> any ObservableKeyValueStore
+  private var currentStore: (any ObservableKeyValueStore)?
   private let schema: [SettingsProperty<Object>]
   private let deliversOnMainActor: Bool
   private var observation: DefaultsObservation?
-  private var observedStore: UserDefaults?
+  private var observedStore: (any ObservableKeyValueStore)?
 
   /// Creates the state of an object.
   /// - Parameters:
-  ///   - store: The store; a `PropertyListDefaults` gives change signals across instances and processes.
+  ///   - store: Creates the store; called on first use, so a store the initializer replaces
+  ///     is never created (the cloud store of development mode, for example).
   ///   - prefix: The key prefix; must not contain `.`.
   ///   - ignoresExternalChanges: Whether external changes skip observer notification.
   ///   - schema: The object's properties (its `settingsSchema`).
   ///   - deliversOnMainActor: Whether external changes are applied on the main actor (for
   ///     `@MainActor` classes); otherwise they are applied on the thread that delivers them.
   public init(
-    store: UserDefaults, prefix: String, ignoresExternalChanges: Bool,
+    store: @escaping @autoclosure () -> any ObservableKeyValueStore, prefix: String,
+    ignoresExternalChanges: Bool,
     schema: [SettingsProperty<Object>], deliversOnMainActor: Bool = false
   ) {
-    self.store = store
+    makeStore = store
     self.prefix = prefix
     self.ignoresExternalChanges = ignoresExternalChanges
     self.schema = schema
     self.deliversOnMainActor = deliversOnMainActor
   }
 
+  /// The UserDefaults store of a `@ObservableDefaults` object (`_userDefaults` in the expansion).
+  ///
+  /// Foundation's `UserDefaults.standard` is replaced by ``PropertyListDefaults/standard`` (the same
+  /// file, shared safely); any other plain `UserDefaults` is read and written as it is, without
+  /// change signals.
+  public var userDefaults: UserDefaults {
+    get { (store as? UserDefaults) ?? (store as? FoundationDefaultsStore)?.defaults ?? PropertyListDefaults.standard }
+    set { store = Self.observableStore(for: newValue) }
+  }
+
+  /// The store to use for a `UserDefaults`; see ``userDefaults``.
+  public static func observableStore(for defaults: UserDefaults) -> any ObservableKeyValueStore {
+    if let store = defaults as? PropertyListDefaults { return store }
+    if defaults === UserDefaults.standard { return PropertyListDefaults.standard }
+    return FoundationDefaultsStore(defaults: defaults)
+  }
+
   /// The store for a `suiteName` macro argument: the standard domain when it is empty.
-  public static func store(suiteName: String) -> UserDefaults {
+  public static func store(suiteName: String) -> PropertyListDefaults {
     if suiteName.isEmpty { return PropertyListDefaults.standard }
     guard let store = PropertyListDefaults(suiteName: suiteName) else {
       FileHandle.standardError.write(
@@ -79,16 +112,24 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
     }
   }
 
+  /// The store, created now if needed; called under ``lock``.
+  private func resolveStore() -> any ObservableKeyValueStore {
+    if let currentStore { return currentStore }
+    let created = makeStore()
+    currentStore = created
+    return created
+  }
+
   @usableFromInline
   func startIfNeeded(_ object: Object) {
     guard observedStore == nil else { return }
+    let store = resolveStore()
     observedStore = store
     for property in schema {
       property.refresh(object, store, prefix)?.assign()
     }
-    guard let observable = store as? PropertyListDefaults else { return }
     let box = WeakObject(object)
-    observation = observable.observe { [weak self] change in
+    observation = store.observe { [weak self] change in
       self?.deliver(change, to: box)
     }
   }
@@ -109,7 +150,7 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
     let (updates, silent) = lock.withLock { () -> ([SettingsProperty<Object>.Update], Bool) in
       let updates = schema.compactMap { property -> SettingsProperty<Object>.Update? in
         guard let key = property.key, change.keys.contains(prefix + key) else { return nil }
-        return property.refresh(object, store, prefix)
+        return property.refresh(object, resolveStore(), prefix)
       }
       return (updates, ignoresExternalChanges)
     }
@@ -138,18 +179,13 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
   ) {
     let (fullKey, store, observation, unchanged) = lock.withLock {
       startIfNeeded(object)
-      return (prefix + key, self.store, self.observation, codec.isEqual(newValue, object[keyPath: storage]))
+      return (prefix + key, resolveStore(), self.observation, codec.isEqual(newValue, object[keyPath: storage]))
     }
     if unchanged { return }
     let encoded = codec.encode(newValue)
     do {
-      if let observable = store as? PropertyListDefaults {
-        try observable.write(encoded, forKey: fullKey, excluding: observation)
-      } else if let encoded {
-        store.set(encoded, forKey: fullKey)
-      } else {
-        store.removeObject(forKey: fullKey)
-      }
+      try store.write(encoded, forKey: fullKey, excluding: observation)
+      if synchronizesEveryWrite { _ = store.synchronize() }
     } catch {
       FileHandle.standardError.write(Data("ObservableDefaults: \(Object.self).\(key) was not stored: \(error)\n".utf8))
       return
@@ -161,15 +197,30 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
       lock.withLock { object[keyPath: storage] = stored }
     }
   }
-
-  /// Removes the stored value of every persisted property, so each reads its default again.
-  public func reset(_ object: Object) {
-    for property in schema { try? property.reset(object) }
-  }
 }
 
 /// A weak reference that may cross threads; the object it names is only touched under its lock.
 struct WeakObject<Object: AnyObject>: @unchecked Sendable {
   weak var object: Object?
   init(_ object: Object) { self.object = object }
+}
+
+/// A Foundation `UserDefaults` that is not a ``PropertyListDefaults``: read and written as it is;
+/// it reports no changes.
+final class FoundationDefaultsStore: ObservableKeyValueStore {
+  let defaults: UserDefaults
+
+  init(defaults: UserDefaults) { self.defaults = defaults }
+
+  func object(forKey key: String) -> Any? { defaults.object(forKey: key) }
+
+  func write(_ value: Any?, forKey key: String, excluding: DefaultsObservation?) throws {
+    if let value { defaults.set(value, forKey: key) } else { defaults.removeObject(forKey: key) }
+  }
+
+  func observe(_ handler: @escaping @Sendable (DefaultsChange) -> Void) -> DefaultsObservation {
+    DefaultsObservation(onCancel: {})
+  }
+
+  func synchronize() -> Bool { defaults.synchronize() }
 }

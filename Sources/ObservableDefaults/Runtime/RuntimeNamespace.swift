@@ -1,11 +1,17 @@
+import Foundation
+
 /// The names the macros' expansions use, under one namespace.
 ///
 /// Generated code cannot qualify names with the module (`ObservableDefaults.X` finds the macro
 /// `@ObservableDefaults`), and a user type of the same name would shadow an unqualified one.
 public enum _ObservableDefaultsRuntime {
+  /// ``_DefaultsBinding``.
   public typealias Binding<Object: AnyObject & Observable & SendableMetatype> = _DefaultsBinding<Object>
+  /// ``SettingsProperty``.
   public typealias Property<Object: AnyObject> = SettingsProperty<Object>
+  /// ``SettingsStoreInfo``.
   public typealias StoreInfo = SettingsStoreInfo
+  /// ``ObservableSettings``.
   public typealias Settings = ObservableSettings
 
   /// Any value without a better comparison counts as changed.
@@ -28,5 +34,22 @@ public enum _ObservableDefaultsRuntime {
   @inlinable
   public static func hasChanged<Value: Equatable & AnyObject>(_ newValue: Value, _ oldValue: Value) -> Bool {
     newValue != oldValue
+  }
+}
+
+extension _ObservableDefaultsRuntime {
+  /// Whether an `@ObservableCloud` object runs in development mode: `developmentMode` was given,
+  /// or the environment variable `OBSERVABLE_DEFAULTS_DEV_MODE` is `true`, or
+  /// `XCODE_RUNNING_FOR_PREVIEWS` is `1` (the rules of the Apple-platform library).
+  public static func isCloudDevelopmentMode(_ developmentMode: Bool) -> Bool {
+    let environment = ProcessInfo.processInfo.environment
+    return developmentMode || environment["OBSERVABLE_DEFAULTS_DEV_MODE"] == "true"
+      || environment["XCODE_RUNNING_FOR_PREVIEWS"] == "1"
+  }
+
+  /// The store of an `@ObservableCloud` object: a store of its own in memory in development
+  /// mode, else `NSUbiquitousKeyValueStore.default`.
+  public static func cloudStore(developmentMode: Bool) -> NSUbiquitousKeyValueStore {
+    isCloudDevelopmentMode(developmentMode) ? .inMemory() : .default
   }
 }

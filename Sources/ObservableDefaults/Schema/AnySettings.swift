@@ -21,7 +21,7 @@ public struct AnySettings: @unchecked Sendable {
     typeName = String(describing: Settings.self)
     self.object = object
     storeInfo = { object.settingsStore }
-    properties = Settings.settingsSchema.map { AnySettingsProperty($0, of: object) }
+    properties = Settings.settingsSchema.map { AnySettingsProperty($0, of: object._settingsRoot) }
   }
 }
 

@@ -5,15 +5,19 @@ import Foundation
 /// The macros add the conformance; tools such as the settings editor use only this description and
 /// the Observation framework, never code written for one class.
 public protocol ObservableSettings: AnyObject, Observable {
+  /// The class that declares the schema: the macro's class itself, also for its subclasses.
+  associatedtype SettingsRoot: ObservableSettings
   /// The observable properties, persisted and `@ObservableOnly`, in declaration order.
-  static var settingsSchema: [SettingsProperty<Self>] { get }
+  static var settingsSchema: [SettingsProperty<SettingsRoot>] { get }
+  /// This object, typed as ``SettingsRoot``.
+  var _settingsRoot: SettingsRoot { get }
   /// Where this instance keeps its values.
   var settingsStore: SettingsStoreInfo { get }
 }
 
 /// Where a settings object keeps its values.
 public struct SettingsStoreInfo: @unchecked Sendable {
-  // Sendable: `UserDefaults` is thread-safe.
+  // Sendable: the stores are thread-safe.
 
   /// The kind of store.
   public enum Kind: Sendable, Equatable {
@@ -25,17 +29,20 @@ public struct SettingsStoreInfo: @unchecked Sendable {
 
   /// The kind of store.
   public let kind: Kind
-  /// The store of a UserDefaults-backed object.
-  public let userDefaults: UserDefaults?
+  /// The store the object reads and writes.
+  public let store: any ObservableKeyValueStore
   /// The prefix in front of every storage key of the object.
   public let prefix: String
 
   /// Creates the description of a store.
-  public init(kind: Kind, userDefaults: UserDefaults?, prefix: String) {
+  public init(kind: Kind, store: any ObservableKeyValueStore, prefix: String) {
     self.kind = kind
-    self.userDefaults = userDefaults
+    self.store = store
     self.prefix = prefix
   }
+
+  /// The UserDefaults store of a `@ObservableDefaults` object; `nil` for the cloud.
+  public var userDefaults: UserDefaults? { store as? UserDefaults }
 
   /// The suite's name: the file's name without `.plist` when the file lies in
   /// ``PreferencesDirectory/url``; `nil` for a file elsewhere and for the cloud.

@@ -25,7 +25,7 @@ public struct SettingsProperty<Object: AnyObject>: @unchecked Sendable {
   private let readDefault: ((Object) -> Any)?
   private let write: (Object, Any) throws -> Void
   private let equalsDefault: (Object) -> Bool
-  let refresh: (Object, UserDefaults, String) -> Update?
+  let refresh: (Object, any ObservableKeyValueStore, String) -> Update?
   let reset: (Object) throws -> Void
 
   /// The current value, read through the property's getter (so Observation tracking sees the read).
@@ -77,7 +77,7 @@ extension SettingsProperty {
   ) -> Self where Object: ObservableSettings {
     let fallback: (Object) -> Value = { object in
       let store = object.settingsStore
-      let registered = store.userDefaults?.registeredValue(forKey: store.prefix + key)
+      let registered = (store.store as? UserDefaults)?.registeredValue(forKey: store.prefix + key)
       return registered.flatMap(codec.decode) ?? object[keyPath: defaultValue]
     }
     return Self(
@@ -98,8 +98,7 @@ extension SettingsProperty {
       },
       reset: { object in
         let store = object.settingsStore
-        guard let defaults = store.userDefaults else { return }
-        defaults.removeObject(forKey: store.prefix + key)
+        try store.store.write(nil, forKey: store.prefix + key, excluding: nil)
       }
     )
   }

@@ -2,18 +2,27 @@ import Foundation
 
 /// The kind of value a settings property holds, for choosing how to show and edit it.
 public indirect enum SettingsValueType: Sendable, Equatable {
+  /// `String`.
   case string
+  /// `Bool`.
   case bool
   /// An integer of `bitWidth` bits (8, 16, 32 or 64), signed or not.
   case integer(bitWidth: Int, signed: Bool)
+  /// `Double`.
   case double
+  /// `Float`.
   case float
+  /// `Date`.
   case date
+  /// `Data`.
   case data
+  /// `URL`.
   case url
   /// A `CaseIterable` raw-representable type; `cases` are the raw values as text, in order.
   case enumeration(cases: [String])
+  /// An `Array` of any element type.
   case array
+  /// A `Dictionary` with `String` keys.
   case dictionary
   /// Any other `Codable` value, stored as JSON.
   case codable
@@ -45,9 +54,17 @@ public indirect enum SettingsValueType: Sendable, Equatable {
   ]
 }
 
-/// Lets `SettingsValueType` see through `Optional` at run time.
-public protocol _OptionalType { static var wrappedType: Any.Type { get } }
-extension Optional: _OptionalType { public static var wrappedType: Any.Type { Wrapped.self } }
+/// Lets the schema and the codecs see through `Optional` at run time.
+public protocol _OptionalType {
+  /// The type of the wrapped value.
+  static var wrappedType: Any.Type { get }
+  /// Whether the optional is `nil`.
+  var isNone: Bool { get }
+}
+extension Optional: _OptionalType {
+  public static var wrappedType: Any.Type { Wrapped.self }
+  public var isNone: Bool { self == nil }
+}
 
 /// Marks `Array` at run time.
 public protocol _ArrayType {}

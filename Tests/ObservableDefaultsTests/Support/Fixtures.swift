@@ -55,12 +55,22 @@ func eventually(within seconds: Double = 1, _ condition: () -> Bool) -> Bool {
 }
 
 /// Runs the `defaults-probe` program (built beside the tests) as another process and waits for it.
+/// - Returns: Its exit status.
 func runProbe(_ arguments: String...) throws -> Int32 {
+  try probeOutput(arguments).status
+}
+
+/// Runs `defaults-probe` with extra environment variables; returns its status and standard output.
+func probeOutput(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
   let process = Process()
+  let output = Pipe()
   process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
     .deletingLastPathComponent().appendingPathComponent("defaults-probe")
   process.arguments = arguments
+  process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+  process.standardOutput = output
   try process.run()
+  let data = output.fileHandleForReading.readDataToEndOfFile()
   process.waitUntilExit()
-  return process.terminationStatus
+  return (process.terminationStatus, String(decoding: data, as: UTF8.self))
 }

@@ -17,3 +17,10 @@ final class Preferences {
   @ObservableOnly var isEditing = false
   @Ignore var scratch = 0
 }
+
+/// The App Group case of the Apple library: react to changes made through any store instance.
+@ObservableDefaults(limitToInstance: false)
+final class SharedGroupSettings {
+  var name: String = "Fatbobman"
+  var age: Int = 20
+}

@@ -1,0 +1,112 @@
+import Foundation
+
+/// A cloud backend in memory: a container that lives as long as one of its devices.
+///
+/// ``NSUbiquitousKeyValueStore/inMemory()`` uses a fresh one (development mode, previews). In
+/// tests, ``anotherDevice(account:)`` connects a second device to the same container; changes
+/// reach the other devices' subscribers on their queues, as with the embedded backend.
+///
+/// ```swift
+/// let phone = InMemoryCloudBackend()
+/// let laptop = phone.anotherDevice()
+/// let a = NSUbiquitousKeyValueStore(backend: phone)
+/// let b = NSUbiquitousKeyValueStore(backend: laptop)
+/// ```
+public final class InMemoryCloudBackend: CloudBackend, CloudContainerSource, @unchecked Sendable {
+  /// The container the devices share: each account's contents, and the devices to tell.
+  private final class Container: @unchecked Sendable {
+    private final class WeakDevice {
+      weak var device: InMemoryCloudBackend?
+      init(_ device: InMemoryCloudBackend) { self.device = device }
+    }
+
+    private let lock = NSLock()
+    private var accounts: [String: CloudContainerContents] = [:]
+    private var devices: [WeakDevice] = []
+
+    func contents(of account: String) -> CloudContainerContents {
+      lock.withLock { accounts[account] ?? CloudContainerContents() }
+    }
+
+    func connect(_ device: InMemoryCloudBackend) {
+      lock.withLock {
+        devices.removeAll { $0.device == nil }
+        devices.append(WeakDevice(device))
+      }
+    }
+
+    /// Merges `records` into `account` and tells every device when something changed.
+    func save(_ records: [String: CloudRecord], to account: String) {
+      let connected: [InMemoryCloudBackend] = lock.withLock {
+        var contents = accounts[account] ?? CloudContainerContents()
+        guard contents.merge(records) else { return [] }
+        accounts[account] = contents
+        return devices.compactMap(\.device)
+      }
+      for device in connected {
+        device.subscribers.contentsDidChange()
+      }
+    }
+  }
+
+  private let container: Container
+  private let subscribers = CloudSubscribers(label: "memory")
+  private let lock = NSLock()
+  private var currentAccount: String
+
+  /// Creates a device on a new, empty container.
+  ///
+  /// - Parameter account: The account the device is signed into.
+  public convenience init(account: String = "default") {
+    self.init(container: Container(), account: account)
+  }
+
+  private init(container: Container, account: String) {
+    self.container = container
+    currentAccount = account
+    subscribers.source = self
+    container.connect(self)
+  }
+
+  /// Creates another device connected to this one's container.
+  ///
+  /// - Parameter account: Its account; nil: the same as this device's.
+  /// - Returns: The new device.
+  public func anotherDevice(account: String? = nil) -> InMemoryCloudBackend {
+    InMemoryCloudBackend(container: container, account: account ?? self.account)
+  }
+
+  /// The account this device is signed into.
+  public var account: String {
+    lock.withLock { currentAccount }
+  }
+
+  func readContents() -> CloudContainerContents {
+    container.contents(of: account)
+  }
+
+  /// Everything stored for the current account.
+  public func load() -> CloudRecordBatch {
+    readContents().batch(after: nil)
+  }
+
+  /// Keeps, per key, the record with the greater timestamp; tells every device of the container.
+  public func save(_ records: [String: CloudRecord]) {
+    container.save(records, to: account)
+  }
+
+  /// Delivers the records saved after `cursor`, then every later change, on this device's queue.
+  public func subscribe(
+    from cursor: CloudCursor?, _ handler: @escaping @Sendable (CloudBackendEvent) -> Void
+  ) -> DefaultsObservation {
+    subscribers.add(from: cursor, handler)
+  }
+
+  /// Signs this device into `account` (created empty on first use) and tells its subscribers.
+  public func switchAccount(to account: String) {
+    try? subscribers.switchAccount {
+      lock.withLock { currentAccount = account }
+      return (account, container.contents(of: account))
+    }
+  }
+}

@@ -1,0 +1,49 @@
+import Foundation
+
+/// The limits of Apple's iCloud key-value store, which ``NSUbiquitousKeyValueStore`` enforces by
+/// bytes so that code that fits here also fits on Apple platforms.
+///
+/// From Apple's documentation of `NSUbiquitousKeyValueStore` and
+/// `NSUbiquitousKeyValueStoreQuotaViolationChange`
+/// (https://developer.apple.com/documentation/foundation/nsubiquitouskeyvaluestorequotaviolationchange):
+/// "no more than 1024 keys", "the total amount of available storage space for all values is 1
+/// megabyte", "the maximum size for a single value is 1 megabyte", and "if you attempt to write
+/// data that exceeds these quotas, the write attempt fails and no change is made"; and from the
+/// class reference (https://developer.apple.com/reference/foundation/nsubiquitouskeyvaluestore):
+/// "the maximum length for key strings … is 64 bytes using UTF8 encoding".
+///
+/// How sizes are counted here (Apple does not publish its encoding): a key counts its UTF-8
+/// bytes; a string its UTF-8 bytes; data its bytes; a number or date 8 bytes; a Boolean 1 byte;
+/// an array the sum of its elements; a dictionary the sum of its keys' UTF-8 bytes and its values.
+/// A key's entry is its key plus its value, and the total is the sum of all entries.
+public enum CloudQuota {
+  /// At most this many keys (1,024).
+  public static let maximumKeyCount = 1024
+  /// At most this many bytes in all keys and values together (1 MB = 1,048,576 bytes).
+  public static let maximumTotalBytes = 1_048_576
+  /// At most this many bytes in a key's UTF-8 encoding (64).
+  public static let maximumKeyBytes = 64
+
+  /// The bytes `key` and `value` count for.
+  ///
+  /// - Parameters:
+  ///   - key: The key.
+  ///   - value: A canonical property-list value.
+  /// - Returns: UTF-8 bytes of the key plus the value's size (see ``CloudQuota``).
+  public static func entryBytes(key: String, value: Any) -> Int {
+    key.utf8.count + valueBytes(value)
+  }
+
+  /// The bytes a canonical property-list value counts for.
+  static func valueBytes(_ value: Any) -> Int {
+    switch value {
+    case let string as String: return string.utf8.count
+    case let data as Data: return data.count
+    case is Bool: return 1
+    case let array as [Any]: return array.reduce(0) { $0 + valueBytes($1) }
+    case let dictionary as [String: Any]:
+      return dictionary.reduce(0) { $0 + entryBytes(key: $1.key, value: $1.value) }
+    default: return 8
+    }
+  }
+}

@@ -1,0 +1,66 @@
+import Foundation
+
+/// The store protocol that settings objects (`@ObservableCloud`) bind to.
+extension NSUbiquitousKeyValueStore: ObservableKeyValueStore {
+  /// Stores (or with nil removes) a value, checked (an addition to Apple's API; the setters call
+  /// it).
+  ///
+  /// The device copy changes at once; observers of the store in this process are told
+  /// synchronously on this thread (only when the value changed); the container is written
+  /// shortly after on an internal queue. Writing the value already stored does nothing.
+  ///
+  /// - Parameters:
+  ///   - value: A property-list value, or nil to remove the key.
+  ///   - key: The key, at most ``CloudQuota/maximumKeyBytes`` bytes of UTF-8.
+  ///   - excluding: An observation not to tell about this write (the writer tells itself).
+  /// - Throws: ``CloudStoreError`` when a ``CloudQuota`` limit would be exceeded (then
+  ///   ``didChangeExternallyNotification`` is also posted with
+  ///   ``NSUbiquitousKeyValueStoreQuotaViolationChange`` and the key) or when `value` is not a
+  ///   property-list value. Nothing changes on failure.
+  public func write(_ value: Any?, forKey key: String, excluding: DefaultsObservation? = nil) throws {
+    var canonical: Any?
+    if let value {
+      guard let normalized = PropertyListValue.normalized(value) else {
+        throw CloudStoreError(key: key, kind: .invalidValue(type: "\(type(of: value))"))
+      }
+      canonical = normalized
+    }
+    try replica.write(canonical, forKey: key, excluding: excluding?.id)
+  }
+
+  /// Calls `handler` with the keys whose value changed.
+  ///
+  /// - Writes made in this process through any store object of this backend: synchronously on
+  ///   the writing thread, origin `.thisProcess`.
+  /// - Server changes, the initial sync and account changes: on the backend's queue, origin
+  ///   `.otherProcess`, only the keys whose value changed.
+  /// - Quota violations change no value and are not reported here (see
+  ///   ``didChangeExternallyNotification``).
+  ///
+  /// - Parameter handler: Called for each change; must not block for long.
+  /// - Returns: The observation; it ends on `cancel()` or when released.
+  public func observe(_ handler: @escaping @Sendable (DefaultsChange) -> Void) -> DefaultsObservation {
+    replica.addObserver { change in
+      switch change.reason {
+      case nil:
+        handler(DefaultsChange(keys: change.keys, origin: .thisProcess))
+      case NSUbiquitousKeyValueStoreQuotaViolationChange:
+        break
+      default:
+        handler(DefaultsChange(keys: change.keys, origin: .otherProcess))
+      }
+    }
+  }
+
+  /// Posts ``didChangeExternallyNotification`` for a change from the container or a quota
+  /// violation (Apple posts nothing for the process's own writes).
+  func postDidChangeExternally(_ change: CloudChange) {
+    guard let reason = change.reason else { return }
+    NotificationCenter.default.post(
+      name: Self.didChangeExternallyNotification, object: self,
+      userInfo: [
+        NSUbiquitousKeyValueStoreChangeReasonKey: NSNumber(value: reason),
+        NSUbiquitousKeyValueStoreChangedKeysKey: change.keys.sorted(),
+      ])
+  }
+}

@@ -1,0 +1,253 @@
+import Foundation
+
+/// A change of a device's copy, as told to the store objects using it.
+struct CloudChange: Sendable {
+  /// The keys concerned: changed values, or the key of a refused write.
+  var keys: Set<String>
+  /// Apple's change reason (``NSUbiquitousKeyValueStoreServerChange`` …) for changes that came
+  /// from the container or a quota violation; nil for a write made in this process.
+  var reason: Int?
+}
+
+/// One device: its copy of a container, the writes not yet saved, and its clock.
+///
+/// Every ``NSUbiquitousKeyValueStore`` on one backend object in a process shares one replica
+/// (see ``CloudReplicaRegistry``).
+///
+/// - The copy is loaded from the backend when the replica is created, before any write can be
+///   saved: a new device pulls before it pushes, so it never overwrites cloud values.
+/// - A write changes the copy at once, tells observers synchronously, and is saved on ``queue``
+///   shortly after (bursts coalesce into one save). A write of the value already stored does
+///   nothing, so unchanged values are never saved.
+/// - Records from the backend are merged per key by timestamp (the later write wins); observers
+///   hear only about keys whose value changed. Merging never saves, so devices do not echo each
+///   other's changes.
+/// - When the first load fails (an unreadable container), writes are kept back until the
+///   container can be read; that first successful read is reported as an initial sync.
+final class CloudReplica: @unchecked Sendable {
+  typealias Handler = @Sendable (CloudChange) -> Void
+
+  let backend: any CloudBackend
+  /// Serial queue for saves and `synchronize()`.
+  private let queue: DispatchQueue
+  private static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
+
+  private let lock = NSLock()
+  // Guarded by `lock`.
+  private var copy: CloudLocalCopy
+  private var pending: [String: CloudRecord] = [:]
+  private var clock: HybridLogicalClock
+  private var hasSynced: Bool
+  private var saveScheduled = false
+  private var observers: [(id: UInt64, handler: Handler)] = []
+  private var latestError: (any Error)?
+  // Set once at the end of `init`.
+  private var subscription: DefaultsObservation?
+
+  /// Loads the backend's records and subscribes to its changes.
+  init(backend: any CloudBackend) {
+    self.backend = backend
+    let device = "\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8))"
+    clock = HybridLogicalClock(device: device)
+    queue = DispatchQueue(label: "ObservableDefaultsCore.cloud.device-" + device)
+    let cursor: CloudCursor?
+    do {
+      let batch = try backend.load()
+      copy = CloudLocalCopy(records: batch.records)
+      for record in batch.records.values {
+        clock.observe(record.timestamp)
+      }
+      cursor = batch.cursor
+      hasSynced = true
+    } catch {
+      copy = CloudLocalCopy()
+      cursor = nil
+      hasSynced = false
+      latestError = error
+      Self.report(error)
+    }
+    queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
+    subscription = backend.subscribe(from: cursor) { [weak self] event in self?.receive(event) }
+  }
+
+  // MARK: Reading
+
+  func value(forKey key: String) -> Any? {
+    lock.withLock { copy.value(forKey: key) }
+  }
+
+  func allValues() -> [String: Any] {
+    lock.withLock { copy.values }
+  }
+
+  /// The last failure to load or save; nil after the next success.
+  var lastError: (any Error)? {
+    lock.withLock { latestError }
+  }
+
+  // MARK: Writing
+
+  /// Stores `value` (canonical; nil removes) under `key` unless it is already stored.
+  ///
+  /// - Parameters:
+  ///   - excluded: An observer id not to tell.
+  /// - Throws: ``CloudStoreError`` when a ``CloudQuota`` limit would be exceeded; observers are
+  ///   then told with the quota-violation reason and nothing changes.
+  func write(_ value: Any?, forKey key: String, excluding excluded: UInt64?) throws {
+    lock.lock()
+    do {
+      try copy.checkQuota(setting: value, forKey: key)
+    } catch {
+      let targets = observers
+      lock.unlock()
+      notify(targets, of: CloudChange(keys: [key], reason: NSUbiquitousKeyValueStoreQuotaViolationChange))
+      throw error
+    }
+    guard !propertyListValuesEqual(copy.value(forKey: key), value) else {
+      lock.unlock()
+      return
+    }
+    let record = CloudRecord(value: value, timestamp: clock.next())
+    copy.apply(record, forKey: key)
+    pending[key] = record
+    let mustSchedule = !saveScheduled
+    saveScheduled = true
+    let targets = observers
+    lock.unlock()
+    if mustSchedule { queue.async { self.save() } }
+    notify(targets, of: CloudChange(keys: [key], reason: nil), excluding: excluded)
+  }
+
+  /// Saves pending writes now and waits.
+  func flush() {
+    onQueue { _ = save() }
+  }
+
+  /// Saves pending writes, loads the container and merges it, and saves what the merge let
+  /// through (writes kept back before the first sync).
+  ///
+  /// - Returns: false when the save or the load failed (see ``lastError``).
+  func synchronize() -> Bool {
+    onQueue {
+      var succeeded = save()
+      do {
+        merge(try backend.load().records, reason: NSUbiquitousKeyValueStoreServerChange)
+      } catch {
+        lock.withLock { latestError = error }
+        succeeded = false
+      }
+      return save() && succeeded
+    }
+  }
+
+  // MARK: Observing
+
+  func addObserver(_ handler: @escaping Handler) -> DefaultsObservation {
+    let id = ObserverIDs.next()
+    lock.withLock { observers.append((id, handler)) }
+    return DefaultsObservation(id: id) { [weak self] in
+      guard let self else { return }
+      self.lock.withLock { self.observers.removeAll { $0.id == id } }
+    }
+  }
+
+  private func notify(
+    _ targets: [(id: UInt64, handler: Handler)], of change: CloudChange, excluding excluded: UInt64? = nil
+  ) {
+    for target in targets where target.id != excluded {
+      target.handler(change)
+    }
+  }
+
+  // MARK: Syncing (on `queue`, or on the backend's queue for events)
+
+  private func onQueue<T>(_ body: () -> T) -> T {
+    if DispatchQueue.getSpecific(key: Self.queueKey) == ObjectIdentifier(self) { return body() }
+    return queue.sync(execute: body)
+  }
+
+  /// Saves every pending write in one backend save (nothing before the first sync). On failure
+  /// the writes stay pending, retried by the next write or `synchronize()`.
+  ///
+  /// - Returns: false when the save failed.
+  @discardableResult
+  private func save() -> Bool {
+    let records: [String: CloudRecord] = lock.withLock {
+      saveScheduled = false
+      return hasSynced ? pending : [:]
+    }
+    guard !records.isEmpty else { return true }
+    do {
+      try backend.save(records)
+      lock.withLock {
+        for (key, record) in records where pending[key]?.timestamp == record.timestamp {
+          pending[key] = nil
+        }
+        latestError = nil
+      }
+      return true
+    } catch {
+      lock.withLock { latestError = error }
+      Self.report(error)
+      return false
+    }
+  }
+
+  private func receive(_ event: CloudBackendEvent) {
+    switch event {
+    case .changed(let batch):
+      merge(batch.records, reason: NSUbiquitousKeyValueStoreServerChange)
+    case .accountChanged(_, let batch):
+      replace(with: batch.records)
+    }
+  }
+
+  /// Takes each record newer than this device's, tells observers which values changed (as an
+  /// initial sync when this is the first successful read) and schedules the writes kept back.
+  private func merge(_ records: [String: CloudRecord], reason: Int) {
+    var changedKeys = Set<String>()
+    lock.lock()
+    let reason = hasSynced ? reason : NSUbiquitousKeyValueStoreInitialSyncChange
+    for (key, record) in records {
+      clock.observe(record.timestamp)
+      if let local = copy.records[key], local.timestamp >= record.timestamp { continue }
+      if !propertyListValuesEqual(copy.value(forKey: key), record.value) { changedKeys.insert(key) }
+      copy.apply(record, forKey: key)
+      pending[key] = nil
+    }
+    let mustSave = !hasSynced && !pending.isEmpty && !saveScheduled
+    hasSynced = true
+    if mustSave { saveScheduled = true }
+    let targets = changedKeys.isEmpty ? [] : observers
+    lock.unlock()
+    if mustSave { queue.async { self.save() } }
+    notify(targets, of: CloudChange(keys: changedKeys, reason: reason))
+  }
+
+  /// Replaces the copy with another account's records, dropping writes not yet saved (Apple:
+  /// "the system removes any previous iCloud data and replaces it with data from the new
+  /// account"), and tells observers which values changed.
+  private func replace(with records: [String: CloudRecord]) {
+    lock.lock()
+    let old = copy.values
+    copy = CloudLocalCopy(records: records)
+    records.values.forEach { clock.observe($0.timestamp) }
+    pending = [:]
+    hasSynced = true
+    let new = copy.values
+    let changedKeys = Set(old.keys).union(new.keys).filter { !propertyListValuesEqual(old[$0], new[$0]) }
+    let targets = observers
+    lock.unlock()
+    notify(targets, of: CloudChange(keys: changedKeys, reason: NSUbiquitousKeyValueStoreAccountChange))
+  }
+
+  private static func report(_ error: any Error) {
+    FileHandle.standardError.write(Data("NSUbiquitousKeyValueStore: \(error)\n".utf8))
+  }
+
+  deinit {
+    subscription?.cancel()
+    if hasSynced, !pending.isEmpty { try? backend.save(pending) }
+    CloudReplicaRegistry.shared.removeReleased()
+  }
+}

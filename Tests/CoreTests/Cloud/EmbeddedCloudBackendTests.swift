@@ -1,0 +1,123 @@
+import Foundation
+import ObservableDefaultsCore
+import Testing
+
+/// The on-disk container: where it lives, its file, a first sync after an unreadable container,
+/// and two processes sharing it (`core-probe` started with `Process`).
+@Suite(.serialized) struct EmbeddedCloudBackendTests {
+  /// In a probe, whose environment the test sets; the fallback to the home folder is only
+  /// computed (nothing is created in the real home).
+  @Test func defaultStoreLivesUnderXDGDataHomeByProgramAndAccount() async throws {
+    try await withTemporaryFolder { folder in
+      let data = folder.file("data")
+      let located = try CloudProbe.run(
+        ["cloud-location", "open-default"],
+        environment: ["XDG_DATA_HOME": data.path, CloudContainerDirectory.accountVariable: "bob"])
+      let file = data.path + "/ObservableDefaults/CloudContainers/core-probe/bob/store.plist"
+      #expect(located.output == file + "\n")
+      #expect(FileManager.default.fileExists(atPath: (file as NSString).deletingLastPathComponent))
+      let byDefault = try CloudProbe.run(
+        ["cloud-location"],
+        environment: ["XDG_DATA_HOME": "relative/ignored", CloudContainerDirectory.accountVariable: ""])
+      let home = FileManager.default.homeDirectoryForCurrentUser.path
+      #expect(byDefault.output == home + "/.local/share/ObservableDefaults/CloudContainers/core-probe/default/store.plist\n")
+    }
+  }
+
+  @Test func theContainerFileHoldsValuesTimestampsAndRemovals() async throws {
+    try await withTemporaryFolder { folder in
+      let backend = EmbeddedCloudBackend(root: folder.url, container: "com.example/app", account: "me")
+      #expect(backend.fileURL.path == folder.url.path + "/com.example_app/me/store.plist")
+      let store = NSUbiquitousKeyValueStore(backend: backend)
+      store.set("v", forKey: "kept")
+      store.set("gone", forKey: "removed")
+      store.removeObject(forKey: "removed")
+      #expect(store.synchronize())
+      let contents = try foundationRead(backend.fileURL)
+      let records = try #require(contents["records"] as? [String: [String: Any]])
+      #expect(records["kept"]?["value"] as? String == "v")
+      #expect(records["kept"]?["time"] is Int)
+      #expect(records["kept"]?["device"] is String)
+      #expect(records["removed"] != nil)
+      #expect(records["removed"]?["value"] == nil)
+    }
+  }
+
+  @Test func writesWaitForAnUnreadableContainerThenArriveAfterAnInitialSync() async throws {
+    try await withTemporaryFolder { folder in
+      let url = EmbeddedCloudBackend(root: folder.url, container: "c").fileURL
+      try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try Data("garbage".utf8).write(to: url)
+      let writes = CountingCloudBackend(EmbeddedCloudBackend(root: folder.url, container: "c"))
+      let store = NSUbiquitousKeyValueStore(backend: writes)
+      #expect(store.lastError != nil)
+      let notifications = CloudNotificationLog(store)
+      store.set("mine", forKey: "local")
+      #expect(!store.synchronize())
+      #expect(writes.saveCount == 0)
+      #expect(try Data(contentsOf: url) == Data("garbage".utf8))
+
+      try FileManager.default.removeItem(at: url)
+      let other = NSUbiquitousKeyValueStore(backend: EmbeddedCloudBackend(root: folder.url, container: "c"))
+      other.set("theirs", forKey: "remote")
+      #expect(other.synchronize())
+      #expect(await poll(seconds: 1) { !notifications.all.isEmpty })
+      #expect(notifications.all == [.init(reason: NSUbiquitousKeyValueStoreInitialSyncChange, keys: ["remote"])])
+      #expect(await poll(seconds: 1) { other.string(forKey: "local") == "mine" })
+      #expect(writes.savedKeys == [["local"]])
+      #expect(store.lastError == nil)
+    }
+  }
+
+  @Test func aWriteInOneProcessReachesAnotherWithinOneSecondAsAServerChange() async throws {
+    try await withTemporaryFolder { folder in
+      let store = NSUbiquitousKeyValueStore(backend: EmbeddedCloudBackend(root: folder.url, container: "shared"))
+      store.set("mine", forKey: "local")
+      #expect(store.synchronize())
+      let notifications = CloudNotificationLog(store)
+      let changes = ChangeLog()
+      let observation = store.observe(changes.handler)
+      let result = try CloudProbe.run(["cloud-set", folder.url.path, "shared", "remote", "theirs"])
+      #expect(result.status == 0)
+      let exited = Date()
+      #expect(await poll(seconds: 1) { !notifications.all.isEmpty })
+      #expect(Date().timeIntervalSince(exited) < 1)
+      try await Task.sleep(nanoseconds: 100_000_000)
+      #expect(notifications.all == [.init(reason: NSUbiquitousKeyValueStoreServerChange, keys: ["remote"])])
+      #expect(changes.all == [DefaultsChange(keys: ["remote"], origin: .otherProcess)])
+      #expect(store.string(forKey: "remote") == "theirs")
+      #expect(store.string(forKey: "local") == "mine")
+      withExtendedLifetime(observation) {}
+    }
+  }
+
+  @Test func aWriteInThisProcessReachesAWatchingProcessWithinOneSecond() async throws {
+    try await withTemporaryFolder { folder in
+      let store = NSUbiquitousKeyValueStore(backend: EmbeddedCloudBackend(root: folder.url, container: "shared"))
+      store.set("before", forKey: "other")
+      #expect(store.synchronize())
+      let watcher = try CloudProbe.start(["cloud-watch", folder.url.path, "shared", "greeting", "1"])
+      #expect(CloudProbe.waitForLine("ready", from: watcher))
+      store.set("hello", forKey: "greeting")
+      let result = CoreProbe.finish(watcher)
+      #expect(result.status == 0)
+      #expect(result.output == "reason 0 keys greeting value hello\n")
+    }
+  }
+
+  @Test func threeProcessRestartsWithoutEditsLeaveTheContainerFileUntouched() async throws {
+    try await withTemporaryFolder { folder in
+      #expect(try CloudProbe.run(["cloud-set", folder.url.path, "app", "k", "v"]).status == 0)
+      let url = EmbeddedCloudBackend(root: folder.url, container: "app").fileURL
+      let before = try FileManager.default.attributesOfItem(atPath: url.path)
+      let bytes = try Data(contentsOf: url)
+      for _ in 1...3 {
+        #expect(try CloudProbe.run(["cloud-get", folder.url.path, "app", "k"]).output == "v\n")
+      }
+      let after = try FileManager.default.attributesOfItem(atPath: url.path)
+      #expect(after[.systemFileNumber] as? Int == before[.systemFileNumber] as? Int)
+      #expect(after[.modificationDate] as? Date == before[.modificationDate] as? Date)
+      #expect(try Data(contentsOf: url) == bytes)
+    }
+  }
+}
