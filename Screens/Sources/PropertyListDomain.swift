@@ -19,15 +19,19 @@ final class PropertyListDomain: RowSource, LiveRowSource, Observable {
   private var values: [String: Any]
   private var keys: [String]
 
-  /// Shows the suite `name` of the preferences folder, editable.
-  init(suite name: String) {
-    let url = PreferencesDirectory.fileURL(forSuite: name)
+  /// Shows the suite `name` of the preferences folder `folder`, editable.
+  init(suite name: String, folder: URL = PreferencesDirectory.url) {
+    let url = folder.appendingPathComponent(name + ".plist", isDirectory: false)
     let defaults = PropertyListDefaults(fileURL: url)
     self.defaults = defaults
     title = name
     location = url.path
     kind = .suite
-    values = defaults.persistentDomain(forName: name) ?? [:]
+    // The stored values only: not the registered defaults nor the command line's.
+    values = Dictionary(
+      uniqueKeysWithValues: defaults.dictionaryRepresentation().keys.compactMap { key in
+        defaults.persistentValue(forKey: key).map { (key, $0) }
+      })
     keys = values.keys.sorted()
   }
 

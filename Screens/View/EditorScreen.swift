@@ -1,5 +1,3 @@
-import Observation
-
 /// Draws an ``EditorSession`` on a ``Canvas``: the whole screen after a layout change, and
 /// otherwise only the rows that went stale, each read inside Observation tracking.
 @MainActor
@@ -72,7 +70,7 @@ final class EditorScreen {
     let source = session.currentSource
     let generation = generation
     let invalidation = invalidation
-    let rowCount = withObservationTracking { source?.rowCount ?? 0 } onChange: {
+    let rowCount = trackAfterChange { source?.rowCount ?? 0 } onChange: {
       invalidation.invalidateLayout(generation: generation)
     }
     let rows = (0..<rowCount).compactMap { source?.row(at: $0) }
@@ -137,7 +135,7 @@ final class EditorScreen {
     guard index >= rowScroll, line < layout.firstListLine + layout.visibleCount, index < source.rowCount else { return }
     let generation = generation
     let invalidation = invalidation
-    let row = withObservationTracking { source.row(at: index) } onChange: {
+    let row = trackAfterChange { source.row(at: index) } onChange: {
       invalidation.invalidateRow(index, generation: generation)
     }
     let state = session.state

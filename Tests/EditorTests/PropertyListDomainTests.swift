@@ -45,11 +45,11 @@ import Testing
 
   @Test func anotherWriterRedrawsOnlyTheChangedKeysRow() throws {
     let suite = TestPreferences.uniqueSuite()
-    let writer = try #require(PropertyListDefaults(suiteName: suite))
+    let writer = TestPreferences.writer(ofSuite: suite)
     try writer.write("Fatbobman", forKey: "name")
     try writer.write(20, forKey: "age")
     try writer.write(true, forKey: "enabled")
-    let domain = PropertyListDomain(suite: suite)
+    let domain = PropertyListDomain(suite: suite, folder: TestPreferences.folder)
     domain.startWatching { job in MainActor.assumeIsolated { job() } }
     let canvas = MemoryCanvas(rows: 10, columns: 80)
     let session = EditorSession(sources: [domain])
@@ -69,9 +69,9 @@ import Testing
 
   @Test func editingASuiteValueWritesTheFileAndRedrawsTheRowOnce() throws {
     let suite = TestPreferences.uniqueSuite()
-    let writer = try #require(PropertyListDefaults(suiteName: suite))
+    let writer = TestPreferences.writer(ofSuite: suite)
     try writer.write(20, forKey: "age")
-    let domain = PropertyListDomain(suite: suite)
+    let domain = PropertyListDomain(suite: suite, folder: TestPreferences.folder)
     domain.startWatching { job in MainActor.assumeIsolated { job() } }
     let canvas = MemoryCanvas(rows: 10, columns: 80)
     let session = EditorSession(sources: [domain])
@@ -81,15 +81,15 @@ import Testing
     #expect(canvas.line(2).hasSuffix("│  age   Int   7"))
     #expect(screen.redrawCount(source: 0, row: 0) == 1)
     try writer.flush()
-    let onDisk = try #require(try PropertyListFile(url: PreferencesDirectory.fileURL(forSuite: suite)).read())
+    let onDisk = try #require(try PropertyListFile(url: TestPreferences.file(ofSuite: suite)).read())
     #expect(onDisk.values["age"] as? Int == 7)
   }
 
   @Test func aNewKeyRelaysOutTheList() throws {
     let suite = TestPreferences.uniqueSuite()
-    let writer = try #require(PropertyListDefaults(suiteName: suite))
+    let writer = TestPreferences.writer(ofSuite: suite)
     try writer.write("b", forKey: "b")
-    let domain = PropertyListDomain(suite: suite)
+    let domain = PropertyListDomain(suite: suite, folder: TestPreferences.folder)
     domain.startWatching { job in MainActor.assumeIsolated { job() } }
     let canvas = MemoryCanvas(rows: 10, columns: 80)
     let screen = EditorScreen(canvas: canvas, session: EditorSession(sources: [domain]), glyphs: .unicode, wake: {})

@@ -23,7 +23,7 @@ struct TerminalEditorTests {
     try session.waitForScreen { $0.contains { $0.contains("Redraws") } }
 
     #expect(try editor.run("write", "com.example.demo", "age", "-int", "42").status == 0)
-    let screen = try session.waitForScreen { self.row("age", in: $0)?.contains("42") == true }
+    let screen = try session.waitForScreen { self.row("age", in: $0).map { $0.contains("42") && $0.hasSuffix("↻1") } == true }
 
     let age = try #require(row("age", in: screen))
     #expect(age.contains("* age"), "differs from the default 20")
@@ -45,13 +45,12 @@ struct TerminalEditorTests {
       if index > 0 { try session.send("Down") }
       let keys = try #require(try PropertyListFile(url: TestPreferences.fixtures.appendingPathComponent(name)).read())
         .values.keys.sorted()
-      let visible = Array(keys.prefix(26))
-      let screen = try session.waitForScreen { $0.first?.contains(name) == true }
+      // Long names are cut to the name column; their start identifies them.
+      let visible = keys.prefix(26).map { "│  \($0.prefix(18))" }
+      let shown = { (screen: [String]) in visible.filter { key in screen.contains { $0.contains(key) } } }
+      let screen = try session.waitForScreen { $0.first?.contains(name) == true && shown($0).count == visible.count }
       #expect(screen.first?.contains("[file, read-only]") == true, "\(name)")
-      for key in visible {
-        // Long names are cut to the name column; their start identifies them.
-        #expect(screen.contains { $0.contains("│  \(key.prefix(18))") }, "\(name): \(key)")
-      }
+      #expect(shown(screen) == visible, "\(name)")
       if keys.isEmpty {
         #expect(screen.contains { $0.contains("(no keys)") }, "\(name)")
       }

@@ -1,21 +1,30 @@
 import Foundation
+import ObservableDefaultsCore
 
-/// A private preferences folder for this test process: `XDG_CONFIG_HOME` points at it before
-/// any suite is opened, so tests never touch the user's settings.
+/// A private preferences folder for this test process, passed explicitly (tests never change
+/// the process's environment: other suites run in the same process).
 enum TestPreferences {
   /// The folder (created once per process).
   static let folder: URL = {
     let url = FileManager.default.temporaryDirectory
       .appendingPathComponent("editor-tests-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)")
     try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    setenv("XDG_CONFIG_HOME", url.path, 1)
     return url
   }()
 
   /// A suite name no other test uses.
   static func uniqueSuite(_ label: String = #function) -> String {
-    _ = folder
-    return "editor.tests.\(label.prefix(while: { $0 != "(" })).\(UUID().uuidString.prefix(8))"
+    "editor.tests.\(label.prefix(while: { $0 != "(" })).\(UUID().uuidString.prefix(8))"
+  }
+
+  /// The file of `suite` in ``folder``.
+  static func file(ofSuite suite: String) -> URL {
+    folder.appendingPathComponent(suite + ".plist")
+  }
+
+  /// A store writing the file of `suite` in ``folder``, as another part of a program would.
+  static func writer(ofSuite suite: String) -> PropertyListDefaults {
+    PropertyListDefaults(fileURL: file(ofSuite: suite))
   }
 
   /// The shared fixture property lists (`../shared/fixtures/plists` beside the package).

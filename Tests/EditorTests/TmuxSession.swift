@@ -62,7 +62,8 @@ final class TmuxSession {
   }
 
   /// Runs tmux and waits for it. posix_spawn + waitpid rather than `Process`: Foundation's
-  /// `waitUntilExit()` never returns for `new-session`, whose server keeps running.
+  /// `waitUntilExit()` never returns for `new-session`, whose server keeps running; and the
+  /// child gets a clean signal mask.
   private static func runTmux(_ arguments: [String]) throws -> (status: Int32, output: String) {
     let outputFile = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: outputFile) }
@@ -72,6 +73,17 @@ final class TmuxSession {
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
     posix_spawn_file_actions_addopen(&actions, 1, outputFile.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
     posix_spawn_file_actions_adddup2(&actions, 1, 2)
+    // The test runner's threads block signals; a tmux server inheriting that mask never exits.
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var noSignals = sigset_t()
+    sigemptyset(&noSignals)
+    var allSignals = sigset_t()
+    sigfillset(&allSignals)
+    posix_spawnattr_setsigmask(&attributes, &noSignals)
+    posix_spawnattr_setsigdefault(&attributes, &allSignals)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
     var environment = ProcessInfo.processInfo.environment
     environment["TMUX"] = nil
     environment["LANG"] = environment["LANG"] ?? "C.UTF-8"
@@ -79,7 +91,7 @@ final class TmuxSession {
     let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
     defer { (argv + envp).forEach { free($0) } }
     var pid: pid_t = 0
-    guard posix_spawnp(&pid, "tmux", &actions, nil, argv, envp) == 0 else {
+    guard posix_spawnp(&pid, "tmux", &actions, &attributes, argv, envp) == 0 else {
       return (127, "tmux could not be started")
     }
     var status: Int32 = 0
