@@ -29,7 +29,9 @@ public final class SettingsEditor {
   ///     edited key by key; pass ``availableSuites`` for all of them.
   ///   - files: Property-list files (XML or binary), shown read-only.
   /// - Throws: `PropertyListError` when a file is missing or is not a property list.
-  public convenience init(objects: [AnySettings] = [], suites: [String] = [], files: [URL] = []) throws {
+  public convenience init(objects: [AnySettings] = [], suites: [String] = [], files: [URL] = [])
+    throws
+  {
     let fileSources: [any RowSource] = try files.map { try PropertyListDomain(file: $0) }
     let objectSources: [any RowSource] = objects.map(SettingsObjectRows.init)
     self.init(sources: objectSources + suites.map { PropertyListDomain(suite: $0) } + fileSources)

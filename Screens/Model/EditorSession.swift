@@ -96,7 +96,8 @@ final class EditorSession {
       store(!flag, row: row, index: state.rowIndex, in: source)
     case .text(let format, let text):
       if toggling {
-        state.message = .init(text: "Space toggles Bool values; Enter edits \(row.name)", isError: false)
+        state.message = .init(
+          text: "Space toggles Bool values; Enter edits \(row.name)", isError: false)
       } else {
         state.mode = .editing(row: state.rowIndex, format: format, field: LineEditor(text: text))
       }
@@ -106,7 +107,9 @@ final class EditorSession {
     return Damage(rows: [state.rowIndex])
   }
 
-  private func handleEditing(_ key: KeyPress, row index: Int, format: TextValueFormat, field: inout LineEditor) -> Damage {
+  private func handleEditing(
+    _ key: KeyPress, row index: Int, format: TextValueFormat, field: inout LineEditor
+  ) -> Damage {
     switch field.handle(key) {
     case .editing:
       state.mode = .editing(row: index, format: format, field: field)
@@ -133,7 +136,8 @@ final class EditorSession {
   private func store(_ value: Any, row: PropertyRow, index: Int, in source: any RowSource) {
     do {
       try source.setValue(value, at: index)
-      state.message = .init(text: "Saved \(row.name) = \(source.row(at: index).value)", isError: false)
+      state.message = .init(
+        text: "Saved \(row.name) = \(source.row(at: index).value)", isError: false)
     } catch {
       state.message = .init(text: "Not saved: \(error)", isError: true)
     }

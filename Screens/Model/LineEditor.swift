@@ -26,8 +26,12 @@ struct LineEditor: Equatable {
     switch key {
     case .enter: return .commit
     case .escape: return .cancel
-    case .character(let character): characters.insert(character, at: cursor); cursor += 1
-    case .backspace where cursor > 0: cursor -= 1; characters.remove(at: cursor)
+    case .character(let character):
+      characters.insert(character, at: cursor)
+      cursor += 1
+    case .backspace where cursor > 0:
+      cursor -= 1
+      characters.remove(at: cursor)
     case .delete where cursor < characters.count: characters.remove(at: cursor)
     case .left: cursor = max(0, cursor - 1)
     case .right: cursor = min(characters.count, cursor + 1)

@@ -38,13 +38,18 @@ struct TextValueFormat: Hashable, Sendable {
     case .string:
       return wrapped(text)
     case .double:
-      guard let value = Double(trimmed), value.isFinite else { throw refusal(text, "is not a number") }
+      guard let value = Double(trimmed), value.isFinite else {
+        throw refusal(text, "is not a number")
+      }
       return wrapped(value)
     case .float:
-      guard let value = Float(trimmed), value.isFinite else { throw refusal(text, "is not a number") }
+      guard let value = Float(trimmed), value.isFinite else {
+        throw refusal(text, "is not a number")
+      }
       return wrapped(value)
     case .integer(let name, let bitWidth, let signed):
-      return try parseInteger(trimmed, as: Self.integerType(name: name, bitWidth: bitWidth, signed: signed))
+      return try parseInteger(
+        trimmed, as: Self.integerType(name: name, bitWidth: bitWidth, signed: signed))
     }
   }
 
@@ -59,23 +64,28 @@ struct TextValueFormat: Hashable, Sendable {
     }
   }
 
-  private static func integerType(name: String, bitWidth: Int, signed: Bool) -> any FixedWidthInteger.Type {
-      switch (bitWidth, signed) {
-      case (8, true): Int8.self
-      case (16, true): Int16.self
-      case (32, true): Int32.self
-      case (8, false): UInt8.self
-      case (16, false): UInt16.self
-      case (32, false): UInt32.self
-      case (_, false): name == "UInt64" ? UInt64.self : UInt.self
-      default: name == "Int64" ? Int64.self : Int.self
-      }
+  private static func integerType(name: String, bitWidth: Int, signed: Bool)
+    -> any FixedWidthInteger.Type
+  {
+    switch (bitWidth, signed) {
+    case (8, true): Int8.self
+    case (16, true): Int16.self
+    case (32, true): Int32.self
+    case (8, false): UInt8.self
+    case (16, false): UInt16.self
+    case (32, false): UInt32.self
+    case (_, false): name == "UInt64" ? UInt64.self : UInt.self
+    default: name == "Int64" ? Int64.self : Int.self
+    }
   }
 
-  private func parseInteger<T: FixedWidthInteger>(_ digits: String, as type: T.Type) throws(ValueInputError) -> Any {
+  private func parseInteger<T: FixedWidthInteger>(_ digits: String, as type: T.Type)
+    throws(ValueInputError) -> Any
+  {
     if let value = T(digits, radix: 10) { return wrapped(value) }
     let isWholeNumber = digits.wholeMatch(of: /[+-]?[0-9]+/) != nil
-    throw refusal(digits, isWholeNumber ? "is out of range (\(T.min)…\(T.max))" : "is not a whole number")
+    throw refusal(
+      digits, isWholeNumber ? "is out of range (\(T.min)…\(T.max))" : "is not a whole number")
   }
 
   private func refusal(_ text: String, _ reason: String) -> ValueInputError {

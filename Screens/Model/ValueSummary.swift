@@ -31,7 +31,11 @@ enum ValueSummary {
     case let value as Double where type(of: value) == Double.self: self = .real(value)
     case let value as Float where type(of: value) == Float.self: self = .real(Double(value))
     case let value as any BinaryInteger:
-      if let signed = Int64(exactly: value) { self = .integer(signed) } else { self = .unsignedInteger(UInt64(value)) }
+      if let signed = Int64(exactly: value) {
+        self = .integer(signed)
+      } else {
+        self = .unsignedInteger(UInt64(value))
+      }
     case let value as NSNumber: self = Self(number: value)
     default: self = .other(value)
     }
@@ -42,7 +46,8 @@ enum ValueSummary {
     case "c", "B": self = .bool(number.boolValue)
     case "f", "d": self = .real(number.doubleValue)
     case "Q", "L", "I", "S", "C":
-      self = number.int64Value < 0 ? .unsignedInteger(number.uint64Value) : .integer(number.int64Value)
+      self =
+        number.int64Value < 0 ? .unsignedInteger(number.uint64Value) : .integer(number.int64Value)
     default: self = .integer(number.int64Value)
     }
   }
@@ -71,11 +76,20 @@ enum ValueSummary {
     case .unsignedInteger(let number): String(number)
     case .real(let number): String(number)
     case .date(let date): date.formatted(.iso8601)
-    case .data(let data): "<\(data.count) bytes\(data.isEmpty ? "" : ": " + data.prefix(8).map { String(format: "%02x", $0) }.joined())\(data.count > 8 ? "…" : "")>"
-    case .array(let items): items.isEmpty ? "( )" : "(\(items.count) item\(items.count == 1 ? "" : "s"))"
-    case .dictionary(let entries): entries.isEmpty ? "{ }" : "{\(entries.count) key\(entries.count == 1 ? "" : "s")}"
+    case .data(let data):
+      "<\(data.count) bytes\(Self.hexPrefix(of: data))>"
+    case .array(let items):
+      items.isEmpty ? "( )" : "(\(items.count) item\(items.count == 1 ? "" : "s"))"
+    case .dictionary(let entries):
+      entries.isEmpty ? "{ }" : "{\(entries.count) key\(entries.count == 1 ? "" : "s")}"
     case .other(let value): TextWidth.singleLine(String(describing: value))
     }
   }
 
+  /// `: ` and the first eight bytes in hex (`…` when there are more), or nothing for no bytes.
+  private static func hexPrefix(of data: Data) -> String {
+    guard !data.isEmpty else { return "" }
+    let hex = data.prefix(8).map { String(format: "%02x", $0) }.joined()
+    return ": " + hex + (data.count > 8 ? "…" : "")
+  }
 }

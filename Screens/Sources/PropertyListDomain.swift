@@ -59,12 +59,17 @@ final class PropertyListDomain: RowSource, LiveRowSource, Observable {
     let key = keys[index]
     registrar.access(self, keyPath: \.[observing: key])
     let value = ValueSummary(values[key] as Any)
-    return PropertyRow(name: key, key: key, typeName: value.typeName, value: value.text, editing: editing(for: value))
+    return PropertyRow(
+      name: key, key: key, typeName: value.typeName, value: value.text, editing: editing(for: value)
+    )
   }
 
   func setValue(_ value: Any, at index: Int) throws {
     let key = keys[index]
-    guard let defaults else { throw PropertyListError(file: URL(fileURLWithPath: location), kind: .unwritable, reason: "opened read-only") }
+    guard let defaults else {
+      throw PropertyListError(
+        file: URL(fileURLWithPath: location), kind: .unwritable, reason: "opened read-only")
+    }
     try defaults.write(value, forKey: key, excluding: observation)
     reload([key])
   }
@@ -100,7 +105,10 @@ final class PropertyListDomain: RowSource, LiveRowSource, Observable {
     switch value {
     case .string(let text): return .text(TextValueFormat(base: .string), text: text)
     case .bool(let flag): return .toggle(flag)
-    case .integer(let number): return .text(TextValueFormat(base: .integer(name: "Int", bitWidth: 64, signed: true)), text: String(number))
+    case .integer(let number):
+      return .text(
+        TextValueFormat(base: .integer(name: "Int", bitWidth: 64, signed: true)),
+        text: String(number))
     case .real(let number): return .text(TextValueFormat(base: .double), text: String(number))
     default: return .readOnly("\(value.typeName) values are not editable yet")
     }

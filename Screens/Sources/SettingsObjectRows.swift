@@ -57,7 +57,9 @@ final class SettingsObjectRows: RowSource {
     return mirror.children.first.map { unwrapped($0.value) } ?? nil
   }
 
-  private static func editing(_ valueType: SettingsValueType, typeName: String, value: Any) -> RowEditing {
+  private static func editing(_ valueType: SettingsValueType, typeName: String, value: Any)
+    -> RowEditing
+  {
     var isOptional = false
     var base = valueType
     if case .optional(let wrapped) = valueType {
@@ -70,7 +72,9 @@ final class SettingsObjectRows: RowSource {
     case .double: format = .double
     case .float: format = .float
     case .integer(let bitWidth, let signed):
-      format = .integer(name: isOptional ? String(typeName.dropLast()) : typeName, bitWidth: bitWidth, signed: signed)
+      format = .integer(
+        name: isOptional ? String(typeName.dropLast()) : typeName, bitWidth: bitWidth,
+        signed: signed)
     case .bool where !isOptional:
       return .toggle(value as? Bool ?? false)
     default:

@@ -14,9 +14,11 @@ struct Glyphs: Sendable {
   let redraws: String
 
   /// Glyphs for UTF-8 terminals.
-  static let unicode = Glyphs(modified: "*", ellipsis: "…", separator: "│", selected: "▸", redraws: "↻")
+  static let unicode = Glyphs(
+    modified: "*", ellipsis: "…", separator: "│", selected: "▸", redraws: "↻")
   /// Glyphs for terminals that cannot show UTF-8.
-  static let ascii = Glyphs(modified: "*", ellipsis: "~", separator: "|", selected: ">", redraws: "r")
+  static let ascii = Glyphs(
+    modified: "*", ellipsis: "~", separator: "|", selected: ">", redraws: "r")
 
   /// The set that fits the current locale's character encoding.
   static var current: Glyphs {

@@ -145,7 +145,8 @@ final class NcursesCanvas: Canvas {
     case 27: .escape
     case 9: .tab
     case 8, 127: .backspace
-    default: Unicode.Scalar(value).map { .character(Character($0)) } ?? .other(Int32(bitPattern: value))
+    default:
+      Unicode.Scalar(value).map { .character(Character($0)) } ?? .other(Int32(bitPattern: value))
     }
   }
 }

@@ -19,7 +19,9 @@ final class EditorScreen {
   private var sourceScroll = 0
   private var redrawCounts: [RowID: Int] = [:]
 
-  init(canvas: any Canvas, session: EditorSession, glyphs: Glyphs, wake: @escaping @Sendable () -> Void) {
+  init(
+    canvas: any Canvas, session: EditorSession, glyphs: Glyphs, wake: @escaping @Sendable () -> Void
+  ) {
     self.canvas = canvas
     self.session = session
     self.glyphs = glyphs
@@ -35,7 +37,9 @@ final class EditorScreen {
   /// Draws what `damage` and the pending invalidations require, then presents one frame.
   func draw(_ damage: Damage) {
     let pending = invalidation.take()
-    if layout == nil || damage.layout || pending.layout || layout?.size != canvas.size || scrollToFocus() {
+    if layout == nil || damage.layout || pending.layout || layout?.size != canvas.size
+      || scrollToFocus()
+    {
       paintAll()
     } else {
       for index in pending.rows.sorted() {
@@ -70,7 +74,9 @@ final class EditorScreen {
     let source = session.currentSource
     let generation = generation
     let invalidation = invalidation
-    let rowCount = trackAfterChange { source?.rowCount ?? 0 } onChange: {
+    let rowCount = trackAfterChange {
+      source?.rowCount ?? 0
+    } onChange: {
       invalidation.invalidateLayout(generation: generation)
     }
     let rows = (0..<rowCount).compactMap { source?.row(at: $0) }
@@ -81,7 +87,8 @@ final class EditorScreen {
     session.pageSize = max(1, layout.visibleCount - 1)
     guard !layout.isTooSmall else {
       let need = ScreenLayout.minimumSize
-      canvas.put("Terminal too small: need \(need.columns)x\(need.rows)", row: 0, column: 0, style: .bold)
+      canvas.put(
+        "Terminal too small: need \(need.columns)x\(need.rows)", row: 0, column: 0, style: .bold)
       return
     }
     _ = scrollToFocus()
@@ -98,16 +105,21 @@ final class EditorScreen {
   private func paintHeader() {
     guard let layout else { return }
     let source = session.currentSource
-    let badge = source.map { " [\($0.kind.rawValue)\($0.kind == .file ? ", read-only" : "")] " } ?? ""
+    let badge =
+      source.map { " [\($0.kind.rawValue)\($0.kind == .file ? ", read-only" : "")] " } ?? ""
     let title = " settings-editor  \(source?.title ?? "no objects")  \(source?.location ?? "")"
     let width = layout.size.columns - TextWidth.columns(badge)
-    canvas.put(TextWidth.fit(title, width: width, ellipsis: glyphs.ellipsis) + badge, row: 0, column: 0, style: .reverse)
+    canvas.put(
+      TextWidth.fit(title, width: width, ellipsis: glyphs.ellipsis) + badge, row: 0, column: 0,
+      style: .reverse)
   }
 
   private func paintObjects() {
     guard let layout else { return }
     let state = session.state
-    canvas.put(TextWidth.fit(" Objects", width: layout.objectsWidth, ellipsis: glyphs.ellipsis), row: 1, column: 0, style: .bold)
+    canvas.put(
+      TextWidth.fit(" Objects", width: layout.objectsWidth, ellipsis: glyphs.ellipsis), row: 1,
+      column: 0, style: .bold)
     for line in 1..<layout.size.rows - 2 {
       canvas.put(glyphs.separator, row: line, column: layout.objectsWidth, style: .dim)
     }
@@ -124,18 +136,25 @@ final class EditorScreen {
 
   private func paintColumnHeadings() {
     guard let layout else { return }
-    let headings = PropertyRow(name: "Name", key: "Key", typeName: "Type", value: "Value", editing: .readOnly(""))
+    let headings = PropertyRow(
+      name: "Name", key: "Key", typeName: "Type", value: "Value", editing: .readOnly(""))
     let counter = layout.counterWidth > 0 ? "Redraws" : ""
-    canvas.put(rowText(headings, marker: " ", counter: counter, in: layout), row: 1, column: layout.rowsColumn, style: .bold)
+    canvas.put(
+      rowText(headings, marker: " ", counter: counter, in: layout), row: 1,
+      column: layout.rowsColumn, style: .bold)
   }
 
   private func paintRow(_ index: Int) {
     guard let layout, let source = session.currentSource, !layout.isTooSmall else { return }
     let line = layout.firstListLine + index - rowScroll
-    guard index >= rowScroll, line < layout.firstListLine + layout.visibleCount, index < source.rowCount else { return }
+    guard index >= rowScroll, line < layout.firstListLine + layout.visibleCount,
+      index < source.rowCount
+    else { return }
     let generation = generation
     let invalidation = invalidation
-    let row = trackAfterChange { source.row(at: index) } onChange: {
+    let row = trackAfterChange {
+      source.row(at: index)
+    } onChange: {
       invalidation.invalidateRow(index, generation: generation)
     }
     let state = session.state
@@ -150,8 +169,12 @@ final class EditorScreen {
   }
 
   /// One row of the table: marker, name, key, type, value, counter, each fitted to its column.
-  private func rowText(_ row: PropertyRow, marker: String, counter: String, in layout: ScreenLayout) -> String {
-    let fit = { (text: String, width: Int) in TextWidth.fit(text, width: width, ellipsis: self.glyphs.ellipsis) }
+  private func rowText(_ row: PropertyRow, marker: String, counter: String, in layout: ScreenLayout)
+    -> String
+  {
+    let fit = { (text: String, width: Int) in
+      TextWidth.fit(text, width: width, ellipsis: self.glyphs.ellipsis)
+    }
     var text = marker + " " + fit(row.name, layout.nameWidth) + "  "
     if layout.keyWidth > 0 { text += fit(row.key ?? "-", layout.keyWidth) + "  " }
     text += fit(row.typeName, layout.typeWidth) + "  " + fit(row.value, layout.valueWidth)
@@ -171,28 +194,45 @@ final class EditorScreen {
       let prompt = " \(name) (\(format.typeName)\(format.isOptional ? ", empty = nil" : "")): "
       canvas.put(prompt, row: layout.statusLine, column: 0, style: .bold)
       let start = TextWidth.columns(prompt)
-      canvas.put(TextWidth.fit(field.text, width: layout.size.columns - start - 1, ellipsis: glyphs.ellipsis, pad: false), row: layout.statusLine, column: start, style: .underline)
-      cursor = (layout.statusLine, min(layout.size.columns - 1, start + TextWidth.columns(String(field.text.prefix(field.cursor)))))
+      canvas.put(
+        TextWidth.fit(
+          field.text, width: layout.size.columns - start - 1, ellipsis: glyphs.ellipsis, pad: false),
+        row: layout.statusLine, column: start, style: .underline)
+      cursor = (
+        layout.statusLine,
+        min(
+          layout.size.columns - 1,
+          start + TextWidth.columns(String(field.text.prefix(field.cursor))))
+      )
       if let message = state.message {
-        canvas.put(TextWidth.fit(" " + message.text, width: layout.size.columns, ellipsis: glyphs.ellipsis), row: layout.keyBarLine, column: 0, style: .bold)
+        canvas.put(
+          TextWidth.fit(" " + message.text, width: layout.size.columns, ellipsis: glyphs.ellipsis),
+          row: layout.keyBarLine, column: 0, style: .bold)
       } else {
         paintKeyBar(KeyMap.editingHints, layout: layout)
       }
     case .browsing:
       let text = state.message.map { " " + $0.text } ?? focusedRowDetails()
-      canvas.put(TextWidth.fit(text, width: layout.size.columns, ellipsis: glyphs.ellipsis), row: layout.statusLine, column: 0, style: state.message?.isError == true ? .bold : [])
+      canvas.put(
+        TextWidth.fit(text, width: layout.size.columns, ellipsis: glyphs.ellipsis),
+        row: layout.statusLine, column: 0, style: state.message?.isError == true ? .bold : [])
       paintKeyBar(KeyMap.browse.compactMap(\.hint), layout: layout)
     }
     canvas.setCursor(cursor)
   }
 
   private func paintKeyBar(_ hints: [String], layout: ScreenLayout) {
-    canvas.put(TextWidth.fit(" " + hints.joined(separator: "  "), width: layout.size.columns, ellipsis: glyphs.ellipsis), row: layout.keyBarLine, column: 0, style: .dim)
+    canvas.put(
+      TextWidth.fit(
+        " " + hints.joined(separator: "  "), width: layout.size.columns, ellipsis: glyphs.ellipsis),
+      row: layout.keyBarLine, column: 0, style: .dim)
   }
 
   /// The focused row's summary, default and storage, for the status line.
   private func focusedRowDetails() -> String {
-    guard let source = session.currentSource, session.state.rowIndex < source.rowCount else { return "" }
+    guard let source = session.currentSource, session.state.rowIndex < source.rowCount else {
+      return ""
+    }
     let row = source.row(at: session.state.rowIndex)
     var parts = [" \(row.name)"]
     if let summary = row.summary { parts.append(summary) }

@@ -17,9 +17,13 @@ struct ScreenLayout: Equatable {
 
   /// Lays out `size` for rows with the given column texts; `showsKeys` adds the key column
   /// (pointless where every key is its row's name).
-  init(size: TerminalSize, titles: [String], rows: [PropertyRow], showsKeys: Bool, showsRedrawCounts: Bool) {
+  init(
+    size: TerminalSize, titles: [String], rows: [PropertyRow], showsKeys: Bool,
+    showsRedrawCounts: Bool
+  ) {
     self.size = size
-    let widest = { (texts: [String], cap: Int) in min(cap, texts.map(TextWidth.columns).max() ?? 0) }
+    let widest = { (texts: [String], cap: Int) in min(cap, texts.map(TextWidth.columns).max() ?? 0)
+    }
     objectsWidth = max(12, min(widest(titles, 28) + 4, size.columns / 4))
     let rowsWidth = size.columns - objectsWidth - 1
     counterWidth = showsRedrawCounts ? 9 : 0

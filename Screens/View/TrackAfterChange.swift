@@ -8,9 +8,12 @@
 /// background queue) would then wake the loop while the old value is still in place, and the
 /// redraw could show it. The `didSet` form of the toolchain's tracking (SPI; on Linux the same
 /// implementation) calls back once the value is stored, so the redraw always reads the new value.
-func trackAfterChange<Value>(_ read: () -> Value, onChange: @escaping @Sendable () -> Void) -> Value {
-  withObservationTracking(read, didSet: { tracking in
-    tracking.cancel()
-    onChange()
-  })
+func trackAfterChange<Value>(_ read: () -> Value, onChange: @escaping @Sendable () -> Void) -> Value
+{
+  withObservationTracking(
+    read,
+    didSet: { tracking in
+      tracking.cancel()
+      onChange()
+    })
 }

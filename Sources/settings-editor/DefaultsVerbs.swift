@@ -43,8 +43,11 @@ enum DefaultsVerbs {
       }
       return document.values
     case .suite(let suite):
-      guard FileManager.default.fileExists(atPath: PreferencesDirectory.fileURL(forSuite: suite).path) else {
-        throw Failure(description: "the suite \(suite) does not exist in \(PreferencesDirectory.url.path)")
+      guard
+        FileManager.default.fileExists(atPath: PreferencesDirectory.fileURL(forSuite: suite).path)
+      else {
+        throw Failure(
+          description: "the suite \(suite) does not exist in \(PreferencesDirectory.url.path)")
       }
       let defaults = try suiteDefaults(suite)
       if let error = defaults.lastError { throw error }
@@ -63,16 +66,22 @@ enum DefaultsVerbs {
     let text = argument.text
     switch argument.flag {
     case "-int", "-integer":
-      guard let number = Int(text) else { throw Failure(description: "\"\(text)\" is not an integer") }
+      guard let number = Int(text) else {
+        throw Failure(description: "\"\(text)\" is not an integer")
+      }
       return number
     case "-float":
-      guard let number = Double(text), number.isFinite else { throw Failure(description: "\"\(text)\" is not a number") }
+      guard let number = Double(text), number.isFinite else {
+        throw Failure(description: "\"\(text)\" is not a number")
+      }
       return number
     case "-bool", "-boolean":
       switch text.lowercased() {
       case "true", "yes", "1": return true
       case "false", "no", "0": return false
-      default: throw Failure(description: "\"\(text)\" is not a boolean (use true, false, yes, no, 1 or 0)")
+      default:
+        throw Failure(
+          description: "\"\(text)\" is not a boolean (use true, false, yes, no, 1 or 0)")
       }
     default:
       return text

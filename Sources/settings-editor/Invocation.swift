@@ -21,7 +21,9 @@ enum Invocation: Equatable {
 
     /// A path when the argument has a `/` or names an existing `.plist` file, else a suite.
     init(_ argument: String) {
-      let isFile = argument.contains("/") || (argument.hasSuffix(".plist") && FileManager.default.fileExists(atPath: argument))
+      let isFile =
+        argument.contains("/")
+        || (argument.hasSuffix(".plist") && FileManager.default.fileExists(atPath: argument))
       self = isFile ? .file(argument) : .suite(argument)
     }
   }
@@ -45,19 +47,24 @@ enum Invocation: Equatable {
     case "-h", "--help", "help":
       self = .help
     case "read":
-      guard (1...2).contains(operands.count) else { throw UsageError("read takes a suite or a .plist path, and optionally a key") }
+      guard (1...2).contains(operands.count) else {
+        throw UsageError("read takes a suite or a .plist path, and optionally a key")
+      }
       self = .read(domain: Domain(operands[0]), key: operands.count == 2 ? operands[1] : nil)
     case "write":
       self = try Self.write(operands)
     case "delete":
       guard operands.count == 2 else { throw UsageError("delete takes a suite and a key") }
-      guard case .suite(let suite) = Domain(operands[0]) else { throw UsageError("delete works on suites; files opened by path are read-only") }
+      guard case .suite(let suite) = Domain(operands[0]) else {
+        throw UsageError("delete works on suites; files opened by path are read-only")
+      }
       self = .delete(suite: suite, key: operands[1])
     case _ where verb.hasPrefix("-"):
       throw UsageError("unknown option \(verb)")
     default:
       guard arguments.allSatisfy({ Domain($0) != .suite($0) }) else {
-        throw UsageError("unknown command \(verb) (property-list files must exist and end in .plist or contain /)")
+        throw UsageError(
+          "unknown command \(verb) (property-list files must exist and end in .plist or contain /)")
       }
       self = .editFiles(arguments)
     }
@@ -66,14 +73,23 @@ enum Invocation: Equatable {
   private static let typeFlags = ["-string", "-int", "-integer", "-float", "-bool", "-boolean"]
 
   private static func write(_ operands: [String]) throws(UsageError) -> Invocation {
-    let usage = UsageError("write takes a suite, a key, an optional type (\(typeFlags.joined(separator: " | "))) and a value")
+    let usage = UsageError(
+      "write takes a suite, a key, an optional type (\(typeFlags.joined(separator: " | "))) and a value"
+    )
     guard operands.count == 3 || operands.count == 4 else { throw usage }
-    guard case .suite(let suite) = Domain(operands[0]) else { throw UsageError("write works on suites; files opened by path are read-only") }
-    if operands.count == 3 {
-      return .write(suite: suite, key: operands[1], value: TypedArgument(flag: "-string", text: operands[2]))
+    guard case .suite(let suite) = Domain(operands[0]) else {
+      throw UsageError("write works on suites; files opened by path are read-only")
     }
-    guard typeFlags.contains(operands[2]) else { throw UsageError("unknown type \(operands[2]); use one of \(typeFlags.joined(separator: ", "))") }
-    return .write(suite: suite, key: operands[1], value: TypedArgument(flag: operands[2], text: operands[3]))
+    if operands.count == 3 {
+      return .write(
+        suite: suite, key: operands[1], value: TypedArgument(flag: "-string", text: operands[2]))
+    }
+    guard typeFlags.contains(operands[2]) else {
+      throw UsageError(
+        "unknown type \(operands[2]); use one of \(typeFlags.joined(separator: ", "))")
+    }
+    return .write(
+      suite: suite, key: operands[1], value: TypedArgument(flag: operands[2], text: operands[3]))
   }
 }
 

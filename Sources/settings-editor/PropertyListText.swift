@@ -18,7 +18,8 @@ enum PropertyListText {
     case let date as Date:
       return quoted(date.formatted(.iso8601))
     case let data as Data:
-      return "{length = \(data.count), bytes = 0x\(data.map { String(format: "%02x", $0) }.joined())}"
+      return
+        "{length = \(data.count), bytes = 0x\(data.map { String(format: "%02x", $0) }.joined())}"
     case let items as [Any]:
       guard !items.isEmpty else { return "(\n\(indent))" }
       let lines = items.map { "\(indent)    \(render($0, level: level + 1))" }
@@ -47,7 +48,9 @@ enum PropertyListText {
     return "\"\(escaped)\""
   }
 
-  private static let plainWord = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: Unicode.Scalar(0)...Unicode.Scalar(127)))
-    .union(CharacterSet(charactersIn: "_.$/:-"))
+  private static let plainWord = CharacterSet.alphanumerics.intersection(
+    CharacterSet(charactersIn: Unicode.Scalar(0)...Unicode.Scalar(127))
+  )
+  .union(CharacterSet(charactersIn: "_.$/:-"))
 
 }

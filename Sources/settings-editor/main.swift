@@ -12,7 +12,8 @@ func printError(_ message: String) {
 func runEditor(_ editor: () throws -> SettingsEditor) throws {
   let term = ProcessInfo.processInfo.environment["TERM"] ?? ""
   guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1, !term.isEmpty, term != "dumb" else {
-    throw DefaultsVerbs.Failure(description: "the editor needs a terminal; use read, write or delete in scripts (see --help)")
+    throw DefaultsVerbs.Failure(
+      description: "the editor needs a terminal; use read, write or delete in scripts (see --help)")
   }
   try editor().run()
 }

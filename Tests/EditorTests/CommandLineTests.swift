@@ -17,21 +17,24 @@ import Testing
 
     let domain = try editor.run("read", "com.example.demo")
     #expect(domain.status == 0)
-    #expect(domain.output == """
-      {
-          age = 42;
-          enabled = 1;
-          name = "Bob Smith";
-          ratio = 1.5;
-      }
+    #expect(
+      domain.output == """
+        {
+            age = 42;
+            enabled = 1;
+            name = "Bob Smith";
+            ratio = 1.5;
+        }
 
-      """)
+        """)
     #expect(try editor.run("read", "com.example.demo", "name").output == "Bob Smith\n")
 
     #expect(try editor.run("delete", "com.example.demo", "ratio").status == 0)
     let afterDelete = try editor.run("read", "com.example.demo", "ratio")
     #expect(afterDelete.status == 1)
-    #expect(afterDelete.error == "settings-editor: the key ratio does not exist in suite com.example.demo\n")
+    #expect(
+      afterDelete.error
+        == "settings-editor: the key ratio does not exist in suite com.example.demo\n")
   }
 
   @Test func badInputFailsWithAMessageAndKeepsTheValue() throws {
@@ -43,7 +46,8 @@ import Testing
 
     let missingSuite = try editor.run("read", "com.example.missing")
     #expect(missingSuite.status == 1)
-    #expect(missingSuite.error.hasPrefix("settings-editor: the suite com.example.missing does not exist"))
+    #expect(
+      missingSuite.error.hasPrefix("settings-editor: the suite com.example.missing does not exist"))
 
     let missingKey = try editor.run("delete", "com.example.demo", "nothing")
     #expect(missingKey.status == 1)
@@ -51,7 +55,9 @@ import Testing
   }
 
   @Test func usageErrorsExitWith64() throws {
-    for arguments in [["frobnicate"], ["write", "com.example.demo"], ["write", "s", "k", "-date", "x"], ["--bogus"]] {
+    for arguments in [
+      ["frobnicate"], ["write", "com.example.demo"], ["write", "s", "k", "-date", "x"], ["--bogus"],
+    ] {
       let result = try editor.run(arguments)
       #expect(result.status == 64, "\(arguments)")
       #expect(result.error.contains("--help"), "\(arguments)")
@@ -61,7 +67,10 @@ import Testing
   @Test func helpDescribesEveryVerb() throws {
     let help = try editor.run("--help")
     #expect(help.status == 0)
-    for verb in ["read <suite | file.plist> [key]", "write <suite> <key> [-string | -int | -float | -bool] <value>", "delete <suite> <key>"] {
+    for verb in [
+      "read <suite | file.plist> [key]",
+      "write <suite> <key> [-string | -int | -float | -bool] <value>", "delete <suite> <key>",
+    ] {
       #expect(help.output.contains(verb))
     }
   }
@@ -69,8 +78,11 @@ import Testing
   @Test func readsFixtureFilesByPath() throws {
     let rectangle = TestPreferences.fixtures.appendingPathComponent("rectangle-binary.plist").path
     #expect(try editor.run("read", rectangle, "lastVersion").output == "92\n")
-    #expect(try editor.run("read", rectangle, "leftHalf").output == "{\n    keyCode = 123;\n    modifierFlags = 1572864;\n}\n")
-    let global = TestPreferences.fixtures.appendingPathComponent("global-preferences-binary.plist").path
+    #expect(
+      try editor.run("read", rectangle, "leftHalf").output
+        == "{\n    keyCode = 123;\n    modifierFlags = 1572864;\n}\n")
+    let global = TestPreferences.fixtures.appendingPathComponent("global-preferences-binary.plist")
+      .path
     #expect(try editor.run("read", global, "AppleLanguagesSchemaVersion").output == "3000\n")
     let empty = TestPreferences.fixtures.appendingPathComponent("empty-dict-binary.plist").path
     #expect(try editor.run("read", empty).output == "{\n}\n")

@@ -32,7 +32,9 @@ struct EditorProcess {
     let process = Process()
     process.executableURL = Self.binary
     process.arguments = arguments
-    process.environment = ProcessInfo.processInfo.environment.merging(["XDG_CONFIG_HOME": preferences.path]) { $1 }
+    process.environment = ProcessInfo.processInfo.environment.merging([
+      "XDG_CONFIG_HOME": preferences.path
+    ]) { $1 }
     let output = Pipe()
     let error = Pipe()
     process.standardOutput = output

@@ -59,10 +59,14 @@ import Testing
   }
 
   @Test func theEditFieldShowsThePromptAndRefusal() {
-    for key: KeyPress in [.down, .enter, .character("x"), .enter] { screen.draw(session.handle(key)) }
+    for key: KeyPress in [.down, .enter, .character("x"), .enter] {
+      screen.draw(session.handle(key))
+    }
     #expect(canvas.line(8) == " age (Int): 20x")
     #expect(canvas.cursor?.row == 8)
-    #expect(canvas.line(9).hasPrefix(" Refused: \"20x\" is not a whole number (Int expected); age unchanged"))
+    #expect(
+      canvas.line(9).hasPrefix(
+        " Refused: \"20x\" is not a whole number (Int expected); age unchanged"))
     #expect(object.age == 20)
   }
 

@@ -37,7 +37,11 @@ import Testing
 
   @Test func enterEditsAnIntAndStoresIt() {
     type(.down, .enter)
-    #expect(session.state.mode == .editing(row: 1, format: TextValueFormat(base: .integer(name: "Int", bitWidth: 64, signed: true)), field: LineEditor(text: "20")))
+    #expect(
+      session.state.mode
+        == .editing(
+          row: 1, format: TextValueFormat(base: .integer(name: "Int", bitWidth: 64, signed: true)),
+          field: LineEditor(text: "20")))
     type(.backspace, .backspace)
     type(text: "42")
     type(.enter)
@@ -52,7 +56,8 @@ import Testing
     type(.enter)
     #expect(source.object.age == 20)
     #expect(session.state.message?.isError == true)
-    #expect(session.state.message?.text.contains("\"20x\" is not a whole number (Int expected)") == true)
+    #expect(
+      session.state.message?.text.contains("\"20x\" is not a whole number (Int expected)") == true)
     guard case .editing = session.state.mode else {
       Issue.record("the field stays open to fix the input")
       return

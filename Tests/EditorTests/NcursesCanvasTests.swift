@@ -29,11 +29,16 @@ import Testing
     let canvas = try #require(NcursesCanvas(headless: "xterm"), "terminfo for xterm is missing")
     defer { canvas.end() }
     #expect(canvas.pendingKeys() == [])
-    for (code, key) in [(KEY_DOWN, KeyPress.down), (KEY_RESIZE, .resize), (KEY_BACKSPACE, .backspace)] {
+    for (code, key) in [
+      (KEY_DOWN, KeyPress.down), (KEY_RESIZE, .resize), (KEY_BACKSPACE, .backspace),
+    ] {
       ungetch(code)
       #expect(canvas.pendingKeys() == [key])
     }
-    for (character, key) in [(0x71, KeyPress.character("q")), (0xE9, .character("é")), (13, .enter), (27, .escape), (127, .backspace)] {
+    for (character, key) in [
+      (0x71, KeyPress.character("q")), (0xE9, .character("é")), (13, .enter), (27, .escape),
+      (127, .backspace),
+    ] {
       unget_wch(wchar_t(character))
       #expect(canvas.pendingKeys() == [key])
     }

@@ -20,7 +20,8 @@ import Testing
   }
 
   @Test func showsFixtureValuesWithTheirTypesReadOnly() throws {
-    let rectangle = try PropertyListDomain(file: TestPreferences.fixtures.appendingPathComponent("rectangle-binary.plist"))
+    let rectangle = try PropertyListDomain(
+      file: TestPreferences.fixtures.appendingPathComponent("rectangle-binary.plist"))
     let rows = (0..<rectangle.rowCount).map(rectangle.row(at:))
     let lastVersion = try #require(rows.first { $0.name == "lastVersion" })
     #expect(lastVersion.typeName == "String")
@@ -29,7 +30,8 @@ import Testing
     #expect(rows.first { $0.name == "hideMenubarIcon" }?.value == "true")
     #expect(rows.first { $0.name == "leftHalf" }?.value == "{2 keys}")
 
-    let global = try PropertyListDomain(file: TestPreferences.fixtures.appendingPathComponent("global-preferences-binary.plist"))
+    let global = try PropertyListDomain(
+      file: TestPreferences.fixtures.appendingPathComponent("global-preferences-binary.plist"))
     let globalRows = (0..<global.rowCount).map(global.row(at:))
     #expect(globalRows.first { $0.name == "AppleLanguagesSchemaVersion" }?.value == "3000")
     #expect(globalRows.first { $0.name == "KB_SingleQuoteOption" }?.value == "‘abc’")
@@ -77,11 +79,14 @@ import Testing
     let session = EditorSession(sources: [domain])
     let screen = EditorScreen(canvas: canvas, session: session, glyphs: .unicode, wake: {})
     screen.draw(Damage(layout: true))
-    for key: KeyPress in [.enter, .backspace, .backspace, .character("7"), .enter] { screen.draw(session.handle(key)) }
+    for key: KeyPress in [.enter, .backspace, .backspace, .character("7"), .enter] {
+      screen.draw(session.handle(key))
+    }
     #expect(canvas.line(2).hasSuffix("│  age   Int   7"))
     #expect(screen.redrawCount(source: 0, row: 0) == 1)
     try writer.flush()
-    let onDisk = try #require(try PropertyListFile(url: TestPreferences.file(ofSuite: suite)).read())
+    let onDisk = try #require(
+      try PropertyListFile(url: TestPreferences.file(ofSuite: suite)).read())
     #expect(onDisk.values["age"] as? Int == 7)
   }
 
@@ -92,7 +97,8 @@ import Testing
     let domain = PropertyListDomain(suite: suite, folder: TestPreferences.folder)
     domain.startWatching { job in MainActor.assumeIsolated { job() } }
     let canvas = MemoryCanvas(rows: 10, columns: 80)
-    let screen = EditorScreen(canvas: canvas, session: EditorSession(sources: [domain]), glyphs: .unicode, wake: {})
+    let screen = EditorScreen(
+      canvas: canvas, session: EditorSession(sources: [domain]), glyphs: .unicode, wake: {})
     screen.draw(Damage(layout: true))
     try writer.write("a", forKey: "a")
     screen.draw(Damage())

@@ -35,7 +35,9 @@ final class SampleRowSource: RowSource {
       PropertyRow(
         name: "age", key: "user-age", typeName: "Int", value: String(object.age),
         isModified: object.age != 20, defaultValue: "20",
-        editing: .text(TextValueFormat(base: .integer(name: "Int", bitWidth: 64, signed: true)), text: String(object.age)))
+        editing: .text(
+          TextValueFormat(base: .integer(name: "Int", bitWidth: 64, signed: true)),
+          text: String(object.age)))
     default:
       PropertyRow(
         name: "isEnabled", key: nil, typeName: "Bool", value: String(object.isEnabled),

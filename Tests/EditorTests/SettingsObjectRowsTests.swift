@@ -26,7 +26,8 @@ final class LookSettings {
   private let suite = TestPreferences.uniqueSuite()
 
   @Test func oneRowPerPropertyWithKeyTypeValueAndDefault() {
-    let rows = SettingsObjectRows(AnySettings(LookSettings(userDefaults: TestPreferences.writer(ofSuite: suite))))
+    let rows = SettingsObjectRows(
+      AnySettings(LookSettings(userDefaults: TestPreferences.writer(ofSuite: suite))))
     #expect(rows.title == "LookSettings")
     #expect(rows.location == TestPreferences.file(ofSuite: suite).path)
     let all = (0..<rows.rowCount).map(rows.row(at:))
@@ -35,7 +36,10 @@ final class LookSettings {
     #expect(all.map(\.typeName) == ["String", "UInt8", "Bool", "Bool"])
     #expect(all.map(\.value) == ["system", "80", "true", "false"])
     #expect(all.allSatisfy { !$0.isModified })
-    #expect(all[1].editing == .text(TextValueFormat(base: .integer(name: "UInt8", bitWidth: 8, signed: false)), text: "80"))
+    #expect(
+      all[1].editing
+        == .text(
+          TextValueFormat(base: .integer(name: "UInt8", bitWidth: 8, signed: false)), text: "80"))
     #expect(all[2].editing == .toggle(true))
   }
 
@@ -56,10 +60,14 @@ final class LookSettings {
   @Test func editingThroughTheSessionStoresTypedValues() {
     let look = LookSettings(userDefaults: TestPreferences.writer(ofSuite: suite))
     let session = EditorSession(sources: [SettingsObjectRows(AnySettings(look))])
-    for key: KeyPress in [.down, .enter, .backspace, .backspace, .character("9"), .character("9"), .enter] { _ = session.handle(key) }
+    for key: KeyPress in [
+      .down, .enter, .backspace, .backspace, .character("9"), .character("9"), .enter,
+    ] { _ = session.handle(key) }
     #expect(look.columns == 99)
     for key: KeyPress in [.enter, .character("9"), .enter] { _ = session.handle(key) }
-    #expect(session.state.message?.text == "Refused: \"999\" is out of range (0…255) (UInt8 expected); columns unchanged")
+    #expect(
+      session.state.message?.text
+        == "Refused: \"999\" is out of range (0…255) (UInt8 expected); columns unchanged")
     #expect(look.columns == 99)
     _ = session.handle(.escape)
     for key: KeyPress in [.down, .character(" ")] { _ = session.handle(key) }

@@ -3,7 +3,9 @@ import ObservableDefaultsCore
 import Testing
 
 /// The editor as a user sees it: the built program in a tmux window, read with capture-pane.
-@Suite(.serialized, .enabled(if: TmuxSession.isAvailable, "tmux is not installed (CI installs it with apt-get)"))
+@Suite(
+  .serialized,
+  .enabled(if: TmuxSession.isAvailable, "tmux is not installed (CI installs it with apt-get)"))
 struct TerminalEditorTests {
   private let editor: EditorProcess
 
@@ -23,7 +25,9 @@ struct TerminalEditorTests {
     try session.waitForScreen { $0.contains { $0.contains("Redraws") } }
 
     #expect(try editor.run("write", "com.example.demo", "age", "-int", "42").status == 0)
-    let screen = try session.waitForScreen { self.row("age", in: $0).map { $0.contains("42") && $0.hasSuffix("↻1") } == true }
+    let screen = try session.waitForScreen {
+      self.row("age", in: $0).map { $0.contains("42") && $0.hasSuffix("↻1") } == true
+    }
 
     let age = try #require(row("age", in: screen))
     #expect(age.contains("* age"), "differs from the default 20")
@@ -43,12 +47,18 @@ struct TerminalEditorTests {
     try session.send("Tab")
     for (index, name) in names.enumerated() {
       if index > 0 { try session.send("Down") }
-      let keys = try #require(try PropertyListFile(url: TestPreferences.fixtures.appendingPathComponent(name)).read())
-        .values.keys.sorted()
+      let keys = try #require(
+        try PropertyListFile(url: TestPreferences.fixtures.appendingPathComponent(name)).read()
+      )
+      .values.keys.sorted()
       // Long names are cut to the name column; their start identifies them.
       let visible = keys.prefix(26).map { "│  \($0.prefix(18))" }
-      let shown = { (screen: [String]) in visible.filter { key in screen.contains { $0.contains(key) } } }
-      let screen = try session.waitForScreen { $0.first?.contains(name) == true && shown($0).count == visible.count }
+      let shown = { (screen: [String]) in
+        visible.filter { key in screen.contains { $0.contains(key) } }
+      }
+      let screen = try session.waitForScreen {
+        $0.first?.contains(name) == true && shown($0).count == visible.count
+      }
       #expect(screen.first?.contains("[file, read-only]") == true, "\(name)")
       #expect(shown(screen) == visible, "\(name)")
       if keys.isEmpty {
@@ -64,7 +74,10 @@ struct TerminalEditorTests {
     try session.type("x")
     try session.send("Enter")
     let screen = try session.waitForScreen { $0.contains { $0.contains("Refused") } }
-    #expect(screen.contains { $0.contains("Refused: \"20x\" is not a whole number (Int expected); age unchanged") })
+    #expect(
+      screen.contains {
+        $0.contains("Refused: \"20x\" is not a whole number (Int expected); age unchanged")
+      })
     try session.send("Escape")
     try session.waitForScreen { !$0.contains { $0.contains("Refused") } }
     #expect(try editor.run("read", "com.example.demo", "age").status == 1, "nothing was written")
@@ -77,7 +90,8 @@ struct TerminalEditorTests {
   }
 
   @Test func spaceTogglesABoolAndQQuitsRestoringTheTerminal() throws {
-    let command = "sh -c '\(editor.shellCommand([]).replacingOccurrences(of: "'", with: "'\\''")); echo exit status $?; stty -a; sleep 30'"
+    let command =
+      "sh -c '\(editor.shellCommand([]).replacingOccurrences(of: "'", with: "'\\''")); echo exit status $?; stty -a; sleep 30'"
     let session = try TmuxSession(command: command)
     try session.waitForScreen { $0.contains { $0.contains("nickname") } }
     try session.send("Tab", "Down", "Tab", "Down", "Down", "Space")

@@ -7,7 +7,8 @@ enum TestPreferences {
   /// The folder (created once per process).
   static let folder: URL = {
     let url = FileManager.default.temporaryDirectory
-      .appendingPathComponent("editor-tests-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)")
+      .appendingPathComponent(
+        "editor-tests-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)")
     try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
   }()

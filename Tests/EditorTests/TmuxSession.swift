@@ -11,8 +11,12 @@ final class TmuxSession {
 
   /// Starts `command` (a shell command line) in a `columns`×`rows` window.
   init(command: String, columns: Int = 80, rows: Int = 24) throws {
-    let result = try tmux(["new-session", "-d", "-s", name, "-x", "\(columns)", "-y", "\(rows)", command])
-    guard result.status == 0 else { throw TmuxError(message: "tmux new-session failed: \(result.output)") }
+    let result = try tmux([
+      "new-session", "-d", "-s", name, "-x", "\(columns)", "-y", "\(rows)", command,
+    ])
+    guard result.status == 0 else {
+      throw TmuxError(message: "tmux new-session failed: \(result.output)")
+    }
   }
 
   deinit {
@@ -65,13 +69,15 @@ final class TmuxSession {
   /// `waitUntilExit()` never returns for `new-session`, whose server keeps running; and the
   /// child gets a clean signal mask.
   private static func runTmux(_ arguments: [String]) throws -> (status: Int32, output: String) {
-    let outputFile = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-\(UUID().uuidString)")
+    let outputFile = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "tmux-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: outputFile) }
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 1, outputFile.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    posix_spawn_file_actions_addopen(
+      &actions, 1, outputFile.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
     posix_spawn_file_actions_adddup2(&actions, 1, 2)
     // The test runner's threads block signals; a tmux server inheriting that mask never exits.
     var attributes = posix_spawnattr_t()
