@@ -50,12 +50,15 @@ public final class SettingsEditor {
   ///
   /// A termination signal ends the editor, restores the terminal, then terminates the process
   /// with that signal as it would have without the editor.
+  ///
+  /// - Throws: ``SettingsEditorError`` when there is no terminal to draw on; the terminal is
+  ///   left untouched then.
   public func run() throws {
     let loop = EventLoop()
     let signals = [SIGTERM, SIGHUP, SIGINT]
     var caughtSignal: Int32?
     do {
-      let canvas = NcursesCanvas()
+      let canvas = try NcursesCanvas()
       defer { canvas.end() }
       loop.catchSignals(signals)
       defer { loop.releaseSignals(signals) }

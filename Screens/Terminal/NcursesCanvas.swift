@@ -9,18 +9,28 @@ final class NcursesCanvas: Canvas {
   private let screen: OpaquePointer?
   private var isEnded = false
 
-  /// Starts curses on the process's terminal.
-  init() {
+  /// Starts curses on the process's terminal (standard input and output).
+  ///
+  /// - Throws: ``SettingsEditorError`` when standard input or output is not a terminal, or the
+  ///   terminal type (`TERM`) is missing, `dumb` or unknown to terminfo.
+  init() throws(SettingsEditorError) {
+    guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
+      throw .notATerminal
+    }
+    let type = ProcessInfo.processInfo.environment["TERM"] ?? ""
+    guard !type.isEmpty, type != "dumb" else { throw .unsupportedTerminal(type) }
     setlocale(LC_ALL, "")
-    guard let window = initscr() else { fatalError("settings-editor: cannot start curses") }
+    guard let screen = cnc_newterm_on_stdio(type), let window = cnc_stdscr() else {
+      throw .unsupportedTerminal(type)
+    }
+    self.screen = screen
     self.window = window
-    screen = nil
     Self.configure(window)
   }
 
   /// Starts curses headless on `terminal` (e.g. "xterm"), drawing into `/dev/null`, for tests.
-  /// The size comes from `LINES` and `COLUMNS` in the environment. Returns nil when the
-  /// terminal type is unknown.
+  /// The size is the terminal type's default unless `LINES` and `COLUMNS` are set. Returns nil
+  /// when the terminal type is unknown.
   init?(headless terminal: String) {
     setlocale(LC_ALL, "")
     guard let screen = cnc_newterm_on_paths(terminal, "/dev/null", "/dev/null") else { return nil }

@@ -22,6 +22,12 @@ static inline WINDOW *cnc_stdscr(void) { return stdscr; }
 static inline int cnc_lines(void) { return LINES; }
 static inline int cnc_cols(void) { return COLS; }
 
+/// Starts curses on the process's standard output and input as a terminal of type `term`;
+/// returns NULL (instead of exiting, as initscr does) when the type is unknown.
+static inline SCREEN *cnc_newterm_on_stdio(const char *term) {
+  return newterm(term, stdout, stdin);
+}
+
 /// Starts curses on a terminal that is not the process's own (headless tests: /dev/null).
 static inline SCREEN *cnc_newterm_on_paths(const char *term, const char *out, const char *in) {
   FILE *outFile = fopen(out, "w");

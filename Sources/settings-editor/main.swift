@@ -7,17 +7,6 @@ func printError(_ message: String) {
   FileHandle.standardError.write(Data("settings-editor: \(message)\n".utf8))
 }
 
-/// Runs the editor, refusing when there is no terminal to draw on.
-@MainActor
-func runEditor(_ editor: () throws -> SettingsEditor) throws {
-  let term = ProcessInfo.processInfo.environment["TERM"] ?? ""
-  guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1, !term.isEmpty, term != "dumb" else {
-    throw DefaultsVerbs.Failure(
-      description: "the editor needs a terminal; use read, write or delete in scripts (see --help)")
-  }
-  try editor().run()
-}
-
 let invocation: Invocation
 do {
   invocation = try Invocation(arguments: Array(CommandLine.arguments.dropFirst()))
@@ -31,12 +20,10 @@ do {
   case .help:
     print(usage)
   case .editor:
-    try runEditor {
-      let demo = [AnySettings(Settings()), AnySettings(AppearanceSettings())]
-      return try SettingsEditor(objects: demo, suites: SettingsEditor.availableSuites)
-    }
+    let demo = [AnySettings(Settings()), AnySettings(AppearanceSettings())]
+    try SettingsEditor(objects: demo, suites: SettingsEditor.availableSuites).run()
   case .editFiles(let paths):
-    try runEditor { try SettingsEditor(files: paths.map { URL(fileURLWithPath: $0) }) }
+    try SettingsEditor(files: paths.map { URL(fileURLWithPath: $0) }).run()
   case .read(let domain, let key):
     print(try DefaultsVerbs.read(domain, key: key))
   case .write(let suite, let key, let value):

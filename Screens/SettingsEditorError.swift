@@ -1,0 +1,16 @@
+/// Why ``SettingsEditor/run()`` could not show the editor.
+public enum SettingsEditorError: Error, Equatable, CustomStringConvertible {
+  /// Standard input or output is not a terminal (a pipe, a file, a CI log).
+  case notATerminal
+  /// The terminal type (`TERM`, given here) is missing, `dumb`, or unknown to terminfo.
+  case unsupportedTerminal(String)
+
+  public var description: String {
+    switch self {
+    case .notATerminal:
+      "the editor needs a terminal on standard input and output"
+    case .unsupportedTerminal(let type):
+      "the editor cannot draw on this terminal (TERM=\(type.isEmpty ? "unset" : type))"
+    }
+  }
+}
