@@ -64,6 +64,13 @@ final class PropertyListDomain: RowSource, LiveRowSource, Observable {
     )
   }
 
+  var problem: String? {
+    guard let error = defaults?.lastError else { return nil }
+    // The header already names the file; the rows pane is narrow.
+    guard error.kind == .malformed else { return error.description }
+    return "not a valid property list, left unchanged: \(error.reason)"
+  }
+
   func setValue(_ value: Any, at index: Int) throws {
     let key = keys[index]
     guard let defaults else {

@@ -18,6 +18,12 @@ protocol RowSource: AnyObject {
   func row(at index: Int) -> PropertyRow
   /// Stores `value`, typed as the row's ``RowEditing`` promised, for the row at `index`.
   func setValue(_ value: Any, at index: Int) throws
+  /// Why the source cannot show its values (a suite file that does not parse), if it cannot.
+  var problem: String? { get }
+}
+
+extension RowSource {
+  var problem: String? { nil }
 }
 
 /// The kinds of ``RowSource``.

@@ -97,7 +97,11 @@ final class EditorScreen {
     paintColumnHeadings()
     for index in rowScroll..<min(rowCount, rowScroll + layout.visibleCount) { paintRow(index) }
     if rowCount == 0 {
-      canvas.put("  (no keys)", row: layout.firstListLine, column: layout.rowsColumn, style: .dim)
+      let text = source?.problem.map { "  " + $0 } ?? "  (no keys)"
+      canvas.put(
+        TextWidth.fit(text, width: layout.rowsWidth, ellipsis: glyphs.ellipsis),
+        row: layout.firstListLine, column: layout.rowsColumn,
+        style: source?.problem == nil ? .dim : .bold)
     }
     paintStatus()
   }

@@ -107,3 +107,20 @@ import Testing
     #expect(canvas.line(3).contains("b  "))
   }
 }
+
+@MainActor
+@Suite struct MalformedSuiteTests {
+  @Test func aSuiteThatDoesNotParseSaysSoAndIsLeftAlone() throws {
+    let suite = TestPreferences.uniqueSuite()
+    let file = TestPreferences.file(ofSuite: suite)
+    try Data("garbage".utf8).write(to: file)
+    let domain = PropertyListDomain(suite: suite, folder: TestPreferences.folder)
+    #expect(domain.rowCount == 0)
+    let canvas = MemoryCanvas(rows: 10, columns: 120)
+    let screen = EditorScreen(
+      canvas: canvas, session: EditorSession(sources: [domain]), glyphs: .unicode, wake: {})
+    screen.draw(Damage(layout: true))
+    #expect(canvas.line(2).contains("│  not a valid property list, left unchanged: "))
+    #expect(try Data(contentsOf: file) == Data("garbage".utf8))
+  }
+}
