@@ -10,8 +10,6 @@ final class MemoryCanvas: Canvas {
   private var cells: [[Cell]]
   /// Where the cursor was placed last; nil when hidden.
   private(set) var cursor: (row: Int, column: Int)?
-  /// How many times ``present()`` ran.
-  private(set) var presentCount = 0
 
   init(rows: Int, columns: Int) {
     size = TerminalSize(rows: rows, columns: columns)
@@ -54,9 +52,7 @@ final class MemoryCanvas: Canvas {
     cursor = position
   }
 
-  func present() {
-    presentCount += 1
-  }
+  func present() {}
 
   /// The text of `row` with trailing spaces removed.
   func line(_ row: Int) -> String {
