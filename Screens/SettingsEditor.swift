@@ -14,7 +14,8 @@ import ObservableDefaults
 /// ```
 ///
 /// The editor owns the terminal while ``run()`` runs and restores it on every exit path,
-/// including errors and SIGTERM, SIGHUP and SIGINT.
+/// including errors and SIGTERM, SIGHUP and SIGINT. Create and run it on the main thread (top-level
+/// code or `@MainActor`); it draws from there and applies changes made on other threads there.
 @MainActor
 public final class SettingsEditor {
   private let sources: [any RowSource]
