@@ -49,6 +49,18 @@ struct EditorProcess {
       error: String(decoding: errorData, as: UTF8.self))
   }
 
+  /// Runs `read` until it prints `expected` or `seconds` pass (the editor's writes reach the
+  /// file a moment after the screen shows them); returns the last output.
+  func read(_ arguments: [String], until expected: String, seconds: Double = 5) throws -> String {
+    let deadline = Date().addingTimeInterval(seconds)
+    var output = try run(["read"] + arguments).output
+    while output != expected, Date() < deadline {
+      Thread.sleep(forTimeInterval: 0.02)
+      output = try run(["read"] + arguments).output
+    }
+    return output
+  }
+
   /// The command line that starts the program in this folder, for a shell (tmux).
   func shellCommand(_ arguments: [String]) -> String {
     (["env", "XDG_CONFIG_HOME=\(preferences.path)", Self.binary.path] + arguments)

@@ -98,7 +98,7 @@ struct TerminalEditorTests {
     try session.type("33")
     try session.send("Enter")
     try session.waitForScreen { self.row("age", in: $0)?.contains("33") == true }
-    #expect(try editor.run("read", "com.example.demo", "age").output == "33\n")
+    #expect(try editor.read(["com.example.demo", "age"], until: "33\n") == "33\n")
   }
 
   @Test func spaceTogglesABoolAndQQuitsRestoringTheTerminal() throws {
@@ -108,7 +108,7 @@ struct TerminalEditorTests {
     try session.waitForScreen { $0.contains { $0.contains("nickname") } }
     try session.send("Tab", "Down", "Tab", "Down", "Down", "Space")
     try session.waitForScreen { self.row("showsToolbar", in: $0)?.contains("false") == true }
-    #expect(try editor.run("read", "com.example.appearance", "showsToolbar").output == "0\n")
+    #expect(try editor.read(["com.example.appearance", "showsToolbar"], until: "0\n") == "0\n")
     try session.send("q")
     let screen = try session.waitForScreen { $0.contains { $0.contains("icanon") } }
     #expect(screen.contains("exit status 0"))
