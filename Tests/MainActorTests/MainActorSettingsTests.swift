@@ -38,3 +38,34 @@ final class ExplicitMainActorSettings {
     #expect(store.double(forKey: "volume") == 0.25)
   }
 }
+
+/// Changes from other threads reach main-actor objects through `MainActorDelivery.schedule`.
+@Suite(.serialized) struct MainActorDeliveryTests {
+  @Test func aChangeFromAnotherThreadIsScheduledOnTheMainThread() async throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("od-main-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("main.plist")
+    let settings = MainActorSettings(userDefaults: PropertyListDefaults(fileURL: file))
+    let scheduled = ScheduledCount()
+    let standard = MainActorDelivery.schedule
+    MainActorDelivery.schedule = { work in
+      scheduled.increment()
+      DispatchQueue.main.async(execute: work)
+    }
+    defer { MainActorDelivery.schedule = standard }
+    await Task.detached { PropertyListDefaults(fileURL: file).set("From a thread", forKey: "name") }.value
+    for _ in 0..<100 where settings.name != "From a thread" {
+      try await Task.sleep(for: .milliseconds(10))
+    }
+    #expect(settings.name == "From a thread")
+    #expect(scheduled.count == 1)
+  }
+}
+
+/// Counts calls from any thread.
+nonisolated final class ScheduledCount: @unchecked Sendable {
+  private let lock = NSLock()
+  private var calls = 0
+  func increment() { lock.withLock { calls += 1 } }
+  var count: Int { lock.withLock { calls } }
+}

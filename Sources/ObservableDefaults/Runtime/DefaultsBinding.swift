@@ -139,7 +139,7 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
       if let object = box.object { apply(change, to: object) }
       return
     }
-    DispatchQueue.main.async { [self] in
+    MainActorDelivery.schedule { [self] in
       if let object = box.object { apply(change, to: object) }
     }
   }
