@@ -90,6 +90,9 @@ final class EditorSession {
 
   private func activateRow(toggling: Bool) -> Damage {
     guard let source = currentSource, state.rowIndex < source.rowCount else { return Damage() }
+    if let tree = source as? any ExpandableRowSource, tree.toggleExpansion(at: state.rowIndex) {
+      return Damage(layout: true)
+    }
     let row = source.row(at: state.rowIndex)
     switch row.editing {
     case .toggle(let flag):

@@ -1,4 +1,5 @@
 import Foundation
+import ObservableDefaultsCore
 
 /// A type the editor edits as a line of text, and how that text becomes a typed value.
 struct TextValueFormat: Hashable, Sendable {
@@ -9,6 +10,9 @@ struct TextValueFormat: Hashable, Sendable {
     case integer(name: String, bitWidth: Int, signed: Bool)
     case double
     case float
+    /// A scalar of a raw property list, parsed by its type's text form (integers up to
+    /// `UInt64.max`, ISO 8601 dates with fractions, hex data).
+    case propertyList(PropertyListScalarType)
   }
 
   var base: Base
@@ -23,6 +27,7 @@ struct TextValueFormat: Hashable, Sendable {
       case .integer(let name, _, _): name
       case .double: "Double"
       case .float: "Float"
+      case .propertyList(let type): type.rawValue
       }
     return isOptional ? name + "?" : name
   }
@@ -50,6 +55,12 @@ struct TextValueFormat: Hashable, Sendable {
     case .integer(let name, let bitWidth, let signed):
       return try parseInteger(
         trimmed, as: Self.integerType(name: name, bitWidth: bitWidth, signed: signed))
+    case .propertyList(let type):
+      do {
+        return wrapped(try type.parse(text))
+      } catch {
+        throw refusal(text, error.reason)
+      }
     }
   }
 
@@ -59,6 +70,7 @@ struct TextValueFormat: Hashable, Sendable {
     case .string: String.self
     case .double: Double.self
     case .float: Float.self
+    case .propertyList: Any.self
     case .integer(let name, let bitWidth, let signed):
       Self.integerType(name: name, bitWidth: bitWidth, signed: signed)
     }

@@ -5,20 +5,15 @@ let usage = """
 
   Usage:
     settings-editor                      open the editor on the demo objects and every suite
-    settings-editor <file.plist>...      open property-list files (XML or binary), read-only
-    settings-editor read <suite | file.plist> [key]
-                                         print a whole domain, or one value
-    settings-editor write <suite> <key> [-string | -int | -float | -bool] <value>
-                                         store a value (a string when no type is given)
-    settings-editor delete <suite> <key> remove a key
+    settings-editor <file.plist>...      open property-list files (XML or binary) as trees
+  \(Verb.allCases.map { "  \($0.usageLine)\n      \($0.summary)" }.joined(separator: "\n"))
     settings-editor --help               show this text
 
   In the editor:
     ↑ ↓ (j k)   move            Tab ← →   switch between objects and rows
-    Enter       edit a String, integer or Double value (Esc cancels); open an object
+    Enter       edit a value (Esc cancels); open an object; open or close a dictionary or array
     Space       toggle a Bool   c         show how often each row was redrawn
-    q           quit            * marks a value that differs from its default
+    q           quit            * marks a value that differs from its default (or is unsaved)
 
-  The verbs exit with status 0 on success; otherwise they print the reason on standard error
-  and exit with 1 (64 for a usage error).
+  \(Verb.exitStatus)
   """
