@@ -67,11 +67,12 @@ final class PropertyListFileDomain: ExpandableRowSource, Observable {
     let value = PropertyListTree.value(at: line.path, in: edited.values) as Any
     let summary = ValueSummary(value)
     let isContainer = PropertyListScalarType(of: value) == nil
-    let disclosure = isContainer ? (expanded.contains(line.path) ? "▾ " : "▸ ") : "  "
+    // After the label, so top-level names start in the name column as in the suites' rows.
+    let disclosure = isContainer ? (expanded.contains(line.path) ? " ▾" : " ▸") : ""
     // Dates with every digit of their fraction; the summary keeps milliseconds only.
     let text = value is Date ? PropertyListScalarType.text(of: value) : nil
     return PropertyRow(
-      name: String(repeating: "  ", count: line.depth) + disclosure + line.label,
+      name: String(repeating: "  ", count: line.depth) + line.label + disclosure,
       key: line.path.map(\.description).joined(separator: " / "), typeName: summary.typeName,
       value: text ?? summary.text,
       isModified: line.path.first.map { editedKeys.contains($0.description) } ?? false,

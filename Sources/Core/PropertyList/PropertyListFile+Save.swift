@@ -45,6 +45,12 @@ public struct PropertyListConflictError: Error, Equatable, CustomStringConvertib
   /// The edited top-level keys whose value on disk changed since loading, sorted.
   public let keys: [String]
 
+  /// Creates the error for `file` and its conflicting `keys`.
+  public init(file: URL, keys: [String]) {
+    self.file = file
+    self.keys = keys
+  }
+
   /// E.g. `not saved: x.plist changed on disk since it was loaded (keys: a, b); reload it`.
   public var description: String {
     "not saved: \(file.lastPathComponent) changed on disk since it was loaded (keys: "

@@ -35,6 +35,11 @@ public struct PropertyListPathError: Error, Equatable, CustomStringConvertible {
   /// The path asked for.
   public let path: PropertyListPath
 
+  /// Creates the error for `path`.
+  public init(path: PropertyListPath) {
+    self.path = path
+  }
+
   /// Names the path, e.g. `no value at New Bookmarks / [3]`.
   public var description: String {
     "no value at " + path.map(\.description).joined(separator: " / ")

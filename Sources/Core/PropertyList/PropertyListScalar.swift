@@ -91,6 +91,12 @@ public struct PropertyListScalarError: Error, Equatable, CustomStringConvertible
   /// The type it was meant to be.
   public let type: PropertyListScalarType
 
+  /// Creates the error for `text` refused as a `type`.
+  public init(text: String, type: PropertyListScalarType) {
+    self.text = text
+    self.type = type
+  }
+
   /// E.g. `"twenty" is not an integer (whole number up to 18446744073709551615)`.
   public var description: String { "\"\(text)\" " + reason }
 
