@@ -43,11 +43,9 @@ enum Invocation: Equatable {
     if ["-h", "--help"].contains(word) {
       self = .help(nil)
     } else if let verb = Verb(rawValue: word) {
+      // Values never start with `-` unless they are numbers, so this cannot hide a value.
       let asksForHelp = operands.contains { $0 == "--help" || $0 == "-h" }
-      // `write s k --help` stores the text "--help"; `write --help` asks for help.
-      self =
-        try asksForHelp && (verb != .write || operands.count < 3)
-        ? .help(verb) : Self.parse(verb, operands)
+      self = try asksForHelp ? .help(verb) : Self.parse(verb, operands)
     } else if word.hasPrefix("-") {
       throw .usage(nil, "unknown option \(word)")
     } else {

@@ -41,9 +41,10 @@ enum PropertyListText {
     (value as? String) ?? render(value)
   }
 
-  /// A value on one line, for `watch`: containers with their items separated by spaces.
+  /// A value on one line, for `watch`: strings quoted unless plain words, containers with their
+  /// items separated by spaces.
   static func renderLine(_ value: Any) -> String {
-    renderValue(value).split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+    render(value).split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
       .joined(separator: " ")
   }
 

@@ -57,7 +57,7 @@ enum TypedValueWords {
       return first
     }
     guard let type = scalarFlags[first] else {
-      throw .usage(.write, "unknown type \(first)")
+      throw .usage(.write, "unknown type \(first) (use -string for text that starts with -)")
     }
     guard let text = words.popFirst() else { throw .usage(.write, "\(first) needs a value") }
     do {

@@ -58,7 +58,10 @@ enum Verb: String, CaseIterable, Sendable {
         -data <hex bytes, e.g. 0a1b2c>
         -array <value>...        elements are strings unless preceded by a type
         -dict <key> <value>...   values are strings unless preceded by a type
+      A string value may not start with - unless it is a number (use -string).
       A suite or file stored as a binary property list stays binary; other keys are kept.
+      XML property lists store dates to the second (the format has no fractions); binary
+      ones keep every digit.
       """
     case .delete:
       "Removes the key; the file keeps its format and every other key."
