@@ -33,7 +33,8 @@ enum TransferVerbs {
     }
     let defaults = try DefaultsVerbs.suiteDefaults(suite)
     if let error = defaults.lastError { throw error }
-    for key in defaults.persistentDomain(forName: suite)?.keys.sorted() ?? [] where values[key] == nil {
+    for key in defaults.persistentDomain(forName: suite)?.keys.sorted() ?? []
+    where values[key] == nil {
       try defaults.write(nil, forKey: key)
     }
     for (key, value) in values {

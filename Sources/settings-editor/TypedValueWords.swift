@@ -14,40 +14,26 @@ enum TypedValueWords {
   /// - Throws: ``VerbError``: `.usage(.write)` when the words fit no form, `.invalidValue` when
   ///   a value is not of its type.
   static func value(of words: [String]) throws(VerbError) -> Any {
+    var rest = words[...]
     switch words.first {
     case "-array":
-      return try elements(Array(words.dropFirst()))
+      rest.removeFirst()
+      var items: [Any] = []
+      while !rest.isEmpty { items.append(try scalar(&rest)) }
+      return items
     case "-dict":
-      let items = try elements(Array(words.dropFirst()), keyed: true)
+      rest.removeFirst()
       var dictionary: [String: Any] = [:]
-      for pair in stride(from: 0, to: items.count, by: 2) {
-        guard let key = items[pair] as? String else { throw .usage(.write, "dictionary keys are strings") }
-        dictionary[key] = items[pair + 1]
+      while let key = rest.popFirst() {
+        guard !rest.isEmpty else { throw .usage(.write, "-dict takes keys and values in pairs") }
+        dictionary[key] = try scalar(&rest)
       }
       return dictionary
     default:
-      var rest = words[...]
       let value = try scalar(&rest)
       guard rest.isEmpty else { throw .usage(.write, "one value expected (use -array for more)") }
       return value
     }
-  }
-
-  /// Array elements, or alternating dictionary keys (plain strings) and values.
-  private static func elements(_ words: [String], keyed: Bool = false) throws(VerbError) -> [Any] {
-    var rest = words[...]
-    var items: [Any] = []
-    while !rest.isEmpty {
-      if keyed, items.count.isMultiple(of: 2) {
-        items.append(rest.removeFirst())
-      } else {
-        items.append(try scalar(&rest))
-      }
-    }
-    guard !keyed || items.count.isMultiple(of: 2) else {
-      throw .usage(.write, "-dict takes keys and values in pairs")
-    }
-    return items
   }
 
   /// One `[-type] <text>` from the front of `words`.

@@ -26,7 +26,7 @@ enum WatchVerb {
       return source
     }
     done.wait()
-    sources.forEach { $0.cancel() }
+    for source in sources { source.cancel() }
   }
 }
 

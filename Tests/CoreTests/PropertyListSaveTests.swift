@@ -147,10 +147,12 @@ import Testing
   }
 
   @Test func conflictMessageNamesTheKeys() {
-    let error = PropertyListConflictError(file: URL(fileURLWithPath: "/p/x.plist"), keys: ["a", "b"])
+    let error = PropertyListConflictError(
+      file: URL(fileURLWithPath: "/p/x.plist"), keys: ["a", "b"])
     #expect(
       error.description
-        == "not saved: x.plist changed on disk since it was loaded (keys: a, b); reload it to see the new values")
+        == "not saved: x.plist changed on disk since it was loaded (keys: a, b); reload it to see the new values"
+    )
   }
 
   @Test func savingThroughASymbolicLinkWritesTheTargetAndKeepsItsMode() async throws {

@@ -5,8 +5,10 @@ import Testing
 /// Typed text for raw scalar values and values by key path.
 @Suite struct PropertyListScalarTests {
   @Test(arguments: [
-    (PropertyListScalarType.string, "Bob Smith"), (.integer, "-42"), (.integer, "9223372036854775807"),
-    (.integer, "9223372036854775808"), (.integer, "18446744073709551615"), (.real, "0.5909154415130615"),
+    (PropertyListScalarType.string, "Bob Smith"), (.integer, "-42"),
+    (.integer, "9223372036854775807"),
+    (.integer, "9223372036854775808"), (.integer, "18446744073709551615"),
+    (.real, "0.5909154415130615"),
     (.bool, "true"), (.date, "2023-01-08T19:59:26.426036Z"), (.date, "2014-02-23T13:04:19Z"),
     (.date, "1999-12-31T23:59:59.5Z"), (.data, "626f6f6bd8030000"),
   ])
@@ -32,7 +34,8 @@ import Testing
   }
 
   @Test(arguments: [
-    (PropertyListScalarType.integer, "twenty"), (.integer, "18446744073709551616"), (.integer, "1.5"),
+    (PropertyListScalarType.integer, "twenty"), (.integer, "18446744073709551616"),
+    (.integer, "1.5"),
     (.real, "inf"), (.real, "x"), (.bool, "maybe"), (.date, "2023-01-08"), (.date, "yesterday"),
     (.data, "abc"), (.data, "zz"),
   ])

@@ -53,7 +53,7 @@ import Testing
     #expect(values["negative"] as? Int == -5)
     #expect(values["ratio"] as? Double == 0.25)
     #expect(values["flag"] as? Bool == false)
-    #expect((values["when"] as? Date)?.timeIntervalSinceReferenceDate == 694900766)
+    #expect((values["when"] as? Date)?.timeIntervalSinceReferenceDate == 694_900_766)
     #expect(values["bytes"] as? Data == Data([0x0a, 0x1b, 0x2c]))
     #expect(propertyListValuesEqual(values["list"], ["a", 2, true] as [Any]))
     #expect(propertyListValuesEqual(values["map"], ["name": "Bob", "age": 42] as [String: Any]))
@@ -65,7 +65,8 @@ import Testing
   @Test(arguments: [
     (["-int", "1.5"], "\"1.5\" is not an integer"), (["-float", "abc"], "\"abc\" is not a real"),
     (["-bool", "maybe"], "\"maybe\" is not a bool"), (["-date", "2023-13"], "is not a date"),
-    (["-data", "xyz"], "\"xyz\" is not a data"), (["-array", "-int", "x"], "\"x\" is not an integer"),
+    (["-data", "xyz"], "\"xyz\" is not a data"),
+    (["-array", "-int", "x"], "\"x\" is not an integer"),
   ])
   func writeRefusesInvalidValuesWith65(words: [String], message: String) throws {
     let result = try editor.run(["write", "verbs.invalid", "key"] + words)
@@ -101,14 +102,17 @@ import Testing
   @Test func writeAndDeleteOnABinarySuiteKeepItBinaryAndEveryOtherValue() throws {
     let url = try installFixture("global-preferences-binary.plist", as: "verbs.binary")
     let before = try document(url)
-    #expect(try editor.run("write", "verbs.binary", "AppleLanguagesSchemaVersion", "-int", "3001").status == 0)
+    #expect(
+      try editor.run("write", "verbs.binary", "AppleLanguagesSchemaVersion", "-int", "3001").status
+        == 0)
     #expect(try editor.run("delete", "verbs.binary", "ApplePressAndHoldEnabled").status == 0)
     let after = try document(url)
     #expect(after.format == .binary)
     #expect(try Data(contentsOf: url).prefix(8) == Data("bplist00".utf8))
-    #expect(differingKeys(before.values, after.values) == [
-      "AppleLanguagesSchemaVersion", "ApplePressAndHoldEnabled",
-    ])
+    #expect(
+      differingKeys(before.values, after.values) == [
+        "AppleLanguagesSchemaVersion", "ApplePressAndHoldEnabled",
+      ])
     #expect(after.values["AppleLanguagesSchemaVersion"] as? Int == 3001)
     #expect(after.values["ApplePressAndHoldEnabled"] == nil)
   }
@@ -125,7 +129,8 @@ import Testing
     #expect(try editor.run("delete", url.path, "hideMenubarIcon").status == 0)
     let missing = try editor.run("delete", url.path, "hideMenubarIcon")
     #expect(missing.status == 1)
-    #expect(missing.error == "settings-editor: the key hideMenubarIcon does not exist in \(url.path)\n")
+    #expect(
+      missing.error == "settings-editor: the key hideMenubarIcon does not exist in \(url.path)\n")
     let after = try document(url)
     #expect(after.format == .binary)
     #expect(differingKeys(before.values, after.values) == ["hideMenubarIcon", "lastVersion"])
@@ -157,7 +162,9 @@ import Testing
   // MARK: export, import
 
   /// The dates with a fraction of a second in global-preferences-binary.plist.
-  static let fractionalDateKeys = ["AKLastEmailListRequestDateKey", "NSLinguisticDataAssetsRequestTime"]
+  static let fractionalDateKeys = [
+    "AKLastEmailListRequestDateKey", "NSLinguisticDataAssetsRequestTime",
+  ]
 
   @Test func exportWritesXMLOrJSONToStandardOutputOrAFile() throws {
     _ = try installFixture("global-preferences-binary.plist", as: "verbs.export")
@@ -172,7 +179,9 @@ import Testing
     for key in Self.fractionalDateKeys {
       let exported = try #require(parsed[key] as? Date)
       let stored = try #require(values[key] as? Date)
-      #expect(exported.timeIntervalSinceReferenceDate == stored.timeIntervalSinceReferenceDate.rounded(.down))
+      #expect(
+        exported.timeIntervalSinceReferenceDate
+          == stored.timeIntervalSinceReferenceDate.rounded(.down))
     }
 
     let output = editor.preferences.appendingPathComponent("out.plist")
@@ -222,7 +231,8 @@ import Testing
 
   @Test(arguments: [
     ("<?xml version=\"1.0\"?><plist><dict><key>a</key>", false, "the input is not a property list"),
-    ("garbage", false, "top level is not a dictionary"), ("[1, 2]", true, "top level is not a dictionary"),
+    ("garbage", false, "top level is not a dictionary"),
+    ("[1, 2]", true, "top level is not a dictionary"),
     ("{", true, "the input is not JSON"),
   ])
   func importRefusesInvalidInputWith65(input: String, json: Bool, message: String) throws {
@@ -315,7 +325,8 @@ import Testing
       #expect(viaHelp.output.contains("Exit status: 0 success; 1 "), "\(verb)")
       #expect(try editor.run(verb, "--help").output == viaHelp.output, "\(verb)")
     }
-    #expect(try editor.run("write", "s", "k", "--help").output.hasPrefix("Usage: settings-editor write"))
+    #expect(
+      try editor.run("write", "s", "k", "--help").output.hasPrefix("Usage: settings-editor write"))
     let dashWord = try editor.run("write", "s", "k", "-x")
     #expect(dashWord.status == 64)
     #expect(dashWord.error.hasPrefix("settings-editor: unknown type -x (use -string for text"))

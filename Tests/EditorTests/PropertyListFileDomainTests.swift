@@ -95,9 +95,10 @@ import Testing
     _ = session.handle(.enter)
     let columns = try index(of: ["New Bookmarks", 0, "Columns"], in: domain)
     for _ in 0..<(columns - bookmarks - 1) { _ = session.handle(.down) }
-    for key: KeyPress in [.enter, .backspace, .backspace, .character("1"), .character("3"),
-      .character("2"), .enter]
-    {
+    for key: KeyPress in [
+      .enter, .backspace, .backspace, .character("1"), .character("3"),
+      .character("2"), .enter,
+    ] {
       _ = session.handle(key)
     }
     #expect(session.state.message?.isError == false, "\(String(describing: session.state.message))")
@@ -124,7 +125,9 @@ import Testing
     #expect(session.state.message?.text.contains("is not a date") == true)
     _ = session.handle(.escape)
 
-    #expect(throws: PropertyListEditError.wrongType(["AppleLanguagesSchemaVersion"], expected: .integer)) {
+    #expect(
+      throws: PropertyListEditError.wrongType(["AppleLanguagesSchemaVersion"], expected: .integer)
+    ) {
       try domain.edit("3001", at: ["AppleLanguagesSchemaVersion"])
     }
     #expect(throws: PropertyListEditError.notAScalar(["AppleLanguages"])) {

@@ -23,7 +23,8 @@ enum PropertyListDateText {
   static func date(from text: String) -> Date? {
     guard
       let match = text.wholeMatch(
-        of: /(?<base>[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2})(?:\.(?<fraction>[0-9]+))?(?<zone>Z|[+-][0-9]{2}:?[0-9]{2})/
+        of:
+          /(?<base>[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2})(?:\.(?<fraction>[0-9]+))?(?<zone>Z|[+-][0-9]{2}:?[0-9]{2})/
       ),
       let base = try? wholeSeconds.parse(String(match.base + match.zone))
     else { return nil }

@@ -87,9 +87,10 @@ public enum PropertyListTree {
     }
   }
 
-  private static func replacing(in container: Any, _ path: ArraySlice<PropertyListPathComponent>,
-    with value: Any) -> Any?
-  {
+  private static func replacing(
+    in container: Any, _ path: ArraySlice<PropertyListPathComponent>,
+    with value: Any
+  ) -> Any? {
     guard let first = path.first else { return value }
     let rest = path.dropFirst()
     switch (first, container) {
