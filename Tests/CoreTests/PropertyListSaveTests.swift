@@ -73,7 +73,8 @@ import Testing
     case let flag as Bool: !flag
     case let number as Int: number == Int.max ? 0 : number + 1
     case let number as Double: number + 0.25
-    case let date as Date: date.addingTimeInterval(1.5)
+    // Whole seconds: XML property lists store dates to the second.
+    case let date as Date: date.addingTimeInterval(60)
     case let data as Data: data + Data([0xff])
     default: "new"
     }
