@@ -1,11 +1,12 @@
 import Foundation
+import SettingsEditor
 
 /// What the command line asks for.
 enum Invocation: Equatable {
   /// The full-screen editor on the demo objects and every suite.
-  case editor
+  case editor(EditorOptions)
   /// The full-screen editor on these property-list files.
-  case editFiles([String])
+  case editFiles([String], EditorOptions)
   /// `read <suite | path.plist> [key]`
   case read(domain: Domain, key: String?)
   /// `write <suite> <key> [-type] <value>`
@@ -37,10 +38,14 @@ enum Invocation: Equatable {
   /// Reads the arguments after the program name.
   ///
   /// - Throws: ``UsageError`` when they fit no form.
-  init(arguments: [String]) throws(UsageError) {
+  init(arguments allArguments: [String]) throws(UsageError) {
+    let (options, arguments) = try EditorOptions.extract(from: allArguments)
     guard let verb = arguments.first else {
-      self = .editor
+      self = .editor(options)
       return
+    }
+    if options != EditorOptions(), ["read", "write", "delete"].contains(verb) {
+      throw UsageError("--readonly and --color are options of the editor, not of \(verb)")
     }
     let operands = Array(arguments.dropFirst())
     switch verb {
@@ -66,7 +71,7 @@ enum Invocation: Equatable {
         throw UsageError(
           "unknown command \(verb) (property-list files must exist and end in .plist or contain /)")
       }
-      self = .editFiles(arguments)
+      self = .editFiles(arguments, options)
     }
   }
 
@@ -99,5 +104,41 @@ struct UsageError: Error, CustomStringConvertible {
 
   init(_ description: String) {
     self.description = description
+  }
+}
+
+/// The editor's options: `--readonly` and `--color=auto|always|never`.
+struct EditorOptions: Equatable {
+  var isReadOnly = false
+  var color = ColorChoice.auto
+
+  /// Takes the options out of `arguments`, wherever they are; returns them and the rest.
+  ///
+  /// - Throws: ``UsageError`` for a `--color` value other than auto, always or never.
+  static func extract(from arguments: [String]) throws(UsageError) -> (Self, [String]) {
+    var options = Self()
+    var rest: [String] = []
+    for argument in arguments {
+      if argument == "--readonly" {
+        options.isReadOnly = true
+      } else if argument.hasPrefix("--color") {
+        let value = argument == "--color" ? "always" : String(argument.dropFirst("--color=".count))
+        guard argument == "--color" || argument.hasPrefix("--color="),
+          let color = ColorChoice(rawValue: value)
+        else { throw UsageError("--color takes auto, always or never (--color=never)") }
+        options.color = color
+      } else {
+        rest.append(argument)
+      }
+    }
+    return (options, rest)
+  }
+
+  /// Applies the options to `editor` and runs it.
+  @MainActor
+  func run(_ editor: SettingsEditor) throws {
+    editor.isReadOnly = isReadOnly
+    editor.color = color
+    try editor.run()
   }
 }

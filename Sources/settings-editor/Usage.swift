@@ -4,8 +4,9 @@ let usage = """
   $XDG_CONFIG_HOME (else ~/.config), and property-list files.
 
   Usage:
-    settings-editor                      open the editor on the demo objects and every suite
-    settings-editor <file.plist>...      open property-list files (XML or binary), read-only
+    settings-editor [options]            open the editor on the demo objects and every suite
+    settings-editor [options] <file.plist>...
+                                         open property-list files (XML or binary), read-only
     settings-editor read <suite | file.plist> [key]
                                          print a whole domain, or one value
     settings-editor write <suite> <key> [-string | -int | -float | -bool] <value>
@@ -13,11 +14,18 @@ let usage = """
     settings-editor delete <suite> <key> remove a key
     settings-editor --help               show this text
 
-  In the editor:
-    ↑ ↓ (j k)   move            Tab ← →   switch between objects and rows
-    Enter       edit a String, integer or Double value (Esc cancels); open an object
-    Space       toggle a Bool   c         show how often each row was redrawn
-    q           quit            * marks a value that differs from its default
+  Options of the editor:
+    --readonly                           show values, change none
+    --color=auto|always|never            colour (auto: unless NO_COLOR is set)
+
+  In the editor (? lists every key):
+    ↑ ↓ j k PgUp PgDn Home End   move         Tab      switch between objects and rows
+    Enter    edit the value (Esc restores); open an object
+    Space    toggle a Bool       ← →          previous / next case of an enum
+    d        reset to default    D            reset the whole object     u   undo
+    /        search names and descriptions (n N: next, previous)
+    m        modified values only            c            redraw counters    q   quit
+    * marks a value that differs from its default, ~ one another process just changed
 
   The verbs exit with status 0 on success; otherwise they print the reason on standard error
   and exit with 1 (64 for a usage error).
