@@ -5,12 +5,21 @@ import ObservableDefaults
 /// the preferences folder, and property-list files.
 ///
 /// Each property is one row — name, storage key, type and value, with `*` when the value differs
-/// from its default. Arrow keys move, Enter edits a `String`, integer or `Double`, Space toggles
-/// a `Bool`, `c` shows how often each row was redrawn, `q` quits. When another process writes a
-/// key, only that key's row is redrawn.
+/// from its default — and the line below the rows describes the focused one (documentation,
+/// default, allowed values). Every type the macros store has an editor: Space toggles a `Bool`,
+/// ←/→ cycle an enumeration, Enter edits numbers (checked against the integer's range), strings,
+/// dates (ISO 8601), URLs, and arrays, dictionaries and `Codable` values as JSON, validated before
+/// anything is written. `d` resets a value to its default, `D` the whole object, `u` undoes, `/`
+/// searches names and descriptions, `m` lists modified values only, `?` lists every key, `q`
+/// quits. When another process writes a key, only that key's row is redrawn, and it is marked
+/// for a moment.
+///
+/// A program offers its settings in a few lines, for example as `myapp settings`:
 ///
 /// ```swift
-/// try SettingsEditor(objects: [AnySettings(settings)]).run()
+/// if CommandLine.arguments.dropFirst().first == "settings" {
+///   try SettingsEditor(objects: [AnySettings(settings), AnySettings(cloudSettings)]).run()
+/// }
 /// ```
 ///
 /// The editor owns the terminal while ``run()`` runs and restores it on every exit path,
@@ -19,6 +28,10 @@ import ObservableDefaults
 @MainActor
 public final class SettingsEditor {
   private let sources: [any RowSource]
+  /// When set, the editor shows values but changes none.
+  public var isReadOnly = false
+  /// When the editor paints in colour; `.auto` honours `NO_COLOR`.
+  public var color = ColorChoice.auto
 
   /// Prepares an editor for settings objects, suites and property-list files, listed in that
   /// order in the objects pane.
@@ -60,24 +73,29 @@ public final class SettingsEditor {
     let signals = [SIGTERM, SIGHUP, SIGINT]
     var caughtSignal: Int32?
     do {
-      let canvas = try NcursesCanvas()
+      let canvas = try NcursesCanvas(
+        color: color.usesColor(environment: ProcessInfo.processInfo.environment))
       defer { canvas.end() }
       loop.catchSignals(signals)
       defer { loop.releaseSignals(signals) }
+      // Changes of main-actor settings objects made on other threads arrive as loop jobs.
+      let delivery = MainActorDelivery.schedule
+      MainActorDelivery.schedule = { work in loop.post { work() } }
+      defer { MainActorDelivery.schedule = delivery }
       caughtSignal = runLoop(loop, canvas: canvas)
     }
     if let caughtSignal { raise(caughtSignal) }
   }
 
   private func runLoop(_ loop: EventLoop, canvas: NcursesCanvas) -> Int32? {
-    let session = EditorSession(sources: sources)
+    let session = EditorSession(sources: sources, isReadOnly: isReadOnly)
     let screen = EditorScreen(canvas: canvas, session: session, glyphs: .current, wake: loop.wake)
     for case let source as any LiveRowSource in sources { source.startWatching(post: loop.post) }
     var damage = Damage(layout: true)
     while !session.state.isFinished {
       screen.draw(damage)
       damage = Damage()
-      let wakeup = loop.waitForEvents()
+      let wakeup = loop.waitForEvents(until: screen.nextDeadline)
       if let signal = wakeup.signal { return signal }
       for job in wakeup.jobs { job() }
       for key in canvas.pendingKeys() {

@@ -15,14 +15,26 @@ struct Damage: Equatable {
 /// The editor's behaviour without any drawing: the sources, the state, and what each key does.
 @MainActor
 final class EditorSession {
+  /// One change this session made, with what each touched row held before it.
+  struct UndoStep {
+    var label: String
+    var source: Int
+    var rows: [(index: Int, snapshot: RowSnapshot)]
+  }
+
   /// Everything the objects pane lists.
   let sources: [any RowSource]
-  private(set) var state = EditorState()
+  /// When set, no key changes a value (`--readonly`).
+  let isReadOnly: Bool
+  var state = EditorState()
   /// Rows a page key moves by; the screen sets it from its layout.
   var pageSize = 10
+  /// The changes to undo, last on top.
+  var undoSteps: [UndoStep] = []
 
-  init(sources: [any RowSource]) {
+  init(sources: [any RowSource], isReadOnly: Bool = false) {
     self.sources = sources
+    self.isReadOnly = isReadOnly
   }
 
   /// The source shown in the rows pane, if any.
@@ -30,30 +42,67 @@ final class EditorSession {
     sources.indices.contains(state.sourceIndex) ? sources[state.sourceIndex] : nil
   }
 
+  /// The focused row, read now.
+  var focusedRow: PropertyRow? {
+    guard let source = currentSource, state.rowIndex < source.rowCount else { return nil }
+    return source.row(at: state.rowIndex)
+  }
+
+  /// The indices of the shown source's rows that are listed, in order (all of them, or the
+  /// modified ones under the `m` filter; the focused row stays listed).
+  func listedRows() -> [Int] {
+    guard let source = currentSource else { return [] }
+    let all = Array(0..<source.rowCount)
+    guard state.showsModifiedOnly else { return all }
+    return all.filter { $0 == state.rowIndex || source.row(at: $0).isModified }
+  }
+
   /// Applies one key and reports what to redraw.
   func handle(_ key: KeyPress) -> Damage {
     if key == .resize { return Damage(layout: true) }
-    if case .editing(let row, let format, var field) = state.mode {
+    switch state.mode {
+    case .editing(let row, let format, var field):
       return handleEditing(key, row: row, format: format, field: &field)
+    case .searching(var field, let origin):
+      return handleSearching(key, field: &field, origin: origin)
+    case .help:
+      state.mode = .browsing
+      return Damage(layout: true)
+    case .browsing:
+      state.message = nil
+      guard let command = KeyMap.command(for: key) else { return Damage(rows: [state.rowIndex]) }
+      return perform(command)
     }
-    state.message = nil
-    guard let command = KeyMap.command(for: key) else { return Damage() }
-    return perform(command)
   }
 
   private func perform(_ command: EditorCommand) -> Damage {
     switch command {
-    case .moveUp: return move(to: focusedIndex - 1)
-    case .moveDown: return move(to: focusedIndex + 1)
-    case .pageUp: return move(to: focusedIndex - pageSize)
-    case .pageDown: return move(to: focusedIndex + pageSize)
-    case .moveToTop: return move(to: 0)
-    case .moveToBottom: return move(to: Int.max)
-    case .focusObjects: return focus(.objects)
-    case .focusRows: return focus(.rows)
+    case .moveUp: return move(by: -1)
+    case .moveDown: return move(by: 1)
+    case .pageUp: return move(by: -pageSize)
+    case .pageDown: return move(by: pageSize)
+    case .moveToTop: return move(by: -Int.max / 2)
+    case .moveToBottom: return move(by: Int.max / 2)
+    case .focusObjects: return cycleChoice(by: -1) ?? focus(.objects)
+    case .focusRows: return cycleChoice(by: 1) ?? focus(.rows)
     case .switchPane: return focus(state.pane == .rows ? .objects : .rows)
     case .activate: return state.pane == .objects ? focus(.rows) : activateRow(toggling: false)
     case .toggle: return state.pane == .rows ? activateRow(toggling: true) : Damage()
+    case .resetRow: return resetRow()
+    case .resetObject: return resetObject()
+    case .undo: return undo()
+    case .search: return startSearch()
+    case .nextMatch: return stepMatch(forward: true)
+    case .previousMatch: return stepMatch(forward: false)
+    case .toggleModifiedOnly:
+      state.showsModifiedOnly.toggle()
+      state.message = .init(
+        text: state.showsModifiedOnly ? "Showing modified rows only (m: all)" : "Showing all rows",
+        isError: false)
+      return Damage(layout: true)
+    case .help:
+      state.mode = .help
+      return Damage(layout: true)
     case .toggleRedrawCounts:
       state.showsRedrawCounts.toggle()
       return Damage(layout: true)
@@ -63,20 +112,18 @@ final class EditorSession {
     }
   }
 
-  private var focusedIndex: Int {
-    state.pane == .rows ? state.rowIndex : state.sourceIndex
-  }
-
-  private func move(to index: Int) -> Damage {
+  private func move(by offset: Int) -> Damage {
     switch state.pane {
     case .rows:
-      let count = currentSource?.rowCount ?? 0
+      let listed = listedRows()
+      guard !listed.isEmpty else { return Damage() }
+      let position = listed.firstIndex(of: state.rowIndex) ?? 0
       let old = state.rowIndex
-      state.rowIndex = max(0, min(index, count - 1))
+      state.rowIndex = listed[max(0, min(position + offset, listed.count - 1))]
       return Damage(rows: [old, state.rowIndex])
     case .objects:
       let old = state.sourceIndex
-      state.sourceIndex = max(0, min(index, sources.count - 1))
+      state.sourceIndex = max(0, min(old + offset, sources.count - 1))
       if old != state.sourceIndex { state.rowIndex = 0 }
       return Damage(layout: old != state.sourceIndex)
     }
@@ -88,61 +135,25 @@ final class EditorSession {
     return Damage(layout: true)
   }
 
-  private func activateRow(toggling: Bool) -> Damage {
-    guard let source = currentSource, state.rowIndex < source.rowCount else { return Damage() }
-    if let tree = source as? any ExpandableRowSource, tree.toggleExpansion(at: state.rowIndex) {
-      return Damage(layout: true)
+  /// Puts the focus on the row named `name` of the shown source, when it is still there (keys
+  /// added or removed elsewhere move rows; the selection follows its key).
+  func refocus(onRowNamed name: String) {
+    guard let source = currentSource else { return }
+    if state.rowIndex < source.rowCount, source.row(at: state.rowIndex).name == name { return }
+    if let index = (0..<source.rowCount).first(where: { source.row(at: $0).name == name }) {
+      state.rowIndex = index
+    } else {
+      state.rowIndex = max(0, min(state.rowIndex, source.rowCount - 1))
     }
-    let row = source.row(at: state.rowIndex)
-    switch row.editing {
-    case .toggle(let flag):
-      store(!flag, row: row, index: state.rowIndex, in: source)
-    case .text(let format, let text):
-      if toggling {
-        state.message = .init(
-          text: "Space toggles Bool values; Enter edits \(row.name)", isError: false)
-      } else {
-        state.mode = .editing(row: state.rowIndex, format: format, field: LineEditor(text: text))
-      }
-    case .readOnly(let reason):
-      state.message = .init(text: "\(row.name) is read-only: \(reason)", isError: true)
-    }
-    return Damage(rows: [state.rowIndex])
   }
 
-  private func handleEditing(
-    _ key: KeyPress, row index: Int, format: TextValueFormat, field: inout LineEditor
-  ) -> Damage {
-    switch field.handle(key) {
-    case .editing:
-      state.mode = .editing(row: index, format: format, field: field)
-    case .cancel:
-      state.mode = .browsing
-      state.message = nil
-    case .commit:
-      guard let source = currentSource, index < source.rowCount else {
-        state.mode = .browsing
-        return Damage()
-      }
-      let row = source.row(at: index)
-      do {
-        let value = try format.parse(field.text)
-        state.mode = .browsing
-        store(value, row: row, index: index, in: source)
-      } catch {
-        state.message = .init(text: "Refused: \(error); \(row.name) unchanged", isError: true)
-      }
-    }
-    return Damage(rows: [index])
-  }
-
-  private func store(_ value: Any, row: PropertyRow, index: Int, in source: any RowSource) {
-    do {
-      try source.setValue(value, at: index)
-      state.message = .init(
-        text: "Saved \(row.name) = \(source.row(at: index).value)", isError: false)
-    } catch {
-      state.message = .init(text: "Not saved: \(error)", isError: true)
-    }
+  /// Tells the user that the row being edited changed elsewhere; the draft stays.
+  func noteChangedElsewhere(row index: Int) {
+    guard case .editing(let editing, _, _) = state.mode, editing == index,
+      let source = currentSource, index < source.rowCount
+    else { return }
+    state.message = .init(
+      text: "Changed elsewhere: \(source.row(at: index).value) (Enter keeps your draft)",
+      isError: false)
   }
 }

@@ -3,10 +3,21 @@ struct EditorState {
   /// The two panes.
   enum Pane: Equatable { case objects, rows }
 
-  /// Browsing rows, or editing one row's value in a line editor.
+  /// What keys do right now.
   enum Mode: Equatable {
     case browsing
+    /// Editing one row's value in a line editor.
     case editing(row: Int, format: TextValueFormat, field: LineEditor)
+    /// Typing a search; `origin` is where the focus was when `/` was pressed (Esc goes back).
+    case searching(field: LineEditor, origin: Focus)
+    /// The key list is shown; any key closes it.
+    case help
+  }
+
+  /// A focused row of one source.
+  struct Focus: Equatable {
+    var source: Int
+    var row: Int
   }
 
   /// A line for the status bar.
@@ -18,10 +29,22 @@ struct EditorState {
   var pane = Pane.rows
   /// The source shown in the rows pane.
   var sourceIndex = 0
-  /// The focused row of that source.
+  /// The focused row of that source (an index into the source's rows, not the screen line).
   var rowIndex = 0
   var mode = Mode.browsing
   var message: Message?
   var showsRedrawCounts = false
+  /// Only rows whose value differs from the default are listed.
+  var showsModifiedOnly = false
+  /// The last search, for n and N.
+  var query = ""
   var isFinished = false
+
+  var focus: Focus {
+    get { Focus(source: sourceIndex, row: rowIndex) }
+    set {
+      sourceIndex = newValue.source
+      rowIndex = newValue.row
+    }
+  }
 }

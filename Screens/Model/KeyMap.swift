@@ -1,12 +1,24 @@
 /// What a key does while browsing.
 enum EditorCommand: Hashable, Sendable {
   case moveUp, moveDown, pageUp, pageDown, moveToTop, moveToBottom
-  /// Moves the focus to the objects pane (←) or the rows pane (→), or to the other one (Tab).
+  /// Moves the focus to the objects pane (←) or the rows pane (→), or to the other one (Tab);
+  /// on an enumeration row ← and → pick the previous or next case instead.
   case focusObjects, focusRows, switchPane
-  /// Enter: edits a text value, toggles a flag, or opens the focused object's rows.
+  /// Enter: edits a value, toggles a flag, picks the next case, or opens the focused object.
   case activate
-  /// Space: toggles a `Bool`.
+  /// Space: toggles a `Bool`, picks the next case of an enumeration.
   case toggle
+  /// Removes the focused row's stored value (back to its default).
+  case resetRow
+  /// Removes every stored value of the shown object.
+  case resetObject
+  /// Undoes the last change made in this session (edit, toggle, reset).
+  case undo
+  /// Lists only the rows whose value differs from the default, or all rows again.
+  case toggleModifiedOnly
+  /// Starts a search over names, keys and descriptions; n and N step through the matches.
+  case search, nextMatch, previousMatch
+  case help
   /// Shows or hides each row's value-redraw counter.
   case toggleRedrawCounts
   case quit
@@ -16,30 +28,75 @@ enum EditorCommand: Hashable, Sendable {
 struct KeyBinding: Sendable {
   let keys: [KeyPress]
   let command: EditorCommand
+  /// The keys as the help screen and key bar name them.
+  let label: String
+  /// What the command does, for the help screen.
+  let help: String
   /// The text in the key bar (nil: not shown there).
-  let hint: String?
+  var hint: String?
 }
 
-/// The browse-mode key table; the key bar and (later) the help screen are drawn from it.
+/// The browse-mode key table; the key bar and the help screen are drawn from it.
 enum KeyMap {
   static let browse: [KeyBinding] = [
-    KeyBinding(keys: [.up, .character("k")], command: .moveUp, hint: nil),
-    KeyBinding(keys: [.down, .character("j")], command: .moveDown, hint: "↑↓ move"),
-    KeyBinding(keys: [.pageUp], command: .pageUp, hint: nil),
-    KeyBinding(keys: [.pageDown], command: .pageDown, hint: nil),
-    KeyBinding(keys: [.home, .character("g")], command: .moveToTop, hint: nil),
-    KeyBinding(keys: [.end, .character("G")], command: .moveToBottom, hint: nil),
-    KeyBinding(keys: [.left, .character("h")], command: .focusObjects, hint: nil),
-    KeyBinding(keys: [.right, .character("l")], command: .focusRows, hint: nil),
-    KeyBinding(keys: [.tab], command: .switchPane, hint: "Tab pane"),
-    KeyBinding(keys: [.enter], command: .activate, hint: "Enter edit"),
-    KeyBinding(keys: [.character(" ")], command: .toggle, hint: "Space toggle"),
-    KeyBinding(keys: [.character("c")], command: .toggleRedrawCounts, hint: "c redraws"),
-    KeyBinding(keys: [.character("q")], command: .quit, hint: "q quit"),
+    KeyBinding(keys: [.up, .character("k")], command: .moveUp, label: "↑ k", help: "previous row"),
+    KeyBinding(
+      keys: [.down, .character("j")], command: .moveDown, label: "↓ j", help: "next row",
+      hint: "↑↓ move"),
+    KeyBinding(keys: [.pageUp], command: .pageUp, label: "PgUp", help: "one page up"),
+    KeyBinding(keys: [.pageDown], command: .pageDown, label: "PgDn", help: "one page down"),
+    KeyBinding(
+      keys: [.home, .character("g")], command: .moveToTop, label: "Home g", help: "first row"),
+    KeyBinding(
+      keys: [.end, .character("G")], command: .moveToBottom, label: "End G", help: "last row"),
+    KeyBinding(
+      keys: [.left, .character("h")], command: .focusObjects, label: "← h",
+      help: "objects pane; previous case of an enum"),
+    KeyBinding(
+      keys: [.right, .character("l")], command: .focusRows, label: "→ l",
+      help: "rows pane; next case of an enum"),
+    KeyBinding(
+      keys: [.tab], command: .switchPane, label: "Tab", help: "other pane", hint: "Tab pane"),
+    KeyBinding(
+      keys: [.enter], command: .activate, label: "Enter",
+      help: "edit the value (Esc restores); open an object", hint: "Enter edit"),
+    KeyBinding(
+      keys: [.character(" ")], command: .toggle, label: "Space",
+      help: "toggle a Bool, next case of an enum", hint: "Space toggle"),
+    KeyBinding(
+      keys: [.character("d"), .delete], command: .resetRow, label: "d Del",
+      help: "reset to default (the stored value is removed)", hint: "d default"),
+    KeyBinding(
+      keys: [.character("D")], command: .resetObject, label: "D",
+      help: "reset every value of the object"),
+    KeyBinding(
+      keys: [.character("u")], command: .undo, label: "u", help: "undo the last change",
+      hint: "u undo"),
+    KeyBinding(
+      keys: [.character("/")], command: .search, label: "/",
+      help: "search names and descriptions", hint: "/ find"),
+    KeyBinding(keys: [.character("n")], command: .nextMatch, label: "n", help: "next match"),
+    KeyBinding(
+      keys: [.character("N")], command: .previousMatch, label: "N", help: "previous match"),
+    KeyBinding(
+      keys: [.character("m")], command: .toggleModifiedOnly, label: "m",
+      help: "show modified rows only / all rows"),
+    KeyBinding(
+      keys: [.character("c")], command: .toggleRedrawCounts, label: "c",
+      help: "show how often each row was redrawn"),
+    KeyBinding(
+      keys: [.character("?"), .other(265 /* KEY_F(1) */)], command: .help, label: "? F1", help: "this help",
+      hint: "? help"),
+    KeyBinding(
+      keys: [.character("q")], command: .quit, label: "q", help: "quit", hint: "q quit"),
   ]
 
   /// The hints for the key bar while a value is being edited.
-  static let editingHints = ["Enter save", "Esc cancel", "←→ move"]
+  static let editingHints = ["Enter save", "Esc restore", "←→ move", "Home/End"]
+  /// The hints for the key bar while a search is typed.
+  static let searchingHints = ["Enter keep", "Esc back", "then n/N next/previous"]
+  /// The hints for the key bar while the help is shown.
+  static let helpHints = ["any key: close help"]
 
   private static let browseCommands: [KeyPress: EditorCommand] = Dictionary(
     browse.flatMap { binding in binding.keys.map { ($0, binding.command) } },
@@ -48,5 +105,18 @@ enum KeyMap {
   /// The browse command bound to `key`, if any.
   static func command(for key: KeyPress) -> EditorCommand? {
     browseCommands[key]
+  }
+
+  /// The key-bar hints of browse mode for a row edited as `editing` (nil: no row focused).
+  static func browseHints(for editing: RowEditing?) -> [String] {
+    browse.compactMap { binding in
+      switch (binding.command, editing) {
+      case (.activate, .toggle?), (.activate, .choice?), (.toggle, .text?), (.toggle, .readOnly?),
+        (.toggle, nil):
+        nil
+      case (.toggle, .choice?): "Space ←→ cycle"
+      default: binding.hint
+      }
+    }
   }
 }

@@ -24,6 +24,15 @@ enum RowEditing: Equatable {
   case text(TextValueFormat, text: String)
   /// Space stores the opposite of the current flag.
   case toggle(Bool)
+  /// ←/→ (and Space/Enter) store the previous/next of `cases` (raw values as text; `nil` last
+  /// when the property is optional); `selected` is the current one's index.
+  case choice(cases: [String?], selected: Int?)
   /// The value cannot be changed here, for the reason given.
   case readOnly(String)
+
+  /// The allowed values for the context line, when there is a fixed set.
+  var allowedValues: [String]? {
+    guard case .choice(let cases, _) = self else { return nil }
+    return cases.map { $0 ?? "nil" }
+  }
 }

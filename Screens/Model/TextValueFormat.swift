@@ -10,6 +10,12 @@ struct TextValueFormat: Hashable, Sendable {
     case integer(name: String, bitWidth: Int, signed: Bool)
     case double
     case float
+    /// A `Date`, typed in ISO 8601 (`2026-11-29T15:30:00Z`).
+    case date
+    /// A `URL` with a scheme (`https://…`, `file:///…`).
+    case url
+    /// An array, a dictionary or a `Codable` value, typed as JSON; parsed into a ``JSONValue``.
+    case json
     /// A scalar of a raw property list, parsed by its type's text form (integers up to
     /// `UInt64.max`, ISO 8601 dates with fractions, hex data).
     case propertyList(PropertyListScalarType)
@@ -27,6 +33,9 @@ struct TextValueFormat: Hashable, Sendable {
       case .integer(let name, _, _): name
       case .double: "Double"
       case .float: "Float"
+      case .date: "Date"
+      case .url: "URL"
+      case .json: "JSON"
       case .propertyList(let type): type.rawValue
       }
     return isOptional ? name + "?" : name
@@ -44,17 +53,29 @@ struct TextValueFormat: Hashable, Sendable {
       return wrapped(text)
     case .double:
       guard let value = Double(trimmed), value.isFinite else {
-        throw refusal(text, "is not a number")
+        throw refusal(text, "not a number")
       }
       return wrapped(value)
     case .float:
       guard let value = Float(trimmed), value.isFinite else {
-        throw refusal(text, "is not a number")
+        throw refusal(text, "not a number")
       }
       return wrapped(value)
     case .integer(let name, let bitWidth, let signed):
       return try parseInteger(
         trimmed, as: Self.integerType(name: name, bitWidth: bitWidth, signed: signed))
+    case .date:
+      guard let date = try? Date(trimmed, strategy: .iso8601) else {
+        throw refusal(text, "not an ISO 8601 date like 2026-01-31T09:30:00Z")
+      }
+      return wrapped(date)
+    case .url:
+      guard let url = URL(string: trimmed), url.scheme != nil else {
+        throw refusal(text, "not a URL with a scheme like https://example.com")
+      }
+      return wrapped(url)
+    case .json:
+      return try JSONValue(parsing: text, typeName: typeName)
     case .propertyList(let type):
       do {
         return wrapped(try type.parse(text))
@@ -70,6 +91,9 @@ struct TextValueFormat: Hashable, Sendable {
     case .string: String.self
     case .double: Double.self
     case .float: Float.self
+    case .date: Date.self
+    case .url: URL.self
+    case .json: JSONValue.self
     case .propertyList: Any.self
     case .integer(let name, let bitWidth, let signed):
       Self.integerType(name: name, bitWidth: bitWidth, signed: signed)
@@ -97,7 +121,7 @@ struct TextValueFormat: Hashable, Sendable {
     if let value = T(digits, radix: 10) { return wrapped(value) }
     let isWholeNumber = digits.wholeMatch(of: /[+-]?[0-9]+/) != nil
     throw refusal(
-      digits, isWholeNumber ? "is out of range (\(T.min)…\(T.max))" : "is not a whole number")
+      digits, isWholeNumber ? "out of range \(T.min)…\(T.max)" : "not a whole number")
   }
 
   private func refusal(_ text: String, _ reason: String) -> ValueInputError {
@@ -119,8 +143,9 @@ struct ValueInputError: Error, Equatable, CustomStringConvertible {
   let text: String
   /// The field's type name.
   let typeName: String
-  /// Why it was refused, e.g. "is not a whole number".
+  /// Why it was refused, e.g. "not a whole number".
   let reason: String
 
-  var description: String { "\"\(text)\" \(reason) (\(typeName) expected)" }
+  /// The reason and the expected type first, the text last (it may be long and get cut).
+  var description: String { "\(reason) (\(typeName) expected): \"\(text)\"" }
 }

@@ -20,16 +20,57 @@ protocol RowSource: AnyObject {
   func setValue(_ value: Any, at index: Int) throws
   /// Why the source cannot show its values (a suite file that does not parse), if it cannot.
   var problem: String? { get }
+  /// A short state for the header, such as a cloud store's sync state; nil when none.
+  var state: String? { get }
+  /// Removes the stored value of the row at `index` so it reads its default again.
+  func resetValue(at index: Int) throws
+  /// What the row at `index` holds now, for undo; nil when the source cannot restore it.
+  func snapshot(at index: Int) -> RowSnapshot?
+  /// Puts back what ``snapshot(at:)`` took.
+  func restore(_ snapshot: RowSnapshot, at index: Int) throws
 }
 
 extension RowSource {
   var problem: String? { nil }
+
+  var state: String? { nil }
+
+  func resetValue(at index: Int) throws {
+    throw RowSourceError.unsupported("\(title) has no defaults to reset to")
+  }
+
+  func snapshot(at index: Int) -> RowSnapshot? { nil }
+
+  func restore(_ snapshot: RowSnapshot, at index: Int) throws {
+    throw RowSourceError.unsupported("\(title) cannot undo")
+  }
+}
+
+/// A row's value as its source stores it, kept to undo a change.
+enum RowSnapshot {
+  /// Nothing was stored: the row showed its default.
+  case defaultValue
+  /// This stored form (`nil`: an empty optional).
+  case stored(Any?)
+}
+
+/// An operation a source does not offer.
+enum RowSourceError: Error, CustomStringConvertible {
+  case unsupported(String)
+
+  var description: String {
+    switch self {
+    case .unsupported(let reason): reason
+    }
+  }
 }
 
 /// The kinds of ``RowSource``.
 enum RowSourceKind: String, Sendable {
   /// A settings object of the program (made observable and persistent by the macros).
   case object
+  /// A settings object of the program on the cloud key-value store (`@ObservableCloud`).
+  case cloud
   /// A suite file in the preferences folder, edited key by key.
   case suite
   /// A property-list file opened by path, read-only.

@@ -1,7 +1,12 @@
+import Foundation
 import ObservableDefaults
 
 /// The properties of one settings object as rows, read through the object's observable getters:
 /// a change to one property (in this process or written by another) redraws that row only.
+///
+/// Everything comes from the object's schema (``AnySettings``): values that are not plain
+/// scalars go through their stored form (``AnySettingsProperty/propertyListValue()``), so no
+/// code here knows a settings class.
 @MainActor
 final class SettingsObjectRows: RowSource {
   private let settings: AnySettings
@@ -20,7 +25,13 @@ final class SettingsObjectRows: RowSource {
     }
   }
 
-  let kind = RowSourceKind.object
+  var kind: RowSourceKind { settings.store.kind == .cloud ? .cloud : .object }
+
+  /// The cloud store's sync state: `synced`, or the last error reading or writing the container.
+  var state: String? {
+    guard let cloud = settings.store.store as? NSUbiquitousKeyValueStore else { return nil }
+    return cloud.lastError.map { "sync error: \($0)" } ?? "synced"
+  }
 
   var rowCount: Int { settings.properties.count }
 
@@ -28,59 +39,80 @@ final class SettingsObjectRows: RowSource {
     let property = settings.properties[index]
     let value = property.value()
     let typeName = Self.displayName(of: property.typeName)
+    let format = ValueFormatting(type: property.valueType, typeName: typeName)
     return PropertyRow(
       name: property.name, key: property.storageKey, typeName: typeName,
-      value: Self.text(of: value), isModified: !property.isDefault,
-      defaultValue: property.defaultValue().map(Self.text(of:)), summary: property.summary,
-      editing: Self.editing(property.valueType, typeName: typeName, value: value))
+      value: format.text(of: value, stored: property.propertyListValue()),
+      isModified: !property.isDefault,
+      defaultValue: property.defaultValue().map { format.text(of: $0, stored: nil) },
+      summary: property.summary,
+      editing: property.key == nil && !format.isToggle
+        ? .readOnly("not stored (@ObservableOnly)")
+        : format.editing(value: value, stored: property.propertyListValue()))
   }
 
   func setValue(_ value: Any, at index: Int) throws {
-    try settings.properties[index].setValue(value)
-  }
-
-  /// `Optional<String>` as `String?`, the way it was written.
-  static func displayName(of typeName: String) -> String {
-    guard typeName.hasPrefix("Optional<"), typeName.hasSuffix(">") else { return typeName }
-    return displayName(of: String(typeName.dropFirst("Optional<".count).dropLast())) + "?"
-  }
-
-  /// A value on one line; `nil` for an empty optional.
-  private static func text(of value: Any) -> String {
-    unwrapped(value).map { ValueSummary($0).text } ?? "nil"
-  }
-
-  /// The value inside an optional held as `Any` (nil when empty), or the value itself.
-  private static func unwrapped(_ value: Any) -> Any? {
-    let mirror = Mirror(reflecting: value)
-    guard mirror.displayStyle == .optional else { return value }
-    return mirror.children.first.map { unwrapped($0.value) } ?? nil
-  }
-
-  private static func editing(_ valueType: SettingsValueType, typeName: String, value: Any)
-    -> RowEditing
-  {
-    var isOptional = false
-    var base = valueType
-    if case .optional(let wrapped) = valueType {
-      isOptional = true
-      base = wrapped
-    }
-    let format: TextValueFormat.Base
-    switch base {
-    case .string: format = .string
-    case .double: format = .double
-    case .float: format = .float
-    case .integer(let bitWidth, let signed):
-      format = .integer(
-        name: isOptional ? String(typeName.dropLast()) : typeName, bitWidth: bitWidth,
-        signed: signed)
-    case .bool where !isOptional:
-      return .toggle(value as? Bool ?? false)
+    let property = settings.properties[index]
+    switch value {
+    case let choice as EnumerationCase:
+      try Self.setFirstDecoding(Self.rawValueForms(choice.rawText), to: property)
+    case let json as JSONValue:
+      // An array or dictionary of property-list values is stored as itself, anything else
+      // `Codable` as JSON bytes: the codec reads whichever fits.
+      try Self.setFirstDecoding(
+        [json.object is NSNull ? nil : json.object, Data(json.text.utf8)], to: property)
     default:
-      return .readOnly("\(typeName) values get their editor in a later version")
+      try property.setValue(value)
     }
-    let current = unwrapped(value).map { ValueSummary($0).text } ?? ""
-    return .text(TextValueFormat(base: format, isOptional: isOptional), text: current)
+  }
+
+  func resetValue(at index: Int) throws {
+    try settings.properties[index].resetValue()
+  }
+
+  func snapshot(at index: Int) -> RowSnapshot? {
+    let property = settings.properties[index]
+    return property.isDefault ? .defaultValue : .stored(property.propertyListValue())
+  }
+
+  func restore(_ snapshot: RowSnapshot, at index: Int) throws {
+    switch snapshot {
+    case .defaultValue: try resetValue(at: index)
+    case .stored(let object): try settings.properties[index].setValue(fromPropertyList: object)
+    }
+  }
+
+  /// A raw value typed as text, as text and as the integer or number it reads as (for an
+  /// `Int` enumeration); `nil` for the empty optional.
+  private static func rawValueForms(_ text: String?) -> [Any?] {
+    guard let text else { return [nil] }
+    var forms: [Any?] = [text]
+    if let integer = Int(text) { forms.append(integer) }
+    if let number = Double(text) { forms.append(number) }
+    return forms
+  }
+
+  /// Stores the first of `forms` the property's codec reads; throws what the last one threw.
+  private static func setFirstDecoding(_ forms: [Any?], to property: AnySettingsProperty) throws {
+    for form in forms.dropLast() {
+      if (try? property.setValue(fromPropertyList: form)) != nil { return }
+    }
+    try property.setValue(fromPropertyList: forms.last ?? nil)
+  }
+
+  /// A type name the way it is usually written: `Optional<String>` as `String?`,
+  /// `Array<Int>` as `[Int]`, `Dictionary<String, Int>` as `[String: Int]`.
+  static func displayName(of typeName: String) -> String {
+    func inner(_ prefix: String) -> String? {
+      guard typeName.hasPrefix(prefix + "<"), typeName.hasSuffix(">") else { return nil }
+      return String(typeName.dropFirst(prefix.count + 1).dropLast())
+    }
+    if let wrapped = inner("Optional") { return displayName(of: wrapped) + "?" }
+    if let element = inner("Array") { return "[\(displayName(of: element))]" }
+    if let pair = inner("Dictionary"), let comma = pair.firstIndex(of: ",") {
+      let value = pair[pair.index(after: comma)...].trimmingCharacters(in: .whitespaces)
+      return "[\(displayName(of: String(pair[..<comma]))): \(displayName(of: value))]"
+    }
+    return typeName
   }
 }

@@ -1,10 +1,17 @@
-/// How a run of text looks; attributes only, so every cue also works without colour.
+/// How a run of text looks: attributes, which carry every cue, and roles, which a canvas with
+/// colour also paints in the role's colour (and one without ignores).
 struct TextStyle: OptionSet, Hashable, Sendable {
   let rawValue: UInt8
   static let bold = TextStyle(rawValue: 1 << 0)
   static let reverse = TextStyle(rawValue: 1 << 1)
   static let dim = TextStyle(rawValue: 1 << 2)
   static let underline = TextStyle(rawValue: 1 << 3)
+  /// Role: the header bar.
+  static let title = TextStyle(rawValue: 1 << 4)
+  /// Role: a row another process just changed.
+  static let changed = TextStyle(rawValue: 1 << 5)
+  /// Role: a refusal or failure.
+  static let alert = TextStyle(rawValue: 1 << 6)
 }
 
 /// The size of a drawing surface in terminal cells.

@@ -51,22 +51,21 @@ final class EventLoop: Sendable {
     pipe.releaseSignals(signals)
   }
 
-  /// How long `poll` waits before the loop drains the main dispatch queue anyway: settings
-  /// classes isolated to the main actor receive outside changes through that queue, which
-  /// cannot wake `poll`.
-  static let mainQueueInterval: Int32 = 100
-
   /// Blocks until a key, a wake-up, a signal or a resize (which interrupts `poll` with EINTR)
-  /// arrives, or ``mainQueueInterval`` milliseconds pass; runs what waits in the main dispatch
-  /// queue; then returns the posted jobs and any signal. Keys stay in the terminal for the
-  /// caller to drain: curses may hold buffered keys `poll` cannot see, so always drain.
+  /// arrives, or `deadline` passes; then returns the posted jobs and any signal. Keys stay in the
+  /// terminal for the caller to drain: curses may hold buffered keys `poll` cannot see, so
+  /// always drain.
+  ///
+  /// Main-actor settings objects get their outside changes through ``post(_:)`` (the editor
+  /// sets `MainActorDelivery.schedule`), so nothing needs a periodic wake-up; work someone
+  /// queued on the main dispatch queue anyway runs at each wake-up.
   @MainActor
-  func waitForEvents() -> Wakeup {
+  func waitForEvents(until deadline: ContinuousClock.Instant? = nil) -> Wakeup {
     var descriptors = [
       pollfd(fd: terminalDescriptor, events: Int16(POLLIN), revents: 0),
       pollfd(fd: pipe.readDescriptor, events: Int16(POLLIN), revents: 0),
     ]
-    _ = poll(&descriptors, nfds_t(descriptors.count), Self.mainQueueInterval)
+    _ = poll(&descriptors, nfds_t(descriptors.count), Self.milliseconds(until: deadline))
     RunLoop.main.run(until: Date())
     let signals = pipe.drain()
     let posted = jobs.withLock { jobs in
@@ -74,5 +73,14 @@ final class EventLoop: Sendable {
       return jobs
     }
     return Wakeup(jobs: posted, signal: signals.first)
+  }
+
+  /// The `poll` timeout for `deadline`: -1 (none) without one, else the milliseconds left,
+  /// rounded up so the loop does not wake just before it.
+  static func milliseconds(until deadline: ContinuousClock.Instant?) -> Int32 {
+    guard let deadline else { return -1 }
+    let left = ContinuousClock.now.duration(to: deadline).components
+    let milliseconds = left.seconds * 1000 + (left.attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
+    return Int32(clamping: max(0, milliseconds))
   }
 }

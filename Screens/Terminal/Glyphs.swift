@@ -12,13 +12,19 @@ struct Glyphs: Sendable {
   let selected: String
   /// Prefixes a row's value-redraw counter.
   let redraws: String
+  /// Marks a row another process changed a moment ago.
+  let changed: String
+  /// Follows the name of an object on the cloud key-value store.
+  let cloud: String
 
   /// Glyphs for UTF-8 terminals.
   static let unicode = Glyphs(
-    modified: "*", ellipsis: "…", separator: "│", selected: "▸", redraws: "↻")
+    modified: "*", ellipsis: "…", separator: "│", selected: "▸", redraws: "↻", changed: "~",
+    cloud: "☁")
   /// Glyphs for terminals that cannot show UTF-8.
   static let ascii = Glyphs(
-    modified: "*", ellipsis: "~", separator: "|", selected: ">", redraws: "r")
+    modified: "*", ellipsis: "...", separator: "|", selected: ">", redraws: "r", changed: "~",
+    cloud: "(cloud)")
 
   /// The set that fits the current locale's character encoding.
   static var current: Glyphs {

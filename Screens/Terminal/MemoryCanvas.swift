@@ -29,7 +29,7 @@ final class MemoryCanvas: Canvas {
   func put(_ text: String, row: Int, column: Int, style: TextStyle) {
     guard row >= 0, row < size.rows else { return }
     var column = column
-    for character in text {
+    for character in TextWidth.singleLine(text) {
       let width = TextWidth.columns(of: character)
       guard width > 0 else { continue }
       guard column + width <= size.columns else { return }

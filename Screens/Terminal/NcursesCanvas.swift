@@ -8,12 +8,15 @@ final class NcursesCanvas: Canvas {
   private let window: UnsafeMutablePointer<WINDOW>
   private let screen: OpaquePointer?
   private var isEnded = false
+  /// Whether roles are painted in colour (asked for, and the terminal has colour).
+  let usesColor: Bool
 
   /// Starts curses on the process's terminal (standard input and output).
   ///
+  /// - Parameter color: whether to paint roles in colour when the terminal has colour.
   /// - Throws: ``SettingsEditorError`` when standard input or output is not a terminal, or the
   ///   terminal type (`TERM`) is missing, `dumb` or unknown to terminfo.
-  init() throws(SettingsEditorError) {
+  init(color: Bool) throws(SettingsEditorError) {
     guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
       throw .notATerminal
     }
@@ -25,23 +28,25 @@ final class NcursesCanvas: Canvas {
     }
     self.screen = screen
     self.window = window
-    Self.configure(window)
+    usesColor = Self.configure(window, color: color)
   }
 
   /// Starts curses headless on `terminal` (e.g. "xterm"), drawing into `/dev/null`, for tests.
   /// The size is the terminal type's default unless `LINES` and `COLUMNS` are set. Returns nil
   /// when the terminal type is unknown.
-  init?(headless terminal: String) {
+  init?(headless terminal: String, color: Bool = false) {
     setlocale(LC_ALL, "")
     guard let screen = cnc_newterm_on_paths(terminal, "/dev/null", "/dev/null") else { return nil }
     set_term(screen)
     self.screen = screen
     guard let window = cnc_stdscr() else { return nil }
     self.window = window
-    Self.configure(window)
+    usesColor = Self.configure(window, color: color)
   }
 
-  private static func configure(_ window: UnsafeMutablePointer<WINDOW>) {
+  /// Sets the input modes and, when `color` is set and the terminal has colour, one colour
+  /// pair per role over the terminal's own background; returns whether colour is on.
+  private static func configure(_ window: UnsafeMutablePointer<WINDOW>, color: Bool) -> Bool {
     cbreak()
     noecho()
     nonl()
@@ -49,15 +54,28 @@ final class NcursesCanvas: Canvas {
     nodelay(window, true)
     curs_set(0)
     set_escdelay(25)
+    guard color, has_colors() else { return false }
+    start_color()
+    use_default_colors()
+    for (pair, foreground) in rolePairs { init_pair(pair, foreground, -1) }
+    return true
   }
+
+  /// The colour pair of each role and its foreground colour.
+  private static let rolePairs: [(pair: Int16, foreground: Int16)] = [
+    (1, Int16(COLOR_CYAN)), (2, Int16(COLOR_YELLOW)), (3, Int16(COLOR_RED)),
+  ]
+  private static let roles: [(style: TextStyle, pair: Int16)] = [
+    (.title, 1), (.changed, 2), (.alert, 3),
+  ]
 
   var size: TerminalSize {
     TerminalSize(rows: Int(getmaxy(window)), columns: Int(getmaxx(window)))
   }
 
   func put(_ text: String, row: Int, column: Int, style: TextStyle) {
-    wattrset(window, Int32(bitPattern: Self.attributes(style)))
-    var wide = text.unicodeScalars.map { wchar_t(bitPattern: $0.value) }
+    wattrset(window, Int32(bitPattern: attributes(style)))
+    var wide = TextWidth.singleLine(text).unicodeScalars.map { wchar_t(bitPattern: $0.value) }
     wide.append(0)
     _ = mvwaddwstr(window, Int32(row), Int32(column), wide)
     wattrset(window, Int32(bitPattern: cnc_a_normal()))
@@ -121,8 +139,12 @@ final class NcursesCanvas: Canvas {
     if let screen { delscreen(screen) }
   }
 
-  private static func attributes(_ style: TextStyle) -> attr_t {
+  /// The curses attributes of `style`, with the colour pair of its role when colour is on.
+  func attributes(_ style: TextStyle) -> attr_t {
     var attributes = cnc_a_normal()
+    if usesColor, let role = Self.roles.first(where: { style.contains($0.style) }) {
+      attributes |= cnc_color_pair(role.pair)
+    }
     if style.contains(.bold) { attributes |= cnc_a_bold() }
     if style.contains(.reverse) { attributes |= cnc_a_reverse() }
     if style.contains(.dim) { attributes |= cnc_a_dim() }

@@ -2,7 +2,7 @@
 /// otherwise only the rows that went stale, each read inside Observation tracking.
 @MainActor
 final class EditorScreen {
-  /// Identifies a row across sources, for the redraw counters.
+  /// Identifies a row across sources, for the redraw counters and change marks.
   struct RowID: Hashable {
     let source: Int
     let row: Int
@@ -10,21 +10,34 @@ final class EditorScreen {
 
   /// Receives the stale rows from Observation callbacks; the loop wakes through it.
   let invalidation: RowInvalidation
-  private let canvas: any Canvas
-  private let session: EditorSession
-  private let glyphs: Glyphs
-  private var layout: ScreenLayout?
+  let canvas: any Canvas
+  let session: EditorSession
+  let glyphs: Glyphs
+  private(set) var layout: ScreenLayout?
+  private let now: () -> ContinuousClock.Instant
   private var generation = 0
   private var rowScroll = 0
   private var sourceScroll = 0
+  /// The listed rows (source indices) in screen order, and each one's position.
+  private var listed: [Int] = []
+  private var positions: [Int: Int] = [:]
   private var redrawCounts: [RowID: Int] = [:]
+  private var marks = ChangeMarks()
+  /// The focused row's name at the last full paint, to find it again after keys come and go.
+  private var focusedName: String?
 
+  /// - Parameters:
+  ///   - wake: wakes the loop after an invalidation, from any thread.
+  ///   - now: the clock for change marks (tests pass their own).
   init(
-    canvas: any Canvas, session: EditorSession, glyphs: Glyphs, wake: @escaping @Sendable () -> Void
+    canvas: any Canvas, session: EditorSession, glyphs: Glyphs,
+    wake: @escaping @Sendable () -> Void,
+    now: @escaping () -> ContinuousClock.Instant = { .now }
   ) {
     self.canvas = canvas
     self.session = session
     self.glyphs = glyphs
+    self.now = now
     invalidation = RowInvalidation(wake: wake)
   }
 
@@ -34,18 +47,31 @@ final class EditorScreen {
     redrawCounts[RowID(source: source, row: row), default: 0]
   }
 
+  /// When a change mark runs out and the screen must be drawn again, if any.
+  var nextDeadline: ContinuousClock.Instant? { marks.nextDeadline }
+
   /// Draws what `damage` and the pending invalidations require, then presents one frame.
+  ///
+  /// Rows invalidated without a key having touched them changed elsewhere: they are marked for
+  /// ``ChangeMarks/duration`` and, if one is being edited, the user is told (the draft stays).
   func draw(_ damage: Damage) {
     let pending = invalidation.take()
+    let source = session.state.sourceIndex
+    let changedElsewhere = pending.rows.subtracting(damage.rows)
+    for index in changedElsewhere {
+      marks.mark(RowID(source: source, row: index), at: now())
+      session.noteChangedElsewhere(row: index)
+    }
+    let expired = marks.expire(at: now()).filter { $0.source == source }.map(\.row)
     if layout == nil || damage.layout || pending.layout || layout?.size != canvas.size
-      || scrollToFocus()
+      || session.state.mode == .help || scrollToFocus()
     {
-      paintAll()
+      paintAll(keysChanged: pending.layout)
     } else {
-      for index in pending.rows.sorted() {
-        redrawCounts[RowID(source: session.state.sourceIndex, row: index), default: 0] += 1
+      for index in pending.rows {
+        redrawCounts[RowID(source: source, row: index), default: 0] += 1
       }
-      for index in pending.rows.union(damage.rows).sorted() { paintRow(index) }
+      for index in pending.rows.union(damage.rows).union(expired).sorted() { paintRow(index) }
       paintStatus()
     }
     canvas.present()
@@ -56,7 +82,11 @@ final class EditorScreen {
     let visible = layout?.visibleCount ?? 0
     let state = session.state
     let oldScrolls = (rowScroll, sourceScroll)
-    rowScroll = Self.scroll(rowScroll, toShow: state.rowIndex, visible: visible)
+    if let position = positions[state.rowIndex] {
+      rowScroll = Self.scroll(rowScroll, toShow: position, visible: visible)
+    } else if !listed.isEmpty {
+      return true  // the focus left the listed rows (a filter changed): list them again
+    }
     sourceScroll = Self.scroll(sourceScroll, toShow: state.sourceIndex, visible: visible)
     return oldScrolls != (rowScroll, sourceScroll)
   }
@@ -68,9 +98,10 @@ final class EditorScreen {
     return offset
   }
 
-  private func paintAll() {
+  private func paintAll(keysChanged: Bool) {
     generation = invalidation.startGeneration()
     canvas.clearAll()
+    if keysChanged, let focusedName { session.refocus(onRowNamed: focusedName) }
     let source = session.currentSource
     let generation = generation
     let invalidation = invalidation
@@ -79,43 +110,65 @@ final class EditorScreen {
     } onChange: {
       invalidation.invalidateLayout(generation: generation)
     }
+    listed = session.listedRows().filter { $0 < rowCount }
+    positions = Dictionary(uniqueKeysWithValues: listed.enumerated().map { ($1, $0) })
+    focusedName = session.focusedRow?.name
     let rows = (0..<rowCount).compactMap { source?.row(at: $0) }
     let layout = ScreenLayout(
-      size: canvas.size, titles: session.sources.map(\.title), rows: rows,
-      showsKeys: source?.kind == .object, showsRedrawCounts: session.state.showsRedrawCounts)
+      size: canvas.size, titles: session.sources.map(objectTitle), rows: rows,
+      showsKeys: source?.kind == .object || source?.kind == .cloud,
+      showsRedrawCounts: session.state.showsRedrawCounts)
     self.layout = layout
     session.pageSize = max(1, layout.visibleCount - 1)
     guard !layout.isTooSmall else {
       let need = ScreenLayout.minimumSize
       canvas.put(
-        "Terminal too small: need \(need.columns)x\(need.rows)", row: 0, column: 0, style: .bold)
+        TextWidth.fit(
+          "Terminal too small: need \(need.columns)x\(need.rows)", width: layout.size.columns,
+          ellipsis: glyphs.ellipsis, pad: false), row: 0, column: 0, style: .bold)
       return
     }
     _ = scrollToFocus()
     paintHeader()
     paintObjects()
-    paintColumnHeadings()
-    for index in rowScroll..<min(rowCount, rowScroll + layout.visibleCount) { paintRow(index) }
-    if rowCount == 0 {
-      let text = source?.problem.map { "  " + $0 } ?? "  (no keys)"
-      canvas.put(
-        TextWidth.fit(text, width: layout.rowsWidth, ellipsis: glyphs.ellipsis),
-        row: layout.firstListLine, column: layout.rowsColumn,
-        style: source?.problem == nil ? .dim : .bold)
+    if session.state.mode == .help {
+      paintHelp()
+    } else {
+      paintColumnHeadings()
+      for index in listed.dropFirst(rowScroll).prefix(layout.visibleCount) { paintRow(index) }
+      if listed.isEmpty { paintEmptyRows(source) }
     }
     paintStatus()
+  }
+
+  private func paintEmptyRows(_ source: (any RowSource)?) {
+    guard let layout else { return }
+    let text =
+      source?.problem.map { "  " + $0 }
+      ?? (session.state.showsModifiedOnly ? "  (no modified values; m shows all)" : "  (no keys)")
+    canvas.put(
+      TextWidth.fit(text, width: layout.rowsWidth, ellipsis: glyphs.ellipsis),
+      row: layout.firstListLine, column: layout.rowsColumn,
+      style: source?.problem == nil ? .dim : .bold)
+  }
+
+  /// An entry of the objects pane: the title, marked when it is on the cloud store.
+  private func objectTitle(_ source: any RowSource) -> String {
+    source.kind == .cloud ? "\(source.title) \(glyphs.cloud)" : source.title
   }
 
   private func paintHeader() {
     guard let layout else { return }
     let source = session.currentSource
-    let badge =
-      source.map { " [\($0.kind.rawValue)\($0.kind == .file ? ", read-only" : "")] " } ?? ""
+    var badges = [source?.kind.rawValue, source?.state].compactMap { $0 }
+    if source?.kind == .file || session.isReadOnly { badges.append("RO") } else { badges.append("LIVE") }
+    if session.state.showsModifiedOnly { badges.append("modified only") }
+    let badge = " [" + badges.joined(separator: ", ") + "] "
     let title = " settings-editor  \(source?.title ?? "no objects")  \(source?.location ?? "")"
     let width = layout.size.columns - TextWidth.columns(badge)
     canvas.put(
       TextWidth.fit(title, width: width, ellipsis: glyphs.ellipsis) + badge, row: 0, column: 0,
-      style: .reverse)
+      style: [.reverse, .title])
   }
 
   private func paintObjects() {
@@ -130,7 +183,7 @@ final class EditorScreen {
     let sources = session.sources
     for index in sourceScroll..<min(sources.count, sourceScroll + layout.visibleCount) {
       let isSelected = index == state.sourceIndex
-      let text = (isSelected ? glyphs.selected : " ") + " " + sources[index].title
+      let text = (isSelected ? glyphs.selected : " ") + " " + objectTitle(sources[index])
       let style: TextStyle = isSelected ? (state.pane == .objects ? .reverse : .bold) : []
       canvas.put(
         TextWidth.fit(text, width: layout.objectsWidth, ellipsis: glyphs.ellipsis),
@@ -149,9 +202,11 @@ final class EditorScreen {
   }
 
   private func paintRow(_ index: Int) {
-    guard let layout, let source = session.currentSource, !layout.isTooSmall else { return }
-    let line = layout.firstListLine + index - rowScroll
-    guard index >= rowScroll, line < layout.firstListLine + layout.visibleCount,
+    guard let layout, let source = session.currentSource, !layout.isTooSmall,
+      session.state.mode != .help, let position = positions[index]
+    else { return }
+    let line = layout.firstListLine + position - rowScroll
+    guard position >= rowScroll, line < layout.firstListLine + layout.visibleCount,
       index < source.rowCount
     else { return }
     let generation = generation
@@ -162,14 +217,18 @@ final class EditorScreen {
       invalidation.invalidateRow(index, generation: generation)
     }
     let state = session.state
+    let id = RowID(source: state.sourceIndex, row: index)
     let isFocused = index == state.rowIndex
+    let isMarked = marks.isMarked(id, at: now())
     let counter = "\(glyphs.redraws)\(redrawCount(source: state.sourceIndex, row: index))"
     var style: TextStyle = row.isModified ? .bold : []
     if isFocused { style.insert(state.pane == .rows ? .reverse : .underline) }
+    if isMarked { style.formUnion(isFocused ? .changed : [.reverse, .changed]) }
+    let marker = isMarked ? glyphs.changed : row.isModified ? glyphs.modified : " "
     canvas.clearLine(line, from: layout.rowsColumn)
     canvas.put(
-      rowText(row, marker: row.isModified ? glyphs.modified : " ", counter: counter, in: layout),
-      row: line, column: layout.rowsColumn, style: style)
+      rowText(row, marker: marker, counter: counter, in: layout), row: line,
+      column: layout.rowsColumn, style: style)
   }
 
   /// One row of the table: marker, name, key, type, value, counter, each fitted to its column.
@@ -177,72 +236,12 @@ final class EditorScreen {
     -> String
   {
     let fit = { (text: String, width: Int) in
-      TextWidth.fit(text, width: width, ellipsis: self.glyphs.ellipsis)
+      TextWidth.fit(TextWidth.singleLine(text), width: width, ellipsis: self.glyphs.ellipsis)
     }
     var text = marker + " " + fit(row.name, layout.nameWidth) + "  "
     if layout.keyWidth > 0 { text += fit(row.key ?? "-", layout.keyWidth) + "  " }
     text += fit(row.typeName, layout.typeWidth) + "  " + fit(row.value, layout.valueWidth)
     if layout.counterWidth > 0 { text += "  " + fit(counter, layout.counterWidth - 2) }
     return text
-  }
-
-  private func paintStatus() {
-    guard let layout, !layout.isTooSmall else { return }
-    let state = session.state
-    canvas.clearLine(layout.statusLine, from: 0)
-    canvas.clearLine(layout.keyBarLine, from: 0)
-    var cursor: (row: Int, column: Int)?
-    switch state.mode {
-    case .editing(let index, let format, let field):
-      let name = session.currentSource.map { $0.row(at: index).name } ?? ""
-      let prompt = " \(name) (\(format.typeName)\(format.isOptional ? ", empty = nil" : "")): "
-      canvas.put(prompt, row: layout.statusLine, column: 0, style: .bold)
-      let start = TextWidth.columns(prompt)
-      canvas.put(
-        TextWidth.fit(
-          field.text, width: layout.size.columns - start - 1, ellipsis: glyphs.ellipsis, pad: false),
-        row: layout.statusLine, column: start, style: .underline)
-      cursor = (
-        layout.statusLine,
-        min(
-          layout.size.columns - 1,
-          start + TextWidth.columns(String(field.text.prefix(field.cursor))))
-      )
-      if let message = state.message {
-        canvas.put(
-          TextWidth.fit(" " + message.text, width: layout.size.columns, ellipsis: glyphs.ellipsis),
-          row: layout.keyBarLine, column: 0, style: .bold)
-      } else {
-        paintKeyBar(KeyMap.editingHints, layout: layout)
-      }
-    case .browsing:
-      let text = state.message.map { " " + $0.text } ?? focusedRowDetails()
-      canvas.put(
-        TextWidth.fit(text, width: layout.size.columns, ellipsis: glyphs.ellipsis),
-        row: layout.statusLine, column: 0, style: state.message?.isError == true ? .bold : [])
-      paintKeyBar(KeyMap.browse.compactMap(\.hint), layout: layout)
-    }
-    canvas.setCursor(cursor)
-  }
-
-  private func paintKeyBar(_ hints: [String], layout: ScreenLayout) {
-    canvas.put(
-      TextWidth.fit(
-        " " + hints.joined(separator: "  "), width: layout.size.columns, ellipsis: glyphs.ellipsis),
-      row: layout.keyBarLine, column: 0, style: .dim)
-  }
-
-  /// The focused row's summary, default and storage, for the status line.
-  private func focusedRowDetails() -> String {
-    guard let source = session.currentSource, session.state.rowIndex < source.rowCount else {
-      return ""
-    }
-    let row = source.row(at: session.state.rowIndex)
-    var parts = [" \(row.name)"]
-    if let summary = row.summary { parts.append(summary) }
-    if let defaultValue = row.defaultValue { parts.append("default: \(defaultValue)") }
-    if row.key == nil { parts.append("not stored (@ObservableOnly)") }
-    if case .readOnly(let reason) = row.editing { parts.append(reason) }
-    return parts.joined(separator: " · ")
   }
 }

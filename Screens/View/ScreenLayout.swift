@@ -16,7 +16,7 @@ struct ScreenLayout: Equatable {
   let nameWidth, keyWidth, typeWidth, valueWidth, counterWidth: Int
 
   /// Lays out `size` for rows with the given column texts; `showsKeys` adds the key column
-  /// (pointless where every key is its row's name).
+  /// when some row's key is not its name (pointless otherwise).
   init(
     size: TerminalSize, titles: [String], rows: [PropertyRow], showsKeys: Bool,
     showsRedrawCounts: Bool
@@ -28,8 +28,9 @@ struct ScreenLayout: Equatable {
     let rowsWidth = size.columns - objectsWidth - 1
     counterWidth = showsRedrawCounts ? 9 : 0
     nameWidth = max(4, widest(rows.map(\.name), rowsWidth / 3))
-    keyWidth = showsKeys ? max(3, widest(rows.map { $0.key ?? "-" }, rowsWidth / 4)) : 0
-    typeWidth = max(4, widest(rows.map(\.typeName), 14))
+    let keysDiffer = rows.contains { $0.key != nil && $0.key != $0.name }
+    keyWidth = showsKeys && keysDiffer ? max(3, widest(rows.map { $0.key ?? "-" }, rowsWidth / 4)) : 0
+    typeWidth = max(4, widest(rows.map(\.typeName), 16))
     let used = 2 + nameWidth + (keyWidth > 0 ? keyWidth + 2 : 0) + typeWidth + 2 + 2 + counterWidth
     valueWidth = max(0, rowsWidth - used)
   }

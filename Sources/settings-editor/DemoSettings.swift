@@ -24,3 +24,69 @@ final class AppearanceSettings {
   /// Whether a preview is open right now (not stored).
   @ObservableOnly var isPreviewing: Bool = false
 }
+
+/// The editor's look, a fixed set of choices (edited with ←/→).
+enum EditorTheme: String, CaseIterable, Codable {
+  case system, light, dark, highContrast
+}
+
+/// How often something happens, an enumeration over integer raw values.
+enum Frequency: Int, CaseIterable {
+  case never = 0, daily = 1, weekly = 7, monthly = 30
+}
+
+/// A window's place on screen, a `Codable` struct stored as JSON.
+struct WindowFrame: Codable, Equatable {
+  var x = 0
+  var y = 0
+  var width = 800
+  var height = 600
+}
+
+/// One value of every kind the macros store, so every editor of `settings-editor` can be tried.
+/// Stored in the suite `com.example.types`.
+@ObservableDefaults(suiteName: "com.example.types")
+final class EveryTypeSettings {
+  /// The colour theme of the editor.
+  var theme: EditorTheme = .system
+  /// How often to look for updates.
+  var updateCheck: Frequency = .weekly
+  /// Where the main window was last.
+  var windowFrame = WindowFrame()
+  /// When the settings were last synchronised.
+  var lastSync = Date(timeIntervalSince1970: 1_767_225_600)
+  /// The project's web site.
+  var homepage = URL(string: "https://github.com/fatbobman/ObservableDefaults")!
+  /// Files opened lately, newest first.
+  var recentFiles: [String] = ["notes.md", "todo.txt"]
+  /// Font size per language.
+  var fontSizes: [String: Double] = ["swift": 13, "markdown": 15]
+  /// A token kept as bytes.
+  var token = Data([0xDE, 0xAD, 0xBE, 0xEF])
+  /// The volume, 0…255.
+  var volume: UInt8 = 128
+  /// A signed offset in 16 bits.
+  var offset: Int16 = -4
+  /// Line spacing as a factor.
+  var lineSpacing: Float = 1.2
+  /// The accent colour, when one was chosen.
+  var accent: EditorTheme? = nil
+  /// The proxy to use, when there is one.
+  var proxy: URL? = nil
+  /// The last window frame in full-screen mode, when there was one.
+  var fullScreenFrame: WindowFrame? = nil
+  /// A greeting in any script: 日本語, emoji 🎉, combining é.
+  var greeting = "こんにちは 🎉"
+}
+
+/// Settings that follow the user across devices, on the cloud key-value store (in
+/// `$XDG_DATA_HOME/ObservableDefaults/CloudContainers`).
+@ObservableCloud(prefix: "demo_")
+final class SyncedPreferences {
+  /// The name shown to other devices.
+  var displayName: String = "Fatbobman"
+  /// Whether the reading position syncs.
+  var syncsReadingPosition: Bool = true
+  /// The theme on every device.
+  var theme: EditorTheme = .system
+}

@@ -1,11 +1,12 @@
 import Foundation
+import SettingsEditor
 
 /// What the command line asks for.
 enum Invocation: Equatable {
   /// The full-screen editor on the demo objects and every suite.
-  case editor
+  case editor(EditorOptions)
   /// The full-screen editor on these property-list files.
-  case editFiles([String])
+  case editFiles([String], EditorOptions)
   /// The overview, or the help of one verb.
   case help(Verb?)
   case read(domain: Domain, key: String?)
@@ -34,10 +35,14 @@ enum Invocation: Equatable {
   /// Reads the arguments after the program name.
   ///
   /// - Throws: ``VerbError`` of kind `.usage` when they fit no form.
-  init(arguments: [String]) throws(VerbError) {
+  init(arguments allArguments: [String]) throws(VerbError) {
+    let (options, arguments) = try EditorOptions.extract(from: allArguments)
     guard let word = arguments.first else {
-      self = .editor
+      self = .editor(options)
       return
+    }
+    if options != EditorOptions(), let verb = Verb(rawValue: word) {
+      throw .usage(verb, "--readonly and --color are options of the editor, not of \(word)")
     }
     let operands = Array(arguments.dropFirst())
     if ["-h", "--help"].contains(word) {
@@ -54,7 +59,7 @@ enum Invocation: Equatable {
           nil,
           "unknown command \(word) (property-list files must exist and end in .plist or contain /)")
       }
-      self = .editFiles(arguments)
+      self = .editFiles(arguments, options)
     }
   }
 
@@ -103,5 +108,42 @@ enum Invocation: Equatable {
       try count(1...2)
       return .watch(suite: try suite(operands[0]), key: operands.count == 2 ? operands[1] : nil)
     }
+  }
+}
+
+/// The editor's options: `--readonly` and `--color=auto|always|never`.
+struct EditorOptions: Equatable {
+  var isReadOnly = false
+  var color = ColorChoice.auto
+
+  /// Takes the options out of `arguments`, wherever they are; returns them and the rest.
+  ///
+  /// - Throws: ``VerbError`` of kind `.usage` for a `--color` value other than auto, always or
+  ///   never.
+  static func extract(from arguments: [String]) throws(VerbError) -> (Self, [String]) {
+    var options = Self()
+    var rest: [String] = []
+    for argument in arguments {
+      if argument == "--readonly" {
+        options.isReadOnly = true
+      } else if argument.hasPrefix("--color") {
+        let value = argument == "--color" ? "always" : String(argument.dropFirst("--color=".count))
+        guard argument == "--color" || argument.hasPrefix("--color="),
+          let color = ColorChoice(rawValue: value)
+        else { throw .usage(nil, "--color takes auto, always or never (--color=never)") }
+        options.color = color
+      } else {
+        rest.append(argument)
+      }
+    }
+    return (options, rest)
+  }
+
+  /// Applies the options to `editor` and runs it.
+  @MainActor
+  func run(_ editor: SettingsEditor) throws {
+    editor.isReadOnly = isReadOnly
+    editor.color = color
+    try editor.run()
   }
 }

@@ -4,16 +4,24 @@ let usage = """
   $XDG_CONFIG_HOME (else ~/.config), and property-list files.
 
   Usage:
-    settings-editor                      open the editor on the demo objects and every suite
-    settings-editor <file.plist>...      open property-list files (XML or binary) as trees
+    settings-editor [options]            open the editor on the demo objects and every suite
+    settings-editor [options] <file.plist>...
+                                         open property-list files (XML or binary) as trees
   \(Verb.allCases.map { "  \($0.usageLine)\n      \($0.summary)" }.joined(separator: "\n"))
     settings-editor --help               show this text
 
-  In the editor:
-    ↑ ↓ (j k)   move            Tab ← →   switch between objects and rows
-    Enter       edit a value (Esc cancels); open an object; open or close a dictionary or array
-    Space       toggle a Bool   c         show how often each row was redrawn
-    q           quit            * marks a value that differs from its default (or is unsaved)
+  Options of the editor:
+    --readonly                           show values, change none
+    --color=auto|always|never            colour (auto: unless NO_COLOR is set)
+
+  In the editor (? lists every key):
+    ↑ ↓ j k PgUp PgDn Home End   move         Tab      switch between objects and rows
+    Enter    edit the value (Esc restores); open an object; open or close a dictionary or array
+    Space    toggle a Bool       ← →          previous / next case of an enum
+    d        reset to default    D            reset the whole object     u   undo
+    /        search names and descriptions (n N: next, previous)
+    m        modified values only            c            redraw counters    q   quit
+    * marks a value that differs from its default, ~ one another process just changed
 
   \(Verb.exitStatus)
   """

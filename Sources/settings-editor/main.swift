@@ -20,11 +20,15 @@ func perform(_ invocation: Invocation) throws {
   switch invocation {
   case .help(let verb):
     print(verb?.help ?? usage)
-  case .editor:
-    let demo = [AnySettings(Settings()), AnySettings(AppearanceSettings())]
-    try SettingsEditor(objects: demo, suites: SettingsEditor.availableSuites).run()
-  case .editFiles(let paths):
-    try SettingsEditor(files: paths.map { URL(fileURLWithPath: $0) }).run()
+  case .editor(let options):
+    let demo = [
+      AnySettings(Settings()), AnySettings(AppearanceSettings()), AnySettings(EveryTypeSettings()),
+      AnySettings(SyncedPreferences()),
+    ]
+    let editor = try SettingsEditor(objects: demo, suites: SettingsEditor.availableSuites)
+    try options.run(editor)
+  case .editFiles(let paths, let options):
+    try options.run(SettingsEditor(files: paths.map { URL(fileURLWithPath: $0) }))
   case .read(let domain, let key):
     print(try DefaultsVerbs.read(domain, key: key))
   case .write(let domain, let key, let words):

@@ -54,9 +54,9 @@ struct EditorProcess {
   func start(_ process: Process, _ arguments: [String]) throws {
     process.executableURL = Self.binary
     process.arguments = arguments
-    process.environment = ProcessInfo.processInfo.environment.merging([
-      "XDG_CONFIG_HOME": preferences.path
-    ]) { $1 }
+    process.environment = ProcessInfo.processInfo.environment.merging(
+      Dictionary(uniqueKeysWithValues: environment)
+    ) { $1 }
     try process.run()
   }
 
@@ -72,9 +72,14 @@ struct EditorProcess {
     return output
   }
 
+  /// The preferences folder, and the cloud containers beside it (the demo has a cloud object).
+  private var environment: [(String, String)] {
+    [("XDG_CONFIG_HOME", preferences.path), ("XDG_DATA_HOME", preferences.path + "/data")]
+  }
+
   /// The command line that starts the program in this folder, for a shell (tmux).
   func shellCommand(_ arguments: [String]) -> String {
-    (["env", "XDG_CONFIG_HOME=\(preferences.path)", Self.binary.path] + arguments)
+    (["env"] + environment.map { "\($0)=\($1)" } + [Self.binary.path] + arguments)
       .map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
       .joined(separator: " ")
   }

@@ -8,16 +8,19 @@ import Testing
   private let canvas = MemoryCanvas(rows: 10, columns: 72)
   private let session: EditorSession
   private let screen: EditorScreen
+  private let clock = TestClock()
 
   init() {
     session = EditorSession(sources: [SampleRowSource(object)])
-    screen = EditorScreen(canvas: canvas, session: session, glyphs: .unicode, wake: {})
+    let clock = clock
+    screen = EditorScreen(
+      canvas: canvas, session: session, glyphs: .unicode, wake: {}, now: { clock.now })
     screen.draw(Damage(layout: true))
   }
 
   @Test func drawsOneRowPerPropertyWithKeyTypeAndValue() {
     #expect(canvas.line(0).hasPrefix(" settings-editor  Sample  memory"))
-    #expect(canvas.line(0).hasSuffix("[object]"))
+    #expect(canvas.line(0).hasSuffix("[object, LIVE]"))
     #expect(canvas.line(1).contains("Name       Key       Type    Value"))
     #expect(canvas.line(2) == "▸ Sample    │  name       name      String  Fatbobman")
     #expect(canvas.line(3) == "            │  age        user-age  Int     20")
@@ -42,12 +45,20 @@ import Testing
     #expect(screen.redrawCount(source: 0, row: 1) == 2)
   }
 
-  @Test func aModifiedValueIsMarkedAndBold() {
+  @Test func aValueChangedElsewhereIsMarkedForAMomentThenShownAsModified() {
     object.name = "Bob"
+    screen.draw(Damage())
+    #expect(canvas.line(2).contains("~ name"))
+    #expect(canvas.style(row: 2, column: 14).contains(.changed))
+    #expect(screen.nextDeadline == clock.now + ChangeMarks.duration)
+    clock.now += ChangeMarks.duration
     screen.draw(Damage())
     #expect(canvas.line(2).contains("* name"))
     #expect(canvas.style(row: 2, column: 14).contains(.bold))
+    #expect(!canvas.style(row: 2, column: 14).contains(.changed))
     #expect(!canvas.style(row: 3, column: 14).contains(.bold))
+    #expect(screen.redrawCount(source: 0, row: 0) == 1, "the mark's end is not a value redraw")
+    #expect(screen.nextDeadline == nil)
   }
 
   @Test func theFocusedRowIsReversed() {
@@ -66,7 +77,7 @@ import Testing
     #expect(canvas.cursor?.row == 8)
     #expect(
       canvas.line(9).hasPrefix(
-        " Refused: \"20x\" is not a whole number (Int expected); age unchanged"))
+        " age (Int) not changed: not a whole number (Int expected): \"20x\""))
     #expect(object.age == 20)
   }
 

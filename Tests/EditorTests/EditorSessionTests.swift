@@ -57,7 +57,7 @@ import Testing
     #expect(source.object.age == 20)
     #expect(session.state.message?.isError == true)
     #expect(
-      session.state.message?.text.contains("\"20x\" is not a whole number (Int expected)") == true)
+      session.state.message?.text.contains("not a whole number (Int expected): \"20x\"") == true)
     guard case .editing = session.state.mode else {
       Issue.record("the field stays open to fix the input")
       return

@@ -20,7 +20,7 @@ import Testing
 
     object.name = "日本語"
     screen.draw(Damage())
-    #expect(canvas.line(2) == "▸ Sample    │* name       name      String  日本語")
+    #expect(canvas.line(2) == "▸ Sample    │~ name       name      String  日本語")
     #expect(screen.redrawCount(source: 0, row: 0) == 1)
     #expect(screen.redrawCount(source: 0, row: 1) == 0)
   }

@@ -122,7 +122,7 @@ import Testing
     for character in "x" { _ = session.handle(.character(character)) }
     _ = session.handle(.enter)
     #expect(session.state.message?.isError == true)
-    #expect(session.state.message?.text.contains("is not a date") == true)
+    #expect(session.state.message?.text.contains("not a date (ISO 8601") == true)
     _ = session.handle(.escape)
 
     #expect(

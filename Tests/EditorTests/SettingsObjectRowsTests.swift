@@ -67,7 +67,7 @@ final class LookSettings {
     for key: KeyPress in [.enter, .character("9"), .enter] { _ = session.handle(key) }
     #expect(
       session.state.message?.text
-        == "Refused: \"999\" is out of range (0…255) (UInt8 expected); columns unchanged")
+        == "columns (UInt8) not changed: out of range 0…255 (UInt8 expected): \"999\"")
     #expect(look.columns == 99)
     _ = session.handle(.escape)
     for key: KeyPress in [.down, .character(" ")] { _ = session.handle(key) }
@@ -85,7 +85,7 @@ final class LookSettings {
     try TestPreferences.writer(ofSuite: suite).write(42, forKey: "age")
     screen.draw(Damage())
     #expect(profile.age == 42)
-    #expect(canvas.line(3).hasSuffix("│* age       age       Int      42"))
+    #expect(canvas.line(3).hasSuffix("│~ age       Int      42"), "marked: changed elsewhere")
     #expect((0..<3).map { screen.redrawCount(source: 0, row: $0) } == [0, 1, 0])
   }
 }

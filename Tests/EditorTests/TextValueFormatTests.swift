@@ -1,0 +1,45 @@
+import Foundation
+import Testing
+
+@testable import SettingsEditor
+
+/// Text typed into the line editor becomes a typed value, or a refusal naming the type and why.
+@Suite struct TextValueFormatTests {
+  @Test func integersAreCheckedAgainstTheirWidth() throws {
+    let int8 = TextValueFormat(base: .integer(name: "Int8", bitWidth: 8, signed: true))
+    #expect(try int8.parse("-128") as? Int8 == -128)
+    #expect(throws: ValueInputError(text: "128", typeName: "Int8", reason: "out of range -128…127")) {
+      try int8.parse("128")
+    }
+    #expect(throws: ValueInputError(text: "1.5", typeName: "Int8", reason: "not a whole number")) {
+      try int8.parse("1.5")
+    }
+  }
+
+  @Test func datesAreISO8601() throws {
+    let date = TextValueFormat(base: .date)
+    #expect(try date.parse("1970-01-02T00:00:00Z") as? Date == Date(timeIntervalSince1970: 86_400))
+    #expect(throws: ValueInputError.self) { try date.parse("yesterday") }
+  }
+
+  @Test func urlsNeedAScheme() throws {
+    let url = TextValueFormat(base: .url, isOptional: true)
+    #expect(try url.parse("https://a.example") as? URL? == URL(string: "https://a.example"))
+    #expect(try url.parse("") as? URL? == .some(nil), "empty text is nil for an optional")
+    #expect(throws: ValueInputError.self) { try url.parse("not a url") }
+  }
+
+  @Test func jsonIsParsedBeforeAnythingIsWritten() throws {
+    let json = TextValueFormat(base: .json)
+    let value = try #require(try json.parse(#"{"a": [1, 2]}"#) as? JSONValue)
+    #expect((value.object as? [String: Any])?.keys.first == "a")
+    let error = #expect(throws: ValueInputError.self) { try json.parse(#"{"a": "#) }
+    #expect(error?.description.hasPrefix("not valid JSON") == true)
+  }
+
+  @Test func storedFormsShowAsJSON() {
+    #expect(JSONValue.text(ofStored: ["b": 1, "a": [true]] as [String: Any]) == #"{"a":[true],"b":1}"#)
+    #expect(JSONValue.text(ofStored: Data(#"{"w":1}"#.utf8)) == #"{"w":1}"#)
+    #expect(JSONValue.text(ofStored: [Date()]) == nil, "JSON has no dates")
+  }
+}

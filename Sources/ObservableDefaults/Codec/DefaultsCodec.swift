@@ -86,13 +86,16 @@ extension DefaultsCodec where Value: UserDefaultsPropertyListValue {
 }
 
 extension DefaultsCodec where Value: Codable {
-  /// Stores the value as JSON `Data`; reads it back with `JSONDecoder`.
+  /// Stores the value as JSON `Data` with sorted keys (so one value always stores the same bytes,
+  /// and comparing stored forms compares values); reads it back with `JSONDecoder`.
   static var json: Self {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .sortedKeys
     // An optional can arrive here when Swift prefers this overload to the optional one: its
     // `nil` still removes the key instead of being stored as JSON `null`.
     let encode: (Value) -> Any? = { value in
       if let optional = value as? any _OptionalType, optional.isNone { return nil }
-      return try? JSONEncoder().encode(value)
+      return try? encoder.encode(value)
     }
     return Self(
       encode: encode,

@@ -45,6 +45,8 @@ public struct AnySettingsProperty: @unchecked Sendable {
   private let readDefault: () -> Any?
   private let equalsDefault: () -> Bool
   private let write: (Any) throws -> Void
+  private let encode: () -> Any?
+  private let writeEncoded: (Any?) throws -> Void
   private let reset: () throws -> Void
 
   init<Settings: ObservableSettings>(_ property: SettingsProperty<Settings>, of object: Settings) {
@@ -58,6 +60,8 @@ public struct AnySettingsProperty: @unchecked Sendable {
     readDefault = { property.defaultValue(of: object) }
     equalsDefault = { property.isDefault(object) }
     write = { try property.setValue($0, of: object) }
+    encode = { property.propertyListValue(of: object) }
+    writeEncoded = { try property.setValue(fromPropertyList: $0, of: object) }
     reset = { try property.resetValue(of: object) }
   }
 
@@ -70,6 +74,13 @@ public struct AnySettingsProperty: @unchecked Sendable {
   /// Assigns a value through the property's setter.
   /// - Throws: ``SettingsValueError/typeMismatch(key:expected:actual:)`` for a value of another type.
   public func setValue(_ value: Any) throws { try write(value) }
+  /// The current value in the form the store keeps it; see
+  /// ``SettingsProperty/propertyListValue(of:)``.
+  public func propertyListValue() -> Any? { encode() }
+  /// Assigns the value read from a stored form (a raw value, a property-list object, JSON `Data`;
+  /// `nil` for an empty optional); see ``SettingsProperty/setValue(fromPropertyList:of:)``.
+  /// - Throws: ``SettingsValueError/undecodable(key:expected:)`` when it does not decode.
+  public func setValue(fromPropertyList object: Any?) throws { try writeEncoded(object) }
   /// Removes the stored value so the property reads its default again.
   public func resetValue() throws { try reset() }
 }

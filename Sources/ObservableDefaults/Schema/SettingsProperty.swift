@@ -24,6 +24,8 @@ public struct SettingsProperty<Object: AnyObject>: @unchecked Sendable {
   private let read: (Object) -> Any
   private let readDefault: ((Object) -> Any)?
   private let write: (Object, Any) throws -> Void
+  private let encode: (Object) -> Any?
+  private let writeEncoded: (Object, Any?) throws -> Void
   private let equalsDefault: (Object) -> Bool
   let refresh: (Object, any ObservableKeyValueStore, String) -> Update?
   let reset: (Object) throws -> Void
@@ -43,6 +45,26 @@ public struct SettingsProperty<Object: AnyObject>: @unchecked Sendable {
   /// - Throws: ``SettingsValueError/typeMismatch(key:expected:actual:)`` when `value` is not of
   ///   the property's type; nothing is assigned then.
   public func setValue(_ value: Any, of object: Object) throws { try write(object, value) }
+
+  /// The current value in the form the store keeps it, made by the property's codec: a
+  /// property-list object (`String`, a number, `Bool`, `Date`, `Data`, an array or a dictionary
+  /// of those), JSON `Data` for a `Codable` value, the raw value of an enumeration; `nil` for an
+  /// empty optional and for an `@ObservableOnly` property.
+  ///
+  /// Tools show and copy values in this form without knowing the property's type, and give it
+  /// back to ``setValue(fromPropertyList:of:)``.
+  public func propertyListValue(of object: Object) -> Any? { encode(object) }
+
+  /// Assigns the value the property's codec reads from a stored form, through the setter, so it
+  /// is stored and observers are notified: an enumeration's raw value, a property-list object,
+  /// JSON `Data` for a `Codable` value. `nil` assigns `nil` to an optional property.
+  ///
+  /// - Throws: ``SettingsValueError/undecodable(key:expected:)`` when the codec cannot read a
+  ///   value of the property's type from `object` (or `object` is `nil` and the property is not
+  ///   optional, or the property is `@ObservableOnly`); nothing is assigned then.
+  public func setValue(fromPropertyList object: Any?, of settings: Object) throws {
+    try writeEncoded(settings, object)
+  }
 
   /// Removes the stored value so the property reads its default again (no effect on an
   /// `@ObservableOnly` property).
@@ -86,6 +108,10 @@ extension SettingsProperty {
       read: { $0[keyPath: property] },
       readDefault: fallback,
       write: { object, value in object[keyPath: property] = try cast(value, to: Value.self, key: key) },
+      encode: { codec.encode($0[keyPath: property]) },
+      writeEncoded: { object, stored in
+        object[keyPath: property] = try decoded(stored, by: codec.decode, key: key)
+      },
       equalsDefault: { codec.isEqual($0[keyPath: property], fallback($0)) },
       refresh: { object, store, prefix in
         let stored = store.object(forKey: prefix + key).flatMap(codec.decode) ?? object[keyPath: defaultValue]
@@ -113,6 +139,10 @@ extension SettingsProperty {
       read: { $0[keyPath: property] },
       readDefault: nil,
       write: { object, value in object[keyPath: property] = try cast(value, to: Value.self, key: name) },
+      encode: { _ in nil },
+      writeEncoded: { _, _ in
+        throw SettingsValueError.undecodable(key: name, expected: String(describing: Value.self))
+      },
       equalsDefault: { _ in true },
       refresh: { _, _, _ in nil },
       reset: { _ in }
@@ -124,11 +154,15 @@ extension SettingsProperty {
 public enum SettingsValueError: Error, Equatable, CustomStringConvertible {
   /// `key` holds values of type `expected`; the value given was of type `actual`.
   case typeMismatch(key: String, expected: String, actual: String)
+  /// `key` holds values of type `expected`; the stored form given does not decode as one.
+  case undecodable(key: String, expected: String)
 
   public var description: String {
     switch self {
     case let .typeMismatch(key, expected, actual):
       "'\(key)' holds \(expected) values; a value of type \(actual) was refused"
+    case let .undecodable(key, expected):
+      "'\(key)' holds \(expected) values; the value given does not decode as one"
     }
   }
 }
@@ -139,4 +173,11 @@ private func cast<Value>(_ value: Any, to: Value.Type, key: String) throws -> Va
       key: key, expected: String(describing: Value.self), actual: String(describing: type(of: value)))
   }
   return typed
+}
+
+/// The value `decode` reads from `stored`; `nil` stands for an empty optional.
+private func decoded<Value>(_ stored: Any?, by decode: (Any) -> Value?, key: String) throws -> Value {
+  if let stored, let value = decode(stored) { return value }
+  if stored == nil, let none = (Value.self as? any _OptionalType.Type)?.none as? Value { return none }
+  throw SettingsValueError.undecodable(key: key, expected: String(describing: Value.self))
 }

@@ -60,6 +60,8 @@ public protocol _OptionalType {
   static var wrappedType: Any.Type { get }
   /// Whether the optional is `nil`.
   var isNone: Bool { get }
+  /// `nil` of this optional type.
+  static var none: Self { get }
 }
 extension Optional: _OptionalType {
   public static var wrappedType: Any.Type { Wrapped.self }

@@ -1,0 +1,167 @@
+/// Changing values: toggles, choices, the line editor, resets and undo. Every change goes
+/// through the row's source (typed, validated there) and pushes an ``EditorSession/UndoStep``.
+extension EditorSession {
+  func activateRow(toggling: Bool) -> Damage {
+    guard let source = currentSource, let row = focusedRow else { return Damage() }
+    let index = state.rowIndex
+    // A dictionary or array of a raw property list opens or closes, also with --readonly.
+    if let tree = source as? any ExpandableRowSource, tree.toggleExpansion(at: index) {
+      return Damage(layout: true)
+    }
+    guard let reason = refusal(for: row) else {
+      switch row.editing {
+      case .toggle(let flag):
+        change(row, at: index, label: "toggle \(row.name)") { try source.setValue(!flag, at: index) }
+      case .choice:
+        return cycleChoice(by: 1) ?? Damage()
+      case .text(let format, let text):
+        if toggling {
+          state.message = .init(text: "Space toggles Bool values; Enter edits \(row.name)", isError: false)
+        } else {
+          state.mode = .editing(row: index, format: format, field: LineEditor(text: text))
+        }
+      case .readOnly:
+        break
+      }
+      return Damage(rows: [index])
+    }
+    state.message = .init(text: reason, isError: true)
+    return Damage(rows: [index])
+  }
+
+  /// Why `row` cannot be changed now, or nil when it can.
+  private func refusal(for row: PropertyRow) -> String? {
+    if isReadOnly { return "\(row.name) is not changed: the editor runs with --readonly" }
+    if case .readOnly(let reason) = row.editing { return "\(row.name) is read-only: \(reason)" }
+    return nil
+  }
+
+  /// Stores the case `offset` steps from the current one of an enumeration row; nil when the
+  /// focused row is not one (the key then does its pane job).
+  func cycleChoice(by offset: Int) -> Damage? {
+    guard state.pane == .rows, let source = currentSource, let row = focusedRow,
+      case .choice(let cases, let selected) = row.editing, !cases.isEmpty
+    else { return nil }
+    let index = state.rowIndex
+    if let reason = refusal(for: row) {
+      state.message = .init(text: reason, isError: true)
+      return Damage(rows: [index])
+    }
+    let next = ((selected ?? -1) + offset + cases.count) % cases.count
+    change(row, at: index, label: "\(row.name) = \(cases[next] ?? "nil")") {
+      try source.setValue(EnumerationCase(rawText: cases[next]), at: index)
+    }
+    return Damage(rows: [index])
+  }
+
+  func handleEditing(
+    _ key: KeyPress, row index: Int, format: TextValueFormat, field: inout LineEditor
+  ) -> Damage {
+    switch field.handle(key) {
+    case .editing:
+      state.mode = .editing(row: index, format: format, field: field)
+    case .cancel:
+      state.mode = .browsing
+      state.message = nil
+    case .commit:
+      guard let source = currentSource, index < source.rowCount else {
+        state.mode = .browsing
+        return Damage()
+      }
+      let row = source.row(at: index)
+      do {
+        let value = try format.parse(field.text)
+        // A value the source refuses (JSON of the wrong shape) keeps the draft open to fix.
+        if change(row, at: index, label: "edit \(row.name)", { try source.setValue(value, at: index) }) {
+          state.mode = .browsing
+        }
+      } catch {
+        state.message = .init(text: "\(row.name) (\(row.typeName)) not changed: \(error)", isError: true)
+      }
+    }
+    return Damage(rows: [index])
+  }
+
+  func resetRow() -> Damage {
+    guard let source = currentSource, let row = focusedRow else { return Damage() }
+    let index = state.rowIndex
+    if let reason = refusal(for: row) {
+      state.message = .init(text: reason, isError: true)
+    } else {
+      change(row, at: index, label: "reset \(row.name)") { try source.resetValue(at: index) }
+      if state.message?.isError == false {
+        state.message?.text = "Reset \(row.name) to its default \(row.defaultValue ?? "")"
+      }
+    }
+    return Damage(rows: [index])
+  }
+
+  func resetObject() -> Damage {
+    guard let source = currentSource else { return Damage() }
+    if isReadOnly {
+      state.message = .init(text: "Nothing reset: the editor runs with --readonly", isError: true)
+      return Damage()
+    }
+    var step = UndoStep(label: "reset \(source.title)", source: state.sourceIndex, rows: [])
+    var failures: [String] = []
+    for index in 0..<source.rowCount {
+      let row = source.row(at: index)
+      guard row.isModified, row.key != nil, let snapshot = source.snapshot(at: index) else { continue }
+      do {
+        try source.resetValue(at: index)
+        step.rows.append((index, snapshot))
+      } catch {
+        failures.append("\(row.name): \(error)")
+      }
+    }
+    if !step.rows.isEmpty { undoSteps.append(step) }
+    state.message =
+      failures.isEmpty
+      ? .init(text: "Reset \(step.rows.count) value(s) of \(source.title); u undoes", isError: false)
+      : .init(text: "Not reset: " + failures.joined(separator: "; "), isError: true)
+    return Damage(layout: true)
+  }
+
+  func undo() -> Damage {
+    guard let step = undoSteps.popLast() else {
+      state.message = .init(text: "Nothing to undo", isError: false)
+      return Damage()
+    }
+    let source = sources[step.source]
+    do {
+      for (index, snapshot) in step.rows.reversed() { try source.restore(snapshot, at: index) }
+      state.message = .init(text: "Undid \(step.label)", isError: false)
+    } catch {
+      state.message = .init(text: "Could not undo \(step.label): \(error)", isError: true)
+    }
+    if step.source != state.sourceIndex || step.rows.count != 1 {
+      state.sourceIndex = step.source
+      state.rowIndex = step.rows.first?.index ?? 0
+      return Damage(layout: true)
+    }
+    let old = state.rowIndex
+    state.rowIndex = step.rows[0].index
+    return Damage(rows: [old, state.rowIndex])
+  }
+
+  /// Runs `write` for the row at `index`, remembering what the row held for undo, and says in
+  /// the status line what happened; returns whether the write succeeded.
+  @discardableResult
+  private func change(
+    _ row: PropertyRow, at index: Int, label: String, _ write: () throws -> Void
+  ) -> Bool {
+    guard let source = currentSource else { return false }
+    let snapshot = source.snapshot(at: index)
+    do {
+      try write()
+      if let snapshot {
+        undoSteps.append(UndoStep(label: label, source: state.sourceIndex, rows: [(index, snapshot)]))
+      }
+      state.message = .init(text: "Saved \(row.name) = \(source.row(at: index).value)", isError: false)
+      return true
+    } catch {
+      state.message = .init(text: "\(row.name) (\(row.typeName)) not changed: \(error)", isError: true)
+      return false
+    }
+  }
+}

@@ -1,0 +1,111 @@
+/// The bottom two lines (the context or prompt line and the key bar) and the help screen.
+extension EditorScreen {
+  func paintStatus() {
+    guard let layout, !layout.isTooSmall else { return }
+    let state = session.state
+    canvas.clearLine(layout.statusLine, from: 0)
+    canvas.clearLine(layout.keyBarLine, from: 0)
+    var cursor: (row: Int, column: Int)?
+    var hints: [String]
+    switch state.mode {
+    case .editing(let index, let format, let field):
+      let name = session.currentSource.map { $0.row(at: index).name } ?? ""
+      let prompt = " \(name) (\(format.typeName)\(format.isOptional ? ", empty = nil" : "")): "
+      cursor = paintField(prompt: prompt, field: field, layout: layout)
+      hints = KeyMap.editingHints
+    case .searching(let field, _):
+      let count = session.matches().count
+      cursor = paintField(prompt: " Find (\(count) match\(count == 1 ? "" : "es")): ", field: field, layout: layout)
+      hints = KeyMap.searchingHints
+    case .help:
+      paintLine(" Keys in the editor; the bar at the bottom shows those for the focused row", layout.statusLine, style: [])
+      hints = KeyMap.helpHints
+    case .browsing:
+      let text = state.message.map { " " + $0.text } ?? contextLine()
+      paintLine(text, layout.statusLine, style: state.message?.isError == true ? [.bold, .alert] : [])
+      hints = KeyMap.browseHints(for: state.pane == .rows ? session.focusedRow?.editing : nil)
+    }
+    if state.mode != .browsing, let message = state.message {
+      paintLine(" " + message.text, layout.keyBarLine, style: message.isError ? [.bold, .alert] : .bold)
+    } else {
+      paintLine(" " + hints.joined(separator: "  "), layout.keyBarLine, style: .dim)
+    }
+    canvas.setCursor(cursor)
+  }
+
+  private func paintLine(_ text: String, _ line: Int, style: TextStyle) {
+    guard let layout else { return }
+    canvas.put(
+      TextWidth.fit(TextWidth.singleLine(text), width: layout.size.columns, ellipsis: glyphs.ellipsis),
+      row: line, column: 0, style: style)
+  }
+
+  /// Draws a prompt and a line editor's text on the status line; returns the cursor position.
+  private func paintField(prompt: String, field: LineEditor, layout: ScreenLayout)
+    -> (row: Int, column: Int)
+  {
+    canvas.put(prompt, row: layout.statusLine, column: 0, style: .bold)
+    let start = TextWidth.columns(prompt)
+    let room = max(1, layout.size.columns - start - 1)
+    // Keep the cursor in view: show the end of a draft longer than the field.
+    let beforeCursor = TextWidth.singleLine(String(field.characters.prefix(field.cursor)))
+    let text = TextWidth.singleLine(field.text)
+    let skip = max(0, TextWidth.columns(beforeCursor) - room + 1)
+    let shown = String(Self.dropColumns(skip, of: text))
+    canvas.put(
+      TextWidth.fit(shown, width: room, ellipsis: glyphs.ellipsis, pad: false),
+      row: layout.statusLine, column: start, style: .underline)
+    return (layout.statusLine, min(layout.size.columns - 1, start + TextWidth.columns(beforeCursor) - skip))
+  }
+
+  private static func dropColumns(_ count: Int, of text: String) -> Substring {
+    var dropped = 0
+    var rest = Substring(text)
+    while dropped < count, let first = rest.first {
+      dropped += TextWidth.columns(of: first)
+      rest = rest.dropFirst()
+    }
+    return rest
+  }
+
+  /// The context line: the focused key's description, type, default and allowed values.
+  private func contextLine() -> String {
+    guard session.state.pane == .rows, let row = session.focusedRow else {
+      return session.currentSource.map { " \($0.title): \($0.location)" } ?? ""
+    }
+    var parts = [" \(row.name)"]
+    if let summary = row.summary { parts.append(summary) }
+    if let defaultValue = row.defaultValue { parts.append("default: \(defaultValue)") }
+    if let allowed = row.editing.allowedValues {
+      parts.append("allowed: " + allowed.joined(separator: ", "))
+    } else if case .text(let format, _) = row.editing, case .integer(let name, let bits, let signed) = format.base {
+      parts.append(Self.range(name: name, bits: bits, signed: signed))
+    }
+    if row.key == nil { parts.append("not stored (@ObservableOnly)") }
+    if case .readOnly(let reason) = row.editing, row.key != nil { parts.append(reason) }
+    return parts.joined(separator: " · ")
+  }
+
+  private static func range(name: String, bits: Int, signed: Bool) -> String {
+    let low = signed ? "-" + String(UInt64(1) << (bits - 1)) : "0"
+    let high = signed ? String((UInt64(1) << (bits - 1)) - 1) : String(UInt64.max >> (64 - bits))
+    return "\(name) \(low)…\(high)"
+  }
+
+  /// The key list over the rows pane.
+  func paintHelp() {
+    guard let layout else { return }
+    let bindings = KeyMap.browse
+    let labelWidth = bindings.map { TextWidth.columns($0.label) }.max() ?? 0
+    canvas.put(
+      TextWidth.fit(" Help", width: layout.rowsWidth, ellipsis: glyphs.ellipsis), row: 1,
+      column: layout.rowsColumn, style: .bold)
+    for (offset, binding) in bindings.prefix(layout.visibleCount).enumerated() {
+      let text = "  " + TextWidth.fit(binding.label, width: labelWidth, ellipsis: glyphs.ellipsis)
+        + "  " + binding.help
+      canvas.put(
+        TextWidth.fit(text, width: layout.rowsWidth, ellipsis: glyphs.ellipsis),
+        row: layout.firstListLine + offset, column: layout.rowsColumn, style: [])
+    }
+  }
+}

@@ -1,0 +1,32 @@
+import Foundation
+import ObservableDefaults
+
+enum Mood: String, CaseIterable, Codable { case calm, busy, away }
+enum Interval: Int, CaseIterable { case never = 0, daily = 1, weekly = 7 }
+
+/// A `Codable` struct stored as JSON.
+struct Frame: Codable, Equatable {
+  var width = 800
+  var height = 600
+}
+
+/// One property of every kind the editor edits, for the typed-editor and key tests.
+@ObservableDefaults
+final class EditorTypeSettings {
+  /// How the user feels.
+  var mood: Mood = .calm
+  var interval: Interval = .weekly
+  var volume: Int8 = 5
+  var ratio: Double = 0.5
+  /// A greeting in any script.
+  var greeting = "hi"
+  var started = Date(timeIntervalSince1970: 0)
+  var homepage = URL(string: "https://example.com")!
+  var tags: [String] = ["a"]
+  var limits: [String: Int] = ["x": 1]
+  var frame = Frame()
+  var token = Data([0xCA, 0xFE])
+  var isOn = false
+  var status: Mood? = nil
+  var proxy: URL? = nil
+}

@@ -1,0 +1,158 @@
+import Foundation
+import ObservableDefaults
+import Testing
+
+@testable import SettingsEditor
+
+/// Every editor type through the keys a user presses: valid input is stored with its type,
+/// invalid input is refused with a message naming the key, the type and the reason, and
+/// nothing is written.
+@MainActor
+@Suite struct TypedEditorTests {
+  private let suite = TestPreferences.uniqueSuite()
+  private let settings: EditorTypeSettings
+  private let session: EditorSession
+
+  init() {
+    settings = EditorTypeSettings(userDefaults: TestPreferences.writer(ofSuite: suite))
+    session = EditorSession(sources: [SettingsObjectRows(AnySettings(settings))])
+  }
+
+  /// Focuses the row named `name`.
+  private func focus(_ name: String) throws {
+    let source = try #require(session.currentSource)
+    session.state.rowIndex = try #require((0..<source.rowCount).first { source.row(at: $0).name == name })
+  }
+
+  private func press(_ keys: KeyPress...) {
+    for key in keys { _ = session.handle(key) }
+  }
+
+  /// Opens the focused row's editor, replaces its text with `text` and presses Enter.
+  private func enter(_ text: String, into name: String) throws {
+    try focus(name)
+    press(.enter)
+    guard case .editing(_, _, let field) = session.state.mode else {
+      Issue.record("\(name) opens no line editor")
+      return
+    }
+    for _ in field.text { press(.backspace) }
+    for character in text { press(.character(character)) }
+    press(.enter)
+  }
+
+  private var storedKeys: Set<String> {
+    Set(TestPreferences.writer(ofSuite: suite).persistentDomain(forName: suite)?.keys ?? [:].keys)
+  }
+
+  private func expectRefusal(_ fragment: String, for name: String) {
+    let message = session.state.message
+    #expect(message?.isError == true)
+    #expect(message?.text.hasPrefix("\(name) (") == true, "names the key: \(message?.text ?? "")")
+    #expect(message?.text.contains(fragment) == true, "\(message?.text ?? "")")
+    #expect(!storedKeys.contains(name), "nothing written for \(name)")
+  }
+
+  @Test func anEnumCyclesWithArrowsAndSpaceAndWraps() throws {
+    try focus("mood")
+    press(.right)
+    #expect(settings.mood == .busy)
+    press(.character(" "), .character(" "))
+    #expect(settings.mood == .calm, "wraps")
+    press(.left)
+    #expect(settings.mood == .away)
+    #expect(session.state.pane == .rows, "← on an enum row does not leave the pane")
+  }
+
+  @Test func anIntEnumAndAnOptionalEnumIncludingNil() throws {
+    try focus("interval")
+    press(.right)
+    #expect(settings.interval == .never, "wraps from the last case")
+    try focus("status")
+    press(.right)
+    #expect(settings.status == .calm)
+    press(.left)
+    #expect(settings.status == nil)
+    #expect(session.focusedRow?.editing.allowedValues == ["calm", "busy", "away", "nil"])
+  }
+
+  @Test func anIntegerWithinItsWidth() throws {
+    try enter("-100", into: "volume")
+    #expect(settings.volume == -100)
+    try enter("300", into: "volume")
+    #expect(session.state.message?.text.contains("out of range -128…127 (Int8 expected)") == true)
+    #expect(settings.volume == -100)
+    press(.escape)
+    try enter("x", into: "ratio")
+    expectRefusal("not a number (Double expected)", for: "ratio")
+  }
+
+  @Test func aDoubleAndAStringWithWideCharacters() throws {
+    try enter("2.25", into: "ratio")
+    #expect(settings.ratio == 2.25)
+    try enter("日本語 🎉 é", into: "greeting")
+    #expect(settings.greeting == "日本語 🎉 é")
+  }
+
+  @Test func aDateInISO8601() throws {
+    try enter("2026-01-31T09:30:00Z", into: "started")
+    #expect(settings.started == (try Date("2026-01-31T09:30:00Z", strategy: .iso8601)))
+    try enter("tomorrow", into: "started")
+    #expect(session.state.message?.text.contains("not an ISO 8601 date") == true)
+  }
+
+  @Test func aURLAndAnOptionalURL() throws {
+    try enter("no scheme", into: "homepage")
+    expectRefusal("not a URL with a scheme like https://example.com (URL expected)", for: "homepage")
+    press(.escape)
+    try enter("https://swift.org", into: "proxy")
+    #expect(settings.proxy == URL(string: "https://swift.org"))
+    try enter("", into: "proxy")
+    #expect(settings.proxy == nil)
+  }
+
+  @Test func arraysAndDictionariesAsJSON() throws {
+    try enter(#"["x", "y"]"#, into: "tags")
+    #expect(settings.tags == ["x", "y"])
+    try enter(#"{"a": 2, "b": 3}"#, into: "limits")
+    #expect(settings.limits == ["a": 2, "b": 3])
+    press(.escape)
+    try enter(#"["x", "#, into: "tags")
+    #expect(session.state.message?.text.contains("not valid JSON") == true)
+    press(.escape)
+    try enter(#"{"a": "two"}"#, into: "limits")
+    #expect(session.state.message?.text.contains("does not decode") == true)
+    #expect(settings.limits == ["a": 2, "b": 3])
+  }
+
+  @Test func aCodableStructAsJSON() throws {
+    try focus("frame")
+    #expect(session.focusedRow?.value == #"{"height":600,"width":800}"#)
+    try enter(#"{"width": 1024, "height": 768}"#, into: "frame")
+    #expect(settings.frame == Frame(width: 1024, height: 768))
+    try enter(#"{"width": "wide"}"#, into: "frame")
+    expectRefusal("does not decode", for: "frame")
+    #expect(settings.frame == Frame(width: 1024, height: 768))
+  }
+
+  @Test func dataIsShownAsSizeAndHexAndNotEdited() throws {
+    try focus("token")
+    #expect(session.focusedRow?.value == "<2 bytes: cafe>")
+    press(.enter)
+    #expect(session.state.mode == .browsing)
+    #expect(session.state.message?.text.hasPrefix("token is read-only") == true)
+  }
+
+  @Test func escRestoresTheValueAndTheText() throws {
+    try focus("greeting")
+    press(.enter, .backspace, .character("o"), .escape)
+    #expect(settings.greeting == "hi")
+    #expect(session.state.mode == .browsing)
+    press(.enter)
+    guard case .editing(_, _, let field) = session.state.mode else {
+      Issue.record("no editor")
+      return
+    }
+    #expect(field.text == "hi", "the draft was dropped")
+  }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import ObservableDefaults
+import Testing
+
+/// `propertyListValue()` and `setValue(fromPropertyList:)`: tools read and write any property in
+/// its stored form, through the property's codec, without knowing its type.
+@Suite struct StoredFormTests {
+  private let settings = TypeSettings(userDefaults: TemporarySuite().store())
+
+  private func property(_ name: String) throws -> AnySettingsProperty {
+    try #require(AnySettings(settings).properties.first { $0.name == name })
+  }
+
+  @Test func anEnumerationIsSetFromItsRawValue() throws {
+    let theme = try property("theme")
+    #expect(theme.propertyListValue() as? String == "system")
+    try theme.setValue(fromPropertyList: "dark")
+    #expect(settings.theme == .dark)
+    #expect(throws: SettingsValueError.undecodable(key: "theme", expected: "Theme")) {
+      try theme.setValue(fromPropertyList: "purple")
+    }
+    #expect(settings.theme == .dark)
+  }
+
+  @Test func aCodableValueIsSetFromJSONData() throws {
+    let profile = try property("profile")
+    let json = try #require(profile.propertyListValue() as? Data)
+    try profile.setValue(fromPropertyList: json)
+    #expect(throws: SettingsValueError.self) {
+      try profile.setValue(fromPropertyList: Data("[1]".utf8))
+    }
+  }
+
+  @Test func propertyListValuesRoundTrip() throws {
+    let strings = try property("strings")
+    try strings.setValue(fromPropertyList: ["a", "b"])
+    #expect(settings.strings == ["a", "b"])
+    #expect(strings.propertyListValue() as? [String] == ["a", "b"])
+    try property("int8").setValue(fromPropertyList: 5)
+    #expect(settings.int8 == 5)
+  }
+
+  @Test func nilEmptiesAnOptionalAndIsRefusedElsewhere() throws {
+    let optionalString = try property("optionalString")
+    try optionalString.setValue(fromPropertyList: "a")
+    #expect(settings.optionalString == "a")
+    #expect(optionalString.propertyListValue() as? String == "a")
+    try optionalString.setValue(fromPropertyList: nil)
+    #expect(settings.optionalString == nil)
+    #expect(optionalString.propertyListValue() == nil)
+    #expect(throws: SettingsValueError.undecodable(key: "int", expected: "Int")) {
+      try property("int").setValue(fromPropertyList: nil)
+    }
+  }
+}
