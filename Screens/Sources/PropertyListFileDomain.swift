@@ -15,8 +15,6 @@ final class PropertyListFileDomain: ExpandableRowSource, Observable {
   let title: String
   let location: String
   let kind = RowSourceKind.file
-  /// Whether edits are refused (the editor's `--readonly`).
-  let isReadOnly: Bool
   private let file: PropertyListFile
   private let registrar = ObservationRegistrar()
   /// The file as last read or saved.
@@ -30,15 +28,13 @@ final class PropertyListFileDomain: ExpandableRowSource, Observable {
 
   /// Opens the property-list file at `url`.
   ///
-  /// - Parameters:
-  ///   - url: The file (a symbolic link is followed when saving; its target is replaced).
-  ///   - isReadOnly: Refuse edits.
+  /// - Parameter url: The file (a symbolic link is followed when saving; its target is
+  ///   replaced).
   /// - Throws: ``PropertyListError`` when the file is missing, unreadable or not a property list.
-  init(file url: URL, isReadOnly: Bool = false) throws {
+  init(file url: URL) throws {
     file = PropertyListFile(url: url)
     loaded = try Self.read(file)
     edited = loaded
-    self.isReadOnly = isReadOnly
     title = url.lastPathComponent
     location = url.path
     lines = PropertyListTreeLines(root: loaded.values, expanded: expanded).lines
@@ -102,10 +98,9 @@ final class PropertyListFileDomain: ExpandableRowSource, Observable {
 
   /// Replaces the scalar at `path` with `value` of the same type, without saving.
   ///
-  /// - Throws: ``PropertyListEditError`` when the domain is read-only, the path leads to no
-  ///   scalar, or the value's type differs from the current one.
+  /// - Throws: ``PropertyListEditError`` when the path leads to no scalar, or the value's type
+  ///   differs from the current one.
   func edit(_ value: Any, at path: PropertyListPath) throws {
-    guard !isReadOnly else { throw PropertyListEditError.readOnly }
     guard let current = PropertyListScalarType(of: self.value(at: path)),
       case .key(let topLevelKey)? = path.first
     else { throw PropertyListEditError.notAScalar(path) }
@@ -153,13 +148,8 @@ final class PropertyListFileDomain: ExpandableRowSource, Observable {
   }
 
   private func editing(_ value: Any, isContainer: Bool) -> RowEditing {
-    if isReadOnly { return .readOnly("opened read-only") }
     if isContainer { return .readOnly("Enter opens and closes it") }
-    if let flag = value as? Bool { return .toggle(flag) }
-    guard let type = PropertyListScalarType(of: value),
-      let text = PropertyListScalarType.text(of: value)
-    else { return .readOnly("not a property-list value") }
-    return .text(TextValueFormat(base: .propertyList(type)), text: text)
+    return .propertyListScalar(value) ?? .readOnly("not a property-list value")
   }
 
   private static func read(_ file: PropertyListFile) throws -> PropertyListDocument {
@@ -172,13 +162,11 @@ final class PropertyListFileDomain: ExpandableRowSource, Observable {
 
 /// An edit a ``PropertyListFileDomain`` refused.
 enum PropertyListEditError: Error, Equatable, CustomStringConvertible {
-  case readOnly
   case notAScalar(PropertyListPath)
   case wrongType(PropertyListPath, expected: PropertyListScalarType)
 
   var description: String {
     switch self {
-    case .readOnly: "the file was opened read-only"
     case .notAScalar(let path): "\(Self.name(path)) is not a value that can be edited"
     case .wrongType(let path, let expected): "\(Self.name(path)) holds a \(expected.rawValue)"
     }

@@ -175,12 +175,18 @@ import Testing
     #expect(domain.row(at: flag).value == "false")
   }
 
-  @Test func aReadOnlyDomainRefusesEdits() throws {
+  @Test func theEditorsReadOnlyModeStillOpensContainers() throws {
     let domain = try PropertyListFileDomain(
-      file: TestPreferences.fixtures.appendingPathComponent("rectangle-binary.plist"),
-      isReadOnly: true)
-    #expect(rows(domain).allSatisfy { $0.editing == .readOnly("opened read-only") })
-    #expect(throws: PropertyListEditError.readOnly) { try domain.edit("1", at: ["lastVersion"]) }
+      file: TestPreferences.fixtures.appendingPathComponent("rectangle-binary.plist"))
+    let session = EditorSession(sources: [domain], isReadOnly: true)
+    let leftHalf = try index(of: ["leftHalf"], in: domain)
+    for _ in 0..<leftHalf { _ = session.handle(.down) }
+    #expect(session.handle(.enter).layout)
+    #expect(domain.row(at: leftHalf + 1).name == "  keyCode")
+    _ = session.handle(.down)
+    _ = session.handle(.enter)
+    #expect(session.state.message?.isError == true)
+    #expect(domain.row(at: leftHalf + 1).value == "123")
   }
 
   @Test func aMissingFileIsAnError() {
