@@ -53,18 +53,20 @@ final class PropertyListFileDomain: ExpandableRowSource, Observable {
 
   /// The path of the value shown in row `index`.
   func path(at index: Int) -> PropertyListPath {
-    registrar.access(self, keyPath: \.lines)
-    return lines[index].path
+    lines[index].path
   }
 
+  /// Observed per path: an edit redraws its own row; a save or reload that brings other
+  /// writers' values redraws the rows of those keys (the editor marks them as changed
+  /// elsewhere); opening or closing a container lays the list out again through ``rowCount``.
   func row(at index: Int) -> PropertyRow {
-    registrar.access(self, keyPath: \.lines)
     let line = lines[index]
+    registrar.access(self, keyPath: \.[observing: line.path])
     let value = PropertyListTree.value(at: line.path, in: edited.values) as Any
     let summary = ValueSummary(value)
-    let isContainer = PropertyListScalarType(of: value) == nil
+    let opens = !PropertyListTreeLines.children(of: value).isEmpty
     // After the label, so top-level names start in the name column as in the suites' rows.
-    let disclosure = isContainer ? (expanded.contains(line.path) ? " ▾" : " ▸") : ""
+    let disclosure = opens ? (expanded.contains(line.path) ? " ▾" : " ▸") : ""
     // Dates with every digit of their fraction; the summary keeps milliseconds only.
     let text = value is Date ? PropertyListScalarType.text(of: value) : nil
     return PropertyRow(
@@ -72,14 +74,14 @@ final class PropertyListFileDomain: ExpandableRowSource, Observable {
       key: line.path.map(\.description).joined(separator: " / "), typeName: summary.typeName,
       value: text ?? summary.text,
       isModified: line.path.first.map { editedKeys.contains($0.description) } ?? false,
-      editing: editing(value, isContainer: isContainer))
+      editing: editing(value, summary: summary, opens: opens))
   }
 
   func toggleExpansion(at index: Int) -> Bool {
     let path = lines[index].path
     guard !PropertyListTreeLines.children(of: value(at: path)).isEmpty else { return false }
     if expanded.remove(path) == nil { expanded.insert(path) }
-    relayOut()
+    show(edited)
     return true
   }
 
@@ -90,8 +92,8 @@ final class PropertyListFileDomain: ExpandableRowSource, Observable {
       try edit(value, at: lines[index].path)
       try save()
     } catch {
-      (edited, editedKeys) = before
-      relayOut()
+      editedKeys = before.1
+      show(before.0)
       throw error
     }
   }
@@ -109,7 +111,7 @@ final class PropertyListFileDomain: ExpandableRowSource, Observable {
     }
     edited.values = try PropertyListTree.setting(value, at: path, in: edited.values)
     editedKeys.insert(topLevelKey)
-    relayOut()
+    registrar.withMutation(of: self, keyPath: \.[observing: path]) {}
   }
 
   /// Writes the edited top-level keys into the file (nothing at all when there are none).
@@ -122,9 +124,8 @@ final class PropertyListFileDomain: ExpandableRowSource, Observable {
         (key, edited.values[key].map(PropertyListChange.set) ?? .remove)
       })
     loaded = try file.save(changes, over: loaded)
-    edited = loaded
     editedKeys = []
-    relayOut()
+    show(loaded)
   }
 
   /// Drops unsaved edits and shows the file as it is on disk now.
@@ -132,24 +133,36 @@ final class PropertyListFileDomain: ExpandableRowSource, Observable {
   /// - Throws: ``PropertyListError`` when the file is gone or no longer parses.
   func reload() throws {
     loaded = try Self.read(file)
-    edited = loaded
     editedKeys = []
-    relayOut()
+    show(loaded)
   }
 
   private func value(at path: PropertyListPath) -> Any {
     PropertyListTree.value(at: path, in: edited.values) as Any
   }
 
-  private func relayOut() {
-    registrar.withMutation(of: self, keyPath: \.lines) {
-      lines = PropertyListTreeLines(root: edited.values, expanded: expanded).lines
+  /// Shows `document`: lays the list out again when its lines changed, and redraws the rows
+  /// under the top-level keys whose values differ from those shown.
+  private func show(_ document: PropertyListDocument) {
+    let changedKeys = Set(edited.values.keys).union(document.values.keys).filter {
+      !propertyListValuesEqual(edited.values[$0], document.values[$0])
+    }
+    edited = document
+    let newLines = PropertyListTreeLines(root: edited.values, expanded: expanded).lines
+    if newLines != lines {
+      registrar.withMutation(of: self, keyPath: \.lines) { lines = newLines }
+    }
+    for line in lines where line.path.first.map({ changedKeys.contains($0.description) }) == true {
+      registrar.withMutation(of: self, keyPath: \.[observing: line.path]) {}
     }
   }
 
-  private func editing(_ value: Any, isContainer: Bool) -> RowEditing {
-    if isContainer { return .readOnly("Enter opens and closes it") }
-    return .propertyListScalar(value) ?? .readOnly("not a property-list value")
+  /// The observation identity of the value at one path (the value itself lives in `edited`).
+  private subscript(observing path: PropertyListPath) -> PropertyListPath { path }
+
+  private func editing(_ value: Any, summary: ValueSummary, opens: Bool) -> RowEditing {
+    if opens { return .readOnly("Enter opens and closes it") }
+    return .propertyListScalar(value) ?? .readOnly("an empty \(summary.typeName) has no values")
   }
 
   private static func read(_ file: PropertyListFile) throws -> PropertyListDocument {

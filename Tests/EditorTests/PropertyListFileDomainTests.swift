@@ -81,6 +81,8 @@ import Testing
     #expect(domain.rowCount == 81)
     let empty = try index(of: ["URLHandlersByGuid"], in: domain)
     #expect(!domain.toggleExpansion(at: empty), "an empty dictionary has nothing to show")
+    #expect(domain.row(at: empty).name == "URLHandlersByGuid")
+    #expect(domain.row(at: empty).editing == .readOnly("an empty Dictionary has no values"))
   }
 
   @Test func editingANestedValueThroughTheKeysSavesOnlyThatValue() throws {
@@ -173,6 +175,27 @@ import Testing
     #expect(domain.row(at: row).value == "93", "a merged save shows the other writer's value")
     try domain.reload()
     #expect(domain.row(at: flag).value == "false")
+  }
+
+  @Test func anEditRedrawsItsRowAndAMergedSaveRedrawsTheOtherWritersRow() throws {
+    let url = try copy("rectangle-binary.plist")
+    let domain = try PropertyListFileDomain(file: url)
+    let canvas = MemoryCanvas(rows: 30, columns: 100)
+    let session = EditorSession(sources: [domain])
+    let screen = EditorScreen(canvas: canvas, session: session, glyphs: .unicode, wake: {})
+    screen.draw(Damage(layout: true))
+    _ = try PropertyListFile(url: url).apply(["lastVersion": .set("93")])
+    let flag = try index(of: ["hideMenubarIcon"], in: domain)
+    let version = try index(of: ["lastVersion"], in: domain)
+    for _ in 0..<flag { screen.draw(session.handle(.down)) }
+    screen.draw(session.handle(.character(" ")))
+
+    #expect(session.state.message?.isError == false)
+    let counts = (0..<domain.rowCount).map { screen.redrawCount(source: 0, row: $0) }
+    let redrawn = counts.indices.filter { counts[$0] > 0 }
+    #expect(redrawn == [flag, version].sorted(), "the edited row and the other writer's row only")
+    #expect(canvas.line(2 + version).contains("93"))
+    #expect(canvas.line(2 + flag).contains("false"))
   }
 
   @Test func theEditorsReadOnlyModeStillOpensContainers() throws {
