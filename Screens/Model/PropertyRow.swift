@@ -1,0 +1,29 @@
+/// What one row of the property table shows, read fresh each time the row is drawn.
+struct PropertyRow: Equatable {
+  /// The property name (for raw domains: the key).
+  var name: String
+  /// The storage key, or nil for a property that is observed but not stored.
+  var key: String?
+  /// The Swift type name, e.g. `Int` or `String?`.
+  var typeName: String
+  /// The value on one line.
+  var value: String
+  /// Whether the value differs from the property's default.
+  var isModified = false
+  /// The default on one line, when the property has one.
+  var defaultValue: String?
+  /// The property's documentation, when it has one.
+  var summary: String?
+  /// How the user can change the value.
+  var editing: RowEditing
+}
+
+/// How a row's value can be changed in the editor.
+enum RowEditing: Equatable {
+  /// Enter opens a line editor holding `text`; the format turns the text back into a value.
+  case text(TextValueFormat, text: String)
+  /// Space stores the opposite of the current flag.
+  case toggle(Bool)
+  /// The value cannot be changed here, for the reason given.
+  case readOnly(String)
+}

@@ -1,0 +1,104 @@
+import Foundation
+
+/// A type the editor edits as a line of text, and how that text becomes a typed value.
+struct TextValueFormat: Hashable, Sendable {
+  /// The value type under an optional.
+  enum Base: Hashable, Sendable {
+    case string
+    /// A fixed-width integer; `name` is the Swift type name (`Int`, `UInt8`, …).
+    case integer(name: String, bitWidth: Int, signed: Bool)
+    case double
+    case float
+  }
+
+  var base: Base
+  /// When set, empty text stores nil.
+  var isOptional = false
+
+  /// The Swift type name shown in prompts and messages.
+  var typeName: String {
+    let name =
+      switch base {
+      case .string: "String"
+      case .integer(let name, _, _): name
+      case .double: "Double"
+      case .float: "Float"
+      }
+    return isOptional ? name + "?" : name
+  }
+
+  /// The typed value `text` stands for: `String`, the exact integer type, `Double` or `Float`,
+  /// wrapped as an optional of that type when ``isOptional`` is set.
+  ///
+  /// - Throws: ``ValueInputError`` when `text` is not a value of this type.
+  func parse(_ text: String) throws(ValueInputError) -> Any {
+    if isOptional, text.isEmpty { return Self.none(of: valueType) }
+    let trimmed = text.trimmingCharacters(in: .whitespaces)
+    switch base {
+    case .string:
+      return wrapped(text)
+    case .double:
+      guard let value = Double(trimmed), value.isFinite else { throw refusal(text, "is not a number") }
+      return wrapped(value)
+    case .float:
+      guard let value = Float(trimmed), value.isFinite else { throw refusal(text, "is not a number") }
+      return wrapped(value)
+    case .integer(let name, let bitWidth, let signed):
+      return try parseInteger(trimmed, as: Self.integerType(name: name, bitWidth: bitWidth, signed: signed))
+    }
+  }
+
+  /// The Swift type of a non-nil value.
+  private var valueType: Any.Type {
+    switch base {
+    case .string: String.self
+    case .double: Double.self
+    case .float: Float.self
+    case .integer(let name, let bitWidth, let signed):
+      Self.integerType(name: name, bitWidth: bitWidth, signed: signed)
+    }
+  }
+
+  private static func integerType(name: String, bitWidth: Int, signed: Bool) -> any FixedWidthInteger.Type {
+      switch (bitWidth, signed) {
+      case (8, true): Int8.self
+      case (16, true): Int16.self
+      case (32, true): Int32.self
+      case (8, false): UInt8.self
+      case (16, false): UInt16.self
+      case (32, false): UInt32.self
+      case (_, false): name == "UInt64" ? UInt64.self : UInt.self
+      default: name == "Int64" ? Int64.self : Int.self
+      }
+  }
+
+  private func parseInteger<T: FixedWidthInteger>(_ digits: String, as type: T.Type) throws(ValueInputError) -> Any {
+    if let value = T(digits, radix: 10) { return wrapped(value) }
+    let isWholeNumber = digits.wholeMatch(of: /[+-]?[0-9]+/) != nil
+    throw refusal(digits, isWholeNumber ? "is out of range (\(T.min)…\(T.max))" : "is not a whole number")
+  }
+
+  private func refusal(_ text: String, _ reason: String) -> ValueInputError {
+    ValueInputError(text: text, typeName: typeName, reason: reason)
+  }
+
+  private func wrapped<T>(_ value: T) -> Any {
+    isOptional ? Optional(value) as Any : value
+  }
+
+  private static func none<T>(of type: T.Type) -> Any {
+    Optional<T>.none as Any
+  }
+}
+
+/// Text typed into a value editor that is not a value of the field's type.
+struct ValueInputError: Error, Equatable, CustomStringConvertible {
+  /// What the user typed.
+  let text: String
+  /// The field's type name.
+  let typeName: String
+  /// Why it was refused, e.g. "is not a whole number".
+  let reason: String
+
+  var description: String { "\"\(text)\" \(reason) (\(typeName) expected)" }
+}

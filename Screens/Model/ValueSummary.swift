@@ -1,0 +1,81 @@
+import Foundation
+
+/// A value sorted into the kinds the editor shows and edits, with its type name and one-line text.
+///
+/// Property lists decoded on Linux hold Swift `Bool`s, `NSNumber`s for integers and reals, and
+/// `Dictionary<AnyHashable, Any>` for nested dictionaries; values written by Swift code hold
+/// plain Swift types. Both read the same here.
+enum ValueSummary {
+  case string(String)
+  case bool(Bool)
+  case integer(Int64)
+  case unsignedInteger(UInt64)
+  case real(Double)
+  case date(Date)
+  case data(Data)
+  case array([Any])
+  case dictionary([String: Any])
+  /// Anything else (a Codable blob, a URL object, …), described as Swift prints it.
+  case other(Any)
+
+  init(_ value: Any) {
+    switch value {
+    case let value as String: self = .string(value)
+    case let value as Bool where type(of: value) == Bool.self: self = .bool(value)
+    case let value as Date: self = .date(value)
+    case let value as Data: self = .data(value)
+    case let value as [Any]: self = .array(value)
+    case let value as [String: Any]: self = .dictionary(value)
+    case let value as [AnyHashable: Any]:
+      self = .dictionary(Dictionary(uniqueKeysWithValues: value.map { ("\($0.key)", $0.value) }))
+    case let value as Double where type(of: value) == Double.self: self = .real(value)
+    case let value as Float where type(of: value) == Float.self: self = .real(Double(value))
+    case let value as any BinaryInteger:
+      if let signed = Int64(exactly: value) { self = .integer(signed) } else { self = .unsignedInteger(UInt64(value)) }
+    case let value as NSNumber: self = Self(number: value)
+    default: self = .other(value)
+    }
+  }
+
+  private init(number: NSNumber) {
+    switch String(cString: number.objCType) {
+    case "c", "B": self = .bool(number.boolValue)
+    case "f", "d": self = .real(number.doubleValue)
+    case "Q", "L", "I", "S", "C":
+      self = number.int64Value < 0 ? .unsignedInteger(number.uint64Value) : .integer(number.int64Value)
+    default: self = .integer(number.int64Value)
+    }
+  }
+
+  /// The type name shown in the Type column.
+  var typeName: String {
+    switch self {
+    case .string: "String"
+    case .bool: "Bool"
+    case .integer, .unsignedInteger: "Int"
+    case .real: "Double"
+    case .date: "Date"
+    case .data: "Data"
+    case .array: "Array"
+    case .dictionary: "Dictionary"
+    case .other(let value): "\(type(of: value))"
+    }
+  }
+
+  /// The value on one line, as the Value column shows it.
+  var text: String {
+    switch self {
+    case .string(let text): TextWidth.singleLine(text)
+    case .bool(let flag): flag ? "true" : "false"
+    case .integer(let number): String(number)
+    case .unsignedInteger(let number): String(number)
+    case .real(let number): String(number)
+    case .date(let date): date.formatted(.iso8601)
+    case .data(let data): "<\(data.count) bytes\(data.isEmpty ? "" : ": " + data.prefix(8).map { String(format: "%02x", $0) }.joined())\(data.count > 8 ? "…" : "")>"
+    case .array(let items): items.isEmpty ? "( )" : "(\(items.count) item\(items.count == 1 ? "" : "s"))"
+    case .dictionary(let entries): entries.isEmpty ? "{ }" : "{\(entries.count) key\(entries.count == 1 ? "" : "s")}"
+    case .other(let value): TextWidth.singleLine(String(describing: value))
+    }
+  }
+
+}

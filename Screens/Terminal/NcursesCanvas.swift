@@ -1,0 +1,151 @@
+import CNcursesW
+import Foundation
+
+/// The ncurses ``Canvas``: owns curses on the thread that creates it and restores the terminal
+/// in ``end()``.
+@MainActor
+final class NcursesCanvas: Canvas {
+  private let window: UnsafeMutablePointer<WINDOW>
+  private let screen: OpaquePointer?
+  private var isEnded = false
+
+  /// Starts curses on the process's terminal.
+  init() {
+    setlocale(LC_ALL, "")
+    guard let window = initscr() else { fatalError("settings-editor: cannot start curses") }
+    self.window = window
+    screen = nil
+    Self.configure(window)
+  }
+
+  /// Starts curses headless on `terminal` (e.g. "xterm"), drawing into `/dev/null`, for tests.
+  /// The size comes from `LINES` and `COLUMNS` in the environment. Returns nil when the
+  /// terminal type is unknown.
+  init?(headless terminal: String) {
+    setlocale(LC_ALL, "")
+    guard let screen = cnc_newterm_on_paths(terminal, "/dev/null", "/dev/null") else { return nil }
+    set_term(screen)
+    self.screen = screen
+    guard let window = cnc_stdscr() else { return nil }
+    self.window = window
+    Self.configure(window)
+  }
+
+  private static func configure(_ window: UnsafeMutablePointer<WINDOW>) {
+    cbreak()
+    noecho()
+    nonl()
+    keypad(window, true)
+    nodelay(window, true)
+    curs_set(0)
+    set_escdelay(25)
+  }
+
+  var size: TerminalSize {
+    TerminalSize(rows: Int(getmaxy(window)), columns: Int(getmaxx(window)))
+  }
+
+  func put(_ text: String, row: Int, column: Int, style: TextStyle) {
+    wattrset(window, Int32(bitPattern: Self.attributes(style)))
+    var wide = text.unicodeScalars.map { wchar_t(bitPattern: $0.value) }
+    wide.append(0)
+    _ = mvwaddwstr(window, Int32(row), Int32(column), wide)
+    wattrset(window, Int32(bitPattern: cnc_a_normal()))
+  }
+
+  func clearLine(_ row: Int, from column: Int) {
+    wmove(window, Int32(row), Int32(column))
+    wclrtoeol(window)
+  }
+
+  func clearAll() {
+    werase(window)
+  }
+
+  func setCursor(_ position: (row: Int, column: Int)?) {
+    if let position {
+      wmove(window, Int32(position.row), Int32(position.column))
+      curs_set(1)
+    } else {
+      curs_set(0)
+    }
+  }
+
+  func present() {
+    wnoutrefresh(window)
+    doupdate()
+  }
+
+  /// Every key waiting in curses' buffer (nodelay: returns at once when none).
+  func pendingKeys() -> [KeyPress] {
+    var keys: [KeyPress] = []
+    var value: wint_t = 0
+    while true {
+      let status = wget_wch(window, &value)
+      if status == KEY_CODE_YES {
+        keys.append(Self.functionKey(Int32(value)))
+      } else if status == OK {
+        keys.append(Self.characterKey(UInt32(value)))
+      } else {
+        return keys
+      }
+    }
+  }
+
+  /// The text currently shown on `row` (the virtual screen, read back for tests).
+  func line(_ row: Int) -> String {
+    var buffer = [wchar_t](repeating: 0, count: Int(getmaxx(window)) + 1)
+    let count = mvwinnwstr(window, Int32(row), 0, &buffer, Int32(buffer.count - 1))
+    guard count > 0 else { return "" }
+    let scalars = buffer.prefix(Int(count)).compactMap { Unicode.Scalar(UInt32(bitPattern: $0)) }
+    var text = ""
+    text.unicodeScalars.append(contentsOf: scalars)
+    return String(text.reversed().drop(while: { $0 == " " }).reversed())
+  }
+
+  /// Gives the terminal back: leaves curses mode (safe to call more than once).
+  func end() {
+    guard !isEnded else { return }
+    isEnded = true
+    endwin()
+    if let screen { delscreen(screen) }
+  }
+
+  private static func attributes(_ style: TextStyle) -> attr_t {
+    var attributes = cnc_a_normal()
+    if style.contains(.bold) { attributes |= cnc_a_bold() }
+    if style.contains(.reverse) { attributes |= cnc_a_reverse() }
+    if style.contains(.dim) { attributes |= cnc_a_dim() }
+    if style.contains(.underline) { attributes |= cnc_a_underline() }
+    return attributes
+  }
+
+  private static func functionKey(_ code: Int32) -> KeyPress {
+    switch code {
+    case KEY_UP: .up
+    case KEY_DOWN: .down
+    case KEY_LEFT: .left
+    case KEY_RIGHT: .right
+    case KEY_PPAGE: .pageUp
+    case KEY_NPAGE: .pageDown
+    case KEY_HOME: .home
+    case KEY_END: .end
+    case KEY_ENTER: .enter
+    case KEY_BACKSPACE: .backspace
+    case KEY_DC: .delete
+    case KEY_RESIZE: .resize
+    case KEY_BTAB: .tab
+    default: .other(code)
+    }
+  }
+
+  private static func characterKey(_ value: UInt32) -> KeyPress {
+    switch value {
+    case 10, 13: .enter
+    case 27: .escape
+    case 9: .tab
+    case 8, 127: .backspace
+    default: Unicode.Scalar(value).map { .character(Character($0)) } ?? .other(Int32(bitPattern: value))
+    }
+  }
+}

@@ -1,0 +1,61 @@
+import CNcursesW
+import Foundation
+
+/// Column arithmetic for terminal text: wide characters take two cells, combining marks none.
+enum TextWidth {
+  /// The number of terminal cells `character` occupies (0, 1 or 2): a grapheme is as wide as
+  /// its widest scalar (a base letter with combining marks, an emoji with modifiers).
+  static func columns(of character: Character) -> Int {
+    character.unicodeScalars.reduce(0) { max($0, columns(of: $1)) }
+  }
+
+  private static func columns(of scalar: Unicode.Scalar) -> Int {
+    let cells = wcwidth(wchar_t(bitPattern: scalar.value))
+    if cells >= 0 { return Int(cells) }
+    // Outside a UTF-8 locale wcwidth answers -1; a printable character still takes a cell.
+    return scalar.value < 0x20 || scalar.value == 0x7F ? 0 : 1
+  }
+
+  /// The number of terminal cells `text` occupies.
+  static func columns(_ text: String) -> Int {
+    text.reduce(0) { $0 + columns(of: $1) }
+  }
+
+  /// `text` cut to at most `width` cells, ending in `ellipsis` when cut, never splitting a
+  /// wide character, and padded with spaces to exactly `width` cells when `pad` is set.
+  static func fit(_ text: String, width: Int, ellipsis: String, pad: Bool = true) -> String {
+    guard width > 0 else { return "" }
+    let total = columns(text)
+    if total <= width {
+      return pad ? text + String(repeating: " ", count: width - total) : text
+    }
+    let room = max(0, width - columns(ellipsis))
+    var result = ""
+    var used = 0
+    for character in text {
+      let cells = columns(of: character)
+      if used + cells > room { break }
+      result.append(character)
+      used += cells
+    }
+    result += ellipsis
+    used += columns(ellipsis)
+    return pad && used < width ? result + String(repeating: " ", count: width - used) : result
+  }
+
+  /// `text` with control characters replaced by visible escapes, so one value stays one line.
+  static func singleLine(_ text: String) -> String {
+    var result = ""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\n": result += "\\n"
+      case "\t": result += "\\t"
+      case "\r": result += "\\r"
+      case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+        result += "\\u{\(String(scalar.value, radix: 16))}"
+      default: result.unicodeScalars.append(scalar)
+      }
+    }
+    return result
+  }
+}

@@ -1,0 +1,53 @@
+import Foundation
+
+/// Property-list values as text in the old-style (OpenStep) form `defaults read` prints.
+///
+///     {
+///         age = 20;
+///         name = Fatbobman;
+///     }
+enum PropertyListText {
+  /// `value` at nesting `level`; a string is quoted unless it is a plain word.
+  static func render(_ value: Any, level: Int = 0) -> String {
+    let indent = String(repeating: "    ", count: level)
+    switch value {
+    case let text as String:
+      return quoted(text)
+    case let flag as Bool where type(of: value) == Bool.self:
+      return flag ? "1" : "0"
+    case let date as Date:
+      return quoted(date.formatted(.iso8601))
+    case let data as Data:
+      return "{length = \(data.count), bytes = 0x\(data.map { String(format: "%02x", $0) }.joined())}"
+    case let items as [Any]:
+      guard !items.isEmpty else { return "(\n\(indent))" }
+      let lines = items.map { "\(indent)    \(render($0, level: level + 1))" }
+      return "(\n" + lines.joined(separator: ",\n") + "\n\(indent))"
+    case let entries as [String: Any]:
+      guard !entries.isEmpty else { return "{\n\(indent)}" }
+      let lines = entries.sorted { $0.key < $1.key }.map { key, value in
+        "\(indent)    \(quoted(key)) = \(render(value, level: level + 1));"
+      }
+      return "{\n" + lines.joined(separator: "\n") + "\n\(indent)}"
+    default:
+      return "\(value)"
+    }
+  }
+
+  /// One value as `read <domain> <key>` prints it: a top-level string without quotes.
+  static func renderValue(_ value: Any) -> String {
+    (value as? String) ?? render(value)
+  }
+
+  private static func quoted(_ text: String) -> String {
+    if !text.isEmpty, text.unicodeScalars.allSatisfy({ plainWord.contains($0) }) { return text }
+    let escaped = text.replacingOccurrences(of: "\\", with: "\\\\")
+      .replacingOccurrences(of: "\"", with: "\\\"")
+      .replacingOccurrences(of: "\n", with: "\\n")
+    return "\"\(escaped)\""
+  }
+
+  private static let plainWord = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: Unicode.Scalar(0)...Unicode.Scalar(127)))
+    .union(CharacterSet(charactersIn: "_.$/:-"))
+
+}

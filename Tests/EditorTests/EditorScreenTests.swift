@@ -1,0 +1,78 @@
+import Testing
+
+@testable import SettingsEditor
+
+@MainActor
+@Suite struct EditorScreenTests {
+  private let object = SampleObject()
+  private let canvas = MemoryCanvas(rows: 10, columns: 72)
+  private let session: EditorSession
+  private let screen: EditorScreen
+
+  init() {
+    session = EditorSession(sources: [SampleRowSource(object)])
+    screen = EditorScreen(canvas: canvas, session: session, glyphs: .unicode, wake: {})
+    screen.draw(Damage(layout: true))
+  }
+
+  @Test func drawsOneRowPerPropertyWithKeyTypeAndValue() {
+    #expect(canvas.line(0).hasPrefix(" settings-editor  Sample  memory"))
+    #expect(canvas.line(0).hasSuffix("[object]"))
+    #expect(canvas.line(1).contains("Name       Key       Type    Value"))
+    #expect(canvas.line(2) == "▸ Sample    │  name       name      String  Fatbobman")
+    #expect(canvas.line(3) == "            │  age        user-age  Int     20")
+    #expect(canvas.line(4) == "            │  isEnabled  -         Bool    false")
+    #expect(canvas.line(8).hasPrefix(" name · default: Fatbobman"))
+    #expect(canvas.line(9).hasPrefix(" ↑↓ move  Tab pane  Enter edit"))
+  }
+
+  @Test func aChangedValueRedrawsOnlyItsRow() {
+    _ = session.handle(.character("c"))
+    screen.draw(Damage(layout: true))
+    object.age = 42
+    screen.draw(Damage())
+    #expect(canvas.line(3).contains("age        user-age  Int     42"))
+    #expect(canvas.line(3).hasSuffix("↻1"))
+    #expect(canvas.line(2).hasSuffix("↻0"))
+    #expect(canvas.line(4).hasSuffix("↻0"))
+    #expect(screen.redrawCount(source: 0, row: 1) == 1)
+    #expect(screen.redrawCount(source: 0, row: 0) == 0)
+    object.age = 43
+    screen.draw(Damage())
+    #expect(screen.redrawCount(source: 0, row: 1) == 2)
+  }
+
+  @Test func aModifiedValueIsMarkedAndBold() {
+    object.name = "Bob"
+    screen.draw(Damage())
+    #expect(canvas.line(2).contains("* name"))
+    #expect(canvas.style(row: 2, column: 14).contains(.bold))
+    #expect(!canvas.style(row: 3, column: 14).contains(.bold))
+  }
+
+  @Test func theFocusedRowIsReversed() {
+    #expect(canvas.style(row: 2, column: 14).contains(.reverse))
+    screen.draw(session.handle(.down))
+    #expect(!canvas.style(row: 2, column: 14).contains(.reverse))
+    #expect(canvas.style(row: 3, column: 14).contains(.reverse))
+    #expect(screen.redrawCount(source: 0, row: 1) == 0)
+  }
+
+  @Test func theEditFieldShowsThePromptAndRefusal() {
+    for key: KeyPress in [.down, .enter, .character("x"), .enter] { screen.draw(session.handle(key)) }
+    #expect(canvas.line(8) == " age (Int): 20x")
+    #expect(canvas.cursor?.row == 8)
+    #expect(canvas.line(9).hasPrefix(" Refused: \"20x\" is not a whole number (Int expected); age unchanged"))
+    #expect(object.age == 20)
+  }
+
+  @Test func resizeRelaysOutAndTooSmallSaysSo() {
+    canvas.resize(rows: 6, columns: 30)
+    screen.draw(session.handle(.resize))
+    #expect(canvas.line(0) == "Terminal too small: need 40x8")
+    canvas.resize(rows: 12, columns: 60)
+    screen.draw(session.handle(.resize))
+    #expect(canvas.line(2).contains("name"))
+    #expect(canvas.line(11).hasPrefix(" ↑↓ move"))
+  }
+}
