@@ -1,0 +1,26 @@
+// benchmarks: the performance measures of the README's "Performance" section.
+//
+//   benchmarks [--runs N] [--only read|burst|external|editor|open|writers] [--build]
+//       runs each measure N times (default 7) and prints the results as a Markdown table;
+//       --build also runs Benchmarks/measure-build.sh (a clean debug build, minutes).
+//
+// Worker modes, started by the measures as other processes:
+//   benchmarks change-writer <file>                 see ExternalChangeMeasure.runWriter
+//   benchmarks key-writer <file> <prefix> <count>   see ConcurrentWritersMeasure.runWriter
+//   benchmarks editor <suite> <report-file>         see EditorMeasure.runWorker
+import Foundation
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+
+switch arguments.first {
+case "change-writer" where arguments.count == 2:
+  ExternalChangeMeasure.runWriter(file: arguments[1])
+case "key-writer" where arguments.count == 4:
+  guard let count = Int(arguments[3]) else { abort("key-writer: bad count") }
+  ConcurrentWritersMeasure.runWriter(file: arguments[1], prefix: arguments[2], count: count)
+case "editor" where arguments.count == 3:
+  EditorMeasure.runWorker(suite: arguments[1], report: arguments[2])
+default:
+  let options = BenchmarkOptions(arguments)
+  BenchmarkRun(options: options).run()
+}
