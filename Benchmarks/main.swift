@@ -7,7 +7,8 @@
 // Worker modes, started by the measures as other processes:
 //   benchmarks change-writer <file>                 see ExternalChangeMeasure.runWriter
 //   benchmarks key-writer <file> <prefix> <count>   see ConcurrentWritersMeasure.runWriter
-//   benchmarks editor <suite> <report-file>         see EditorMeasure.runWorker
+//   benchmarks editor <suite> <report-file>         see EditorMeasure.runEditorWorker
+//   benchmarks open <suite> <report-file>           see EditorMeasure.runOpenWorker
 import Foundation
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -19,7 +20,9 @@ case "key-writer" where arguments.count == 4:
   guard let count = Int(arguments[3]) else { abort("key-writer: bad count") }
   ConcurrentWritersMeasure.runWriter(file: arguments[1], prefix: arguments[2], count: count)
 case "editor" where arguments.count == 3:
-  EditorMeasure.runWorker(suite: arguments[1], report: arguments[2])
+  EditorMeasure.runEditorWorker(suite: arguments[1], report: arguments[2])
+case "open" where arguments.count == 3:
+  EditorMeasure.runOpenWorker(suite: arguments[1], report: arguments[2])
 default:
   let options = BenchmarkOptions(arguments)
   BenchmarkRun(options: options).run()

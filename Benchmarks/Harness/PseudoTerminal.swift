@@ -40,18 +40,24 @@ final class PseudoTerminal {
     _ = text.utf8CString.withUnsafeBufferPointer { write(master, $0.baseAddress, $0.count - 1) }
   }
 
-  /// Reads until the bytes received since `offset` contain `marker`; returns the time the
-  /// marker arrived (``monotonicNanoseconds()``), or nil after `timeout` seconds.
-  func read(from offset: Int, until marker: String, timeout: Double) -> UInt64? {
+  /// Reads until the bytes received since `offset` contain `marker` (any byte when it is
+  /// empty); returns the time the marker arrived (``monotonicNanoseconds()``), or nil after
+  /// `timeout` seconds.
+  func read(from offset: Int, until marker: String = "", timeout: Double) -> UInt64? {
     let needle = Data(marker.utf8)
     let deadline = monotonicNanoseconds() + UInt64(timeout * 1e9)
-    while received[(received.startIndex + offset)...].range(of: needle) == nil {
+    while !arrived(needle, from: offset) {
       let now = monotonicNanoseconds()
       guard now < deadline, readAvailable(waitingMilliseconds: Int32((deadline - now) / 1_000_000) + 1) else {
         return nil
       }
     }
     return monotonicNanoseconds()
+  }
+
+  private func arrived(_ needle: Data, from offset: Int) -> Bool {
+    let tail = received[(received.startIndex + offset)...]
+    return needle.isEmpty ? !tail.isEmpty : tail.range(of: needle) != nil
   }
 
   /// Reads until nothing arrives for `quiet` seconds.
@@ -70,15 +76,13 @@ final class PseudoTerminal {
     return true
   }
 
-  /// The distinct screen rows that cursor-addressing sequences (`ESC [ row ; column H` and
-  /// `ESC [ row d`) in the bytes from `offset` on move to: the rows the terminal was told to
-  /// change.
-  func rowsAddressed(from offset: Int) -> Set<Int> {
+  /// The distinct screen rows that get text in the bytes from `offset` on: rows that a
+  /// cursor-addressing sequence (`ESC [ row ; column H` or `ESC [ row d`) moves to and that a
+  /// character follows (after any attribute sequences). A bare move to park the cursor does not
+  /// count.
+  func rowsWritten(from offset: Int) -> Set<Int> {
     let text = String(decoding: received[(received.startIndex + offset)...], as: UTF8.self)
-    var rows = Set<Int>()
-    for match in text.matches(of: /\u{1B}\[(\d+)(?:;\d+)?([Hd])/) {
-      if let row = Int(match.output.1) { rows.insert(row) }
-    }
-    return rows
+    let written = /\u{1B}\[(\d+)(?:;\d+)?[Hd](?:\u{1B}\[[0-9;?]*[A-Za-z]|\u{1B}\([0-9A-Z])*[^\u{1B}\r\n]/
+    return Set(text.matches(of: written).compactMap { Int($0.output.1) })
   }
 }
