@@ -2,7 +2,7 @@
 //
 //   benchmarks [--runs N] [--only read|burst|external|editor|open|writers] [--build]
 //       runs each measure N times (default 7) and prints the results as a Markdown table;
-//       --build also runs Benchmarks/measure-build.sh (a clean debug build, minutes).
+//       --build also runs Benchmarks/measure-build.sh 3 times (clean debug builds, ~6 minutes).
 //
 // Worker modes, started by the measures as other processes:
 //   benchmarks change-writer <file>                 see ExternalChangeMeasure.runWriter
