@@ -87,9 +87,10 @@ struct EditorMeasure {
     let net = growth.max - emptyGrowth.median
     table.add(ResultRow(
       measure: "…peak memory growth, opening only (file \(Unit.megabytes.format(Double(fileSize))))",
-      samples: growth, unit: .megabytes, baseline: ("empty suite", emptyGrowth),
+      samples: growth, unit: .megabytes,
       target: Target(
-        text: "≤ 10× file = \(Unit.megabytes.format(limit)) (above empty suite: \(Unit.megabytes.format(net)))",
+        text: "≤ 10× file = \(Unit.megabytes.format(limit)); max minus an empty suite's "
+          + "\(Unit.megabytes.format(emptyGrowth.median)): \(Unit.megabytes.format(net))",
         isMet: net <= limit)))
     table.add(ResultRow(
       measure: "…peak memory growth, editor to first paint", samples: Samples(editorGrowths), unit: .megabytes))
