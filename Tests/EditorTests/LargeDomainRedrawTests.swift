@@ -12,8 +12,12 @@ import Testing
     let suite = TestPreferences.uniqueSuite()
     let key = { (index: Int) in "key-\(String(index + 100_000).dropFirst())" }
     let keys = (0..<10_000).map(key)
-    _ = try PropertyListFile(url: PreferencesDirectory.fileURL(forSuite: suite))
-      .apply(Dictionary(uniqueKeysWithValues: keys.map { ($0, PropertyListChange.set("value of \($0)")) }))
+    let contents = try PropertyListSerialization.data(
+      fromPropertyList: Dictionary(uniqueKeysWithValues: keys.map { ($0, "value of \($0)") }), format: .binary, options: 0)
+    // CoreTests' SuiteLocationTests change XDG_CONFIG_HOME for a moment while other suites run:
+    // read it (file, then domain) as close together as possible, and write through the domain's
+    // own file afterwards.
+    try contents.write(to: PreferencesDirectory.fileURL(forSuite: suite))
     let domain = PropertyListDomain(suite: suite)
     var jobs = 0
     domain.startWatching { job in
@@ -27,7 +31,7 @@ import Testing
     screen.draw(Damage(layout: true))
     let framesBefore = canvas.presentCount
 
-    let writer = try #require(PropertyListDefaults(suiteName: suite))
+    let writer = PropertyListDefaults(fileURL: URL(fileURLWithPath: domain.location))
     try writer.write("changed", forKey: key(2))
     screen.draw(Damage())
 
