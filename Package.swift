@@ -126,7 +126,8 @@ let package = Package(
     .testTarget(
       name: "EditorTests",
       dependencies: ["SettingsEditor", "settings-editor"],
-      path: "Tests/EditorTests"
+      path: "Tests/EditorTests",
+      exclude: ["Snapshots"]
     ),
   ],
   swiftLanguageModes: [.v6]

@@ -9,8 +9,8 @@ extension EditorScreen {
     var hints: [String]
     switch state.mode {
     case .editing(let index, let format, let field):
-      let name = session.currentSource.map { $0.row(at: index).name } ?? ""
-      let prompt = " \(name) (\(format.typeName)\(format.isOptional ? ", empty = nil" : "")): "
+      let row = session.currentSource.map { $0.row(at: index) }
+      let prompt = " \(row?.name ?? "") (\(row?.typeName ?? format.typeName)\(format.inputHint)): "
       cursor = paintField(prompt: prompt, field: field, layout: layout)
       hints = KeyMap.editingHints
     case .searching(let field, _):
@@ -36,7 +36,9 @@ extension EditorScreen {
   private func paintLine(_ text: String, _ line: Int, style: TextStyle) {
     guard let layout else { return }
     canvas.put(
-      TextWidth.fit(TextWidth.singleLine(text), width: layout.size.columns, ellipsis: glyphs.ellipsis),
+      TextWidth.fit(
+        glyphs.spelled(TextWidth.singleLine(text)), width: layout.size.columns,
+        ellipsis: glyphs.ellipsis),
       row: line, column: 0, style: style)
   }
 
@@ -96,16 +98,15 @@ extension EditorScreen {
   func paintHelp() {
     guard let layout else { return }
     let bindings = KeyMap.browse
-    let labelWidth = bindings.map { TextWidth.columns($0.label) }.max() ?? 0
-    canvas.put(
-      TextWidth.fit(" Help", width: layout.rowsWidth, ellipsis: glyphs.ellipsis), row: 1,
-      column: layout.rowsColumn, style: .bold)
-    for (offset, binding) in bindings.prefix(layout.visibleCount).enumerated() {
-      let text = "  " + TextWidth.fit(binding.label, width: labelWidth, ellipsis: glyphs.ellipsis)
+    let labelWidth = bindings.map { TextWidth.columns(glyphs.spelled($0.label)) }.max() ?? 0
+    // From the column-heading line down: one line more, so the whole table fits in 24 lines.
+    for (offset, binding) in bindings.prefix(layout.visibleCount + 1).enumerated() {
+      let label = glyphs.spelled(binding.label)
+      let text = "  " + label + String(repeating: " ", count: max(0, labelWidth - TextWidth.columns(label)))
         + "  " + binding.help
       canvas.put(
         TextWidth.fit(text, width: layout.rowsWidth, ellipsis: glyphs.ellipsis),
-        row: layout.firstListLine + offset, column: layout.rowsColumn, style: [])
+        row: layout.firstListLine - 1 + offset, column: layout.rowsColumn, style: [])
     }
   }
 }

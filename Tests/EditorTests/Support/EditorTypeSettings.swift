@@ -30,3 +30,11 @@ final class EditorTypeSettings {
   var status: Mood? = nil
   var proxy: URL? = nil
 }
+
+/// A cloud object, in development mode (values in memory only).
+@ObservableCloud(prefix: "sync_", developmentMode: true)
+final class SyncSettings {
+  /// The name other devices show.
+  var displayName = "Fatbobman"
+  var syncsHistory = true
+}
