@@ -41,12 +41,13 @@ public final class SettingsEditor {
   ///     `@ObservableCloud`), wrapped with `AnySettings(_:)`.
   ///   - suites: Suite names in the preferences folder (`$XDG_CONFIG_HOME`, else `~/.config`),
   ///     edited key by key; pass ``availableSuites`` for all of them.
-  ///   - files: Property-list files (XML or binary), shown read-only.
+  ///   - files: Property-list files (XML or binary), shown as trees and editable; a save keeps
+  ///     the file's format.
   /// - Throws: `PropertyListError` when a file is missing or is not a property list.
   public convenience init(objects: [AnySettings] = [], suites: [String] = [], files: [URL] = [])
     throws
   {
-    let fileSources: [any RowSource] = try files.map { try PropertyListDomain(file: $0) }
+    let fileSources: [any RowSource] = try files.map { try PropertyListFileDomain(file: $0) }
     let objectSources: [any RowSource] = objects.map(SettingsObjectRows.init)
     self.init(sources: objectSources + suites.map { PropertyListDomain(suite: $0) } + fileSources)
   }

@@ -4,6 +4,9 @@ extension EditorSession {
   func activateRow(toggling: Bool) -> Damage {
     guard let source = currentSource, let row = focusedRow else { return Damage() }
     let index = state.rowIndex
+    if let tree = source as? any ExpandableRowSource, tree.toggleExpansion(at: index) {
+      return Damage(layout: true)
+    }
     guard let reason = refusal(for: row) else {
       switch row.editing {
       case .toggle(let flag):

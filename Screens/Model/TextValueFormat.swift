@@ -1,4 +1,5 @@
 import Foundation
+import ObservableDefaultsCore
 
 /// A type the editor edits as a line of text, and how that text becomes a typed value.
 struct TextValueFormat: Hashable, Sendable {
@@ -15,6 +16,9 @@ struct TextValueFormat: Hashable, Sendable {
     case url
     /// An array, a dictionary or a `Codable` value, typed as JSON; parsed into a ``JSONValue``.
     case json
+    /// A scalar of a raw property list, parsed by its type's text form (integers up to
+    /// `UInt64.max`, ISO 8601 dates with fractions, hex data).
+    case propertyList(PropertyListScalarType)
   }
 
   var base: Base
@@ -43,6 +47,7 @@ struct TextValueFormat: Hashable, Sendable {
       case .date: "Date"
       case .url: "URL"
       case .json: "JSON"
+      case .propertyList(let type): type.rawValue
       }
     return isOptional ? name + "?" : name
   }
@@ -82,6 +87,12 @@ struct TextValueFormat: Hashable, Sendable {
       return wrapped(url)
     case .json:
       return try JSONValue(parsing: text, typeName: typeName)
+    case .propertyList(let type):
+      do {
+        return wrapped(try type.parse(text))
+      } catch {
+        throw refusal(text, error.reason)
+      }
     }
   }
 
@@ -94,6 +105,7 @@ struct TextValueFormat: Hashable, Sendable {
     case .date: Date.self
     case .url: URL.self
     case .json: JSONValue.self
+    case .propertyList: Any.self
     case .integer(let name, let bitWidth, let signed):
       Self.integerType(name: name, bitWidth: bitWidth, signed: signed)
     }

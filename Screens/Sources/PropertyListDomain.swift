@@ -2,19 +2,17 @@ import Foundation
 import ObservableDefaultsCore
 import Observation
 
-/// The top-level keys of a suite or a property-list file as rows, in key order, observable key
-/// by key: a new value for one key redraws that key's row only.
-///
-/// A suite is editable and follows writes from other processes; a file opened by path is
-/// read-only and shown as it was when opened.
+/// The top-level keys of a suite as rows, in key order, observable key by key: a new value for
+/// one key redraws that key's row only. The suite is editable and follows writes from other
+/// processes. (Files opened by path are ``PropertyListFileDomain``s.)
 @MainActor
 final class PropertyListDomain: RowSource, LiveRowSource, Observable {
   let title: String
   let location: String
   let kind: RowSourceKind
   private let registrar = ObservationRegistrar()
-  /// The suite the values come from; nil for a read-only file.
-  private let defaults: PropertyListDefaults?
+  /// The suite the values come from.
+  private let defaults: PropertyListDefaults
   private var observation: DefaultsObservation?
   private var values: [String: Any]
   private var keys: [String]
@@ -35,21 +33,6 @@ final class PropertyListDomain: RowSource, LiveRowSource, Observable {
     keys = values.keys.sorted()
   }
 
-  /// Shows the property-list file at `url` (XML or binary), read-only.
-  ///
-  /// - Throws: ``PropertyListError`` when the file is missing, unreadable or not a property list.
-  init(file url: URL) throws {
-    guard let document = try PropertyListFile(url: url).read() else {
-      throw PropertyListError(file: url, kind: .unreadable, reason: "no such file")
-    }
-    defaults = nil
-    title = url.lastPathComponent
-    location = url.path
-    kind = .file
-    values = document.values
-    keys = values.keys.sorted()
-  }
-
   var rowCount: Int {
     registrar.access(self, keyPath: \.keys)
     return keys.count
@@ -65,7 +48,7 @@ final class PropertyListDomain: RowSource, LiveRowSource, Observable {
   }
 
   var problem: String? {
-    guard let error = defaults?.lastError else { return nil }
+    guard let error = defaults.lastError else { return nil }
     // The header already names the file; the rows pane is narrow.
     guard error.kind == .malformed else { return error.description }
     return "not a valid property list, left unchanged: \(error.reason)"
@@ -73,16 +56,12 @@ final class PropertyListDomain: RowSource, LiveRowSource, Observable {
 
   func setValue(_ value: Any, at index: Int) throws {
     let key = keys[index]
-    guard let defaults else {
-      throw PropertyListError(
-        file: URL(fileURLWithPath: location), kind: .unwritable, reason: "opened read-only")
-    }
     try defaults.write(value, forKey: key, excluding: observation)
     reload([key])
   }
 
   func startWatching(post: @escaping MainJobPoster) {
-    guard let defaults, observation == nil else { return }
+    guard observation == nil else { return }
     observation = defaults.observe { [weak self] change in
       post { self?.reload(change.keys) }
     }
@@ -91,7 +70,6 @@ final class PropertyListDomain: RowSource, LiveRowSource, Observable {
   /// Re-reads `changedKeys` from the suite and invalidates the rows whose value differs, or the
   /// whole list when keys appeared or disappeared.
   private func reload(_ changedKeys: Set<String>) {
-    guard let defaults else { return }
     var keysChanged = false
     for key in changedKeys {
       let value = defaults.persistentValue(forKey: key)
@@ -108,7 +86,6 @@ final class PropertyListDomain: RowSource, LiveRowSource, Observable {
   private subscript(observing key: String) -> String { key }
 
   private func editing(for value: ValueSummary) -> RowEditing {
-    guard defaults != nil else { return .readOnly("files opened by path are read-only") }
     switch value {
     case .string(let text): return .text(TextValueFormat(base: .string), text: text)
     case .bool(let flag): return .toggle(flag)

@@ -7,13 +7,16 @@ enum Invocation: Equatable {
   case editor(EditorOptions)
   /// The full-screen editor on these property-list files.
   case editFiles([String], EditorOptions)
-  /// `read <suite | path.plist> [key]`
+  /// The overview, or the help of one verb.
+  case help(Verb?)
   case read(domain: Domain, key: String?)
-  /// `write <suite> <key> [-type] <value>`
-  case write(suite: String, key: String, value: TypedArgument)
-  /// `delete <suite> <key>`
-  case delete(suite: String, key: String)
-  case help
+  /// `write <domain> <key> [-type] <value>…`; the value words are checked when the verb runs.
+  case write(domain: Domain, key: String, value: [String])
+  case delete(domain: Domain, key: String)
+  case domains
+  case export(domain: Domain, json: Bool, output: String?)
+  case `import`(suite: String, input: String, json: Bool)
+  case watch(suite: String, key: String?)
 
   /// A suite name or a property-list file named on the command line.
   enum Domain: Equatable {
@@ -29,81 +32,82 @@ enum Invocation: Equatable {
     }
   }
 
-  /// A value and the type flag it came with (`-string` when none).
-  struct TypedArgument: Equatable {
-    var flag: String
-    var text: String
-  }
-
   /// Reads the arguments after the program name.
   ///
-  /// - Throws: ``UsageError`` when they fit no form.
-  init(arguments allArguments: [String]) throws(UsageError) {
+  /// - Throws: ``VerbError`` of kind `.usage` when they fit no form.
+  init(arguments allArguments: [String]) throws(VerbError) {
     let (options, arguments) = try EditorOptions.extract(from: allArguments)
-    guard let verb = arguments.first else {
+    guard let word = arguments.first else {
       self = .editor(options)
       return
     }
-    if options != EditorOptions(), ["read", "write", "delete"].contains(verb) {
-      throw UsageError("--readonly and --color are options of the editor, not of \(verb)")
+    if options != EditorOptions(), let verb = Verb(rawValue: word) {
+      throw .usage(verb, "--readonly and --color are options of the editor, not of \(word)")
     }
     let operands = Array(arguments.dropFirst())
-    switch verb {
-    case "-h", "--help", "help":
-      self = .help
-    case "read":
-      guard (1...2).contains(operands.count) else {
-        throw UsageError("read takes a suite or a .plist path, and optionally a key")
-      }
-      self = .read(domain: Domain(operands[0]), key: operands.count == 2 ? operands[1] : nil)
-    case "write":
-      self = try Self.write(operands)
-    case "delete":
-      guard operands.count == 2 else { throw UsageError("delete takes a suite and a key") }
-      guard case .suite(let suite) = Domain(operands[0]) else {
-        throw UsageError("delete works on suites; files opened by path are read-only")
-      }
-      self = .delete(suite: suite, key: operands[1])
-    case _ where verb.hasPrefix("-"):
-      throw UsageError("unknown option \(verb)")
-    default:
+    if ["-h", "--help"].contains(word) {
+      self = .help(nil)
+    } else if let verb = Verb(rawValue: word) {
+      // Values never start with `-` unless they are numbers, so this cannot hide a value.
+      let asksForHelp = operands.contains { $0 == "--help" || $0 == "-h" }
+      self = try asksForHelp ? .help(verb) : Self.parse(verb, operands)
+    } else if word.hasPrefix("-") {
+      throw .usage(nil, "unknown option \(word)")
+    } else {
       guard arguments.allSatisfy({ Domain($0) != .suite($0) }) else {
-        throw UsageError(
-          "unknown command \(verb) (property-list files must exist and end in .plist or contain /)")
+        throw .usage(
+          nil,
+          "unknown command \(word) (property-list files must exist and end in .plist or contain /)")
       }
       self = .editFiles(arguments, options)
     }
   }
 
-  private static let typeFlags = ["-string", "-int", "-integer", "-float", "-bool", "-boolean"]
-
-  private static func write(_ operands: [String]) throws(UsageError) -> Invocation {
-    let usage = UsageError(
-      "write takes a suite, a key, an optional type (\(typeFlags.joined(separator: " | "))) and a value"
-    )
-    guard operands.count == 3 || operands.count == 4 else { throw usage }
-    guard case .suite(let suite) = Domain(operands[0]) else {
-      throw UsageError("write works on suites; files opened by path are read-only")
+  private static func parse(_ verb: Verb, _ operands: [String]) throws(VerbError) -> Invocation {
+    var flags = Set(operands.filter { $0.hasPrefix("--") })
+    let words = operands.filter { !$0.hasPrefix("--") }
+    let json = flags.remove("--json") != nil
+    if verb != .write, let unknown = flags.sorted().first {
+      throw .usage(verb, "unknown option \(unknown)")
     }
-    if operands.count == 3 {
-      return .write(
-        suite: suite, key: operands[1], value: TypedArgument(flag: "-string", text: operands[2]))
+    func count(_ range: ClosedRange<Int>) throws(VerbError) {
+      guard range.contains(operands.count) else { throw .usage(verb, "wrong number of arguments") }
     }
-    guard typeFlags.contains(operands[2]) else {
-      throw UsageError(
-        "unknown type \(operands[2]); use one of \(typeFlags.joined(separator: ", "))")
+    func suite(_ argument: String) throws(VerbError) -> String {
+      guard case .suite(let name) = Domain(argument) else {
+        throw .usage(verb, "\(verb.rawValue) works on suites, not on the file \(argument)")
+      }
+      return name
     }
-    return .write(
-      suite: suite, key: operands[1], value: TypedArgument(flag: operands[2], text: operands[3]))
-  }
-}
-
-/// Arguments that fit no form of the command; printed with a pointer to `--help`.
-struct UsageError: Error, CustomStringConvertible {
-  let description: String
-
-  init(_ description: String) {
-    self.description = description
+    switch verb {
+    case .help:
+      try count(0...1)
+      guard let name = operands.first else { return .help(nil) }
+      guard let topic = Verb(rawValue: name) else { throw .usage(verb, "unknown verb \(name)") }
+      return .help(topic)
+    case .read:
+      try count(1...2)
+      return .read(domain: Domain(operands[0]), key: operands.count == 2 ? operands[1] : nil)
+    case .write:
+      guard operands.count >= 3 else { throw .usage(verb, "wrong number of arguments") }
+      return .write(domain: Domain(operands[0]), key: operands[1], value: Array(operands[2...]))
+    case .delete:
+      try count(2...2)
+      return .delete(domain: Domain(operands[0]), key: operands[1])
+    case .domains:
+      try count(0...0)
+      return .domains
+    case .export:
+      guard (1...2).contains(words.count) else { throw .usage(verb, "wrong number of arguments") }
+      let output = words.count == 2 && words[1] != "-" ? words[1] : nil
+      return .export(domain: Domain(words[0]), json: json, output: output)
+    case .import:
+      guard words.count == 2 else { throw .usage(verb, "wrong number of arguments") }
+      return .import(suite: try suite(words[0]), input: words[1], json: json)
+    case .watch:
+      try count(1...2)
+      return .watch(suite: try suite(operands[0]), key: operands.count == 2 ? operands[1] : nil)
+    }
   }
 }
 
@@ -114,8 +118,8 @@ struct EditorOptions: Equatable {
 
   /// Takes the options out of `arguments`, wherever they are; returns them and the rest.
   ///
-  /// - Throws: ``UsageError`` for a `--color` value other than auto, always or never.
-  static func extract(from arguments: [String]) throws(UsageError) -> (Self, [String]) {
+  /// - Throws: ``VerbError`` (usage) for a `--color` value other than auto, always or never.
+  static func extract(from arguments: [String]) throws(VerbError) -> (Self, [String]) {
     var options = Self()
     var rest: [String] = []
     for argument in arguments {
@@ -125,7 +129,7 @@ struct EditorOptions: Equatable {
         let value = argument == "--color" ? "always" : String(argument.dropFirst("--color=".count))
         guard argument == "--color" || argument.hasPrefix("--color="),
           let color = ColorChoice(rawValue: value)
-        else { throw UsageError("--color takes auto, always or never (--color=never)") }
+        else { throw .usage(nil, "--color takes auto, always or never (--color=never)") }
         options.color = color
       } else {
         rest.append(argument)

@@ -1,4 +1,5 @@
 import Foundation
+import ObservableDefaultsCore
 
 /// Property-list values as text in the old-style (OpenStep) form `defaults read` prints.
 ///
@@ -16,7 +17,7 @@ enum PropertyListText {
     case let flag as Bool where type(of: value) == Bool.self:
       return flag ? "1" : "0"
     case let date as Date:
-      return quoted(date.formatted(.iso8601))
+      return quoted(PropertyListScalarType.text(of: date) ?? "")
     case let data as Data:
       return
         "{length = \(data.count), bytes = 0x\(data.map { String(format: "%02x", $0) }.joined())}"
@@ -38,6 +39,13 @@ enum PropertyListText {
   /// One value as `read <domain> <key>` prints it: a top-level string without quotes.
   static func renderValue(_ value: Any) -> String {
     (value as? String) ?? render(value)
+  }
+
+  /// A value on one line, for `watch`: strings quoted unless plain words, containers with their
+  /// items separated by spaces.
+  static func renderLine(_ value: Any) -> String {
+    render(value).split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+      .joined(separator: " ")
   }
 
   private static func quoted(_ text: String) -> String {

@@ -6,12 +6,8 @@ let usage = """
   Usage:
     settings-editor [options]            open the editor on the demo objects and every suite
     settings-editor [options] <file.plist>...
-                                         open property-list files (XML or binary), read-only
-    settings-editor read <suite | file.plist> [key]
-                                         print a whole domain, or one value
-    settings-editor write <suite> <key> [-string | -int | -float | -bool] <value>
-                                         store a value (a string when no type is given)
-    settings-editor delete <suite> <key> remove a key
+                                         open property-list files (XML or binary) as trees
+  \(Verb.allCases.map { "  \($0.usageLine)\n      \($0.summary)" }.joined(separator: "\n"))
     settings-editor --help               show this text
 
   Options of the editor:
@@ -20,13 +16,13 @@ let usage = """
 
   In the editor (? lists every key):
     ↑ ↓ j k PgUp PgDn Home End   move         Tab      switch between objects and rows
-    Enter    edit the value (Esc restores); open an object
+    Enter    edit the value (Esc restores); open an object; open or close a dictionary or array
     Space    toggle a Bool       ← →          previous / next case of an enum
     d        reset to default    D            reset the whole object     u   undo
     /        search names and descriptions (n N: next, previous)
     m        modified values only            c            redraw counters    q   quit
-    * marks a value that differs from its default, ~ one another process just changed
+    * marks a value that differs from its default (or is unsaved), ~ one another process
+    just changed
 
-  The verbs exit with status 0 on success; otherwise they print the reason on standard error
-  and exit with 1 (64 for a usage error).
+  \(Verb.exitStatus)
   """

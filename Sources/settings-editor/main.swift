@@ -7,18 +7,19 @@ func printError(_ message: String) {
   FileHandle.standardError.write(Data("settings-editor: \(message)\n".utf8))
 }
 
-let invocation: Invocation
-do {
-  invocation = try Invocation(arguments: Array(CommandLine.arguments.dropFirst()))
-} catch {
-  printError("\(error)\nRun settings-editor --help for usage.")
-  exit(64)
+/// Writes `data` to standard output, or to the file at `path`.
+func emit(_ data: Data, to path: String?) throws {
+  guard let path else { return FileHandle.standardOutput.write(data) }
+  try data.write(to: URL(fileURLWithPath: path), options: .atomic)
 }
 
-do {
+/// Runs the verb or the editor the command line asks for (on the main thread: the editor draws
+/// from there).
+@MainActor
+func perform(_ invocation: Invocation) throws {
   switch invocation {
-  case .help:
-    print(usage)
+  case .help(let verb):
+    print(verb?.help ?? usage)
   case .editor(let options):
     let demo = [
       AnySettings(Settings()), AnySettings(AppearanceSettings()), AnySettings(EveryTypeSettings()),
@@ -30,12 +31,35 @@ do {
     try options.run(SettingsEditor(files: paths.map { URL(fileURLWithPath: $0) }))
   case .read(let domain, let key):
     print(try DefaultsVerbs.read(domain, key: key))
-  case .write(let suite, let key, let value):
-    try DefaultsVerbs.write(suite: suite, key: key, value: value)
-  case .delete(let suite, let key):
-    try DefaultsVerbs.delete(suite: suite, key: key)
+  case .write(let domain, let key, let words):
+    try DefaultsVerbs.write(domain, key: key, words: words)
+  case .delete(let domain, let key):
+    try DefaultsVerbs.delete(domain, key: key)
+  case .domains:
+    let names = DefaultsVerbs.domains()
+    if !names.isEmpty { print(names) }
+  case .export(let domain, let json, let output):
+    try emit(TransferVerbs.export(domain, json: json), to: output)
+  case .import(let suite, let input, let json):
+    let data =
+      input == "-"
+      ? FileHandle.standardInput.readDataToEndOfFile()
+      : try Data(contentsOf: URL(fileURLWithPath: input))
+    try TransferVerbs.import(data, into: suite, json: json)
+  case .watch(let suite, let key):
+    try WatchVerb.run(suite: suite, key: key)
   }
+}
+
+do {
+  try perform(try Invocation(arguments: Array(CommandLine.arguments.dropFirst())))
+} catch let error as VerbError {
+  printError(error.report)
+  exit(error.kind.exitStatus)
+} catch let error as PropertyListError where error.kind == .malformed {
+  printError("\(error)")
+  exit(VerbError.Kind.invalidValue.exitStatus)
 } catch {
   printError("\(error)")
-  exit(1)
+  exit(VerbError.Kind.failure.exitStatus)
 }

@@ -40,8 +40,11 @@ import Testing
   @Test func badInputFailsWithAMessageAndKeepsTheValue() throws {
     _ = try editor.run("write", "com.example.demo", "age", "-int", "20")
     let refused = try editor.run("write", "com.example.demo", "age", "-int", "twenty")
-    #expect(refused.status == 1)
-    #expect(refused.error == "settings-editor: \"twenty\" is not an integer\n")
+    #expect(refused.status == 65)
+    #expect(
+      refused.error
+        == "settings-editor: \"twenty\" is not an integer (whole number up to 18446744073709551615)\n"
+    )
     #expect(try editor.run("read", "com.example.demo", "age").output == "20\n")
 
     let missingSuite = try editor.run("read", "com.example.missing")
@@ -56,7 +59,7 @@ import Testing
 
   @Test func usageErrorsExitWith64() throws {
     for arguments in [
-      ["frobnicate"], ["write", "com.example.demo"], ["write", "s", "k", "-date", "x"], ["--bogus"],
+      ["frobnicate"], ["write", "com.example.demo"], ["write", "s", "k", "-nope", "x"], ["--bogus"],
     ] {
       let result = try editor.run(arguments)
       #expect(result.status == 64, "\(arguments)")
@@ -68,8 +71,9 @@ import Testing
     let help = try editor.run("--help")
     #expect(help.status == 0)
     for verb in [
-      "read <suite | file.plist> [key]",
-      "write <suite> <key> [-string | -int | -float | -bool] <value>", "delete <suite> <key>",
+      "read <suite | file.plist> [key]", "write <suite | file.plist> <key> [-type] <value>",
+      "delete <suite | file.plist> <key>", "domains", "export <suite | file.plist> [--json]",
+      "import <suite> <input | -> [--json]", "watch <suite> [key]", "help [verb]", "Exit status:",
     ] {
       #expect(help.output.contains(verb))
     }

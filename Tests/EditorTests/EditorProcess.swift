@@ -27,26 +27,37 @@ struct EditorProcess {
     try run(arguments)
   }
 
-  /// Runs the program with `arguments` and waits for it.
-  func run(_ arguments: [String]) throws -> Result {
+  /// Runs the program with `arguments` (and `input` on standard input) and waits for it.
+  func run(_ arguments: [String], input: Data? = nil) throws -> Result {
     let process = Process()
-    process.executableURL = Self.binary
-    process.arguments = arguments
-    process.environment = ProcessInfo.processInfo.environment.merging(
-      Dictionary(uniqueKeysWithValues: environment)
-    ) { $1 }
     let output = Pipe()
     let error = Pipe()
     process.standardOutput = output
     process.standardError = error
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
+    let inputPipe = Pipe()
+    process.standardInput = input == nil ? FileHandle.nullDevice : inputPipe
+    try start(process, arguments)
+    if let input {
+      inputPipe.fileHandleForWriting.write(input)
+      try inputPipe.fileHandleForWriting.close()
+    }
     let outputData = output.fileHandleForReading.readDataToEndOfFile()
     let errorData = error.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     return Result(
       status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
       error: String(decoding: errorData, as: UTF8.self))
+  }
+
+  /// Starts `process` as the program with `arguments` in this folder, without waiting; the
+  /// caller sets its standard streams first.
+  func start(_ process: Process, _ arguments: [String]) throws {
+    process.executableURL = Self.binary
+    process.arguments = arguments
+    process.environment = ProcessInfo.processInfo.environment.merging(
+      Dictionary(uniqueKeysWithValues: environment)
+    ) { $1 }
+    try process.run()
   }
 
   /// Runs `read` until it prints `expected` or `seconds` pass (the editor's writes reach the

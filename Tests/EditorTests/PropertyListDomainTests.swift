@@ -6,45 +6,6 @@ import Testing
 
 @MainActor
 @Suite struct PropertyListDomainTests {
-  /// Top-level key counts from SOURCES.md.
-  @Test(arguments: [
-    ("iterm2-xml.plist", 81), ("rectangle-binary.plist", 18), ("finder-binary.plist", 50),
-    ("global-preferences-binary.plist", 51), ("empty-dict-binary.plist", 0),
-    ("quicksilver-plugins-xml.plist", 2),
-  ])
-  func opensEveryFixtureWithItsTopLevelKeys(file: String, keyCount: Int) throws {
-    let domain = try PropertyListDomain(file: TestPreferences.fixtures.appendingPathComponent(file))
-    #expect(domain.rowCount == keyCount)
-    #expect(domain.kind == .file)
-    #expect(domain.title == file)
-  }
-
-  @Test func showsFixtureValuesWithTheirTypesReadOnly() throws {
-    let rectangle = try PropertyListDomain(
-      file: TestPreferences.fixtures.appendingPathComponent("rectangle-binary.plist"))
-    let rows = (0..<rectangle.rowCount).map(rectangle.row(at:))
-    let lastVersion = try #require(rows.first { $0.name == "lastVersion" })
-    #expect(lastVersion.typeName == "String")
-    #expect(lastVersion.value == "92")
-    #expect(lastVersion.editing == .readOnly("files opened by path are read-only"))
-    #expect(rows.first { $0.name == "hideMenubarIcon" }?.value == "true")
-    #expect(rows.first { $0.name == "leftHalf" }?.value == "{2 keys}")
-
-    let global = try PropertyListDomain(
-      file: TestPreferences.fixtures.appendingPathComponent("global-preferences-binary.plist"))
-    let globalRows = (0..<global.rowCount).map(global.row(at:))
-    #expect(globalRows.first { $0.name == "AppleLanguagesSchemaVersion" }?.value == "3000")
-    #expect(globalRows.first { $0.name == "KB_SingleQuoteOption" }?.value == "‘abc’")
-    #expect(globalRows.first { $0.name == "AKLastEmailListRequestDateKey" }?.typeName == "Date")
-    #expect(globalRows.first { $0.name == "com.apple.mouse.scaling" }?.value == "2.5")
-  }
-
-  @Test func aMissingFileIsAnError() {
-    #expect(throws: PropertyListError.self) {
-      try PropertyListDomain(file: URL(fileURLWithPath: "/nonexistent/x.plist"))
-    }
-  }
-
   @Test func anotherWriterRedrawsOnlyTheChangedKeysRow() throws {
     let suite = TestPreferences.uniqueSuite()
     let writer = TestPreferences.writer(ofSuite: suite)

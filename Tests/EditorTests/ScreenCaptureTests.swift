@@ -9,8 +9,9 @@ import Testing
 /// `Snapshots/` (README-screens.md shows them).
 @MainActor
 @Suite(.serialized) struct ScreenCaptureTests {
-  /// A fixed folder, emptied first, so the header's path is the same in every run.
-  private static let folder = URL(fileURLWithPath: "/tmp/settings-editor-captures")
+  /// A folder of this test's own (a previous test's late writes cannot reach it); the header
+  /// cuts paths in the middle, so its unique part never shows.
+  private let folder = URL(fileURLWithPath: "/tmp/settings-editor-captures-\(UUID().uuidString)")
 
   private let types: EditorTypeSettings
   private let session: EditorSession
@@ -19,10 +20,10 @@ import Testing
   private let screen: EditorScreen
 
   init() throws {
-    try? FileManager.default.removeItem(at: Self.folder)
-    try FileManager.default.createDirectory(at: Self.folder, withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let folder = folder
     let store = { (suite: String) in
-      PropertyListDefaults(fileURL: Self.folder.appendingPathComponent(suite + ".plist"))
+      PropertyListDefaults(fileURL: folder.appendingPathComponent(suite + ".plist"))
     }
     types = EditorTypeSettings(userDefaults: store("com.example.types"))
     let profile = ProfileSettings(userDefaults: store("com.example.profile"))

@@ -23,6 +23,18 @@ public struct PropertyListDocument {
     self.values = values
     self.format = format
   }
+
+  /// Sets or removes the keys of `changes`; other keys are kept.
+  ///
+  /// - Parameter changes: Key → change; values of `.set` must be in canonical form.
+  public mutating func apply(_ changes: [String: PropertyListChange]) {
+    for (key, change) in changes {
+      switch change {
+      case .set(let value): values[key] = value
+      case .remove: values[key] = nil
+      }
+    }
+  }
 }
 
 /// One change to apply to a key of a property-list file.

@@ -86,12 +86,7 @@ public struct PropertyListFile: Sendable {
   /// ``apply(_:)``, also returning the bytes now on disk.
   func applySnapshot(_ changes: [String: PropertyListChange]) throws -> PropertyListSnapshot {
     try updateSnapshot { document in
-      for (key, change) in changes {
-        switch change {
-        case .set(let value): document.values[key] = value
-        case .remove: document.values[key] = nil
-        }
-      }
+      document.apply(changes)
       return true
     }
   }

@@ -1,0 +1,48 @@
+import Foundation
+
+/// Dates as ISO 8601 text in UTC that keeps every digit of the seconds' fraction a property list
+/// holds, so text → date → text and date → text → date are exact.
+///
+/// `Date.ISO8601FormatStyle` keeps only milliseconds; property lists store a `Double` of
+/// seconds since 2001-01-01, often with microseconds (`694900766.426036`).
+enum PropertyListDateText {
+  private static let wholeSeconds = Date.ISO8601FormatStyle(timeZone: .gmt)
+
+  /// `2023-01-08T19:59:26.426036Z`: the whole seconds, then the shortest fraction that reads back
+  /// as the same `Double`.
+  static func text(of date: Date) -> String {
+    let seconds = date.timeIntervalSinceReferenceDate
+    let whole = seconds.rounded(.down)
+    let base = wholeSeconds.format(Date(timeIntervalSinceReferenceDate: whole))
+    guard seconds != whole else { return base }
+    return String(base.dropLast()) + "." + fractionDigits(seconds, whole: whole) + "Z"
+  }
+
+  /// The date of ISO 8601 text with an optional fraction of any length and a `Z` or `±hh:mm`
+  /// zone; nil when it is not such a date.
+  static func date(from text: String) -> Date? {
+    guard
+      let match = text.wholeMatch(
+        of:
+          /(?<base>[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2})(?:\.(?<fraction>[0-9]+))?(?<zone>Z|[+-][0-9]{2}:?[0-9]{2})/
+      ),
+      let base = try? wholeSeconds.parse(String(match.base + match.zone))
+    else { return nil }
+    let whole = base.timeIntervalSinceReferenceDate
+    guard let fraction = match.fraction else { return base }
+    // Parse whole and fraction as one decimal so the nearest Double is found, not a sum of two.
+    let seconds =
+      whole >= 0
+      ? Double("\(Int(whole)).\(fraction)") : Double("0.\(fraction)").map { whole + $0 }
+    return seconds.map(Date.init(timeIntervalSinceReferenceDate:))
+  }
+
+  private static func fractionDigits(_ seconds: Double, whole: Double) -> String {
+    let shortest = "\(seconds)"
+    if seconds > 0, !shortest.contains("e"), let dot = shortest.firstIndex(of: ".") {
+      return String(shortest[shortest.index(after: dot)...])
+    }
+    let fraction = String(format: "%.9f", seconds - whole).dropFirst(2)
+    return String(fraction.reversed().drop { $0 == "0" }.reversed())
+  }
+}

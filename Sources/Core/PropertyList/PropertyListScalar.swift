@@ -1,0 +1,116 @@
+import Foundation
+
+/// The types of property-list values that are not containers, with their text form: how a value
+/// is shown for editing and how typed text becomes a value.
+///
+/// | Type | Text |
+/// |---|---|
+/// | string | as it is |
+/// | integer | decimal; above `Int.max` up to `UInt64.max` as unsigned (`18446744073709551615`) |
+/// | real | a finite decimal number (`0.5`, `1e-3`) |
+/// | bool | `true`/`false` (also accepts `yes`/`no`, `1`/`0`) |
+/// | date | ISO 8601 in UTC with the seconds' fraction (`2023-01-08T19:59:26.426036Z`) |
+/// | data | hexadecimal bytes (`626f6f6b`; `0x`, spaces and `<…>` are accepted) |
+public enum PropertyListScalarType: String, CaseIterable, Sendable {
+  case string, integer, real, bool, date, data
+
+  /// The type of `value`, or nil for a container or a value that is not a property-list value.
+  public init?(of value: Any) {
+    switch PropertyListValue.normalized(value) {
+    case is String: self = .string
+    case is Bool: self = .bool
+    case is Int, is UInt64: self = .integer
+    case is Double: self = .real
+    case is Date: self = .date
+    case is Data: self = .data
+    default: return nil
+    }
+  }
+
+  /// The value `text` stands for, in canonical form.
+  ///
+  /// - Throws: ``PropertyListScalarError`` naming the text and the type.
+  public func parse(_ text: String) throws(PropertyListScalarError) -> Any {
+    let trimmed = text.trimmingCharacters(in: .whitespaces)
+    let value: Any? =
+      switch self {
+      case .string: text
+      case .integer: Int(trimmed) ?? UInt64(trimmed).map { $0 as Any }
+      case .real: Double(trimmed).flatMap { $0.isFinite ? $0 : nil }
+      case .bool: Self.bool(trimmed)
+      case .date: PropertyListDateText.date(from: trimmed)
+      case .data: Self.data(fromHex: trimmed)
+      }
+    guard let value else { throw PropertyListScalarError(text: text, type: self) }
+    return PropertyListValue.normalized(value) ?? value
+  }
+
+  /// The text of a scalar value, which ``parse(_:)`` turns back into an equal value; nil for a
+  /// container.
+  public static func text(of value: Any) -> String? {
+    switch PropertyListValue.normalized(value) {
+    case let text as String: text
+    case let flag as Bool: flag ? "true" : "false"
+    case let number as Int: String(number)
+    case let number as UInt64: String(number)
+    case let number as Double: "\(number)"
+    case let date as Date: PropertyListDateText.text(of: date)
+    case let data as Data: data.map { String(format: "%02x", $0) }.joined()
+    default: nil
+    }
+  }
+
+  private static func bool(_ text: String) -> Bool? {
+    switch text.lowercased() {
+    case "true", "yes", "1": true
+    case "false", "no", "0": false
+    default: nil
+    }
+  }
+
+  private static func data(fromHex text: String) -> Data? {
+    var hex = Substring(text)
+    if hex.hasPrefix("<"), hex.hasSuffix(">") { hex = hex.dropFirst().dropLast() }
+    if hex.hasPrefix("0x") || hex.hasPrefix("0X") { hex = hex.dropFirst(2) }
+    let digits = Array(hex.filter { !$0.isWhitespace })
+    guard digits.count.isMultiple(of: 2) else { return nil }
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(digits.count / 2)
+    for index in stride(from: 0, to: digits.count, by: 2) {
+      guard let byte = UInt8(String(digits[index...index + 1]), radix: 16) else { return nil }
+      bytes.append(byte)
+    }
+    return Data(bytes)
+  }
+}
+
+/// Text that is not a value of the type it was given for.
+public struct PropertyListScalarError: Error, Equatable, CustomStringConvertible {
+  /// What was typed.
+  public let text: String
+  /// The type it was meant to be.
+  public let type: PropertyListScalarType
+
+  /// Creates the error for `text` refused as a `type`.
+  public init(text: String, type: PropertyListScalarType) {
+    self.text = text
+    self.type = type
+  }
+
+  /// E.g. `"twenty" is not an integer (whole number up to 18446744073709551615)`.
+  public var description: String { "\"\(text)\" " + reason }
+
+  /// Why the text was refused, without the text: e.g. `is not a bool (use true, false, …)`.
+  public var reason: String {
+    let article = type == .integer ? "an" : "a"
+    let hint =
+      switch type {
+      case .string, .real: ""
+      case .integer: " (whole number up to \(UInt64.max))"
+      case .bool: " (use true, false, yes, no, 1 or 0)"
+      case .date: " (ISO 8601, e.g. 2023-01-08T19:59:26.426036Z)"
+      case .data: " (hexadecimal bytes, e.g. 0a1b2c)"
+      }
+    return "is not \(article) \(type.rawValue)\(hint)"
+  }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import ObservableDefaultsCore
+
+/// The `export` and `import` verbs: a domain as an XML property list or JSON, like macOS
+/// `defaults export`/`import` and `dconf dump`/`load`.
+enum TransferVerbs {
+  /// The domain's values as an XML property list, or JSON with `json`.
+  static func export(_ domain: Invocation.Domain, json: Bool) throws -> Data {
+    let values = try DefaultsVerbs.values(of: domain)
+    if json {
+      return try JSONSerialization.data(
+        withJSONObject: jsonCompatible(values), options: [.prettyPrinted, .sortedKeys])
+    }
+    return try PropertyListSerialization.data(fromPropertyList: values, format: .xml, options: 0)
+  }
+
+  /// Replaces the values of `suite` with those of `data` and waits for the file.
+  ///
+  /// - Throws: ``VerbError`` `.invalidValue` when `data` is not a property list (or JSON object)
+  ///   with a dictionary at the top.
+  static func `import`(_ data: Data, into suite: String, json: Bool) throws {
+    let root: Any
+    do {
+      root =
+        json
+        ? try JSONSerialization.jsonObject(with: data)
+        : try PropertyListSerialization.propertyList(from: data, format: nil)
+    } catch {
+      throw VerbError.invalid("the input is not \(json ? "JSON" : "a property list"): \(error)")
+    }
+    guard let values = root as? [String: Any] else {
+      throw VerbError.invalid("the input's top level is not a dictionary")
+    }
+    let defaults = try DefaultsVerbs.suiteDefaults(suite)
+    if let error = defaults.lastError { throw error }
+    for key in defaults.persistentDomain(forName: suite)?.keys.sorted() ?? []
+    where values[key] == nil {
+      try defaults.write(nil, forKey: key)
+    }
+    for (key, value) in values {
+      do {
+        try defaults.write(value, forKey: key)
+      } catch let error as PropertyListError {
+        throw VerbError.invalid(error.description)
+      }
+    }
+    try defaults.flush()
+  }
+
+  /// `value` with dates as ISO 8601 strings and data as Base64 strings.
+  private static func jsonCompatible(_ value: Any) -> Any {
+    switch value {
+    case let date as Date: PropertyListScalarType.text(of: date) ?? ""
+    case let data as Data: data.base64EncodedString()
+    case let array as [Any]: array.map(jsonCompatible)
+    case let dictionary as [String: Any]: dictionary.mapValues(jsonCompatible)
+    default: value
+    }
+  }
+}

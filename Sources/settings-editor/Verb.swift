@@ -1,0 +1,97 @@
+/// The command-line verbs, with the usage line and help text each prints.
+enum Verb: String, CaseIterable, Sendable {
+  case read, write, delete, domains, export, `import`, watch, help
+
+  /// The arguments after the verb, e.g. `<suite | file.plist> [key]`.
+  var synopsis: String {
+    switch self {
+    case .read: "<suite | file.plist> [key]"
+    case .write: "<suite | file.plist> <key> [-type] <value>"
+    case .delete: "<suite | file.plist> <key>"
+    case .domains: ""
+    case .export: "<suite | file.plist> [--json] [<output> | -]"
+    case .import: "<suite> <input | -> [--json]"
+    case .watch: "<suite> [key]"
+    case .help: "[verb]"
+    }
+  }
+
+  /// `settings-editor <verb> <synopsis>`.
+  var usageLine: String {
+    (["settings-editor", rawValue] + (synopsis.isEmpty ? [] : [synopsis])).joined(separator: " ")
+  }
+
+  /// One line for the overview.
+  var summary: String {
+    switch self {
+    case .read: "print a whole domain, or one value"
+    case .write: "store a typed value"
+    case .delete: "remove a key"
+    case .domains: "list the suites of the preferences folder"
+    case .export: "print or save a domain as an XML property list or JSON"
+    case .import: "replace a suite's values with those of a property list or JSON"
+    case .watch: "print each change to a suite as it happens, until interrupted"
+    case .help: "explain a verb"
+    }
+  }
+
+  /// What `settings-editor help <verb>` prints.
+  var help: String {
+    "Usage: \(usageLine)\n\n\(summary.prefix(1).uppercased() + summary.dropFirst()).\n\n"
+      + details + "\n\n" + Verb.exitStatus
+  }
+
+  private var details: String {
+    switch self {
+    case .read:
+      """
+      A suite is a name in the preferences folder ($XDG_CONFIG_HOME, else ~/.config); a path \
+      (with a /, or an existing .plist file) is read as it is, XML or binary. Values print in \
+      the old-style form of macOS defaults; a top-level string prints without quotes.
+      """
+    case .write:
+      """
+      Types (a string when none is given):
+        -string <text>           -int | -integer <whole number, up to 18446744073709551615>
+        -float | -real <number>  -bool | -boolean <true | false | yes | no | 1 | 0>
+        -date <ISO 8601, e.g. 2023-01-08T19:59:26.426036Z>
+        -data <hex bytes, e.g. 0a1b2c>
+        -array <value>...        elements are strings unless preceded by a type
+        -dict <key> <value>...   values are strings unless preceded by a type
+      A string value may not start with - unless it is a number (use -string).
+      A suite or file stored as a binary property list stays binary; other keys are kept.
+      XML property lists store dates to the second (the format has no fractions); binary
+      ones keep every digit.
+      """
+    case .delete:
+      "Removes the key; the file keeps its format and every other key."
+    case .domains:
+      "Prints one suite name per line, sorted."
+    case .export:
+      """
+      Writes to standard output unless a path is given. --json writes JSON: dates become ISO \
+      8601 strings and data becomes Base64 strings, so JSON is not a lossless export.
+      """
+    case .import:
+      """
+      The input (a file, or - for standard input) is a property list (XML or binary) or, with \
+      --json, a JSON object; its top level must be a dictionary. Keys of the suite missing \
+      from it are removed.
+      """
+    case .watch:
+      """
+      Prints one line per change, `key: old → new` (`(none)` for a missing value), for every \
+      key or only the one given, until SIGINT or SIGTERM, then exits with 0.
+      """
+    case .help:
+      "Prints the help of a verb; `settings-editor <verb> --help` does the same."
+    }
+  }
+
+  /// The exit statuses every verb uses.
+  static let exitStatus = """
+    Exit status: 0 success; 1 the suite, file or key does not exist, or a file could not be \
+    read or written (also when another writer changed it first); 64 usage error (the verb's \
+    usage goes to standard error); 65 invalid value or input that is not a property list.
+    """
+}

@@ -1,0 +1,46 @@
+/// Why a verb failed, with the exit status a script sees.
+struct VerbError: Error, CustomStringConvertible {
+  /// The classes of failure and their exit statuses.
+  enum Kind: Equatable {
+    /// The arguments fit no form of the verb (64); its usage is printed.
+    case usage(Verb?)
+    /// The suite, file or key does not exist, or a file cannot be read or written (1).
+    case failure
+    /// A value or an input that is not valid (65).
+    case invalidValue
+
+    var exitStatus: Int32 {
+      switch self {
+      case .usage: 64
+      case .failure: 1
+      case .invalidValue: 65
+      }
+    }
+  }
+
+  let kind: Kind
+  let description: String
+
+  /// A usage error of `verb` (nil: no verb was recognised).
+  static func usage(_ verb: Verb?, _ message: String) -> VerbError {
+    VerbError(kind: .usage(verb), description: message)
+  }
+
+  /// A missing suite, file or key, or an I/O failure.
+  static func failure(_ message: String) -> VerbError {
+    VerbError(kind: .failure, description: message)
+  }
+
+  /// A value or input that is not valid.
+  static func invalid(_ message: String) -> VerbError {
+    VerbError(kind: .invalidValue, description: message)
+  }
+
+  /// What goes to standard error: the message, and for a usage error the usage and where help is.
+  var report: String {
+    guard case .usage(let verb) = kind else { return description }
+    guard let verb else { return description + "\nRun settings-editor --help for usage." }
+    return description + "\nUsage: \(verb.usageLine)\n"
+      + "Run settings-editor \(verb.rawValue) --help for more."
+  }
+}

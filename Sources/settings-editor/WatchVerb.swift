@@ -1,0 +1,61 @@
+import Dispatch
+import Foundation
+import ObservableDefaultsCore
+
+/// The `watch` verb: one line per change to a suite, `key: old → new`, until SIGINT or SIGTERM.
+enum WatchVerb {
+  /// Watches `suite` (only `key` when given) and returns when a termination signal arrives.
+  ///
+  /// Prints `watching <suite>` on standard error once changes are being followed.
+  static func run(suite: String, key: String?) throws {
+    let defaults = try DefaultsVerbs.suiteDefaults(suite)
+    let printer = ChangePrinter(defaults: defaults, suite: suite, key: key)
+    let observation = defaults.observe { change in printer.report(change.keys) }
+    defer { observation.cancel() }
+    FileHandle.standardError.write(Data("watching \(suite)\n".utf8))
+    waitForTerminationSignal()
+  }
+
+  private static func waitForTerminationSignal() {
+    let done = DispatchSemaphore(value: 0)
+    let sources = [SIGINT, SIGTERM].map { signalNumber in
+      signal(signalNumber, SIG_IGN)
+      let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+      source.setEventHandler { done.signal() }
+      source.resume()
+      return source
+    }
+    done.wait()
+    for source in sources { source.cancel() }
+  }
+}
+
+/// Remembers the values of a suite and prints each change against them.
+private final class ChangePrinter: @unchecked Sendable {
+  private let defaults: PropertyListDefaults
+  private let key: String?
+  private let lock = NSLock()
+  private var values: [String: Any]
+
+  init(defaults: PropertyListDefaults, suite: String, key: String?) {
+    self.defaults = defaults
+    self.key = key
+    values = defaults.persistentDomain(forName: suite) ?? [:]
+  }
+
+  func report(_ keys: Set<String>) {
+    lock.withLock {
+      for changed in keys.sorted() where key == nil || changed == key {
+        let new = defaults.persistentValue(forKey: changed)
+        guard !propertyListValuesEqual(values[changed], new) else { continue }
+        let line = "\(changed): \(Self.text(values[changed])) → \(Self.text(new))\n"
+        values[changed] = new
+        FileHandle.standardOutput.write(Data(line.utf8))
+      }
+    }
+  }
+
+  private static func text(_ value: Any?) -> String {
+    value.map(PropertyListText.renderLine) ?? "(none)"
+  }
+}

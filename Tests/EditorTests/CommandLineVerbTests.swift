@@ -1,0 +1,335 @@
+import Foundation
+import ObservableDefaultsCore
+import Testing
+
+/// The verbs beyond `read`: typed `write`, `delete` on binary files, `domains`, `export`,
+/// `import`, `watch` and `help`, run as the built program, with their exit statuses.
+@Suite(.serialized) struct CommandLineVerbTests {
+  private let editor: EditorProcess
+
+  init() throws {
+    editor = try EditorProcess()
+  }
+
+  private func suiteFile(_ suite: String) -> URL {
+    editor.preferences.appendingPathComponent(suite + ".plist")
+  }
+
+  /// Copies a fixture into the preferences folder as `suite`, as a file copied from a Mac.
+  private func installFixture(_ fixture: String, as suite: String) throws -> URL {
+    let url = suiteFile(suite)
+    try FileManager.default.copyItem(
+      at: TestPreferences.fixtures.appendingPathComponent(fixture), to: url)
+    try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: url.path)
+    return url
+  }
+
+  private func document(_ url: URL) throws -> PropertyListDocument {
+    try #require(try PropertyListFile(url: url).read())
+  }
+
+  /// The keys whose values differ between two dictionaries.
+  private func differingKeys(_ lhs: [String: Any], _ rhs: [String: Any]) -> [String] {
+    Set(lhs.keys).union(rhs.keys).filter { !propertyListValuesEqual(lhs[$0], rhs[$0]) }.sorted()
+  }
+
+  // MARK: write
+
+  @Test func writeStoresEveryTypeLikeDefaults() throws {
+    let suite = "verbs.write"
+    let writes: [[String]] = [
+      ["big", "-int", "18446744073709551615"], ["negative", "-integer", "-5"],
+      ["ratio", "-real", "0.25"], ["flag", "-boolean", "no"],
+      ["when", "-date", "2023-01-08T19:59:26Z"], ["bytes", "-data", "0a1b2c"],
+      ["list", "-array", "a", "-int", "2", "-bool", "true"],
+      ["map", "-dict", "name", "Bob", "age", "-int", "42"], ["dash", "-5"],
+    ]
+    for words in writes {
+      let result = try editor.run(["write", suite] + words)
+      #expect(result.status == 0, "\(words): \(result.error)")
+    }
+    let values = try document(suiteFile(suite)).values
+    #expect(values["big"] as? UInt64 == UInt64.max)
+    #expect(values["negative"] as? Int == -5)
+    #expect(values["ratio"] as? Double == 0.25)
+    #expect(values["flag"] as? Bool == false)
+    #expect((values["when"] as? Date)?.timeIntervalSinceReferenceDate == 694_900_766)
+    #expect(values["bytes"] as? Data == Data([0x0a, 0x1b, 0x2c]))
+    #expect(propertyListValuesEqual(values["list"], ["a", 2, true] as [Any]))
+    #expect(propertyListValuesEqual(values["map"], ["name": "Bob", "age": 42] as [String: Any]))
+    #expect(values["dash"] as? String == "-5")
+    #expect(try editor.run("read", suite, "when").output == "2023-01-08T19:59:26Z\n")
+    #expect(try editor.run("read", suite, "big").output == "18446744073709551615\n")
+  }
+
+  @Test(arguments: [
+    (["-int", "1.5"], "\"1.5\" is not an integer"), (["-float", "abc"], "\"abc\" is not a real"),
+    (["-bool", "maybe"], "\"maybe\" is not a bool"), (["-date", "2023-13"], "is not a date"),
+    (["-data", "xyz"], "\"xyz\" is not a data"),
+    (["-array", "-int", "x"], "\"x\" is not an integer"),
+  ])
+  func writeRefusesInvalidValuesWith65(words: [String], message: String) throws {
+    let result = try editor.run(["write", "verbs.invalid", "key"] + words)
+    #expect(result.status == 65)
+    #expect(result.error.contains(message), "\(result.error)")
+    #expect(!FileManager.default.fileExists(atPath: suiteFile("verbs.invalid").path))
+  }
+
+  @Test(arguments: [
+    ["write", "s", "k", "-dict", "a"], ["write", "s", "k", "-int"], ["write", "s", "k", "a", "b"],
+    ["delete", "s"], ["domains", "extra"], ["export"], ["import", "s"], ["watch"],
+    ["import", "a/b.plist", "x"], ["help", "nope"], ["export", "s", "--xml"],
+  ])
+  func usageErrorsExit64WithTheVerbsUsage(arguments: [String]) throws {
+    let result = try editor.run(arguments)
+    #expect(result.status == 64, "\(arguments)")
+    let verb = arguments[0]
+    #expect(result.error.contains("Usage: settings-editor \(verb)"), "\(result.error)")
+    #expect(result.error.contains("Run settings-editor \(verb) --help for more."))
+  }
+
+  @Test func aBinarySuiteKeepsEveryDigitOfADateAndXMLKeepsSeconds() throws {
+    _ = try installFixture("empty-dict-binary.plist", as: "verbs.dates")
+    let text = "2023-01-08T19:59:26.426036Z"
+    #expect(try editor.run("write", "verbs.dates", "when", "-date", text).status == 0)
+    let date = try #require(try document(suiteFile("verbs.dates")).values["when"] as? Date)
+    #expect(date.timeIntervalSinceReferenceDate == 694900766.426036)
+    #expect(try editor.run("read", "verbs.dates", "when").output == text + "\n")
+    let xml = try editor.run("export", "verbs.dates").output
+    #expect(xml.contains("<date>2023-01-08T19:59:26Z</date>"))
+  }
+
+  @Test func writeAndDeleteOnABinarySuiteKeepItBinaryAndEveryOtherValue() throws {
+    let url = try installFixture("global-preferences-binary.plist", as: "verbs.binary")
+    let before = try document(url)
+    #expect(
+      try editor.run("write", "verbs.binary", "AppleLanguagesSchemaVersion", "-int", "3001").status
+        == 0)
+    #expect(try editor.run("delete", "verbs.binary", "ApplePressAndHoldEnabled").status == 0)
+    let after = try document(url)
+    #expect(after.format == .binary)
+    #expect(try Data(contentsOf: url).prefix(8) == Data("bplist00".utf8))
+    #expect(
+      differingKeys(before.values, after.values) == [
+        "AppleLanguagesSchemaVersion", "ApplePressAndHoldEnabled",
+      ])
+    #expect(after.values["AppleLanguagesSchemaVersion"] as? Int == 3001)
+    #expect(after.values["ApplePressAndHoldEnabled"] == nil)
+  }
+
+  @Test func writeAndDeleteWorkOnAFileByPathAndKeepItsFormat() throws {
+    let url = editor.preferences.appendingPathComponent("copies/rectangle.plist")
+    try FileManager.default.createDirectory(
+      at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try FileManager.default.copyItem(
+      at: TestPreferences.fixtures.appendingPathComponent("rectangle-binary.plist"), to: url)
+    try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: url.path)
+    let before = try document(url)
+    #expect(try editor.run("write", url.path, "lastVersion", "93").status == 0)
+    #expect(try editor.run("delete", url.path, "hideMenubarIcon").status == 0)
+    let missing = try editor.run("delete", url.path, "hideMenubarIcon")
+    #expect(missing.status == 1)
+    #expect(
+      missing.error == "settings-editor: the key hideMenubarIcon does not exist in \(url.path)\n")
+    let after = try document(url)
+    #expect(after.format == .binary)
+    #expect(differingKeys(before.values, after.values) == ["hideMenubarIcon", "lastVersion"])
+  }
+
+  // MARK: read, domains
+
+  @Test func notFoundExits1AndAMalformedFileExits65() throws {
+    let missingFile = try editor.run("read", "/nonexistent/x.plist")
+    #expect(missingFile.status == 1)
+    #expect(missingFile.error == "settings-editor: no such file: /nonexistent/x.plist\n")
+    try Data("garbage".utf8).write(to: suiteFile("verbs.garbage"))
+    let malformed = try editor.run("read", "verbs.garbage")
+    #expect(malformed.status == 65)
+    #expect(malformed.error.contains("is not a valid property list"))
+    #expect(try editor.run("write", "verbs.garbage", "k", "v").status == 65)
+    #expect(try Data(contentsOf: suiteFile("verbs.garbage")) == Data("garbage".utf8))
+  }
+
+  @Test func domainsListsTheSuitesOnePerLine() throws {
+    let empty = try editor.run("domains")
+    #expect(empty.status == 0)
+    #expect(empty.output == "")
+    _ = try editor.run("write", "b.suite", "k", "v")
+    _ = try editor.run("write", "a.suite", "k", "v")
+    #expect(try editor.run("domains").output == "a.suite\nb.suite\n")
+  }
+
+  // MARK: export, import
+
+  /// The dates with a fraction of a second in global-preferences-binary.plist.
+  static let fractionalDateKeys = [
+    "AKLastEmailListRequestDateKey", "NSLinguisticDataAssetsRequestTime",
+  ]
+
+  @Test func exportWritesXMLOrJSONToStandardOutputOrAFile() throws {
+    _ = try installFixture("global-preferences-binary.plist", as: "verbs.export")
+    let values = try document(suiteFile("verbs.export")).values
+    let xml = try editor.run("export", "verbs.export")
+    #expect(xml.status == 0)
+    #expect(xml.output.hasPrefix("<?xml"))
+    let parsed = try #require(
+      try PropertyListSerialization.propertyList(from: Data(xml.output.utf8), format: nil)
+        as? [String: Any])
+    #expect(differingKeys(parsed, values) == Self.fractionalDateKeys, "XML dates keep seconds")
+    for key in Self.fractionalDateKeys {
+      let exported = try #require(parsed[key] as? Date)
+      let stored = try #require(values[key] as? Date)
+      #expect(
+        exported.timeIntervalSinceReferenceDate
+          == stored.timeIntervalSinceReferenceDate.rounded(.down))
+    }
+
+    let output = editor.preferences.appendingPathComponent("out.plist")
+    #expect(try editor.run("export", "verbs.export", output.path).status == 0)
+    #expect(differingKeys(try document(output).values, values) == Self.fractionalDateKeys)
+
+    let json = try editor.run("export", "verbs.export", "--json", "-")
+    #expect(json.status == 0)
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
+    #expect(object["AKLastEmailListRequestDateKey"] as? String == "2023-01-08T19:59:26.426036Z")
+    #expect(object["KB_SingleQuoteOption"] as? String == "‘abc’")
+    #expect((object["AppleLanguages"] as? [Any])?.first as? String == "en-GB")
+
+    let fixture = TestPreferences.fixtures.appendingPathComponent("rectangle-binary.plist").path
+    #expect(try editor.run("export", fixture, "--json").output.contains("\"lastVersion\" : \"92\""))
+    #expect(try editor.run("export", "verbs.nothing").status == 1)
+  }
+
+  @Test func importReplacesASuiteFromAFileStandardInputOrJSON() throws {
+    _ = try editor.run("write", "verbs.import", "stale", "x")
+    let fixture = TestPreferences.fixtures.appendingPathComponent("iterm2-xml.plist")
+    #expect(try editor.run("import", "verbs.import", fixture.path).status == 0)
+    let imported = try document(suiteFile("verbs.import")).values
+    #expect(differingKeys(imported, try document(fixture).values).isEmpty)
+
+    let json = Data(#"{"name": "Bob", "age": 42, "ratio": 0.5, "on": true, "list": [1, "a"]}"#.utf8)
+    let fromStdin = try editor.run(["import", "verbs.import", "-", "--json"], input: json)
+    #expect(fromStdin.status == 0, "\(fromStdin.error)")
+    let values = try document(suiteFile("verbs.import")).values
+    #expect(values.keys.sorted() == ["age", "list", "name", "on", "ratio"])
+    #expect(values["age"] as? Int == 42)
+    #expect(values["ratio"] as? Double == 0.5)
+    #expect(values["on"] as? Bool == true)
+  }
+
+  @Test func importKeepsABinarySuiteBinary() throws {
+    let url = try installFixture("rectangle-binary.plist", as: "verbs.importbinary")
+    let xml = try PropertyListSerialization.data(
+      fromPropertyList: ["lastVersion": "94"], format: .xml, options: 0)
+    #expect(try editor.run(["import", "verbs.importbinary", "-"], input: xml).status == 0)
+    let after = try document(url)
+    #expect(after.format == .binary)
+    #expect(after.values.count == 1)
+    #expect(after.values["lastVersion"] as? String == "94")
+  }
+
+  @Test(arguments: [
+    ("<?xml version=\"1.0\"?><plist><dict><key>a</key>", false, "the input is not a property list"),
+    ("garbage", false, "top level is not a dictionary"),
+    ("[1, 2]", true, "top level is not a dictionary"),
+    ("{", true, "the input is not JSON"),
+  ])
+  func importRefusesInvalidInputWith65(input: String, json: Bool, message: String) throws {
+    _ = try editor.run("write", "verbs.badimport", "keep", "me")
+    let result = try editor.run(
+      ["import", "verbs.badimport", "-"] + (json ? ["--json"] : []), input: Data(input.utf8))
+    #expect(result.status == 65)
+    #expect(result.error.contains(message), "\(result.error)")
+    #expect(try editor.run("read", "verbs.badimport", "keep").output == "me\n")
+  }
+
+  // MARK: watch
+
+  /// `watch` running as a child process, its output collected as it comes.
+  private final class Watcher: @unchecked Sendable {
+    let process = Process()
+    private let lock = NSLock()
+    private var output = ""
+    private var error = ""
+
+    init(_ editor: EditorProcess, _ arguments: [String]) throws {
+      let outputPipe = Pipe()
+      let errorPipe = Pipe()
+      process.standardOutput = outputPipe
+      process.standardError = errorPipe
+      process.standardInput = FileHandle.nullDevice
+      outputPipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
+        let text = String(decoding: handle.availableData, as: UTF8.self)
+        self?.lock.withLock { self?.output += text }
+      }
+      errorPipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
+        let text = String(decoding: handle.availableData, as: UTF8.self)
+        self?.lock.withLock { self?.error += text }
+      }
+      try editor.start(process, ["watch"] + arguments)
+    }
+
+    /// Waits up to 10 s until the output (or standard error) satisfies `condition`.
+    @discardableResult
+    func wait(onError: Bool = false, _ condition: (String) -> Bool) -> String {
+      let deadline = Date().addingTimeInterval(10)
+      var text = ""
+      repeat {
+        text = lock.withLock { onError ? error : output }
+        if condition(text) { break }
+        Thread.sleep(forTimeInterval: 0.02)
+      } while Date() < deadline
+      return text
+    }
+
+    /// Sends `signal` and waits for the exit status.
+    func stop(with signal: Int32) -> Int32 {
+      kill(process.processIdentifier, signal)
+      process.waitUntilExit()
+      return process.terminationStatus
+    }
+  }
+
+  @Test func watchPrintsEachChangeUntilInterrupted() throws {
+    _ = try editor.run("write", "verbs.watch", "age", "-int", "20")
+    let watcher = try Watcher(editor, ["verbs.watch"])
+    #expect(watcher.wait(onError: true) { $0.contains("watching verbs.watch") } != "")
+    _ = try editor.run("write", "verbs.watch", "age", "-int", "21")
+    _ = try editor.run("write", "verbs.watch", "name", "Bob Smith")
+    _ = try editor.run("delete", "verbs.watch", "age")
+    let expected = "age: 20 → 21\nname: (none) → \"Bob Smith\"\nage: 21 → (none)\n"
+    #expect(watcher.wait { $0 == expected } == expected)
+    #expect(watcher.stop(with: SIGINT) == 0)
+    #expect(watcher.process.terminationReason == .exit)
+  }
+
+  @Test func watchFollowsOneKeyAndStopsOnSIGTERM() throws {
+    _ = try editor.run("write", "verbs.watchkey", "a", "1")
+    let watcher = try Watcher(editor, ["verbs.watchkey", "b"])
+    watcher.wait(onError: true) { $0.contains("watching") }
+    _ = try editor.run("write", "verbs.watchkey", "a", "2")
+    _ = try editor.run("write", "verbs.watchkey", "b", "-array", "x", "y")
+    let expected = "b: (none) → ( x, y )\n"
+    #expect(watcher.wait { $0 == expected } == expected)
+    #expect(watcher.stop(with: SIGTERM) == 0)
+  }
+
+  // MARK: help
+
+  @Test func everyVerbHasHelpBothWays() throws {
+    for verb in ["read", "write", "delete", "domains", "export", "import", "watch", "help"] {
+      let viaHelp = try editor.run("help", verb)
+      #expect(viaHelp.status == 0, "\(verb)")
+      #expect(viaHelp.output.hasPrefix("Usage: settings-editor \(verb)"), "\(verb)")
+      #expect(viaHelp.output.contains("Exit status: 0 success; 1 "), "\(verb)")
+      #expect(try editor.run(verb, "--help").output == viaHelp.output, "\(verb)")
+    }
+    #expect(
+      try editor.run("write", "s", "k", "--help").output.hasPrefix("Usage: settings-editor write"))
+    let dashWord = try editor.run("write", "s", "k", "-x")
+    #expect(dashWord.status == 64)
+    #expect(dashWord.error.hasPrefix("settings-editor: unknown type -x (use -string for text"))
+    #expect(try editor.run("help").output == (try editor.run("--help")).output)
+  }
+}
