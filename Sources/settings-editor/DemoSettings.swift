@@ -1,6 +1,10 @@
 import ObservableDefaults
 
 /// The seed example: who the user is. Stored in the suite `com.example.demo`.
+///
+/// Isolated to the main actor, as an app's settings often are: writes from other processes
+/// reach it through `MainActorDelivery`, which the editor points at its own loop.
+@MainActor
 @ObservableDefaults(suiteName: "com.example.demo")
 final class Settings {
   /// The name shown in greetings.
