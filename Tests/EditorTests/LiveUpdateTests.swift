@@ -11,12 +11,23 @@ import Testing
 @Suite struct LiveUpdateTests {
   private let suite = TestPreferences.uniqueSuite()
 
-  @Test func twoKeysWrittenElsewhereRedrawTwoRowsAndTheCursorStays() throws {
-    let settings = EditorTypeSettings(userDefaults: TestPreferences.writer(ofSuite: suite))
+  /// A 24-line screen showing `source`, drawn once.
+  private func show(_ source: any RowSource) -> (MemoryCanvas, EditorSession, EditorScreen) {
     let canvas = MemoryCanvas(rows: 24, columns: 80)
-    let session = EditorSession(sources: [SettingsObjectRows(AnySettings(settings))])
+    let session = EditorSession(sources: [source])
     let screen = EditorScreen(canvas: canvas, session: session, glyphs: .unicode, wake: {})
     screen.draw(Damage(layout: true))
+    return (canvas, session, screen)
+  }
+
+  private func showSettings() -> (EditorTypeSettings, MemoryCanvas, EditorSession, EditorScreen) {
+    let settings = EditorTypeSettings(userDefaults: TestPreferences.writer(ofSuite: suite))
+    let (canvas, session, screen) = show(SettingsObjectRows(AnySettings(settings)))
+    return (settings, canvas, session, screen)
+  }
+
+  @Test func twoKeysWrittenElsewhereRedrawTwoRowsAndTheCursorStays() throws {
+    let (_, canvas, session, screen) = showSettings()
     screen.draw(session.handle(.down))
     let other = TestPreferences.writer(ofSuite: suite)  // another store object on the file
     try other.write("busy", forKey: "mood")
@@ -32,11 +43,7 @@ import Testing
   }
 
   @Test func aDraftBeingTypedIsKeptWhenItsRowChangesElsewhere() throws {
-    let settings = EditorTypeSettings(userDefaults: TestPreferences.writer(ofSuite: suite))
-    let canvas = MemoryCanvas(rows: 24, columns: 80)
-    let session = EditorSession(sources: [SettingsObjectRows(AnySettings(settings))])
-    let screen = EditorScreen(canvas: canvas, session: session, glyphs: .unicode, wake: {})
-    screen.draw(Damage(layout: true))
+    let (settings, canvas, session, screen) = showSettings()
     for key: KeyPress in [.down, .down, .enter, .character("7")] { screen.draw(session.handle(key)) }
     try TestPreferences.writer(ofSuite: suite).write(-3, forKey: "volume")
     screen.draw(Damage())
@@ -53,10 +60,7 @@ import Testing
     try writer.write("c", forKey: "c")
     let domain = PropertyListDomain(suite: suite, folder: TestPreferences.folder)
     domain.startWatching { job in MainActor.assumeIsolated { job() } }
-    let canvas = MemoryCanvas(rows: 10, columns: 80)
-    let session = EditorSession(sources: [domain])
-    let screen = EditorScreen(canvas: canvas, session: session, glyphs: .unicode, wake: {})
-    screen.draw(Damage(layout: true))
+    let (canvas, session, screen) = show(domain)
     screen.draw(session.handle(.down))
     #expect(session.focusedRow?.name == "c")
     try writer.write("a", forKey: "a")

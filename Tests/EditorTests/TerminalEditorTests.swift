@@ -7,14 +7,14 @@ import Testing
   .serialized,
   .enabled(if: TmuxSession.isAvailable, "tmux is not installed (CI installs it with apt-get)"))
 struct TerminalEditorTests {
-  private let editor: EditorProcess
+  let editor: EditorProcess
 
   init() throws {
     editor = try EditorProcess()
   }
 
   /// The row of the table whose name column is `name`.
-  private func row(_ name: String, in screen: [String]) -> String? {
+  func row(_ name: String, in screen: [String]) -> String? {
     screen.first { line in ["  ", "* ", "~ "].contains { line.contains("│\($0)\(name) ") } }
   }
 

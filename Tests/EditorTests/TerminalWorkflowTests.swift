@@ -3,20 +3,7 @@ import Testing
 
 /// The README's walk-through on the built program at 80×24 under tmux: search, edit an enum and
 /// a Codable value, reset, undo, a write from another shell, `--readonly`, NO_COLOR.
-@Suite(
-  .serialized,
-  .enabled(if: TmuxSession.isAvailable, "tmux is not installed (CI installs it with apt-get)"))
-struct TerminalWorkflowTests {
-  private let editor: EditorProcess
-
-  init() throws {
-    editor = try EditorProcess()
-  }
-
-  private func line(_ name: String, in screen: [String]) -> String? {
-    screen.first { line in ["  ", "* ", "~ "].contains { line.contains("│\($0)\(name) ") } }
-  }
-
+extension TerminalEditorTests {
   @Test func searchEditResetUndoAndAnotherShellsWrite() throws {
     let session = try TmuxSession(command: editor.shellCommand([]))
     try session.waitForScreen { $0.contains { $0.contains("nickname") } }
@@ -35,14 +22,14 @@ struct TerminalWorkflowTests {
 
     // → cycles the enum and writes it; d removes it again; u brings it back.
     try session.send("Right")
-    screen = try session.waitForScreen { self.line("theme", in: $0)?.hasSuffix("light") == true }
-    #expect(line("theme", in: screen)?.contains("* theme") == true)
+    screen = try session.waitForScreen { self.row("theme", in: $0)?.hasSuffix("light") == true }
+    #expect(row("theme", in: screen)?.contains("* theme") == true)
     #expect(try editor.read(["com.example.types", "theme"], until: "light\n") == "light\n")
     try session.send("d")
-    try session.waitForScreen { self.line("theme", in: $0)?.hasSuffix("system") == true }
+    try session.waitForScreen { self.row("theme", in: $0)?.hasSuffix("system") == true }
     #expect(try editor.run("read", "com.example.types", "theme").status != 0, "removed")
     try session.send("u")
-    try session.waitForScreen { self.line("theme", in: $0)?.hasSuffix("light") == true }
+    try session.waitForScreen { self.row("theme", in: $0)?.hasSuffix("light") == true }
 
     // A Codable value as JSON: broken JSON is refused, the draft stays, nothing is written.
     try session.send("Down", "Down", "Enter", "Home")
@@ -56,8 +43,8 @@ struct TerminalWorkflowTests {
 
     // Another shell writes a key: its row is marked and updated; the cursor stays.
     #expect(try editor.run("write", "com.example.types", "volume", "-int", "7").status == 0)
-    screen = try session.waitForScreen { self.line("volume", in: $0)?.hasSuffix("7") == true }
-    #expect(line("volume", in: screen)?.contains("~ volume") == true)
+    screen = try session.waitForScreen { self.row("volume", in: $0)?.hasSuffix("7") == true }
+    #expect(row("volume", in: screen)?.contains("~ volume") == true)
     #expect(screen[22].hasPrefix(" windowFrame"), "the focus stayed on windowFrame")
   }
 
