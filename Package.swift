@@ -80,7 +80,8 @@ let package = Package(
     .target(
       name: "SettingsEditor",
       dependencies: ["ObservableDefaults", "CNcursesW"],
-      path: "Screens"
+      path: "Screens",
+      exclude: ["README-screens.md"]
     ),
     .executableTarget(
       name: "settings-editor",

@@ -86,7 +86,7 @@ final class EveryTypeSettings {
 /// Settings that follow the user across devices, on the cloud key-value store (in
 /// `$XDG_DATA_HOME/ObservableDefaults/CloudContainers`).
 @ObservableCloud(prefix: "demo_")
-final class SyncedPreferences {
+final class CloudSettings {
   /// The name shown to other devices.
   var displayName: String = "Fatbobman"
   /// Whether the reading position syncs.
