@@ -15,18 +15,23 @@ extension EditorScreen {
       hints = KeyMap.editingHints
     case .searching(let field, _):
       let count = session.matches().count
-      cursor = paintField(prompt: " Find (\(count) match\(count == 1 ? "" : "es")): ", field: field, layout: layout)
+      cursor = paintField(
+        prompt: " Find (\(count) match\(count == 1 ? "" : "es")): ", field: field, layout: layout)
       hints = KeyMap.searchingHints
     case .help:
-      paintLine(" Keys in the editor; the bar at the bottom shows those for the focused row", layout.statusLine, style: [])
+      paintLine(
+        " Keys in the editor; the bar at the bottom shows those for the focused row",
+        layout.statusLine, style: [])
       hints = KeyMap.helpHints
     case .browsing:
       let text = state.message.map { " " + $0.text } ?? contextLine()
-      paintLine(text, layout.statusLine, style: state.message?.isError == true ? [.bold, .alert] : [])
+      paintLine(
+        text, layout.statusLine, style: state.message?.isError == true ? [.bold, .alert] : [])
       hints = KeyMap.browseHints(for: state.pane == .rows ? session.focusedRow?.editing : nil)
     }
     if state.mode != .browsing, let message = state.message {
-      paintLine(" " + message.text, layout.keyBarLine, style: message.isError ? [.bold, .alert] : .bold)
+      paintLine(
+        " " + message.text, layout.keyBarLine, style: message.isError ? [.bold, .alert] : .bold)
     } else {
       paintLine(" " + hints.joined(separator: "  "), layout.keyBarLine, style: .dim)
     }
@@ -57,7 +62,10 @@ extension EditorScreen {
     canvas.put(
       TextWidth.fit(shown, width: room, ellipsis: glyphs.ellipsis, pad: false),
       row: layout.statusLine, column: start, style: .underline)
-    return (layout.statusLine, min(layout.size.columns - 1, start + TextWidth.columns(beforeCursor) - skip))
+    return (
+      layout.statusLine,
+      min(layout.size.columns - 1, start + TextWidth.columns(beforeCursor) - skip)
+    )
   }
 
   private static func dropColumns(_ count: Int, of text: String) -> Substring {
@@ -80,7 +88,9 @@ extension EditorScreen {
     if let defaultValue = row.defaultValue { parts.append("default: \(defaultValue)") }
     if let allowed = row.editing.allowedValues {
       parts.append("allowed: " + allowed.joined(separator: ", "))
-    } else if case .text(let format, _) = row.editing, case .integer(let name, let bits, let signed) = format.base {
+    } else if case .text(let format, _) = row.editing,
+      case .integer(let name, let bits, let signed) = format.base
+    {
       parts.append(Self.range(name: name, bits: bits, signed: signed))
     }
     if row.key == nil { parts.append("not stored (@ObservableOnly)") }
@@ -102,7 +112,8 @@ extension EditorScreen {
     // From the column-heading line down: one line more, so the whole table fits in 24 lines.
     for (offset, binding) in bindings.prefix(layout.visibleCount + 1).enumerated() {
       let label = glyphs.spelled(binding.label)
-      let text = "  " + label + String(repeating: " ", count: max(0, labelWidth - TextWidth.columns(label)))
+      let text =
+        "  " + label + String(repeating: " ", count: max(0, labelWidth - TextWidth.columns(label)))
         + "  " + binding.help
       canvas.put(
         TextWidth.fit(text, width: layout.rowsWidth, ellipsis: glyphs.ellipsis),

@@ -162,14 +162,21 @@ final class EditorScreen {
     guard let layout else { return }
     let source = session.currentSource
     var badges = [source?.kind.rawValue, source?.state].compactMap { $0 }
-    if source?.kind == .file || session.isReadOnly { badges.append("RO") } else { badges.append("LIVE") }
+    if source?.kind == .file || session.isReadOnly {
+      badges.append("RO")
+    } else {
+      badges.append("LIVE")
+    }
     if session.state.showsModifiedOnly { badges.append("modified only") }
     let badge = " [" + badges.joined(separator: ", ") + "] "
     let title = " settings-editor  \(source?.title ?? "no objects")  "
     let width = layout.size.columns - TextWidth.columns(badge) - TextWidth.columns(title)
-    let location = TextWidth.fitMiddle(source?.location ?? "", width: width, ellipsis: glyphs.ellipsis)
+    let location = TextWidth.fitMiddle(
+      source?.location ?? "", width: width, ellipsis: glyphs.ellipsis)
     canvas.put(
-      TextWidth.fit(title + location, width: layout.size.columns - TextWidth.columns(badge), ellipsis: glyphs.ellipsis)
+      TextWidth.fit(
+        title + location, width: layout.size.columns - TextWidth.columns(badge),
+        ellipsis: glyphs.ellipsis)
         + badge, row: 0, column: 0, style: [.reverse, .title])
   }
 

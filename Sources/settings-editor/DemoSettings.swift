@@ -36,7 +36,10 @@ enum EditorTheme: String, CaseIterable, Codable {
 
 /// How often something happens, an enumeration over integer raw values.
 enum Frequency: Int, CaseIterable {
-  case never = 0, daily = 1, weekly = 7, monthly = 30
+  case never = 0
+  case daily = 1
+  case weekly = 7
+  case monthly = 30
 }
 
 /// A window's place on screen, a `Codable` struct stored as JSON.

@@ -139,7 +139,8 @@ import Testing
     type("https://a.example")
     press(.enter)
     press(.character("m"))
-    #expect(session.listedRows().map { session.currentSource!.row(at: $0).name } == ["mood", "proxy"])
+    #expect(
+      session.listedRows().map { session.currentSource!.row(at: $0).name } == ["mood", "proxy"])
     press(.up)
     #expect(rowName == "mood", "moves over the listed rows only")
     press(.character("m"))

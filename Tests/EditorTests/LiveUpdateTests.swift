@@ -44,7 +44,9 @@ import Testing
 
   @Test func aDraftBeingTypedIsKeptWhenItsRowChangesElsewhere() throws {
     let (settings, canvas, session, screen) = showSettings()
-    for key: KeyPress in [.down, .down, .enter, .character("7")] { screen.draw(session.handle(key)) }
+    for key: KeyPress in [.down, .down, .enter, .character("7")] {
+      screen.draw(session.handle(key))
+    }
     try TestPreferences.writer(ofSuite: suite).write(-3, forKey: "volume")
     screen.draw(Damage())
     #expect(canvas.line(22) == " volume (Int8): 57", "the draft stays")

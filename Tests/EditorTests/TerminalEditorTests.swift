@@ -32,7 +32,8 @@ struct TerminalEditorTests {
     let age = try #require(row("age", in: screen))
     #expect(age.contains("~ age"), "marked as changed elsewhere, for a moment")
     let marked = try session.waitForScreen { self.row("age", in: $0)?.contains("* age") == true }
-    #expect(row("age", in: marked)?.hasSuffix("↻1") == true, "the mark ran out: no new redraw count")
+    #expect(
+      row("age", in: marked)?.hasSuffix("↻1") == true, "the mark ran out: no new redraw count")
     #expect(age.contains("Int"))
     #expect(age.hasSuffix("↻1"))
     #expect(row("name", in: screen)?.hasSuffix("↻0") == true)
@@ -73,7 +74,8 @@ struct TerminalEditorTests {
   {
     // Long names are cut to the name column; their start identifies them.
     let rows = keys.map { "│  \($0.prefix(18))" }
-    let shown = { (screen: [String]) in rows.filter { row in screen.contains { $0.contains(row) } } }
+    let shown = { (screen: [String]) in rows.filter { row in screen.contains { $0.contains(row) } }
+    }
     let screen = try session.waitForScreen {
       $0.first?.contains(name) == true && shown($0).count == rows.count
     }

@@ -16,9 +16,10 @@ import Testing
       glyphs: .unicode, wake: {})
     screen.draw(Damage(layout: true))
     #expect(canvas.line(2).hasSuffix(#"\u{1b}[31mred\u{7}\u{9b}2J\nnext"#))
-    #expect(canvas.lines.allSatisfy { line in
-      line.unicodeScalars.allSatisfy { $0.value >= 0x20 && !(0x7F...0x9F).contains($0.value) }
-    })
+    #expect(
+      canvas.lines.allSatisfy { line in
+        line.unicodeScalars.allSatisfy { $0.value >= 0x20 && !(0x7F...0x9F).contains($0.value) }
+      })
   }
 
   @Test func cursesGetsOnlyEscapedText() throws {

@@ -21,7 +21,8 @@ import Testing
   /// Focuses the row named `name`.
   private func focus(_ name: String) throws {
     let source = try #require(session.currentSource)
-    session.state.rowIndex = try #require((0..<source.rowCount).first { source.row(at: $0).name == name })
+    session.state.rowIndex = try #require(
+      (0..<source.rowCount).first { source.row(at: $0).name == name })
   }
 
   private func press(_ keys: KeyPress...) {
@@ -105,7 +106,8 @@ import Testing
 
   @Test func aURLAndAnOptionalURL() throws {
     try enter("no scheme", into: "homepage")
-    expectRefusal("not a URL with a scheme like https://example.com (URL expected)", for: "homepage")
+    expectRefusal(
+      "not a URL with a scheme like https://example.com (URL expected)", for: "homepage")
     press(.escape)
     try enter("https://swift.org", into: "proxy")
     #expect(settings.proxy == URL(string: "https://swift.org"))

@@ -2,7 +2,11 @@ import Foundation
 import ObservableDefaults
 
 enum Mood: String, CaseIterable, Codable { case calm, busy, away }
-enum Interval: Int, CaseIterable { case never = 0, daily = 1, weekly = 7 }
+enum Interval: Int, CaseIterable {
+  case never = 0
+  case daily = 1
+  case weekly = 7
+}
 
 /// A `Codable` struct stored as JSON.
 struct Frame: Codable, Equatable {
