@@ -116,6 +116,7 @@ enum KeyMap {
         (.toggle, nil):
         nil
       case (.toggle, .choice?): "Space ←→ cycle"
+      case (.activate, nil): "Enter open"
       default: binding.hint
       }
     }

@@ -155,21 +155,18 @@ final class EditorScreen {
 
   /// An entry of the objects pane: the title, marked when it is on the cloud store.
   private func objectTitle(_ source: any RowSource) -> String {
-    source.kind == .cloud ? "\(source.title) \(glyphs.cloud)" : source.title
+    let title = TextWidth.singleLine(source.title)
+    return source.kind == .cloud ? "\(title) \(glyphs.cloud)" : title
   }
 
   private func paintHeader() {
     guard let layout else { return }
     let source = session.currentSource
     var badges = [source?.kind.rawValue, source?.state].compactMap { $0 }
-    if source?.kind == .file || session.isReadOnly {
-      badges.append("RO")
-    } else {
-      badges.append("LIVE")
-    }
+    badges.append(session.isReadOnly ? "RO" : "LIVE")
     if session.state.showsModifiedOnly { badges.append("modified only") }
     let badge = " [" + badges.joined(separator: ", ") + "] "
-    let title = " settings-editor  \(source?.title ?? "no objects")  "
+    let title = " settings-editor  \(source.map(objectTitle) ?? "no objects")  "
     let width = layout.size.columns - TextWidth.columns(badge) - TextWidth.columns(title)
     let location = TextWidth.fitMiddle(
       source?.location ?? "", width: width, ellipsis: glyphs.ellipsis)

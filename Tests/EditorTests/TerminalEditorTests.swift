@@ -56,7 +56,7 @@ struct TerminalEditorTests {
       .values.keys.sorted()
       // 26 rows fit in 30 lines; End in the rows pane scrolls to the last ones.
       let firstPage = try showsRows(keys.prefix(26), of: name, in: session)
-      #expect(firstPage.first?.contains("[file, RO]") == true, "\(name)")
+      #expect(firstPage.first?.contains("[file, LIVE]") == true, "\(name)")
       if keys.isEmpty {
         #expect(firstPage.contains { $0.contains("(no keys)") }, "\(name)")
       }
