@@ -4,6 +4,7 @@ extension EditorSession {
   func activateRow(toggling: Bool) -> Damage {
     guard let source = currentSource, let row = focusedRow else { return Damage() }
     let index = state.rowIndex
+    // A dictionary or array of a raw property list opens or closes, also with --readonly.
     if let tree = source as? any ExpandableRowSource, tree.toggleExpansion(at: index) {
       return Damage(layout: true)
     }

@@ -41,10 +41,11 @@ final class PropertyListDomain: RowSource, LiveRowSource, Observable {
   func row(at index: Int) -> PropertyRow {
     let key = keys[index]
     registrar.access(self, keyPath: \.[observing: key])
-    let value = ValueSummary(values[key] as Any)
+    let value = values[key] as Any
+    let summary = ValueSummary(value)
     return PropertyRow(
-      name: key, key: key, typeName: value.typeName, value: value.text, editing: editing(for: value)
-    )
+      name: key, key: key, typeName: summary.typeName, value: summary.text,
+      editing: editing(for: value))
   }
 
   var problem: String? {
@@ -85,16 +86,8 @@ final class PropertyListDomain: RowSource, LiveRowSource, Observable {
   /// The observation identity of one key's value (the value itself lives in `values`).
   private subscript(observing key: String) -> String { key }
 
-  private func editing(for value: ValueSummary) -> RowEditing {
-    switch value {
-    case .string(let text): return .text(TextValueFormat(base: .string), text: text)
-    case .bool(let flag): return .toggle(flag)
-    case .integer(let number):
-      return .text(
-        TextValueFormat(base: .integer(name: "Int", bitWidth: 64, signed: true)),
-        text: String(number))
-    case .real(let number): return .text(TextValueFormat(base: .double), text: String(number))
-    default: return .readOnly("\(value.typeName) values are not editable yet")
-    }
+  private func editing(for value: Any) -> RowEditing {
+    .propertyListScalar(value)
+      ?? .readOnly("\(ValueSummary(value).typeName) values are edited in a property-list file")
   }
 }

@@ -15,8 +15,6 @@ final class PropertyListFileDomain: ExpandableRowSource, Observable {
   let title: String
   let location: String
   let kind = RowSourceKind.file
-  /// Whether edits are refused (the editor's `--readonly`).
-  let isReadOnly: Bool
   private let file: PropertyListFile
   private let registrar = ObservationRegistrar()
   /// The file as last read or saved.
@@ -30,15 +28,13 @@ final class PropertyListFileDomain: ExpandableRowSource, Observable {
 
   /// Opens the property-list file at `url`.
   ///
-  /// - Parameters:
-  ///   - url: The file (a symbolic link is followed when saving; its target is replaced).
-  ///   - isReadOnly: Refuse edits.
+  /// - Parameter url: The file (a symbolic link is followed when saving; its target is
+  ///   replaced).
   /// - Throws: ``PropertyListError`` when the file is missing, unreadable or not a property list.
-  init(file url: URL, isReadOnly: Bool = false) throws {
+  init(file url: URL) throws {
     file = PropertyListFile(url: url)
     loaded = try Self.read(file)
     edited = loaded
-    self.isReadOnly = isReadOnly
     title = url.lastPathComponent
     location = url.path
     lines = PropertyListTreeLines(root: loaded.values, expanded: expanded).lines
@@ -57,18 +53,20 @@ final class PropertyListFileDomain: ExpandableRowSource, Observable {
 
   /// The path of the value shown in row `index`.
   func path(at index: Int) -> PropertyListPath {
-    registrar.access(self, keyPath: \.lines)
-    return lines[index].path
+    lines[index].path
   }
 
+  /// Observed per path: an edit redraws its own row; a save or reload that brings other
+  /// writers' values redraws the rows of those keys (the editor marks them as changed
+  /// elsewhere); opening or closing a container lays the list out again through ``rowCount``.
   func row(at index: Int) -> PropertyRow {
-    registrar.access(self, keyPath: \.lines)
     let line = lines[index]
+    registrar.access(self, keyPath: \.[observing: line.path])
     let value = PropertyListTree.value(at: line.path, in: edited.values) as Any
     let summary = ValueSummary(value)
-    let isContainer = PropertyListScalarType(of: value) == nil
+    let opens = !PropertyListTreeLines.children(of: value).isEmpty
     // After the label, so top-level names start in the name column as in the suites' rows.
-    let disclosure = isContainer ? (expanded.contains(line.path) ? " ▾" : " ▸") : ""
+    let disclosure = opens ? (expanded.contains(line.path) ? " ▾" : " ▸") : ""
     // Dates with every digit of their fraction; the summary keeps milliseconds only.
     let text = value is Date ? PropertyListScalarType.text(of: value) : nil
     return PropertyRow(
@@ -76,14 +74,14 @@ final class PropertyListFileDomain: ExpandableRowSource, Observable {
       key: line.path.map(\.description).joined(separator: " / "), typeName: summary.typeName,
       value: text ?? summary.text,
       isModified: line.path.first.map { editedKeys.contains($0.description) } ?? false,
-      editing: editing(value, isContainer: isContainer))
+      editing: editing(value, summary: summary, opens: opens))
   }
 
   func toggleExpansion(at index: Int) -> Bool {
     let path = lines[index].path
     guard !PropertyListTreeLines.children(of: value(at: path)).isEmpty else { return false }
     if expanded.remove(path) == nil { expanded.insert(path) }
-    relayOut()
+    show(edited)
     return true
   }
 
@@ -94,18 +92,17 @@ final class PropertyListFileDomain: ExpandableRowSource, Observable {
       try edit(value, at: lines[index].path)
       try save()
     } catch {
-      (edited, editedKeys) = before
-      relayOut()
+      editedKeys = before.1
+      show(before.0)
       throw error
     }
   }
 
   /// Replaces the scalar at `path` with `value` of the same type, without saving.
   ///
-  /// - Throws: ``PropertyListEditError`` when the domain is read-only, the path leads to no
-  ///   scalar, or the value's type differs from the current one.
+  /// - Throws: ``PropertyListEditError`` when the path leads to no scalar, or the value's type
+  ///   differs from the current one.
   func edit(_ value: Any, at path: PropertyListPath) throws {
-    guard !isReadOnly else { throw PropertyListEditError.readOnly }
     guard let current = PropertyListScalarType(of: self.value(at: path)),
       case .key(let topLevelKey)? = path.first
     else { throw PropertyListEditError.notAScalar(path) }
@@ -114,7 +111,7 @@ final class PropertyListFileDomain: ExpandableRowSource, Observable {
     }
     edited.values = try PropertyListTree.setting(value, at: path, in: edited.values)
     editedKeys.insert(topLevelKey)
-    relayOut()
+    registrar.withMutation(of: self, keyPath: \.[observing: path]) {}
   }
 
   /// Writes the edited top-level keys into the file (nothing at all when there are none).
@@ -127,9 +124,8 @@ final class PropertyListFileDomain: ExpandableRowSource, Observable {
         (key, edited.values[key].map(PropertyListChange.set) ?? .remove)
       })
     loaded = try file.save(changes, over: loaded)
-    edited = loaded
     editedKeys = []
-    relayOut()
+    show(loaded)
   }
 
   /// Drops unsaved edits and shows the file as it is on disk now.
@@ -137,29 +133,36 @@ final class PropertyListFileDomain: ExpandableRowSource, Observable {
   /// - Throws: ``PropertyListError`` when the file is gone or no longer parses.
   func reload() throws {
     loaded = try Self.read(file)
-    edited = loaded
     editedKeys = []
-    relayOut()
+    show(loaded)
   }
 
   private func value(at path: PropertyListPath) -> Any {
     PropertyListTree.value(at: path, in: edited.values) as Any
   }
 
-  private func relayOut() {
-    registrar.withMutation(of: self, keyPath: \.lines) {
-      lines = PropertyListTreeLines(root: edited.values, expanded: expanded).lines
+  /// Shows `document`: lays the list out again when its lines changed, and redraws the rows
+  /// under the top-level keys whose values differ from those shown.
+  private func show(_ document: PropertyListDocument) {
+    let changedKeys = Set(edited.values.keys).union(document.values.keys).filter {
+      !propertyListValuesEqual(edited.values[$0], document.values[$0])
+    }
+    edited = document
+    let newLines = PropertyListTreeLines(root: edited.values, expanded: expanded).lines
+    if newLines != lines {
+      registrar.withMutation(of: self, keyPath: \.lines) { lines = newLines }
+    }
+    for line in lines where line.path.first.map({ changedKeys.contains($0.description) }) == true {
+      registrar.withMutation(of: self, keyPath: \.[observing: line.path]) {}
     }
   }
 
-  private func editing(_ value: Any, isContainer: Bool) -> RowEditing {
-    if isReadOnly { return .readOnly("opened read-only") }
-    if isContainer { return .readOnly("Enter opens and closes it") }
-    if let flag = value as? Bool { return .toggle(flag) }
-    guard let type = PropertyListScalarType(of: value),
-      let text = PropertyListScalarType.text(of: value)
-    else { return .readOnly("not a property-list value") }
-    return .text(TextValueFormat(base: .propertyList(type)), text: text)
+  /// The observation identity of the value at one path (the value itself lives in `edited`).
+  private subscript(observing path: PropertyListPath) -> PropertyListPath { path }
+
+  private func editing(_ value: Any, summary: ValueSummary, opens: Bool) -> RowEditing {
+    if opens { return .readOnly("Enter opens and closes it") }
+    return .propertyListScalar(value) ?? .readOnly("an empty \(summary.typeName) has no values")
   }
 
   private static func read(_ file: PropertyListFile) throws -> PropertyListDocument {
@@ -172,13 +175,11 @@ final class PropertyListFileDomain: ExpandableRowSource, Observable {
 
 /// An edit a ``PropertyListFileDomain`` refused.
 enum PropertyListEditError: Error, Equatable, CustomStringConvertible {
-  case readOnly
   case notAScalar(PropertyListPath)
   case wrongType(PropertyListPath, expected: PropertyListScalarType)
 
   var description: String {
     switch self {
-    case .readOnly: "the file was opened read-only"
     case .notAScalar(let path): "\(Self.name(path)) is not a value that can be edited"
     case .wrongType(let path, let expected): "\(Self.name(path)) holds a \(expected.rawValue)"
     }

@@ -118,7 +118,8 @@ struct EditorOptions: Equatable {
 
   /// Takes the options out of `arguments`, wherever they are; returns them and the rest.
   ///
-  /// - Throws: ``VerbError`` (usage) for a `--color` value other than auto, always or never.
+  /// - Throws: ``VerbError`` of kind `.usage` for a `--color` value other than auto, always or
+  ///   never.
   static func extract(from arguments: [String]) throws(VerbError) -> (Self, [String]) {
     var options = Self()
     var rest: [String] = []

@@ -8,8 +8,9 @@ enum TransferVerbs {
   static func export(_ domain: Invocation.Domain, json: Bool) throws -> Data {
     let values = try DefaultsVerbs.values(of: domain)
     if json {
-      return try JSONSerialization.data(
+      let text = try JSONSerialization.data(
         withJSONObject: jsonCompatible(values), options: [.prettyPrinted, .sortedKeys])
+      return text + Data("\n".utf8)
     }
     return try PropertyListSerialization.data(fromPropertyList: values, format: .xml, options: 0)
   }

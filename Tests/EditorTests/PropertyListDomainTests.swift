@@ -51,6 +51,28 @@ import Testing
     #expect(onDisk.values["age"] as? Int == 7)
   }
 
+  @Test func suiteScalarsOfEveryTypeAreEditableByType() throws {
+    let suite = TestPreferences.uniqueSuite()
+    let writer = TestPreferences.writer(ofSuite: suite)
+    try writer.write(UInt64.max, forKey: "big")
+    try writer.write(Data([0xca, 0xfe]), forKey: "bytes")
+    try writer.write([1, 2], forKey: "list")
+    let domain = PropertyListDomain(suite: suite, folder: TestPreferences.folder)
+    let rows = (0..<domain.rowCount).map(domain.row(at:))
+    #expect(
+      rows.map(\.editing) == [
+        .text(TextValueFormat(base: .propertyList(.integer)), text: "18446744073709551615"),
+        .text(TextValueFormat(base: .propertyList(.data)), text: "cafe"),
+        .readOnly("Array values are edited in a property-list file"),
+      ])
+    let session = EditorSession(sources: [domain])
+    for key: KeyPress in [.down, .enter, .backspace, .character("0"), .enter] {
+      _ = session.handle(key)
+    }
+    try writer.flush()
+    #expect(writer.persistentValue(forKey: "bytes") as? Data == Data([0xca, 0xf0]))
+  }
+
   @Test func aNewKeyRelaysOutTheList() throws {
     let suite = TestPreferences.uniqueSuite()
     let writer = TestPreferences.writer(ofSuite: suite)

@@ -81,6 +81,8 @@ import Testing
     #expect(domain.rowCount == 81)
     let empty = try index(of: ["URLHandlersByGuid"], in: domain)
     #expect(!domain.toggleExpansion(at: empty), "an empty dictionary has nothing to show")
+    #expect(domain.row(at: empty).name == "URLHandlersByGuid")
+    #expect(domain.row(at: empty).editing == .readOnly("an empty Dictionary has no values"))
   }
 
   @Test func editingANestedValueThroughTheKeysSavesOnlyThatValue() throws {
@@ -122,7 +124,7 @@ import Testing
     for character in "x" { _ = session.handle(.character(character)) }
     _ = session.handle(.enter)
     #expect(session.state.message?.isError == true)
-    #expect(session.state.message?.text.contains("is not a date") == true)
+    #expect(session.state.message?.text.contains("not a date (ISO 8601") == true)
     _ = session.handle(.escape)
 
     #expect(
@@ -175,12 +177,39 @@ import Testing
     #expect(domain.row(at: flag).value == "false")
   }
 
-  @Test func aReadOnlyDomainRefusesEdits() throws {
+  @Test func anEditRedrawsItsRowAndAMergedSaveRedrawsTheOtherWritersRow() throws {
+    let url = try copy("rectangle-binary.plist")
+    let domain = try PropertyListFileDomain(file: url)
+    let canvas = MemoryCanvas(rows: 30, columns: 100)
+    let session = EditorSession(sources: [domain])
+    let screen = EditorScreen(canvas: canvas, session: session, glyphs: .unicode, wake: {})
+    screen.draw(Damage(layout: true))
+    _ = try PropertyListFile(url: url).apply(["lastVersion": .set("93")])
+    let flag = try index(of: ["hideMenubarIcon"], in: domain)
+    let version = try index(of: ["lastVersion"], in: domain)
+    for _ in 0..<flag { screen.draw(session.handle(.down)) }
+    screen.draw(session.handle(.character(" ")))
+
+    #expect(session.state.message?.isError == false)
+    let counts = (0..<domain.rowCount).map { screen.redrawCount(source: 0, row: $0) }
+    let redrawn = counts.indices.filter { counts[$0] > 0 }
+    #expect(redrawn == [flag, version].sorted(), "the edited row and the other writer's row only")
+    #expect(canvas.line(2 + version).contains("93"))
+    #expect(canvas.line(2 + flag).contains("false"))
+  }
+
+  @Test func theEditorsReadOnlyModeStillOpensContainers() throws {
     let domain = try PropertyListFileDomain(
-      file: TestPreferences.fixtures.appendingPathComponent("rectangle-binary.plist"),
-      isReadOnly: true)
-    #expect(rows(domain).allSatisfy { $0.editing == .readOnly("opened read-only") })
-    #expect(throws: PropertyListEditError.readOnly) { try domain.edit("1", at: ["lastVersion"]) }
+      file: TestPreferences.fixtures.appendingPathComponent("rectangle-binary.plist"))
+    let session = EditorSession(sources: [domain], isReadOnly: true)
+    let leftHalf = try index(of: ["leftHalf"], in: domain)
+    for _ in 0..<leftHalf { _ = session.handle(.down) }
+    #expect(session.handle(.enter).layout)
+    #expect(domain.row(at: leftHalf + 1).name == "  keyCode")
+    _ = session.handle(.down)
+    _ = session.handle(.enter)
+    #expect(session.state.message?.isError == true)
+    #expect(domain.row(at: leftHalf + 1).value == "123")
   }
 
   @Test func aMissingFileIsAnError() {

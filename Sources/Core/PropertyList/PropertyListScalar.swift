@@ -98,9 +98,9 @@ public struct PropertyListScalarError: Error, Equatable, CustomStringConvertible
   }
 
   /// E.g. `"twenty" is not an integer (whole number up to 18446744073709551615)`.
-  public var description: String { "\"\(text)\" " + reason }
+  public var description: String { "\"\(text)\" is " + reason }
 
-  /// Why the text was refused, without the text: e.g. `is not a bool (use true, false, …)`.
+  /// Why the text was refused, without the text: e.g. `not a bool (use true, false, …)`.
   public var reason: String {
     let article = type == .integer ? "an" : "a"
     let hint =
@@ -111,6 +111,6 @@ public struct PropertyListScalarError: Error, Equatable, CustomStringConvertible
       case .date: " (ISO 8601, e.g. 2023-01-08T19:59:26.426036Z)"
       case .data: " (hexadecimal bytes, e.g. 0a1b2c)"
       }
-    return "is not \(article) \(type.rawValue)\(hint)"
+    return "not \(article) \(type.rawValue)\(hint)"
   }
 }
