@@ -80,7 +80,8 @@ let package = Package(
     .target(
       name: "SettingsEditor",
       dependencies: ["ObservableDefaults", "CNcursesW"],
-      path: "Screens"
+      path: "Screens",
+      exclude: ["README-screens.md"]
     ),
     .executableTarget(
       name: "settings-editor",
@@ -133,7 +134,8 @@ let package = Package(
     .testTarget(
       name: "EditorTests",
       dependencies: ["SettingsEditor", "settings-editor"],
-      path: "Tests/EditorTests"
+      path: "Tests/EditorTests",
+      exclude: ["Snapshots"]
     ),
   ],
   swiftLanguageModes: [.v6]

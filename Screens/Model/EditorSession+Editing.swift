@@ -11,12 +11,15 @@ extension EditorSession {
     guard let reason = refusal(for: row) else {
       switch row.editing {
       case .toggle(let flag):
-        change(row, at: index, label: "toggle \(row.name)") { try source.setValue(!flag, at: index) }
+        change(row, at: index, label: "toggle \(row.name)") {
+          try source.setValue(!flag, at: index)
+        }
       case .choice:
         return cycleChoice(by: 1) ?? Damage()
       case .text(let format, let text):
         if toggling {
-          state.message = .init(text: "Space toggles Bool values; Enter edits \(row.name)", isError: false)
+          state.message = .init(
+            text: "Space toggles Bool values; Enter edits \(row.name)", isError: false)
         } else {
           state.mode = .editing(row: index, format: format, field: LineEditor(text: text))
         }
@@ -72,11 +75,14 @@ extension EditorSession {
       do {
         let value = try format.parse(field.text)
         // A value the source refuses (JSON of the wrong shape) keeps the draft open to fix.
-        if change(row, at: index, label: "edit \(row.name)", { try source.setValue(value, at: index) }) {
+        if change(
+          row, at: index, label: "edit \(row.name)", { try source.setValue(value, at: index) })
+        {
           state.mode = .browsing
         }
       } catch {
-        state.message = .init(text: "\(row.name) (\(row.typeName)) not changed: \(error)", isError: true)
+        state.message = .init(
+          text: "\(row.name) (\(row.typeName)) not changed: \(error)", isError: true)
       }
     }
     return Damage(rows: [index])
@@ -106,7 +112,9 @@ extension EditorSession {
     var failures: [String] = []
     for index in 0..<source.rowCount {
       let row = source.row(at: index)
-      guard row.isModified, row.key != nil, let snapshot = source.snapshot(at: index) else { continue }
+      guard row.isModified, row.key != nil, let snapshot = source.snapshot(at: index) else {
+        continue
+      }
       do {
         try source.resetValue(at: index)
         step.rows.append((index, snapshot))
@@ -117,7 +125,8 @@ extension EditorSession {
     if !step.rows.isEmpty { undoSteps.append(step) }
     state.message =
       failures.isEmpty
-      ? .init(text: "Reset \(step.rows.count) value(s) of \(source.title); u undoes", isError: false)
+      ? .init(
+        text: "Reset \(step.rows.count) value(s) of \(source.title); u undoes", isError: false)
       : .init(text: "Not reset: " + failures.joined(separator: "; "), isError: true)
     return Damage(layout: true)
   }
@@ -155,12 +164,15 @@ extension EditorSession {
     do {
       try write()
       if let snapshot {
-        undoSteps.append(UndoStep(label: label, source: state.sourceIndex, rows: [(index, snapshot)]))
+        undoSteps.append(
+          UndoStep(label: label, source: state.sourceIndex, rows: [(index, snapshot)]))
       }
-      state.message = .init(text: "Saved \(row.name) = \(source.row(at: index).value)", isError: false)
+      state.message = .init(
+        text: "Saved \(row.name) = \(source.row(at: index).value)", isError: false)
       return true
     } catch {
-      state.message = .init(text: "\(row.name) (\(row.typeName)) not changed: \(error)", isError: true)
+      state.message = .init(
+        text: "\(row.name) (\(row.typeName)) not changed: \(error)", isError: true)
       return false
     }
   }

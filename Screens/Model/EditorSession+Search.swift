@@ -15,13 +15,16 @@ extension EditorSession {
       state.mode = .searching(field: field, origin: origin)
       state.query = field.text
       let all = matches()
-      jump(to: all.first { ($0.source, $0.row) >= (origin.source, origin.row) } ?? all.first, orStay: origin)
+      jump(
+        to: all.first { ($0.source, $0.row) >= (origin.source, origin.row) } ?? all.first,
+        orStay: origin)
     case .commit:
       state.mode = .browsing
       let count = matches().count
       state.message = .init(
         text: count == 0
-          ? "No match for \"\(state.query)\"" : "\(count) match(es) for \"\(state.query)\"; n/N step",
+          ? "No match for \"\(state.query)\""
+          : "\(count) match(es) for \"\(state.query)\"; n/N step",
         isError: count == 0)
     case .cancel:
       state.mode = .browsing
@@ -35,7 +38,8 @@ extension EditorSession {
     let all = matches()
     guard !state.query.isEmpty, !all.isEmpty else {
       state.message = .init(
-        text: state.query.isEmpty ? "No search yet: / starts one" : "No match for \"\(state.query)\"",
+        text: state.query.isEmpty
+          ? "No search yet: / starts one" : "No match for \"\(state.query)\"",
         isError: true)
       return Damage()
     }
@@ -48,7 +52,8 @@ extension EditorSession {
       : all.last(where: { !isAfter($0) && $0 != before }) ?? all[all.count - 1]
     jump(to: next, orStay: before)
     let position = (all.firstIndex(of: next) ?? 0) + 1
-    state.message = .init(text: "Match \(position) of \(all.count) for \"\(state.query)\"", isError: false)
+    state.message = .init(
+      text: "Match \(position) of \(all.count) for \"\(state.query)\"", isError: false)
     return damage(from: before)
   }
 

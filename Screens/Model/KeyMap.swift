@@ -85,7 +85,8 @@ enum KeyMap {
       keys: [.character("c")], command: .toggleRedrawCounts, label: "c",
       help: "show how often each row was redrawn"),
     KeyBinding(
-      keys: [.character("?"), .other(265 /* KEY_F(1) */)], command: .help, label: "? F1", help: "this help",
+      keys: [.character("?"), .other(265 /* KEY_F(1) */)], command: .help, label: "? F1",
+      help: "this help",
       hint: "? help"),
     KeyBinding(
       keys: [.character("q")], command: .quit, label: "q", help: "quit", hint: "q quit"),
@@ -115,6 +116,7 @@ enum KeyMap {
         (.toggle, nil):
         nil
       case (.toggle, .choice?): "Space ←→ cycle"
+      case (.activate, nil): "Enter open"
       default: binding.hint
       }
     }

@@ -25,6 +25,17 @@ struct TextValueFormat: Hashable, Sendable {
   /// When set, empty text stores nil.
   var isOptional = false
 
+  /// How to type a value, for the prompt: `, ISO 8601`, ` as JSON`, `, empty = nil`.
+  var inputHint: String {
+    let form =
+      switch base {
+      case .date: ", ISO 8601"
+      case .json: " as JSON"
+      default: ""
+      }
+    return form + (isOptional ? ", empty = nil" : "")
+  }
+
   /// The Swift type name shown in prompts and messages.
   var typeName: String {
     let name =

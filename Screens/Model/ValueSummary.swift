@@ -30,7 +30,8 @@ enum ValueSummary {
       self = .dictionary(Dictionary(uniqueKeysWithValues: value.map { ("\($0.key)", $0.value) }))
     case let value as Double where type(of: value) == Double.self: self = .real(value)
     // Through its shortest decimal text, so 1.2 as a Float reads 1.2 and not 1.2000000476837158.
-    case let value as Float where type(of: value) == Float.self: self = .real(Double("\(value)") ?? Double(value))
+    case let value as Float where type(of: value) == Float.self:
+      self = .real(Double("\(value)") ?? Double(value))
     case let value as any BinaryInteger:
       if let signed = Int64(exactly: value) {
         self = .integer(signed)

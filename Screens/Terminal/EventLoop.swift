@@ -80,7 +80,8 @@ final class EventLoop: Sendable {
   static func milliseconds(until deadline: ContinuousClock.Instant?) -> Int32 {
     guard let deadline else { return -1 }
     let left = ContinuousClock.now.duration(to: deadline).components
-    let milliseconds = left.seconds * 1000 + (left.attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
+    let milliseconds =
+      left.seconds * 1000 + (left.attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
     return Int32(clamping: max(0, milliseconds))
   }
 }

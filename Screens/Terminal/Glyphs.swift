@@ -26,6 +26,21 @@ struct Glyphs: Sendable {
     modified: "*", ellipsis: "...", separator: "|", selected: ">", redraws: "r", changed: "~",
     cloud: "(cloud)")
 
+  /// Whether this is the ASCII set.
+  var isASCII: Bool { separator.unicodeScalars.allSatisfy(\.isASCII) }
+
+  /// `text` (key names, separators) with the arrows and dots the editor writes spelled in ASCII
+  /// when this is the ASCII set.
+  func spelled(_ text: String) -> String {
+    guard isASCII else { return text }
+    let replacements: [Character: String] = [
+      "↑": "^", "↓": "v", "←": "<", "→": ">", "·": "-", "…": "...", "↻": "r",
+    ]
+    return text.reduce(into: "") { result, character in
+      result += replacements[character] ?? String(character)
+    }
+  }
+
   /// The set that fits the current locale's character encoding.
   static var current: Glyphs {
     let codeset = String(cString: nl_langinfo(Int32(CODESET))).uppercased()

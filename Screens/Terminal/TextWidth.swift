@@ -43,6 +43,22 @@ enum TextWidth {
     return pad && used < width ? result + String(repeating: " ", count: width - used) : result
   }
 
+  /// `text` cut in the middle to at most `width` cells (paths keep their start and file name),
+  /// padded to `width`.
+  static func fitMiddle(_ text: String, width: Int, ellipsis: String) -> String {
+    guard columns(text) > width, width > columns(ellipsis) + 1 else {
+      return fit(text, width: width, ellipsis: ellipsis)
+    }
+    let room = width - columns(ellipsis)
+    let head = fit(text, width: room - room / 2, ellipsis: "", pad: false)
+    var tail = ""
+    for character in text.reversed() {
+      guard columns(tail) + columns(of: character) <= room / 2 else { break }
+      tail.insert(character, at: tail.startIndex)
+    }
+    return fit(head + ellipsis + tail, width: width, ellipsis: ellipsis)
+  }
+
   /// `text` with control characters replaced by visible escapes, so one value stays one line.
   static func singleLine(_ text: String) -> String {
     var result = ""
@@ -51,7 +67,9 @@ enum TextWidth {
       case "\n": result += "\\n"
       case "\t": result += "\\t"
       case "\r": result += "\\r"
-      case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+      // C0 controls, DEL and C1 controls (0x9B alone starts an escape sequence on some
+      // terminals): shown as escapes, never sent to the terminal.
+      case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value):
         result += "\\u{\(String(scalar.value, radix: 16))}"
       default: result.unicodeScalars.append(scalar)
       }

@@ -9,24 +9,29 @@ extension EditorScreen {
     var hints: [String]
     switch state.mode {
     case .editing(let index, let format, let field):
-      let name = session.currentSource.map { $0.row(at: index).name } ?? ""
-      let prompt = " \(name) (\(format.typeName)\(format.isOptional ? ", empty = nil" : "")): "
+      let row = session.currentSource.map { $0.row(at: index) }
+      let prompt = " \(row?.name ?? "") (\(row?.typeName ?? format.typeName)\(format.inputHint)): "
       cursor = paintField(prompt: prompt, field: field, layout: layout)
       hints = KeyMap.editingHints
     case .searching(let field, _):
       let count = session.matches().count
-      cursor = paintField(prompt: " Find (\(count) match\(count == 1 ? "" : "es")): ", field: field, layout: layout)
+      cursor = paintField(
+        prompt: " Find (\(count) match\(count == 1 ? "" : "es")): ", field: field, layout: layout)
       hints = KeyMap.searchingHints
     case .help:
-      paintLine(" Keys in the editor; the bar at the bottom shows those for the focused row", layout.statusLine, style: [])
+      paintLine(
+        " Keys in the editor; the bar at the bottom shows those for the focused row",
+        layout.statusLine, style: [])
       hints = KeyMap.helpHints
     case .browsing:
       let text = state.message.map { " " + $0.text } ?? contextLine()
-      paintLine(text, layout.statusLine, style: state.message?.isError == true ? [.bold, .alert] : [])
+      paintLine(
+        text, layout.statusLine, style: state.message?.isError == true ? [.bold, .alert] : [])
       hints = KeyMap.browseHints(for: state.pane == .rows ? session.focusedRow?.editing : nil)
     }
     if state.mode != .browsing, let message = state.message {
-      paintLine(" " + message.text, layout.keyBarLine, style: message.isError ? [.bold, .alert] : .bold)
+      paintLine(
+        " " + message.text, layout.keyBarLine, style: message.isError ? [.bold, .alert] : .bold)
     } else {
       paintLine(" " + hints.joined(separator: "  "), layout.keyBarLine, style: .dim)
     }
@@ -36,7 +41,9 @@ extension EditorScreen {
   private func paintLine(_ text: String, _ line: Int, style: TextStyle) {
     guard let layout else { return }
     canvas.put(
-      TextWidth.fit(TextWidth.singleLine(text), width: layout.size.columns, ellipsis: glyphs.ellipsis),
+      TextWidth.fit(
+        glyphs.spelled(TextWidth.singleLine(text)), width: layout.size.columns,
+        ellipsis: glyphs.ellipsis),
       row: line, column: 0, style: style)
   }
 
@@ -55,7 +62,10 @@ extension EditorScreen {
     canvas.put(
       TextWidth.fit(shown, width: room, ellipsis: glyphs.ellipsis, pad: false),
       row: layout.statusLine, column: start, style: .underline)
-    return (layout.statusLine, min(layout.size.columns - 1, start + TextWidth.columns(beforeCursor) - skip))
+    return (
+      layout.statusLine,
+      min(layout.size.columns - 1, start + TextWidth.columns(beforeCursor) - skip)
+    )
   }
 
   private static func dropColumns(_ count: Int, of text: String) -> Substring {
@@ -78,7 +88,9 @@ extension EditorScreen {
     if let defaultValue = row.defaultValue { parts.append("default: \(defaultValue)") }
     if let allowed = row.editing.allowedValues {
       parts.append("allowed: " + allowed.joined(separator: ", "))
-    } else if case .text(let format, _) = row.editing, case .integer(let name, let bits, let signed) = format.base {
+    } else if case .text(let format, _) = row.editing,
+      case .integer(let name, let bits, let signed) = format.base
+    {
       parts.append(Self.range(name: name, bits: bits, signed: signed))
     }
     if row.key == nil { parts.append("not stored (@ObservableOnly)") }
@@ -96,16 +108,16 @@ extension EditorScreen {
   func paintHelp() {
     guard let layout else { return }
     let bindings = KeyMap.browse
-    let labelWidth = bindings.map { TextWidth.columns($0.label) }.max() ?? 0
-    canvas.put(
-      TextWidth.fit(" Help", width: layout.rowsWidth, ellipsis: glyphs.ellipsis), row: 1,
-      column: layout.rowsColumn, style: .bold)
-    for (offset, binding) in bindings.prefix(layout.visibleCount).enumerated() {
-      let text = "  " + TextWidth.fit(binding.label, width: labelWidth, ellipsis: glyphs.ellipsis)
+    let labelWidth = bindings.map { TextWidth.columns(glyphs.spelled($0.label)) }.max() ?? 0
+    // From the column-heading line down: one line more, so the whole table fits in 24 lines.
+    for (offset, binding) in bindings.prefix(layout.visibleCount + 1).enumerated() {
+      let label = glyphs.spelled(binding.label)
+      let text =
+        "  " + label + String(repeating: " ", count: max(0, labelWidth - TextWidth.columns(label)))
         + "  " + binding.help
       canvas.put(
         TextWidth.fit(text, width: layout.rowsWidth, ellipsis: glyphs.ellipsis),
-        row: layout.firstListLine + offset, column: layout.rowsColumn, style: [])
+        row: layout.firstListLine - 1 + offset, column: layout.rowsColumn, style: [])
     }
   }
 }

@@ -23,7 +23,8 @@ final class EditorScreen {
   private var positions: [Int: Int] = [:]
   private var redrawCounts: [RowID: Int] = [:]
   private var marks = ChangeMarks()
-  /// The focused row's name at the last full paint, to find it again after keys come and go.
+  /// The focused row's name when the last frame was drawn, to find it again after keys come
+  /// and go.
   private var focusedName: String?
 
   /// - Parameters:
@@ -74,6 +75,7 @@ final class EditorScreen {
       for index in pending.rows.union(damage.rows).union(expired).sorted() { paintRow(index) }
       paintStatus()
     }
+    focusedName = session.focusedRow?.name
     canvas.present()
   }
 
@@ -112,7 +114,6 @@ final class EditorScreen {
     }
     listed = session.listedRows().filter { $0 < rowCount }
     positions = Dictionary(uniqueKeysWithValues: listed.enumerated().map { ($1, $0) })
-    focusedName = session.focusedRow?.name
     let rows = (0..<rowCount).compactMap { source?.row(at: $0) }
     let layout = ScreenLayout(
       size: canvas.size, titles: session.sources.map(objectTitle), rows: rows,
@@ -154,21 +155,26 @@ final class EditorScreen {
 
   /// An entry of the objects pane: the title, marked when it is on the cloud store.
   private func objectTitle(_ source: any RowSource) -> String {
-    source.kind == .cloud ? "\(source.title) \(glyphs.cloud)" : source.title
+    let title = TextWidth.singleLine(source.title)
+    return source.kind == .cloud ? "\(title) \(glyphs.cloud)" : title
   }
 
   private func paintHeader() {
     guard let layout else { return }
     let source = session.currentSource
     var badges = [source?.kind.rawValue, source?.state].compactMap { $0 }
-    if source?.kind == .file || session.isReadOnly { badges.append("RO") } else { badges.append("LIVE") }
+    badges.append(session.isReadOnly ? "RO" : "LIVE")
     if session.state.showsModifiedOnly { badges.append("modified only") }
     let badge = " [" + badges.joined(separator: ", ") + "] "
-    let title = " settings-editor  \(source?.title ?? "no objects")  \(source?.location ?? "")"
-    let width = layout.size.columns - TextWidth.columns(badge)
+    let title = " settings-editor  \(source.map(objectTitle) ?? "no objects")  "
+    let width = layout.size.columns - TextWidth.columns(badge) - TextWidth.columns(title)
+    let location = TextWidth.fitMiddle(
+      source?.location ?? "", width: width, ellipsis: glyphs.ellipsis)
     canvas.put(
-      TextWidth.fit(title, width: width, ellipsis: glyphs.ellipsis) + badge, row: 0, column: 0,
-      style: [.reverse, .title])
+      TextWidth.fit(
+        title + location, width: layout.size.columns - TextWidth.columns(badge),
+        ellipsis: glyphs.ellipsis)
+        + badge, row: 0, column: 0, style: [.reverse, .title])
   }
 
   private func paintObjects() {

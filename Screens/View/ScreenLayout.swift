@@ -29,7 +29,8 @@ struct ScreenLayout: Equatable {
     counterWidth = showsRedrawCounts ? 9 : 0
     nameWidth = max(4, widest(rows.map(\.name), rowsWidth / 3))
     let keysDiffer = rows.contains { $0.key != nil && $0.key != $0.name }
-    keyWidth = showsKeys && keysDiffer ? max(3, widest(rows.map { $0.key ?? "-" }, rowsWidth / 4)) : 0
+    keyWidth =
+      showsKeys && keysDiffer ? max(3, widest(rows.map { $0.key ?? "-" }, rowsWidth / 4)) : 0
     typeWidth = max(4, widest(rows.map(\.typeName), 16))
     let used = 2 + nameWidth + (keyWidth > 0 ? keyWidth + 2 : 0) + typeWidth + 2 + 2 + counterWidth
     valueWidth = max(0, rowsWidth - used)

@@ -1,6 +1,10 @@
 import ObservableDefaults
 
 /// The seed example: who the user is. Stored in the suite `com.example.demo`.
+///
+/// Isolated to the main actor, as an app's settings often are: writes from other processes
+/// reach it through `MainActorDelivery`, which the editor points at its own loop.
+@MainActor
 @ObservableDefaults(suiteName: "com.example.demo")
 final class Settings {
   /// The name shown in greetings.
@@ -32,7 +36,10 @@ enum EditorTheme: String, CaseIterable, Codable {
 
 /// How often something happens, an enumeration over integer raw values.
 enum Frequency: Int, CaseIterable {
-  case never = 0, daily = 1, weekly = 7, monthly = 30
+  case never = 0
+  case daily = 1
+  case weekly = 7
+  case monthly = 30
 }
 
 /// A window's place on screen, a `Codable` struct stored as JSON.
@@ -82,7 +89,7 @@ final class EveryTypeSettings {
 /// Settings that follow the user across devices, on the cloud key-value store (in
 /// `$XDG_DATA_HOME/ObservableDefaults/CloudContainers`).
 @ObservableCloud(prefix: "demo_")
-final class SyncedPreferences {
+final class CloudSettings {
   /// The name shown to other devices.
   var displayName: String = "Fatbobman"
   /// Whether the reading position syncs.

@@ -21,7 +21,8 @@ let usage = """
     d        reset to default    D            reset the whole object     u   undo
     /        search names and descriptions (n N: next, previous)
     m        modified values only            c            redraw counters    q   quit
-    * marks a value that differs from its default, ~ one another process just changed
+    * marks a value that differs from its default (or is unsaved), ~ one another process
+    just changed
 
   \(Verb.exitStatus)
   """

@@ -23,7 +23,7 @@ func perform(_ invocation: Invocation) throws {
   case .editor(let options):
     let demo = [
       AnySettings(Settings()), AnySettings(AppearanceSettings()), AnySettings(EveryTypeSettings()),
-      AnySettings(SyncedPreferences()),
+      AnySettings(CloudSettings()),
     ]
     let editor = try SettingsEditor(objects: demo, suites: SettingsEditor.availableSuites)
     try options.run(editor)

@@ -7,14 +7,14 @@ import Testing
   .serialized,
   .enabled(if: TmuxSession.isAvailable, "tmux is not installed (CI installs it with apt-get)"))
 struct TerminalEditorTests {
-  private let editor: EditorProcess
+  let editor: EditorProcess
 
   init() throws {
     editor = try EditorProcess()
   }
 
   /// The row of the table whose name column is `name`.
-  private func row(_ name: String, in screen: [String]) -> String? {
+  func row(_ name: String, in screen: [String]) -> String? {
     screen.first { line in ["  ", "* ", "~ "].contains { line.contains("│\($0)\(name) ") } }
   }
 
@@ -32,7 +32,8 @@ struct TerminalEditorTests {
     let age = try #require(row("age", in: screen))
     #expect(age.contains("~ age"), "marked as changed elsewhere, for a moment")
     let marked = try session.waitForScreen { self.row("age", in: $0)?.contains("* age") == true }
-    #expect(row("age", in: marked)?.hasSuffix("↻1") == true, "the mark ran out: no new redraw count")
+    #expect(
+      row("age", in: marked)?.hasSuffix("↻1") == true, "the mark ran out: no new redraw count")
     #expect(age.contains("Int"))
     #expect(age.hasSuffix("↻1"))
     #expect(row("name", in: screen)?.hasSuffix("↻0") == true)
@@ -55,7 +56,7 @@ struct TerminalEditorTests {
       .values.keys.sorted()
       // 26 rows fit in 30 lines; End in the rows pane scrolls to the last ones.
       let firstPage = try showsRows(keys.prefix(26), of: name, in: session)
-      #expect(firstPage.first?.contains("[file, RO]") == true, "\(name)")
+      #expect(firstPage.first?.contains("[file, LIVE]") == true, "\(name)")
       if keys.isEmpty {
         #expect(firstPage.contains { $0.contains("(no keys)") }, "\(name)")
       }
@@ -73,7 +74,8 @@ struct TerminalEditorTests {
   {
     // Long names are cut to the name column; their start identifies them.
     let rows = keys.map { "│  \($0.prefix(18))" }
-    let shown = { (screen: [String]) in rows.filter { row in screen.contains { $0.contains(row) } } }
+    let shown = { (screen: [String]) in rows.filter { row in screen.contains { $0.contains(row) } }
+    }
     let screen = try session.waitForScreen {
       $0.first?.contains(name) == true && shown($0).count == rows.count
     }

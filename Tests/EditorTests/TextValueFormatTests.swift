@@ -8,7 +8,8 @@ import Testing
   @Test func integersAreCheckedAgainstTheirWidth() throws {
     let int8 = TextValueFormat(base: .integer(name: "Int8", bitWidth: 8, signed: true))
     #expect(try int8.parse("-128") as? Int8 == -128)
-    #expect(throws: ValueInputError(text: "128", typeName: "Int8", reason: "out of range -128…127")) {
+    #expect(throws: ValueInputError(text: "128", typeName: "Int8", reason: "out of range -128…127"))
+    {
       try int8.parse("128")
     }
     #expect(throws: ValueInputError(text: "1.5", typeName: "Int8", reason: "not a whole number")) {
@@ -38,7 +39,8 @@ import Testing
   }
 
   @Test func storedFormsShowAsJSON() {
-    #expect(JSONValue.text(ofStored: ["b": 1, "a": [true]] as [String: Any]) == #"{"a":[true],"b":1}"#)
+    #expect(
+      JSONValue.text(ofStored: ["b": 1, "a": [true]] as [String: Any]) == #"{"a":[true],"b":1}"#)
     #expect(JSONValue.text(ofStored: Data(#"{"w":1}"#.utf8)) == #"{"w":1}"#)
     #expect(JSONValue.text(ofStored: [Date()]) == nil, "JSON has no dates")
   }

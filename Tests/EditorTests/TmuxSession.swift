@@ -43,6 +43,11 @@ final class TmuxSession {
     try tmux(["capture-pane", "-p", "-t", name]).output.components(separatedBy: "\n")
   }
 
+  /// The screen's lines now, with the SGR escapes of their attributes and colours.
+  func screenWithAttributes() throws -> [String] {
+    try tmux(["capture-pane", "-p", "-e", "-t", name]).output.components(separatedBy: "\n")
+  }
+
   /// Waits until `condition` holds for the screen (up to `seconds`), and returns that screen;
   /// returns the last screen when it never did, for the test's expectations to report.
   @discardableResult

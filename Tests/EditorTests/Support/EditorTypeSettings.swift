@@ -2,7 +2,11 @@ import Foundation
 import ObservableDefaults
 
 enum Mood: String, CaseIterable, Codable { case calm, busy, away }
-enum Interval: Int, CaseIterable { case never = 0, daily = 1, weekly = 7 }
+enum Interval: Int, CaseIterable {
+  case never = 0
+  case daily = 1
+  case weekly = 7
+}
 
 /// A `Codable` struct stored as JSON.
 struct Frame: Codable, Equatable {
@@ -29,4 +33,12 @@ final class EditorTypeSettings {
   var isOn = false
   var status: Mood? = nil
   var proxy: URL? = nil
+}
+
+/// A cloud object, in development mode (values in memory only).
+@ObservableCloud(prefix: "sync_", developmentMode: true)
+final class SyncSettings {
+  /// The name other devices show.
+  var displayName = "Fatbobman"
+  var syncsHistory = true
 }

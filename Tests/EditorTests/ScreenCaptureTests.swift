@@ -1,0 +1,116 @@
+import Foundation
+import ObservableDefaults
+import ObservableDefaultsCore
+import Testing
+
+@testable import SettingsEditor
+
+/// The main screens at 80×24 in the in-memory canvas, compared with the golden captures in
+/// `Snapshots/` (README-screens.md shows them).
+@MainActor
+@Suite(.serialized) struct ScreenCaptureTests {
+  /// A folder of this test's own (a previous test's late writes cannot reach it); the header
+  /// cuts paths in the middle, so its unique part never shows.
+  private let folder = URL(fileURLWithPath: "/tmp/settings-editor-captures-\(UUID().uuidString)")
+
+  private let types: EditorTypeSettings
+  private let session: EditorSession
+  private let canvas = MemoryCanvas(rows: 24, columns: 80)
+  private let clock = TestClock()
+  private let screen: EditorScreen
+
+  init() throws {
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let folder = folder
+    let store = { (suite: String) in
+      PropertyListDefaults(fileURL: folder.appendingPathComponent(suite + ".plist"))
+    }
+    types = EditorTypeSettings(userDefaults: store("com.example.types"))
+    let profile = ProfileSettings(userDefaults: store("com.example.profile"))
+    session = EditorSession(sources: [
+      SettingsObjectRows(AnySettings(types)), SettingsObjectRows(AnySettings(profile)),
+      SettingsObjectRows(AnySettings(SyncSettings())),
+    ])
+    let clock = clock
+    screen = EditorScreen(
+      canvas: canvas, session: session, glyphs: .unicode, wake: {}, now: { clock.now })
+    screen.draw(Damage(layout: true))
+  }
+
+  private func press(_ keys: KeyPress...) {
+    for key in keys { screen.draw(session.handle(key)) }
+  }
+
+  private func type(_ text: String) {
+    for character in text { press(.character(character)) }
+  }
+
+  @Test func main() {
+    assertSnapshot(canvas.lines, named: "main")
+    #expect(canvas.style(row: 2, column: 22).contains(.reverse), "the focused row")
+  }
+
+  @Test func enumRowAfterACycle() {
+    press(.right)
+    assertSnapshot(canvas.lines, named: "enum-cycled")
+  }
+
+  @Test func editingJSON() {
+    for _ in 0..<9 { press(.down) }
+    press(.enter)
+    assertSnapshot(canvas.lines, named: "editing-json")
+    #expect(canvas.cursor?.row == 22)
+  }
+
+  @Test func refusedInput() {
+    press(.down, .down, .enter)
+    type("00")
+    press(.enter)
+    assertSnapshot(canvas.lines, named: "refused")
+  }
+
+  @Test func search() {
+    press(.character("/"))
+    type("nick")
+    assertSnapshot(canvas.lines, named: "search")
+  }
+
+  @Test func help() {
+    press(.character("?"))
+    assertSnapshot(canvas.lines, named: "help")
+  }
+
+  @Test func modifiedOnly() {
+    press(.right, .down, .down, .enter)
+    type("0")
+    press(.enter, .character("m"))
+    assertSnapshot(canvas.lines, named: "modified-only")
+  }
+
+  @Test func changedElsewhereWithRedrawCounters() throws {
+    press(.character("c"))
+    types.volume = 42  // as a write from another process arrives: through the object
+    screen.draw(Damage())
+    assertSnapshot(canvas.lines, named: "changed-elsewhere")
+    #expect((0..<14).map { screen.redrawCount(source: 0, row: $0) }.reduce(0, +) == 1)
+  }
+
+  @Test func cloudObject() {
+    press(.tab, .end, .enter)
+    assertSnapshot(canvas.lines, named: "cloud")
+  }
+
+  @Test func asciiGlyphs() {
+    let canvas = MemoryCanvas(rows: 24, columns: 80)
+    let screen = EditorScreen(canvas: canvas, session: session, glyphs: .ascii, wake: {})
+    screen.draw(Damage(layout: true))
+    assertSnapshot(canvas.lines, named: "ascii")
+    #expect(canvas.lines.allSatisfy { $0.unicodeScalars.allSatisfy(\.isASCII) })
+  }
+
+  @Test func tooSmall() {
+    canvas.resize(rows: 7, columns: 50)
+    press(.resize)
+    assertSnapshot(canvas.lines, named: "too-small")
+  }
+}

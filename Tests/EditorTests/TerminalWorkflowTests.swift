@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+
+/// The README's walk-through on the built program at 80×24 under tmux: search, edit an enum and
+/// a Codable value, reset, undo, a write from another shell, `--readonly`, NO_COLOR.
+extension TerminalEditorTests {
+  @Test func searchEditResetUndoAndAnotherShellsWrite() throws {
+    let session = try TmuxSession(command: editor.shellCommand([]))
+    try session.waitForScreen { $0.contains { $0.contains("nickname") } }
+
+    // / finds a description ("bytes" is only in token's) in another object.
+    try session.send("/")
+    try session.type("first bytes")
+    try session.send("Escape", "/")
+    try session.type("colour theme")
+    try session.send("Enter")
+    var screen = try session.waitForScreen { $0.first?.contains("AppearanceSettings") == true }
+    #expect(screen[22].contains("Match") || screen[22].contains("match"))
+    try session.send("n")
+    screen = try session.waitForScreen { $0.first?.contains("EveryTypeSettings") == true }
+    #expect(screen[22].hasPrefix(" Match 2 of"))
+
+    // → cycles the enum and writes it; d removes it again; u brings it back.
+    try session.send("Right")
+    screen = try session.waitForScreen { self.row("theme", in: $0)?.hasSuffix("light") == true }
+    #expect(row("theme", in: screen)?.contains("* theme") == true)
+    #expect(try editor.read(["com.example.types", "theme"], until: "light\n") == "light\n")
+    try session.send("d")
+    try session.waitForScreen { self.row("theme", in: $0)?.hasSuffix("system") == true }
+    #expect(try editor.run("read", "com.example.types", "theme").status != 0, "removed")
+    try session.send("u")
+    try session.waitForScreen { self.row("theme", in: $0)?.hasSuffix("light") == true }
+
+    // A Codable value as JSON: broken JSON is refused, the draft stays, nothing is written.
+    try session.send("Down", "Down", "Enter", "Home")
+    try session.type("[")
+    try session.send("Enter")
+    screen = try session.waitForScreen { $0.contains { $0.contains("not changed") } }
+    #expect(screen[23].hasPrefix(" windowFrame (WindowFrame) not changed: not valid JSON"))
+    #expect(screen[22].hasPrefix(" windowFrame (WindowFrame as JSON): [{"))
+    try session.send("Escape")
+    #expect(try editor.run("read", "com.example.types", "windowFrame").status != 0)
+
+    // Another shell writes a key: its row is marked and updated; the cursor stays.
+    #expect(try editor.run("write", "com.example.types", "volume", "-int", "7").status == 0)
+    screen = try session.waitForScreen { self.row("volume", in: $0)?.hasSuffix("7") == true }
+    #expect(row("volume", in: screen)?.contains("~ volume") == true)
+    #expect(screen[22].hasPrefix(" windowFrame"), "the focus stayed on windowFrame")
+  }
+
+  @Test func readonlyRefusesAndNoColorStillShowsEveryCue() throws {
+    let command = "env NO_COLOR=1 " + editor.shellCommand(["--readonly"])
+    let session = try TmuxSession(command: command)
+    var screen = try session.waitForScreen { $0.contains { $0.contains("nickname") } }
+    #expect(screen[0].hasSuffix("[object, RO]"))
+    try session.send("Down", "Enter")
+    screen = try session.waitForScreen { $0.contains { $0.contains("--readonly") } }
+    #expect(screen[22].contains("age is not changed: the editor runs with --readonly"))
+    let attributes = try session.screenWithAttributes().joined()
+    #expect(attributes.firstMatch(of: /\[3[0-7]m/) == nil, "no foreground colour with NO_COLOR")
+    #expect(attributes.contains("[7m"), "reverse video still marks the header and focus")
+  }
+}
