@@ -89,6 +89,8 @@ import Testing
   @Test func nonPropertyListValueIsRefusedAndNamed() async throws {
     try await withDefaults("refuse.plist") { defaults, _ in
       defaults.set("kept", forKey: "k")
+      // On disk first: a flush finishing later would clear `lastError` (it holds the latest outcome).
+      try defaults.flush()
       let error = try #require(throws: PropertyListError.self) {
         try defaults.write(NSObject(), forKey: "k")
       }

@@ -57,13 +57,19 @@ import Testing
       #expect(writes.saveCount == 0)
       #expect(try Data(contentsOf: url) == Data("garbage".utf8))
 
-      try FileManager.default.removeItem(at: url)
-      let other = NSUbiquitousKeyValueStore(backend: EmbeddedCloudBackend(root: folder.url, container: "c"))
+      // Another device's container replaces the unreadable file in one rename, so this device
+      // sees one change: from unreadable to a container holding "remote".
+      let elsewhere = folder.url.appendingPathComponent("elsewhere")
+      let otherBackend = EmbeddedCloudBackend(root: elsewhere, container: "c")
+      let other = NSUbiquitousKeyValueStore(backend: otherBackend)
       other.set("theirs", forKey: "remote")
       #expect(other.synchronize())
+      #expect(rename(otherBackend.fileURL.path, url.path) == 0)
       #expect(await poll(seconds: 1) { !notifications.all.isEmpty })
       #expect(notifications.all == [.init(reason: NSUbiquitousKeyValueStoreInitialSyncChange, keys: ["remote"])])
-      #expect(await poll(seconds: 1) { other.string(forKey: "local") == "mine" })
+      let reader = EmbeddedCloudBackend(root: folder.url, container: "c")
+      #expect(await poll(seconds: 1) { (try? reader.load())?.records["local"]?.value as? String == "mine" })
+      #expect(await poll(seconds: 1) { store.lastError == nil })
       #expect(writes.savedKeys == [["local"]])
       #expect(store.lastError == nil)
     }
