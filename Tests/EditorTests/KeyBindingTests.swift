@@ -77,6 +77,8 @@ import Testing
     #expect(types.mood == .calm)
     #expect(stored("mood") == nil, "the stored value is removed, not set to the default")
     #expect(session.state.message?.text == "Reset mood to its default calm")
+    press(.character(" "), .delete)
+    #expect(stored("mood") == nil, "Delete is d's twin")
   }
 
   @Test func capitalDResetsTheObjectAndUUndoesItAllAtOnce() {
@@ -153,6 +155,16 @@ import Testing
     press(.character("x"))
     #expect(session.state.mode == .browsing)
     #expect(types.mood == .calm)
+    press(.other(265))  // F1
+    #expect(session.state.mode == .help)
+  }
+
+  @Test func aCloudObjectIsMarkedWithItsSyncState() {
+    let cloud = SettingsObjectRows(AnySettings(SyncSettings()))
+    #expect(cloud.kind == .cloud)
+    #expect(cloud.state == "synced")
+    #expect(cloud.location == "cloud key-value store")
+    #expect(cloud.row(at: 0).key == "sync_displayName")
   }
 
   @Test func readOnlyRefusesEveryChange() {
