@@ -58,7 +58,8 @@ final class EditorScreen {
   func draw(_ damage: Damage) {
     let pending = invalidation.take()
     let source = session.state.sourceIndex
-    let changedElsewhere = pending.rows.subtracting(damage.rows)
+    // A key that relays out (D, undo of D) may have written many rows itself: no marks then.
+    let changedElsewhere = damage.layout ? [] : pending.rows.subtracting(damage.rows)
     for index in changedElsewhere {
       marks.mark(RowID(source: source, row: index), at: now())
       session.noteChangedElsewhere(row: index)

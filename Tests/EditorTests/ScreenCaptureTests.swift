@@ -95,6 +95,17 @@ import Testing
     #expect((0..<14).map { screen.redrawCount(source: 0, row: $0) }.reduce(0, +) == 1)
   }
 
+  @Test func ownChangesAreNotMarkedAsChangedElsewhere() {
+    press(.right, .down, .down, .enter)
+    type("0")
+    press(.enter)
+    press(.character("D"))
+    #expect(!canvas.lines.contains { $0.contains("│~") })
+    press(.character("u"))
+    #expect(!canvas.lines.contains { $0.contains("│~") })
+    #expect(canvas.lines.filter { $0.contains("│*") }.count == 2)
+  }
+
   @Test func cloudObject() {
     press(.tab, .end, .enter)
     assertSnapshot(canvas.lines, named: "cloud")
