@@ -100,6 +100,13 @@ let package = Package(
       dependencies: ["ObservableDefaultsCore"],
       path: "Tests/CoreProbe"
     ),
+    // The performance measures of the README (release build; see Benchmarks/README.md).
+    .executableTarget(
+      name: "benchmarks",
+      dependencies: ["ObservableDefaults", "SettingsEditor"],
+      path: "Benchmarks",
+      exclude: ["README.md", "measure-build.sh"]
+    ),
     .testTarget(
       name: "CoreTests",
       dependencies: ["ObservableDefaultsCore", "core-probe"],

@@ -40,12 +40,6 @@ final class PropertyListFileDomain: ExpandableRowSource, Observable {
     lines = PropertyListTreeLines(root: loaded.values, expanded: expanded).lines
   }
 
-  /// The values shown, edits included.
-  var values: [String: Any] { edited.values }
-
-  /// The format the file is stored in (and saved in).
-  var format: PropertyListSerialization.PropertyListFormat { loaded.format }
-
   var rowCount: Int {
     registrar.access(self, keyPath: \.lines)
     return lines.count

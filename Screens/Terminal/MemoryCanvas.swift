@@ -10,6 +10,8 @@ final class MemoryCanvas: Canvas {
   private var cells: [[Cell]]
   /// Where the cursor was placed last; nil when hidden.
   private(set) var cursor: (row: Int, column: Int)?
+  /// How many frames were presented (``present()`` calls): a test counts frames per change.
+  private(set) var presentCount = 0
 
   init(rows: Int, columns: Int) {
     size = TerminalSize(rows: rows, columns: columns)
@@ -52,7 +54,9 @@ final class MemoryCanvas: Canvas {
     cursor = position
   }
 
-  func present() {}
+  func present() {
+    presentCount += 1
+  }
 
   /// The text of `row` with trailing spaces removed.
   func line(_ row: Int) -> String {

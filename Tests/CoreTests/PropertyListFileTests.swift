@@ -4,8 +4,8 @@ import Testing
 
 @Suite struct PropertyListFileTests {
   static let fixtures = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().appendingPathComponent("shared/fixtures/plists")
+    .deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("Fixtures/plists")
 
   /// A copy of a fixture in `folder` (the fixtures stay read-only).
   func copy(_ fixture: String, into folder: TemporaryFolder) throws -> URL {

@@ -28,8 +28,8 @@ enum TestPreferences {
     PropertyListDefaults(fileURL: file(ofSuite: suite))
   }
 
-  /// The shared fixture property lists (`../shared/fixtures/plists` beside the package).
+  /// The real preference files of `Tests/Fixtures/plists` (see the SOURCES.md there).
   static let fixtures: URL = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().appendingPathComponent("shared/fixtures/plists")
+    .deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("Fixtures/plists")
 }

@@ -9,8 +9,9 @@ import Foundation
 /// - merges: a write locks the file, re-reads it and changes only the keys written, so keys
 ///   written by other processes are never dropped,
 /// - never overwrites a file that does not parse (writes fail, see ``lastError``),
-/// - reports changes (``observe(_:)``, and `UserDefaults.didChangeNotification` with the instance
-///   as object), including changes made by other processes or by hand, seen through inotify.
+/// - reports changes (``observe(_:)`` per key, at once; and `UserDefaults.didChangeNotification`
+///   with the instance as object, once per burst, on a background queue), including changes made
+///   by other processes or by hand, seen through inotify.
 ///
 /// All instances of one file (symbolic links resolved) in a process share one in-memory domain,
 /// so a write through one is seen at once through the others.
@@ -28,7 +29,8 @@ open class PropertyListDefaults: UserDefaults {
   public let fileURL: URL
   /// The shared state of the file.
   let storage: SuiteStorage
-  /// Posts `UserDefaults.didChangeNotification` for this instance.
+  /// Posts `UserDefaults.didChangeNotification` for this instance (once per burst of changes,
+  /// on a background queue).
   private var notificationObservation: DefaultsObservation?
 
   /// Opens the file of a suite: `PreferencesDirectory.fileURL(forSuite:)`.
@@ -54,11 +56,8 @@ open class PropertyListDefaults: UserDefaults {
     storage = SuiteStorageRegistry.shared.storage(for: fileURL)
     // Foundation's `init?(suiteName:)` never fails; the name only labels the superclass.
     super.init(suiteName: fileURL.deletingPathExtension().lastPathComponent)!
-    let weakSelf = WeakDefaults(self)
-    notificationObservation = storage.addObserver { _ in
-      guard let defaults = weakSelf.defaults else { return }
-      NotificationCenter.default.post(name: UserDefaults.didChangeNotification, object: defaults)
-    }
+    let poster = ChangeNotificationPoster(self)
+    notificationObservation = storage.addObserver { _ in poster.changed() }
   }
 
   /// The shared instance for the standard domain (created on first use, in the folder
@@ -296,10 +295,4 @@ open class PropertyListDefaults: UserDefaults {
   {
     storage.addObserver(handler)
   }
-}
-
-/// A weak reference to an instance that a `@Sendable` closure can hold.
-private final class WeakDefaults: @unchecked Sendable {
-  weak var defaults: PropertyListDefaults?
-  init(_ defaults: PropertyListDefaults) { self.defaults = defaults }
 }

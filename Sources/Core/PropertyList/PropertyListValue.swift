@@ -22,6 +22,9 @@ enum PropertyListValue {
     {
       return value
     }
+    // Every integer width is stored as Int64 by the codecs; one cast instead of normalizedOther's
+    // chain of failing casts (the profile's largest cost of a write after notification).
+    if valueType == Int64.self, let integer = value as? Int64 { return Int(integer) }
     if valueType is NSNumber.Type, let number = value as? NSNumber {
       return canonical(number)
     }

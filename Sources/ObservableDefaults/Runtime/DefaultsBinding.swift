@@ -21,7 +21,7 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
       lock.withLock {
         currentStore = newValue
         observation = nil
-        observedStore = nil
+        isStarted = false
       }
     }
   }
@@ -39,7 +39,9 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
   private let schema: [SettingsProperty<Object>]
   private let deliversOnMainActor: Bool
   private var observation: DefaultsObservation?
-  private var observedStore: (any ObservableKeyValueStore)?
+  /// Whether the object was loaded from its store and follows its changes; guarded by ``lock``.
+  /// Checked inline by every getter: no exclusivity bookkeeping (the lock already excludes).
+  @usableFromInline @exclusivity(unchecked) var isStarted = false
 
   /// Creates the state of an object.
   /// - Parameters:
@@ -95,7 +97,7 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
   @inlinable
   public func read<Value>(_ object: Object, _ cached: (Object) -> Value) -> Value {
     lock.withLock {
-      startIfNeeded(object)
+      if !isStarted { startIfNeeded(object) }
       return cached(object)
     }
   }
@@ -107,7 +109,7 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
     lock.withLock {
       ignoredKeyPaths = keyPaths
       observation = nil
-      observedStore = nil
+      isStarted = false
       startIfNeeded(object)
     }
   }
@@ -122,9 +124,9 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
 
   @usableFromInline
   func startIfNeeded(_ object: Object) {
-    guard observedStore == nil else { return }
+    guard !isStarted else { return }
+    isStarted = true
     let store = resolveStore()
-    observedStore = store
     for property in schema {
       property.refresh(object, store, prefix)?.assign()
     }

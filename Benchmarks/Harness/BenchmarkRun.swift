@@ -1,0 +1,55 @@
+import Foundation
+
+/// One run of every selected measure, printing the table at the end.
+struct BenchmarkRun {
+  let options: BenchmarkOptions
+
+  /// The shared fixture property lists (`../shared/fixtures/plists` beside the package).
+  static let fixtures = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("shared/fixtures/plists")
+
+  @MainActor
+  func run() {
+    let workspace: Workspace
+    do { workspace = try Workspace() } catch { abort("no temporary folder: \(error)") }
+    defer { workspace.remove() }
+    // Foundation's UserDefaults (the baselines) and every worker use the workspace's folder.
+    setenv("XDG_CONFIG_HOME", workspace.folder.path, 1)
+
+    let table = ResultTable()
+    let runs = options.runs
+    if options.includes("read") { ReadMeasure(workspace: workspace, runs: runs).run(into: table) }
+    if options.includes("burst") { WriteBurstMeasure(workspace: workspace, runs: runs).run(into: table) }
+    if options.includes("external") { ExternalChangeMeasure(workspace: workspace, changes: 200).run(into: table) }
+    let editor = EditorMeasure(workspace: workspace, runs: runs)
+    if options.includes("editor") { editor.runExternalChange(into: table) }
+    if options.includes("open") {
+      let large = EditorMeasure.writeSuite("bench-open-100k", keys: 100_000, valueLength: 80, in: workspace)
+      editor.runOpen(suite: "bench-open-100k", label: "a 100,000-key suite", fileSize: Self.size(of: large), into: table)
+      let fixture = largestFixture()
+      let copy = workspace.folder.appendingPathComponent("bench-fixture.plist")
+      do { try FileManager.default.copyItem(at: fixture, to: copy) } catch { abort("cannot copy \(fixture.path): \(error)") }
+      editor.runOpen(
+        suite: "bench-fixture", label: "the largest fixture (\(fixture.lastPathComponent))",
+        fileSize: Self.size(of: copy), into: table)
+    }
+    if options.includes("writers") { ConcurrentWritersMeasure(workspace: workspace, runs: runs).run(into: table) }
+    if options.includesBuild { BuildMeasure(runs: 3).run(into: table) }  // ~2 min per run
+
+    print("Runs per measure: \(runs) (after warm-up); \(ProcessInfo.processInfo.activeProcessorCount) cores.\n")
+    print(table.markdown())
+  }
+
+  /// The largest file among the shared fixtures.
+  private func largestFixture() -> URL {
+    let files = (try? FileManager.default.contentsOfDirectory(at: Self.fixtures, includingPropertiesForKeys: nil)) ?? []
+    guard let largest = files.filter({ $0.pathExtension == "plist" }).max(by: { Self.size(of: $0) < Self.size(of: $1) })
+    else { abort("no fixtures in \(Self.fixtures.path)") }
+    return largest
+  }
+
+  private static func size(of file: URL) -> Int {
+    (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
+  }
+}

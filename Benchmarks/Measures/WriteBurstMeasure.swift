@@ -1,0 +1,51 @@
+import Foundation
+import ObservableDefaults
+
+/// 10,000 writes to one persisted property, then a flush; against Foundation's `set` burst
+/// followed by one `synchronize()`.
+struct WriteBurstMeasure {
+  let workspace: Workspace
+  let runs: Int
+  let writes = 10_000
+
+  func run(into table: ResultTable) {
+    var perWrite: [Double] = []
+    var flushes: [Double] = []
+    for run in 0...runs {  // run 0 warms up
+      let store = PropertyListDefaults(fileURL: workspace.newFile("burst"))
+      let settings = BenchmarkSettings(userDefaults: store)
+      let base = run * writes
+      let start = monotonicNanoseconds()
+      for index in 1...writes { settings.counter = base + index }
+      let burstEnd = monotonicNanoseconds()
+      do { try store.flush() } catch { abort("flush failed: \(error)") }
+      if run > 0 {
+        perWrite.append(seconds(since: start) / Double(writes))
+        flushes.append(seconds(since: burstEnd))
+      }
+      verify(store.fileURL, holds: base + writes)
+    }
+    let burst = Samples(perWrite)
+    let onDisk = Samples(flushes)
+
+    guard let foundation = UserDefaults(suiteName: "bench.burst.foundation") else { abort("no Foundation suite") }
+    let foundationSamples = timeRuns(runs: runs, operations: writes) { run in
+      for index in 1...writes { foundation.set(run * writes + index, forKey: "counter") }
+      foundation.synchronize()
+    }
+    table.add(ResultRow(
+      measure: "Burst of 10,000 writes + flush, per write", samples: burst, unit: .microseconds,
+      baseline: ("Foundation `set` ×10,000 + `synchronize()`", foundationSamples),
+      target: Target(text: "≤ 2 µs", isMet: burst.median <= 2e-6)))
+    table.add(ResultRow(
+      measure: "…of which on disk after the burst (flush)", samples: onDisk, unit: .milliseconds,
+      value: onDisk.max,
+      target: Target(text: "≤ 100 ms (max shown)", isMet: onDisk.max <= 0.1)))
+  }
+
+  /// Stops the benchmark unless the file holds `counter` = `value`.
+  private func verify(_ file: URL, holds value: Int) {
+    let stored = (try? PropertyListFile(url: file).read())?.values["counter"] as? Int
+    if stored != value { abort("burst: the file holds \(String(describing: stored)), not \(value)") }
+  }
+}

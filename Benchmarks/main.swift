@@ -1,0 +1,29 @@
+// benchmarks: the performance measures of the README's "Performance" section.
+//
+//   benchmarks [--runs N] [--only read|burst|external|editor|open|writers] [--build]
+//       runs each measure N times (default 7) and prints the results as a Markdown table;
+//       --build also runs Benchmarks/measure-build.sh 3 times (clean debug builds, ~6 minutes).
+//
+// Worker modes, started by the measures as other processes:
+//   benchmarks change-writer <file>                 see ExternalChangeMeasure.runWriter
+//   benchmarks key-writer <file> <prefix> <count>   see ConcurrentWritersMeasure.runWriter
+//   benchmarks editor <suite> <report-file>         see EditorMeasure.runEditorWorker
+//   benchmarks open <suite> <report-file>           see EditorMeasure.runOpenWorker
+import Foundation
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+
+switch arguments.first {
+case "change-writer" where arguments.count == 2:
+  ExternalChangeMeasure.runWriter(file: arguments[1])
+case "key-writer" where arguments.count == 4:
+  guard let count = Int(arguments[3]) else { abort("key-writer: bad count") }
+  ConcurrentWritersMeasure.runWriter(file: arguments[1], prefix: arguments[2], count: count)
+case "editor" where arguments.count == 3:
+  EditorMeasure.runEditorWorker(suite: arguments[1], report: arguments[2])
+case "open" where arguments.count == 3:
+  EditorMeasure.runOpenWorker(suite: arguments[1], report: arguments[2])
+default:
+  let options = BenchmarkOptions(arguments)
+  BenchmarkRun(options: options).run()
+}

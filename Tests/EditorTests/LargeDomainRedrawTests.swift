@@ -1,0 +1,44 @@
+import Foundation
+import ObservableDefaultsCore
+import Testing
+
+@testable import SettingsEditor
+
+/// The counts behind the benchmark's editor row: one external key change in a 10,000-key suite
+/// is one notification, one row redrawn and one frame.
+@MainActor
+@Suite struct LargeDomainRedrawTests {
+  @Test func oneExternalChangeInATenThousandKeySuiteRedrawsOneRow() throws {
+    let suite = TestPreferences.uniqueSuite()
+    let key = { (index: Int) in "key-\(String(index + 100_000).dropFirst())" }
+    let keys = (0..<10_000).map(key)
+    let contents = try PropertyListSerialization.data(
+      fromPropertyList: Dictionary(uniqueKeysWithValues: keys.map { ($0, "value of \($0)") }), format: .binary, options: 0)
+    // CoreTests' SuiteLocationTests change XDG_CONFIG_HOME for a moment while other suites run:
+    // read it (file, then domain) as close together as possible, and write through the domain's
+    // own file afterwards.
+    try contents.write(to: PreferencesDirectory.fileURL(forSuite: suite))
+    let domain = PropertyListDomain(suite: suite)
+    var jobs = 0
+    domain.startWatching { job in
+      MainActor.assumeIsolated {
+        jobs += 1
+        job()
+      }
+    }
+    let canvas = MemoryCanvas(rows: 40, columns: 120)
+    let screen = EditorScreen(canvas: canvas, session: EditorSession(sources: [domain]), glyphs: .unicode, wake: {})
+    screen.draw(Damage(layout: true))
+    let framesBefore = canvas.presentCount
+
+    let writer = PropertyListDefaults(fileURL: URL(fileURLWithPath: domain.location))
+    try writer.write("changed", forKey: key(2))
+    screen.draw(Damage())
+
+    #expect(jobs == 1, "one change notification reaches the editor")
+    #expect(keys.indices.map { screen.redrawCount(source: 0, row: $0) }.reduce(0, +) == 1)
+    #expect(screen.redrawCount(source: 0, row: 2) == 1)
+    #expect(canvas.presentCount == framesBefore + 1)
+    #expect(canvas.line(4).contains("changed"))
+  }
+}
