@@ -63,6 +63,14 @@ extension TerminalEditorTests {
 }
 
 extension TerminalEditorTests {
+  @Test func withoutAUTF8LocaleEveryGlyphIsASCII() throws {
+    let session = try TmuxSession(command: "env LC_ALL=C " + editor.shellCommand([]))
+    let screen = try session.waitForScreen { $0.contains { $0.contains("nickname") } }
+    #expect(screen[2].hasPrefix("> Settings          |  name"))
+    #expect(screen[23].hasPrefix(" ^v move  Tab pane"))
+    #expect(screen.allSatisfy { $0.unicodeScalars.allSatisfy(\.isASCII) })
+  }
+
   @Test(arguments: [SIGTERM, SIGHUP, SIGINT])
   func aTerminationSignalRestoresTheTerminalAndEndsWithThatSignal(_ signal: Int32) throws {
     let pidFile = editor.preferences.appendingPathComponent("editor-\(signal).pid")
