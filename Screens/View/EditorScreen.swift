@@ -66,7 +66,7 @@ final class EditorScreen {
     }
     let expired = marks.expire(at: now()).filter { $0.source == source }.map(\.row)
     if layout == nil || damage.layout || pending.layout || layout?.size != canvas.size
-      || session.state.mode == .help || scrollToFocus()
+      || session.state.mode.overlay != nil || scrollToFocus()
     {
       paintAll(keysChanged: pending.layout)
     } else {
@@ -133,9 +133,10 @@ final class EditorScreen {
     _ = scrollToFocus()
     paintHeader()
     paintObjects()
-    if session.state.mode == .help {
-      paintHelp()
-    } else {
+    switch session.state.mode.overlay {
+    case .help: paintHelp()
+    case .details: paintDetails()
+    case nil:
       paintColumnHeadings()
       for index in listed.dropFirst(rowScroll).prefix(layout.visibleCount) { paintRow(index) }
       if listed.isEmpty { paintEmptyRows(source) }
@@ -210,7 +211,7 @@ final class EditorScreen {
 
   private func paintRow(_ index: Int) {
     guard let layout, let source = session.currentSource, !layout.isTooSmall,
-      session.state.mode != .help, let position = positions[index]
+      session.state.mode.overlay == nil, let position = positions[index]
     else { return }
     let line = layout.firstListLine + position - rowScroll
     guard position >= rowScroll, line < layout.firstListLine + layout.visibleCount,

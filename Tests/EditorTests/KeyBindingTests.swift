@@ -151,12 +151,14 @@ import Testing
 
   @Test func questionMarkShowsHelpAndAnyKeyClosesIt() {
     press(.character("?"))
-    #expect(session.state.mode == .help)
+    #expect(session.state.mode == .overlay(.help))
     press(.character("x"))
     #expect(session.state.mode == .browsing)
     #expect(types.mood == .calm)
     press(.other(265))  // F1
-    #expect(session.state.mode == .help)
+    #expect(session.state.mode == .overlay(.help))
+    press(.escape, .character("i"))
+    #expect(session.state.mode == .overlay(.details))
   }
 
   @Test func aCloudObjectIsMarkedWithItsSyncState() {

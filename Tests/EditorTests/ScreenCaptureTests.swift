@@ -80,6 +80,15 @@ import Testing
     assertSnapshot(canvas.lines, named: "help")
   }
 
+  @Test func detailsOfALongValue() {
+    press(.end)
+    press(.enter)
+    type("https://example.com/a/rather/long/path/that/does/not/fit/in/the/value/column/at/all")
+    press(.enter)
+    press(.character("i"))
+    assertSnapshot(canvas.lines, named: "details")
+  }
+
   @Test func modifiedOnly() {
     press(.right, .down, .down, .enter)
     type("0")
