@@ -48,6 +48,17 @@ enum TransferVerbs {
     try defaults.flush()
   }
 
+  /// The bytes of the file at `path`, or of standard input for `-`.
+  ///
+  /// - Throws: ``VerbError`` `.failure` naming the file when it cannot be read.
+  static func input(_ path: String) throws(VerbError) -> Data {
+    if path == "-" { return FileHandle.standardInput.readDataToEndOfFile() }
+    guard let data = FileManager.default.contents(atPath: path) else {
+      throw .failure("cannot read \(path)")
+    }
+    return data
+  }
+
   /// `value` with dates as ISO 8601 strings and data as Base64 strings.
   private static func jsonCompatible(_ value: Any) -> Any {
     switch value {

@@ -41,11 +41,7 @@ func perform(_ invocation: Invocation) throws {
   case .export(let domain, let json, let output):
     try emit(TransferVerbs.export(domain, json: json), to: output)
   case .import(let suite, let input, let json):
-    let data =
-      input == "-"
-      ? FileHandle.standardInput.readDataToEndOfFile()
-      : try Data(contentsOf: URL(fileURLWithPath: input))
-    try TransferVerbs.import(data, into: suite, json: json)
+    try TransferVerbs.import(TransferVerbs.input(input), into: suite, json: json)
   case .watch(let suite, let key):
     try WatchVerb.run(suite: suite, key: key)
   }

@@ -218,6 +218,12 @@ import Testing
     #expect(values["on"] as? Bool == true)
   }
 
+  @Test func importOfAMissingFileExits1AndNamesIt() throws {
+    let result = try editor.run("import", "verbs.nofile", "/nonexistent/in.plist")
+    #expect(result.status == 1)
+    #expect(result.error == "settings-editor: cannot read /nonexistent/in.plist\n")
+  }
+
   @Test func importKeepsABinarySuiteBinary() throws {
     let url = try installFixture("rectangle-binary.plist", as: "verbs.importbinary")
     let xml = try PropertyListSerialization.data(
