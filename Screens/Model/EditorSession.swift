@@ -65,7 +65,7 @@ final class EditorSession {
       return handleEditing(key, row: row, format: format, field: &field)
     case .searching(var field, let origin):
       return handleSearching(key, field: &field, origin: origin)
-    case .help:
+    case .overlay:
       state.mode = .browsing
       return Damage(layout: true)
     case .browsing:
@@ -101,7 +101,11 @@ final class EditorSession {
         isError: false)
       return Damage(layout: true)
     case .help:
-      state.mode = .help
+      state.mode = .overlay(.help)
+      return Damage(layout: true)
+    case .details:
+      guard state.pane == .rows, focusedRow != nil else { return Damage() }
+      state.mode = .overlay(.details)
       return Damage(layout: true)
     case .toggleRedrawCounts:
       state.showsRedrawCounts.toggle()

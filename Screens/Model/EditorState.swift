@@ -10,8 +10,21 @@ struct EditorState {
     case editing(row: Int, format: TextValueFormat, field: LineEditor)
     /// Typing a search; `origin` is where the focus was when `/` was pressed (Esc goes back).
     case searching(field: LineEditor, origin: Focus)
-    /// The key list is shown; any key closes it.
+    /// The key list or the focused row's details cover the rows pane; any key closes them.
+    case overlay(Overlay)
+
+    /// What covers the rows pane, if anything.
+    var overlay: Overlay? {
+      if case .overlay(let overlay) = self { overlay } else { nil }
+    }
+  }
+
+  /// What covers the rows pane.
+  enum Overlay: Equatable {
+    /// Every key of the editor.
     case help
+    /// The focused row in full: value, type, key, default, allowed values, description.
+    case details
   }
 
   /// A focused row of one source.

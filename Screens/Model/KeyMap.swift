@@ -19,6 +19,8 @@ enum EditorCommand: Hashable, Sendable {
   /// Starts a search over names, keys and descriptions; n and N step through the matches.
   case search, nextMatch, previousMatch
   case help
+  /// Shows the focused row in full (long values, the whole description).
+  case details
   /// Shows or hides each row's value-redraw counter.
   case toggleRedrawCounts
   case quit
@@ -30,8 +32,8 @@ struct KeyBinding: Sendable {
   let command: EditorCommand
   /// The keys as the help screen and key bar name them.
   let label: String
-  /// What the command does, for the help screen.
-  let help: String
+  /// What the command does, for the help screen; nil when a twin's line covers it.
+  let help: String?
   /// The text in the key bar (nil: not shown there).
   var hint: String?
 }
@@ -39,10 +41,10 @@ struct KeyBinding: Sendable {
 /// The browse-mode key table; the key bar and the help screen are drawn from it.
 enum KeyMap {
   static let browse: [KeyBinding] = [
-    KeyBinding(keys: [.up, .character("k")], command: .moveUp, label: "↑ k", help: "previous row"),
+    KeyBinding(keys: [.up, .character("k")], command: .moveUp, label: "↑ k", help: nil),
     KeyBinding(
-      keys: [.down, .character("j")], command: .moveDown, label: "↓ j", help: "next row",
-      hint: "↑↓ move"),
+      keys: [.down, .character("j")], command: .moveDown, label: "↑↓ j k",
+      help: "previous / next row", hint: "↑↓ move"),
     KeyBinding(keys: [.pageUp], command: .pageUp, label: "PgUp", help: "one page up"),
     KeyBinding(keys: [.pageDown], command: .pageDown, label: "PgDn", help: "one page down"),
     KeyBinding(
@@ -75,9 +77,12 @@ enum KeyMap {
     KeyBinding(
       keys: [.character("/")], command: .search, label: "/",
       help: "search names and descriptions", hint: "/ find"),
-    KeyBinding(keys: [.character("n")], command: .nextMatch, label: "n", help: "next match"),
     KeyBinding(
-      keys: [.character("N")], command: .previousMatch, label: "N", help: "previous match"),
+      keys: [.character("n")], command: .nextMatch, label: "n N", help: "next / previous match"),
+    KeyBinding(keys: [.character("N")], command: .previousMatch, label: "N", help: nil),
+    KeyBinding(
+      keys: [.character("i")], command: .details, label: "i",
+      help: "the focused value in full and its description"),
     KeyBinding(
       keys: [.character("m")], command: .toggleModifiedOnly, label: "m",
       help: "show modified rows only / all rows"),
@@ -96,8 +101,8 @@ enum KeyMap {
   static let editingHints = ["Enter save", "Esc restore", "←→ move", "Home/End"]
   /// The hints for the key bar while a search is typed.
   static let searchingHints = ["Enter keep", "Esc back", "then n/N next/previous"]
-  /// The hints for the key bar while the help is shown.
-  static let helpHints = ["any key: close help"]
+  /// The hints for the key bar while the help or the details are shown.
+  static let overlayHints = ["any key: close"]
 
   private static let browseCommands: [KeyPress: EditorCommand] = Dictionary(
     browse.flatMap { binding in binding.keys.map { ($0, binding.command) } },

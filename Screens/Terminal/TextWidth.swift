@@ -59,6 +59,32 @@ enum TextWidth {
     return fit(head + ellipsis + tail, width: width, ellipsis: ellipsis)
   }
 
+  /// `text` in lines of at most `width` cells, broken after a space where one is near enough
+  /// (prose), else between characters (JSON, paths), never inside a wide character; one empty
+  /// line for empty text.
+  static func wrap(_ text: String, width: Int) -> [String] {
+    let width = max(1, width)
+    var lines: [String] = []
+    var rest = Substring(singleLine(text))
+    while columns(String(rest)) > width {
+      var cut = rest.startIndex
+      var used = 0
+      while cut < rest.endIndex, used + columns(of: rest[cut]) <= width {
+        used += columns(of: rest[cut])
+        cut = rest.index(after: cut)
+      }
+      if cut == rest.startIndex { cut = rest.index(after: cut) }  // wider than the line itself
+      if let space = rest[..<cut].lastIndex(of: " "),
+        rest.distance(from: rest.startIndex, to: space) > width / 2
+      {
+        cut = rest.index(after: space)
+      }
+      lines.append(String(rest[..<cut]))
+      rest = rest[cut...]
+    }
+    return lines + [String(rest)]
+  }
+
   /// `text` with control characters replaced by visible escapes, so one value stays one line.
   static func singleLine(_ text: String) -> String {
     var result = ""

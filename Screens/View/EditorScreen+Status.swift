@@ -1,4 +1,4 @@
-/// The bottom two lines (the context or prompt line and the key bar) and the help screen.
+/// The bottom two lines: the context or prompt line and the key bar.
 extension EditorScreen {
   func paintStatus() {
     guard let layout, !layout.isTooSmall else { return }
@@ -18,11 +18,13 @@ extension EditorScreen {
       cursor = paintField(
         prompt: " Find (\(count) match\(count == 1 ? "" : "es")): ", field: field, layout: layout)
       hints = KeyMap.searchingHints
-    case .help:
-      paintLine(
-        " Keys in the editor; the bar at the bottom shows those for the focused row",
-        layout.statusLine, style: [])
-      hints = KeyMap.helpHints
+    case .overlay(let overlay):
+      let title =
+        overlay == .help
+        ? " Keys in the editor; the bar at the bottom shows those for the focused row"
+        : " Details of \(session.focusedRow?.name ?? "the row")"
+      paintLine(title, layout.statusLine, style: .bold)
+      hints = KeyMap.overlayHints
     case .browsing:
       let text = state.message.map { " " + $0.text } ?? contextLine()
       paintLine(
@@ -102,22 +104,5 @@ extension EditorScreen {
     let low = signed ? "-" + String(UInt64(1) << (bits - 1)) : "0"
     let high = signed ? String((UInt64(1) << (bits - 1)) - 1) : String(UInt64.max >> (64 - bits))
     return "\(name) \(low)…\(high)"
-  }
-
-  /// The key list over the rows pane.
-  func paintHelp() {
-    guard let layout else { return }
-    let bindings = KeyMap.browse
-    let labelWidth = bindings.map { TextWidth.columns(glyphs.spelled($0.label)) }.max() ?? 0
-    // From the column-heading line down: one line more, so the whole table fits in 24 lines.
-    for (offset, binding) in bindings.prefix(layout.visibleCount + 1).enumerated() {
-      let label = glyphs.spelled(binding.label)
-      let text =
-        "  " + label + String(repeating: " ", count: max(0, labelWidth - TextWidth.columns(label)))
-        + "  " + binding.help
-      canvas.put(
-        TextWidth.fit(text, width: layout.rowsWidth, ellipsis: glyphs.ellipsis),
-        row: layout.firstListLine - 1 + offset, column: layout.rowsColumn, style: [])
-    }
   }
 }

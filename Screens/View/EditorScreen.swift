@@ -58,14 +58,15 @@ final class EditorScreen {
   func draw(_ damage: Damage) {
     let pending = invalidation.take()
     let source = session.state.sourceIndex
-    let changedElsewhere = pending.rows.subtracting(damage.rows)
+    // A key that relays out (D, undo of D) may have written many rows itself: no marks then.
+    let changedElsewhere = damage.layout ? [] : pending.rows.subtracting(damage.rows)
     for index in changedElsewhere {
       marks.mark(RowID(source: source, row: index), at: now())
       session.noteChangedElsewhere(row: index)
     }
     let expired = marks.expire(at: now()).filter { $0.source == source }.map(\.row)
     if layout == nil || damage.layout || pending.layout || layout?.size != canvas.size
-      || session.state.mode == .help || scrollToFocus()
+      || session.state.mode.overlay != nil || scrollToFocus()
     {
       paintAll(keysChanged: pending.layout)
     } else {
@@ -132,9 +133,10 @@ final class EditorScreen {
     _ = scrollToFocus()
     paintHeader()
     paintObjects()
-    if session.state.mode == .help {
-      paintHelp()
-    } else {
+    switch session.state.mode.overlay {
+    case .help: paintHelp()
+    case .details: paintDetails()
+    case nil:
       paintColumnHeadings()
       for index in listed.dropFirst(rowScroll).prefix(layout.visibleCount) { paintRow(index) }
       if listed.isEmpty { paintEmptyRows(source) }
@@ -209,7 +211,7 @@ final class EditorScreen {
 
   private func paintRow(_ index: Int) {
     guard let layout, let source = session.currentSource, !layout.isTooSmall,
-      session.state.mode != .help, let position = positions[index]
+      session.state.mode.overlay == nil, let position = positions[index]
     else { return }
     let line = layout.firstListLine + position - rowScroll
     guard position >= rowScroll, line < layout.firstListLine + layout.visibleCount,

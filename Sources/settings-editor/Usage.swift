@@ -20,7 +20,8 @@ let usage = """
     Space    toggle a Bool       ← →          previous / next case of an enum
     d        reset to default    D            reset the whole object     u   undo
     /        search names and descriptions (n N: next, previous)
-    m        modified values only            c            redraw counters    q   quit
+    m        modified values only            i            the value in full  c   redraw counters
+    q        quit
     * marks a value that differs from its default (or is unsaved), ~ one another process
     just changed
 

@@ -77,6 +77,8 @@ import Testing
     #expect(types.mood == .calm)
     #expect(stored("mood") == nil, "the stored value is removed, not set to the default")
     #expect(session.state.message?.text == "Reset mood to its default calm")
+    press(.character(" "), .delete)
+    #expect(stored("mood") == nil, "Delete is d's twin")
   }
 
   @Test func capitalDResetsTheObjectAndUUndoesItAllAtOnce() {
@@ -149,10 +151,22 @@ import Testing
 
   @Test func questionMarkShowsHelpAndAnyKeyClosesIt() {
     press(.character("?"))
-    #expect(session.state.mode == .help)
+    #expect(session.state.mode == .overlay(.help))
     press(.character("x"))
     #expect(session.state.mode == .browsing)
     #expect(types.mood == .calm)
+    press(.other(265))  // F1
+    #expect(session.state.mode == .overlay(.help))
+    press(.escape, .character("i"))
+    #expect(session.state.mode == .overlay(.details))
+  }
+
+  @Test func aCloudObjectIsMarkedWithItsSyncState() {
+    let cloud = SettingsObjectRows(AnySettings(SyncSettings()))
+    #expect(cloud.kind == .cloud)
+    #expect(cloud.state == "synced")
+    #expect(cloud.location == "cloud key-value store")
+    #expect(cloud.row(at: 0).key == "sync_displayName")
   }
 
   @Test func readOnlyRefusesEveryChange() {

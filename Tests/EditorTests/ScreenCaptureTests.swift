@@ -80,6 +80,15 @@ import Testing
     assertSnapshot(canvas.lines, named: "help")
   }
 
+  @Test func detailsOfALongValue() {
+    press(.end)
+    press(.enter)
+    type("https://example.com/a/rather/long/path/that/does/not/fit/in/the/value/column/at/all")
+    press(.enter)
+    press(.character("i"))
+    assertSnapshot(canvas.lines, named: "details")
+  }
+
   @Test func modifiedOnly() {
     press(.right, .down, .down, .enter)
     type("0")
@@ -93,6 +102,17 @@ import Testing
     screen.draw(Damage())
     assertSnapshot(canvas.lines, named: "changed-elsewhere")
     #expect((0..<14).map { screen.redrawCount(source: 0, row: $0) }.reduce(0, +) == 1)
+  }
+
+  @Test func ownChangesAreNotMarkedAsChangedElsewhere() {
+    press(.right, .down, .down, .enter)
+    type("0")
+    press(.enter)
+    press(.character("D"))
+    #expect(!canvas.lines.contains { $0.contains("│~") })
+    press(.character("u"))
+    #expect(!canvas.lines.contains { $0.contains("│~") })
+    #expect(canvas.lines.filter { $0.contains("│*") }.count == 2)
   }
 
   @Test func cloudObject() {

@@ -61,3 +61,35 @@ extension TerminalEditorTests {
     #expect(attributes.contains("[7m"), "reverse video still marks the header and focus")
   }
 }
+
+extension TerminalEditorTests {
+  @Test func withoutAUTF8LocaleEveryGlyphIsASCII() throws {
+    let session = try TmuxSession(command: "env LC_ALL=C " + editor.shellCommand([]))
+    let screen = try session.waitForScreen { $0.contains { $0.contains("nickname") } }
+    #expect(screen[2].hasPrefix("> Settings          |  name"))
+    #expect(screen[23].hasPrefix(" ^v move  Tab pane"))
+    #expect(screen.allSatisfy { $0.unicodeScalars.allSatisfy(\.isASCII) })
+  }
+
+  @Test(arguments: [SIGTERM, SIGHUP, SIGINT])
+  func aTerminationSignalRestoresTheTerminalAndEndsWithThatSignal(_ signal: Int32) throws {
+    let pidFile = editor.preferences.appendingPathComponent("editor-\(signal).pid")
+    // The inner shell writes its PID and becomes the editor (exec), in the foreground.
+    let inner = "echo $$ > '\(pidFile.path)'; exec \(editor.shellCommand([]))"
+    let outer = "sh -c \(Self.quoted(inner)); echo exit status $?; stty -a; sleep 30"
+    let session = try TmuxSession(command: "sh -c \(Self.quoted(outer))")
+    try session.waitForScreen { $0.contains { $0.contains("nickname") } }
+    let text = try String(contentsOf: pidFile, encoding: .utf8)
+    let pid = try #require(Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)))
+    kill(pid, signal)
+    let screen = try session.waitForScreen { $0.contains { $0.contains("icanon") } }
+    #expect(screen.contains("exit status \(128 + signal)"), "ended by the signal itself")
+    let modes = screen.joined(separator: " ")
+    #expect(modes.contains(" icanon") && modes.contains(" echo "), "cooked mode with echo again")
+  }
+
+  /// `text` in single quotes for sh.
+  private static func quoted(_ text: String) -> String {
+    "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+  }
+}

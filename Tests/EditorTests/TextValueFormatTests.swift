@@ -45,3 +45,20 @@ import Testing
     #expect(JSONValue.text(ofStored: [Date()]) == nil, "JSON has no dates")
   }
 }
+
+/// Column arithmetic of the detail pane's wrapping.
+@Suite struct TextWrapTests {
+  @Test func prosBreaksAfterSpacesAndLongWordsBetweenCharacters() {
+    #expect(TextWidth.wrap("one two three four", width: 9) == ["one two ", "three ", "four"])
+    #expect(TextWidth.wrap("abcdefghij", width: 4) == ["abcd", "efgh", "ij"])
+    #expect(TextWidth.wrap("", width: 4) == [""])
+  }
+
+  @Test func wideCharactersAreNeverSplit() {
+    // Widths come from the locale's wcwidth (2 for 日 in UTF-8); every line fits either way.
+    let lines = TextWidth.wrap("日本語です", width: 5)
+    #expect(lines.joined() == "日本語です")
+    #expect(lines.allSatisfy { TextWidth.columns($0) <= 5 })
+    #expect(TextWidth.wrap("a\nb", width: 10) == [#"a\nb"#], "control characters stay escaped")
+  }
+}
