@@ -26,10 +26,7 @@ final class PropertyListDomain: RowSource, LiveRowSource, Observable {
     location = url.path
     kind = .suite
     // The stored values only: not the registered defaults nor the command line's.
-    values = Dictionary(
-      uniqueKeysWithValues: defaults.dictionaryRepresentation().keys.compactMap { key in
-        defaults.persistentValue(forKey: key).map { (key, $0) }
-      })
+    values = defaults.persistentValues
     keys = values.keys.sorted()
   }
 

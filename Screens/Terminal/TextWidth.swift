@@ -18,7 +18,9 @@ enum TextWidth {
 
   /// The number of terminal cells `text` occupies.
   static func columns(_ text: String) -> Int {
-    text.reduce(0) { $0 + columns(of: $1) }
+    // Printable ASCII, the common case: one cell a byte, no grapheme breaking needed.
+    if text.utf8.allSatisfy({ (0x20..<0x7F).contains($0) }) { return text.utf8.count }
+    return text.reduce(0) { $0 + columns(of: $1) }
   }
 
   /// `text` cut to at most `width` cells, ending in `ellipsis` when cut, never splitting a
@@ -87,6 +89,13 @@ enum TextWidth {
 
   /// `text` with control characters replaced by visible escapes, so one value stays one line.
   static func singleLine(_ text: String) -> String {
+    // Nothing to escape in most text: no byte below 0x20, no DEL, no C1 control (UTF-8 C2 80…9F).
+    var previous: UInt8 = 0
+    let needsEscapes = text.utf8.contains { byte in
+      defer { previous = byte }
+      return byte < 0x20 || byte == 0x7F || (previous == 0xC2 && (0x80...0x9F).contains(byte))
+    }
+    guard needsEscapes else { return text }
     var result = ""
     for scalar in text.unicodeScalars {
       switch scalar {

@@ -91,6 +91,12 @@ open class PropertyListDefaults: UserDefaults {
     storage.value(forKey: key)
   }
 
+  /// Every value stored in the file (no registered defaults, no command-line values): the
+  /// suite's persistent domain, in canonical form.
+  public var persistentValues: [String: Any] {
+    storage.allValues()
+  }
+
   /// The default registered for `key` by `register(defaults:)` in this process, or nil.
   ///
   /// - Parameter key: The key.
