@@ -11,7 +11,8 @@ final class EventLoop: Sendable {
   struct Wakeup {
     /// Jobs other threads posted.
     var jobs: [@MainActor @Sendable () -> Void]
-    /// A termination signal that arrived (the loop should end), if any.
+    /// A termination signal that arrived (the loop should end), if any. A terminal that hung
+    /// up or closed counts as `SIGHUP`, as the kernel would have sent it to a foreground process.
     var signal: Int32?
   }
 
@@ -67,7 +68,10 @@ final class EventLoop: Sendable {
     ]
     _ = poll(&descriptors, nfds_t(descriptors.count), Self.milliseconds(until: deadline))
     RunLoop.main.run(until: Date())
-    let signals = pipe.drain()
+    // Without this, a terminal gone away (its window closed while we were in the background)
+    // would make every `poll` return at once: a busy loop.
+    let hungUp = descriptors[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0
+    let signals = pipe.drain() + (hungUp ? [SIGHUP] : [])
     let posted = jobs.withLock { jobs in
       defer { jobs = [] }
       return jobs
