@@ -14,10 +14,15 @@ extension TerminalEditorTests {
     try session.send("Escape", "/")
     try session.type("colour theme")
     try session.send("Enter")
-    var screen = try session.waitForScreen { $0.first?.contains("AppearanceSettings") == true }
-    #expect(screen[22].contains("Match") || screen[22].contains("match"))
+    // tmux may capture a frame half drawn: wait for the header and the status line together.
+    var screen = try session.waitForScreen {
+      $0.first?.contains("AppearanceSettings") == true && $0[22].lowercased().contains("match")
+    }
+    #expect(screen[22].lowercased().contains("match"))
     try session.send("n")
-    screen = try session.waitForScreen { $0.first?.contains("EveryTypeSettings") == true }
+    screen = try session.waitForScreen {
+      $0.first?.contains("EveryTypeSettings") == true && $0[22].hasPrefix(" Match 2 of")
+    }
     #expect(screen[22].hasPrefix(" Match 2 of"))
 
     // → cycles the enum and writes it; d removes it again; u brings it back.

@@ -50,7 +50,7 @@ import Testing
         }
 
         internal nonisolated func access<Member>(keyPath: KeyPath<Settings, Member>) {
-          _$defaults.registrar.access(self, keyPath: keyPath)
+          _$defaults.access(self, keyPath: keyPath)
         }
 
         internal nonisolated func withMutation<Member, MutationResult>(
@@ -182,7 +182,7 @@ import Testing
         }
 
         internal nonisolated func access<Member>(keyPath: KeyPath<CloudSettings, Member>) {
-          _$defaults.registrar.access(self, keyPath: keyPath)
+          _$defaults.access(self, keyPath: keyPath)
         }
 
         internal nonisolated func withMutation<Member, MutationResult>(
@@ -308,7 +308,7 @@ import Testing
         }
 
         internal nonisolated func access<Member>(keyPath: KeyPath<CloudSettings, Member>) {
-          _$defaults.registrar.access(self, keyPath: keyPath)
+          _$defaults.access(self, keyPath: keyPath)
         }
 
         internal nonisolated func withMutation<Member, MutationResult>(
@@ -433,7 +433,7 @@ import Testing
         }
 
         internal nonisolated func access<Member>(keyPath: KeyPath<Settings, Member>) {
-          _$defaults.registrar.access(self, keyPath: keyPath)
+          _$defaults.access(self, keyPath: keyPath)
         }
 
         internal nonisolated func withMutation<Member, MutationResult>(
@@ -582,7 +582,7 @@ import Testing
         }
 
         internal nonisolated func access<Member>(keyPath: KeyPath<Settings, Member>) {
-          _$defaults.registrar.access(self, keyPath: keyPath)
+          _$defaults.access(self, keyPath: keyPath)
         }
 
         internal nonisolated func withMutation<Member, MutationResult>(
@@ -774,7 +774,7 @@ import Testing
         }
 
         internal nonisolated func access<Member>(keyPath: KeyPath<Settings, Member>) {
-          _$defaults.registrar.access(self, keyPath: keyPath)
+          _$defaults.access(self, keyPath: keyPath)
         }
 
         internal nonisolated func withMutation<Member, MutationResult>(

@@ -15,7 +15,7 @@ struct ClassMembers {
     [
       """
       internal nonisolated func access<Member>(keyPath: KeyPath<\(raw: className), Member>) {
-        _$defaults.registrar.access(self, keyPath: keyPath)
+        _$defaults.access(self, keyPath: keyPath)
       }
       """,
       """

@@ -92,6 +92,13 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
     return store
   }
 
+  /// Tells Observation that `keyPath` of `object` was read (the expansion's `access(keyPath:)`);
+  /// inlined, so a getter does not copy the registrar out of the binding.
+  @inlinable
+  public func access<Member>(_ object: Object, keyPath: KeyPath<Object, Member>) {
+    registrar.access(object, keyPath: keyPath)
+  }
+
   /// Reads a cached value under the lock, first loading the object from its store if that has
   /// not happened yet (an object whose own initializer did not call `observerStarter()`).
   @inlinable
