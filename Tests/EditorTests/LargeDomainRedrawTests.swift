@@ -14,11 +14,8 @@ import Testing
     let keys = (0..<10_000).map(key)
     let contents = try PropertyListSerialization.data(
       fromPropertyList: Dictionary(uniqueKeysWithValues: keys.map { ($0, "value of \($0)") }), format: .binary, options: 0)
-    // CoreTests' SuiteLocationTests change XDG_CONFIG_HOME for a moment while other suites run:
-    // read it (file, then domain) as close together as possible, and write through the domain's
-    // own file afterwards.
-    try contents.write(to: PreferencesDirectory.fileURL(forSuite: suite))
-    let domain = PropertyListDomain(suite: suite)
+    try contents.write(to: TestPreferences.file(ofSuite: suite))
+    let domain = PropertyListDomain(suite: suite, folder: TestPreferences.folder)
     var jobs = 0
     domain.startWatching { job in
       MainActor.assumeIsolated {
