@@ -22,7 +22,7 @@ final class SuiteStorage: @unchecked Sendable {
   private var pending: [String: PropertyListChange] = [:]
   private var flushScheduled = false
   private var reloadScheduled = false
-  private var observers: [(id: UInt64, handler: Handler)] = []
+  private var observers = ObserverList<DefaultsChange>()
   private var fileError: PropertyListError?
   private var latestError: PropertyListError?
   // Confined to `queue` (or to `init`).
@@ -96,11 +96,11 @@ final class SuiteStorage: @unchecked Sendable {
     pending[key] = change
     let mustSchedule = !flushScheduled
     flushScheduled = true
-    let targets = changed ? observers : []
+    let targets = changed ? observers : .none
     lock.unlock()
     if mustSchedule { queue.async { self.flushPending() } }
     if changed {
-      notify(targets, of: DefaultsChange(keys: [key], origin: .thisProcess), excluding: excluded)
+      targets.notify(DefaultsChange(keys: [key], origin: .thisProcess), excluding: excluded)
     }
   }
 
@@ -125,19 +125,10 @@ final class SuiteStorage: @unchecked Sendable {
   /// Adds an observer; it stays until the returned observation is cancelled or released.
   func addObserver(_ handler: @escaping Handler) -> DefaultsObservation {
     let id = ObserverIDs.next()
-    lock.withLock { observers.append((id, handler)) }
+    lock.withLock { observers.add(id: id, handler) }
     return DefaultsObservation(id: id) { [weak self] in
       guard let self else { return }
-      self.lock.withLock { self.observers.removeAll { $0.id == id } }
-    }
-  }
-
-  private func notify(
-    _ targets: [(id: UInt64, handler: Handler)], of change: DefaultsChange,
-    excluding excluded: UInt64?
-  ) {
-    for target in targets where target.id != excluded {
-      target.handler(change)
+      self.lock.withLock { self.observers.remove(id: id) }
     }
   }
 
@@ -233,10 +224,10 @@ final class SuiteStorage: @unchecked Sendable {
     latestError = nil
     let mustFlush = !pending.isEmpty && !flushScheduled
     if mustFlush { flushScheduled = true }
-    let targets = changedKeys.isEmpty ? [] : observers
+    let targets = changedKeys.isEmpty ? .none : observers
     lock.unlock()
     if mustFlush { queue.async { self.flushPending() } }
-    notify(targets, of: DefaultsChange(keys: changedKeys, origin: .otherProcess), excluding: nil)
+    targets.notify(DefaultsChange(keys: changedKeys, origin: .otherProcess))
   }
 
   deinit {

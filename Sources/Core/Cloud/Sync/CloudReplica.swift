@@ -39,7 +39,7 @@ final class CloudReplica: @unchecked Sendable {
   private var clock: HybridLogicalClock
   private var hasSynced: Bool
   private var saveScheduled = false
-  private var observers: [(id: UInt64, handler: Handler)] = []
+  private var observers = ObserverList<CloudChange>()
   private var latestError: (any Error)?
   // Set once at the end of `init`.
   private var subscription: DefaultsObservation?
@@ -100,7 +100,7 @@ final class CloudReplica: @unchecked Sendable {
     } catch {
       let targets = observers
       lock.unlock()
-      notify(targets, of: CloudChange(keys: [key], reason: NSUbiquitousKeyValueStoreQuotaViolationChange))
+      targets.notify(CloudChange(keys: [key], reason: NSUbiquitousKeyValueStoreQuotaViolationChange))
       throw error
     }
     guard !propertyListValuesEqual(copy.value(forKey: key), value) else {
@@ -115,7 +115,7 @@ final class CloudReplica: @unchecked Sendable {
     let targets = observers
     lock.unlock()
     if mustSchedule { queue.async { self.save() } }
-    notify(targets, of: CloudChange(keys: [key], reason: nil), excluding: excluded)
+    targets.notify(CloudChange(keys: [key], reason: nil), excluding: excluded)
   }
 
   /// Saves pending writes now and waits.
@@ -144,18 +144,10 @@ final class CloudReplica: @unchecked Sendable {
 
   func addObserver(_ handler: @escaping Handler) -> DefaultsObservation {
     let id = ObserverIDs.next()
-    lock.withLock { observers.append((id, handler)) }
+    lock.withLock { observers.add(id: id, handler) }
     return DefaultsObservation(id: id) { [weak self] in
       guard let self else { return }
-      self.lock.withLock { self.observers.removeAll { $0.id == id } }
-    }
-  }
-
-  private func notify(
-    _ targets: [(id: UInt64, handler: Handler)], of change: CloudChange, excluding excluded: UInt64? = nil
-  ) {
-    for target in targets where target.id != excluded {
-      target.handler(change)
+      self.lock.withLock { self.observers.remove(id: id) }
     }
   }
 
@@ -218,10 +210,10 @@ final class CloudReplica: @unchecked Sendable {
     let mustSave = !hasSynced && !pending.isEmpty && !saveScheduled
     hasSynced = true
     if mustSave { saveScheduled = true }
-    let targets = changedKeys.isEmpty ? [] : observers
+    let targets = changedKeys.isEmpty ? .none : observers
     lock.unlock()
     if mustSave { queue.async { self.save() } }
-    notify(targets, of: CloudChange(keys: changedKeys, reason: reason))
+    targets.notify(CloudChange(keys: changedKeys, reason: reason))
   }
 
   /// Replaces the copy with another account's records, dropping writes not yet saved (Apple:
@@ -238,7 +230,7 @@ final class CloudReplica: @unchecked Sendable {
     let changedKeys = Set(old.keys).union(new.keys).filter { !propertyListValuesEqual(old[$0], new[$0]) }
     let targets = observers
     lock.unlock()
-    notify(targets, of: CloudChange(keys: changedKeys, reason: NSUbiquitousKeyValueStoreAccountChange))
+    targets.notify(CloudChange(keys: changedKeys, reason: NSUbiquitousKeyValueStoreAccountChange))
   }
 
   private static func report(_ error: any Error) {
