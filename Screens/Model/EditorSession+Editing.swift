@@ -96,7 +96,15 @@ extension EditorSession {
     } else {
       change(row, at: index, label: "reset \(row.name)") { try source.resetValue(at: index) }
       if state.message?.isError == false {
-        state.message?.text = "Reset \(row.name) to its default \(row.defaultValue ?? "")"
+        state.message?.text =
+          source.hasDefaults
+          ? "Reset \(row.name) to its default \(row.defaultValue ?? "")"
+          : "\(row.name) removed (a \(source.kind.rawValue) has no defaults; u puts it back)"
+      }
+      if !source.hasDefaults {
+        // The key and its row are gone: the focus stays at the same place in the list.
+        state.rowIndex = max(0, min(index, source.rowCount - 1))
+        return Damage(layout: true)
       }
     }
     return Damage(rows: [index])
@@ -150,6 +158,11 @@ extension EditorSession {
     }
     let old = state.rowIndex
     state.rowIndex = step.rows[0].index
+    if case .storedUnder(let key, _) = step.rows[0].snapshot {
+      // The key's row may have moved (or come back): follow the key.
+      refocus(onRowKeyed: key)
+      return Damage(rows: [old, state.rowIndex], focusPlaced: true)
+    }
     return Damage(rows: [old, state.rowIndex])
   }
 
@@ -167,8 +180,8 @@ extension EditorSession {
         undoSteps.append(
           UndoStep(label: label, source: state.sourceIndex, rows: [(index, snapshot)]))
       }
-      state.message = .init(
-        text: "Saved \(row.name) = \(source.row(at: index).value)", isError: false)
+      let saved = index < source.rowCount ? source.row(at: index).value : "(removed)"
+      state.message = .init(text: "Saved \(row.name) = \(saved)", isError: false)
       return true
     } catch {
       state.message = .init(

@@ -4,11 +4,15 @@ struct Damage: Equatable {
   var layout = false
   /// Rows of the shown source to draw again (cursor moved), by index.
   var rows: Set<Int> = []
+  /// The key put the focus on a row itself (undo brought a key back): keys that came and went
+  /// do not move it back to the row focused before.
+  var focusPlaced = false
 
   /// Adds what `other` needs redrawn.
   mutating func formUnion(_ other: Damage) {
     layout = layout || other.layout
     rows.formUnion(other.rows)
+    focusPlaced = focusPlaced || other.focusPlaced
   }
 }
 
@@ -149,6 +153,14 @@ final class EditorSession {
     } else {
       state.rowIndex = max(0, min(state.rowIndex, source.rowCount - 1))
     }
+  }
+
+  /// Puts the focus on the row stored under `key` in the shown source, when there is one.
+  func refocus(onRowKeyed key: String) {
+    guard let source = currentSource,
+      let index = (0..<source.rowCount).first(where: { source.row(at: $0).key == key })
+    else { return }
+    state.rowIndex = index
   }
 
   /// Tells the user that the row being edited changed elsewhere; the draft stays.

@@ -58,6 +58,30 @@ final class PropertyListDomain: RowSource, LiveRowSource, Observable {
     reload([key])
   }
 
+  var hasDefaults: Bool { false }
+
+  /// Removes the key from the suite (there is no default to go back to: the row goes away).
+  func resetValue(at index: Int) throws {
+    let key = keys[index]
+    try defaults.write(nil, forKey: key, excluding: observation)
+    reload([key])
+  }
+
+  /// The key and its stored value, so undo finds the key even after rows moved.
+  func snapshot(at index: Int) -> RowSnapshot? {
+    let key = keys[index]
+    return .storedUnder(key: key, value: values[key])
+  }
+
+  /// Writes the value of a ``snapshot(at:)`` back under its key (or removes the key).
+  func restore(_ snapshot: RowSnapshot, at index: Int) throws {
+    guard case .storedUnder(let key, let value) = snapshot else {
+      throw RowSourceError.unsupported("\(title) restores only the values it took")
+    }
+    try defaults.write(value, forKey: key, excluding: observation)
+    reload([key])
+  }
+
   func startWatching(post: @escaping MainJobPoster) {
     guard observation == nil else { return }
     observation = defaults.observe { [weak self] change in

@@ -68,7 +68,7 @@ final class EditorScreen {
     if layout == nil || damage.layout || pending.layout || layout?.size != canvas.size
       || session.state.mode.overlay != nil || scrollToFocus()
     {
-      paintAll(keysChanged: pending.layout)
+      paintAll(keysChanged: pending.layout && !damage.focusPlaced)
     } else {
       for index in pending.rows {
         redrawCounts[RowID(source: source, row: index), default: 0] += 1
