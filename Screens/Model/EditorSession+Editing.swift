@@ -1,3 +1,5 @@
+import ObservableDefaultsCore
+
 /// Changing values: toggles, choices, the line editor, resets and undo. Every change goes
 /// through the row's source (typed, validated there) and pushes an ``EditorSession/UndoStep``.
 extension EditorSession {
@@ -183,6 +185,13 @@ extension EditorSession {
       let saved = index < source.rowCount ? source.row(at: index).value : "(removed)"
       state.message = .init(text: "Saved \(row.name) = \(saved)", isError: false)
       return true
+    } catch let conflict as PropertyListConflictError {
+      let then = if case .editing = state.mode { "Esc, then r" } else { "r" }
+      state.message = .init(
+        text: "\(row.name) not saved: \(conflict.file.lastPathComponent) changed on disk since it "
+          + "was loaded (\(conflict.keys.joined(separator: ", "))); \(then) reloads",
+        isError: true)
+      return false
     } catch {
       state.message = .init(
         text: "\(row.name) (\(row.typeName)) not changed: \(error)", isError: true)

@@ -114,6 +114,8 @@ final class EditorSession {
     case .toggleRedrawCounts:
       state.showsRedrawCounts.toggle()
       return Damage(layout: true)
+    case .reload:
+      return reload()
     case .quit:
       state.isFinished = true
       return Damage()
@@ -153,6 +155,30 @@ final class EditorSession {
     } else {
       state.rowIndex = max(0, min(state.rowIndex, source.rowCount - 1))
     }
+  }
+
+  /// Reads the shown file or suite again from disk; the rows whose values changed redraw (and
+  /// are marked as changed elsewhere), the focus stays on its key.
+  private func reload() -> Damage {
+    guard let source = currentSource as? any ReloadableRowSource else {
+      state.message = .init(
+        text: "\(currentSource?.title ?? "This object") is not read from a file: nothing to reload",
+        isError: false)
+      return Damage()
+    }
+    let index = state.rowIndex
+    let key = focusedRow?.key
+    do {
+      try source.reload()
+      state.message = .init(text: "Reloaded \(source.title) from disk", isError: false)
+    } catch {
+      state.message = .init(text: "Could not reload \(source.title): \(error)", isError: true)
+    }
+    if let key { refocus(onRowKeyed: key) }
+    state.rowIndex = max(0, min(state.rowIndex, source.rowCount - 1))
+    // The rows that changed redraw by themselves, marked as changed elsewhere.
+    let moved: Set<Int> = index == state.rowIndex ? [] : [index, state.rowIndex]
+    return Damage(rows: moved, focusPlaced: true)
   }
 
   /// Puts the focus on the row stored under `key` in the shown source, when there is one.

@@ -6,7 +6,7 @@ import Observation
 /// one key redraws that key's row only. The suite is editable and follows writes from other
 /// processes. (Files opened by path are ``PropertyListFileDomain``s.)
 @MainActor
-final class PropertyListDomain: RowSource, LiveRowSource, Observable {
+final class PropertyListDomain: RowSource, LiveRowSource, ReloadableRowSource, Observable {
   let title: String
   let location: String
   let kind: RowSourceKind
@@ -87,6 +87,14 @@ final class PropertyListDomain: RowSource, LiveRowSource, Observable {
     observation = defaults.observe { [weak self] change in
       post { self?.reload(change.keys) }
     }
+  }
+
+  /// Reads the suite's file again (after writing what is pending) and shows what changed.
+  ///
+  /// - Throws: The suite's ``PropertyListError`` when the file cannot be written or read.
+  func reload() throws {
+    if !defaults.synchronize(), let error = defaults.lastError { throw error }
+    reload(Set(values.keys).union(defaults.persistentValues.keys))
   }
 
   /// Re-reads `changedKeys` from the suite and invalidates the rows whose value differs, or the

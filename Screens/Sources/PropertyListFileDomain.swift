@@ -11,7 +11,7 @@ import Observation
 /// applied over the new contents only when none of them changed there, otherwise the save is
 /// refused (see ``PropertyListConflictError``) and ``reload()`` shows the file as it is now.
 @MainActor
-final class PropertyListFileDomain: ExpandableRowSource, Observable {
+final class PropertyListFileDomain: ExpandableRowSource, ReloadableRowSource, Observable {
   let title: String
   let location: String
   let kind = RowSourceKind.file

@@ -96,3 +96,11 @@ protocol LiveRowSource: RowSource {
   /// `post`, so every observable mutation happens on the loop thread.
   func startWatching(post: @escaping MainJobPoster)
 }
+
+/// A ``RowSource`` read from a file that `r` reads again, for a file changed on disk by another
+/// writer (after a save was refused because of it).
+@MainActor
+protocol ReloadableRowSource: RowSource {
+  /// Shows the file as it is on disk now; unsaved edits are dropped.
+  func reload() throws
+}

@@ -1,0 +1,88 @@
+import Foundation
+import ObservableDefaultsCore
+import Testing
+
+@testable import SettingsEditor
+
+/// `r` reads a file or suite again from disk; a save refused because another writer changed
+/// the file already says so.
+@MainActor
+@Suite struct ReloadKeyTests {
+  /// A small XML property-list file in the test folder.
+  private func file(_ values: [String: Any]) throws -> URL {
+    let url = TestPreferences.folder.appendingPathComponent("\(UUID().uuidString).plist")
+    try PropertyListSerialization.data(fromPropertyList: values, format: .xml, options: 0)
+      .write(to: url)
+    return url
+  }
+
+  @Test func aRefusedSaveOffersRAndRShowsTheOtherWritersValuesThenSavesAgain() throws {
+    let url = try file(["age": 20, "name": "Fatbobman"])
+    let domain = try PropertyListFileDomain(file: url)
+    let canvas = MemoryCanvas(rows: 12, columns: 100)
+    let session = EditorSession(sources: [domain])
+    let screen = EditorScreen(canvas: canvas, session: session, glyphs: .unicode, wake: {})
+    screen.draw(Damage(layout: true))
+    #expect(canvas.line(11).contains("r reload"))
+
+    _ = try PropertyListFile(url: url).apply(["age": .set(30)])
+    for key: KeyPress in [.enter, .backspace, .backspace, .character("2"), .character("5"), .enter]
+    {
+      screen.draw(session.handle(key))
+    }
+    let refusal = try #require(session.state.message)
+    #expect(refusal.isError)
+    #expect(refusal.text.contains("age not saved"))
+    #expect(refusal.text.hasSuffix("Esc, then r reloads"))
+    screen.draw(session.handle(.escape))
+    #expect(canvas.line(2).contains("20"))
+
+    let before = screen.redrawCount(source: 0, row: 0)
+    screen.draw(session.handle(.character("r")))
+    #expect(session.state.message?.text.hasPrefix("Reloaded") == true)
+    #expect(canvas.line(2).contains("age") && canvas.line(2).contains("30"))
+    #expect(session.focusedRow?.key == "age")
+    #expect(screen.redrawCount(source: 0, row: 0) == before + 1, "the reloaded row redraws once")
+    #expect(screen.redrawCount(source: 0, row: 1) == 0, "an unchanged row does not")
+
+    for key: KeyPress in [.enter, .backspace, .backspace, .character("3"), .character("1"), .enter]
+    {
+      screen.draw(session.handle(key))
+    }
+    #expect(session.state.message?.isError == false)
+    #expect(try PropertyListFile(url: url).read()?.values["age"] as? Int == 31)
+    #expect(try PropertyListFile(url: url).read()?.values["name"] as? String == "Fatbobman")
+  }
+
+  @Test func aRefusedToggleOffersRDirectly() throws {
+    let url = try file(["on": true])
+    let domain = try PropertyListFileDomain(file: url)
+    let session = EditorSession(sources: [domain])
+    _ = try PropertyListFile(url: url).apply(["on": .set(false)])
+    _ = session.handle(.character(" "))
+    #expect(session.state.message?.text.hasSuffix("; r reloads") == true)
+    _ = session.handle(.character("r"))
+    #expect(session.focusedRow?.value == "false")
+  }
+
+  @Test func rReloadsASuite() throws {
+    let suite = TestPreferences.uniqueSuite()
+    let writer = TestPreferences.writer(ofSuite: suite)
+    try writer.write(20, forKey: "age")
+    let domain = PropertyListDomain(suite: suite, folder: TestPreferences.folder)
+    let session = EditorSession(sources: [domain])
+    _ = session.handle(.character("r"))
+    #expect(session.state.message == .init(text: "Reloaded \(suite) from disk", isError: false))
+    #expect(session.focusedRow?.value == "20")
+  }
+
+  @Test func rIsOfferedOnlyWhereItReloads() {
+    #expect(KeyMap.browseHints(for: nil, reloads: true).contains("r reload"))
+    #expect(!KeyMap.browseHints(for: nil, reloads: false).contains("r reload"))
+    #expect(KeyMap.helpLines(reloads: true).contains { $0.label == "r" })
+    #expect(!KeyMap.helpLines(reloads: false).contains { $0.label == "r" })
+    let session = EditorSession(sources: [SampleRowSource()])
+    _ = session.handle(.character("r"))
+    #expect(session.state.message?.text.contains("nothing to reload") == true)
+  }
+}
