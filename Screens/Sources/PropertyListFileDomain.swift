@@ -10,8 +10,13 @@ import Observation
 /// changed on disk since it was loaded is never overwritten blindly: the edited keys are
 /// applied over the new contents only when none of them changed there, otherwise the save is
 /// refused (see ``PropertyListConflictError``) and ``reload()`` shows the file as it is now.
+///
+/// Once watching starts, other writers are followed live: the file is re-read when it changes
+/// and merged key by key (see ``merge(_:)``).
 @MainActor
-final class PropertyListFileDomain: ExpandableRowSource, ReloadableRowSource, Observable {
+final class PropertyListFileDomain: ExpandableRowSource, ReloadableRowSource, LiveRowSource,
+  Observable
+{
   let title: String
   let location: String
   let kind = RowSourceKind.file
@@ -25,6 +30,7 @@ final class PropertyListFileDomain: ExpandableRowSource, ReloadableRowSource, Ob
   private(set) var editedKeys: Set<String> = []
   private var expanded: Set<PropertyListPath> = []
   private var lines: [PropertyListTreeLines.Line] = []
+  private var watch: DefaultsObservation?
 
   /// Opens the property-list file at `url`.
   ///
@@ -131,22 +137,56 @@ final class PropertyListFileDomain: ExpandableRowSource, ReloadableRowSource, Ob
     show(loaded)
   }
 
+  func startWatching(post: @escaping MainJobPoster) {
+    guard watch == nil else { return }
+    watch = file.watch { [weak self] in
+      // Read on the loop thread, when the job runs: a read made here could be overtaken by
+      // this editor's own save and bring back the value it replaced.
+      post { self?.followDisk() }
+    }
+  }
+
+  /// Reads the file again and merges it (a file gone or not parsing keeps what is shown).
+  private func followDisk() {
+    guard let document = try? file.read() else { return }
+    merge(document)
+  }
+
+  /// Shows `document`, just read from disk after another writer changed it: the top-level keys
+  /// whose values changed there redraw their rows (once each), the others draw nothing. Keys
+  /// with unsaved edits keep the edits, and the file as loaded keeps their old values, so
+  /// saving them is still refused when the other writer changed them too.
+  func merge(_ document: PropertyListDocument) {
+    var base = document
+    var shown = document
+    for key in editedKeys {
+      base.values[key] = loaded.values[key]
+      shown.values[key] = edited.values[key]
+    }
+    loaded = base
+    show(shown)
+  }
+
   private func value(at path: PropertyListPath) -> Any {
     PropertyListTree.value(at: path, in: edited.values) as Any
   }
 
   /// Shows `document`: lays the list out again when its lines changed, and redraws the rows
-  /// under the top-level keys whose values differ from those shown.
+  /// whose values differ from those shown (looking only under the top-level keys that changed).
   private func show(_ document: PropertyListDocument) {
     let changedKeys = Set(edited.values.keys).union(document.values.keys).filter {
       !propertyListValuesEqual(edited.values[$0], document.values[$0])
     }
+    let before = edited.values
     edited = document
     let newLines = PropertyListTreeLines(root: edited.values, expanded: expanded).lines
     if newLines != lines {
       registrar.withMutation(of: self, keyPath: \.lines) { lines = newLines }
     }
     for line in lines where line.path.first.map({ changedKeys.contains($0.description) }) == true {
+      let old = PropertyListTree.value(at: line.path, in: before)
+      guard !propertyListValuesEqual(old, PropertyListTree.value(at: line.path, in: edited.values))
+      else { continue }
       registrar.withMutation(of: self, keyPath: \.[observing: line.path]) {}
     }
   }
