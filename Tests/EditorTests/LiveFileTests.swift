@@ -9,13 +9,6 @@ import Testing
 /// conflict rule on save still applies.
 @MainActor
 @Suite struct LiveFileTests {
-  private func file(_ values: [String: Any]) throws -> URL {
-    let url = TestPreferences.folder.appendingPathComponent("\(UUID().uuidString).plist")
-    try PropertyListSerialization.data(fromPropertyList: values, format: .xml, options: 0)
-      .write(to: url)
-    return url
-  }
-
   /// Waits (letting posted jobs run) until `condition` holds, at most five seconds.
   private func waitUntil(_ condition: () -> Bool) async throws {
     let deadline = ContinuousClock.now + .seconds(5)
@@ -25,15 +18,12 @@ import Testing
   }
 
   @Test func anotherWritersChangesRedrawOnlyTheirRowsAndKeepEditsAndSelection() async throws {
-    let url = try file([
+    let url = try TestPreferences.propertyListFile([
       "age": 20, "name": "Fatbobman", "prefs": ["size": 12, "theme": "dark"], "zeta": 1,
     ])
     let domain = try PropertyListFileDomain(file: url)
     domain.startWatching { job in Task { @MainActor in job() } }
-    let canvas = MemoryCanvas(rows: 14, columns: 80)
-    let session = EditorSession(sources: [domain])
-    let screen = EditorScreen(canvas: canvas, session: session, glyphs: .unicode, wake: {})
-    screen.draw(Damage(layout: true))
+    let (canvas, session, screen) = TestScreen.show(domain, rows: 14)
     for key: KeyPress in [.down, .down, .enter, .up] { screen.draw(session.handle(key)) }
     // Rows: age, name (focused), prefs ▾, size, theme, zeta.
     #expect(domain.rowCount == 6)
@@ -64,13 +54,10 @@ import Testing
   }
 
   @Test func ownSavesAndUnchangedRewritesRedrawNothingMore() async throws {
-    let url = try file(["age": 20, "name": "Fatbobman"])
+    let url = try TestPreferences.propertyListFile(["age": 20, "name": "Fatbobman"])
     let domain = try PropertyListFileDomain(file: url)
     domain.startWatching { job in Task { @MainActor in job() } }
-    let canvas = MemoryCanvas(rows: 10, columns: 80)
-    let session = EditorSession(sources: [domain])
-    let screen = EditorScreen(canvas: canvas, session: session, glyphs: .unicode, wake: {})
-    screen.draw(Damage(layout: true))
+    let (_, session, screen) = TestScreen.show(domain, rows: 10)
     for key: KeyPress in [.enter, .backspace, .backspace, .character("7"), .enter] {
       screen.draw(session.handle(key))
     }

@@ -9,10 +9,7 @@ import Testing
 @MainActor
 @Suite struct RawSuiteResetUndoTests {
   @Test func dRemovesTheKeyAndUPutsItBack() throws {
-    let suite = TestPreferences.uniqueSuite()
-    let writer = TestPreferences.writer(ofSuite: suite)
-    try writer.write(20, forKey: "age")
-    try writer.write("Fatbobman", forKey: "name")
+    let (suite, writer) = try TestPreferences.suite(["age": 20, "name": "Fatbobman"])
     let domain = PropertyListDomain(suite: suite, folder: TestPreferences.folder)
     let session = EditorSession(sources: [domain])
     #expect(session.focusedRow?.key == "age")
@@ -40,9 +37,7 @@ import Testing
   }
 
   @Test func undoOfAnEditFindsItsKeyAfterAnotherWriterAddedOne() throws {
-    let suite = TestPreferences.uniqueSuite()
-    let writer = TestPreferences.writer(ofSuite: suite)
-    try writer.write(20, forKey: "b")
+    let (suite, writer) = try TestPreferences.suite(["b": 20])
     let domain = PropertyListDomain(suite: suite, folder: TestPreferences.folder)
     domain.startWatching { job in MainActor.assumeIsolated { job() } }
     let session = EditorSession(sources: [domain])
@@ -58,17 +53,11 @@ import Testing
   }
 
   @Test func onScreenTheRemovedRowGoesAndUndoBringsItBackFocused() throws {
-    let suite = TestPreferences.uniqueSuite()
-    let writer = TestPreferences.writer(ofSuite: suite)
-    try writer.write(20, forKey: "age")
-    try writer.write(true, forKey: "enabled")
-    try writer.write("Fatbobman", forKey: "name")
+    let (suite, _) = try TestPreferences.suite(
+      ["age": 20, "enabled": true, "name": "Fatbobman"])
     let domain = PropertyListDomain(suite: suite, folder: TestPreferences.folder)
     domain.startWatching { job in MainActor.assumeIsolated { job() } }
-    let canvas = MemoryCanvas(rows: 10, columns: 80)
-    let session = EditorSession(sources: [domain])
-    let screen = EditorScreen(canvas: canvas, session: session, glyphs: .unicode, wake: {})
-    screen.draw(Damage(layout: true))
+    let (canvas, session, screen) = TestScreen.show(domain, rows: 10)
     screen.draw(session.handle(.character("j")))  // focus "enabled"
     screen.draw(session.handle(.character("d")))
     #expect(canvas.line(2).contains("age "))

@@ -8,21 +8,10 @@ import Testing
 /// the file already says so.
 @MainActor
 @Suite struct ReloadKeyTests {
-  /// A small XML property-list file in the test folder.
-  private func file(_ values: [String: Any]) throws -> URL {
-    let url = TestPreferences.folder.appendingPathComponent("\(UUID().uuidString).plist")
-    try PropertyListSerialization.data(fromPropertyList: values, format: .xml, options: 0)
-      .write(to: url)
-    return url
-  }
-
   @Test func aRefusedSaveOffersRAndRShowsTheOtherWritersValuesThenSavesAgain() throws {
-    let url = try file(["age": 20, "name": "Fatbobman"])
+    let url = try TestPreferences.propertyListFile(["age": 20, "name": "Fatbobman"])
     let domain = try PropertyListFileDomain(file: url)
-    let canvas = MemoryCanvas(rows: 12, columns: 100)
-    let session = EditorSession(sources: [domain])
-    let screen = EditorScreen(canvas: canvas, session: session, glyphs: .unicode, wake: {})
-    screen.draw(Damage(layout: true))
+    let (canvas, session, screen) = TestScreen.show(domain, rows: 12, columns: 100)
     #expect(canvas.line(11).contains("r reload"))
 
     _ = try PropertyListFile(url: url).apply(["age": .set(30)])
@@ -55,7 +44,7 @@ import Testing
   }
 
   @Test func aRefusedToggleOffersRDirectly() throws {
-    let url = try file(["on": true])
+    let url = try TestPreferences.propertyListFile(["on": true])
     let domain = try PropertyListFileDomain(file: url)
     let session = EditorSession(sources: [domain])
     _ = try PropertyListFile(url: url).apply(["on": .set(false)])
@@ -66,9 +55,7 @@ import Testing
   }
 
   @Test func rReloadsASuite() throws {
-    let suite = TestPreferences.uniqueSuite()
-    let writer = TestPreferences.writer(ofSuite: suite)
-    try writer.write(20, forKey: "age")
+    let (suite, _) = try TestPreferences.suite(["age": 20])
     let domain = PropertyListDomain(suite: suite, folder: TestPreferences.folder)
     let session = EditorSession(sources: [domain])
     _ = session.handle(.character("r"))
