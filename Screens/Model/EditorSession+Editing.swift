@@ -161,8 +161,10 @@ extension EditorSession {
     let old = state.rowIndex
     state.rowIndex = step.rows[0].index
     if case .storedUnder(let key, _) = step.rows[0].snapshot {
-      // The key's row may have moved (or come back): follow the key.
-      refocus(onRowKeyed: key)
+      // The key's row may have moved (or come back): follow the key, unless the row there is
+      // still the key's or one inside it (a nested value of a tree).
+      let here = focusedRow?.key
+      if here != key && here?.hasPrefix(key + " / ") != true { refocus(onRowKeyed: key) }
       return Damage(rows: [old, state.rowIndex], focusPlaced: true)
     }
     return Damage(rows: [old, state.rowIndex])

@@ -145,12 +145,16 @@ final class EditorSession {
     return Damage(layout: true)
   }
 
-  /// Puts the focus on the row named `name` of the shown source, when it is still there (keys
-  /// added or removed elsewhere move rows; the selection follows its key).
-  func refocus(onRowNamed name: String) {
+  /// Puts the focus on the row whose ``PropertyRow/identity`` is `identity` in the shown source,
+  /// when it is still there (keys added or removed elsewhere move rows; the selection follows its
+  /// key).
+  func refocus(onRow identity: String) {
     guard let source = currentSource else { return }
-    if state.rowIndex < source.rowCount, source.row(at: state.rowIndex).name == name { return }
-    if let index = (0..<source.rowCount).first(where: { source.row(at: $0).name == name }) {
+    if state.rowIndex < source.rowCount, source.row(at: state.rowIndex).identity == identity {
+      return
+    }
+    if let index = (0..<source.rowCount).first(where: { source.row(at: $0).identity == identity })
+    {
       state.rowIndex = index
     } else {
       state.rowIndex = max(0, min(state.rowIndex, source.rowCount - 1))
