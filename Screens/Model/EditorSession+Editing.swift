@@ -1,3 +1,5 @@
+import ObservableDefaultsCore
+
 /// Changing values: toggles, choices, the line editor, resets and undo. Every change goes
 /// through the row's source (typed, validated there) and pushes an ``EditorSession/UndoStep``.
 extension EditorSession {
@@ -96,7 +98,15 @@ extension EditorSession {
     } else {
       change(row, at: index, label: "reset \(row.name)") { try source.resetValue(at: index) }
       if state.message?.isError == false {
-        state.message?.text = "Reset \(row.name) to its default \(row.defaultValue ?? "")"
+        state.message?.text =
+          source.hasDefaults
+          ? "Reset \(row.name) to its default \(row.defaultValue ?? "")"
+          : "\(row.name) removed (a \(source.kind.rawValue) has no defaults; u puts it back)"
+      }
+      if !source.hasDefaults {
+        // The key and its row are gone: the focus stays at the same place in the list.
+        state.rowIndex = max(0, min(index, source.rowCount - 1))
+        return Damage(layout: true)
       }
     }
     return Damage(rows: [index])
@@ -150,6 +160,13 @@ extension EditorSession {
     }
     let old = state.rowIndex
     state.rowIndex = step.rows[0].index
+    if case .storedUnder(let key, _) = step.rows[0].snapshot {
+      // The key's row may have moved (or come back): follow the key, unless the row there is
+      // still the key's or one inside it (a nested value of a tree).
+      let here = focusedRow?.key
+      if here != key && here?.hasPrefix(key + " / ") != true { refocus(onRowKeyed: key) }
+      return Damage(rows: [old, state.rowIndex], focusPlaced: true)
+    }
     return Damage(rows: [old, state.rowIndex])
   }
 
@@ -167,9 +184,16 @@ extension EditorSession {
         undoSteps.append(
           UndoStep(label: label, source: state.sourceIndex, rows: [(index, snapshot)]))
       }
-      state.message = .init(
-        text: "Saved \(row.name) = \(source.row(at: index).value)", isError: false)
+      let saved = index < source.rowCount ? source.row(at: index).value : "(removed)"
+      state.message = .init(text: "Saved \(row.name) = \(saved)", isError: false)
       return true
+    } catch let conflict as PropertyListConflictError {
+      let then = if case .editing = state.mode { "Esc, then r" } else { "r" }
+      state.message = .init(
+        text: "\(row.name) not saved: \(conflict.file.lastPathComponent) changed on disk since it "
+          + "was loaded (\(conflict.keys.joined(separator: ", "))); \(then) reloads",
+        isError: true)
+      return false
     } catch {
       state.message = .init(
         text: "\(row.name) (\(row.typeName)) not changed: \(error)", isError: true)

@@ -4,11 +4,15 @@ struct Damage: Equatable {
   var layout = false
   /// Rows of the shown source to draw again (cursor moved), by index.
   var rows: Set<Int> = []
+  /// The key put the focus on a row itself (undo brought a key back): keys that came and went
+  /// do not move it back to the row focused before.
+  var focusPlaced = false
 
   /// Adds what `other` needs redrawn.
   mutating func formUnion(_ other: Damage) {
     layout = layout || other.layout
     rows.formUnion(other.rows)
+    focusPlaced = focusPlaced || other.focusPlaced
   }
 }
 
@@ -110,6 +114,8 @@ final class EditorSession {
     case .toggleRedrawCounts:
       state.showsRedrawCounts.toggle()
       return Damage(layout: true)
+    case .reload:
+      return reload()
     case .quit:
       state.isFinished = true
       return Damage()
@@ -139,16 +145,52 @@ final class EditorSession {
     return Damage(layout: true)
   }
 
-  /// Puts the focus on the row named `name` of the shown source, when it is still there (keys
-  /// added or removed elsewhere move rows; the selection follows its key).
-  func refocus(onRowNamed name: String) {
+  /// Puts the focus on the row whose ``PropertyRow/identity`` is `identity` in the shown source,
+  /// when it is still there (keys added or removed elsewhere move rows; the selection follows its
+  /// key).
+  func refocus(onRow identity: String) {
     guard let source = currentSource else { return }
-    if state.rowIndex < source.rowCount, source.row(at: state.rowIndex).name == name { return }
-    if let index = (0..<source.rowCount).first(where: { source.row(at: $0).name == name }) {
+    if state.rowIndex < source.rowCount, source.row(at: state.rowIndex).identity == identity {
+      return
+    }
+    if let index = (0..<source.rowCount).first(where: { source.row(at: $0).identity == identity })
+    {
       state.rowIndex = index
     } else {
       state.rowIndex = max(0, min(state.rowIndex, source.rowCount - 1))
     }
+  }
+
+  /// Reads the shown file or suite again from disk; the rows whose values changed redraw (and
+  /// are marked as changed elsewhere), the focus stays on its key.
+  private func reload() -> Damage {
+    guard let source = currentSource as? any ReloadableRowSource else {
+      state.message = .init(
+        text: "\(currentSource?.title ?? "This object") is not read from a file: nothing to reload",
+        isError: false)
+      return Damage()
+    }
+    let index = state.rowIndex
+    let key = focusedRow?.key
+    do {
+      try source.reload()
+      state.message = .init(text: "Reloaded \(source.title) from disk", isError: false)
+    } catch {
+      state.message = .init(text: "Could not reload \(source.title): \(error)", isError: true)
+    }
+    if let key { refocus(onRowKeyed: key) }
+    state.rowIndex = max(0, min(state.rowIndex, source.rowCount - 1))
+    // The rows that changed redraw by themselves, marked as changed elsewhere.
+    let moved: Set<Int> = index == state.rowIndex ? [] : [index, state.rowIndex]
+    return Damage(rows: moved, focusPlaced: true)
+  }
+
+  /// Puts the focus on the row stored under `key` in the shown source, when there is one.
+  func refocus(onRowKeyed key: String) {
+    guard let source = currentSource,
+      let index = (0..<source.rowCount).first(where: { source.row(at: $0).key == key })
+    else { return }
+    state.rowIndex = index
   }
 
   /// Tells the user that the row being edited changed elsewhere; the draft stays.

@@ -23,6 +23,8 @@ enum EditorCommand: Hashable, Sendable {
   case details
   /// Shows or hides each row's value-redraw counter.
   case toggleRedrawCounts
+  /// Reads a file or suite again from disk (see ``ReloadableRowSource``).
+  case reload
   case quit
 }
 
@@ -90,12 +92,23 @@ enum KeyMap {
       keys: [.character("c")], command: .toggleRedrawCounts, label: "c",
       help: "show how often each row was redrawn"),
     KeyBinding(
+      keys: [.character("r")], command: .reload, label: "r",
+      help: "reload the file or suite from disk (unsaved edits are dropped)", hint: "r reload"),
+    KeyBinding(
       keys: [.character("?"), .other(265 /* KEY_F(1) */)], command: .help, label: "? F1",
       help: "this help",
       hint: "? help"),
     KeyBinding(
       keys: [.character("q")], command: .quit, label: "q", help: "quit", hint: "q quit"),
   ]
+
+  /// The help screen's lines (label, text), leaving out `r` where nothing reloads.
+  static func helpLines(reloads: Bool) -> [(label: String, text: String)] {
+    browse.compactMap { binding in
+      guard reloads || binding.command != .reload else { return nil }
+      return binding.help.map { (binding.label, $0) }
+    }
+  }
 
   /// The hints for the key bar while a value is being edited.
   static let editingHints = ["Enter save", "Esc restore", "←→ move", "Home/End"]
@@ -113,10 +126,12 @@ enum KeyMap {
     browseCommands[key]
   }
 
-  /// The key-bar hints of browse mode for a row edited as `editing` (nil: no row focused).
-  static func browseHints(for editing: RowEditing?) -> [String] {
+  /// The key-bar hints of browse mode for a row edited as `editing` (nil: no row focused), in a
+  /// source that `r` reloads or not.
+  static func browseHints(for editing: RowEditing?, reloads: Bool = false) -> [String] {
     browse.compactMap { binding in
       switch (binding.command, editing) {
+      case (.reload, _) where !reloads: nil
       case (.activate, .toggle?), (.activate, .choice?), (.toggle, .text?), (.toggle, .readOnly?),
         (.toggle, nil):
         nil

@@ -16,6 +16,10 @@ struct PropertyRow: Equatable {
   var summary: String?
   /// How the user can change the value.
   var editing: RowEditing
+
+  /// What tells the row apart from the others of its source: the key (a path in a tree, where
+  /// names repeat and show whether a container is open), or the name of an unstored property.
+  var identity: String { key ?? name }
 }
 
 /// How a row's value can be changed in the editor.

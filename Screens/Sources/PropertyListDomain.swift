@@ -2,11 +2,14 @@ import Foundation
 import ObservableDefaultsCore
 import Observation
 
-/// The top-level keys of a suite as rows, in key order, observable key by key: a new value for
-/// one key redraws that key's row only. The suite is editable and follows writes from other
-/// processes. (Files opened by path are ``PropertyListFileDomain``s.)
+/// The keys of a suite as a tree of rows, in key order, as files opened by path show theirs
+/// (``PropertyListTreeRows``): dictionaries and arrays open with Enter. Observable path by path:
+/// a new value for one key redraws that key's rows only. The suite is editable (a nested edit
+/// writes its top-level key) and follows writes from other processes.
 @MainActor
-final class PropertyListDomain: RowSource, LiveRowSource, Observable {
+final class PropertyListDomain: ExpandableRowSource, LiveRowSource, ReloadableRowSource,
+  Observable
+{
   let title: String
   let location: String
   let kind: RowSourceKind
@@ -15,7 +18,7 @@ final class PropertyListDomain: RowSource, LiveRowSource, Observable {
   private let defaults: PropertyListDefaults
   private var observation: DefaultsObservation?
   private var values: [String: Any]
-  private var keys: [String]
+  private var tree: PropertyListTreeRows
 
   /// Shows the suite `name` of the preferences folder `folder`, editable.
   init(suite name: String, folder: URL = PreferencesDirectory.url) {
@@ -27,22 +30,17 @@ final class PropertyListDomain: RowSource, LiveRowSource, Observable {
     kind = .suite
     // The stored values only: not the registered defaults nor the command line's.
     values = defaults.persistentValues
-    keys = values.keys.sorted()
+    tree = PropertyListTreeRows(root: values)
   }
 
   var rowCount: Int {
-    registrar.access(self, keyPath: \.keys)
-    return keys.count
+    registrar.access(self, keyPath: \.tree)
+    return tree.lines.count
   }
 
   func row(at index: Int) -> PropertyRow {
-    let key = keys[index]
-    registrar.access(self, keyPath: \.[observing: key])
-    let value = values[key] as Any
-    let summary = ValueSummary(value)
-    return PropertyRow(
-      name: key, key: key, typeName: summary.typeName, value: summary.text,
-      editing: editing(for: value))
+    registrar.access(self, keyPath: \.[observing: tree.lines[index].path])
+    return tree.row(at: index, in: values)
   }
 
   var problem: String? {
@@ -52,8 +50,47 @@ final class PropertyListDomain: RowSource, LiveRowSource, Observable {
     return "not a valid property list, left unchanged: \(error.reason)"
   }
 
+  func toggleExpansion(at index: Int) -> Bool {
+    guard tree.toggle(at: index, in: values) else { return false }
+    layOut()
+    return true
+  }
+
+  /// Stores the scalar `value` at row `index`; a nested one writes its top-level key's value
+  /// with the edited copy.
   func setValue(_ value: Any, at index: Int) throws {
-    let key = keys[index]
+    let (key, newValue) = try PropertyListTreeRows.editing(
+      value, at: tree.lines[index].path, in: values)
+    try defaults.write(newValue, forKey: key, excluding: observation)
+    reload([key])
+  }
+
+  var hasDefaults: Bool { false }
+
+  /// Removes the top-level key from the suite (there is no default to go back to: its rows go
+  /// away). A nested row is refused: the key holding it would go with it.
+  func resetValue(at index: Int) throws {
+    let path = tree.lines[index].path
+    guard path.count == 1, case .key(let key)? = path.first else {
+      throw RowSourceError.unsupported(
+        "d removes top-level keys only; \(path.map(\.description).joined(separator: " / ")) is "
+          + "inside \(path.first?.description ?? "")")
+    }
+    try defaults.write(nil, forKey: key, excluding: observation)
+    reload([key])
+  }
+
+  /// The top-level key and its stored value, so undo finds the key even after rows moved.
+  func snapshot(at index: Int) -> RowSnapshot? {
+    let key = tree.lines[index].key
+    return .storedUnder(key: key, value: values[key])
+  }
+
+  /// Writes the value of a ``snapshot(at:)`` back under its key (or removes the key).
+  func restore(_ snapshot: RowSnapshot, at index: Int) throws {
+    guard case .storedUnder(let key, let value) = snapshot else {
+      throw RowSourceError.unsupported("\(title) restores only the values it took")
+    }
     try defaults.write(value, forKey: key, excluding: observation)
     reload([key])
   }
@@ -65,26 +102,41 @@ final class PropertyListDomain: RowSource, LiveRowSource, Observable {
     }
   }
 
-  /// Re-reads `changedKeys` from the suite and invalidates the rows whose value differs, or the
-  /// whole list when keys appeared or disappeared.
+  /// Reads the suite's file again (after writing what is pending) and shows what changed.
+  ///
+  /// - Throws: The suite's ``PropertyListError`` when the file cannot be written or read.
+  func reload() throws {
+    if !defaults.synchronize(), let error = defaults.lastError { throw error }
+    reload(Set(values.keys).union(defaults.persistentValues.keys))
+  }
+
+  /// Re-reads `changedKeys` from the suite and redraws the rows whose value differs; lays the
+  /// list out again only when keys appeared or disappeared or an open container changed.
   private func reload(_ changedKeys: Set<String>) {
+    var before: [String: Any] = [:]
+    var changed: Set<String> = []
     var keysChanged = false
     for key in changedKeys {
       let value = defaults.persistentValue(forKey: key)
       guard !propertyListValuesEqual(values[key], value) else { continue }
       keysChanged = keysChanged || (values[key] == nil) != (value == nil)
-      registrar.withMutation(of: self, keyPath: \.[observing: key]) { values[key] = value }
+      before[key] = values[key]
+      changed.insert(key)
+      values[key] = value
     }
-    if keysChanged {
-      registrar.withMutation(of: self, keyPath: \.keys) { keys = values.keys.sorted() }
+    guard !changed.isEmpty else { return }
+    if keysChanged || changed.contains(where: tree.isOpen(underKey:)) { layOut() }
+    for path in tree.changedPaths(under: changed, from: before, to: values) {
+      registrar.withMutation(of: self, keyPath: \.[observing: path]) {}
     }
   }
 
-  /// The observation identity of one key's value (the value itself lives in `values`).
-  private subscript(observing key: String) -> String { key }
-
-  private func editing(for value: Any) -> RowEditing {
-    .propertyListScalar(value)
-      ?? .readOnly("\(ValueSummary(value).typeName) values are edited in a property-list file")
+  /// Lays the lines out again, telling observers only when they changed.
+  private func layOut() {
+    guard let lines = tree.laidOut(values) else { return }
+    registrar.withMutation(of: self, keyPath: \.tree) { tree.lines = lines }
   }
+
+  /// The observation identity of the value at one path (the value itself lives in `values`).
+  private subscript(observing path: PropertyListPath) -> PropertyListPath { path }
 }

@@ -10,8 +10,13 @@ import Observation
 /// changed on disk since it was loaded is never overwritten blindly: the edited keys are
 /// applied over the new contents only when none of them changed there, otherwise the save is
 /// refused (see ``PropertyListConflictError``) and ``reload()`` shows the file as it is now.
+///
+/// Once watching starts, other writers are followed live: the file is re-read when it changes
+/// and merged key by key (see ``merge(_:)``).
 @MainActor
-final class PropertyListFileDomain: ExpandableRowSource, Observable {
+final class PropertyListFileDomain: ExpandableRowSource, ReloadableRowSource, LiveRowSource,
+  Observable
+{
   let title: String
   let location: String
   let kind = RowSourceKind.file
@@ -23,8 +28,8 @@ final class PropertyListFileDomain: ExpandableRowSource, Observable {
   private var edited: PropertyListDocument
   /// The top-level keys whose values were edited and not saved yet.
   private(set) var editedKeys: Set<String> = []
-  private var expanded: Set<PropertyListPath> = []
-  private var lines: [PropertyListTreeLines.Line] = []
+  private var tree: PropertyListTreeRows
+  private var watch: DefaultsObservation?
 
   /// Opens the property-list file at `url`.
   ///
@@ -37,44 +42,31 @@ final class PropertyListFileDomain: ExpandableRowSource, Observable {
     edited = loaded
     title = url.lastPathComponent
     location = url.path
-    lines = PropertyListTreeLines(root: loaded.values, expanded: expanded).lines
+    tree = PropertyListTreeRows(root: loaded.values)
   }
 
   var rowCount: Int {
-    registrar.access(self, keyPath: \.lines)
-    return lines.count
+    registrar.access(self, keyPath: \.tree)
+    return tree.lines.count
   }
 
   /// The path of the value shown in row `index`.
   func path(at index: Int) -> PropertyListPath {
-    lines[index].path
+    tree.lines[index].path
   }
 
   /// Observed per path: an edit redraws its own row; a save or reload that brings other
   /// writers' values redraws the rows of those keys (the editor marks them as changed
   /// elsewhere); opening or closing a container lays the list out again through ``rowCount``.
   func row(at index: Int) -> PropertyRow {
-    let line = lines[index]
-    registrar.access(self, keyPath: \.[observing: line.path])
-    let value = PropertyListTree.value(at: line.path, in: edited.values) as Any
-    let summary = ValueSummary(value)
-    let opens = !PropertyListTreeLines.children(of: value).isEmpty
-    // After the label, so top-level names start in the name column as in the suites' rows.
-    let disclosure = opens ? (expanded.contains(line.path) ? " ▾" : " ▸") : ""
-    // Dates with every digit of their fraction; the summary keeps milliseconds only.
-    let text = value is Date ? PropertyListScalarType.text(of: value) : nil
-    return PropertyRow(
-      name: String(repeating: "  ", count: line.depth) + line.label + disclosure,
-      key: line.path.map(\.description).joined(separator: " / "), typeName: summary.typeName,
-      value: text ?? summary.text,
-      isModified: line.path.first.map { editedKeys.contains($0.description) } ?? false,
-      editing: editing(value, summary: summary, opens: opens))
+    let path = tree.lines[index].path
+    registrar.access(self, keyPath: \.[observing: path])
+    return tree.row(
+      at: index, in: edited.values, isModified: editedKeys.contains(tree.lines[index].key))
   }
 
   func toggleExpansion(at index: Int) -> Bool {
-    let path = lines[index].path
-    guard !PropertyListTreeLines.children(of: value(at: path)).isEmpty else { return false }
-    if expanded.remove(path) == nil { expanded.insert(path) }
+    guard tree.toggle(at: index, in: edited.values) else { return false }
     show(edited)
     return true
   }
@@ -83,7 +75,7 @@ final class PropertyListFileDomain: ExpandableRowSource, Observable {
   func setValue(_ value: Any, at index: Int) throws {
     let before = (edited, editedKeys)
     do {
-      try edit(value, at: lines[index].path)
+      try edit(value, at: tree.lines[index].path)
       try save()
     } catch {
       editedKeys = before.1
@@ -97,13 +89,8 @@ final class PropertyListFileDomain: ExpandableRowSource, Observable {
   /// - Throws: ``PropertyListEditError`` when the path leads to no scalar, or the value's type
   ///   differs from the current one.
   func edit(_ value: Any, at path: PropertyListPath) throws {
-    guard let current = PropertyListScalarType(of: self.value(at: path)),
-      case .key(let topLevelKey)? = path.first
-    else { throw PropertyListEditError.notAScalar(path) }
-    guard PropertyListScalarType(of: value) == current else {
-      throw PropertyListEditError.wrongType(path, expected: current)
-    }
-    edited.values = try PropertyListTree.setting(value, at: path, in: edited.values)
+    let (topLevelKey, newValue) = try PropertyListTreeRows.editing(value, at: path, in: edited.values)
+    edited.values[topLevelKey] = newValue
     editedKeys.insert(topLevelKey)
     registrar.withMutation(of: self, keyPath: \.[observing: path]) {}
   }
@@ -131,33 +118,54 @@ final class PropertyListFileDomain: ExpandableRowSource, Observable {
     show(loaded)
   }
 
-  private func value(at path: PropertyListPath) -> Any {
-    PropertyListTree.value(at: path, in: edited.values) as Any
+  func startWatching(post: @escaping MainJobPoster) {
+    guard watch == nil else { return }
+    watch = file.watch { [weak self] in
+      // Read on the loop thread, when the job runs: a read made here could be overtaken by
+      // this editor's own save and bring back the value it replaced.
+      post { self?.followDisk() }
+    }
+  }
+
+  /// Reads the file again and merges it (a file gone or not parsing keeps what is shown).
+  private func followDisk() {
+    guard let document = try? file.read() else { return }
+    merge(document)
+  }
+
+  /// Shows `document`, just read from disk after another writer changed it: the top-level keys
+  /// whose values changed there redraw their rows (once each), the others draw nothing. Keys
+  /// with unsaved edits keep the edits, and the file as loaded keeps their old values, so
+  /// saving them is still refused when the other writer changed them too.
+  func merge(_ document: PropertyListDocument) {
+    var base = document
+    var shown = document
+    for key in editedKeys {
+      base.values[key] = loaded.values[key]
+      shown.values[key] = edited.values[key]
+    }
+    loaded = base
+    show(shown)
   }
 
   /// Shows `document`: lays the list out again when its lines changed, and redraws the rows
-  /// under the top-level keys whose values differ from those shown.
+  /// whose values differ from those shown (looking only under the top-level keys that changed).
   private func show(_ document: PropertyListDocument) {
     let changedKeys = Set(edited.values.keys).union(document.values.keys).filter {
       !propertyListValuesEqual(edited.values[$0], document.values[$0])
     }
+    let before = edited.values
     edited = document
-    let newLines = PropertyListTreeLines(root: edited.values, expanded: expanded).lines
-    if newLines != lines {
-      registrar.withMutation(of: self, keyPath: \.lines) { lines = newLines }
+    if let newLines = tree.laidOut(edited.values) {
+      registrar.withMutation(of: self, keyPath: \.tree) { tree.lines = newLines }
     }
-    for line in lines where line.path.first.map({ changedKeys.contains($0.description) }) == true {
-      registrar.withMutation(of: self, keyPath: \.[observing: line.path]) {}
+    for path in tree.changedPaths(under: changedKeys, from: before, to: edited.values) {
+      registrar.withMutation(of: self, keyPath: \.[observing: path]) {}
     }
   }
 
   /// The observation identity of the value at one path (the value itself lives in `edited`).
   private subscript(observing path: PropertyListPath) -> PropertyListPath { path }
-
-  private func editing(_ value: Any, summary: ValueSummary, opens: Bool) -> RowEditing {
-    if opens { return .readOnly("Enter opens and closes it") }
-    return .propertyListScalar(value) ?? .readOnly("an empty \(summary.typeName) has no values")
-  }
 
   private static func read(_ file: PropertyListFile) throws -> PropertyListDocument {
     guard let document = try file.read() else {

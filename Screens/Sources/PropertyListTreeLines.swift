@@ -4,13 +4,20 @@ import ObservableDefaultsCore
 /// container below it (dictionary keys sorted, array elements in order).
 struct PropertyListTreeLines {
   /// One visible line.
+  ///
+  /// Stored as the top-level key and the rest of the path, so a top-level line (most of a large
+  /// suite's) allocates nothing beyond its key.
   struct Line: Equatable {
+    /// The top-level key it is under (or is).
+    let key: String
+    /// The path below ``key``; empty for a top-level line.
+    let rest: PropertyListPath
     /// Where its value is.
-    let path: PropertyListPath
+    var path: PropertyListPath { [.key(key)] + rest }
     /// The value's text, e.g. `Columns` or `[0]`.
-    var label: String { path.last?.description ?? "" }
+    var label: String { rest.last?.description ?? key }
     /// 0 for a top-level key.
-    var depth: Int { path.count - 1 }
+    var depth: Int { rest.count }
   }
 
   /// The lines, top to bottom.
@@ -19,12 +26,25 @@ struct PropertyListTreeLines {
   /// Lays out `root` with the containers at `expanded` open.
   init(root: [String: Any], expanded: Set<PropertyListPath>) {
     var lines: [Line] = []
-    func add(_ value: Any, at path: PropertyListPath) {
-      lines.append(Line(path: path))
-      guard expanded.contains(path) else { return }
-      for (component, child) in Self.children(of: value) { add(child, at: path + [component]) }
+    func add(_ value: Any, under key: String, at rest: PropertyListPath) {
+      lines.append(Line(key: key, rest: rest))
+      guard expanded.contains([.key(key)] + rest) else { return }
+      for (component, child) in Self.children(of: value) {
+        add(child, under: key, at: rest + [component])
+      }
     }
-    for key in root.keys.sorted() { add(root[key] as Any, at: [.key(key)]) }
+    // Keys with nothing open below them take one line each, without building a path.
+    let openKeys = Set(expanded.compactMap { path -> String? in
+      guard case .key(let key)? = path.first else { return nil }
+      return key
+    })
+    for key in root.keys.sorted() {
+      if openKeys.contains(key) {
+        add(root[key] as Any, under: key, at: [])
+      } else {
+        lines.append(Line(key: key, rest: []))
+      }
+    }
     self.lines = lines
   }
 

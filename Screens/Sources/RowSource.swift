@@ -24,6 +24,9 @@ protocol RowSource: AnyObject {
   var state: String? { get }
   /// Removes the stored value of the row at `index` so it reads its default again.
   func resetValue(at index: Int) throws
+  /// Whether ``resetValue(at:)`` leads back to a default; false when it removes the key and the
+  /// row with it (a raw suite has no defaults).
+  var hasDefaults: Bool { get }
   /// What the row at `index` holds now, for undo; nil when the source cannot restore it.
   func snapshot(at index: Int) -> RowSnapshot?
   /// Puts back what ``snapshot(at:)`` took.
@@ -34,6 +37,8 @@ extension RowSource {
   var problem: String? { nil }
 
   var state: String? { nil }
+
+  var hasDefaults: Bool { true }
 
   func resetValue(at index: Int) throws {
     throw RowSourceError.unsupported("\(title) has no defaults to reset to")
@@ -52,6 +57,9 @@ enum RowSnapshot {
   case defaultValue
   /// This stored form (`nil`: an empty optional).
   case stored(Any?)
+  /// The value stored under a raw key (`nil`: the key was absent). Sources whose rows come and
+  /// go with their keys (suites) restore by key, since the row's index may have moved.
+  case storedUnder(key: String, value: Any?)
 }
 
 /// An operation a source does not offer.
@@ -87,4 +95,12 @@ protocol LiveRowSource: RowSource {
   /// Starts following outside changes; callbacks from other threads reach the rows through
   /// `post`, so every observable mutation happens on the loop thread.
   func startWatching(post: @escaping MainJobPoster)
+}
+
+/// A ``RowSource`` read from a file that `r` reads again, for a file changed on disk by another
+/// writer (after a save was refused because of it).
+@MainActor
+protocol ReloadableRowSource: RowSource {
+  /// Shows the file as it is on disk now; unsaved edits are dropped.
+  func reload() throws
 }

@@ -79,6 +79,8 @@ final class SettingsObjectRows: RowSource {
     switch snapshot {
     case .defaultValue: try resetValue(at: index)
     case .stored(let object): try settings.properties[index].setValue(fromPropertyList: object)
+    case .storedUnder(let key, _):
+      throw RowSourceError.unsupported("\(title) has no raw key \(key) to restore")
     }
   }
 

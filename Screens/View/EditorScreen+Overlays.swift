@@ -3,8 +3,7 @@
 extension EditorScreen {
   /// The key list.
   func paintHelp() {
-    paintTable(
-      KeyMap.browse.compactMap { binding in binding.help.map { (binding.label, $0) } })
+    paintTable(KeyMap.helpLines(reloads: session.currentSource is any ReloadableRowSource))
   }
 
   /// The focused row: its whole value (wrapped, not cut), type, key, default, allowed values,

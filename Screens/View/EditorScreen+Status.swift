@@ -29,7 +29,9 @@ extension EditorScreen {
       let text = state.message.map { " " + $0.text } ?? contextLine()
       paintLine(
         text, layout.statusLine, style: state.message?.isError == true ? [.bold, .alert] : [])
-      hints = KeyMap.browseHints(for: state.pane == .rows ? session.focusedRow?.editing : nil)
+      hints = KeyMap.browseHints(
+        for: state.pane == .rows ? session.focusedRow?.editing : nil,
+        reloads: session.currentSource is any ReloadableRowSource)
     }
     if state.mode != .browsing, let message = state.message {
       paintLine(

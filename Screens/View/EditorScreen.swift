@@ -23,9 +23,9 @@ final class EditorScreen {
   private var positions: [Int: Int] = [:]
   private var redrawCounts: [RowID: Int] = [:]
   private var marks = ChangeMarks()
-  /// The focused row's name when the last frame was drawn, to find it again after keys come
-  /// and go.
-  private var focusedName: String?
+  /// The focused row's identity when the last frame was drawn, to find it again after keys
+  /// come and go.
+  private var focusedIdentity: String?
 
   /// - Parameters:
   ///   - wake: wakes the loop after an invalidation, from any thread.
@@ -68,7 +68,7 @@ final class EditorScreen {
     if layout == nil || damage.layout || pending.layout || layout?.size != canvas.size
       || session.state.mode.overlay != nil || scrollToFocus()
     {
-      paintAll(keysChanged: pending.layout)
+      paintAll(keysChanged: pending.layout && !damage.focusPlaced)
     } else {
       for index in pending.rows {
         redrawCounts[RowID(source: source, row: index), default: 0] += 1
@@ -76,7 +76,7 @@ final class EditorScreen {
       for index in pending.rows.union(damage.rows).union(expired).sorted() { paintRow(index) }
       paintStatus()
     }
-    focusedName = session.focusedRow?.name
+    focusedIdentity = session.focusedRow?.identity
     canvas.present()
   }
 
@@ -104,7 +104,7 @@ final class EditorScreen {
   private func paintAll(keysChanged: Bool) {
     generation = invalidation.startGeneration()
     canvas.clearAll()
-    if keysChanged, let focusedName { session.refocus(onRowNamed: focusedName) }
+    if keysChanged, let focusedIdentity { session.refocus(onRow: focusedIdentity) }
     let source = session.currentSource
     let generation = generation
     let invalidation = invalidation

@@ -63,7 +63,7 @@ import Testing
       rows.map(\.editing) == [
         .text(TextValueFormat(base: .propertyList(.integer)), text: "18446744073709551615"),
         .text(TextValueFormat(base: .propertyList(.data)), text: "cafe"),
-        .readOnly("Array values are edited in a property-list file"),
+        .readOnly("Enter opens and closes it"),
       ])
     let session = EditorSession(sources: [domain])
     for key: KeyPress in [.down, .enter, .backspace, .character("0"), .enter] {

@@ -1,0 +1,96 @@
+import Foundation
+import ObservableDefaultsCore
+
+/// A raw property list shown as a tree, for suites and files alike: which containers are open,
+/// the visible lines, each line's row, nested edits, and which lines new values change. The
+/// sources keep the values and report changes through Observation.
+struct PropertyListTreeRows {
+  /// The visible lines, top to bottom.
+  var lines: [PropertyListTreeLines.Line]
+  private var expanded: Set<PropertyListPath> = []
+
+  /// Every top-level key of `root`, all closed.
+  init(root: [String: Any]) {
+    lines = PropertyListTreeLines(root: root, expanded: []).lines
+  }
+
+  /// The row of line `index`, its value read from `root`.
+  func row(at index: Int, in root: [String: Any], isModified: Bool = false) -> PropertyRow {
+    let path = lines[index].path
+    let value = PropertyListTree.value(at: path, in: root) as Any
+    let summary = ValueSummary(value)
+    let opens = !PropertyListTreeLines.children(of: value).isEmpty
+    // After the label, so top-level names start in the name column as scalar keys do.
+    let disclosure = opens ? (expanded.contains(path) ? " ▾" : " ▸") : ""
+    // Dates with every digit of their fraction; the summary keeps milliseconds only.
+    let text = value is Date ? PropertyListScalarType.text(of: value) : nil
+    return PropertyRow(
+      name: String(repeating: "  ", count: lines[index].depth) + lines[index].label + disclosure,
+      key: path.map(\.description).joined(separator: " / "), typeName: summary.typeName,
+      value: text ?? summary.text, isModified: isModified,
+      editing: Self.editing(value, summary: summary, opens: opens))
+  }
+
+  /// Opens or closes the container at line `index` of `root`; false for a scalar or an empty
+  /// container. The lines change with the next ``laidOut(_:)``.
+  mutating func toggle(at index: Int, in root: [String: Any]) -> Bool {
+    let path = lines[index].path
+    let value = PropertyListTree.value(at: path, in: root) as Any
+    guard !PropertyListTreeLines.children(of: value).isEmpty else { return false }
+    if expanded.remove(path) == nil { expanded.insert(path) }
+    return true
+  }
+
+  /// The lines of `root` with the open containers, or nil when they are the ones shown.
+  func laidOut(_ root: [String: Any]) -> [PropertyListTreeLines.Line]? {
+    let newLines = PropertyListTreeLines(root: root, expanded: expanded).lines
+    return newLines == lines ? nil : newLines
+  }
+
+  /// Whether a container inside the top-level `key` is open (its children have lines).
+  func isOpen(underKey key: String) -> Bool {
+    expanded.contains { $0.first == .key(key) }
+  }
+
+  /// The visible paths under the top-level `keys` whose values differ between `old` and `new`
+  /// (each holding at least those keys' values).
+  func changedPaths(
+    under keys: Set<String>, from old: [String: Any], to new: [String: Any]
+  ) -> [PropertyListPath] {
+    let open = keys.filter(isOpen(underKey:))
+    // A closed key has one line: no need to look through all of them.
+    var candidates = keys.subtracting(open).map { [PropertyListPathComponent.key($0)] }
+    if !open.isEmpty {
+      candidates += lines.filter { open.contains($0.key) }.map(\.path)
+    }
+    return candidates.filter {
+      !propertyListValuesEqual(
+        PropertyListTree.value(at: $0, in: old), PropertyListTree.value(at: $0, in: new))
+    }
+  }
+
+  /// The new value of the top-level key of `path` once the scalar there is replaced by
+  /// `value` of the same type.
+  ///
+  /// - Throws: ``PropertyListEditError`` when the path leads to no scalar, or the value's type
+  ///   differs from the current one.
+  static func editing(_ value: Any, at path: PropertyListPath, in root: [String: Any]) throws
+    -> (key: String, value: Any)
+  {
+    guard
+      let current = PropertyListScalarType(of: PropertyListTree.value(at: path, in: root) as Any),
+      case .key(let key)? = path.first
+    else { throw PropertyListEditError.notAScalar(path) }
+    guard PropertyListScalarType(of: value) == current else {
+      throw PropertyListEditError.wrongType(path, expected: current)
+    }
+    // Only the edited key is copied, not the whole (possibly large) root.
+    let edited = try PropertyListTree.setting(value, at: path, in: [key: root[key] as Any])
+    return (key, edited[key] as Any)
+  }
+
+  private static func editing(_ value: Any, summary: ValueSummary, opens: Bool) -> RowEditing {
+    if opens { return .readOnly("Enter opens and closes it") }
+    return .propertyListScalar(value) ?? .readOnly("an empty \(summary.typeName) has no values")
+  }
+}

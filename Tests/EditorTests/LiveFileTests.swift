@@ -1,0 +1,74 @@
+import Foundation
+import ObservableDefaultsCore
+import Testing
+
+@testable import SettingsEditor
+
+/// A property-list file opened by path follows another writer live: changed rows update in
+/// place (and only they redraw), the selection stays on its key, unsaved edits are kept and the
+/// conflict rule on save still applies.
+@MainActor
+@Suite struct LiveFileTests {
+  /// Waits (letting posted jobs run) until `condition` holds, at most five seconds.
+  private func waitUntil(_ condition: () -> Bool) async throws {
+    let deadline = ContinuousClock.now + .seconds(5)
+    while !condition(), ContinuousClock.now < deadline {
+      try await Task.sleep(for: .milliseconds(10))
+    }
+  }
+
+  @Test func anotherWritersChangesRedrawOnlyTheirRowsAndKeepEditsAndSelection() async throws {
+    let url = try TestPreferences.propertyListFile([
+      "age": 20, "name": "Fatbobman", "prefs": ["size": 12, "theme": "dark"], "zeta": 1,
+    ])
+    let domain = try PropertyListFileDomain(file: url)
+    domain.startWatching { job in Task { @MainActor in job() } }
+    let (canvas, session, screen) = TestScreen.show(domain, rows: 14)
+    for key: KeyPress in [.down, .down, .enter, .up] { screen.draw(session.handle(key)) }
+    // Rows: age, name (focused), prefs ▾, size, theme, zeta.
+    #expect(domain.rowCount == 6)
+    #expect(session.focusedRow?.key == "name")
+    try domain.edit("local", at: ["name"])  // an unsaved edit
+    screen.draw(Damage(rows: [1]))
+    let start = (0..<6).map { screen.redrawCount(source: 0, row: $0) }
+
+    _ = try PropertyListFile(url: url).apply([
+      "age": .set(30), "prefs": .set(["size": 12, "theme": "light"]), "name": .set("theirs"),
+    ])
+    try await waitUntil { domain.row(at: 0).value == "30" }
+    screen.draw(Damage())
+    let counts = (0..<6).map { screen.redrawCount(source: 0, row: $0) - start[$0] }
+    #expect(counts == [1, 0, 1, 0, 1, 0], "age, prefs and prefs / theme only")
+    #expect(canvas.line(2).contains("~ age") && canvas.line(2).hasSuffix("30"))
+    #expect(canvas.line(6).contains("theme") && canvas.line(6).hasSuffix("light"))
+    #expect(canvas.line(5).contains("size") && !canvas.line(5).contains("~"))
+    #expect(domain.row(at: 1).value == "local", "the unsaved edit is kept")
+    #expect(session.state.rowIndex == 1, "the cursor did not move")
+    #expect(throws: PropertyListConflictError(file: url, keys: ["name"])) { try domain.save() }
+
+    _ = try PropertyListFile(url: url).apply(["aaa": .set(true)])
+    try await waitUntil { domain.rowCount == 7 }
+    screen.draw(Damage())
+    #expect(session.focusedRow?.key == "name", "the selection follows its key")
+    #expect(canvas.line(2).contains("aaa"))
+  }
+
+  @Test func ownSavesAndUnchangedRewritesRedrawNothingMore() async throws {
+    let url = try TestPreferences.propertyListFile(["age": 20, "name": "Fatbobman"])
+    let domain = try PropertyListFileDomain(file: url)
+    domain.startWatching { job in Task { @MainActor in job() } }
+    let (_, session, screen) = TestScreen.show(domain, rows: 10)
+    for key: KeyPress in [.enter, .backspace, .backspace, .character("7"), .enter] {
+      screen.draw(session.handle(key))
+    }
+    #expect(screen.redrawCount(source: 0, row: 0) == 1)
+    // Another writer rewrites the file with a change to name only; the own save's event too.
+    _ = try PropertyListFile(url: url).apply(["name": .set("x")])
+    try await waitUntil { domain.row(at: 1).value == "x" }
+    try await Task.sleep(for: .milliseconds(100))
+    screen.draw(Damage())
+    #expect(screen.redrawCount(source: 0, row: 0) == 1, "the saved row is not redrawn again")
+    #expect(screen.redrawCount(source: 0, row: 1) == 1)
+    #expect(try PropertyListFile(url: url).read()?.values["age"] as? Int == 7)
+  }
+}
