@@ -7,22 +7,22 @@ import Foundation
 /// schedule a flush on ``queue``; the flush writes everything pending in one ``PropertyListFile``
 /// apply. Re-reads after a change on disk run on ``queue`` too, so they never interleave with a
 /// flush. Observers are never called while ``lock`` is held.
-final class SuiteStorage: @unchecked Sendable {
+final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
   typealias Handler = @Sendable (DefaultsChange) -> Void
 
   /// The file, symbolic links resolved (the identity of this storage).
   let file: PropertyListFile
   /// Serial queue for flushes, re-reads and notifications of changes made outside this process.
   let queue: DispatchQueue
-  private static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
+  static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
 
-  private let lock = NSLock()
+  let lock = NSLock()
   // Guarded by `lock`.
   private var values: [String: Any]
   private var pending: [String: PropertyListChange] = [:]
   private var flushScheduled = false
   private var reloadScheduled = false
-  private var observers = ObserverList<DefaultsChange>()
+  var observers = ObserverList<DefaultsChange>()
   private var fileError: PropertyListError?
   private var latestError: PropertyListError?
   // Confined to `queue` (or to `init`).
@@ -43,7 +43,7 @@ final class SuiteStorage: @unchecked Sendable {
       fileError = failure.kind == .malformed ? failure : nil
       latestError = failure
     }
-    queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
+    tagQueue()
   }
 
   // MARK: Reading
@@ -120,25 +120,7 @@ final class SuiteStorage: @unchecked Sendable {
     }
   }
 
-  // MARK: Observing
-
-  /// Adds an observer; it stays until the returned observation is cancelled or released.
-  func addObserver(_ handler: @escaping Handler) -> DefaultsObservation {
-    let id = ObserverIDs.next()
-    lock.withLock { observers.add(id: id, handler) }
-    return DefaultsObservation(id: id) { [weak self] in
-      guard let self else { return }
-      self.lock.withLock { self.observers.remove(id: id) }
-    }
-  }
-
   // MARK: Syncing with the file (on `queue`)
-
-  /// Runs `body` on ``queue`` and waits, or runs it at once when already on it.
-  private func onQueue<T>(_ body: () -> T) -> T {
-    if DispatchQueue.getSpecific(key: Self.queueKey) == ObjectIdentifier(self) { return body() }
-    return queue.sync(execute: body)
-  }
 
   /// Writes every pending change in one apply, then merges what is on disk. On failure the
   /// changes stay pending (retried by the next write, `flush()` or recovery of the file), the

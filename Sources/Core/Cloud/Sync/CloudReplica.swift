@@ -24,22 +24,22 @@ struct CloudChange: Sendable {
 ///   other's changes.
 /// - When the first load fails (an unreadable container), writes are kept back until the
 ///   container can be read; that first successful read is reported as an initial sync.
-final class CloudReplica: @unchecked Sendable {
+final class CloudReplica: ObservedStoreState, @unchecked Sendable {
   typealias Handler = @Sendable (CloudChange) -> Void
 
   let backend: any CloudBackend
   /// Serial queue for saves and `synchronize()`.
-  private let queue: DispatchQueue
-  private static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
+  let queue: DispatchQueue
+  static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
 
-  private let lock = NSLock()
+  let lock = NSLock()
   // Guarded by `lock`.
   private var copy: CloudLocalCopy
   private var pending: [String: CloudRecord] = [:]
   private var clock: HybridLogicalClock
   private var hasSynced: Bool
   private var saveScheduled = false
-  private var observers = ObserverList<CloudChange>()
+  var observers = ObserverList<CloudChange>()
   private var latestError: (any Error)?
   // Set once at the end of `init`.
   private var subscription: DefaultsObservation?
@@ -66,7 +66,7 @@ final class CloudReplica: @unchecked Sendable {
       latestError = error
       Self.report(error)
     }
-    queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
+    tagQueue()
     subscription = backend.subscribe(from: cursor) { [weak self] event in self?.receive(event) }
   }
 
@@ -140,23 +140,7 @@ final class CloudReplica: @unchecked Sendable {
     }
   }
 
-  // MARK: Observing
-
-  func addObserver(_ handler: @escaping Handler) -> DefaultsObservation {
-    let id = ObserverIDs.next()
-    lock.withLock { observers.add(id: id, handler) }
-    return DefaultsObservation(id: id) { [weak self] in
-      guard let self else { return }
-      self.lock.withLock { self.observers.remove(id: id) }
-    }
-  }
-
   // MARK: Syncing (on `queue`, or on the backend's queue for events)
-
-  private func onQueue<T>(_ body: () -> T) -> T {
-    if DispatchQueue.getSpecific(key: Self.queueKey) == ObjectIdentifier(self) { return body() }
-    return queue.sync(execute: body)
-  }
 
   /// Saves every pending write in one backend save (nothing before the first sync). On failure
   /// the writes stay pending, retried by the next write or `synchronize()`.

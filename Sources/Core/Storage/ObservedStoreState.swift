@@ -1,0 +1,38 @@
+import Foundation
+
+/// The in-process state of a store (a suite's ``SuiteStorage``, a cloud device's
+/// ``CloudReplica``): observers kept under ``lock``, and disk or backend work run on ``queue``.
+protocol ObservedStoreState: AnyObject, Sendable {
+  associatedtype Change: Sendable
+  /// Guards ``observers`` and the store's values.
+  var lock: NSLock { get }
+  /// Who is told about changes; read and changed under ``lock``.
+  var observers: ObserverList<Change> { get set }
+  /// The serial queue of the store's disk or backend work, tagged with ``queueKey``.
+  var queue: DispatchQueue { get }
+  /// Marks ``queue`` as this store's (the value is the store's `ObjectIdentifier`).
+  static var queueKey: DispatchSpecificKey<ObjectIdentifier> { get }
+}
+
+extension ObservedStoreState {
+  /// Adds an observer; it stays until the returned observation is cancelled or released.
+  func addObserver(_ handler: @escaping ObserverList<Change>.Handler) -> DefaultsObservation {
+    let id = ObserverIDs.next()
+    lock.withLock { observers.add(id: id, handler) }
+    return DefaultsObservation(id: id) { [weak self] in
+      guard let self else { return }
+      self.lock.withLock { self.observers.remove(id: id) }
+    }
+  }
+
+  /// Tags ``queue`` so that ``onQueue(_:)`` can tell when it already runs there.
+  func tagQueue() {
+    queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
+  }
+
+  /// Runs `body` on ``queue`` and waits, or runs it at once when already on it.
+  func onQueue<T>(_ body: () -> T) -> T {
+    if DispatchQueue.getSpecific(key: Self.queueKey) == ObjectIdentifier(self) { return body() }
+    return queue.sync(execute: body)
+  }
+}
