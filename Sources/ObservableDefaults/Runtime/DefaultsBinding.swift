@@ -75,7 +75,7 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
   }
 
   /// The store to use for a `UserDefaults`; see ``userDefaults``.
-  public static func observableStore(for defaults: UserDefaults) -> any ObservableKeyValueStore {
+  private static func observableStore(for defaults: UserDefaults) -> any ObservableKeyValueStore {
     if let store = defaults as? PropertyListDefaults { return store }
     if defaults === UserDefaults.standard { return PropertyListDefaults.standard }
     return FoundationDefaultsStore(defaults: defaults)
