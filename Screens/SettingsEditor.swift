@@ -32,6 +32,9 @@ public final class SettingsEditor {
   public var isReadOnly = false
   /// When the editor paints in colour; `.auto` honours `NO_COLOR`.
   public var color = ColorChoice.auto
+  /// The name at the start of the header line: by default the running program's name
+  /// (`ProcessInfo.processName`), so an editor shown by `myapp settings` says `myapp`.
+  public var programName = ProcessInfo.processInfo.processName
 
   /// Prepares an editor for settings objects, suites and property-list files, listed in that
   /// order in the objects pane.
@@ -89,6 +92,7 @@ public final class SettingsEditor {
 
   private func runLoop(_ loop: EventLoop, canvas: NcursesCanvas) -> Int32? {
     let session = EditorSession(sources: sources, isReadOnly: isReadOnly)
+    session.programName = programName
     let screen = EditorScreen(canvas: canvas, session: session, glyphs: .current, wake: loop.wake)
     for case let source as any LiveRowSource in sources { source.startWatching(post: loop.post) }
     var damage = Damage(layout: true)

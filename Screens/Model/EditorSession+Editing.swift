@@ -16,6 +16,7 @@ extension EditorSession {
         change(row, at: index, label: "toggle \(row.name)") {
           try source.setValue(!flag, at: index)
         }
+        return written(index)
       case .choice:
         return cycleChoice(by: 1) ?? Damage()
       case .text(let format, let text):
@@ -56,7 +57,7 @@ extension EditorSession {
     change(row, at: index, label: "\(row.name) = \(cases[next] ?? "nil")") {
       try source.setValue(EnumerationCase(rawText: cases[next]), at: index)
     }
-    return Damage(rows: [index])
+    return written(index)
   }
 
   func handleEditing(
@@ -81,6 +82,7 @@ extension EditorSession {
           row, at: index, label: "edit \(row.name)", { try source.setValue(value, at: index) })
         {
           state.mode = .browsing
+          return written(index)
         }
       } catch {
         state.message = .init(
@@ -108,6 +110,7 @@ extension EditorSession {
         state.rowIndex = max(0, min(index, source.rowCount - 1))
         return Damage(layout: true)
       }
+      return written(index)
     }
     return Damage(rows: [index])
   }
@@ -170,6 +173,19 @@ extension EditorSession {
     return Damage(rows: [old, state.rowIndex])
   }
 
+  /// The rows a write to the row at `index` changed: the row, and in a tree the containers
+  /// above it (their values hold it). They are redrawn as this session's own change, never
+  /// marked as changed elsewhere.
+  private func written(_ index: Int) -> Damage {
+    guard let source = currentSource, index < source.rowCount,
+      let key = source.row(at: index).key, key.contains(" / ")
+    else { return Damage(rows: [index]) }
+    let containers = (0..<source.rowCount).filter { other in
+      source.row(at: other).key.map { key.hasPrefix($0 + " / ") } == true
+    }
+    return Damage(rows: Set(containers + [index]))
+  }
+
   /// Runs `write` for the row at `index`, remembering what the row held for undo, and says in
   /// the status line what happened; returns whether the write succeeded.
   @discardableResult
@@ -185,7 +201,10 @@ extension EditorSession {
           UndoStep(label: label, source: state.sourceIndex, rows: [(index, snapshot)]))
       }
       let saved = index < source.rowCount ? source.row(at: index).value : "(removed)"
-      state.message = .init(text: "Saved \(row.name) = \(saved)", isError: false)
+      state.message =
+        row.key == nil
+        ? .init(text: "Set \(row.name) = \(saved) (@ObservableOnly: not stored)", isError: false)
+        : .init(text: "Saved \(row.name) = \(saved)", isError: false)
       return true
     } catch let conflict as PropertyListConflictError {
       let then = if case .editing = state.mode { "Esc, then r" } else { "r" }

@@ -30,6 +30,8 @@ final class EditorSession {
   let sources: [any RowSource]
   /// When set, no key changes a value (`--readonly`).
   let isReadOnly: Bool
+  /// The name in the header: the program that shows the editor.
+  var programName = "settings-editor"
   var state = EditorState()
   /// Rows a page key moves by; the screen sets it from its layout.
   var pageSize = 10
@@ -64,6 +66,12 @@ final class EditorSession {
   /// Applies one key and reports what to redraw.
   func handle(_ key: KeyPress) -> Damage {
     if key == .resize { return Damage(layout: true) }
+    if case .meta(let character) = key, !(state.mode.hasField && LineEditor.usesMeta(character)) {
+      // Esc and a key typed fast: the two keys, unless a field edits with that Meta key.
+      var damage = handle(.escape)
+      damage.formUnion(handle(.character(character)))
+      return damage
+    }
     switch state.mode {
     case .editing(let row, let format, var field):
       return handleEditing(key, row: row, format: format, field: &field)

@@ -13,6 +13,14 @@ struct EditorState {
     /// The key list or the focused row's details cover the rows pane; any key closes them.
     case overlay(Overlay)
 
+    /// Whether keys go to a line editor (a value or a search being typed).
+    var hasField: Bool {
+      switch self {
+      case .editing, .searching: true
+      case .browsing, .overlay: false
+      }
+    }
+
     /// What covers the rows pane, if anything.
     var overlay: Overlay? {
       if case .overlay(let overlay) = self { overlay } else { nil }

@@ -127,10 +127,17 @@ enum KeyMap {
   }
 
   /// The key-bar hints of browse mode for a row edited as `editing` (nil: no row focused), in a
-  /// source that `r` reloads or not.
-  static func browseHints(for editing: RowEditing?, reloads: Bool = false) -> [String] {
+  /// source that `r` reloads or not; with `readOnly` (`--readonly`) no key that changes a value
+  /// is offered.
+  static func browseHints(for editing: RowEditing?, reloads: Bool = false, readOnly: Bool = false)
+    -> [String]
+  {
     browse.compactMap { binding in
-      switch (binding.command, editing) {
+      let changesAValue =
+        [.toggle, .resetRow, .undo].contains(binding.command)
+        || (binding.command == .activate && editing != nil)
+      if readOnly && changesAValue { return nil }
+      return switch (binding.command, editing) {
       case (.reload, _) where !reloads: nil
       case (.activate, .toggle?), (.activate, .choice?), (.toggle, .text?), (.toggle, .readOnly?),
         (.toggle, nil):

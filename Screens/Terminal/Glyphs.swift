@@ -29,12 +29,13 @@ struct Glyphs: Sendable {
   /// Whether this is the ASCII set.
   var isASCII: Bool { separator.unicodeScalars.allSatisfy(\.isASCII) }
 
-  /// `text` (key names, separators) with the arrows and dots the editor writes spelled in ASCII
-  /// when this is the ASCII set.
+  /// `text` (key names, separators, a tree row's disclosure triangle) with the arrows and dots
+  /// the editor writes spelled in ASCII when this is the ASCII set.
   func spelled(_ text: String) -> String {
     guard isASCII else { return text }
     let replacements: [Character: String] = [
-      "↑": "^", "↓": "v", "←": "<", "→": ">", "·": "-", "…": "...", "↻": "r",
+      "↑": "^", "↓": "v", "←": "<", "→": ">", "·": "-", "…": "...", "↻": "r", "▸": ">",
+      "▾": "v",
     ]
     return text.reduce(into: "") { result, character in
       result += replacements[character] ?? String(character)

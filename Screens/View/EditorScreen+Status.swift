@@ -31,7 +31,7 @@ extension EditorScreen {
         text, layout.statusLine, style: state.message?.isError == true ? [.bold, .alert] : [])
       hints = KeyMap.browseHints(
         for: state.pane == .rows ? session.focusedRow?.editing : nil,
-        reloads: session.currentSource is any ReloadableRowSource)
+        reloads: session.currentSource is any ReloadableRowSource, readOnly: session.isReadOnly)
     }
     if state.mode != .browsing, let message = state.message {
       paintLine(

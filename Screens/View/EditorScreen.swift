@@ -167,15 +167,18 @@ final class EditorScreen {
     var badges = [source?.kind.rawValue, source?.state].compactMap { $0 }
     badges.append(session.isReadOnly ? "RO" : "LIVE")
     if session.state.showsModifiedOnly { badges.append("modified only") }
-    let badge = " [" + badges.joined(separator: ", ") + "] "
-    let title = " settings-editor  \(source.map(objectTitle) ?? "no objects")  "
-    let width = layout.size.columns - TextWidth.columns(badge) - TextWidth.columns(title)
+    let columns = layout.size.columns
+    // The badges keep at most half the line (a long sync error is cut, never wrapped).
+    let badge = TextWidth.fit(
+      " [" + badges.joined(separator: ", ") + "] ", width: columns / 2, ellipsis: glyphs.ellipsis,
+      pad: false)
+    let title = " \(session.programName)  \(source.map(objectTitle) ?? "no objects")  "
+    let width = columns - TextWidth.columns(badge) - TextWidth.columns(title)
     let location = TextWidth.fitMiddle(
-      source?.location ?? "", width: width, ellipsis: glyphs.ellipsis)
+      source?.location ?? "", width: max(0, width), ellipsis: glyphs.ellipsis)
     canvas.put(
       TextWidth.fit(
-        title + location, width: layout.size.columns - TextWidth.columns(badge),
-        ellipsis: glyphs.ellipsis)
+        title + location, width: columns - TextWidth.columns(badge), ellipsis: glyphs.ellipsis)
         + badge, row: 0, column: 0, style: [.reverse, .title])
   }
 
@@ -246,7 +249,7 @@ final class EditorScreen {
     let fit = { (text: String, width: Int) in
       TextWidth.fit(TextWidth.singleLine(text), width: width, ellipsis: self.glyphs.ellipsis)
     }
-    var text = marker + " " + fit(row.name, layout.nameWidth) + "  "
+    var text = marker + " " + fit(glyphs.spelled(row.name), layout.nameWidth) + "  "
     if layout.keyWidth > 0 { text += fit(row.key ?? "-", layout.keyWidth) + "  " }
     text += fit(row.typeName, layout.typeWidth) + "  " + fit(row.value, layout.valueWidth)
     if layout.counterWidth > 0 { text += "  " + fit(counter, layout.counterWidth - 2) }

@@ -37,9 +37,14 @@ enum DefaultsVerbs {
   static func values(of domain: Invocation.Domain) throws -> [String: Any] {
     switch domain {
     case .file(let path):
-      guard let document = try PropertyListFile(url: URL(fileURLWithPath: path)).read() else {
-        throw VerbError.failure("no such file: \(path)")
+      let document: PropertyListDocument?
+      do {
+        document = try PropertyListFile(url: URL(fileURLWithPath: path)).read()
+      } catch let error as PropertyListError where error.kind == .malformed {
+        // Reading changes nothing: no "left unchanged" here.
+        throw VerbError.invalid("\(path) is not a valid property list (\(error.reason))")
       }
+      guard let document else { throw VerbError.failure("no such file: \(path)") }
       return document.values
     case .suite(let suite):
       guard

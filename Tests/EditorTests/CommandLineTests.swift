@@ -98,3 +98,16 @@ import Testing
     #expect(result.error.contains("the editor needs a terminal"))
   }
 }
+
+extension CommandLineTests {
+  /// Bug 11: `read` of a file that is not a property list said "…it was left unchanged": `read`
+  /// never changes anything.
+  @Test func readingAFileThatIsNotAPropertyListSaysOnlyThat() throws {
+    let file = editor.preferences.appendingPathComponent("README.md")
+    try Data("# Not a property list\n".utf8).write(to: file)
+    let result = try editor.run("read", file.path)
+    #expect(result.status == 65)
+    #expect(result.error.hasPrefix("settings-editor: \(file.path) is not a valid property list ("))
+    #expect(!result.error.contains("unchanged"))
+  }
+}

@@ -55,7 +55,8 @@ import Testing
   }
 
   @Test func wideCharactersAreNeverSplit() {
-    // Widths come from the locale's wcwidth (2 for 日 in UTF-8); every line fits either way.
+    // Widths come from the locale's wcwidth: 2 for 日 in a UTF-8 locale.
+    setlocale(LC_CTYPE, "C.UTF-8")
     let lines = TextWidth.wrap("日本語です", width: 5)
     #expect(lines.joined() == "日本語です")
     #expect(lines.allSatisfy { TextWidth.columns($0) <= 5 })
