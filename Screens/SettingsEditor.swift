@@ -94,6 +94,10 @@ public final class SettingsEditor {
     let session = EditorSession(sources: sources, isReadOnly: isReadOnly)
     session.programName = programName
     let screen = EditorScreen(canvas: canvas, session: session, glyphs: .current, wake: loop.wake)
+    // While the editor owns the terminal, the library's diagnostics go to the status line.
+    let diagnostics = Diagnostics.handler
+    Diagnostics.handler = { diagnostic in loop.post { session.show(diagnostic) } }
+    defer { Diagnostics.handler = diagnostics }
     for case let source as any LiveRowSource in sources { source.startWatching(post: loop.post) }
     var damage = Damage(layout: true)
     while !session.state.isFinished {

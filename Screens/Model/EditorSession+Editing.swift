@@ -125,7 +125,9 @@ extension EditorSession {
     var failures: [String] = []
     for index in 0..<source.rowCount {
       let row = source.row(at: index)
-      guard row.isModified, row.key != nil, let snapshot = source.snapshot(at: index) else {
+      guard row.isModified || row.problem != nil, row.key != nil,
+        let snapshot = source.snapshot(at: index)
+      else {
         continue
       }
       do {

@@ -1,3 +1,5 @@
+import ObservableDefaultsCore
+
 /// The parts of the screen a key press made stale.
 struct Damage: Equatable {
   /// Everything must be laid out and drawn again (new source, pane switch, resize).
@@ -199,6 +201,12 @@ final class EditorSession {
       let index = (0..<source.rowCount).first(where: { source.row(at: $0).key == key })
     else { return }
     state.rowIndex = index
+  }
+
+  /// Shows a diagnostic the library reported (a failed write, a file that stopped parsing) on
+  /// the status line, as an error.
+  func show(_ diagnostic: Diagnostic) {
+    state.message = .init(text: diagnostic.description, isError: true)
   }
 
   /// Tells the user that the row being edited changed elsewhere; the draft stays.

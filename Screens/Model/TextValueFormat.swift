@@ -76,7 +76,8 @@ struct TextValueFormat: Hashable, Sendable {
       return try parseInteger(
         trimmed, as: Self.integerType(name: name, bitWidth: bitWidth, signed: signed))
     case .date:
-      guard let date = try? Date(trimmed, strategy: .iso8601) else {
+      // The one date form of the editor and the CLI: ISO 8601 keeping every fraction digit.
+      guard let date = try? PropertyListScalarType.date.parse(trimmed) as? Date else {
         throw refusal(text, "not an ISO 8601 date like 2026-01-31T09:30:00Z")
       }
       return wrapped(date)

@@ -65,7 +65,7 @@ struct ValueFormatting {
   private func editableText(of value: Any, stored: Any?) -> String {
     switch base.type {
     case .string: return value as? String ?? ""
-    case .date: return (value as? Date)?.formatted(.iso8601) ?? ""
+    case .date: return (value as? Date).flatMap(PropertyListScalarType.text(of:)) ?? ""
     case .url: return (value as? URL)?.absoluteString ?? ""
     case .array, .dictionary, .codable: return stored.flatMap(JSONValue.text(ofStored:)) ?? ""
     default: return ValueSummary(value).text

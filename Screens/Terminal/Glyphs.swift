@@ -16,6 +16,8 @@ struct Glyphs: Sendable {
   let changed: String
   /// Follows the name of an object on the cloud key-value store.
   let cloud: String
+  /// Marks a row whose stored value does not decode as its type.
+  let invalid = "!"
 
   /// Glyphs for UTF-8 terminals.
   static let unicode = Glyphs(

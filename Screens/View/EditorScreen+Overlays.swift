@@ -13,6 +13,7 @@ extension EditorScreen {
     var lines = [("Name", row.name), ("Type", row.typeName)]
     if let key = row.key { lines.append(("Key", key)) }
     lines.append(("Value", row.value))
+    if let problem = row.problem { lines.append(("Problem", problem + "; d removes it")) }
     if let defaultValue = row.defaultValue { lines.append(("Default", defaultValue)) }
     if let allowed = row.editing.allowedValues {
       lines.append(("Allowed", allowed.joined(separator: ", ")))

@@ -88,6 +88,7 @@ extension EditorScreen {
       return session.currentSource.map { " \($0.title): \($0.location)" } ?? ""
     }
     var parts = [" \(row.name)"]
+    if let problem = row.problem { return " \(row.name): \(problem); d removes it" }
     if let summary = row.summary { parts.append(summary) }
     if let defaultValue = row.defaultValue { parts.append("default: \(defaultValue)") }
     if let allowed = row.editing.allowedValues {

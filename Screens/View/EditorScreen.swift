@@ -235,7 +235,10 @@ final class EditorScreen {
     var style: TextStyle = row.isModified ? .bold : []
     if isFocused { style.insert(state.pane == .rows ? .reverse : .underline) }
     if isMarked { style.formUnion(isFocused ? .changed : [.reverse, .changed]) }
-    let marker = isMarked ? glyphs.changed : row.isModified ? glyphs.modified : " "
+    let marker =
+      isMarked
+      ? glyphs.changed
+      : row.problem != nil ? glyphs.invalid : row.isModified ? glyphs.modified : " "
     canvas.clearLine(line, from: layout.rowsColumn)
     canvas.put(
       rowText(row, marker: marker, counter: counter, in: layout), row: line,

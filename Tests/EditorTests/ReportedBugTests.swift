@@ -42,4 +42,27 @@ import Testing
     #expect(hints == ["↑↓ move", "Tab pane", "/ find", "? help", "q quit"])
     #expect(KeyMap.browseHints(for: .toggle(true), readOnly: true).contains("Space toggle") == false)
   }
+
+  /// Bug 6: a stored value that does not decode showed the default with no mark; `i` showed the
+  /// default too. Now: `!`, the reason on the context line and in `i`, and `d` removes it.
+  @Test func anUndecodableStoredValueIsMarkedExplainedAndRemovedByD() throws {
+    let suite = TestPreferences.uniqueSuite()
+    let writer = TestPreferences.writer(ofSuite: suite)
+    try writer.write("hello", forKey: "volume")
+    let settings = EditorTypeSettings(userDefaults: TestPreferences.writer(ofSuite: suite))
+    let rows = SettingsObjectRows(AnySettings(settings))
+    let (canvas, session, screen) = TestScreen.show(rows, rows: 24)
+    for _ in 0..<2 { screen.draw(session.handle(.down)) }
+    #expect(canvas.line(4).contains("│! volume") && canvas.line(4).contains("Int8"))
+    #expect(canvas.line(4).hasSuffix("5"), "the default is what the program reads")
+    #expect(
+      canvas.line(22)
+        == #" volume: stored "hello" (String) does not decode as Int8; d removes it"#)
+    screen.draw(session.handle(.character("i")))
+    #expect(canvas.lines.contains { $0.contains(#"Problem  stored "hello" (String) does not"#) })
+    screen.draw(session.handle(.escape))
+    screen.draw(session.handle(.character("d")))
+    #expect(writer.persistentValue(forKey: "volume") == nil)
+    #expect(canvas.line(4).contains("│  volume"))
+  }
 }

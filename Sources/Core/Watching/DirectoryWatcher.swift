@@ -37,10 +37,10 @@ final class DirectoryWatcher: @unchecked Sendable {
   private init() {
     inotify = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
     guard inotify >= 0 else {
-      let message =
-        "PropertyListDefaults: inotify unavailable (\(systemError())); "
-        + "changes by other processes are seen only by synchronize()\n"
-      FileHandle.standardError.write(Data(message.utf8))
+      Diagnostics.report(
+        "PropertyListDefaults",
+        "inotify unavailable (\(systemError())); changes by other processes are seen only by "
+          + "synchronize()")
       source = nil
       return
     }

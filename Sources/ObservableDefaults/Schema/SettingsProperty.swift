@@ -26,6 +26,7 @@ public struct SettingsProperty<Object: AnyObject>: @unchecked Sendable {
   private let write: (Object, Any) throws -> Void
   private let encode: (Object) -> Any?
   private let writeEncoded: (Object, Any?) throws -> Void
+  private let reads: (Any) -> Bool
   private let equalsDefault: (Object) -> Bool
   let refresh: (Object, any ObservableKeyValueStore, String) -> Update?
   let reset: (Object) throws -> Void
@@ -69,6 +70,12 @@ public struct SettingsProperty<Object: AnyObject>: @unchecked Sendable {
   /// Removes the stored value so the property reads its default again (no effect on an
   /// `@ObservableOnly` property).
   public func resetValue(of object: Object) throws { try reset(object) }
+
+  /// Whether the property's codec reads a value from `stored`, a form found in the store. When
+  /// it does not (another program wrote a `String` where an `Int` belongs), the property shows
+  /// its default, and tools show the stored form as undecodable. Always false for an
+  /// `@ObservableOnly` property.
+  public func decodes(_ stored: Any) -> Bool { reads(stored) }
 }
 
 extension SettingsProperty {
@@ -112,6 +119,7 @@ extension SettingsProperty {
       writeEncoded: { object, stored in
         object[keyPath: property] = try decoded(stored, by: codec.decode, key: key)
       },
+      reads: { codec.decode($0) != nil },
       equalsDefault: { codec.isEqual($0[keyPath: property], fallback($0)) },
       refresh: { object, store, prefix in
         let stored = store.object(forKey: prefix + key).flatMap(codec.decode) ?? object[keyPath: defaultValue]
@@ -143,6 +151,7 @@ extension SettingsProperty {
       writeEncoded: { _, _ in
         throw SettingsValueError.undecodable(key: name, expected: String(describing: Value.self))
       },
+      reads: { _ in false },
       equalsDefault: { _ in true },
       refresh: { _, _, _ in nil },
       reset: { _ in }
