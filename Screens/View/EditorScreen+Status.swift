@@ -26,20 +26,39 @@ extension EditorScreen {
       paintLine(title, layout.statusLine, style: .bold)
       hints = KeyMap.overlayHints
     case .browsing:
-      let text = state.message.map { " " + $0.text } ?? contextLine()
-      paintLine(
-        text, layout.statusLine, style: state.message?.isError == true ? [.bold, .alert] : [])
+      if state.message == nil { paintLine(contextLine(), layout.statusLine, style: []) }
       hints = KeyMap.browseHints(
         for: state.pane == .rows ? session.focusedRow?.editing : nil,
         reloads: session.currentSource is any ReloadableRowSource, readOnly: session.isReadOnly)
     }
-    if state.mode != .browsing, let message = state.message {
-      paintLine(
-        " " + message.text, layout.keyBarLine, style: message.isError ? [.bold, .alert] : .bold)
-    } else {
-      paintLine(" " + hints.joined(separator: "  "), layout.keyBarLine, style: .dim)
-    }
+    paintLine(" " + hints.joined(separator: "  "), layout.keyBarLine, style: .dim)
+    paintMessage()
     canvas.setCursor(cursor)
+  }
+
+  /// The status message in lines of the screen's width: the whole message, however long (a
+  /// refusal names the file, the key and both types), up to half the rows pane.
+  func messageLines() -> [String] {
+    guard let layout, let message = session.state.message else { return [] }
+    let lines = TextWidth.wrap(glyphs.spelled(" " + message.text), width: layout.size.columns)
+    let room = max(1, layout.visibleCount / 2)
+    guard lines.count > room else { return lines }
+    return Array(lines.prefix(room - 1)) + [lines[room - 1] + lines[room...].joined()]
+  }
+
+  /// Draws the status message: on the status line while browsing, above the field while a
+  /// value or a search is typed; a long one takes the lines above (the rows under it are drawn
+  /// again when it goes).
+  private func paintMessage() {
+    guard let layout, let message = session.state.message else { return }
+    let lines = messageLines()
+    let last = session.state.mode.hasField ? layout.statusLine - 1 : layout.statusLine
+    let style: TextStyle = message.isError ? [.bold, .alert] : session.state.mode.hasField ? .bold : []
+    for (offset, text) in lines.enumerated() {
+      let line = last - lines.count + 1 + offset
+      canvas.clearLine(line, from: 0)
+      paintLine(text, line, style: style)
+    }
   }
 
   private func paintLine(_ text: String, _ line: Int, style: TextStyle) {

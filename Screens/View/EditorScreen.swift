@@ -23,6 +23,8 @@ final class EditorScreen {
   private var positions: [Int: Int] = [:]
   private var redrawCounts: [RowID: Int] = [:]
   private var marks = ChangeMarks()
+  /// How many lines of the rows pane the status message covered in the last frame.
+  private var messageCover = 0
   /// The focused row's identity when the last frame was drawn, to find it again after keys
   /// come and go.
   private var focusedIdentity: String?
@@ -65,8 +67,13 @@ final class EditorScreen {
       session.noteChangedElsewhere(row: index)
     }
     let expired = marks.expire(at: now()).filter { $0.source == source }.map(\.row)
+    // A message over the rows (long, or above a field) that went or changed size: the rows
+    // under it are drawn again.
+    let messageCover = messageLines().count - (session.state.mode.hasField ? 0 : 1)
+    defer { self.messageCover = messageCover }
     if layout == nil || damage.layout || pending.layout || layout?.size != canvas.size
       || session.state.mode.overlay != nil || scrollToFocus()
+      || (messageCover != self.messageCover && max(messageCover, self.messageCover) > 0)
     {
       paintAll(keysChanged: pending.layout && !damage.focusPlaced)
     } else {

@@ -71,8 +71,10 @@ import Testing
     let help = try editor.run("--help")
     #expect(help.status == 0)
     for verb in [
-      "read <suite | file.plist> [key]", "write <suite | file.plist> <key> [-type] <value>",
-      "delete <suite | file.plist> <key>", "domains", "export <suite | file.plist> [--json]",
+      "read <suite | file.plist> [key] [--raw]", "read-type <suite | file.plist> <key>",
+      "write <suite | file.plist> <key> [-type] <value>",
+      "rename <suite | file.plist> <old key> <new key>", "delete <suite | file.plist> [key]",
+      "domains", "find <word>", "export <suite | file.plist> [--json]",
       "import <suite> <input | -> [--json]", "watch <suite> [key]", "help [verb]", "Exit status:",
     ] {
       #expect(help.output.contains(verb))

@@ -65,4 +65,23 @@ import Testing
     #expect(writer.persistentValue(forKey: "volume") == nil)
     #expect(canvas.line(4).contains("│  volume"))
   }
+
+  /// Bug 14: error and status lines were cut at the screen width, and could not be read while
+  /// editing. A long message now wraps over the lines above; they are drawn again when it goes.
+  @Test func aLongMessageWrapsAboveTheFieldAndGoesAway() {
+    let suite = TestPreferences.uniqueSuite()
+    let rows = SettingsObjectRows(
+      AnySettings(ProfileSettings(userDefaults: TestPreferences.writer(ofSuite: suite))))
+    let (canvas, session, screen) = TestScreen.show(rows, rows: 10, columns: 50)
+    for key: KeyPress in [.down, .enter, .character("x"), .enter] {
+      screen.draw(session.handle(key))
+    }
+    #expect(canvas.line(6) == " age (Int) not changed: not a whole number (Int")
+    #expect(canvas.line(7) == #"expected): "20x""#)
+    #expect(canvas.line(8).hasPrefix(" age (Int): 20x"))
+    #expect(canvas.line(9).hasPrefix(" Enter save"))
+    screen.draw(session.handle(.escape))
+    #expect(canvas.line(6).hasSuffix("│"), "the rows pane under the message is drawn again")
+    #expect(canvas.line(7).hasSuffix("│"))
+  }
 }

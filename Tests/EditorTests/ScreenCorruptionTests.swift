@@ -44,7 +44,7 @@ extension TerminalEditorTests {
     try session.send("Tab", "End", "Tab")
     var screen = try session.waitForScreen { $0.first?.contains("org.me.raw") == true }
     #expect(screen.contains { $0.contains("|  list >") }, "the tree's triangle in ASCII too")
-    try session.send("Down", "Enter")
+    try session.send("Enter")
     screen = try session.waitForScreen { $0.contains { $0.contains("|  list v") } }
     #expect(screen.contains { $0.contains(#"  String  \u{fc}"#) })
     #expect(screen.contains { $0.contains(#"Gr\u{fc}\u{df}e"#) })
