@@ -28,8 +28,11 @@ final class EditorSession {
     var rows: [(index: Int, snapshot: RowSnapshot)]
   }
 
-  /// Everything the objects pane lists.
-  let sources: [any RowSource]
+  /// Everything the objects pane lists: objects, then suites by name, then files.
+  private(set) var sources: [any RowSource]
+  /// Finds sources to list that are not listed yet (suites created while the editor runs),
+  /// ready to show; nil when the list is fixed.
+  var discoverSources: (() -> [any RowSource])?
   /// When set, no key changes a value (`--readonly`).
   let isReadOnly: Bool
   /// The name in the header: the program that shows the editor.
@@ -171,9 +174,30 @@ final class EditorSession {
     }
   }
 
+  /// Lists the sources ``discoverSources`` finds, suites among the suites by name; the focus
+  /// stays on its object. Returns whether any was added (the screen must be laid out again).
+  @discardableResult
+  func listNewSources() -> Bool {
+    guard let found = discoverSources?(), !found.isEmpty else { return false }
+    let focused = currentSource.map(ObjectIdentifier.init)
+    let suites = (sources.filter { $0.kind == .suite } + found).sorted { $0.title < $1.title }
+    sources =
+      sources.filter { $0.kind == .object || $0.kind == .cloud } + suites
+      + sources.filter { $0.kind == .file }
+    if let focused {
+      state.sourceIndex = sources.firstIndex { ObjectIdentifier($0) == focused } ?? 0
+    }
+    state.message = .init(
+      text: "New: " + found.map(\.title).joined(separator: ", "), isError: false)
+    return true
+  }
+
   /// Reads the shown file or suite again from disk; the rows whose values changed redraw (and
-  /// are marked as changed elsewhere), the focus stays on its key.
+  /// are marked as changed elsewhere), the focus stays on its key. New suites are listed too.
   private func reload() -> Damage {
+    if state.pane == .objects || !(currentSource is any ReloadableRowSource) {
+      if listNewSources() { return Damage(layout: true) }
+    }
     guard let source = currentSource as? any ReloadableRowSource else {
       state.message = .init(
         text: "\(currentSource?.title ?? "This object") is not read from a file: nothing to reload",

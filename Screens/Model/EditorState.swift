@@ -60,6 +60,8 @@ struct EditorState {
   /// The last search, for n and N.
   var query = ""
   var isFinished = false
+  /// Sources were added outside a key (a new suite appeared): lay the screen out again.
+  var sourcesChanged = false
 
   var focus: Focus {
     get { Focus(source: sourceIndex, row: rowIndex) }

@@ -26,6 +26,7 @@ func perform(_ invocation: Invocation) throws {
       AnySettings(CloudSettings()),
     ]
     let editor = try SettingsEditor(objects: demo, suites: SettingsEditor.availableSuites)
+    editor.listsNewSuites = true
     try options.run(editor)
   case .editFiles(let paths, let options):
     try options.run(SettingsEditor(files: paths.map { URL(fileURLWithPath: $0) }))

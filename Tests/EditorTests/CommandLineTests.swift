@@ -113,3 +113,17 @@ extension CommandLineTests {
     #expect(!result.error.contains("unchanged"))
   }
 }
+
+extension CommandLineTests {
+  /// Bug 15: `.rectangle-binary.plist.lock` stayed beside the user's own files after a save.
+  @Test func savingAFileLeavesNothingBesideIt() throws {
+    let folder = editor.preferences.appendingPathComponent("mine")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let file = folder.appendingPathComponent("rectangle-binary.plist")
+    try FileManager.default.copyItem(
+      at: TestPreferences.fixtures.appendingPathComponent("rectangle-binary.plist"), to: file)
+    #expect(try editor.run("write", file.path, "lastVersion", "93").status == 0)
+    #expect(try editor.run("read", file.path, "lastVersion").output == "93\n")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["rectangle-binary.plist"])
+  }
+}

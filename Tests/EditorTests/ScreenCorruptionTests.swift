@@ -54,3 +54,17 @@ extension TerminalEditorTests {
     #expect(screen.allSatisfy { $0.unicodeScalars.allSatisfy(\.isASCII) })
   }
 }
+
+extension TerminalEditorTests {
+  /// Bug 12: a suite created while the editor ran was not listed until a restart.
+  @Test func aSuiteCreatedWhileTheEditorRunsIsListed() throws {
+    let session = try TmuxSession(command: editor.shellCommand([]))
+    try session.waitForScreen { $0.contains { $0.contains("nickname") } }
+    #expect(try editor.run("write", "org.me.later", "greeting", "hi").status == 0)
+    let screen = try session.waitForScreen { $0.contains { $0.hasPrefix("  org.me.later") } }
+    #expect(screen[6].hasPrefix("  org.me.later"), "after the objects, among the suites")
+    try session.send("Tab", "End", "Tab")
+    let shown = try session.waitForScreen { $0.first?.contains("org.me.later") == true }
+    #expect(shown.contains { $0.contains("│  greeting") && $0.hasSuffix("hi") })
+  }
+}
