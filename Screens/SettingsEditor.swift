@@ -105,13 +105,17 @@ public final class SettingsEditor {
       }
     }
     return PreferencesDirectory.watchSuites {
-      loop.post { if session.listNewSources() { session.state.sourcesChanged = true } }
+      loop.post { session.state.outsideDamage.formUnion(session.listNewSources()) }
     }
   }
 
   private func runLoop(_ loop: EventLoop, canvas: NcursesCanvas) -> Int32? {
     let session = EditorSession(sources: sources, isReadOnly: isReadOnly)
     session.programName = programName
+    let external = ExternalEditor(canvas: canvas, loop: loop)
+    session.externalEditor = { text, fileExtension in
+      external.edit(text, fileExtension: fileExtension)
+    }
     let screen = EditorScreen(canvas: canvas, session: session, glyphs: .current, wake: loop.wake)
     // While the editor owns the terminal, the library's diagnostics go to the status line.
     let diagnostics = Diagnostics.handler
@@ -127,10 +131,8 @@ public final class SettingsEditor {
       let wakeup = loop.waitForEvents(until: screen.nextDeadline)
       if let signal = wakeup.signal { return signal }
       for job in wakeup.jobs { job() }
-      if session.state.sourcesChanged {
-        session.state.sourcesChanged = false
-        damage.layout = true
-      }
+      damage.formUnion(session.state.outsideDamage)
+      session.state.outsideDamage = Damage()
       for key in canvas.pendingKeys() {
         damage.formUnion(session.handle(key))
       }

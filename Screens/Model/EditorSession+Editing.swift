@@ -36,7 +36,7 @@ extension EditorSession {
   }
 
   /// Why `row` cannot be changed now, or nil when it can.
-  private func refusal(for row: PropertyRow) -> String? {
+  func refusal(for row: PropertyRow) -> String? {
     if isReadOnly { return "\(row.name) is not changed: the editor runs with --readonly" }
     if case .readOnly(let reason) = row.editing { return "\(row.name) is read-only: \(reason)" }
     return nil
@@ -63,6 +63,9 @@ extension EditorSession {
   func handleEditing(
     _ key: KeyPress, row index: Int, format: TextValueFormat, field: inout LineEditor
   ) -> Damage {
+    if key == KeyMap.externalEditorKey {
+      return editExternally(row: index, format: format, draft: field.text)
+    }
     switch field.handle(key) {
     case .editing:
       state.mode = .editing(row: index, format: format, field: field)
@@ -90,6 +93,33 @@ extension EditorSession {
       }
     }
     return Damage(rows: [index])
+  }
+
+  /// Hands `draft` to ``EditorSession/externalEditor`` (JSON pretty-printed over lines), then
+  /// checks and stores what comes back as Enter would; text that is refused stays in the field
+  /// with the reason.
+  func editExternally(row index: Int, format: TextValueFormat, draft: String) -> Damage {
+    let isJSON = format.base == .json
+    guard let edit = externalEditor else {
+      state.message = .init(text: "No external editor here", isError: true)
+      return Damage(rows: [index])
+    }
+    guard var text = edit(isJSON ? JSONValue.reformatted(draft, pretty: true) ?? draft : draft,
+      isJSON ? "json" : "txt")
+    else {
+      state.mode = .editing(row: index, format: format, field: LineEditor(text: draft))
+      state.message = .init(
+        text: "The external editor ($VISUAL, $EDITOR, else vi) did not run; the draft stays",
+        isError: true)
+      return Damage(layout: true)
+    }
+    if text.hasSuffix("\n") { text.removeLast() }  // editors end the file with a newline
+    if isJSON, let compact = JSONValue.reformatted(text, pretty: false) { text = compact }
+    var field = LineEditor(text: text)
+    state.mode = .editing(row: index, format: format, field: field)
+    var damage = handleEditing(.enter, row: index, format: format, field: &field)
+    damage.layout = true  // the terminal was the editor's: draw it all again
+    return damage
   }
 
   func resetRow() -> Damage {

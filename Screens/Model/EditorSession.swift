@@ -9,12 +9,15 @@ struct Damage: Equatable {
   /// The key put the focus on a row itself (undo brought a key back): keys that came and went
   /// do not move it back to the row focused before.
   var focusPlaced = false
+  /// The objects pane lists other sources (the shown one and its rows are as they were).
+  var objects = false
 
   /// Adds what `other` needs redrawn.
   mutating func formUnion(_ other: Damage) {
     layout = layout || other.layout
     rows.formUnion(other.rows)
     focusPlaced = focusPlaced || other.focusPlaced
+    objects = objects || other.objects
   }
 }
 
@@ -30,6 +33,9 @@ final class EditorSession {
 
   /// Everything the objects pane lists: objects, then suites by name, then files.
   private(set) var sources: [any RowSource]
+  /// Opens text in the user's editor (`$VISUAL`, `$EDITOR`) and returns what it saved; nil when
+  /// the editor could not run. The second argument is the file name extension (`json`, `txt`).
+  var externalEditor: ((String, String) -> String?)?
   /// Finds sources to list that are not listed yet (suites created while the editor runs),
   /// ready to show; nil when the list is fixed.
   var discoverSources: (() -> [any RowSource])?
@@ -124,6 +130,17 @@ final class EditorSession {
       guard state.pane == .rows, focusedRow != nil else { return Damage() }
       state.mode = .overlay(.details)
       return Damage(layout: true)
+    case .editExternally:
+      guard state.pane == .rows, let row = focusedRow else { return Damage() }
+      if let reason = refusal(for: row) {
+        state.message = .init(text: reason, isError: true)
+        return Damage(rows: [state.rowIndex])
+      }
+      guard case .text(let format, let text) = row.editing else {
+        state.message = .init(text: "\(row.name) is not edited as text", isError: false)
+        return Damage(rows: [state.rowIndex])
+      }
+      return editExternally(row: state.rowIndex, format: format, draft: text)
     case .toggleRedrawCounts:
       state.showsRedrawCounts.toggle()
       return Damage(layout: true)
@@ -175,11 +192,12 @@ final class EditorSession {
   }
 
   /// Lists the sources ``discoverSources`` finds, suites among the suites by name; the focus
-  /// stays on its object. Returns whether any was added (the screen must be laid out again).
+  /// stays on its object. Returns what to draw again (nothing when none was found).
   @discardableResult
-  func listNewSources() -> Bool {
-    guard let found = discoverSources?(), !found.isEmpty else { return false }
+  func listNewSources() -> Damage {
+    guard let found = discoverSources?(), !found.isEmpty else { return Damage() }
     let focused = currentSource.map(ObjectIdentifier.init)
+    let index = state.sourceIndex
     let suites = (sources.filter { $0.kind == .suite } + found).sorted { $0.title < $1.title }
     sources =
       sources.filter { $0.kind == .object || $0.kind == .cloud } + suites
@@ -189,14 +207,15 @@ final class EditorSession {
     }
     state.message = .init(
       text: "New: " + found.map(\.title).joined(separator: ", "), isError: false)
-    return true
+    return Damage(layout: index != state.sourceIndex, objects: true)
   }
 
   /// Reads the shown file or suite again from disk; the rows whose values changed redraw (and
   /// are marked as changed elsewhere), the focus stays on its key. New suites are listed too.
   private func reload() -> Damage {
     if state.pane == .objects || !(currentSource is any ReloadableRowSource) {
-      if listNewSources() { return Damage(layout: true) }
+      let damage = listNewSources()
+      if damage.objects { return damage }
     }
     guard let source = currentSource as? any ReloadableRowSource else {
       state.message = .init(

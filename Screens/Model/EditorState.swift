@@ -60,8 +60,8 @@ struct EditorState {
   /// The last search, for n and N.
   var query = ""
   var isFinished = false
-  /// Sources were added outside a key (a new suite appeared): lay the screen out again.
-  var sourcesChanged = false
+  /// What changed outside a key (a new suite appeared) and must be drawn at the next frame.
+  var outsideDamage = Damage()
 
   var focus: Focus {
     get { Focus(source: sourceIndex, row: rowIndex) }

@@ -16,11 +16,13 @@ enum EditorCommand: Hashable, Sendable {
   case undo
   /// Lists only the rows whose value differs from the default, or all rows again.
   case toggleModifiedOnly
-  /// Starts a search over names, keys and descriptions; n and N step through the matches.
+  /// Starts a search over names, keys, descriptions and values; n and N step through the matches.
   case search, nextMatch, previousMatch
   case help
   /// Shows the focused row in full (long values, the whole description).
   case details
+  /// Edits the focused value in the user's editor (`$VISUAL`, `$EDITOR`).
+  case editExternally
   /// Shows or hides each row's value-redraw counter.
   case toggleRedrawCounts
   /// Reads a file or suite again from disk (see ``ReloadableRowSource``).
@@ -78,7 +80,7 @@ enum KeyMap {
       hint: "u undo"),
     KeyBinding(
       keys: [.character("/")], command: .search, label: "/",
-      help: "search names and descriptions", hint: "/ find"),
+      help: "search names, descriptions and values", hint: "/ find"),
     KeyBinding(
       keys: [.character("n")], command: .nextMatch, label: "n N", help: "next / previous match"),
     KeyBinding(keys: [.character("N")], command: .previousMatch, label: "N", help: nil),
@@ -88,6 +90,9 @@ enum KeyMap {
     KeyBinding(
       keys: [.character("m")], command: .toggleModifiedOnly, label: "m",
       help: "show modified rows only / all rows"),
+    KeyBinding(
+      keys: [.character("e"), externalEditorKey], command: .editExternally, label: "e C-g",
+      help: "edit the value in $VISUAL / $EDITOR (arrays, dictionaries, Codable values as JSON)"),
     KeyBinding(
       keys: [.character("c")], command: .toggleRedrawCounts, label: "c",
       help: "show how often each row was redrawn"),
@@ -110,8 +115,11 @@ enum KeyMap {
     }
   }
 
+  /// Ctrl-G: the value in the user's editor, in a field or on a row.
+  static let externalEditorKey = KeyPress.character("\u{7}")
+
   /// The hints for the key bar while a value is being edited.
-  static let editingHints = ["Enter save", "Esc restore", "←→ move", "Home/End"]
+  static let editingHints = ["Enter save", "Esc restore", "←→ C-a C-e move", "C-u C-k C-w erase", "C-g $EDITOR"]
   /// The hints for the key bar while a search is typed.
   static let searchingHints = ["Enter keep", "Esc back", "then n/N next/previous"]
   /// The hints for the key bar while the help or the details are shown.

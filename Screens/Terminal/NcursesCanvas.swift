@@ -140,6 +140,18 @@ final class NcursesCanvas: Canvas {
     return String(text.reversed().drop(while: { $0 == " " }).reversed())
   }
 
+  /// Lends the terminal to another program (``resume()`` takes it back).
+  func suspend() {
+    endwin()
+  }
+
+  /// Takes the terminal back after ``suspend()``; the next frame repaints every cell.
+  func resume() {
+    clearok(window, true)
+    wnoutrefresh(window)
+    doupdate()
+  }
+
   /// Gives the terminal back: leaves curses mode (safe to call more than once).
   func end() {
     guard !isEnded else { return }

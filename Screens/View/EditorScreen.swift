@@ -74,6 +74,7 @@ final class EditorScreen {
     if layout == nil || damage.layout || pending.layout || layout?.size != canvas.size
       || session.state.mode.overlay != nil || scrollToFocus()
       || (messageCover != self.messageCover && max(messageCover, self.messageCover) > 0)
+      || (damage.objects && objectsWidth() != layout?.objectsWidth)
     {
       paintAll(keysChanged: pending.layout && !damage.focusPlaced)
     } else {
@@ -81,6 +82,7 @@ final class EditorScreen {
         redrawCounts[RowID(source: source, row: index), default: 0] += 1
       }
       for index in pending.rows.union(damage.rows).union(expired).sorted() { paintRow(index) }
+      if damage.objects { paintObjects() }
       paintStatus()
     }
     focusedIdentity = session.focusedRow?.identity
@@ -160,6 +162,11 @@ final class EditorScreen {
       TextWidth.fit(text, width: layout.rowsWidth, ellipsis: glyphs.ellipsis),
       row: layout.firstListLine, column: layout.rowsColumn,
       style: source?.problem == nil ? .dim : .bold)
+  }
+
+  /// The objects pane's width for the sources listed now.
+  private func objectsWidth() -> Int {
+    ScreenLayout.objectsWidth(titles: session.sources.map(objectTitle), size: canvas.size)
   }
 
   /// An entry of the objects pane: the title, marked when it is on the cloud store.

@@ -29,7 +29,7 @@ struct ScreenLayout: Equatable {
     let widest = { (texts: [String], floor: String) in
       max(TextWidth.columns(floor), texts.map(TextWidth.columns).max() ?? 0)
     }
-    objectsWidth = max(12, min(min(28, widest(titles, "")) + 4, size.columns / 4))
+    objectsWidth = Self.objectsWidth(titles: titles, size: size)
     let rowsWidth = size.columns - objectsWidth - 1
     counterWidth = showsRedrawCounts ? 9 : 0
     let keysDiffer = rows.contains { $0.key != nil && $0.key != $0.name }
@@ -59,6 +59,13 @@ struct ScreenLayout: Equatable {
     keyWidth = widths[1]
     typeWidth = widths[2]
     valueWidth = value + left
+  }
+
+  /// The objects pane's width: the widest title (up to 28 cells) and a margin, within a quarter
+  /// of the screen, at least 12 cells.
+  static func objectsWidth(titles: [String], size: TerminalSize) -> Int {
+    let widest = titles.map(TextWidth.columns).max() ?? 0
+    return max(12, min(min(28, widest) + 4, size.columns / 4))
   }
 
   var isTooSmall: Bool {
