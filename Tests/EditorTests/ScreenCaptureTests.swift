@@ -128,6 +128,22 @@ import Testing
     #expect(canvas.lines.allSatisfy { $0.unicodeScalars.allSatisfy(\.isASCII) })
   }
 
+  /// Bug 13: at 50 columns the value got 2 cells; it comes first now.
+  @Test func narrowScreenGivesTheValuePriority() {
+    canvas.resize(rows: 20, columns: 50)
+    press(.resize)
+    assertSnapshot(canvas.lines, named: "narrow-50x20")
+    #expect(canvas.lines[11].hasSuffix(#"Frame     {"height":600,…"#), "half the row at least")
+  }
+
+  /// Bug 6: a stored value that does not decode is marked `!` and explained.
+  @Test func undecodableStoredValue() throws {
+    let store = try #require(types.settingsStore.store as? PropertyListDefaults)
+    try store.write("loud", forKey: "volume")
+    press(.down, .down)
+    assertSnapshot(canvas.lines, named: "undecodable")
+  }
+
   @Test func tooSmall() {
     canvas.resize(rows: 7, columns: 50)
     press(.resize)
