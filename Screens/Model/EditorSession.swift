@@ -93,12 +93,20 @@ final class EditorSession {
       return Damage(layout: true)
     case .browsing:
       state.message = nil
+      if let command = state.confirmation {
+        state.confirmation = nil
+        guard key == .character("y") else {
+          state.message = .init(text: "Nothing changed", isError: false)
+          return Damage(rows: [state.rowIndex])
+        }
+        return perform(command, confirmed: true)
+      }
       guard let command = KeyMap.command(for: key) else { return Damage(rows: [state.rowIndex]) }
       return perform(command)
     }
   }
 
-  private func perform(_ command: EditorCommand) -> Damage {
+  private func perform(_ command: EditorCommand, confirmed: Bool = false) -> Damage {
     switch command {
     case .moveUp: return move(by: -1)
     case .moveDown: return move(by: 1)
@@ -112,6 +120,15 @@ final class EditorSession {
     case .activate: return state.pane == .objects ? focus(.rows) : activateRow(toggling: false)
     case .toggle: return state.pane == .rows ? activateRow(toggling: true) : Damage()
     case .resetRow: return resetRow()
+    case .resetObject where !confirmed && !isReadOnly:
+      let count = currentSource.map { source in
+        (0..<source.rowCount).filter { source.row(at: $0).isModified }.count
+      }
+      state.confirmation = .resetObject
+      state.message = .init(
+        text: "Reset \(count ?? 0) value(s) of \(currentSource?.title ?? "this object") to their "
+          + "defaults? y resets (u undoes), any other key keeps them", isError: false)
+      return Damage()
     case .resetObject: return resetObject()
     case .undo: return undo()
     case .search: return startSearch()

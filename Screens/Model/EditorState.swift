@@ -54,6 +54,8 @@ struct EditorState {
   var rowIndex = 0
   var mode = Mode.browsing
   var message: Message?
+  /// A command waiting for `y` (the status line asks); any other key drops it.
+  var confirmation: EditorCommand?
   var showsRedrawCounts = false
   /// Only rows whose value differs from the default are listed.
   var showsModifiedOnly = false

@@ -108,7 +108,7 @@ import Testing
     press(.right, .down, .down, .enter)
     type("0")
     press(.enter)
-    press(.character("D"))
+    press(.character("D"), .character("y"))
     #expect(!canvas.lines.contains { $0.contains("│~") })
     press(.character("u"))
     #expect(!canvas.lines.contains { $0.contains("│~") })
