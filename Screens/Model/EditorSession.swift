@@ -91,6 +91,8 @@ final class EditorSession {
     case .overlay:
       state.mode = .browsing
       return Damage(layout: true)
+    case .prompting(let prompt, var field):
+      return handlePrompt(key, prompt: prompt, field: &field)
     case .browsing:
       state.message = nil
       if let command = state.confirmation {
@@ -147,6 +149,8 @@ final class EditorSession {
       guard state.pane == .rows, focusedRow != nil else { return Damage() }
       state.mode = .overlay(.details)
       return Damage(layout: true)
+    case .addEntry: return startPrompt(adding: true)
+    case .renameKey: return startPrompt(adding: false)
     case .editExternally:
       guard state.pane == .rows, let row = focusedRow else { return Damage() }
       if let reason = refusal(for: row) {

@@ -21,6 +21,10 @@ enum EditorCommand: Hashable, Sendable {
   case help
   /// Shows the focused row in full (long values, the whole description).
   case details
+  /// In a raw suite: adds a key, or an element to the focused array.
+  case addEntry
+  /// In a raw suite: gives the focused top-level key another name.
+  case renameKey
   /// Edits the focused value in the user's editor (`$VISUAL`, `$EDITOR`).
   case editExternally
   /// Shows or hides each row's value-redraw counter.
@@ -93,6 +97,12 @@ enum KeyMap {
     KeyBinding(
       keys: [.character("e"), externalEditorKey], command: .editExternally, label: "e C-g",
       help: "edit the value in $VISUAL / $EDITOR (arrays, dictionaries, Codable values as JSON)"),
+    KeyBinding(
+      keys: [.character("a")], command: .addEntry, label: "a",
+      help: "raw suite: add a key (key -type value), or an element to an open array"),
+    KeyBinding(
+      keys: [.character("R")], command: .renameKey, label: "R",
+      help: "raw suite: rename the focused key (d removes a key or an array element)"),
     KeyBinding(
       keys: [.character("c")], command: .toggleRedrawCounts, label: "c",
       help: "show how often each row was redrawn"),

@@ -18,6 +18,9 @@ extension EditorScreen {
       cursor = paintField(
         prompt: " Find (\(count) match\(count == 1 ? "" : "es")): ", field: field, layout: layout)
       hints = KeyMap.searchingHints
+    case .prompting(let prompt, let field):
+      cursor = paintField(prompt: session.promptText(prompt), field: field, layout: layout)
+      hints = KeyMap.editingHints
     case .overlay(let overlay):
       let title =
         overlay == .help
