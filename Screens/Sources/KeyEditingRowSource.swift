@@ -26,11 +26,6 @@ protocol KeyEditingRowSource: RowSource {
 /// macOS `defaults write` (`-string -int -float -bool -date -data`, `-array` and `-dict` for an
 /// empty container); a string when no type is given.
 enum TypedEntry {
-  private static let flags: [String: PropertyListScalarType] = [
-    "-string": .string, "-int": .integer, "-integer": .integer, "-float": .real, "-real": .real,
-    "-bool": .bool, "-boolean": .bool, "-date": .date, "-data": .data,
-  ]
-
   /// The value of `text` (`-int 7`, `hello world`, `-array`).
   ///
   /// - Throws: ``ValueInputError`` when the text is not a value of its type.
@@ -38,7 +33,8 @@ enum TypedEntry {
     let trimmed = text.trimmingCharacters(in: .whitespaces)
     if trimmed == "-array" { return [Any]() }
     if trimmed == "-dict" { return [String: Any]() }
-    guard let space = trimmed.firstIndex(of: " "), let type = flags[String(trimmed[..<space])]
+    guard let space = trimmed.firstIndex(of: " "),
+      let type = PropertyListScalarType(flag: String(trimmed[..<space]))
     else { return text }
     let rest = String(trimmed[trimmed.index(after: space)...])
     do {

@@ -4,12 +4,6 @@ import ObservableDefaultsCore
 /// The value words of `write`, in the form of macOS `defaults`: `[-type] <value>`,
 /// `-array <value>…` or `-dict <key> <value>…`, where each element may be preceded by a type.
 enum TypedValueWords {
-  /// The scalar type flags.
-  static let scalarFlags: [String: PropertyListScalarType] = [
-    "-string": .string, "-int": .integer, "-integer": .integer, "-float": .real,
-    "-real": .real, "-bool": .bool, "-boolean": .bool, "-date": .date, "-data": .data,
-  ]
-
   /// The property-list value `words` stand for.
   ///
   /// - Throws: ``VerbError``: `.usage(.write)` when the words fit no form, `.invalidValue` when
@@ -43,7 +37,7 @@ enum TypedValueWords {
     guard first.hasPrefix("-"), first.count > 1, Double(first) == nil else {
       return first
     }
-    guard let type = scalarFlags[first] else {
+    guard let type = PropertyListScalarType(flag: first) else {
       throw .usage(.write, "unknown type \(first) (use -string for text that starts with -)")
     }
     guard let text = words.popFirst() else { throw .usage(.write, "\(first) needs a value") }
