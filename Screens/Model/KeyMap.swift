@@ -53,18 +53,17 @@ enum KeyMap {
     KeyBinding(
       keys: [.down, .character("j")], command: .moveDown, label: "↑↓ j k",
       help: "previous / next row", hint: "↑↓ move"),
-    KeyBinding(keys: [.pageUp], command: .pageUp, label: "PgUp", help: "one page up"),
-    KeyBinding(keys: [.pageDown], command: .pageDown, label: "PgDn", help: "one page down"),
+    KeyBinding(keys: [.pageUp], command: .pageUp, label: "PgUp", help: nil),
     KeyBinding(
-      keys: [.home, .character("g")], command: .moveToTop, label: "Home g", help: "first row"),
+      keys: [.pageDown], command: .pageDown, label: "PgUp PgDn", help: "one page up / down"),
+    KeyBinding(keys: [.home, .character("g")], command: .moveToTop, label: "Home g", help: nil),
     KeyBinding(
-      keys: [.end, .character("G")], command: .moveToBottom, label: "End G", help: "last row"),
+      keys: [.end, .character("G")], command: .moveToBottom, label: "Home End",
+      help: "first / last row (g G)"),
+    KeyBinding(keys: [.left, .character("h")], command: .focusObjects, label: "← h", help: nil),
     KeyBinding(
-      keys: [.left, .character("h")], command: .focusObjects, label: "← h",
-      help: "objects pane; previous case of an enum"),
-    KeyBinding(
-      keys: [.right, .character("l")], command: .focusRows, label: "→ l",
-      help: "rows pane; next case of an enum"),
+      keys: [.right, .character("l")], command: .focusRows, label: "← → h l",
+      help: "panes; previous / next case of an enum"),
     KeyBinding(
       keys: [.tab], command: .switchPane, label: "Tab", help: "other pane", hint: "Tab pane"),
     KeyBinding(
@@ -96,19 +95,18 @@ enum KeyMap {
       help: "show modified rows only / all rows"),
     KeyBinding(
       keys: [.character("e"), externalEditorKey], command: .editExternally, label: "e C-g",
-      help: "edit the value in $VISUAL / $EDITOR (arrays, dictionaries, Codable values as JSON)"),
+      help: "edit in $VISUAL / $EDITOR, collections as JSON"),
     KeyBinding(
       keys: [.character("a")], command: .addEntry, label: "a",
-      help: "raw suite: add a key (key -type value), or an element to an open array"),
+      help: "add a key (name -type value) or array element"),
     KeyBinding(
-      keys: [.character("R")], command: .renameKey, label: "R",
-      help: "raw suite: rename the focused key (d removes a key or an array element)"),
+      keys: [.character("R")], command: .renameKey, label: "R", help: "rename the key"),
     KeyBinding(
       keys: [.character("c")], command: .toggleRedrawCounts, label: "c",
       help: "show how often each row was redrawn"),
     KeyBinding(
       keys: [.character("r")], command: .reload, label: "r",
-      help: "reload the file or suite from disk (unsaved edits are dropped)", hint: "r reload"),
+      help: "reload from disk (unsaved edits are dropped)", hint: "r reload"),
     KeyBinding(
       keys: [.character("?"), .other(265 /* KEY_F(1) */)], command: .help, label: "? F1",
       help: "this help",
@@ -117,10 +115,13 @@ enum KeyMap {
       keys: [.character("q")], command: .quit, label: "q", help: "quit", hint: "q quit"),
   ]
 
-  /// The help screen's lines (label, text), leaving out `r` where nothing reloads.
-  static func helpLines(reloads: Bool) -> [(label: String, text: String)] {
+  /// The help screen's lines (label, text), leaving out `r` where nothing reloads and `a` `R`
+  /// where keys are fixed.
+  static func helpLines(reloads: Bool, editsKeys: Bool = false) -> [(label: String, text: String)]
+  {
     browse.compactMap { binding in
       guard reloads || binding.command != .reload else { return nil }
+      guard editsKeys || ![.addEntry, .renameKey].contains(binding.command) else { return nil }
       return binding.help.map { (binding.label, $0) }
     }
   }

@@ -3,7 +3,10 @@
 extension EditorScreen {
   /// The key list.
   func paintHelp() {
-    paintTable(KeyMap.helpLines(reloads: session.currentSource is any ReloadableRowSource))
+    paintTable(
+      KeyMap.helpLines(
+        reloads: session.currentSource is any ReloadableRowSource,
+        editsKeys: session.currentSource is any KeyEditingRowSource))
   }
 
   /// The focused row: its whole value (wrapped, not cut), type, key, default, allowed values,

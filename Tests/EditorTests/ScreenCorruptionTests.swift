@@ -12,7 +12,9 @@ extension TerminalEditorTests {
     let session = try TmuxSession(command: editor.shellCommand([]))
     try session.waitForScreen { $0.contains { $0.contains("nickname") } }
     try session.send("Tab", "End", "Tab")
-    let screen = try session.waitForScreen { $0.first?.contains("org.me.raw") == true }
+    let screen = try session.waitForScreen {
+      $0.first?.contains("org.me.raw") == true && $0.contains { $0.contains("│  later") }
+    }
     let emoji = try #require(screen.firstIndex { $0.contains("emoji") })
     #expect(screen[emoji].contains("👨👩👧👦"), "the emoji it joins, side by side")
     #expect(screen[emoji + 1].hasPrefix("  AppearanceSettings"), "the next label is intact")
