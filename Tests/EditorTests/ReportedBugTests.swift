@@ -66,6 +66,23 @@ import Testing
     #expect(canvas.line(4).contains("│  volume"))
   }
 
+  /// Bug 18: the library's diagnostics show on the status line while the editor owns the
+  /// screen (the editor routes `Diagnostics.handler` to ``EditorSession/show(_:)``).
+  @Test func aDiagnosticShowsOnTheStatusLine() {
+    let (canvas, session, screen) = TestScreen.show(SampleRowSource(SampleObject()), rows: 10)
+    session.show(Diagnostic(subsystem: "PropertyListDefaults", message: "x.plist could not be written"))
+    screen.draw(Damage())
+    #expect(canvas.line(8) == " PropertyListDefaults: x.plist could not be written")
+  }
+
+  /// The header names the program that shows the editor (`myapp settings`).
+  @Test func theHeaderNamesTheEmbeddingProgram() {
+    let (canvas, session, screen) = TestScreen.show(SampleRowSource(SampleObject()), rows: 10)
+    session.programName = "myapp"
+    screen.draw(Damage(layout: true))
+    #expect(canvas.line(0).hasPrefix(" myapp  Sample"))
+  }
+
   /// Bug 14: error and status lines were cut at the screen width, and could not be read while
   /// editing. A long message now wraps over the lines above; they are drawn again when it goes.
   @Test func aLongMessageWrapsAboveTheFieldAndGoesAway() {
