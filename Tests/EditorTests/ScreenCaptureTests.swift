@@ -138,7 +138,7 @@ import Testing
 
   /// Bug 6: a stored value that does not decode is marked `!` and explained.
   @Test func undecodableStoredValue() throws {
-    let store = try #require(types.settingsStore.store as? PropertyListDefaults)
+    let store = try #require(AnySettings(types).store.store as? PropertyListDefaults)
     try store.write("loud", forKey: "volume")
     press(.down, .down)
     assertSnapshot(canvas.lines, named: "undecodable")
