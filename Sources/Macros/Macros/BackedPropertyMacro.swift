@@ -34,7 +34,7 @@ struct BackedProperty {
       """
       get {
         access(keyPath: \\.\(raw: name))
-        return _$defaults.read(self) { $0._\(raw: name) }
+        return _$defaults.read(self, key: \(raw: key.quoted)) { $0._\(raw: name) }
       }
       """,
       """

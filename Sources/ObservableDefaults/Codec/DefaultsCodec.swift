@@ -61,28 +61,48 @@ extension DefaultsCodec {
   /// values themselves) the value in its own form.
   static func rawValue(fallback: ((Any) -> Value?)? = nil) -> Self
   where Value: RawRepresentable, Value.RawValue: UserDefaultsPropertyListValue {
-    Self(
-      encode: { $0.rawValue.propertyListObject },
+    let raw = DefaultsCodec<Value.RawValue>.propertyList
+    return Self(
+      encode: { raw.encode($0.rawValue) },
       decode: { object in
-        if let raw = Value.RawValue(propertyListObject: object) { return Value(rawValue: raw) }
+        if let rawValue = raw.decode(object) { return Value(rawValue: rawValue) }
         return fallback?(object)
       },
       isEqual: { $0.rawValue == $1.rawValue }
     )
   }
-
 }
 
 extension DefaultsCodec where Value: UserDefaultsPropertyListValue {
-  /// Stores the value as a property-list object.
+  /// Stores the value as a property-list object: in the form ``_PropertyListRepresentable``
+  /// gives the types this library knows; a type of yours marked `UserDefaultsPropertyListValue`
+  /// with no such form (and `URL`) as JSON `Data` when it is `Codable`, else as it is.
   static var propertyList: Self {
-    Self(
-      encode: { $0.propertyListObject },
-      decode: { Value(propertyListObject: $0) },
-      isEqual: { $0 == $1 }
-    )
+    // The type is looked at once per codec; the codec's functions then make no dynamic casts.
+    let form: Self =
+      if let type = Value.self as? any _PropertyListRepresentable.Type {
+        representableCodec(type) as! Self
+      } else if let type = Value.self as? any Codable.Type {
+        jsonCodec(type) as! Self
+      } else {
+        Self(encode: { $0 }, decode: { $0 as? Value }, isEqual: { $0 == $1 })
+      }
+    return Self(encode: form.encode, decode: form.decode, isEqual: { $0 == $1 })
   }
+}
 
+/// The codec of a type with a property-list form of its own, as `Any` (it is the caller's `Self`).
+private func representableCodec<Value: _PropertyListRepresentable>(_: Value.Type) -> Any {
+  DefaultsCodec<Value>(
+    encode: { $0.propertyListObject },
+    decode: { Value(propertyListObject: $0) },
+    isEqual: DefaultsCodec<Value>.encodedEquality { $0.propertyListObject }
+  )
+}
+
+/// The JSON codec of a `Codable` type, as `Any` (it is the caller's `Self`).
+private func jsonCodec<Value: Codable>(_: Value.Type) -> Any {
+  DefaultsCodec<Value>.json
 }
 
 extension DefaultsCodec where Value: Codable {

@@ -4,7 +4,7 @@ import Foundation
 /// its name, storage key, value type, documentation and default, and type-checked access to its value.
 ///
 /// The `@ObservableDefaults` and `@ObservableCloud` macros generate one per observable property
-/// (in declaration order) into the class's ``ObservableSettings/settingsSchema``.
+/// (in declaration order) into the class's ``ObservableSettings/_$settingsSchema``.
 public struct SettingsProperty<Object: AnyObject>: @unchecked Sendable {
   // Sendable: every stored closure captures only key paths and a `DefaultsCodec`, all immutable.
 
@@ -98,7 +98,7 @@ extension SettingsProperty {
     codec: DefaultsCodec<Value>
   ) -> Self where Object: ObservableSettings {
     let fallback: (Object) -> Value = { object in
-      let store = object.settingsStore
+      let store = object._$settingsStore
       let registered = (store.store as? UserDefaults)?.registeredValue(forKey: store.prefix + key)
       return registered.flatMap(codec.decode) ?? object[keyPath: defaultValue]
     }
@@ -123,7 +123,7 @@ extension SettingsProperty {
         )
       },
       reset: { object in
-        let store = object.settingsStore
+        let store = object._$settingsStore
         try store.store.write(nil, forKey: store.prefix + key, excluding: nil)
       }
     )
