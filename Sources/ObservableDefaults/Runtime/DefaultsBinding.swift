@@ -112,26 +112,27 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
   }
 
   /// Reads a cached value under the lock, first loading the object from its store if that has
-  /// not happened yet (an object whose own initializer did not call `observerStarter()`), and
-  /// for a store that reports no changes, first reading the property's stored value.
+  /// not happened yet (an object whose own initializer did not call `observerStarter()`). For a
+  /// store that reports no changes, returns the value stored now instead (the cache then keeps
+  /// the value observers were last told about, so a posted change notification still tells them).
   /// - Parameters:
   ///   - key: The property's storage key without prefix.
   ///   - cached: Reads the property's cache.
   @inlinable
   public func read<Value>(_ object: Object, key: String, _ cached: (Object) -> Value) -> Value {
     lock.withLock {
-      if !isStarted || readsThrough { prepareRead(object, key: key) }
+      if !isStarted || readsThrough, let stored: Value = prepareRead(object, key: key) { return stored }
       return cached(object)
     }
   }
 
-  /// Starts the object if needed and, for a store without change reports, refreshes the cache
-  /// of the property stored under `key` (silently: no observer can be told in time). Under ``lock``.
+  /// Starts the object if needed; for a store without change reports, returns the value of the
+  /// property stored under `key` as stored now (else `nil`). Under ``lock``.
   @usableFromInline
-  func prepareRead(_ object: Object, key: String) {
+  func prepareRead<Value>(_ object: Object, key: String) -> Value? {
     startIfNeeded(object)
-    guard readsThrough else { return }
-    persisted[key]?.refresh(object, resolveStore(), prefix)?.assign()
+    guard readsThrough, let property = persisted[key] else { return nil }
+    return property.storedValue(object, resolveStore(), prefix) as? Value
   }
 
   /// Loads every persisted property from the store and starts following the store's changes
@@ -220,8 +221,8 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
     key: String, codec: DefaultsCodec<Value>
   ) {
     let (fullKey, store, observation, unchanged) = lock.withLock {
-      prepareRead(object, key: key)
-      return (prefix + key, resolveStore(), self.observation, codec.isEqual(newValue, object[keyPath: storage]))
+      let current = prepareRead(object, key: key) ?? object[keyPath: storage]
+      return (prefix + key, resolveStore(), self.observation, codec.isEqual(newValue, current))
     }
     if unchanged { return }
     let encoded = codec.encode(newValue)

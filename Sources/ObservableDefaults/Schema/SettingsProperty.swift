@@ -27,6 +27,9 @@ public struct SettingsProperty<Object: AnyObject>: @unchecked Sendable {
   private let encode: (Object) -> Any?
   private let writeEncoded: (Object, Any?) throws -> Void
   private let equalsDefault: (Object) -> Bool
+  /// The value stored under the key (with the given prefix) in a store, else the property's
+  /// fallback; for an `@ObservableOnly` property, its value.
+  let storedValue: (Object, any ObservableKeyValueStore, String) -> Any
   let refresh: (Object, any ObservableKeyValueStore, String) -> Update?
   let reset: (Object) throws -> Void
 
@@ -102,6 +105,9 @@ extension SettingsProperty {
       let registered = (store.store as? UserDefaults)?.registeredValue(forKey: store.prefix + key)
       return registered.flatMap(codec.decode) ?? object[keyPath: defaultValue]
     }
+    let storedValue: (Object, any ObservableKeyValueStore, String) -> Value = { object, store, prefix in
+      store.object(forKey: prefix + key).flatMap(codec.decode) ?? object[keyPath: defaultValue]
+    }
     return Self(
       name: name, key: key, valueType: SettingsValueType(Value.self),
       typeName: String(describing: Value.self), summary: summary, keyPath: property,
@@ -113,8 +119,9 @@ extension SettingsProperty {
         object[keyPath: property] = try decoded(stored, by: codec.decode, key: key)
       },
       equalsDefault: { codec.isEqual($0[keyPath: property], fallback($0)) },
+      storedValue: storedValue,
       refresh: { object, store, prefix in
-        let stored = store.object(forKey: prefix + key).flatMap(codec.decode) ?? object[keyPath: defaultValue]
+        let stored = storedValue(object, store, prefix)
         guard !codec.isEqual(stored, object[keyPath: storage]) else { return nil }
         return Update(
           keyPath: property,
@@ -144,6 +151,7 @@ extension SettingsProperty {
         throw SettingsValueError.undecodable(key: name, expected: String(describing: Value.self))
       },
       equalsDefault: { _ in true },
+      storedValue: { object, _, _ in object[keyPath: property] },
       refresh: { _, _, _ in nil },
       reset: { _ in }
     )
