@@ -153,7 +153,6 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
     if let currentStore { return currentStore }
     let created = makeStore()
     currentStore = created
-    readsThrough = created is FoundationDefaultsStore
     return created
   }
 
@@ -162,6 +161,7 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
     guard !isStarted else { return }
     isStarted = true
     let store = resolveStore()
+    readsThrough = store is FoundationDefaultsStore
     for property in schema {
       property.refresh(object, store, prefix)?.assign()
     }

@@ -1,0 +1,165 @@
+import Foundation
+import ObservableDefaults
+import Testing
+
+/// A Foundation `UserDefaults` handed to an object: it reports no changes on Linux, so the object
+/// reads its values through, and its writes are synchronized to the file at once.
+@Suite struct FoundationDefaultsTests {
+  /// A Foundation suite only this test uses (never synchronized here, so no file is written).
+  private func foundationSuite() -> UserDefaults {
+    UserDefaults(suiteName: "od-tests-\(UUID().uuidString)")!
+  }
+
+  @Test func valuesWrittenBehindTheObjectsBackAreReadAtOnce() {
+    let defaults = foundationSuite()
+    let settings = Settings(userDefaults: defaults)
+    defaults.set("External", forKey: "name")
+    defaults.set(99, forKey: "age")
+    #expect(settings.name == "External")
+    #expect(settings.age == 99)
+    defaults.removeObject(forKey: "name")
+    #expect(settings.name == "Fatbobman")
+  }
+
+  @Test func aWriteComparesWithTheStoredValueNotAStaleOne() {
+    let defaults = foundationSuite()
+    let settings = Settings(userDefaults: defaults, ignoreExternalChanges: true)
+    settings.nickname = "Mine"
+    defaults.set("Theirs", forKey: "nickname")
+    settings.nickname = "Mine"
+    #expect(defaults.string(forKey: "nickname") == "Mine")
+  }
+
+  @Test func theOriginalsExampleAndTheObjectsWritesReachTheFile() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("od-foundation-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let run = try probeOutput(["foundation", "r1"], environment: ["XDG_CONFIG_HOME": folder.path])
+    #expect(run.status == 0)
+    #expect(run.output == "External\nMine\nFatbobman\n42\n")
+    let file = try PropertyListFile(url: folder.appendingPathComponent("r1.plist")).read()?.values ?? [:]
+    #expect(file["age"] as? Int == 42)
+    #expect(file["name"] == nil)
+    #expect(file.count == 1)
+  }
+}
+
+/// `UserDefaults.didChangeNotification` and `NSUbiquitousKeyValueStore.didChangeExternallyNotification`
+/// posted for an object's store make it read the named keys again (all its keys when none are
+/// named) and notify only the properties whose value changed.
+@Suite struct PostedNotificationTests {
+  private func foundationSuite() -> UserDefaults {
+    UserDefaults(suiteName: "od-tests-\(UUID().uuidString)")!
+  }
+
+  private func post(_ defaults: UserDefaults?, keys: [String]? = nil) {
+    NotificationCenter.default.post(
+      name: UserDefaults.didChangeNotification, object: defaults,
+      userInfo: keys.map { [NSUbiquitousKeyValueStoreChangedKeysKey: $0] })
+  }
+
+  @Test func didChangeNotificationNotifiesOnlyChangedProperties() {
+    let defaults = foundationSuite()
+    let settings = Settings(userDefaults: defaults)
+    let name = ChangeCounter(settings, \.name)
+    let age = ChangeCounter(settings, \.age)
+    defaults.set("External", forKey: "name")
+    #expect(settings.name == "External")
+    #expect(name.count == 0)
+    post(defaults)
+    #expect(name.count == 1)
+    #expect(age.count == 0)
+    post(defaults)
+    #expect(name.count == 1)
+  }
+
+  @Test func namedKeysAreTheOnlyOnesReadAgain() {
+    let defaults = foundationSuite()
+    let settings = Settings(userDefaults: defaults)
+    let name = ChangeCounter(settings, \.name)
+    let age = ChangeCounter(settings, \.age)
+    defaults.set("External", forKey: "name")
+    defaults.set(7, forKey: "age")
+    post(defaults, keys: ["age"])
+    #expect(age.count == 1)
+    #expect(name.count == 0)
+    post(defaults, keys: [])
+    #expect(name.count == 0)
+    post(defaults)
+    #expect(name.count == 1)
+    #expect(age.count == 1)
+  }
+
+  @Test func anotherStoresNotificationCountsOnlyWithoutLimitToInstance() {
+    let defaults = foundationSuite()
+    let limited = Settings(userDefaults: defaults)
+    let shared = SharedGroupSettings(userDefaults: defaults)
+    let limitedName = ChangeCounter(limited, \.name)
+    let sharedName = ChangeCounter(shared, \.name)
+    defaults.set("External", forKey: "name")
+    post(foundationSuite())
+    #expect(limitedName.count == 0)
+    #expect(sharedName.count == 1)
+    post(nil)
+    #expect(limitedName.count == 0)
+    #expect(sharedName.count == 1)
+  }
+
+  @Test func aPropertyListDefaultsStoreNeedsNoNotification() {
+    let suite = TemporarySuite()
+    let store = suite.store()
+    let settings = Settings(userDefaults: store)
+    let name = ChangeCounter(settings, \.name)
+    store.set("Direct", forKey: "name")
+    #expect(name.count == 1)
+    post(store)
+    post(store, keys: ["name"])
+    #expect(name.count == 1)
+    #expect(settings.name == "Direct")
+  }
+
+  @Test func ignoreExternalChangesReadsAgainSilently() {
+    let defaults = foundationSuite()
+    let settings = Settings(userDefaults: defaults, ignoreExternalChanges: true)
+    let name = ChangeCounter(settings, \.name)
+    defaults.set("External", forKey: "name")
+    post(defaults)
+    #expect(name.count == 0)
+    #expect(settings.name == "External")
+  }
+
+  @Test func cloudNotificationWithChangedKeysLeavesOneNotificationPerChange() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("od-cloud-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let store = NSUbiquitousKeyValueStore(
+      backend: EmbeddedCloudBackend(root: folder, container: "tests", account: "tester"))
+    let settings = SyncedSettings(store: store)
+    let name = ChangeCounter(settings, \.name)
+    let age = ChangeCounter(settings, \.age)
+    store.set("Direct", forKey: "name")
+    for keys in [["name"], ["name", "age"], nil] {
+      NotificationCenter.default.post(
+        name: NSUbiquitousKeyValueStore.didChangeExternallyNotification, object: store,
+        userInfo: keys.map {
+          [NSUbiquitousKeyValueStoreChangedKeysKey: $0, NSUbiquitousKeyValueStoreChangeReasonKey: NSUbiquitousKeyValueStoreServerChange]
+        })
+    }
+    #expect(settings.name == "Direct")
+    #expect(name.count == 1)
+    #expect(age.count == 0)
+  }
+
+  @Test func aReleasedObjectIgnoresLaterNotifications() {
+    let defaults = foundationSuite()
+    weak var released: Settings?
+    do {
+      let settings = Settings(userDefaults: defaults)
+      released = settings
+      _ = settings.name
+    }
+    #expect(released == nil)
+    defaults.set("External", forKey: "name")
+    post(defaults)
+    post(nil)
+  }
+}
