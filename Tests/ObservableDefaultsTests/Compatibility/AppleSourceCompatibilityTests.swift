@@ -11,6 +11,17 @@ import Testing
     #expect(nativeCloudTypes.count == 10 && nativeCloudTypes.allSatisfy { $0 })
   }
 
+  @Test func theCloudStoreWorksThroughTheOriginalsStoreProtocol() {
+    for store in cloudStores() {
+      store.set(Int64(5), forKey: "count")
+      store.set("text", forKey: "text")
+      #expect(store.longLong(forKey: "count") == 5)
+      #expect(store.string(forKey: "text") == "text")
+      store.removeObject(forKey: "text")
+      #expect(store.dictionaryRepresentation.keys.sorted() == ["count"])
+    }
+  }
+
   @Test func rawRepresentableTypesStoreTheirRawValue() throws {
     let suite = TemporarySuite()
     let store = suite.store()

@@ -135,3 +135,32 @@ final class UserNamedMethods {
   static var settingsSchema: [String] { ["user", "schema"] }
   func settingsStore() -> String { "user store" }
 }
+
+/// A test double of the cloud store, written against the original's store protocol.
+final class CloudStoreDouble: ObservableDefaultsCloudStoreProtocol {
+  private var values: [String: Any] = [:]
+  func object(forKey aKey: String) -> Any? { values[aKey] }
+  func set(_ anObject: Any?, forKey aKey: String) { values[aKey] = anObject }
+  func removeObject(forKey aKey: String) { values[aKey] = nil }
+  func string(forKey aKey: String) -> String? { values[aKey] as? String }
+  func array(forKey aKey: String) -> [Any]? { values[aKey] as? [Any] }
+  func dictionary(forKey aKey: String) -> [String: Any]? { values[aKey] as? [String: Any] }
+  func data(forKey aKey: String) -> Data? { values[aKey] as? Data }
+  func longLong(forKey aKey: String) -> Int64 { values[aKey] as? Int64 ?? 0 }
+  func double(forKey aKey: String) -> Double { values[aKey] as? Double ?? 0 }
+  func bool(forKey aKey: String) -> Bool { values[aKey] as? Bool ?? false }
+  func set(_ aString: String?, forKey aKey: String) { values[aKey] = aString }
+  func set(_ aData: Data?, forKey aKey: String) { values[aKey] = aData }
+  func set(_ anArray: [Any]?, forKey aKey: String) { values[aKey] = anArray }
+  func set(_ aDictionary: [String: Any]?, forKey aKey: String) { values[aKey] = aDictionary }
+  func set(_ value: Int64, forKey aKey: String) { values[aKey] = value }
+  func set(_ value: Double, forKey aKey: String) { values[aKey] = value }
+  func set(_ value: Bool, forKey aKey: String) { values[aKey] = value }
+  var dictionaryRepresentation: [String: Any] { values }
+  func synchronize() -> Bool { true }
+}
+
+/// A double and the real store, used through the original's store protocol.
+func cloudStores() -> [any ObservableDefaultsCloudStoreProtocol] {
+  [CloudStoreDouble(), NSUbiquitousKeyValueStore.inMemory()]
+}
