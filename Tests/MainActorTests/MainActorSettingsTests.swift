@@ -69,3 +69,21 @@ nonisolated final class ScheduledCount: @unchecked Sendable {
   func increment() { lock.withLock { calls += 1 } }
   var count: Int { lock.withLock { calls } }
 }
+
+/// A `UserDefaults.didChangeNotification` posted for a main-actor object's Foundation store
+/// reaches it on the main actor and notifies the changed property once.
+@Suite(.serialized) struct MainActorPostedNotificationTests {
+  @Test func aPostedNotificationNotifiesTheChangedPropertyOnce() async throws {
+    let defaults = UserDefaults(suiteName: "od-main-\(UUID().uuidString)")!
+    let settings = MainActorSettings(userDefaults: defaults)
+    let changes = ScheduledCount()
+    withObservationTracking { _ = settings.name } onChange: { changes.increment() }
+    defaults.set("External", forKey: "name")
+    NotificationCenter.default.post(name: UserDefaults.didChangeNotification, object: defaults)
+    for _ in 0..<500 where changes.count == 0 {
+      try await Task.sleep(for: .milliseconds(10))
+    }
+    #expect(changes.count == 1)
+    #expect(settings.name == "External")
+  }
+}
