@@ -39,7 +39,8 @@ final class ExplicitMainActorSettings {
   }
 }
 
-/// Changes from other threads reach main-actor objects through `MainActorDelivery.schedule`.
+/// Changes from other threads reach main-actor objects through `MainActorDelivery.schedule`
+/// (serialized: one test replaces the scheduler, and every delivery goes through it).
 @Suite(.serialized) struct MainActorDeliveryTests {
   @Test func aChangeFromAnotherThreadIsScheduledOnTheMainThread() async throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("od-main-\(UUID().uuidString)")
@@ -60,19 +61,9 @@ final class ExplicitMainActorSettings {
     #expect(settings.name == "From a thread")
     #expect(scheduled.count == 1)
   }
-}
 
-/// Counts calls from any thread.
-nonisolated final class ScheduledCount: @unchecked Sendable {
-  private let lock = NSLock()
-  private var calls = 0
-  func increment() { lock.withLock { calls += 1 } }
-  var count: Int { lock.withLock { calls } }
-}
-
-/// A `UserDefaults.didChangeNotification` posted for a main-actor object's Foundation store
-/// reaches it on the main actor and notifies the changed property once.
-@Suite(.serialized) struct MainActorPostedNotificationTests {
+  /// A `UserDefaults.didChangeNotification` posted for a main-actor object's Foundation store
+  /// reaches it on the main actor and notifies the changed property once.
   @Test func aPostedNotificationNotifiesTheChangedPropertyOnce() async throws {
     let defaults = UserDefaults(suiteName: "od-main-\(UUID().uuidString)")!
     let settings = MainActorSettings(userDefaults: defaults)
@@ -86,4 +77,12 @@ nonisolated final class ScheduledCount: @unchecked Sendable {
     #expect(changes.count == 1)
     #expect(settings.name == "External")
   }
+}
+
+/// Counts calls from any thread.
+nonisolated final class ScheduledCount: @unchecked Sendable {
+  private let lock = NSLock()
+  private var calls = 0
+  func increment() { lock.withLock { calls += 1 } }
+  var count: Int { lock.withLock { calls } }
 }

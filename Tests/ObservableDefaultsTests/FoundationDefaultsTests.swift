@@ -2,14 +2,15 @@ import Foundation
 import ObservableDefaults
 import Testing
 
+/// A Foundation suite only the calling test uses (never synchronized in this process, so no file
+/// is written).
+private func foundationSuite() -> UserDefaults {
+  UserDefaults(suiteName: "od-tests-\(UUID().uuidString)")!
+}
+
 /// A Foundation `UserDefaults` handed to an object: it reports no changes on Linux, so the object
 /// reads its values through, and its writes are synchronized to the file at once.
 @Suite struct FoundationDefaultsTests {
-  /// A Foundation suite only this test uses (never synchronized here, so no file is written).
-  private func foundationSuite() -> UserDefaults {
-    UserDefaults(suiteName: "od-tests-\(UUID().uuidString)")!
-  }
-
   @Test func valuesWrittenBehindTheObjectsBackAreReadAtOnce() {
     let defaults = foundationSuite()
     let settings = Settings(userDefaults: defaults)
@@ -48,10 +49,6 @@ import Testing
 /// posted for an object's store make it read the named keys again (all its keys when none are
 /// named) and notify only the properties whose value changed.
 @Suite struct PostedNotificationTests {
-  private func foundationSuite() -> UserDefaults {
-    UserDefaults(suiteName: "od-tests-\(UUID().uuidString)")!
-  }
-
   private func post(_ defaults: UserDefaults?, keys: [String]? = nil) {
     NotificationCenter.default.post(
       name: UserDefaults.didChangeNotification, object: defaults,

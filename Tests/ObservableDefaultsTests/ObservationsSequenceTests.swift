@@ -2,10 +2,18 @@ import Foundation
 import ObservableDefaults
 import Testing
 
-/// The settings followed by code without a UI, on the main actor.
+/// The settings followed by code without a UI, as the README shows them: on the main actor.
 @MainActor
 @ObservableDefaults
 final class FollowedSettings {
+  var name: String = "Fatbobman"
+  var age: Int = 20
+}
+
+/// The same settings off the main actor: changes from other processes are applied on the thread
+/// that sees them, not through `MainActorDelivery` (whose scheduler another suite replaces).
+@ObservableDefaults
+final class BackgroundFollowedSettings {
   var name: String = "Fatbobman"
   var age: Int = 20
 }
@@ -20,10 +28,28 @@ final class ObservedValues {
 /// `for await name in Observations({ settings.name })` (Swift 6.2's Observation) gives one
 /// element per change of the property, whoever made it.
 @Suite(.serialized) struct ObservationsSequenceTests {
+  @MainActor @Test func oneElementPerOwnChangeOfAMainActorObject() async throws {
+    let suite = TemporarySuite()
+    let settings = FollowedSettings(userDefaults: suite.store())
+    let observed = ObservedValues()
+    let following = Task { @MainActor in
+      for await name in Observations({ settings.name }) { observed.append(name) }
+    }
+    defer { following.cancel() }
+    #expect(await eventuallyAwaiting(within: 5) { observed.values == ["Fatbobman"] })
+    for name in ["First", "Second", "Third"] {
+      settings.name = name
+      settings.age += 1
+      let count = observed.values.count + 1
+      #expect(await eventuallyAwaiting(within: 5) { observed.values.count == count })
+    }
+    #expect(observed.values == ["Fatbobman", "First", "Second", "Third"])
+  }
+
   @MainActor @Test func oneElementPerChangeFromThisObjectAnotherProcessAndAFileEdit() async throws {
     let suite = TemporarySuite()
     let store = suite.store()
-    let settings = FollowedSettings(userDefaults: store)
+    nonisolated(unsafe) let settings = BackgroundFollowedSettings(userDefaults: store)
     let observed = ObservedValues()
     let following = Task { @MainActor in
       for await name in Observations({ settings.name }) { observed.append(name) }
