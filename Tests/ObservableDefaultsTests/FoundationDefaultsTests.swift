@@ -146,17 +146,34 @@ private func foundationSuite() -> UserDefaults {
     #expect(age.count == 0)
   }
 
-  @Test func aReleasedObjectIgnoresLaterNotifications() {
+  @Test func aReleasedObjectIgnoresLaterNotificationsAndItsReplacementFollowsThem() {
     let defaults = foundationSuite()
     weak var released: Settings?
     do {
       let settings = Settings(userDefaults: defaults)
       released = settings
-      _ = settings.name
+      #expect(settings.name == "Fatbobman")
     }
     #expect(released == nil)
-    defaults.set("External", forKey: "name")
+    defaults.set("AfterDeinit", forKey: "name")
     post(defaults)
-    post(nil)
+    let replacement = Settings(userDefaults: defaults)
+    #expect(replacement.name == "AfterDeinit")
+    let name = ChangeCounter(replacement, \.name)
+    defaults.set("ReplacementUpdate", forKey: "name")
+    post(defaults)
+    #expect(replacement.name == "ReplacementUpdate")
+    #expect(name.count == 1)
+  }
+
+  @Test func anotherFoundationSuiteIsNotRead() {
+    let defaults = foundationSuite()
+    let other = foundationSuite()
+    let settings = Settings(userDefaults: defaults)
+    other.set("Elsewhere", forKey: "name")
+    post(other)
+    #expect(settings.name == "Fatbobman")
+    defaults.set("Here", forKey: "name")
+    #expect(settings.name == "Here")
   }
 }
