@@ -190,7 +190,7 @@ let package = Package(
     // Settings classes in a module whose default isolation is the main actor.
     .testTarget(
       name: "MainActorTests",
-      dependencies: ["ObservableDefaults"],
+      dependencies: ["ObservableDefaults", "defaults-probe"],
       path: "Tests/MainActorTests",
       swiftSettings: [.defaultIsolation(MainActor.self)]
     ),

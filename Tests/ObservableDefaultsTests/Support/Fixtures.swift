@@ -77,17 +77,3 @@ func probeOutput(
   process.waitUntilExit()
   return (process.terminationStatus, String(decoding: data, as: UTF8.self))
 }
-
-/// ``eventually(within:_:)`` for async code: waits up to `seconds` for `condition` without
-/// blocking the actor it runs on (main-actor work such as deliveries to `@MainActor` objects goes
-/// on meanwhile), checking every 10 ms; returns whether it held.
-func eventuallyAwaiting(
-  within seconds: Double = 1, isolation: isolated (any Actor)? = #isolation, _ condition: () async -> Bool
-) async -> Bool {
-  let deadline = Date().addingTimeInterval(seconds)
-  while Date() < deadline {
-    if await condition() { return true }
-    try? await Task.sleep(for: .milliseconds(10))
-  }
-  return await condition()
-}
