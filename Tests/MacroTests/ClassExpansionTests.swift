@@ -156,7 +156,7 @@ import Testing
           set {
             _$defaults.set(
               newValue, object: self, property: \.synced, storage: \._synced,
-              defaultValue: \._default_value_of_synced, key: "synced", codec: .automatic()
+              defaultValue: \._default_value_of_synced, key: "synced", codec: .automaticForCloud()
             )
           }
         }
@@ -224,7 +224,7 @@ import Testing
           .persisted(
             "synced", key: "synced",
             property: \.synced, storage: \._synced,
-            defaultValue: \._default_value_of_synced, codec: .automatic()
+            defaultValue: \._default_value_of_synced, codec: .automaticForCloud()
           ),
         ]
 
@@ -264,7 +264,7 @@ import Testing
           set {
             _$defaults.set(
               newValue, object: self, property: \.theme, storage: \._theme,
-              defaultValue: \._default_value_of_theme, key: "user_theme", codec: .automatic()
+              defaultValue: \._default_value_of_theme, key: "user_theme", codec: .automaticForCloud()
             )
           }
         }
@@ -282,7 +282,7 @@ import Testing
           set {
             _$defaults.set(
               newValue, object: self, property: \.count, storage: \._count,
-              defaultValue: \._default_value_of_count, key: "count", codec: .automatic()
+              defaultValue: \._default_value_of_count, key: "count", codec: .automaticForCloud()
             )
           }
         }
@@ -363,12 +363,12 @@ import Testing
           .persisted(
             "theme", key: "user_theme",
             property: \.theme, storage: \._theme,
-            defaultValue: \._default_value_of_theme, codec: .automatic()
+            defaultValue: \._default_value_of_theme, codec: .automaticForCloud()
           ),
           .persisted(
             "count", key: "count",
             property: \.count, storage: \._count,
-            defaultValue: \._default_value_of_count, codec: .automatic()
+            defaultValue: \._default_value_of_count, codec: .automaticForCloud()
           ),
         ]
 

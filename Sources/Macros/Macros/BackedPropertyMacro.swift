@@ -41,7 +41,7 @@ struct BackedProperty {
       set {
         _$defaults.set(
           newValue, object: self, property: \\.\(raw: name), storage: \\._\(raw: name),
-          defaultValue: \\._default_value_of_\(raw: name), key: \(raw: key.quoted), codec: .automatic()
+          defaultValue: \\._default_value_of_\(raw: name), key: \(raw: key.quoted), codec: .\(raw: flavor.codecFactory)()
         )
       }
       """,

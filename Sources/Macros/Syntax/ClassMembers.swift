@@ -41,7 +41,7 @@ struct ClassMembers {
         .persisted(
             \(property.name.literal), key: \(key)\(summary),
             property: \\.\(property.name), storage: \\._\(property.name),
-            defaultValue: \\._default_value_of_\(property.name), codec: .automatic()
+            defaultValue: \\._default_value_of_\(property.name), codec: .\(flavor.codecFactory)()
           )
         """
     }

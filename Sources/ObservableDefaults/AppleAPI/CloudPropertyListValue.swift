@@ -25,3 +25,12 @@ extension Date: CloudPropertyListValue {}
 extension Array: CloudPropertyListValue where Element: CloudPropertyListValue {}
 extension Dictionary: CloudPropertyListValue where Key == String, Value: CloudPropertyListValue {}
 extension Optional: CloudPropertyListValue where Wrapped: CloudPropertyListValue {}
+
+/// An optional of a ``CloudPropertyListValue``: lets the codec of an optional cloud property rank
+/// above the one of a plain cloud value. Not meant to be used directly.
+public protocol _OptionalCloudPropertyListValue: CloudPropertyListValue {
+  /// The wrapped type.
+  associatedtype Wrapped: CloudPropertyListValue
+}
+
+extension Optional: _OptionalCloudPropertyListValue where Wrapped: CloudPropertyListValue {}

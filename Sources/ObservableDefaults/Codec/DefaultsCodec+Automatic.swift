@@ -8,13 +8,13 @@ extension DefaultsCodec
 where Value: RawRepresentable & UserDefaultsPropertyListValue, Value.RawValue: UserDefaultsPropertyListValue {
   /// A raw-representable property-list value: raw value first, then the value's own form.
   public static func automatic() -> Self {
-    rawValue(fallback: propertyList.decode)
+    rawValue(DefaultsCodec<Value.RawValue>.propertyList, fallback: propertyList.decode)
   }
 }
 
 extension DefaultsCodec where Value: RawRepresentable, Value.RawValue: UserDefaultsPropertyListValue {
   /// A raw-representable value (such as a `String` enum): stored as its raw value.
-  public static func automatic() -> Self { rawValue() }
+  public static func automatic() -> Self { rawValue(DefaultsCodec<Value.RawValue>.propertyList) }
 }
 
 extension DefaultsCodec where Value: UserDefaultsPropertyListValue {
@@ -48,7 +48,8 @@ where
   /// An optional raw-representable property-list value; `nil` removes the key.
   public static func automatic() -> Self {
     let wrapped = DefaultsCodec<Value.Wrapped>.self
-    return wrapped.rawValue(fallback: wrapped.propertyList.decode).optional as! Self
+    return wrapped.rawValue(DefaultsCodec<Value.Wrapped.RawValue>.propertyList, fallback: wrapped.propertyList.decode)
+      .optional as! Self
   }
 }
 

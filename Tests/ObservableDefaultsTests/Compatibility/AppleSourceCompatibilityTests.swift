@@ -111,6 +111,34 @@ import Testing
     #expect((store.object(forKey: "compat_legacy") as? Data).map { String(decoding: $0, as: UTF8.self) } == #"{"text":"updated"}"#)
   }
 
+  @Test func cloudValuesTheCloudStoreDoesNotTakeAreStoredAsJSON() throws {
+    let settings = CompatibilityCloud()
+    let store = AnySettings(settings).store.store
+    settings.small = 5
+    settings.optionalSmall = 6
+    settings.unsigned = 7
+    settings.link = URL(string: "https://example.com/a?b=c")!
+    settings.big = 8
+    settings.scores = [0.5]
+    settings.optionalName = nil
+    func json(_ key: String) -> String? {
+      (store.object(forKey: "compat_" + key) as? Data).map { String(decoding: $0, as: UTF8.self) }
+    }
+    #expect(json("small") == "5")
+    #expect(json("optionalSmall") == "6")
+    #expect(json("unsigned") == "7")
+    #expect(json("link") == #""https:\/\/example.com\/a?b=c""#)
+    #expect(store.object(forKey: "compat_big") as? Int == 8)
+    #expect(store.object(forKey: "compat_scores") as? [Double] == [0.5])
+    #expect(store.object(forKey: "compat_optionalName") == nil)
+    #expect(settings.small == 5 && settings.optionalSmall == 6 && settings.unsigned == 7 && settings.big == 8)
+    #expect(settings.link == URL(string: "https://example.com/a?b=c")!)
+    #expect(settings.optionalName == "name")
+    settings.optionalSmall = nil
+    #expect(store.object(forKey: "compat_optionalSmall") == nil)
+    #expect(settings.optionalSmall == nil)
+  }
+
   @Test func membersNamedLikeTheToolsDescriptionAreTheUsers() {
     let suite = TemporarySuite()
     let store = suite.store()

@@ -118,6 +118,13 @@ final class CompatibilityCloud {
   var profile = PipeProfile(name: "Default", age: 0)
   var status = Status.active
   var legacy = LegacyCloudValue()
+  var small: Int8 = 1
+  var optionalSmall: Int8?
+  var unsigned: UInt = 1
+  var link = URL(string: "https://example.com")!
+  var big: Int64 = 1
+  var scores: [Double] = []
+  var optionalName: String? = "name"
 }
 
 /// Members named like the tools' description of a class (which the macros generate under
