@@ -2,17 +2,23 @@ import Foundation
 import ObservableDefaults
 import Testing
 
-/// A Foundation suite only the calling test uses (never synchronized in this process, so no file
-/// is written).
-private func foundationSuite() -> UserDefaults {
-  UserDefaults(suiteName: "od-tests-\(UUID().uuidString)")!
+/// A Foundation suite only one test uses, in a fresh temporary folder removed when the test ends
+/// (Foundation here takes an absolute suite name as the path of the file, without `.plist`).
+private final class FoundationSuite {
+  let folder = FileManager.default.temporaryDirectory.appendingPathComponent("od-foundation-\(UUID().uuidString)")
+  lazy var defaults = UserDefaults(suiteName: folder.appendingPathComponent("suite").path)!
+
+  init() { try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+
+  deinit { try? FileManager.default.removeItem(at: folder) }
 }
 
 /// A Foundation `UserDefaults` handed to an object: it reports no changes on Linux, so the object
 /// reads its values through, and its writes are synchronized to the file at once.
 @Suite struct FoundationDefaultsTests {
   @Test func valuesWrittenBehindTheObjectsBackAreReadAtOnce() {
-    let defaults = foundationSuite()
+    let suite = FoundationSuite()
+    let defaults = suite.defaults
     let settings = Settings(userDefaults: defaults)
     defaults.set("External", forKey: "name")
     defaults.set(99, forKey: "age")
@@ -23,7 +29,8 @@ private func foundationSuite() -> UserDefaults {
   }
 
   @Test func aWriteComparesWithTheStoredValueNotAStaleOne() {
-    let defaults = foundationSuite()
+    let suite = FoundationSuite()
+    let defaults = suite.defaults
     let settings = Settings(userDefaults: defaults, ignoreExternalChanges: true)
     settings.nickname = "Mine"
     defaults.set("Theirs", forKey: "nickname")
@@ -56,7 +63,8 @@ private func foundationSuite() -> UserDefaults {
   }
 
   @Test func didChangeNotificationNotifiesOnlyChangedProperties() {
-    let defaults = foundationSuite()
+    let suite = FoundationSuite()
+    let defaults = suite.defaults
     let settings = Settings(userDefaults: defaults)
     let name = ChangeCounter(settings, \.name)
     let age = ChangeCounter(settings, \.age)
@@ -71,7 +79,8 @@ private func foundationSuite() -> UserDefaults {
   }
 
   @Test func namedKeysAreTheOnlyOnesReadAgain() {
-    let defaults = foundationSuite()
+    let suite = FoundationSuite()
+    let defaults = suite.defaults
     let settings = Settings(userDefaults: defaults)
     let name = ChangeCounter(settings, \.name)
     let age = ChangeCounter(settings, \.age)
@@ -88,13 +97,15 @@ private func foundationSuite() -> UserDefaults {
   }
 
   @Test func anotherStoresNotificationCountsOnlyWithoutLimitToInstance() {
-    let defaults = foundationSuite()
+    let suite = FoundationSuite()
+    let defaults = suite.defaults
     let limited = Settings(userDefaults: defaults)
     let shared = SharedGroupSettings(userDefaults: defaults)
     let limitedName = ChangeCounter(limited, \.name)
     let sharedName = ChangeCounter(shared, \.name)
     defaults.set("External", forKey: "name")
-    post(foundationSuite())
+    let otherSuite = FoundationSuite()
+    post(otherSuite.defaults)
     #expect(limitedName.count == 0)
     #expect(sharedName.count == 1)
     post(nil)
@@ -116,7 +127,8 @@ private func foundationSuite() -> UserDefaults {
   }
 
   @Test func ignoreExternalChangesReadsAgainSilently() {
-    let defaults = foundationSuite()
+    let suite = FoundationSuite()
+    let defaults = suite.defaults
     let settings = Settings(userDefaults: defaults, ignoreExternalChanges: true)
     let name = ChangeCounter(settings, \.name)
     defaults.set("External", forKey: "name")
@@ -147,7 +159,8 @@ private func foundationSuite() -> UserDefaults {
   }
 
   @Test func aReleasedObjectIgnoresLaterNotificationsAndItsReplacementFollowsThem() {
-    let defaults = foundationSuite()
+    let suite = FoundationSuite()
+    let defaults = suite.defaults
     weak var released: Settings?
     do {
       let settings = Settings(userDefaults: defaults)
@@ -167,13 +180,50 @@ private func foundationSuite() -> UserDefaults {
   }
 
   @Test func anotherFoundationSuiteIsNotRead() {
-    let defaults = foundationSuite()
-    let other = foundationSuite()
+    let suite = FoundationSuite()
+    let defaults = suite.defaults
+    let otherSuite = FoundationSuite()
+    let other = otherSuite.defaults
     let settings = Settings(userDefaults: defaults)
     other.set("Elsewhere", forKey: "name")
     post(other)
     #expect(settings.name == "Fatbobman")
     defaults.set("Here", forKey: "name")
     #expect(settings.name == "Here")
+  }
+}
+
+/// Keys only the registration test below uses (registered defaults are process-wide).
+@ObservableDefaults
+final class RegisteredFallbackSettings {
+  @DefaultsKey(userDefaultsKey: "od-tests-registered-name") var name: String = "declared"
+  @DefaultsKey(userDefaultsKey: "od-tests-registered-optional") var optionalName: String?
+}
+
+/// The original's "removing a key falls back to the registered default" behaviours, on a
+/// Foundation `UserDefaults` with its own `register(defaults:)`.
+@Suite struct RegisteredFallbackTests {
+  @Test func removingAKeyFallsBackToTheRegisteredDefaultAndNotifiesOnce() {
+    let suite = FoundationSuite()
+    let defaults = suite.defaults
+    defaults.register(defaults: [
+      "od-tests-registered-name": "Registered", "od-tests-registered-optional": "RegisteredOptional",
+    ])
+    let settings = RegisteredFallbackSettings(userDefaults: defaults)
+    #expect(settings.name == "Registered")
+    defaults.set("Changed", forKey: "od-tests-registered-name")
+    defaults.set("Hello", forKey: "od-tests-registered-optional")
+    NotificationCenter.default.post(name: UserDefaults.didChangeNotification, object: defaults)
+    #expect(settings.name == "Changed")
+    #expect(settings.optionalName == "Hello")
+    let name = ChangeCounter(settings, \.name)
+    let optionalName = ChangeCounter(settings, \.optionalName)
+    defaults.removeObject(forKey: "od-tests-registered-name")
+    defaults.removeObject(forKey: "od-tests-registered-optional")
+    #expect(settings.name == "Registered")
+    #expect(settings.optionalName == "RegisteredOptional")
+    NotificationCenter.default.post(name: UserDefaults.didChangeNotification, object: defaults)
+    #expect(name.count == 1)
+    #expect(optionalName.count == 1)
   }
 }
