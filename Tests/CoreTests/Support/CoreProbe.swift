@@ -50,6 +50,20 @@ enum CoreProbe {
       status: started.0.terminationStatus, output: String(decoding: data, as: UTF8.self))
   }
 
+  /// Waits at most `seconds` for a started probe; kills it (SIGKILL) when it is still running
+  /// then.
+  ///
+  /// - Returns: The result, or nil when the probe had to be killed.
+  static func finish(_ started: (Process, Pipe), within seconds: Double) async -> Result? {
+    let exited = await poll(seconds: seconds) { !started.0.isRunning }
+    guard exited else {
+      kill(started.0.processIdentifier, SIGKILL)
+      started.0.waitUntilExit()
+      return nil
+    }
+    return finish(started)
+  }
+
   /// Runs the probe to the end.
   static func run(_ arguments: [String], configHome: URL? = nil) throws -> Result {
     finish(try start(arguments, configHome: configHome))

@@ -15,35 +15,28 @@ import Foundation
 public final class InMemoryCloudBackend: CloudBackend, CloudContainerSource, @unchecked Sendable {
   /// The container the devices share: each account's contents, and the devices to tell.
   private final class Container: @unchecked Sendable {
-    private final class WeakDevice {
-      weak var device: InMemoryCloudBackend?
-      init(_ device: InMemoryCloudBackend) { self.device = device }
-    }
-
     private let lock = NSLock()
     private var accounts: [String: CloudContainerContents] = [:]
-    private var devices: [WeakDevice] = []
+    private let devices = WeakRegistry<ObjectIdentifier, InMemoryCloudBackend>()
 
     func contents(of account: String) -> CloudContainerContents {
       lock.withLock { accounts[account] ?? CloudContainerContents() }
     }
 
     func connect(_ device: InMemoryCloudBackend) {
-      lock.withLock {
-        devices.removeAll { $0.device == nil }
-        devices.append(WeakDevice(device))
-      }
+      _ = devices.object(for: ObjectIdentifier(device)) { device }
     }
 
     /// Merges `records` into `account` and tells every device when something changed.
     func save(_ records: [String: CloudRecord], to account: String) {
-      let connected: [InMemoryCloudBackend] = lock.withLock {
+      let changed: Bool = lock.withLock {
         var contents = accounts[account] ?? CloudContainerContents()
-        guard contents.merge(records) else { return [] }
+        guard contents.merge(records) else { return false }
         accounts[account] = contents
-        return devices.compactMap(\.device)
+        return true
       }
-      for device in connected {
+      guard changed else { return }
+      for device in devices.liveObjects() {
         device.subscribers.contentsDidChange()
       }
     }

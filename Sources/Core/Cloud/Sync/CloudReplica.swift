@@ -224,6 +224,6 @@ final class CloudReplica: ObservedStoreState, @unchecked Sendable {
   deinit {
     subscription?.cancel()
     if hasSynced, !pending.isEmpty { try? backend.save(pending) }
-    CloudReplicaRegistry.shared.removeReleased()
+    CloudReplicaRegistry.shared.remove(self)
   }
 }
