@@ -15,22 +15,33 @@ enum TransferVerbs {
     return try PropertyListSerialization.data(fromPropertyList: values, format: .xml, options: 0)
   }
 
-  /// Replaces the values of `suite` with those of `data` and waits for the file.
+  /// Replaces the values of `suite` with those of `data` (read from `source`, a path or `-`)
+  /// and waits for the file.
   ///
-  /// - Throws: ``VerbError`` `.invalidValue` when `data` is not a property list (or JSON object)
-  ///   with a dictionary at the top.
-  static func `import`(_ data: Data, into suite: String, json: Bool) throws {
-    let root: Any
-    do {
-      root =
-        json
-        ? try JSONSerialization.jsonObject(with: data)
-        : try PropertyListSerialization.propertyList(from: data, format: nil)
-    } catch {
-      throw VerbError.invalid("the input is not \(json ? "JSON" : "a property list"): \(error)")
-    }
-    guard let values = root as? [String: Any] else {
-      throw VerbError.invalid("the input's top level is not a dictionary")
+  /// - Throws: ``VerbError`` `.invalidValue` when `data` is not a property list (checked as a
+  ///   suite file is: ``PropertyListFile/document(from:)``) or JSON object with a dictionary at
+  ///   the top.
+  static func `import`(_ data: Data, from source: String, into suite: String, json: Bool) throws {
+    guard !data.isEmpty else { throw VerbError.invalid("the input is empty") }
+    let values: [String: Any]
+    if json {
+      let root: Any
+      do {
+        root = try JSONSerialization.jsonObject(with: data)
+      } catch {
+        throw VerbError.invalid("the input is not JSON: \(error)")
+      }
+      guard let dictionary = root as? [String: Any] else {
+        throw VerbError.invalid("the input's top level is not a dictionary")
+      }
+      values = dictionary
+    } else {
+      let url = URL(fileURLWithPath: source == "-" ? "/dev/stdin" : source)
+      do {
+        values = try PropertyListFile(url: url).document(from: data).values
+      } catch let error as PropertyListError {
+        throw VerbError.invalid("the input is not a property list with a dictionary at the top (\(error.reason))")
+      }
     }
     let defaults = try DefaultsVerbs.suiteDefaults(suite)
     if let error = defaults.lastError { throw error }

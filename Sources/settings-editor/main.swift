@@ -41,7 +41,7 @@ func perform(_ invocation: Invocation) throws {
   case .export(let domain, let json, let output):
     try emit(TransferVerbs.export(domain, json: json), to: output)
   case .import(let suite, let input, let json):
-    try TransferVerbs.import(TransferVerbs.input(input), into: suite, json: json)
+    try TransferVerbs.import(TransferVerbs.input(input), from: input, into: suite, json: json)
   case .watch(let suite, let key):
     try WatchVerb.run(suite: suite, key: key)
   }

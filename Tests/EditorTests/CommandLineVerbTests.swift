@@ -237,7 +237,7 @@ import Testing
 
   @Test(arguments: [
     ("<?xml version=\"1.0\"?><plist><dict><key>a</key>", false, "the input is not a property list"),
-    ("garbage", false, "top level is not a dictionary"),
+    ("garbage", false, "the input is not a property list with a dictionary at the top (the root is a String"),
     ("[1, 2]", true, "top level is not a dictionary"),
     ("{", true, "the input is not JSON"),
   ])

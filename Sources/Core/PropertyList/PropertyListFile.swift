@@ -68,6 +68,11 @@ public struct PropertyListFile: Sendable {
   /// - Throws: ``PropertyListError`` of kind `.malformed`.
   func parse(_ data: Data) throws -> PropertyListSnapshot {
     if data.isEmpty { return PropertyListSnapshot(document: PropertyListDocument(), data: data) }
+    do {
+      try PropertyListValidator.validate(data)
+    } catch {
+      throw PropertyListError(file: url, kind: .malformed, reason: error.reason)
+    }
     var format = PropertyListSerialization.PropertyListFormat.xml
     let root: Any
     do {
@@ -81,6 +86,16 @@ public struct PropertyListFile: Sendable {
     }
     return PropertyListSnapshot(
       document: PropertyListDocument(values: values, format: format), data: data)
+  }
+
+  /// Parses `data` as if it were this file's contents, with every check of ``read()``: for bytes
+  /// that come from elsewhere (standard input, a download) and are named by this file in errors.
+  ///
+  /// - Parameter data: The bytes of a property list (XML, binary or OpenStep text).
+  /// - Returns: The document (empty for empty bytes).
+  /// - Throws: ``PropertyListError`` of kind `.malformed`.
+  public func document(from data: Data) throws -> PropertyListDocument {
+    try parse(data).document
   }
 
   /// ``apply(_:)``, also returning the bytes now on disk.
