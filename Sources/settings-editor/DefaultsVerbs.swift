@@ -62,19 +62,19 @@ enum DefaultsVerbs {
     return defaults
   }
 
-  /// Sets (nil: removes) one key of a suite or a file and waits for the file.
+  /// Sets (nil: removes) one key of a suite or a file in the file itself (its failure is
+  /// thrown once, for the caller to report; no background write reports it again).
   private static func store(_ value: Any?, forKey key: String, in domain: Invocation.Domain)
     throws
   {
+    let url: URL
     switch domain {
     case .suite(let suite):
-      let defaults = try suiteDefaults(suite)
-      try defaults.write(value, forKey: key)
-      try defaults.flush()
+      url = try suiteDefaults(suite).fileURL
     case .file(let path):
-      _ = try PropertyListFile(url: URL(fileURLWithPath: path))
-        .apply([key: value.map(PropertyListChange.set) ?? .remove])
+      url = URL(fileURLWithPath: path)
     }
+    _ = try PropertyListFile(url: url).apply([key: value.map(PropertyListChange.set) ?? .remove])
   }
 
   private static func name(of domain: Invocation.Domain) -> String {

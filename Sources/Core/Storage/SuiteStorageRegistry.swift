@@ -13,7 +13,7 @@ final class SuiteStorageRegistry: Sendable {
 
   /// The storage of the file at `url`, created (and its file loaded and watched) on first use.
   func storage(for url: URL) -> SuiteStorage {
-    let resolved = url.standardizedFileURL.resolvingSymlinksInPath()
+    let resolved = SymbolicLinks.identity(of: url)
     let (storage, isNew, isFirst) = storages.object(for: resolved.path) {
       SuiteStorage(file: PropertyListFile(url: resolved))
     }

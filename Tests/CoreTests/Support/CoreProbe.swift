@@ -26,12 +26,18 @@ enum CoreProbe {
   /// - Parameters:
   ///   - arguments: The command and its arguments (see `Tests/CoreProbe/main.swift`).
   ///   - configHome: `XDG_CONFIG_HOME` for the probe (inherited when nil).
-  static func start(_ arguments: [String], configHome: URL? = nil) throws -> (Process, Pipe) {
+  ///   - user: A user id to run the probe as (through `setpriv`; the tests run as root).
+  static func start(_ arguments: [String], configHome: URL? = nil, asUser user: Int? = nil) throws -> (Process, Pipe) {
     guard let executable else { throw ProbeMissing() }
     let process = Process()
     let pipe = Pipe()
-    process.executableURL = executable
-    process.arguments = arguments
+    if let user {
+      process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+      process.arguments = ["--reuid=\(user)", "--regid=\(user)", "--clear-groups", executable.path] + arguments
+    } else {
+      process.executableURL = executable
+      process.arguments = arguments
+    }
     if let configHome {
       var environment = ProcessInfo.processInfo.environment
       environment["XDG_CONFIG_HOME"] = configHome.path
@@ -65,8 +71,8 @@ enum CoreProbe {
   }
 
   /// Runs the probe to the end.
-  static func run(_ arguments: [String], configHome: URL? = nil) throws -> Result {
-    finish(try start(arguments, configHome: configHome))
+  static func run(_ arguments: [String], configHome: URL? = nil, asUser user: Int? = nil) throws -> Result {
+    finish(try start(arguments, configHome: configHome, asUser: user))
   }
 
   struct ProbeMissing: Error, CustomStringConvertible {

@@ -119,14 +119,13 @@ public final class EmbeddedCloudBackend: CloudBackend, CloudContainerSource, @un
     }
   }
 
-  /// Creates the current account's folder and watches its file (called with `lock` held).
+  /// Creates the current account's folder (mode 0700) and watches its file (called with `lock` held).
   private func startWatching() {
     guard watch == nil else { return }
     let file = fileURL(for: currentAccount)
     let folder = file.deletingLastPathComponent()
-    try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    let resolved = folder.resolvingSymlinksInPath().appendingPathComponent(file.lastPathComponent)
-    watch = DirectoryWatcher.shared.watch(fileAt: resolved) { [weak self] in
+    try? PrivateFolder.create(folder, for: file)
+    watch = DirectoryWatcher.shared.watch(fileAt: SymbolicLinks.identity(of: file)) { [weak self] in
       self?.subscribers.contentsDidChange()
     }
   }
