@@ -1,4 +1,5 @@
 import CNcursesW
+import ObservableDefaultsCore
 import Foundation
 
 /// Column arithmetic for terminal text: wide characters take two cells, combining marks none.
@@ -87,28 +88,9 @@ enum TextWidth {
     return lines + [String(rest)]
   }
 
-  /// `text` with control characters replaced by visible escapes, so one value stays one line.
+  /// `text` with control characters replaced by visible escapes, so one value stays one line
+  /// (the core's ``TerminalText/escaped(_:)``, shared with the command-line verbs).
   static func singleLine(_ text: String) -> String {
-    // Nothing to escape in most text: no byte below 0x20, no DEL, no C1 control (UTF-8 C2 80…9F).
-    var previous: UInt8 = 0
-    let needsEscapes = text.utf8.contains { byte in
-      defer { previous = byte }
-      return byte < 0x20 || byte == 0x7F || (previous == 0xC2 && (0x80...0x9F).contains(byte))
-    }
-    guard needsEscapes else { return text }
-    var result = ""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\n": result += "\\n"
-      case "\t": result += "\\t"
-      case "\r": result += "\\r"
-      // C0 controls, DEL and C1 controls (0x9B alone starts an escape sequence on some
-      // terminals): shown as escapes, never sent to the terminal.
-      case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value):
-        result += "\\u{\(String(scalar.value, radix: 16))}"
-      default: result.unicodeScalars.append(scalar)
-      }
-    }
-    return result
+    TerminalText.escaped(text)
   }
 }

@@ -26,9 +26,9 @@ enum DefaultsVerbs {
     try store(nil, forKey: key, in: domain)
   }
 
-  /// The suite names, one per line.
+  /// The suite names, one per line (unprintable characters escaped).
   static func domains() -> String {
-    PreferencesDirectory.suiteNames().joined(separator: "\n")
+    PreferencesDirectory.suiteNames().map(TerminalText.escaped).joined(separator: "\n")
   }
 
   /// The stored values of a suite or file (registered defaults excluded).

@@ -20,7 +20,7 @@ enum PropertyListText {
       return quoted(PropertyListScalarType.text(of: date) ?? "")
     case let data as Data:
       return
-        "{length = \(data.count), bytes = 0x\(data.map { String(format: "%02x", $0) }.joined())}"
+        "{length = \(data.count), bytes = 0x\(PropertyListScalarType.hexadecimal(data))}"
     case let items as [Any]:
       guard !items.isEmpty else { return "(\n\(indent))" }
       let lines = items.map { "\(indent)    \(render($0, level: level + 1))" }
@@ -36,9 +36,10 @@ enum PropertyListText {
     }
   }
 
-  /// One value as `read <domain> <key>` prints it: a top-level string without quotes.
+  /// One value as `read <domain> <key>` prints it: a top-level string without quotes (its
+  /// unprintable characters escaped, see ``TerminalText/escaped(_:)``).
   static func renderValue(_ value: Any) -> String {
-    (value as? String) ?? render(value)
+    (value as? String).map(TerminalText.escaped) ?? render(value)
   }
 
   /// A value on one line, for `watch`: strings quoted unless plain words, containers with their
@@ -52,8 +53,7 @@ enum PropertyListText {
     if !text.isEmpty, text.unicodeScalars.allSatisfy({ plainWord.contains($0) }) { return text }
     let escaped = text.replacingOccurrences(of: "\\", with: "\\\\")
       .replacingOccurrences(of: "\"", with: "\\\"")
-      .replacingOccurrences(of: "\n", with: "\\n")
-    return "\"\(escaped)\""
+    return "\"\(TerminalText.escaped(escaped))\""
   }
 
   private static let plainWord = CharacterSet.alphanumerics.intersection(

@@ -4,15 +4,16 @@ import ObservableDefaultsCore
 /// The `export` and `import` verbs: a domain as an XML property list or JSON, like macOS
 /// `defaults export`/`import` and `dconf dump`/`load`.
 enum TransferVerbs {
-  /// The domain's values as an XML property list, or JSON with `json`.
+  /// The domain's values as an XML property list, or JSON with `json` (see ``ExportEncoding``
+  /// for the characters written as references or escapes, and those XML refuses).
   static func export(_ domain: Invocation.Domain, json: Bool) throws -> Data {
     let values = try DefaultsVerbs.values(of: domain)
     if json {
       let text = try JSONSerialization.data(
         withJSONObject: jsonCompatible(values), options: [.prettyPrinted, .sortedKeys])
-      return text + Data("\n".utf8)
+      return ExportEncoding.json(text) + Data("\n".utf8)
     }
-    return try PropertyListSerialization.data(fromPropertyList: values, format: .xml, options: 0)
+    return try ExportEncoding.xml(values)
   }
 
   /// Replaces the values of `suite` with those of `data` (read from `source`, a path or `-`)
