@@ -78,16 +78,21 @@ public final class EmbeddedCloudBackend: CloudBackend, CloudContainerSource, @un
   /// Merges `records` into the file under its lock, keeping per key the later timestamp; the
   /// file is not rewritten when no record is newer.
   ///
-  /// - Throws: ``PropertyListError`` (the file is then unchanged).
+  /// - Throws: ``PropertyListError`` (the file is then unchanged); ``CloudQuotaViolation`` naming
+  ///   the records refused for the container's quota (the others are saved).
   public func save(_ records: [String: CloudRecord]) throws {
     let url = fileURL
+    var refused: [String] = []
     _ = try PropertyListFile(url: url).updateSnapshot { document in
       var contents = try CloudContainerContents(propertyList: document.values, file: url)
-      guard contents.merge(records) else { return false }
+      let changed = contents.merge(records)
+      refused = contents.refusedKeys
+      guard changed else { return false }
       document.values = contents.propertyList
       document.format = .binary
       return true
     }
+    if !refused.isEmpty { throw CloudQuotaViolation(keys: refused) }
   }
 
   /// Watches the account's folder (creating it) and delivers the records saved after `cursor`,

@@ -28,17 +28,21 @@ public final class InMemoryCloudBackend: CloudBackend, CloudContainerSource, @un
     }
 
     /// Merges `records` into `account` and tells every device when something changed.
-    func save(_ records: [String: CloudRecord], to account: String) {
-      let changed: Bool = lock.withLock {
+    ///
+    /// - Returns: The keys refused for the quota.
+    func save(_ records: [String: CloudRecord], to account: String) -> [String] {
+      let (changed, refused): (Bool, [String]) = lock.withLock {
         var contents = accounts[account] ?? CloudContainerContents()
-        guard contents.merge(records) else { return false }
-        accounts[account] = contents
-        return true
+        let changed = contents.merge(records)
+        if changed { accounts[account] = contents }
+        return (changed, contents.refusedKeys)
       }
-      guard changed else { return }
-      for device in devices.liveObjects() {
-        device.subscribers.contentsDidChange()
+      if changed {
+        for device in devices.liveObjects() {
+          device.subscribers.contentsDidChange()
+        }
       }
+      return refused
     }
   }
 
@@ -84,8 +88,12 @@ public final class InMemoryCloudBackend: CloudBackend, CloudContainerSource, @un
   }
 
   /// Keeps, per key, the record with the greater timestamp; tells every device of the container.
-  public func save(_ records: [String: CloudRecord]) {
-    container.save(records, to: account)
+  ///
+  /// - Throws: ``CloudQuotaViolation`` naming the records refused for the container's quota
+  ///   (the others are saved).
+  public func save(_ records: [String: CloudRecord]) throws {
+    let refused = container.save(records, to: account)
+    if !refused.isEmpty { throw CloudQuotaViolation(keys: refused) }
   }
 
   /// Delivers the records saved after `cursor`, then every later change, on this device's queue.
