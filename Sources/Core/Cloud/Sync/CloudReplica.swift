@@ -85,6 +85,11 @@ final class CloudReplica: ObservedStoreState, @unchecked Sendable {
     lock.withLock { latestError }
   }
 
+  /// How many writes are not in the container yet.
+  var pendingWriteCount: Int {
+    lock.withLock { pending.count }
+  }
+
   // MARK: Writing
 
   /// Stores `value` (canonical; nil removes) under `key` unless it is already stored.
@@ -215,7 +220,8 @@ final class CloudReplica: ObservedStoreState, @unchecked Sendable {
       copy.apply(record, forKey: key)
       pending[key] = nil
     }
-    let mustSave = !hasSynced && !pending.isEmpty && !saveScheduled
+    // Writes kept back (before the first sync, or while the container was unreadable) go out now.
+    let mustSave = !pending.isEmpty && !saveScheduled
     hasSynced = true
     if mustSave { saveScheduled = true }
     let targets = changedKeys.isEmpty ? .none : observers
