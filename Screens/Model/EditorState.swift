@@ -46,6 +46,9 @@ struct EditorState {
   var rowIndex = 0
   var mode = Mode.browsing
   var message: Message?
+  /// The row being edited whose value changed elsewhere since: its next Enter asks before
+  /// overwriting (Enter again keeps the draft, Esc takes the other value).
+  var changedElsewhereWhileEditing: Int?
   var showsRedrawCounts = false
   /// Only rows whose value differs from the default are listed.
   var showsModifiedOnly = false
