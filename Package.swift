@@ -170,6 +170,12 @@ let package = Package(
       dependencies: ["ObservableDefaultsCore"],
       path: "Tests/CoreProbe"
     ),
+    // Mutated real property lists through the readers and the write path (see README: Fuzzing).
+    .executableTarget(
+      name: "plist-fuzz",
+      dependencies: ["ObservableDefaultsCore"],
+      path: "Tests/Fuzz"
+    ),
     // The performance measures of the README (release build; see Benchmarks/README.md).
     .executableTarget(
       name: "benchmarks",
@@ -179,7 +185,7 @@ let package = Package(
     ),
     .testTarget(
       name: "CoreTests",
-      dependencies: ["ObservableDefaultsCore", "core-probe"],
+      dependencies: ["ObservableDefaultsCore", "core-probe", "plist-fuzz"],
       path: "Tests/CoreTests"
     ),
     .testTarget(

@@ -25,6 +25,7 @@ extension EditorSession {
             text: "Space toggles Bool values; Enter edits \(row.name)", isError: false)
         } else {
           state.mode = .editing(row: index, format: format, field: LineEditor(text: text))
+          state.changedElsewhereWhileEditing = nil
         }
       case .readOnly:
         break
@@ -72,12 +73,21 @@ extension EditorSession {
     case .cancel:
       state.mode = .browsing
       state.message = nil
+      state.changedElsewhereWhileEditing = nil
     case .commit:
       guard let source = currentSource, index < source.rowCount else {
         state.mode = .browsing
         return Damage()
       }
       let row = source.row(at: index)
+      if state.changedElsewhereWhileEditing == index {
+        // Never overwrite another writer's value blindly: ask once.
+        state.changedElsewhereWhileEditing = nil
+        state.mode = .editing(row: index, format: format, field: field)
+        state.message = .init(
+          text: "Changed elsewhere to \(row.value): Enter keeps yours, Esc takes theirs", isError: false)
+        return Damage(rows: [index])
+      }
       do {
         let value = try format.parse(field.text)
         // A value the source refuses (JSON of the wrong shape) keeps the draft open to fix.

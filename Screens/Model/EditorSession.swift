@@ -273,13 +273,15 @@ final class EditorSession {
     state.message = .init(text: diagnostic.description, isError: true)
   }
 
-  /// Tells the user that the row being edited changed elsewhere; the draft stays.
+  /// Tells the user that the row being edited changed elsewhere; the draft stays, and its Enter
+  /// asks before overwriting the other value.
   func noteChangedElsewhere(row index: Int) {
     guard case .editing(let editing, _, _) = state.mode, editing == index,
       let source = currentSource, index < source.rowCount
     else { return }
+    state.changedElsewhereWhileEditing = index
     state.message = .init(
-      text: "Changed elsewhere: \(source.row(at: index).value) (Enter keeps your draft)",
+      text: "Changed elsewhere: \(source.row(at: index).value) (Enter: keep yours or take theirs)",
       isError: false)
   }
 }

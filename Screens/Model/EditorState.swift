@@ -68,6 +68,9 @@ struct EditorState {
   var message: Message?
   /// A command waiting for `y` (the status line asks); any other key drops it.
   var confirmation: EditorCommand?
+  /// The row being edited whose value changed elsewhere since: its next Enter asks before
+  /// overwriting (Enter again keeps the draft, Esc takes the other value).
+  var changedElsewhereWhileEditing: Int?
   var showsRedrawCounts = false
   /// Only rows whose value differs from the default are listed.
   var showsModifiedOnly = false

@@ -27,10 +27,13 @@ final class SettingsObjectRows: RowSource {
 
   var kind: RowSourceKind { settings.store.kind == .cloud ? .cloud : .object }
 
-  /// The cloud store's sync state: `synced`, or the last error reading or writing the container.
+  /// The cloud store's sync state: `synced`, or the last error reading or writing the container
+  /// and how many writes wait for it.
   var state: String? {
     guard let cloud = settings.store.store as? NSUbiquitousKeyValueStore else { return nil }
-    return cloud.lastError.map { "sync error: \($0)" } ?? "synced"
+    guard let error = cloud.lastError else { return "synced" }
+    let waiting = cloud.pendingWriteCount
+    return "sync error: \(error)" + (waiting > 0 ? " (\(waiting) write\(waiting == 1 ? "" : "s") pending)" : "")
   }
 
   var rowCount: Int { settings.properties.count }

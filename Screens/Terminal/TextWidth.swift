@@ -1,53 +1,38 @@
 import CNcursesW
+import ObservableDefaultsCore
 import Foundation
 
 /// Column arithmetic for terminal text: wide characters take two cells, combining marks none.
 enum TextWidth {
   /// The number of terminal cells `character` occupies as ``drawable(_:)`` writes it: the sum of
   /// its scalars' cells, as curses counts them (a base letter with combining marks takes one
-  /// cell, an emoji sequence joined with U+200D one or two cells for each emoji it joins).
+  /// cell; an emoji sequence joined with U+200D shows its joiners escaped, so each emoji takes
+  /// the cells curses counts for it).
   static func columns(of character: Character) -> Int {
     character.unicodeScalars.reduce(0) { $0 + columns(of: $1) }
   }
 
   private static func columns(of scalar: Unicode.Scalar) -> Int {
-    if scalar == zeroWidthJoiner { return 0 }
     if let escape = escape(scalar) { return escape.utf8.count }
     return max(0, Int(wcwidth(wchar_t(bitPattern: scalar.value))))
   }
 
-  /// U+200D, which joins emoji into one picture on some terminals and not on others; drawn as
-  /// nothing, so the emoji it joins take the cells curses counts for them everywhere.
-  private static let zeroWidthJoiner: Unicode.Scalar = "\u{200D}"
-
-  /// The escape that stands for `scalar` on the screen, or nil when the terminal shows it: a
-  /// control (``controlEscape(_:)``), or what the locale cannot show (`wcwidth` answers -1: every
+  /// The escape that stands for `scalar` on the screen, or nil when the terminal shows it: what
+  /// the core's one escaping rule escapes (``TerminalText/escape(_:)``: controls, bidirectional
+  /// and zero-width characters), or what the locale cannot show (`wcwidth` answers -1: every
   /// non-ASCII character outside a UTF-8 locale, `\u{fc}` for `ü`).
   private static func escape(_ scalar: Unicode.Scalar) -> String? {
-    if let escape = controlEscape(scalar) { return escape }
+    if let escape = TerminalText.escape(scalar) { return escape }
     guard !scalar.isASCII, wcwidth(wchar_t(bitPattern: scalar.value)) < 0 else { return nil }
     return "\\u{\(String(scalar.value, radix: 16))}"
   }
 
-  /// The escape of a C0 or C1 control or DEL (`\n`, `\u{1b}`; 0x9B alone starts an escape
-  /// sequence on some terminals), never sent to the terminal; nil for any other scalar.
-  private static func controlEscape(_ scalar: Unicode.Scalar) -> String? {
-    switch scalar {
-    case "\n": "\\n"
-    case "\t": "\\t"
-    case "\r": "\\r"
-    case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value):
-      "\\u{\(String(scalar.value, radix: 16))}"
-    default: nil
-    }
-  }
-
   /// `text` as the terminal is sent it: controls and characters the locale cannot show as
-  /// escapes, and U+200D left out; its cells are exactly ``columns(_:)`` of `text`.
+  /// escapes; its cells are exactly ``columns(_:)`` of `text`.
   static func drawable(_ text: String) -> String {
     if isPrintableASCII(text) { return text }
     var result = ""
-    for scalar in text.unicodeScalars where scalar != zeroWidthJoiner {
+    for scalar in text.unicodeScalars {
       if let escape = escape(scalar) {
         result += escape
       } else {
@@ -132,23 +117,9 @@ enum TextWidth {
     return lines + [String(rest)]
   }
 
-  /// `text` with control characters replaced by visible escapes, so one value stays one line.
+  /// `text` with control characters replaced by visible escapes, so one value stays one line
+  /// (the core's ``TerminalText/escaped(_:)``, shared with the command-line verbs).
   static func singleLine(_ text: String) -> String {
-    // Nothing to escape in most text: no byte below 0x20, no DEL, no C1 control (UTF-8 C2 80…9F).
-    var previous: UInt8 = 0
-    let needsEscapes = text.utf8.contains { byte in
-      defer { previous = byte }
-      return byte < 0x20 || byte == 0x7F || (previous == 0xC2 && (0x80...0x9F).contains(byte))
-    }
-    guard needsEscapes else { return text }
-    var result = ""
-    for scalar in text.unicodeScalars {
-      if let escape = controlEscape(scalar) {
-        result += escape
-      } else {
-        result.unicodeScalars.append(scalar)
-      }
-    }
-    return result
+    TerminalText.escaped(text)
   }
 }

@@ -109,9 +109,9 @@ enum DefaultsVerbs {
     try store(nil, forKey: key, in: domain)
   }
 
-  /// The suite names, one per line.
+  /// The suite names, one per line (unprintable characters escaped).
   static func domains() -> String {
-    PreferencesDirectory.suiteNames().joined(separator: "\n")
+    PreferencesDirectory.suiteNames().map(TerminalText.escaped).joined(separator: "\n")
   }
 
   /// The stored values of a suite or file (registered defaults excluded).
@@ -150,24 +150,25 @@ enum DefaultsVerbs {
     return defaults
   }
 
-  /// Sets (nil: removes) one key of a suite or a file and waits for the file.
+  /// Sets (nil: removes) one key of a suite or a file in the file itself.
   private static func store(_ value: Any?, forKey key: String, in domain: Invocation.Domain)
     throws
   {
     try store([key: value], in: domain)
   }
 
-  /// Sets (nil: removes) keys of a suite or a file in one write and waits for the file.
+  /// Sets (nil: removes) keys of a suite or a file in one write of the file itself (its failure
+  /// is thrown once, for the caller to report; no background write reports it again).
   private static func store(_ changes: [String: Any?], in domain: Invocation.Domain) throws {
+    let url: URL
     switch domain {
     case .suite(let suite):
-      let defaults = try suiteDefaults(suite)
-      for (key, value) in changes { try defaults.write(value, forKey: key) }
-      try defaults.flush()
+      url = try suiteDefaults(suite).fileURL
     case .file(let path):
-      _ = try PropertyListFile(url: URL(fileURLWithPath: path))
-        .apply(changes.mapValues { $0.map(PropertyListChange.set) ?? .remove })
+      url = URL(fileURLWithPath: path)
     }
+    _ = try PropertyListFile(url: url)
+      .apply(changes.mapValues { $0.map(PropertyListChange.set) ?? .remove })
   }
 
   private static func name(of domain: Invocation.Domain) -> String {

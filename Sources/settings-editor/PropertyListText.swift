@@ -23,7 +23,7 @@ enum PropertyListText {
     case let data as Data:
       if showsJSON, let json = jsonText(data) { return "{length = \(data.count), json = \(json)}" }
       return
-        "{length = \(data.count), bytes = 0x\(data.map { String(format: "%02x", $0) }.joined())}"
+        "{length = \(data.count), bytes = 0x\(PropertyListScalarType.hexadecimal(data))}"
     case let items as [Any]:
       guard !items.isEmpty else { return "(\n\(indent))" }
       let lines = items.map {
@@ -42,20 +42,22 @@ enum PropertyListText {
   }
 
   /// One value as `read <domain> <key>` prints it: a top-level string without quotes, and with
-  /// `showsJSON` top-level data holding JSON as that JSON alone.
+  /// `showsJSON` top-level data holding JSON as that JSON alone (unprintable characters escaped
+  /// in both, see ``TerminalText/escaped(_:)``).
   static func renderValue(_ value: Any, showsJSON: Bool = false) -> String {
-    if let text = value as? String { return text }
+    if let text = value as? String { return TerminalText.escaped(text) }
     if showsJSON, let data = value as? Data, let json = jsonText(data) { return json }
     return render(value, showsJSON: showsJSON)
   }
 
-  /// The JSON text `data` holds when it is a JSON object or array, compact with sorted keys.
+  /// The JSON text `data` holds when it is a JSON object or array, compact with sorted keys and
+  /// unprintable characters escaped.
   private static func jsonText(_ data: Data) -> String? {
     guard data.first.map({ $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "[") }) == true,
       let object = try? JSONSerialization.jsonObject(with: data),
       let text = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
     else { return nil }
-    return String(decoding: text, as: UTF8.self)
+    return TerminalText.escaped(String(decoding: text, as: UTF8.self))
   }
 
   /// A value on one line, for `watch`: strings quoted unless plain words, containers with their
@@ -69,8 +71,7 @@ enum PropertyListText {
     if !text.isEmpty, text.unicodeScalars.allSatisfy({ plainWord.contains($0) }) { return text }
     let escaped = text.replacingOccurrences(of: "\\", with: "\\\\")
       .replacingOccurrences(of: "\"", with: "\\\"")
-      .replacingOccurrences(of: "\n", with: "\\n")
-    return "\"\(escaped)\""
+    return "\"\(TerminalText.escaped(escaped))\""
   }
 
   private static let plainWord = CharacterSet.alphanumerics.intersection(

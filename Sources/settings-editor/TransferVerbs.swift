@@ -4,33 +4,35 @@ import ObservableDefaultsCore
 /// The `export` and `import` verbs: a domain as an XML property list or JSON, like macOS
 /// `defaults export`/`import` and `dconf dump`/`load`.
 enum TransferVerbs {
-  /// The domain's values as an XML property list, or JSON with `json` (see ``JSONTransfer``).
+  /// The domain's values as an XML property list, or JSON with `json` (see ``JSONTransfer`` for
+  /// the JSON form of dates and data, and ``ExportEncoding`` for the characters written as
+  /// references or escapes, and those XML refuses).
   static func export(_ domain: Invocation.Domain, json: Bool) throws -> Data {
     let values = try DefaultsVerbs.values(of: domain)
-    if json { return try JSONTransfer.data(of: values) }
-    return try PropertyListSerialization.data(fromPropertyList: values, format: .xml, options: 0)
+    if json { return ExportEncoding.json(try JSONTransfer.data(of: values)) }
+    return try ExportEncoding.xml(values)
   }
 
-  /// Replaces the values of `suite` with those of `data` and waits for the file.
+  /// Replaces the values of `suite` with those of `data` (read from `source`, a path or `-`)
+  /// and waits for the file.
   ///
   /// - Parameter file: the input's name for messages (`-` for standard input).
-  /// - Throws: ``VerbError`` `.invalidValue` naming the file when `data` is not a property list
-  ///   (or JSON object, see ``JSONTransfer``) with a dictionary at the top.
+  /// - Throws: ``VerbError`` `.invalidValue` naming the file when `data` is empty or is not a
+  ///   property list (checked as a suite file is: ``PropertyListFile/document(from:)``), or JSON
+  ///   object (see ``JSONTransfer``), with a dictionary at the top.
   static func `import`(_ data: Data, file: String, into suite: String, json: Bool) throws {
+    guard !data.isEmpty else { throw VerbError.invalid("\(file): the input is empty") }
     let values: [String: Any]
     if json {
       values = try JSONTransfer.values(from: data, file: file)
     } else {
-      let root: Any
+      let url = URL(fileURLWithPath: file == "-" ? "/dev/stdin" : file)
       do {
-        root = try PropertyListSerialization.propertyList(from: data, format: nil)
-      } catch {
-        throw VerbError.invalid("\(file): not a property list (XML or binary)")
+        values = try PropertyListFile(url: url).document(from: data).values
+      } catch let error as PropertyListError {
+        throw VerbError.invalid(
+          "\(file): not a property list with a dictionary at the top (\(error.reason))")
       }
-      guard let dictionary = root as? [String: Any] else {
-        throw VerbError.invalid("\(file): the top level is not a dictionary")
-      }
-      values = dictionary
     }
     let defaults = try DefaultsVerbs.suiteDefaults(suite)
     if let error = defaults.lastError { throw error }

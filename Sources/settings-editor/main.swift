@@ -2,9 +2,12 @@ import Foundation
 import ObservableDefaults
 import SettingsEditor
 
-/// Writes one line to standard error.
+/// Writes a message to standard error, each of its lines with unprintable characters escaped
+/// (it may quote keys, values and names from files).
 func printError(_ message: String) {
-  FileHandle.standardError.write(Data("settings-editor: \(message)\n".utf8))
+  let lines = message.split(separator: "\n", omittingEmptySubsequences: false)
+    .map { TerminalText.escaped(String($0)) }
+  FileHandle.standardError.write(Data("settings-editor: \(lines.joined(separator: "\n"))\n".utf8))
 }
 
 /// Writes `data` to standard output, or to the file at `path`.

@@ -28,6 +28,13 @@
 //   core-probe cloud-watch <root> <container> <key> <seconds>
 //       cloud store: prints "ready", waits for didChangeExternallyNotification naming <key>,
 //       prints "reason <n> keys <k,…> value <string>" and exits 0; exits 1 after <seconds>
+//   core-probe write-acked <file> <prefix>
+//       sets <prefix>-0, <prefix>-1, … to 0, 1, …, flushing each and printing its index once it
+//       is on disk, until killed (the kill -9 torture test)
+//   core-probe registry-churn <threads> <iterations>
+//       <threads> threads each open and drop PropertyListDefaults(suiteName: "churn.<0…2>")
+//       <iterations> times, then NSUbiquitousKeyValueStore on three in-memory backends as often;
+//       prints "finished" (the registries' deadlock reproduction: it never returned)
 import Foundation
 import ObservableDefaultsCore
 
@@ -141,6 +148,28 @@ case "cloud-watch":
   let result = arrived.wait(timeout: .now() + seconds)
   NotificationCenter.default.removeObserver(token)
   exit(result == .success ? 0 : 1)
+case "write-acked":
+  let given = operands(2)
+  let defaults = fileDefaults(given[0])
+  for index in 0... {
+    defaults.set(index, forKey: "\(given[1])-\(index)")
+    do { try defaults.flush() } catch { fail("\(error)") }
+    FileHandle.standardOutput.write(Data("\(index)\n".utf8))
+  }
+case "registry-churn":
+  let given = operands(2)
+  guard let threads = Int(given[0]), let iterations = Int(given[1]) else { fail("bad registry-churn numbers") }
+  let backends = (0..<3).map { _ in InMemoryCloudBackend() }
+  DispatchQueue.concurrentPerform(iterations: threads) { thread in
+    for index in 0..<iterations {
+      let defaults = PropertyListDefaults(suiteName: "churn.\((thread + index) % 3)")!
+      _ = defaults.object(forKey: "k")
+    }
+    for index in 0..<iterations {
+      _ = NSUbiquitousKeyValueStore(backend: backends[(thread + index) % 3]).object(forKey: "k")
+    }
+  }
+  print("finished")
 default:
   fail("bad arguments; see Tests/CoreProbe/main.swift")
 }

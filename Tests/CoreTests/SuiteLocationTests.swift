@@ -12,6 +12,29 @@ import Testing
     #expect(PreferencesDirectory.url(environment: [:]).path == home.path)
   }
 
+  /// Issue 12, item 6: with `XDG_*` unset, empty or relative, `$HOME` decides (as Foundation and
+  /// the XDG specification do), not the password database.
+  @Test func homeVariableDecidesWhenXDGFoldersAreNotAbsolute() {
+    for value in [nil, "", "relative"] as [String?] {
+      var environment = ["HOME": "/home/elsewhere"]
+      environment["XDG_CONFIG_HOME"] = value
+      environment["XDG_DATA_HOME"] = value
+      #expect(PreferencesDirectory.url(environment: environment).path == "/home/elsewhere/.config")
+      #expect(
+        HomeFolder.baseFolder("XDG_DATA_HOME", fallback: ".local/share", environment: environment).path
+          == "/home/elsewhere/.local/share")
+    }
+  }
+
+  @Test func dotAndDotDotAreNoSuiteNames() async throws {
+    try await withTemporaryFolder { folder in
+      for name in ["..plist", "...plist", "a.plist"] {
+        try foundationWrite([:], to: folder.file(name))
+      }
+      #expect(PreferencesDirectory.suiteNames(in: folder.url) == ["a"])
+    }
+  }
+
   @Test func suiteNameNamesAFileInTheConfigFolder() async throws {
     try await withTemporaryFolder { folder in
       let printed = try CoreProbe.run(["suite-file", "S"], configHome: folder.url)

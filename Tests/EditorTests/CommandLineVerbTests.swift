@@ -273,8 +273,9 @@ import Testing
   }
 
   @Test(arguments: [
-    ("<?xml version=\"1.0\"?><plist><dict><key>a</key>", false, "-: not a property list"),
-    ("garbage", false, "-: the top level is not a dictionary"),
+    ("<?xml version=\"1.0\"?><plist><dict><key>a</key>", false, "-: not a property list with a dictionary at the top"),
+    ("garbage", false, "-: not a property list with a dictionary at the top (the root is a String"),
+    ("", false, "-: the input is empty"),
     ("[1, 2]", true, "-: the top level is not a JSON object"),
     // Bug 9: the file, line and column, and what was expected, not an NSError dump.
     ("{\n  \"a\": 1,\n  \"b\": }", true, "-: line 3, column 8: not valid JSON (invalid value)"),

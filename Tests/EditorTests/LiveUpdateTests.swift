@@ -50,10 +50,26 @@ import Testing
     try TestPreferences.writer(ofSuite: suite).write(-3, forKey: "volume")
     screen.draw(Damage())
     #expect(canvas.line(22) == " volume (Int8): 57", "the draft stays")
-    #expect(canvas.line(21) == " Changed elsewhere: -3 (Enter keeps your draft)", "above it")
+    #expect(canvas.line(21) == " Changed elsewhere: -3 (Enter: keep yours or take theirs)", "above it")
     #expect(canvas.line(4).hasSuffix("-3"), "the row shows the other value")
     screen.draw(session.handle(.enter))
+    #expect(settings.volume == -3, "the first Enter asks, it does not overwrite")
+    #expect(canvas.line(23) == " Changed elsewhere to -3: Enter keeps yours, Esc takes theirs")
+    screen.draw(session.handle(.enter))
     #expect(settings.volume == 57)
+  }
+
+  @Test func escapeAfterAChangeElsewhereTakesTheirValue() throws {
+    let (settings, canvas, session, screen) = showSettings()
+    for key: KeyPress in [.down, .down, .enter, .character("7")] {
+      screen.draw(session.handle(key))
+    }
+    try TestPreferences.writer(ofSuite: suite).write(-3, forKey: "volume")
+    screen.draw(Damage())
+    screen.draw(session.handle(.enter))
+    screen.draw(session.handle(.escape))
+    #expect(settings.volume == -3)
+    #expect(canvas.line(4).hasSuffix("-3"))
   }
 
   @Test func keysAddedOrRemovedElsewhereKeepTheSelection() throws {

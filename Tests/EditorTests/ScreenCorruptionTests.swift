@@ -16,7 +16,9 @@ extension TerminalEditorTests {
       $0.first?.contains("org.me.raw") == true && $0.contains { $0.contains("│  later") }
     }
     let emoji = try #require(screen.firstIndex { $0.contains("emoji") })
-    #expect(screen[emoji].contains("👨👩👧👦"), "the emoji it joins, side by side")
+    #expect(
+      screen[emoji].contains("👨\\u{200d}👩\\u{200d}👧\\u{200d}👦"),
+      "the emoji it joins, with the zero-width joiners visible")
     #expect(screen[emoji + 1].hasPrefix("  AppearanceSettings"), "the next label is intact")
     #expect(screen[emoji + 1].contains("│  later"))
   }

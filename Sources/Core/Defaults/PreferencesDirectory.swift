@@ -3,21 +3,19 @@ import Foundation
 /// The folder holding suite files, found by the same rule as Foundation's `UserDefaults` on Linux.
 ///
 /// Measured here: `UserDefaults(suiteName: "S")` writes `$XDG_CONFIG_HOME/S.plist` when
-/// `XDG_CONFIG_HOME` is an absolute path, and `~/.config/S.plist` otherwise (a relative value is
-/// ignored); the standard domain is the file named after the program (see ``standardSuiteName``).
+/// `XDG_CONFIG_HOME` is an absolute path, and `$HOME/.config/S.plist` otherwise (an empty or
+/// relative value is ignored, as the XDG Base Directory specification asks); the standard
+/// domain is the file named after the program (see ``standardSuiteName``).
 public enum PreferencesDirectory {
-  /// `$XDG_CONFIG_HOME` when it is set to an absolute path, else `~/.config`.
+  /// `$XDG_CONFIG_HOME` when it is set to an absolute path, else `$HOME/.config` (the password
+  /// database's home folder when `HOME` is not an absolute path either).
   ///
   /// Read from the environment at each call.
   public static var url: URL { url(environment: ProcessInfo.processInfo.environment) }
 
   /// The folder for the environment variables `environment`.
   static func url(environment: [String: String]) -> URL {
-    if let configHome = environment["XDG_CONFIG_HOME"], configHome.hasPrefix("/") {
-      return URL(fileURLWithPath: configHome, isDirectory: true)
-    }
-    return FileManager.default.homeDirectoryForCurrentUser
-      .appendingPathComponent(".config", isDirectory: true)
+    HomeFolder.baseFolder("XDG_CONFIG_HOME", fallback: ".config", environment: environment)
   }
 
   /// The suite name of the standard domain: the main bundle's identifier, else the program's
@@ -37,7 +35,8 @@ public enum PreferencesDirectory {
   /// The suite names (file names minus `.plist`) of the `.plist` files in ``url``, sorted.
   ///
   /// Temporary files of a save in progress (`….tmp`) and lock files of older versions
-  /// (`.<name>.plist.lock`) do not end in `.plist` and are skipped; so are folders. An unreadable or missing folder gives `[]`.
+  /// (`.<name>.plist.lock`) do not end in `.plist` and are skipped; so are folders, and `..plist`
+  /// and `...plist` (`.` and `..` are no suite names). An unreadable or missing folder gives `[]`.
   public static func suiteNames() -> [String] { suiteNames(in: url) }
 
   /// Calls `onChange` whenever a file in the preferences folder is written, added, renamed or
@@ -64,6 +63,7 @@ public enum PreferencesDirectory {
         && !isFolder.boolValue
     }
     .map { String($0.dropLast(".plist".count)) }
+    .filter { $0 != "." && $0 != ".." }
     .sorted()
   }
 }

@@ -13,15 +13,14 @@ struct AtomicFileWriter {
 
   /// Writes `data` as the new contents of ``target``.
   ///
-  /// The new file keeps the permission bits of the file it replaces (0644 minus the umask for a
-  /// new file). On failure the temporary file is removed and ``target`` is unchanged.
+  /// The new file keeps the permission bits of the file it replaces (0600 minus the umask for a
+  /// new file: preferences are private, as Foundation makes them). On failure the temporary file
+  /// is removed and ``target`` is unchanged.
   ///
   /// - Throws: ``PropertyListError`` of kind `.unwritable`.
   func write(_ data: Data) throws {
-    let folder = target.deletingLastPathComponent()
-    let temporary = folder.appendingPathComponent(
-      ".\(target.lastPathComponent).\(UInt32.random(in: 0...UInt32.max)).tmp")
-    let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+    let temporary = TemporaryFileNames.make(for: target)
+    let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
     guard descriptor >= 0 else { throw failure("temporary file") }
     var succeeded = false
     defer {

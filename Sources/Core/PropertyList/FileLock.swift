@@ -35,7 +35,7 @@ struct FileLock {
     self.descriptor = descriptor
   }
 
-  /// Releases the lock and closes the lock file.
+  /// Releases the lock and closes the folder.
   func release() {
     flock(descriptor, LOCK_UN)
     close(descriptor)

@@ -14,6 +14,6 @@ extension PropertyListFile {
   ///   deletion of the file.
   /// - Returns: The observation; the callbacks stop when it is cancelled or released.
   public func watch(onChange: @escaping @Sendable () -> Void) -> DefaultsObservation {
-    DirectoryWatcher.shared.watch(fileAt: url.resolvingSymlinksInPath(), onChange: onChange)
+    DirectoryWatcher.shared.watch(fileAt: SymbolicLinks.identity(of: url), onChange: onChange)
   }
 }

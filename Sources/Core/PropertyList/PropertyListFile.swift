@@ -29,18 +29,22 @@ public struct PropertyListFile: Sendable {
 
   /// Applies `changes` to the file, keeping every other key as it is on disk now.
   ///
-  /// Takes an exclusive `flock` on the file's folder (see ``FileLock``), re-reads the file,
-  /// applies only these changes, writes a temporary file (`.<name>.<random>.tmp`) in the same
-  /// folder in the file's format (binary stays binary; XML for a new file or any other
-  /// format), `fsync`s it and renames it over the file. The folder is created when missing. A
-  /// symbolic link is followed: its target is replaced and keeps its permissions. When nothing
-  /// changes, the file is not rewritten.
+  /// Takes an exclusive `flock` on the file's folder (see ``FileLock``; nothing is left beside
+  /// the file), removes temporary files killed writers left, re-reads the file, applies only
+  /// these changes, writes a temporary file (`.<name>.<random>.tmp`) in the same folder in the
+  /// file's format (binary stays binary; XML for a new file or any other format), `fsync`s it
+  /// and renames it over the file. Missing folders are created with mode 0700 and a new file
+  /// gets mode 0600; an existing file keeps its mode, and one its writer may not write
+  /// (read-only for a user other than root) is refused, as Foundation does. A symbolic link is
+  /// followed, also one whose target does not exist yet: its target is written, the link stays.
+  /// When nothing changes, the file is not rewritten.
   ///
   /// - Parameter changes: Key → change. Values of `.set` must be property-list values.
   /// - Returns: The document now on disk.
   /// - Throws: ``PropertyListError``: `.malformed` when the existing file does not parse (its
-  ///   bytes are left untouched), `.unreadable` when it cannot be read, `.unwritable` when the lock,
-  ///   the temporary file, serialization or the rename fails (the file is then unchanged).
+  ///   bytes are left untouched), `.unreadable` when it cannot be read (or is a folder, a device,
+  ///   a symbolic link loop), `.unwritable` when it is read-only, or the folder, the lock, the
+  ///   temporary file, serialization or the rename fails (the file is then unchanged).
   public func apply(_ changes: [String: PropertyListChange]) throws -> PropertyListDocument {
     try applySnapshot(changes).document
   }
@@ -49,13 +53,7 @@ public struct PropertyListFile: Sendable {
   ///
   /// - Throws: ``PropertyListError`` of kind `.unreadable`.
   func readData() throws -> Data? {
-    do {
-      return try Data(contentsOf: url)
-    } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
-      return nil
-    } catch {
-      throw PropertyListError(file: url, kind: .unreadable, reason: describe(error))
-    }
+    try FileContents.read(url)
   }
 
   /// Reads and parses the file, keeping the bytes it was parsed from.
@@ -68,6 +66,11 @@ public struct PropertyListFile: Sendable {
   /// - Throws: ``PropertyListError`` of kind `.malformed`.
   func parse(_ data: Data) throws -> PropertyListSnapshot {
     if data.isEmpty { return PropertyListSnapshot(document: PropertyListDocument(), data: data) }
+    do {
+      try PropertyListValidator.validate(data)
+    } catch {
+      throw PropertyListError(file: url, kind: .malformed, reason: error.reason)
+    }
     var format = PropertyListSerialization.PropertyListFormat.xml
     let root: Any
     do {
@@ -81,6 +84,16 @@ public struct PropertyListFile: Sendable {
     }
     return PropertyListSnapshot(
       document: PropertyListDocument(values: values, format: format), data: data)
+  }
+
+  /// Parses `data` as if it were this file's contents, with every check of ``read()``: for bytes
+  /// that come from elsewhere (standard input, a download) and are named by this file in errors.
+  ///
+  /// - Parameter data: The bytes of a property list (XML, binary or OpenStep text).
+  /// - Returns: The document (empty for empty bytes).
+  /// - Throws: ``PropertyListError`` of kind `.malformed`.
+  public func document(from data: Data) throws -> PropertyListDocument {
+    try parse(data).document
   }
 
   /// ``apply(_:)``, also returning the bytes now on disk.
@@ -102,17 +115,17 @@ public struct PropertyListFile: Sendable {
   /// - Returns: The document and bytes now on disk (empty bytes when there is no file).
   /// - Throws: The errors of ``apply(_:)``, and what `body` throws (the file is then unchanged).
   func updateSnapshot(_ body: (inout PropertyListDocument) throws -> Bool) throws -> PropertyListSnapshot {
-    let target = url.resolvingSymlinksInPath()
+    let target = try SymbolicLinks.target(of: url)
     let folder = target.deletingLastPathComponent()
-    do {
-      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    } catch {
-      throw PropertyListError(file: url, kind: .unwritable, reason: describe(error))
-    }
+    try PrivateFolder.create(folder, for: url)
     let lock = try FileLock(folder: folder, guarding: url)
     defer { lock.release() }
+    TemporaryFileNames.removeStale(for: target)
 
     let old = try readSnapshot()
+    if old != nil, access(target.path, W_OK) != 0 {
+      throw PropertyListError(file: url, kind: .unwritable, reason: "the file is read-only (\(systemError()))")
+    }
     var document = old?.document ?? PropertyListDocument()
     guard try body(&document) else { return old ?? PropertyListSnapshot(document: document, data: Data()) }
     if document.format != .binary { document.format = .xml }

@@ -69,8 +69,22 @@ public enum PropertyListScalarType: String, CaseIterable, Sendable {
     case let number as UInt64: String(number)
     case let number as Double: "\(number)"
     case let date as Date: PropertyListDateText.text(of: date)
-    case let data as Data: data.map { String(format: "%02x", $0) }.joined()
+    case let data as Data: hexadecimal(data)
     default: nil
+    }
+  }
+
+  /// `data` as lowercase hexadecimal digits, two per byte (`626f6f6b`), in one pass.
+  public static func hexadecimal(_ data: Data) -> String {
+    let digits = Array("0123456789abcdef".utf8)
+    return String(unsafeUninitializedCapacity: data.count * 2) { buffer in
+      var index = 0
+      for byte in data {
+        buffer[index] = digits[Int(byte >> 4)]
+        buffer[index + 1] = digits[Int(byte & 0x0F)]
+        index += 2
+      }
+      return index
     }
   }
 

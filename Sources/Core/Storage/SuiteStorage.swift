@@ -214,6 +214,6 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
 
   deinit {
     DirectoryWatcher.shared.unwatch(file.url, for: ObjectIdentifier(self))
-    SuiteStorageRegistry.shared.removeReleased()
+    SuiteStorageRegistry.shared.remove(self)
   }
 }

@@ -127,3 +127,36 @@ import Testing
     }
   }
 }
+
+/// Issue 12, item 9: writes made while the container file does not parse are kept, across the
+/// process's end, until it parses again.
+@Suite struct CorruptContainerTests {
+  @Test func writesMadeWhileTheContainerIsCorruptReachItOnceItIsReadable() async throws {
+    try await withTemporaryFolder { folder in
+      func device() -> NSUbiquitousKeyValueStore {
+        NSUbiquitousKeyValueStore(backend: EmbeddedCloudBackend(root: folder.url, container: "c"))
+      }
+      let url = EmbeddedCloudBackend(root: folder.url, container: "c").fileURL
+      var good = Data()
+      do {
+        let first = device()
+        first.set("before", forKey: "a")
+        #expect(first.synchronize())
+        good = try Data(contentsOf: url)
+        try Data("garbage".utf8).write(to: url)
+        first.set("while corrupt", forKey: "b")
+        #expect(!first.synchronize())
+        #expect(first.pendingWriteCount == 1)
+        #expect((first.lastError as? PropertyListError)?.kind == .malformed)
+      }
+      // The first device is gone (as at exit): its write waits beside the container.
+      #expect(FileManager.default.fileExists(atPath: url.deletingLastPathComponent().appendingPathComponent("pending.plist").path))
+      #expect(try Data(contentsOf: url) == Data("garbage".utf8), "the corrupt file is not overwritten")
+      try good.write(to: url)
+      // A new device (as after a restart) finds the write once the container parses again.
+      let second = device()
+      #expect(second.string(forKey: "b") == "while corrupt")
+      #expect(second.string(forKey: "a") == "before")
+    }
+  }
+}

@@ -95,7 +95,7 @@ import Testing
     let laptop = phone.anotherDevice()
     let store = NSUbiquitousKeyValueStore(backend: phone)
     let hourAhead = Int64((Date().timeIntervalSince1970 + 3600) * 1_000_000)
-    laptop.save(["k": CloudRecord(value: "from the future", timestamp: CloudTimestamp(time: hourAhead, counter: 0, device: "laptop"))])
+    try laptop.save(["k": CloudRecord(value: "from the future", timestamp: CloudTimestamp(time: hourAhead, counter: 0, device: "laptop"))])
     #expect(await poll(seconds: 1) { store.string(forKey: "k") == "from the future" })
     store.set("later", forKey: "k")
     #expect(store.synchronize())

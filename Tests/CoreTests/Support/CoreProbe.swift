@@ -26,12 +26,18 @@ enum CoreProbe {
   /// - Parameters:
   ///   - arguments: The command and its arguments (see `Tests/CoreProbe/main.swift`).
   ///   - configHome: `XDG_CONFIG_HOME` for the probe (inherited when nil).
-  static func start(_ arguments: [String], configHome: URL? = nil) throws -> (Process, Pipe) {
+  ///   - user: A user id to run the probe as (through `setpriv`; the tests run as root).
+  static func start(_ arguments: [String], configHome: URL? = nil, asUser user: Int? = nil) throws -> (Process, Pipe) {
     guard let executable else { throw ProbeMissing() }
     let process = Process()
     let pipe = Pipe()
-    process.executableURL = executable
-    process.arguments = arguments
+    if let user {
+      process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+      process.arguments = ["--reuid=\(user)", "--regid=\(user)", "--clear-groups", executable.path] + arguments
+    } else {
+      process.executableURL = executable
+      process.arguments = arguments
+    }
     if let configHome {
       var environment = ProcessInfo.processInfo.environment
       environment["XDG_CONFIG_HOME"] = configHome.path
@@ -50,9 +56,23 @@ enum CoreProbe {
       status: started.0.terminationStatus, output: String(decoding: data, as: UTF8.self))
   }
 
+  /// Waits at most `seconds` for a started probe; kills it (SIGKILL) when it is still running
+  /// then.
+  ///
+  /// - Returns: The result, or nil when the probe had to be killed.
+  static func finish(_ started: (Process, Pipe), within seconds: Double) async -> Result? {
+    let exited = await poll(seconds: seconds) { !started.0.isRunning }
+    guard exited else {
+      kill(started.0.processIdentifier, SIGKILL)
+      started.0.waitUntilExit()
+      return nil
+    }
+    return finish(started)
+  }
+
   /// Runs the probe to the end.
-  static func run(_ arguments: [String], configHome: URL? = nil) throws -> Result {
-    finish(try start(arguments, configHome: configHome))
+  static func run(_ arguments: [String], configHome: URL? = nil, asUser user: Int? = nil) throws -> Result {
+    finish(try start(arguments, configHome: configHome, asUser: user))
   }
 
   struct ProbeMissing: Error, CustomStringConvertible {

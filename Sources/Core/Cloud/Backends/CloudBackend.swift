@@ -20,8 +20,12 @@ public protocol CloudBackend: AnyObject, Sendable {
   /// so an older record is ignored; saving records that are all older or already stored changes
   /// nothing (and writes nothing).
   ///
+  /// The container holds ``CloudQuota`` across devices: records that would take it past the
+  /// limits are refused (``CloudContainerContents`` decides) and the others saved.
+  ///
   /// - Parameter records: Key → record.
-  /// - Throws: When the container cannot be written; nothing is saved then.
+  /// - Throws: ``CloudQuotaViolation`` naming the refused records (the others are saved); any
+  ///   other error when the container cannot be written (nothing is saved then).
   func save(_ records: [String: CloudRecord]) throws
 
   /// Calls `handler` on a queue of the backend's with the records saved after `cursor` (by this

@@ -1,7 +1,13 @@
 /// What a container holds for one account: each key's latest record, numbered by the revision
 /// that stored it. The revision counts saves that changed something; a cursor is a revision.
 ///
-/// Shared by ``InMemoryCloudBackend`` and ``EmbeddedCloudBackend``.
+/// The container holds ``CloudQuota``'s limits across devices, as iCloud does on its side: each
+/// device checks only its own copy, so two devices could otherwise fill it past the limits
+/// together. ``merge(_:)`` refuses a record that would take the container past them (see
+/// ``refusedKeys``); a backend then saves the rest and throws ``CloudQuotaViolation``.
+///
+/// Shared by every backend (``InMemoryCloudBackend``, ``EmbeddedCloudBackend``; a server-based
+/// backend merges a save into the contents it read the same way).
 struct CloudContainerContents {
   struct Entry {
     var record: CloudRecord
@@ -11,6 +17,8 @@ struct CloudContainerContents {
 
   private(set) var revision = 0
   private(set) var entries: [String: Entry] = [:]
+  /// The keys the last ``merge(_:)`` refused because ``CloudQuota`` would be exceeded, sorted.
+  private(set) var refusedKeys: [String] = []
 
   init() {}
 
@@ -19,17 +27,46 @@ struct CloudContainerContents {
     self.entries = entries
   }
 
-  /// Keeps, for each key, the record with the greater timestamp; one new revision numbers the
-  /// records taken.
+  /// Keeps, for each key, the record with the greater timestamp, unless storing it would take
+  /// the container past ``CloudQuota`` (more keys with a value, more bytes, a longer key): such a
+  /// record is refused and its key listed in ``refusedKeys``. Removals are always taken. Records
+  /// are taken in key order; one new revision numbers them.
   ///
   /// - Returns: Whether any record was taken (false: nothing changed, nothing to write).
   mutating func merge(_ records: [String: CloudRecord]) -> Bool {
-    let newer = records.filter { key, record in
-      entries[key].map { record.timestamp > $0.record.timestamp } ?? true
+    var keyCount = 0
+    var totalBytes = 0
+    for (key, entry) in entries {
+      guard let value = entry.record.value else { continue }
+      keyCount += 1
+      totalBytes += CloudQuota.entryBytes(key: key, value: value)
     }
-    guard !newer.isEmpty else { return false }
+    var taken: [String: CloudRecord] = [:]
+    refusedKeys = []
+    for (key, record) in records.sorted(by: { $0.key < $1.key }) {
+      let old = entries[key]?.record
+      guard old.map({ record.timestamp > $0.timestamp }) ?? true else { continue }
+      let oldValue = old?.value
+      let newKeyCount = keyCount - (oldValue == nil ? 0 : 1) + (record.value == nil ? 0 : 1)
+      let newBytes =
+        totalBytes - (oldValue.map { CloudQuota.entryBytes(key: key, value: $0) } ?? 0)
+        + (record.value.map { CloudQuota.entryBytes(key: key, value: $0) } ?? 0)
+      let grows = record.value != nil
+      if grows,
+        key.utf8.count > CloudQuota.maximumKeyBytes
+          || (newKeyCount > CloudQuota.maximumKeyCount && newKeyCount > keyCount)
+          || (newBytes > CloudQuota.maximumTotalBytes && newBytes > totalBytes)
+      {
+        refusedKeys.append(key)
+        continue
+      }
+      keyCount = newKeyCount
+      totalBytes = newBytes
+      taken[key] = record
+    }
+    guard !taken.isEmpty else { return false }
     revision += 1
-    for (key, record) in newer {
+    for (key, record) in taken {
       entries[key] = Entry(record: record, revision: revision)
     }
     return true

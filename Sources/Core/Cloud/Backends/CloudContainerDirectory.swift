@@ -7,18 +7,13 @@ import Foundation
 /// `<url>/<container>/<account>/store.plist`.
 public enum CloudContainerDirectory {
   /// `$XDG_DATA_HOME/ObservableDefaults/CloudContainers` when `XDG_DATA_HOME` is an absolute path,
-  /// else `~/.local/share/ObservableDefaults/CloudContainers` (the XDG Base Directory rule).
+  /// else `$HOME/.local/share/ObservableDefaults/CloudContainers` (the XDG Base Directory rule).
   ///
   /// Read from the environment at each call.
   public static var url: URL {
-    let dataHome: URL
-    if let value = ProcessInfo.processInfo.environment["XDG_DATA_HOME"], value.hasPrefix("/") {
-      dataHome = URL(fileURLWithPath: value, isDirectory: true)
-    } else {
-      dataHome = FileManager.default.homeDirectoryForCurrentUser
-        .appendingPathComponent(".local/share", isDirectory: true)
-    }
-    return dataHome.appendingPathComponent("ObservableDefaults/CloudContainers", isDirectory: true)
+    HomeFolder.baseFolder(
+      "XDG_DATA_HOME", fallback: ".local/share", environment: ProcessInfo.processInfo.environment
+    ).appendingPathComponent("ObservableDefaults/CloudContainers", isDirectory: true)
   }
 
   /// The container of this program: the main bundle's identifier, else the program's name (as

@@ -68,24 +68,75 @@ public final class EmbeddedCloudBackend: CloudBackend, CloudContainerSource, @un
     return try CloudContainerContents(propertyList: values, file: url)
   }
 
-  /// Reads everything stored for the current account (nothing when the file does not exist).
+  /// Where writes wait while the container file does not parse: `pending.plist` beside it, in
+  /// the container's own format. Kept across exits; merged into the container (and emptied) by
+  /// the first load or save that finds the container readable again.
+  private var pendingURL: URL {
+    fileURL.deletingLastPathComponent().appendingPathComponent("pending.plist", isDirectory: false)
+  }
+
+  /// Reads everything stored for the current account (nothing when the file does not exist),
+  /// after merging the writes kept while the container did not parse.
   ///
   /// - Throws: ``PropertyListError`` when the file cannot be read or is not a container.
   public func load() throws -> CloudRecordBatch {
-    try readContents().batch(after: nil)
+    recoverPending()
+    return try readContents().batch(after: nil)
   }
 
   /// Merges `records` into the file under its lock, keeping per key the later timestamp; the
   /// file is not rewritten when no record is newer.
   ///
-  /// - Throws: ``PropertyListError`` (the file is then unchanged).
+  /// While the container file does not parse, the records are also kept in `pending.plist`
+  /// beside it, so they outlive this process and reach the container once it is readable again.
+  ///
+  /// - Throws: ``PropertyListError`` (the file is then unchanged); ``CloudQuotaViolation`` naming
+  ///   the records refused for the container's quota (the others are saved).
   public func save(_ records: [String: CloudRecord]) throws {
-    let url = fileURL
+    recoverPending()
+    let refused: [String]
+    do {
+      refused = try Self.merge(records, intoFileAt: fileURL)
+    } catch let error as PropertyListError where error.kind == .malformed {
+      _ = try? Self.merge(records, intoFileAt: pendingURL)
+      throw error
+    }
+    if !refused.isEmpty { throw CloudQuotaViolation(keys: refused) }
+  }
+
+  /// Merges `records` into the container-format file at `url` under its lock.
+  ///
+  /// - Returns: The keys refused for the quota.
+  private static func merge(_ records: [String: CloudRecord], intoFileAt url: URL) throws -> [String] {
+    var refused: [String] = []
     _ = try PropertyListFile(url: url).updateSnapshot { document in
       var contents = try CloudContainerContents(propertyList: document.values, file: url)
-      guard contents.merge(records) else { return false }
+      let changed = contents.merge(records)
+      refused = contents.refusedKeys
+      guard changed else { return false }
       document.values = contents.propertyList
       document.format = .binary
+      return true
+    }
+    return refused
+  }
+
+  /// Moves the writes kept in `pending.plist` into the container when it is readable; leaves
+  /// them when it is not.
+  private func recoverPending() {
+    let pending = pendingURL
+    guard FileManager.default.fileExists(atPath: pending.path) else { return }
+    let container = fileURL
+    _ = try? PropertyListFile(url: pending).updateSnapshot { document in
+      let records = try CloudContainerContents(propertyList: document.values, file: pending)
+        .batch(after: nil).records
+      guard !records.isEmpty else { return false }
+      do {
+        _ = try Self.merge(records, intoFileAt: container)
+      } catch is CloudQuotaViolation {
+        // The container refused some: they are dropped, as a device's refused writes are.
+      }
+      document.values = [:]
       return true
     }
   }
@@ -119,14 +170,13 @@ public final class EmbeddedCloudBackend: CloudBackend, CloudContainerSource, @un
     }
   }
 
-  /// Creates the current account's folder and watches its file (called with `lock` held).
+  /// Creates the current account's folder (mode 0700) and watches its file (called with `lock` held).
   private func startWatching() {
     guard watch == nil else { return }
     let file = fileURL(for: currentAccount)
     let folder = file.deletingLastPathComponent()
-    try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    let resolved = folder.resolvingSymlinksInPath().appendingPathComponent(file.lastPathComponent)
-    watch = DirectoryWatcher.shared.watch(fileAt: resolved) { [weak self] in
+    try? PrivateFolder.create(folder, for: file)
+    watch = DirectoryWatcher.shared.watch(fileAt: SymbolicLinks.identity(of: file)) { [weak self] in
       self?.subscribers.contentsDidChange()
     }
   }

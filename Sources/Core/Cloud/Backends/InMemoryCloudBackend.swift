@@ -15,37 +15,34 @@ import Foundation
 public final class InMemoryCloudBackend: CloudBackend, CloudContainerSource, @unchecked Sendable {
   /// The container the devices share: each account's contents, and the devices to tell.
   private final class Container: @unchecked Sendable {
-    private final class WeakDevice {
-      weak var device: InMemoryCloudBackend?
-      init(_ device: InMemoryCloudBackend) { self.device = device }
-    }
-
     private let lock = NSLock()
     private var accounts: [String: CloudContainerContents] = [:]
-    private var devices: [WeakDevice] = []
+    private let devices = WeakRegistry<ObjectIdentifier, InMemoryCloudBackend>()
 
     func contents(of account: String) -> CloudContainerContents {
       lock.withLock { accounts[account] ?? CloudContainerContents() }
     }
 
     func connect(_ device: InMemoryCloudBackend) {
-      lock.withLock {
-        devices.removeAll { $0.device == nil }
-        devices.append(WeakDevice(device))
-      }
+      _ = devices.object(for: ObjectIdentifier(device)) { device }
     }
 
     /// Merges `records` into `account` and tells every device when something changed.
-    func save(_ records: [String: CloudRecord], to account: String) {
-      let connected: [InMemoryCloudBackend] = lock.withLock {
+    ///
+    /// - Returns: The keys refused for the quota.
+    func save(_ records: [String: CloudRecord], to account: String) -> [String] {
+      let (changed, refused): (Bool, [String]) = lock.withLock {
         var contents = accounts[account] ?? CloudContainerContents()
-        guard contents.merge(records) else { return [] }
-        accounts[account] = contents
-        return devices.compactMap(\.device)
+        let changed = contents.merge(records)
+        if changed { accounts[account] = contents }
+        return (changed, contents.refusedKeys)
       }
-      for device in connected {
-        device.subscribers.contentsDidChange()
+      if changed {
+        for device in devices.liveObjects() {
+          device.subscribers.contentsDidChange()
+        }
       }
+      return refused
     }
   }
 
@@ -91,8 +88,12 @@ public final class InMemoryCloudBackend: CloudBackend, CloudContainerSource, @un
   }
 
   /// Keeps, per key, the record with the greater timestamp; tells every device of the container.
-  public func save(_ records: [String: CloudRecord]) {
-    container.save(records, to: account)
+  ///
+  /// - Throws: ``CloudQuotaViolation`` naming the records refused for the container's quota
+  ///   (the others are saved).
+  public func save(_ records: [String: CloudRecord]) throws {
+    let refused = container.save(records, to: account)
+    if !refused.isEmpty { throw CloudQuotaViolation(keys: refused) }
   }
 
   /// Delivers the records saved after `cursor`, then every later change, on this device's queue.

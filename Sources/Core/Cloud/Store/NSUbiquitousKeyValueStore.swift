@@ -222,6 +222,13 @@ open class NSUbiquitousKeyValueStore: NSObject, @unchecked Sendable {
     replica.lastError
   }
 
+  /// How many writes of this device are not in the container yet (an addition to Apple's API):
+  /// saved shortly, or kept while the container cannot be read or written, and saved once it can
+  /// (``EmbeddedCloudBackend`` keeps them on disk across exits meanwhile).
+  public var pendingWriteCount: Int {
+    replica.pendingWriteCount
+  }
+
   /// Signs this device into another account (an addition to Apple's API, standing in for a change
   /// of Apple account): pending writes are saved to the old account first, then the device's copy
   /// is replaced with the new account's values and ``didChangeExternallyNotification`` is posted

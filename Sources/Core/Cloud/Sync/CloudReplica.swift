@@ -85,6 +85,11 @@ final class CloudReplica: ObservedStoreState, @unchecked Sendable {
     lock.withLock { latestError }
   }
 
+  /// How many writes are not in the container yet.
+  var pendingWriteCount: Int {
+    lock.withLock { pending.count }
+  }
+
   // MARK: Writing
 
   /// Stores `value` (canonical; nil removes) under `key` unless it is already stored.
@@ -143,7 +148,8 @@ final class CloudReplica: ObservedStoreState, @unchecked Sendable {
   // MARK: Syncing (on `queue`, or on the backend's queue for events)
 
   /// Saves every pending write in one backend save (nothing before the first sync). On failure
-  /// the writes stay pending, retried by the next write or `synchronize()`.
+  /// the writes stay pending, retried by the next write or `synchronize()`. Writes the container
+  /// refused for its quota are taken back (see ``takeBack(_:of:)``).
   ///
   /// - Returns: false when the save failed.
   @discardableResult
@@ -155,18 +161,41 @@ final class CloudReplica: ObservedStoreState, @unchecked Sendable {
     guard !records.isEmpty else { return true }
     do {
       try backend.save(records)
-      lock.withLock {
-        for (key, record) in records where pending[key]?.timestamp == record.timestamp {
-          pending[key] = nil
-        }
-        latestError = nil
-      }
+      clearPending(records, error: nil)
+      return true
+    } catch let violation as CloudQuotaViolation {
+      clearPending(records, error: violation)
+      takeBack(violation.keys, of: records)
       return true
     } catch {
       lock.withLock { latestError = error }
       Self.report(error)
       return false
     }
+  }
+
+  /// Forgets the pending writes of `records` that were not written again since.
+  private func clearPending(_ records: [String: CloudRecord], error: (any Error)?) {
+    lock.withLock {
+      for (key, record) in records where pending[key]?.timestamp == record.timestamp {
+        pending[key] = nil
+      }
+      latestError = error
+    }
+  }
+
+  /// Gives the keys the container refused (of the saved `records`) the container's values back
+  /// and tells observers with the quota-violation reason, naming them.
+  private func takeBack(_ keys: [String], of records: [String: CloudRecord]) {
+    let stored = (try? backend.load().records) ?? [:]
+    let unknown = CloudTimestamp(time: 0, counter: 0, device: "")
+    lock.lock()
+    for key in keys where copy.records[key]?.timestamp == records[key]?.timestamp {
+      copy.apply(stored[key] ?? CloudRecord(value: nil, timestamp: unknown), forKey: key)
+    }
+    let targets = observers
+    lock.unlock()
+    targets.notify(CloudChange(keys: Set(keys), reason: NSUbiquitousKeyValueStoreQuotaViolationChange))
   }
 
   private func receive(_ event: CloudBackendEvent) {
@@ -191,7 +220,8 @@ final class CloudReplica: ObservedStoreState, @unchecked Sendable {
       copy.apply(record, forKey: key)
       pending[key] = nil
     }
-    let mustSave = !hasSynced && !pending.isEmpty && !saveScheduled
+    // Writes kept back (before the first sync, or while the container was unreadable) go out now.
+    let mustSave = !pending.isEmpty && !saveScheduled
     hasSynced = true
     if mustSave { saveScheduled = true }
     let targets = changedKeys.isEmpty ? .none : observers
@@ -224,6 +254,6 @@ final class CloudReplica: ObservedStoreState, @unchecked Sendable {
   deinit {
     subscription?.cancel()
     if hasSynced, !pending.isEmpty { try? backend.save(pending) }
-    CloudReplicaRegistry.shared.removeReleased()
+    CloudReplicaRegistry.shared.remove(self)
   }
 }

@@ -1,0 +1,86 @@
+import Foundation
+
+/// Checks the bytes of a property list before Foundation parses them, so that what Foundation
+/// would crash on, expand without bound or silently misread is refused with a reason instead.
+///
+/// The one entry point is ``validate(_:limits:)``, called by ``PropertyListFile`` on every byte
+/// sequence it turns into values (suites, files opened by path, re-reads after a change, cloud
+/// containers, imports).
+///
+/// What is refused, by format:
+/// - Binary (`bplist00`): a trailer, offset or object reference outside the file; an object
+///   that contains itself; sets, ordered sets, UIDs (keyed-archiver references), null and fill
+///   objects, unknown markers — none of which a preferences file can hold (Apple's
+///   `PropertyListSerialization` documents the types: string, number, Boolean, date, data,
+///   array, dictionary); dictionary keys that are not strings; 16-byte integers outside
+///   0…2⁶⁴−1 (Foundation keeps only their low 8 bytes); non-finite dates; ASCII strings with
+///   bytes above 0x7F and UTF-16 strings with unpaired surrogates (Foundation would replace
+///   characters); and any file beyond ``PropertyListLimits`` (nesting depth, objects counted
+///   each time they are referenced, string and data bytes counted the same way).
+/// - XML: `<integer>` text that is not a decimal (or `0x` hexadecimal) integer within
+///   −2⁶³…2⁶⁴−1, `<real>` text that is not a number, `<date>` text that is not
+///   `YYYY-MM-DDTHH:MM:SSZ` with a real month, day and time, `<data>` that is not Base64,
+///   and nesting or element counts beyond ``PropertyListLimits``.
+/// - OpenStep text: nesting beyond ``PropertyListLimits/maximumDepth``.
+enum PropertyListValidator {
+  /// Throws when `data` must not be handed to Foundation's parser.
+  ///
+  /// - Parameters:
+  ///   - data: The bytes of a property-list file (any format).
+  ///   - limits: The bounds of the work one file may ask for.
+  /// - Throws: ``PropertyListRejection`` with the reason, for people.
+  static func validate(_ data: Data, limits: PropertyListLimits = .preferences) throws(PropertyListRejection) {
+    do {
+      try data.withUnsafeBytes { bytes in
+        if bytes.starts(with: "bplist".utf8) {
+          var validator = try BinaryPropertyListValidator(bytes: bytes, limits: limits)
+          try validator.validate()
+        } else if let converted = XMLPropertyListScanner.utf8(fromUTF16: bytes) {
+          try converted.withUnsafeBytes { try validateText($0, limits: limits) }
+        } else {
+          try validateText(bytes, limits: limits)
+        }
+      }
+    } catch let rejection as PropertyListRejection {
+      throw rejection
+    } catch {
+      throw PropertyListRejection(reason: "\(error)")
+    }
+  }
+
+  /// Checks an XML or OpenStep property list in UTF-8 (or ASCII).
+  private static func validateText(_ bytes: UnsafeRawBufferPointer, limits: PropertyListLimits)
+    throws(PropertyListRejection)
+  {
+    if XMLPropertyListScanner.looksLikeXML(bytes) {
+      var scanner = XMLPropertyListScanner(bytes: bytes, limits: limits)
+      try scanner.validate()
+    } else {
+      try OpenStepNestingScanner.validate(bytes, limits: limits)
+    }
+  }
+}
+
+/// Why a property list's bytes were refused before parsing.
+struct PropertyListRejection: Error, Equatable {
+  /// One sentence for people, e.g. `binary property list: object 1 at byte 11 is a set, which
+  /// preferences cannot hold`.
+  let reason: String
+}
+
+/// The bounds of the work reading one property-list file may ask for.
+struct PropertyListLimits: Sendable {
+  /// The deepest nesting of arrays and dictionaries (the top-level dictionary is level 1).
+  var maximumDepth: Int
+  /// The most values in the whole tree, counting a value shared by several references (possible
+  /// in a binary property list) once per reference — what Foundation creates when parsing.
+  var maximumObjects: Int
+  /// The most bytes of strings and data in the whole tree, counted the same way.
+  var maximumBytes: Int
+
+  /// The bounds for preferences files: depth 512, 1,000,000 values and 64 MiB of string and data
+  /// bytes — far above what a settings file holds (a 100,000-key suite is 200,000 values), far
+  /// below what would stall a reader (a 290-byte binary file can otherwise ask for 2⁶⁰ values).
+  static let preferences = PropertyListLimits(
+    maximumDepth: 512, maximumObjects: 1_000_000, maximumBytes: 64 << 20)
+}

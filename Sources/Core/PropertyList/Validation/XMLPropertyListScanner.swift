@@ -1,0 +1,191 @@
+import Foundation
+
+/// Scans an XML property list for what Foundation's parser would misread or recurse on without
+/// bound (see ``PropertyListValidator``): the text of `<integer>`, `<real>`, `<date>` and
+/// `<data>` elements, the nesting of `<array>` and `<dict>`, and the number of elements.
+///
+/// It is no XML parser: markup it does not understand is left for Foundation to refuse.
+struct XMLPropertyListScanner {
+  private let bytes: UnsafeRawBufferPointer
+  private let limits: PropertyListLimits
+  private var position = 0
+  private var depth = 0
+  private var elements = 0
+
+  init(bytes: UnsafeRawBufferPointer, limits: PropertyListLimits) {
+    self.bytes = bytes
+    self.limits = limits
+  }
+
+  /// Whether `bytes` (UTF-8, optionally with a byte-order mark) start, after white space, with `<`.
+  static func looksLikeXML(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    var index = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+    while index < bytes.count, isSpace(bytes[index]) { index += 1 }
+    return index < bytes.count && bytes[index] == UInt8(ascii: "<")
+  }
+
+  /// The UTF-8 form of text that starts with a UTF-16 byte-order mark; nil for other bytes.
+  static func utf8(fromUTF16 bytes: UnsafeRawBufferPointer) -> Data? {
+    guard bytes.count >= 2 else { return nil }
+    let bigEndian: Bool
+    switch (bytes[0], bytes[1]) {
+    case (0xFE, 0xFF): bigEndian = true
+    case (0xFF, 0xFE): bigEndian = false
+    default: return nil
+    }
+    var units: [UInt16] = []
+    units.reserveCapacity(bytes.count / 2)
+    for index in stride(from: 2, to: bytes.count - 1, by: 2) {
+      let (high, low) = bigEndian ? (bytes[index], bytes[index + 1]) : (bytes[index + 1], bytes[index])
+      units.append(UInt16(high) << 8 | UInt16(low))
+    }
+    return Data(String(decoding: units, as: UTF16.self).utf8)
+  }
+
+  /// Checks the whole document.
+  ///
+  /// - Throws: ``PropertyListRejection`` naming the element and its line.
+  mutating func validate() throws(PropertyListRejection) {
+    while let open = find(UInt8(ascii: "<"), from: position) {
+      position = open
+      if starts(with: "<?") {
+        guard skip(past: "?>") else { return }
+      } else if starts(with: "<!--") {
+        guard skip(past: "-->") else { return }
+      } else if starts(with: "<![CDATA[") {
+        guard skip(past: "]]>") else { return }
+      } else if starts(with: "<!") {
+        guard skipDeclaration() else { return }
+      } else if starts(with: "</") {
+        let name = self.name(at: position + 2)
+        if name == "array" || name == "dict" { depth -= 1 }
+        guard let close = find(UInt8(ascii: ">"), from: position) else { return }
+        position = close + 1
+      } else {
+        guard try element() else { return }
+      }
+    }
+  }
+
+  /// Checks the start tag at ``position`` and, for a scalar element, its text; moves past the tag.
+  ///
+  /// - Returns: false when the tag is not closed (Foundation will refuse the file).
+  private mutating func element() throws(PropertyListRejection) -> Bool {
+    let name = self.name(at: position + 1)
+    guard let close = find(UInt8(ascii: ">"), from: position) else { return false }
+    let isEmpty = bytes[close - 1] == UInt8(ascii: "/")
+    elements += 1
+    guard elements <= limits.maximumObjects else {
+      throw rejection("it holds more than \(limits.maximumObjects) elements")
+    }
+    position = close + 1
+    guard !isEmpty else { return true }
+    switch name {
+    case "array", "dict":
+      depth += 1
+      guard depth <= limits.maximumDepth else {
+        throw rejection("arrays and dictionaries are nested deeper than \(limits.maximumDepth) levels")
+      }
+    case "integer", "real", "date", "data":
+      let end = find(UInt8(ascii: "<"), from: position) ?? bytes.count
+      let text = Self.decodingEntities(String(decoding: bytes[position..<end], as: UTF8.self))
+      if let problem = XMLScalarText.problem(in: text, element: name) {
+        throw rejection("<\(name)> \(problem)")
+      }
+      position = end
+    default:
+      break
+    }
+    return true
+  }
+
+  /// The tag name starting at `index` (letters only).
+  private func name(at index: Int) -> String {
+    var end = index
+    while end < bytes.count, Self.isLetter(bytes[end]) { end += 1 }
+    return String(decoding: bytes[min(index, end)..<end], as: UTF8.self)
+  }
+
+  /// Skips a `<!DOCTYPE …>` declaration, including an internal subset in brackets.
+  private mutating func skipDeclaration() -> Bool {
+    var index = position + 2
+    var inSubset = false
+    while index < bytes.count {
+      switch bytes[index] {
+      case UInt8(ascii: "["): inSubset = true
+      case UInt8(ascii: "]"): inSubset = false
+      case UInt8(ascii: ">") where !inSubset:
+        position = index + 1
+        return true
+      default: break
+      }
+      index += 1
+    }
+    return false
+  }
+
+  private mutating func skip(past terminator: StaticString) -> Bool {
+    let pattern = UnsafeRawBufferPointer(start: terminator.utf8Start, count: terminator.utf8CodeUnitCount)
+    var index = position + 1
+    while let candidate = find(pattern[0], from: index) {
+      if bytes[candidate...].starts(with: pattern) {
+        position = candidate + pattern.count
+        return true
+      }
+      index = candidate + 1
+    }
+    return false
+  }
+
+  private func starts(with prefix: StaticString) -> Bool {
+    let pattern = UnsafeRawBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
+    return bytes[position...].starts(with: pattern)
+  }
+
+  private func find(_ byte: UInt8, from index: Int) -> Int? {
+    guard index < bytes.count, let base = bytes.baseAddress else { return nil }
+    guard let found = memchr(base + index, Int32(byte), bytes.count - index) else { return nil }
+    return base.distance(to: UnsafeRawPointer(found))
+  }
+
+  private func rejection(_ reason: String) -> PropertyListRejection {
+    let line = 1 + bytes[..<min(position, bytes.count)].reduce(0) { $0 + ($1 == 10 ? 1 : 0) }
+    return PropertyListRejection(reason: "XML property list, line \(line): " + reason)
+  }
+
+  /// `text` with XML's predefined entities and character references replaced.
+  private static func decodingEntities(_ text: String) -> String {
+    guard text.contains("&") else { return text }
+    var result = ""
+    var rest = Substring(text)
+    while let ampersand = rest.firstIndex(of: "&") {
+      result += rest[..<ampersand]
+      guard let semicolon = rest[ampersand...].firstIndex(of: ";") else { break }
+      let entity = rest[rest.index(after: ampersand)..<semicolon]
+      let replacement: String? =
+        switch entity {
+        case "lt": "<"
+        case "gt": ">"
+        case "amp": "&"
+        case "quot": "\""
+        case "apos": "'"
+        default:
+          entity.hasPrefix("#x")
+            ? UInt32(entity.dropFirst(2), radix: 16).flatMap(Unicode.Scalar.init).map { String($0) }
+            : entity.hasPrefix("#")
+              ? UInt32(entity.dropFirst()).flatMap(Unicode.Scalar.init).map { String($0) } : nil
+        }
+      result += replacement ?? String(rest[ampersand...semicolon])
+      rest = rest[rest.index(after: semicolon)...]
+    }
+    return result + rest
+  }
+
+  static func isSpace(_ byte: UInt8) -> Bool {
+    byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+  }
+
+  private static func isLetter(_ byte: UInt8) -> Bool {
+    (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
+  }
+}

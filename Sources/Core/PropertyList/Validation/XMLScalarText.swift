@@ -1,0 +1,63 @@
+import Foundation
+
+/// The rules for the text of XML property-list scalars that Foundation reads leniently (see
+/// ``PropertyListValidator``).
+enum XMLScalarText {
+  /// Why `text` (entities decoded) cannot be the value of `element` exactly; nil when it can.
+  static func problem(in text: String, element: String) -> String? {
+    let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    switch element {
+    case "integer": return integerProblem(trimmed)
+    case "real": return Double(trimmed) == nil ? "\"\(trimmed.prefix(40))\" is not a number" : nil
+    case "date": return isDate(trimmed) ? nil : "\"\(trimmed.prefix(40))\" is not a date (YYYY-MM-DDTHH:MM:SSZ)"
+    case "data": return isBase64(text) ? nil : "is not Base64"
+    default: return nil
+    }
+  }
+
+  /// Decimal (or `0x` hexadecimal) within −2⁶³…2⁶⁴−1.
+  private static func integerProblem(_ text: String) -> String? {
+    var digits = Substring(text)
+    let negative = digits.hasPrefix("-")
+    if negative || digits.hasPrefix("+") { digits = digits.dropFirst() }
+    let radix = digits.hasPrefix("0x") || digits.hasPrefix("0X") ? 16 : 10
+    if radix == 16 { digits = digits.dropFirst(2) }
+    guard !digits.isEmpty, digits.allSatisfy({ $0.isHexDigit && (radix == 16 || $0.isNumber) }) else {
+      return "\"\(text.prefix(40))\" is not an integer"
+    }
+    guard let magnitude = UInt64(digits, radix: radix),
+      !negative || magnitude <= UInt64(Int64.max) + 1
+    else { return "\(text.prefix(40)) is outside -9223372036854775808…18446744073709551615" }
+    return nil
+  }
+
+  /// `YYYY-MM-DDTHH:MM:SSZ` (four to six year digits) naming a real day and time.
+  private static func isDate(_ text: String) -> Bool {
+    let characters = Array(text.utf8)
+    let yearDigits = characters.prefix(while: isDigit).count
+    let pattern = Array("-00-00T00:00:00Z".utf8)
+    guard (4...6).contains(yearDigits), characters.count == yearDigits + pattern.count,
+      zip(characters[yearDigits...], pattern).allSatisfy({ $1 == UInt8(ascii: "0") ? isDigit($0) : $0 == $1 })
+    else { return false }
+    func number(_ start: Int, _ count: Int) -> Int {
+      characters[start..<start + count].reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
+    }
+    let year = number(0, yearDigits)
+    let (month, day) = (number(yearDigits + 1, 2), number(yearDigits + 4, 2))
+    let (hour, minute, second) = (number(yearDigits + 7, 2), number(yearDigits + 10, 2), number(yearDigits + 13, 2))
+    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+    let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+    return (1...12).contains(month) && (1...days[month - 1]).contains(day) && hour < 24
+      && minute < 60 && second < 60
+  }
+
+  private static func isDigit(_ byte: UInt8) -> Bool {
+    (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+  }
+
+  /// Base64 with white space anywhere.
+  private static func isBase64(_ text: String) -> Bool {
+    let compact = String(text.unicodeScalars.filter { !" \t\r\n".unicodeScalars.contains($0) })
+    return Data(base64Encoded: compact) != nil
+  }
+}

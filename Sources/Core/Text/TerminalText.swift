@@ -1,0 +1,60 @@
+/// Text made safe to show on a terminal: the one escaping rule of the editor and the
+/// command-line verbs.
+public enum TerminalText {
+  /// `text` with every character that is not printable, or that would change how other text is
+  /// shown, replaced by a visible escape, so one value stays one line and no terminal control
+  /// sequence, reordering or hidden character reaches the terminal.
+  ///
+  /// - `\n`, `\t`, `\r` become `\n`, `\t`, `\r`;
+  /// - other C0 controls (U+0000…U+001F), DEL (U+007F) and C1 controls (U+0080…U+009F: U+009B
+  ///   alone starts a control sequence on some terminals) become `\u{…}` with the code point in
+  ///   lowercase hexadecimal (`\u{1b}`);
+  /// - bidirectional formatting characters (U+061C, U+200E, U+200F, U+202A…U+202E,
+  ///   U+2066…U+2069), zero-width and invisible characters (U+00AD, U+180E, U+200B…U+200D,
+  ///   U+2060…U+2064, U+FEFF) and the line and paragraph separators (U+2028, U+2029) become
+  ///   `\u{…}` too — the "Trojan Source" characters (CVE-2021-42574) and the ones that hide text.
+  ///
+  /// Backslashes are left as they are: a caller that must tell `\n` typed by hand from an escaped
+  /// newline quotes them first.
+  ///
+  /// - Parameter text: Any text.
+  /// - Returns: Text holding only printable characters; `text` itself when nothing is escaped.
+  public static func escaped(_ text: String) -> String {
+    // Most text is printable ASCII: one pass over the UTF-8 bytes, no copy.
+    guard text.utf8.contains(where: { $0 < 0x20 || $0 >= 0x7F }) else { return text }
+    guard text.unicodeScalars.contains(where: needsEscape) else { return text }
+    var result = ""
+    result.reserveCapacity(text.utf8.count + 8)
+    for scalar in text.unicodeScalars {
+      if let escape = escape(scalar) {
+        result += escape
+      } else {
+        result.unicodeScalars.append(scalar)
+      }
+    }
+    return result
+  }
+
+  /// The escape ``escaped(_:)`` writes for `scalar` (`\n`, `\u{1b}`), or nil when `scalar` is
+  /// shown as it is.
+  public static func escape(_ scalar: Unicode.Scalar) -> String? {
+    switch scalar {
+    case "\n": "\\n"
+    case "\t": "\\t"
+    case "\r": "\\r"
+    case _ where needsEscape(scalar): "\\u{\(String(scalar.value, radix: 16))}"
+    default: nil
+    }
+  }
+
+  /// Whether `scalar` is shown escaped by ``escaped(_:)``.
+  public static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0x00...0x1F, 0x7F...0x9F, 0xAD, 0x61C, 0x180E, 0x200B...0x200F, 0x2028...0x202E,
+      0x2060...0x2064, 0x2066...0x2069, 0xFEFF:
+      true
+    default:
+      false
+    }
+  }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import ObservableDefaultsCore
+
+/// The bytes `export` writes: well-formed XML or JSON that any reader accepts, and that shows no
+/// control sequence, reordering or hidden character on a terminal.
+///
+/// - XML: a key or string holding a character XML 1.0 cannot hold (U+0000…U+0008, U+000B,
+///   U+000C, U+000E…U+001F, U+FFFE, U+FFFF — not even as a character reference) is refused,
+///   naming its key path; `--json` exports it. Characters XML can hold but a terminal must not
+///   receive raw (those ``TerminalText/escaped(_:)`` escapes, except tab and newline, plus
+///   carriage return, which XML readers would turn into a newline) are written as character
+///   references (`&#x9b;`), which every XML reader turns back into the same character.
+/// - JSON: the same characters are written as `\uXXXX` escapes (JSON's own form).
+enum ExportEncoding {
+  /// `values` as an XML property list.
+  ///
+  /// - Throws: ``VerbError`` `.invalidValue` naming the first key path holding a character XML
+  ///   1.0 cannot hold.
+  static func xml(_ values: [String: Any]) throws -> Data {
+    if let (path, scalar) = characterXMLCannotHold(in: values, path: []) {
+      let name = path.map { TerminalText.escaped($0) }.joined(separator: " / ")
+      throw VerbError.invalid(
+        "cannot export as XML: \(name) holds U+\(hex(scalar, digits: 4)), a character XML 1.0 cannot "
+          + "hold; export with --json instead")
+    }
+    let data = try PropertyListSerialization.data(fromPropertyList: values, format: .xml, options: 0)
+    return replacing(in: data) { "&#x\(hex($0, digits: 1));" }
+  }
+
+  /// JSON text from `JSONSerialization` with the characters of ``TerminalText`` escaped as
+  /// `\uXXXX` (they can only occur inside strings there).
+  static func json(_ data: Data) -> Data {
+    replacing(in: data) { "\\u\(hex($0, digits: 4))" }
+  }
+
+  /// `data` (UTF-8) with each character ``TerminalText/escaped(_:)`` escapes, other than tab and
+  /// newline, replaced by `form` of it.
+  private static func replacing(in data: Data, with form: (Unicode.Scalar) -> String) -> Data {
+    let text = String(decoding: data, as: UTF8.self)
+    guard text.unicodeScalars.contains(where: mustReplace) else { return data }
+    var result = String.UnicodeScalarView()
+    for scalar in text.unicodeScalars {
+      if mustReplace(scalar) {
+        result.append(contentsOf: form(scalar).unicodeScalars)
+      } else {
+        result.append(scalar)
+      }
+    }
+    return Data(String(result).utf8)
+  }
+
+  private static func mustReplace(_ scalar: Unicode.Scalar) -> Bool {
+    scalar != "\n" && scalar != "\t" && TerminalText.needsEscape(scalar)
+  }
+
+  /// The first key path (keys and `[index]`es) whose key or string holds a character XML 1.0
+  /// cannot hold, and that character.
+  private static func characterXMLCannotHold(in value: Any, path: [String]) -> ([String], Unicode.Scalar)? {
+    switch value {
+    case let text as String:
+      return text.unicodeScalars.first(where: { !isXMLCharacter($0) }).map { (path, $0) }
+    case let items as [Any]:
+      for (index, item) in items.enumerated() {
+        if let found = characterXMLCannotHold(in: item, path: path + ["[\(index)]"]) { return found }
+      }
+    case let entries as [String: Any]:
+      for (key, item) in entries.sorted(by: { $0.key < $1.key }) {
+        if let bad = key.unicodeScalars.first(where: { !isXMLCharacter($0) }) { return (path + [key], bad) }
+        if let found = characterXMLCannotHold(in: item, path: path + [key]) { return found }
+      }
+    default:
+      break
+    }
+    return nil
+  }
+
+  /// XML 1.0's `Char` production (https://www.w3.org/TR/xml/#charsets).
+  private static func isXMLCharacter(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0x9, 0xA, 0xD, 0x20...0xD7FF, 0xE000...0xFFFD, 0x10000...0x10FFFF: true
+    default: false
+    }
+  }
+
+  private static func hex(_ scalar: Unicode.Scalar, digits: Int) -> String {
+    let text = String(scalar.value, radix: 16, uppercase: digits > 1)
+    return String(repeating: "0", count: max(0, digits - text.count)) + text
+  }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import ObservableDefaultsCore
+import Testing
+
+/// Issue 12, item 4: the verbs print keys, values, suite names and messages with every
+/// unprintable character escaped, and export XML and JSON that readers accept.
+@Suite(.serialized) struct CommandLineEscapingTests {
+  private let editor: EditorProcess
+
+  init() throws {
+    editor = try EditorProcess()
+  }
+
+  /// Window-title OSC, BEL, clear screen, C1 CSI, DEL, BS, CR, a right-to-left override and a
+  /// zero-width space.
+  static let hostile = "a\u{1b}]0;title\u{07}b\u{1b}[2J\u{9b}c\u{7f}\u{08}\r\u{202e}d\u{200b}e"
+  static let hostileEscaped = #"a\u{1b}]0;title\u{7}b\u{1b}[2J\u{9b}c\u{7f}\u{8}\r\u{202e}d\u{200b}e"#
+
+  /// Whether `text` holds nothing but printable characters and newlines.
+  private func isClean(_ text: String) -> Bool {
+    !text.unicodeScalars.contains { $0 != "\n" && TerminalText.needsEscape($0) }
+  }
+
+  private func install(_ values: [String: Any], suite: String) throws {
+    _ = try PropertyListFile(url: editor.preferences.appendingPathComponent(suite + ".plist"))
+      .apply(values.mapValues(PropertyListChange.set))
+  }
+
+  @Test func readDomainsAndErrorsEscapeEveryUnprintableCharacter() throws {
+    let suite = "esc\u{1b}[2J"
+    try install(["plain": Self.hostile, Self.hostile: ["x": Self.hostile]], suite: suite)
+    let value = try editor.run("read", suite, "plain")
+    #expect(value.output == Self.hostileEscaped + "\n")
+    let whole = try editor.run("read", suite)
+    #expect(isClean(whole.output))
+    #expect(whole.output.contains("\"\(Self.hostileEscaped)\" = "))
+    let domains = try editor.run("domains")
+    #expect(domains.output.contains(#"esc\u{1b}[2J"#))
+    #expect(isClean(domains.output))
+    let missing = try editor.run("read", suite, "no\u{1b}]52;c;x\u{07}")
+    #expect(missing.status == 1)
+    #expect(isClean(missing.error))
+    #expect(missing.error.contains(#"no\u{1b}]52;c;x\u{7}"#))
+  }
+
+  @Test func jsonExportIsCleanAndReadsBackEqual() throws {
+    let values: [String: Any] = ["plain": Self.hostile, Self.hostile: [Self.hostile, 1]]
+    try install(values, suite: "esc.json")
+    let result = try editor.run("export", "esc.json", "--json")
+    #expect(result.status == 0)
+    #expect(isClean(result.output))
+    let parsed = try JSONSerialization.jsonObject(with: Data(result.output.utf8))
+    #expect(propertyListValuesEqual(parsed, values))
+  }
+
+  @Test func xmlExportIsAcceptedByPlistlibOrRefusedForCharactersXMLCannotHold() throws {
+    let printableInXML = "C1\u{9b}DEL\u{7f}RLO\u{202e}ZW\u{200b}CR\r"
+    try install(["k": printableInXML, "tab\tkey": "x"], suite: "esc.xml")
+    let result = try editor.run("export", "esc.xml")
+    #expect(result.status == 0)
+    #expect(isClean(result.output.replacingOccurrences(of: "\t", with: " ")))
+    #expect(try plistlib(Data(result.output.utf8)) == "ok 2 " + Self.pythonRepr(printableInXML))
+
+    try install(["k": Self.hostile], suite: "esc.refused")
+    let refused = try editor.run("export", "esc.refused")
+    #expect(refused.status == 65)
+    #expect(refused.output.isEmpty)
+    #expect(
+      refused.error == "settings-editor: cannot export as XML: k holds U+001B, a character XML 1.0 "
+        + "cannot hold; export with --json instead\n")
+  }
+
+  @Test func iterm2FixtureExportsToXMLThatPlistlibAccepts() throws {
+    let url = editor.preferences.appendingPathComponent("iterm.plist")
+    try FileManager.default.copyItem(at: TestPreferences.fixtures.appendingPathComponent("iterm2-xml.plist"), to: url)
+    let result = try editor.run("export", "iterm")
+    #expect(result.status == 0)
+    #expect(try plistlib(Data(result.output.utf8)).hasPrefix("ok 81 "))
+  }
+
+  /// Python's repr of a string of ASCII and BMP characters, as `plistlib` checks print it.
+  static func pythonRepr(_ text: String) -> String {
+    "'" + text.unicodeScalars.map { scalar -> String in
+      switch scalar.value {
+      case 0x0D: return "\\r"
+      case 0x20..<0x7F: return String(scalar)
+      case 0..<0x100: return "\\x" + String(format: "%02x", scalar.value)
+      default: return "\\u" + String(format: "%04x", scalar.value)
+      }
+    }.joined() + "'"
+  }
+
+  /// Parses `xml` with Python's `plistlib`: `ok <top-level count> <repr of key k>`, or Python's
+  /// error.
+  private func plistlib(_ xml: Data) throws -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = [
+      "python3", "-c",
+      "import plistlib,sys\nd=plistlib.loads(sys.stdin.buffer.read())\nprint('ok', len(d), ascii(d.get('k', '')))",
+    ]
+    let input = Pipe()
+    let output = Pipe()
+    process.standardInput = input
+    process.standardOutput = output
+    process.standardError = output
+    try process.run()
+    input.fileHandleForWriting.write(xml)
+    try input.fileHandleForWriting.close()
+    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    return text.trimmingCharacters(in: .newlines)
+  }
+}
