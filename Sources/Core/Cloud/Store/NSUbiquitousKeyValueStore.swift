@@ -222,6 +222,12 @@ open class NSUbiquitousKeyValueStore: NSObject, @unchecked Sendable {
     replica.lastError
   }
 
+  /// How this device's connection to the container is doing (an addition to Apple's API): the
+  /// backend, the endpoint in use, connected or offline, writes pending and the last sync.
+  public var syncStatus: CloudSyncStatus {
+    backend.syncStatus
+  }
+
   /// Signs this device into another account (an addition to Apple's API, standing in for a change
   /// of Apple account): pending writes are saved to the old account first, then the device's copy
   /// is replaced with the new account's values and ``didChangeExternallyNotification`` is posted
