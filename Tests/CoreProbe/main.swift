@@ -28,6 +28,12 @@
 //   core-probe cloud-watch <root> <container> <key> <seconds>
 //       cloud store: prints "ready", waits for didChangeExternallyNotification naming <key>,
 //       prints "reason <n> keys <k,…> value <string>" and exits 0; exits 1 after <seconds>
+//   core-probe default-cloud-set <key> <string>
+//       NSUbiquitousKeyValueStore.default (its backend chosen by the environment): sets one
+//       string, synchronizes, prints "<backend> <status summary>" and exits
+//   core-probe default-cloud-get <key>
+//       NSUbiquitousKeyValueStore.default: synchronizes, prints "<backend> <status summary>" and
+//       the string value (empty when none) on a second line
 import Foundation
 import ObservableDefaultsCore
 
@@ -141,6 +147,17 @@ case "cloud-watch":
   let result = arrived.wait(timeout: .now() + seconds)
   NotificationCenter.default.removeObserver(token)
   exit(result == .success ? 0 : 1)
+case "default-cloud-set":
+  let given = operands(2)
+  let store = NSUbiquitousKeyValueStore.default
+  store.set(given[1], forKey: given[0])
+  store.synchronize()
+  print(store.syncStatus.backend, store.syncStatus.summary)
+case "default-cloud-get":
+  let store = NSUbiquitousKeyValueStore.default
+  store.synchronize()
+  print(store.syncStatus.backend, store.syncStatus.summary)
+  print(store.string(forKey: operands(1)[0]) ?? "")
 default:
   fail("bad arguments; see Tests/CoreProbe/main.swift")
 }
