@@ -4,7 +4,8 @@ import Foundation
 /// authentication, with failover between the cluster's members.
 ///
 /// - A request goes to the member that answered last; when it is unreachable, times out, has no
-///   leader or sends a malformed reply, the next member is tried, within one overall time limit.
+///   leader or sends a malformed reply, the next member is tried, and rounds over all members
+///   repeat (after 50–400 ms pauses) within one overall time limit.
 ///   Every request this package sends is idempotent, so a retry after a failure that may have
 ///   committed does no harm.
 /// - Every request carries `Grpc-Metadata-hasleader: true`, so a member that lost its leader
@@ -89,22 +90,32 @@ final class EtcdClient: @unchecked Sendable {
   func call<Response: Decodable>(_ path: String, _ request: some Encodable) throws -> Response {
     let body = try JSONEncoder().encode(request)
     let deadline = Date().addingTimeInterval(requestTimeout)
-    let start = lock.withLock { preferred }
-    var failures: [String] = []
-    for step in 0..<endpoints.count {
-      let index = (start + step) % endpoints.count
-      let remaining = deadline.timeIntervalSinceNow
-      guard remaining > 0 else { break }
-      do {
-        let response: Response = try call(endpoints[index], path, body: body, timeout: remaining)
-        lock.withLock { preferred = index }
-        return response
-      } catch let error as EtcdError where error.triesAnotherMember {
-        failures.append(error.message)
+    var index = lock.withLock { preferred }
+    var failures: [String: String] = [:]
+    var pause = 0.05
+    while true {
+      for _ in endpoints {
+        let remaining = deadline.timeIntervalSinceNow
+        guard remaining > 0 else { return try giveUp(failures) }
+        do {
+          let response: Response = try call(endpoints[index], path, body: body, timeout: remaining)
+          lock.withLock { preferred = index }
+          return response
+        } catch let error as EtcdError where error.triesAnotherMember {
+          failures[endpoints[index]] = error.message
+        }
+        index = (index + 1) % endpoints.count
       }
+      // Every member failed (say, during a leader election): try again shortly, until the deadline.
+      guard deadline.timeIntervalSinceNow > pause else { return try giveUp(failures) }
+      Thread.sleep(forTimeInterval: pause)
+      pause = min(pause * 2, 0.4)
     }
-    if failures.isEmpty { failures.append("no time left within \(requestTimeout) s") }
-    throw EtcdError(kind: .unreachable, message: failures.joined(separator: "; "))
+  }
+
+  private func giveUp<Response>(_ failures: [String: String]) throws -> Response {
+    let reasons = failures.isEmpty ? ["no time left within \(requestTimeout) s"] : failures.keys.sorted().map { failures[$0]! }
+    throw EtcdError(kind: .unreachable, message: reasons.joined(separator: "; "))
   }
 
   /// Posts to one member, renewing the token once when it is refused.
