@@ -161,8 +161,8 @@ final class EtcdTestCluster: @unchecked Sendable {
   }
 
   /// Waits (up to 20 s) until a linearizable read succeeds.
-  func waitUntilHealthy(tls: HTTPTLSFiles = HTTPTLSFiles()) throws {
-    let client = client(tls: tls)
+  func waitUntilHealthy(tls: HTTPTLSFiles = HTTPTLSFiles(), credentials: EtcdCredentials? = nil) throws {
+    let client = client(credentials: credentials, tls: tls)
     let deadline = Date().addingTimeInterval(20)
     var lastError: (any Error)?
     while Date() < deadline {

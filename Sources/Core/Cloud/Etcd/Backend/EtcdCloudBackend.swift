@@ -235,17 +235,13 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
     }
   }
 
-  /// The transactions of one save (see ``EtcdSaveTransaction``).
+  /// One save (see ``EtcdSaveTransaction``).
   private func send(_ records: [String: CloudRecord], under layout: EtcdKeyLayout) throws {
     let entries = try records.map { key, record in
       EtcdSaveTransaction.Entry(
         key: layout.key(key), header: EtcdRecordCodec.header(record.timestamp), bytes: try EtcdRecordCodec.encode(record))
     }
-    for alternatives in EtcdSaveTransaction.requests(for: entries) {
-      for request in alternatives where try client.txn(request).succeeded == true {
-        break
-      }
-    }
+    try EtcdSaveTransaction.save(entries, with: client)
   }
 
   // MARK: State (called with `lock` held)

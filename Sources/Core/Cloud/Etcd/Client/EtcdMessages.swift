@@ -49,10 +49,10 @@ struct EtcdKeyValue: Decodable, Sendable {
 
 struct EtcdRangeRequest: Encodable, Sendable {
   var key: Data
-  var range_end: Data?
-  var min_mod_revision: EtcdInt64?
-  var serializable: Bool?
-  var count_only: Bool?
+  var range_end: Data? = nil
+  var min_mod_revision: EtcdInt64? = nil
+  var serializable: Bool? = nil
+  var count_only: Bool? = nil
 }
 
 struct EtcdRangeResponse: Decodable, Sendable {
@@ -67,27 +67,28 @@ struct EtcdPutRequest: Encodable, Sendable {
 
 /// A condition of a transaction.
 struct EtcdCompare: Encodable, Sendable {
-  enum Target: String, Encodable, Sendable { case VALUE, CREATE }
+  enum Target: String, Encodable, Sendable { case VALUE, MOD }
   enum Result: String, Encodable, Sendable { case EQUAL, LESS }
   var key: Data
   var target: Target
   var result: Result
   var value: Data?
-  var create_revision: EtcdInt64?
+  var mod_revision: EtcdInt64?
 }
 
-/// One operation of a transaction: a put or a nested transaction.
-indirect enum EtcdRequestOp: Encodable, Sendable {
+/// One operation of a transaction: a read or a put. (Never a nested transaction: etcd 3.4.23
+/// does not check role permissions inside nested transactions, measured here.)
+enum EtcdRequestOp: Encodable, Sendable {
+  case range(EtcdRangeRequest)
   case put(EtcdPutRequest)
-  case txn(EtcdTxnRequest)
 
-  private enum CodingKeys: String, CodingKey { case request_put, request_txn }
+  private enum CodingKeys: String, CodingKey { case request_range, request_put }
 
   func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     switch self {
+    case .range(let range): try container.encode(range, forKey: .request_range)
     case .put(let put): try container.encode(put, forKey: .request_put)
-    case .txn(let txn): try container.encode(txn, forKey: .request_txn)
     }
   }
 }
@@ -99,9 +100,13 @@ struct EtcdTxnRequest: Encodable, Sendable {
 }
 
 struct EtcdTxnResponse: Decodable, Sendable {
+  struct ResponseOp: Decodable, Sendable {
+    var response_range: EtcdRangeResponse?
+  }
   var header: EtcdResponseHeader?
   /// Absent (false) when a compare failed.
   var succeeded: Bool?
+  var responses: [ResponseOp]?
 }
 
 struct EtcdAuthenticateRequest: Encodable, Sendable {
