@@ -73,7 +73,7 @@ import Testing
 
     let large = Data((0..<900_000).map { UInt8($0 % 251) })
     try backend.save(["large": CloudRecord(value: large, timestamp: timestamp)])
-    try backend.save(Dictionary(uniqueKeysWithValues: (0..<300).map { ("many \($0)", CloudRecord(value: $0, timestamp: timestamp)) }))
+    try backend.save(Dictionary(uniqueKeysWithValues: (0..<300).map { (index: Int) in ("many \(index)", CloudRecord(value: index, timestamp: timestamp)) }))
     let loaded = try EtcdCloudBackend(configuration: configuration).load()
     #expect(loaded.records["large"]?.value as? Data == large)
     #expect(loaded.records.count == 421)
