@@ -5,14 +5,9 @@ import ObservableDefaults
 enum CloudStatusVerb {
   /// One `name: value` line per field of `status` (`error` only when there is one).
   static func report(_ status: CloudSyncStatus) -> String {
-    let state = switch status.connection {
-    case .connected: "connected"
-    case .connecting: "connecting"
-    case .offline: "offline"
-    }
     var lines = [
       "backend: \(status.backend)", "endpoint: \(status.endpoint ?? "-")", "account: \(status.account)",
-      "state: \(state)", "pending: \(status.pendingCount)",
+      "state: \(status.connection.rawValue)", "pending: \(status.pendingCount)",
       "last sync: \(status.lastSync.map { $0.formatted(.iso8601) } ?? "never")",
     ]
     if let error = status.lastError { lines.append("error: \(error)") }

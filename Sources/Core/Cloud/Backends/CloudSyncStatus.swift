@@ -11,8 +11,8 @@ import Foundation
 /// print(status.backend, status.endpoint ?? "-", status.summary)   // etcd http://10.0.0.2:2379 offline, 3 pending
 /// ```
 public struct CloudSyncStatus: Sendable, Equatable, CustomStringConvertible {
-  /// Whether the device reaches its container.
-  public enum Connection: Sendable, Equatable {
+  /// Whether the device reaches its container; the raw value is its name (`connected`, …).
+  public enum Connection: String, Sendable, Equatable {
     /// The last exchange with the container succeeded.
     case connected
     /// Not known yet (no exchange finished).
@@ -54,12 +54,7 @@ public struct CloudSyncStatus: Sendable, Equatable, CustomStringConvertible {
   /// `connected`, `connecting` or `offline`, followed by `, N pending` when writes wait:
   /// e.g. `offline, 3 pending`.
   public var summary: String {
-    let state = switch connection {
-    case .connected: "connected"
-    case .connecting: "connecting"
-    case .offline: "offline"
-    }
-    return pendingCount > 0 ? "\(state), \(pendingCount) pending" : state
+    pendingCount > 0 ? "\(connection.rawValue), \(pendingCount) pending" : connection.rawValue
   }
 
   /// `<backend> <endpoint>: <summary>`.
