@@ -32,6 +32,12 @@ public final class SettingsEditor {
   public var isReadOnly = false
   /// When the editor paints in colour; `.auto` honours `NO_COLOR`.
   public var color = ColorChoice.auto
+  /// When set, suites that appear in the preferences folder while the editor runs are listed
+  /// as they appear (use it with ``availableSuites``).
+  public var listsNewSuites = false
+  /// The name at the start of the header line: by default the running program's name
+  /// (`ProcessInfo.processName`), so an editor shown by `myapp settings` says `myapp`.
+  public var programName = ProcessInfo.processInfo.processName
 
   /// Prepares an editor for settings objects, suites and property-list files, listed in that
   /// order in the objects pane.
@@ -87,10 +93,37 @@ public final class SettingsEditor {
     if let caughtSignal { raise(caughtSignal) }
   }
 
+  /// Lists suites created in the preferences folder while the editor runs, and lets `r` find
+  /// them too.
+  private func followSuites(_ session: EditorSession, loop: EventLoop) -> DefaultsObservation {
+    session.discoverSources = {
+      let listed = Set(session.sources.filter { $0.kind == .suite }.map(\.title))
+      return PreferencesDirectory.suiteNames().filter { !listed.contains($0) }.map { name in
+        let domain = PropertyListDomain(suite: name)
+        domain.startWatching(post: loop.post)
+        return domain
+      }
+    }
+    return PreferencesDirectory.watchSuites {
+      loop.post { session.state.outsideDamage.formUnion(session.listNewSources()) }
+    }
+  }
+
   private func runLoop(_ loop: EventLoop, canvas: NcursesCanvas) -> Int32? {
     let session = EditorSession(sources: sources, isReadOnly: isReadOnly)
+    session.programName = programName
+    let external = ExternalEditor(canvas: canvas, loop: loop)
+    session.externalEditor = { text, fileExtension in
+      external.edit(text, fileExtension: fileExtension)
+    }
     let screen = EditorScreen(canvas: canvas, session: session, glyphs: .current, wake: loop.wake)
+    // While the editor owns the terminal, the library's diagnostics go to the status line.
+    let diagnostics = Diagnostics.handler
+    Diagnostics.handler = { diagnostic in loop.post { session.show(diagnostic) } }
+    defer { Diagnostics.handler = diagnostics }
     for case let source as any LiveRowSource in sources { source.startWatching(post: loop.post) }
+    let suiteWatch = listsNewSuites ? followSuites(session, loop: loop) : nil
+    defer { suiteWatch?.cancel() }
     var damage = Damage(layout: true)
     while !session.state.isFinished {
       screen.draw(damage)
@@ -98,6 +131,8 @@ public final class SettingsEditor {
       let wakeup = loop.waitForEvents(until: screen.nextDeadline)
       if let signal = wakeup.signal { return signal }
       for job in wakeup.jobs { job() }
+      damage.formUnion(session.state.outsideDamage)
+      session.state.outsideDamage = Damage()
       for key in canvas.pendingKeys() {
         damage.formUnion(session.handle(key))
       }

@@ -16,6 +16,7 @@ extension EditorSession {
         change(row, at: index, label: "toggle \(row.name)") {
           try source.setValue(!flag, at: index)
         }
+        return written(index)
       case .choice:
         return cycleChoice(by: 1) ?? Damage()
       case .text(let format, let text):
@@ -35,7 +36,7 @@ extension EditorSession {
   }
 
   /// Why `row` cannot be changed now, or nil when it can.
-  private func refusal(for row: PropertyRow) -> String? {
+  func refusal(for row: PropertyRow) -> String? {
     if isReadOnly { return "\(row.name) is not changed: the editor runs with --readonly" }
     if case .readOnly(let reason) = row.editing { return "\(row.name) is read-only: \(reason)" }
     return nil
@@ -56,12 +57,15 @@ extension EditorSession {
     change(row, at: index, label: "\(row.name) = \(cases[next] ?? "nil")") {
       try source.setValue(EnumerationCase(rawText: cases[next]), at: index)
     }
-    return Damage(rows: [index])
+    return written(index)
   }
 
   func handleEditing(
     _ key: KeyPress, row index: Int, format: TextValueFormat, field: inout LineEditor
   ) -> Damage {
+    if key == KeyMap.externalEditorKey {
+      return editExternally(row: index, format: format, draft: field.text)
+    }
     switch field.handle(key) {
     case .editing:
       state.mode = .editing(row: index, format: format, field: field)
@@ -81,6 +85,7 @@ extension EditorSession {
           row, at: index, label: "edit \(row.name)", { try source.setValue(value, at: index) })
         {
           state.mode = .browsing
+          return written(index)
         }
       } catch {
         state.message = .init(
@@ -88,6 +93,33 @@ extension EditorSession {
       }
     }
     return Damage(rows: [index])
+  }
+
+  /// Hands `draft` to ``EditorSession/externalEditor`` (JSON pretty-printed over lines), then
+  /// checks and stores what comes back as Enter would; text that is refused stays in the field
+  /// with the reason.
+  func editExternally(row index: Int, format: TextValueFormat, draft: String) -> Damage {
+    let isJSON = format.base == .json
+    guard let edit = externalEditor else {
+      state.message = .init(text: "No external editor here", isError: true)
+      return Damage(rows: [index])
+    }
+    guard var text = edit(isJSON ? JSONValue.reformatted(draft, pretty: true) ?? draft : draft,
+      isJSON ? "json" : "txt")
+    else {
+      state.mode = .editing(row: index, format: format, field: LineEditor(text: draft))
+      state.message = .init(
+        text: "The external editor ($VISUAL, $EDITOR, else vi) did not run; the draft stays",
+        isError: true)
+      return Damage(layout: true)
+    }
+    if text.hasSuffix("\n") { text.removeLast() }  // editors end the file with a newline
+    if isJSON, let compact = JSONValue.reformatted(text, pretty: false) { text = compact }
+    var field = LineEditor(text: text)
+    state.mode = .editing(row: index, format: format, field: field)
+    var damage = handleEditing(.enter, row: index, format: format, field: &field)
+    damage.layout = true  // the terminal was the editor's: draw it all again
+    return damage
   }
 
   func resetRow() -> Damage {
@@ -108,6 +140,7 @@ extension EditorSession {
         state.rowIndex = max(0, min(index, source.rowCount - 1))
         return Damage(layout: true)
       }
+      return written(index)
     }
     return Damage(rows: [index])
   }
@@ -122,7 +155,9 @@ extension EditorSession {
     var failures: [String] = []
     for index in 0..<source.rowCount {
       let row = source.row(at: index)
-      guard row.isModified, row.key != nil, let snapshot = source.snapshot(at: index) else {
+      guard row.isModified || row.problem != nil, row.key != nil,
+        let snapshot = source.snapshot(at: index)
+      else {
         continue
       }
       do {
@@ -170,6 +205,19 @@ extension EditorSession {
     return Damage(rows: [old, state.rowIndex])
   }
 
+  /// The rows a write to the row at `index` changed: the row, and in a tree the containers
+  /// above it (their values hold it). They are redrawn as this session's own change, never
+  /// marked as changed elsewhere.
+  private func written(_ index: Int) -> Damage {
+    guard let source = currentSource, index < source.rowCount,
+      let key = source.row(at: index).key, key.contains(" / ")
+    else { return Damage(rows: [index]) }
+    let containers = (0..<source.rowCount).filter { other in
+      source.row(at: other).key.map { key.hasPrefix($0 + " / ") } == true
+    }
+    return Damage(rows: Set(containers + [index]))
+  }
+
   /// Runs `write` for the row at `index`, remembering what the row held for undo, and says in
   /// the status line what happened; returns whether the write succeeded.
   @discardableResult
@@ -185,7 +233,10 @@ extension EditorSession {
           UndoStep(label: label, source: state.sourceIndex, rows: [(index, snapshot)]))
       }
       let saved = index < source.rowCount ? source.row(at: index).value : "(removed)"
-      state.message = .init(text: "Saved \(row.name) = \(saved)", isError: false)
+      state.message =
+        row.key == nil
+        ? .init(text: "Set \(row.name) = \(saved) (@ObservableOnly: not stored)", isError: false)
+        : .init(text: "Saved \(row.name) = \(saved)", isError: false)
       return true
     } catch let conflict as PropertyListConflictError {
       let then = if case .editing = state.mode { "Esc, then r" } else { "r" }

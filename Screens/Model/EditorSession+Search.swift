@@ -64,7 +64,7 @@ extension EditorSession {
       let source = sources[sourceIndex]
       return (0..<source.rowCount).compactMap { rowIndex -> EditorState.Focus? in
         let row = source.row(at: rowIndex)
-        let texts = [row.name, row.key ?? "", row.summary ?? ""]
+        let texts = [row.name, row.key ?? "", row.summary ?? "", row.value]
         guard texts.contains(where: { $0.localizedCaseInsensitiveContains(state.query) }) else {
           return nil
         }

@@ -1,3 +1,5 @@
+import ObservableDefaultsCore
+
 /// The parts of the screen a key press made stale.
 struct Damage: Equatable {
   /// Everything must be laid out and drawn again (new source, pane switch, resize).
@@ -7,12 +9,15 @@ struct Damage: Equatable {
   /// The key put the focus on a row itself (undo brought a key back): keys that came and went
   /// do not move it back to the row focused before.
   var focusPlaced = false
+  /// The objects pane lists other sources (the shown one and its rows are as they were).
+  var objects = false
 
   /// Adds what `other` needs redrawn.
   mutating func formUnion(_ other: Damage) {
     layout = layout || other.layout
     rows.formUnion(other.rows)
     focusPlaced = focusPlaced || other.focusPlaced
+    objects = objects || other.objects
   }
 }
 
@@ -26,10 +31,18 @@ final class EditorSession {
     var rows: [(index: Int, snapshot: RowSnapshot)]
   }
 
-  /// Everything the objects pane lists.
-  let sources: [any RowSource]
+  /// Everything the objects pane lists: objects, then suites by name, then files.
+  private(set) var sources: [any RowSource]
+  /// Opens text in the user's editor (`$VISUAL`, `$EDITOR`) and returns what it saved; nil when
+  /// the editor could not run. The second argument is the file name extension (`json`, `txt`).
+  var externalEditor: ((String, String) -> String?)?
+  /// Finds sources to list that are not listed yet (suites created while the editor runs),
+  /// ready to show; nil when the list is fixed.
+  var discoverSources: (() -> [any RowSource])?
   /// When set, no key changes a value (`--readonly`).
   let isReadOnly: Bool
+  /// The name in the header: the program that shows the editor.
+  var programName = "settings-editor"
   var state = EditorState()
   /// Rows a page key moves by; the screen sets it from its layout.
   var pageSize = 10
@@ -64,6 +77,12 @@ final class EditorSession {
   /// Applies one key and reports what to redraw.
   func handle(_ key: KeyPress) -> Damage {
     if key == .resize { return Damage(layout: true) }
+    if case .meta(let character) = key, !(state.mode.hasField && LineEditor.usesMeta(character)) {
+      // Esc and a key typed fast: the two keys, unless a field edits with that Meta key.
+      var damage = handle(.escape)
+      damage.formUnion(handle(.character(character)))
+      return damage
+    }
     switch state.mode {
     case .editing(let row, let format, var field):
       return handleEditing(key, row: row, format: format, field: &field)
@@ -72,14 +91,24 @@ final class EditorSession {
     case .overlay:
       state.mode = .browsing
       return Damage(layout: true)
+    case .prompting(let prompt, var field):
+      return handlePrompt(key, prompt: prompt, field: &field)
     case .browsing:
       state.message = nil
+      if let command = state.confirmation {
+        state.confirmation = nil
+        guard key == .character("y") else {
+          state.message = .init(text: "Nothing changed", isError: false)
+          return Damage(rows: [state.rowIndex])
+        }
+        return perform(command, confirmed: true)
+      }
       guard let command = KeyMap.command(for: key) else { return Damage(rows: [state.rowIndex]) }
       return perform(command)
     }
   }
 
-  private func perform(_ command: EditorCommand) -> Damage {
+  private func perform(_ command: EditorCommand, confirmed: Bool = false) -> Damage {
     switch command {
     case .moveUp: return move(by: -1)
     case .moveDown: return move(by: 1)
@@ -93,6 +122,15 @@ final class EditorSession {
     case .activate: return state.pane == .objects ? focus(.rows) : activateRow(toggling: false)
     case .toggle: return state.pane == .rows ? activateRow(toggling: true) : Damage()
     case .resetRow: return resetRow()
+    case .resetObject where !confirmed && !isReadOnly:
+      let count = currentSource.map { source in
+        (0..<source.rowCount).filter { source.row(at: $0).isModified }.count
+      }
+      state.confirmation = .resetObject
+      state.message = .init(
+        text: "Reset \(count ?? 0) value(s) of \(currentSource?.title ?? "this object") to their "
+          + "defaults? y resets (u undoes), any other key keeps them", isError: false)
+      return Damage()
     case .resetObject: return resetObject()
     case .undo: return undo()
     case .search: return startSearch()
@@ -111,6 +149,19 @@ final class EditorSession {
       guard state.pane == .rows, focusedRow != nil else { return Damage() }
       state.mode = .overlay(.details)
       return Damage(layout: true)
+    case .addEntry: return startPrompt(adding: true)
+    case .renameKey: return startPrompt(adding: false)
+    case .editExternally:
+      guard state.pane == .rows, let row = focusedRow else { return Damage() }
+      if let reason = refusal(for: row) {
+        state.message = .init(text: reason, isError: true)
+        return Damage(rows: [state.rowIndex])
+      }
+      guard case .text(let format, let text) = row.editing else {
+        state.message = .init(text: "\(row.name) is not edited as text", isError: false)
+        return Damage(rows: [state.rowIndex])
+      }
+      return editExternally(row: state.rowIndex, format: format, draft: text)
     case .toggleRedrawCounts:
       state.showsRedrawCounts.toggle()
       return Damage(layout: true)
@@ -161,9 +212,32 @@ final class EditorSession {
     }
   }
 
+  /// Lists the sources ``discoverSources`` finds, suites among the suites by name; the focus
+  /// stays on its object. Returns what to draw again (nothing when none was found).
+  @discardableResult
+  func listNewSources() -> Damage {
+    guard let found = discoverSources?(), !found.isEmpty else { return Damage() }
+    let focused = currentSource.map(ObjectIdentifier.init)
+    let index = state.sourceIndex
+    let suites = (sources.filter { $0.kind == .suite } + found).sorted { $0.title < $1.title }
+    sources =
+      sources.filter { $0.kind == .object || $0.kind == .cloud } + suites
+      + sources.filter { $0.kind == .file }
+    if let focused {
+      state.sourceIndex = sources.firstIndex { ObjectIdentifier($0) == focused } ?? 0
+    }
+    state.message = .init(
+      text: "New: " + found.map(\.title).joined(separator: ", "), isError: false)
+    return Damage(layout: index != state.sourceIndex, objects: true)
+  }
+
   /// Reads the shown file or suite again from disk; the rows whose values changed redraw (and
-  /// are marked as changed elsewhere), the focus stays on its key.
+  /// are marked as changed elsewhere), the focus stays on its key. New suites are listed too.
   private func reload() -> Damage {
+    if state.pane == .objects || !(currentSource is any ReloadableRowSource) {
+      let damage = listNewSources()
+      if damage.objects { return damage }
+    }
     guard let source = currentSource as? any ReloadableRowSource else {
       state.message = .init(
         text: "\(currentSource?.title ?? "This object") is not read from a file: nothing to reload",
@@ -191,6 +265,12 @@ final class EditorSession {
       let index = (0..<source.rowCount).first(where: { source.row(at: $0).key == key })
     else { return }
     state.rowIndex = index
+  }
+
+  /// Shows a diagnostic the library reported (a failed write, a file that stopped parsing) on
+  /// the status line, as an error.
+  func show(_ diagnostic: Diagnostic) {
+    state.message = .init(text: diagnostic.description, isError: true)
   }
 
   /// Tells the user that the row being edited changed elsewhere; the draft stays.

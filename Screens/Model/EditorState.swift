@@ -12,11 +12,31 @@ struct EditorState {
     case searching(field: LineEditor, origin: Focus)
     /// The key list or the focused row's details cover the rows pane; any key closes them.
     case overlay(Overlay)
+    /// Typing the answer to a prompt of a raw suite (a new key, a new name, a new element).
+    case prompting(Prompt, field: LineEditor)
+
+    /// Whether keys go to a line editor (a value or a search being typed).
+    var hasField: Bool {
+      switch self {
+      case .editing, .searching, .prompting: true
+      case .browsing, .overlay: false
+      }
+    }
 
     /// What covers the rows pane, if anything.
     var overlay: Overlay? {
       if case .overlay(let overlay) = self { overlay } else { nil }
     }
+  }
+
+  /// What a prompt asks for.
+  enum Prompt: Equatable {
+    /// `key [-type] value`: a new top-level key.
+    case newKey
+    /// A new name for the top-level key of the row.
+    case newName(row: Int)
+    /// `[-type] value`: an element appended to the array of the row.
+    case newElement(row: Int)
   }
 
   /// What covers the rows pane.
@@ -46,12 +66,16 @@ struct EditorState {
   var rowIndex = 0
   var mode = Mode.browsing
   var message: Message?
+  /// A command waiting for `y` (the status line asks); any other key drops it.
+  var confirmation: EditorCommand?
   var showsRedrawCounts = false
   /// Only rows whose value differs from the default are listed.
   var showsModifiedOnly = false
   /// The last search, for n and N.
   var query = ""
   var isFinished = false
+  /// What changed outside a key (a new suite appeared) and must be drawn at the next frame.
+  var outsideDamage = Damage()
 
   var focus: Focus {
     get { Focus(source: sourceIndex, row: rowIndex) }

@@ -34,6 +34,21 @@ struct JSONValue {
     return String(decoding: data, as: UTF8.self)
   }
 
+  /// `text` re-serialised with sorted keys, pretty-printed over lines or compact on one; nil
+  /// when it is not JSON.
+  static func reformatted(_ text: String, pretty: Bool) -> String? {
+    guard
+      let object = try? JSONSerialization.jsonObject(
+        with: Data(text.utf8), options: .fragmentsAllowed),
+      let data = try? JSONSerialization.data(
+        withJSONObject: object,
+        options: pretty
+          ? [.fragmentsAllowed, .sortedKeys, .withoutEscapingSlashes, .prettyPrinted]
+          : [.fragmentsAllowed, .sortedKeys, .withoutEscapingSlashes])
+    else { return nil }
+    return String(decoding: data, as: UTF8.self)
+  }
+
   private static func reason(_ error: any Error) -> String {
     let message = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
     return message ?? "unexpected text"

@@ -16,11 +16,17 @@ enum EditorCommand: Hashable, Sendable {
   case undo
   /// Lists only the rows whose value differs from the default, or all rows again.
   case toggleModifiedOnly
-  /// Starts a search over names, keys and descriptions; n and N step through the matches.
+  /// Starts a search over names, keys, descriptions and values; n and N step through the matches.
   case search, nextMatch, previousMatch
   case help
   /// Shows the focused row in full (long values, the whole description).
   case details
+  /// In a raw suite: adds a key, or an element to the focused array.
+  case addEntry
+  /// In a raw suite: gives the focused top-level key another name.
+  case renameKey
+  /// Edits the focused value in the user's editor (`$VISUAL`, `$EDITOR`).
+  case editExternally
   /// Shows or hides each row's value-redraw counter.
   case toggleRedrawCounts
   /// Reads a file or suite again from disk (see ``ReloadableRowSource``).
@@ -47,18 +53,17 @@ enum KeyMap {
     KeyBinding(
       keys: [.down, .character("j")], command: .moveDown, label: "↑↓ j k",
       help: "previous / next row", hint: "↑↓ move"),
-    KeyBinding(keys: [.pageUp], command: .pageUp, label: "PgUp", help: "one page up"),
-    KeyBinding(keys: [.pageDown], command: .pageDown, label: "PgDn", help: "one page down"),
+    KeyBinding(keys: [.pageUp], command: .pageUp, label: "PgUp", help: nil),
     KeyBinding(
-      keys: [.home, .character("g")], command: .moveToTop, label: "Home g", help: "first row"),
+      keys: [.pageDown], command: .pageDown, label: "PgUp PgDn", help: "one page up / down"),
+    KeyBinding(keys: [.home, .character("g")], command: .moveToTop, label: "Home g", help: nil),
     KeyBinding(
-      keys: [.end, .character("G")], command: .moveToBottom, label: "End G", help: "last row"),
+      keys: [.end, .character("G")], command: .moveToBottom, label: "Home End",
+      help: "first / last row (g G)"),
+    KeyBinding(keys: [.left, .character("h")], command: .focusObjects, label: "← h", help: nil),
     KeyBinding(
-      keys: [.left, .character("h")], command: .focusObjects, label: "← h",
-      help: "objects pane; previous case of an enum"),
-    KeyBinding(
-      keys: [.right, .character("l")], command: .focusRows, label: "→ l",
-      help: "rows pane; next case of an enum"),
+      keys: [.right, .character("l")], command: .focusRows, label: "← → h l",
+      help: "panes; previous / next case of an enum"),
     KeyBinding(
       keys: [.tab], command: .switchPane, label: "Tab", help: "other pane", hint: "Tab pane"),
     KeyBinding(
@@ -78,7 +83,7 @@ enum KeyMap {
       hint: "u undo"),
     KeyBinding(
       keys: [.character("/")], command: .search, label: "/",
-      help: "search names and descriptions", hint: "/ find"),
+      help: "search names, descriptions and values", hint: "/ find"),
     KeyBinding(
       keys: [.character("n")], command: .nextMatch, label: "n N", help: "next / previous match"),
     KeyBinding(keys: [.character("N")], command: .previousMatch, label: "N", help: nil),
@@ -89,11 +94,19 @@ enum KeyMap {
       keys: [.character("m")], command: .toggleModifiedOnly, label: "m",
       help: "show modified rows only / all rows"),
     KeyBinding(
+      keys: [.character("e"), externalEditorKey], command: .editExternally, label: "e C-g",
+      help: "edit in $VISUAL / $EDITOR, collections as JSON"),
+    KeyBinding(
+      keys: [.character("a")], command: .addEntry, label: "a",
+      help: "add a key (name -type value) or array element"),
+    KeyBinding(
+      keys: [.character("R")], command: .renameKey, label: "R", help: "rename the key"),
+    KeyBinding(
       keys: [.character("c")], command: .toggleRedrawCounts, label: "c",
       help: "show how often each row was redrawn"),
     KeyBinding(
       keys: [.character("r")], command: .reload, label: "r",
-      help: "reload the file or suite from disk (unsaved edits are dropped)", hint: "r reload"),
+      help: "reload from disk (unsaved edits are dropped)", hint: "r reload"),
     KeyBinding(
       keys: [.character("?"), .other(265 /* KEY_F(1) */)], command: .help, label: "? F1",
       help: "this help",
@@ -102,16 +115,22 @@ enum KeyMap {
       keys: [.character("q")], command: .quit, label: "q", help: "quit", hint: "q quit"),
   ]
 
-  /// The help screen's lines (label, text), leaving out `r` where nothing reloads.
-  static func helpLines(reloads: Bool) -> [(label: String, text: String)] {
+  /// The help screen's lines (label, text), leaving out `r` where nothing reloads and `a` `R`
+  /// where keys are fixed.
+  static func helpLines(reloads: Bool, editsKeys: Bool = false) -> [(label: String, text: String)]
+  {
     browse.compactMap { binding in
       guard reloads || binding.command != .reload else { return nil }
+      guard editsKeys || ![.addEntry, .renameKey].contains(binding.command) else { return nil }
       return binding.help.map { (binding.label, $0) }
     }
   }
 
+  /// Ctrl-G: the value in the user's editor, in a field or on a row.
+  static let externalEditorKey = KeyPress.character("\u{7}")
+
   /// The hints for the key bar while a value is being edited.
-  static let editingHints = ["Enter save", "Esc restore", "←→ move", "Home/End"]
+  static let editingHints = ["Enter save", "Esc restore", "←→ C-a C-e move", "C-u C-k C-w erase", "C-g $EDITOR"]
   /// The hints for the key bar while a search is typed.
   static let searchingHints = ["Enter keep", "Esc back", "then n/N next/previous"]
   /// The hints for the key bar while the help or the details are shown.
@@ -127,10 +146,17 @@ enum KeyMap {
   }
 
   /// The key-bar hints of browse mode for a row edited as `editing` (nil: no row focused), in a
-  /// source that `r` reloads or not.
-  static func browseHints(for editing: RowEditing?, reloads: Bool = false) -> [String] {
+  /// source that `r` reloads or not; with `readOnly` (`--readonly`) no key that changes a value
+  /// is offered.
+  static func browseHints(for editing: RowEditing?, reloads: Bool = false, readOnly: Bool = false)
+    -> [String]
+  {
     browse.compactMap { binding in
-      switch (binding.command, editing) {
+      let changesAValue =
+        [.toggle, .resetRow, .undo].contains(binding.command)
+        || (binding.command == .activate && editing != nil)
+      if readOnly && changesAValue { return nil }
+      return switch (binding.command, editing) {
       case (.reload, _) where !reloads: nil
       case (.activate, .toggle?), (.activate, .choice?), (.toggle, .text?), (.toggle, .readOnly?),
         (.toggle, nil):

@@ -16,6 +16,10 @@ struct PropertyRow: Equatable {
   var summary: String?
   /// How the user can change the value.
   var editing: RowEditing
+  /// Why the stored value is not the one shown, when it is not: a stored form the property's
+  /// type does not decode (the row shows the default then), e.g.
+  /// `stored "hello" (String) does not decode as Int16`.
+  var problem: String?
 
   /// What tells the row apart from the others of its source: the key (a path in a tree, where
   /// names repeat and show whether a container is open), or the name of an unstored property.

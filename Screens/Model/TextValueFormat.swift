@@ -16,6 +16,9 @@ struct TextValueFormat: Hashable, Sendable {
     case url
     /// An array, a dictionary or a `Codable` value, typed as JSON; parsed into a ``JSONValue``.
     case json
+    /// The raw value of an enumeration whose cases the schema does not list (not
+    /// `CaseIterable`), typed bare (`dark`, `7`); parsed into an ``EnumerationCase``.
+    case rawValue
     /// A scalar of a raw property list, parsed by its type's text form (integers up to
     /// `UInt64.max`, ISO 8601 dates with fractions, hex data).
     case propertyList(PropertyListScalarType)
@@ -31,6 +34,7 @@ struct TextValueFormat: Hashable, Sendable {
       switch base {
       case .date: ", ISO 8601"
       case .json: " as JSON"
+      case .rawValue: ", raw value"
       default: ""
       }
     return form + (isOptional ? ", empty = nil" : "")
@@ -47,6 +51,7 @@ struct TextValueFormat: Hashable, Sendable {
       case .date: "Date"
       case .url: "URL"
       case .json: "JSON"
+      case .rawValue: "raw value"
       case .propertyList(let type): type.rawValue
       }
     return isOptional ? name + "?" : name
@@ -76,7 +81,8 @@ struct TextValueFormat: Hashable, Sendable {
       return try parseInteger(
         trimmed, as: Self.integerType(name: name, bitWidth: bitWidth, signed: signed))
     case .date:
-      guard let date = try? Date(trimmed, strategy: .iso8601) else {
+      // The one date form of the editor and the CLI: ISO 8601 keeping every fraction digit.
+      guard let date = try? PropertyListScalarType.date.parse(trimmed) as? Date else {
         throw refusal(text, "not an ISO 8601 date like 2026-01-31T09:30:00Z")
       }
       return wrapped(date)
@@ -87,6 +93,8 @@ struct TextValueFormat: Hashable, Sendable {
       return wrapped(url)
     case .json:
       return try JSONValue(parsing: text, typeName: typeName)
+    case .rawValue:
+      return EnumerationCase(rawText: text)
     case .propertyList(let type):
       do {
         return wrapped(try type.parse(text))
@@ -105,6 +113,7 @@ struct TextValueFormat: Hashable, Sendable {
     case .date: Date.self
     case .url: URL.self
     case .json: JSONValue.self
+    case .rawValue: EnumerationCase.self
     case .propertyList: Any.self
     case .integer(let name, let bitWidth, let signed):
       Self.integerType(name: name, bitWidth: bitWidth, signed: signed)

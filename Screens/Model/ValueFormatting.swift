@@ -25,6 +25,7 @@ struct ValueFormatting {
     switch base.type {
     case .url: return TextWidth.singleLine((unwrapped as? URL)?.absoluteString ?? "\(unwrapped)")
     case .array, .dictionary, .codable:
+      if let raw = Self.rawValueText(of: stored) { return raw }
       if let stored, let json = JSONValue.text(ofStored: stored) {
         return TextWidth.singleLine(json)
       }
@@ -49,7 +50,8 @@ struct ValueFormatting {
     case .float: textBase = .float
     case .date: textBase = .date
     case .url: textBase = .url
-    case .array, .dictionary, .codable: textBase = .json
+    case .array, .dictionary, .codable:
+      textBase = Self.rawValueText(of: stored) == nil ? .json : .rawValue
     case .integer(let bitWidth, let signed):
       textBase = .integer(
         name: isOptional ? String(typeName.dropLast()) : typeName, bitWidth: bitWidth,
@@ -65,10 +67,23 @@ struct ValueFormatting {
   private func editableText(of value: Any, stored: Any?) -> String {
     switch base.type {
     case .string: return value as? String ?? ""
-    case .date: return (value as? Date)?.formatted(.iso8601) ?? ""
+    case .date: return (value as? Date).flatMap(PropertyListScalarType.text(of:)) ?? ""
     case .url: return (value as? URL)?.absoluteString ?? ""
-    case .array, .dictionary, .codable: return stored.flatMap(JSONValue.text(ofStored:)) ?? ""
+    case .array, .dictionary, .codable:
+      return Self.rawValueText(of: stored) ?? stored.flatMap(JSONValue.text(ofStored:)) ?? ""
     default: return ValueSummary(value).text
+    }
+  }
+
+  /// The raw value of a `Codable` value stored as a string or a number — an enumeration the
+  /// schema lists no cases of — as text without quotes; nil for any other stored form.
+  private static func rawValueText(of stored: Any?) -> String? {
+    switch stored.map(ValueSummary.init) {
+    case .string(let text)?: text
+    case .integer(let number)?: String(number)
+    case .unsignedInteger(let number)?: String(number)
+    case .real(let number)?: String(number)
+    default: nil
     }
   }
 

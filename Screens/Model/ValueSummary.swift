@@ -1,4 +1,5 @@
 import Foundation
+import ObservableDefaultsCore
 
 /// A value sorted into the kinds the editor shows and edits, with its type name and one-line text.
 ///
@@ -77,7 +78,7 @@ enum ValueSummary {
     case .integer(let number): String(number)
     case .unsignedInteger(let number): String(number)
     case .real(let number): String(number)
-    case .date(let date): date.formatted(.iso8601)
+    case .date(let date): PropertyListScalarType.text(of: date) ?? ""
     case .data(let data):
       "<\(data.count) bytes\(Self.hexPrefix(of: data))>"
     case .array(let items):

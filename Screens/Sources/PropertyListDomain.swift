@@ -8,7 +8,7 @@ import Observation
 /// writes its top-level key) and follows writes from other processes.
 @MainActor
 final class PropertyListDomain: ExpandableRowSource, LiveRowSource, ReloadableRowSource,
-  Observable
+  KeyEditingRowSource, Observable
 {
   let title: String
   let location: String
@@ -68,15 +68,65 @@ final class PropertyListDomain: ExpandableRowSource, LiveRowSource, ReloadableRo
   var hasDefaults: Bool { false }
 
   /// Removes the top-level key from the suite (there is no default to go back to: its rows go
-  /// away). A nested row is refused: the key holding it would go with it.
+  /// away), or an element of an array. Another nested row is refused: the key holding it would
+  /// go with it.
   func resetValue(at index: Int) throws {
     let path = tree.lines[index].path
+    if path.count > 1, case .index(let element)? = path.last,
+      var items = PropertyListTree.value(at: Array(path.dropLast()), in: values) as? [Any]
+    {
+      items.remove(at: element)
+      try write(items, at: Array(path.dropLast()))
+      return
+    }
     guard path.count == 1, case .key(let key)? = path.first else {
       throw RowSourceError.unsupported(
         "d removes top-level keys only; \(path.map(\.description).joined(separator: " / ")) is "
           + "inside \(path.first?.description ?? "")")
     }
     try defaults.write(nil, forKey: key, excluding: observation)
+    reload([key])
+  }
+
+  func addKey(_ key: String, value: Any) throws {
+    guard !key.isEmpty, values[key] == nil else {
+      throw RowSourceError.unsupported("\(title) already has a key \(key)")
+    }
+    try defaults.write(value, forKey: key, excluding: observation)
+    reload([key])
+  }
+
+  func renameKey(at index: Int, to newKey: String) throws {
+    let path = tree.lines[index].path
+    guard path.count == 1, case .key(let key)? = path.first else {
+      throw RowSourceError.unsupported("only top-level keys are renamed")
+    }
+    guard !newKey.isEmpty, values[newKey] == nil else {
+      throw RowSourceError.unsupported("\(title) already has a key \(newKey)")
+    }
+    try defaults.write(values[key], forKey: newKey, excluding: observation)
+    try defaults.write(nil, forKey: key, excluding: observation)
+    reload([key, newKey])
+  }
+
+  func appendElement(_ value: Any, at index: Int) throws {
+    var path = tree.lines[index].path
+    if case .index? = path.last, path.count > 1 { path.removeLast() }
+    guard let items = PropertyListTree.value(at: path, in: values) as? [Any] else {
+      throw RowSourceError.unsupported("a adds elements to arrays (and keys to the suite)")
+    }
+    try write(items + [value], at: path)
+  }
+
+  func topLevelKey(at index: Int) -> String { tree.lines[index].key }
+
+  func storedValue(forKey key: String) -> Any? { values[key] }
+
+  /// Stores `value` at `path`, writing its top-level key whole.
+  private func write(_ value: Any, at path: PropertyListPath) throws {
+    guard case .key(let key)? = path.first else { return }
+    let edited = try PropertyListTree.setting(value, at: path, in: [key: values[key] as Any])
+    try defaults.write(edited[key], forKey: key, excluding: observation)
     reload([key])
   }
 

@@ -56,7 +56,16 @@ final class SettingsObjectRows: RowSource {
       summary: property.summary,
       editing: property.key == nil && !format.isToggle
         ? .readOnly("not stored (@ObservableOnly)")
-        : format.editing(value: value, stored: property.propertyListValue()))
+        : format.editing(value: value, stored: property.propertyListValue()),
+      problem: Self.problem(of: property, typeName: typeName))
+  }
+
+  /// Why the stored form of `property` is not shown: it does not decode as its type.
+  private static func problem(of property: AnySettingsProperty, typeName: String) -> String? {
+    guard let stored = property.storedObject(), !property.decodes(stored) else { return nil }
+    let summary = ValueSummary(stored)
+    let text = if case .string(let string) = summary { "\"\(string)\"" } else { summary.text }
+    return "stored \(text) (\(summary.typeName)) does not decode as \(typeName)"
   }
 
   func setValue(_ value: Any, at index: Int) throws {

@@ -47,6 +47,12 @@ final class EventLoop: Sendable {
     pthread_sigmask(SIG_UNBLOCK, &mask, nil)
   }
 
+  /// Drops the termination signals caught so far (those a child process in the foreground was
+  /// sent along with this one).
+  func discardSignals() {
+    _ = pipe.drain()
+  }
+
   /// Gives `signals` back their default action.
   func releaseSignals(_ signals: [Int32]) {
     pipe.releaseSignals(signals)

@@ -16,6 +16,8 @@ struct Glyphs: Sendable {
   let changed: String
   /// Follows the name of an object on the cloud key-value store.
   let cloud: String
+  /// Marks a row whose stored value does not decode as its type.
+  let invalid = "!"
 
   /// Glyphs for UTF-8 terminals.
   static let unicode = Glyphs(
@@ -29,12 +31,13 @@ struct Glyphs: Sendable {
   /// Whether this is the ASCII set.
   var isASCII: Bool { separator.unicodeScalars.allSatisfy(\.isASCII) }
 
-  /// `text` (key names, separators) with the arrows and dots the editor writes spelled in ASCII
-  /// when this is the ASCII set.
+  /// `text` (key names, separators, a tree row's disclosure triangle) with the arrows and dots
+  /// the editor writes spelled in ASCII when this is the ASCII set.
   func spelled(_ text: String) -> String {
     guard isASCII else { return text }
     let replacements: [Character: String] = [
-      "↑": "^", "↓": "v", "←": "<", "→": ">", "·": "-", "…": "...", "↻": "r",
+      "↑": "^", "↓": "v", "←": "<", "→": ">", "·": "-", "…": "...", "↻": "r", "▸": ">",
+      "▾": "v",
     ]
     return text.reduce(into: "") { result, character in
       result += replacements[character] ?? String(character)

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A ``Canvas`` that keeps its cells in memory, for tests and screen captures.
 @MainActor
 final class MemoryCanvas: Canvas {
@@ -13,7 +15,10 @@ final class MemoryCanvas: Canvas {
   /// How many frames were presented (``present()`` calls): a test counts frames per change.
   private(set) var presentCount = 0
 
+  /// A canvas of `rows` × `columns` cells. Text is measured as in a UTF-8 terminal: the
+  /// process's character type becomes `C.UTF-8` (`wcwidth` follows it).
   init(rows: Int, columns: Int) {
+    setlocale(LC_CTYPE, "C.UTF-8")
     size = TerminalSize(rows: rows, columns: columns)
     cells = Array(repeating: Array(repeating: Cell(), count: columns), count: rows)
   }
@@ -31,7 +36,7 @@ final class MemoryCanvas: Canvas {
   func put(_ text: String, row: Int, column: Int, style: TextStyle) {
     guard row >= 0, row < size.rows else { return }
     var column = column
-    for character in TextWidth.singleLine(text) {
+    for character in TextWidth.drawable(text) {
       let width = TextWidth.columns(of: character)
       guard width > 0 else { continue }
       guard column + width <= size.columns else { return }

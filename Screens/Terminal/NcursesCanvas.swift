@@ -75,7 +75,10 @@ final class NcursesCanvas: Canvas {
 
   func put(_ text: String, row: Int, column: Int, style: TextStyle) {
     wattrset(window, Int32(bitPattern: attributes(style)))
-    var wide = TextWidth.singleLine(text).unicodeScalars.map { wchar_t(bitPattern: $0.value) }
+    // Cut at the right edge: curses would wrap the rest onto the next line.
+    let room = Int(getmaxx(window)) - column
+    let shown = TextWidth.fit(TextWidth.drawable(text), width: room, ellipsis: "", pad: false)
+    var wide = shown.unicodeScalars.map { wchar_t(bitPattern: $0.value) }
     wide.append(0)
     _ = mvwaddwstr(window, Int32(row), Int32(column), wide)
     wattrset(window, Int32(bitPattern: cnc_a_normal()))
@@ -104,7 +107,8 @@ final class NcursesCanvas: Canvas {
     doupdate()
   }
 
-  /// Every key waiting in curses' buffer (nodelay: returns at once when none).
+  /// Every key waiting in curses' buffer (nodelay: returns at once when none). Esc followed at
+  /// once by a character (in the same read) is that character with Meta.
   func pendingKeys() -> [KeyPress] {
     var keys: [KeyPress] = []
     var value: wint_t = 0
@@ -113,7 +117,12 @@ final class NcursesCanvas: Canvas {
       if status == KEY_CODE_YES {
         keys.append(Self.functionKey(Int32(value)))
       } else if status == OK {
-        keys.append(Self.characterKey(UInt32(value)))
+        let character = UInt32(value)
+        if keys.last == .escape, character != 27, let scalar = Unicode.Scalar(character) {
+          keys[keys.count - 1] = .meta(Character(scalar))
+        } else {
+          keys.append(Self.characterKey(character))
+        }
       } else {
         return keys
       }
@@ -129,6 +138,18 @@ final class NcursesCanvas: Canvas {
     var text = ""
     text.unicodeScalars.append(contentsOf: scalars)
     return String(text.reversed().drop(while: { $0 == " " }).reversed())
+  }
+
+  /// Lends the terminal to another program (``resume()`` takes it back).
+  func suspend() {
+    endwin()
+  }
+
+  /// Takes the terminal back after ``suspend()``; the next frame repaints every cell.
+  func resume() {
+    clearok(window, true)
+    wnoutrefresh(window)
+    doupdate()
   }
 
   /// Gives the terminal back: leaves curses mode (safe to call more than once).

@@ -3,23 +3,68 @@ import Foundation
 
 /// Column arithmetic for terminal text: wide characters take two cells, combining marks none.
 enum TextWidth {
-  /// The number of terminal cells `character` occupies (0, 1 or 2): a grapheme is as wide as
-  /// its widest scalar (a base letter with combining marks, an emoji with modifiers).
+  /// The number of terminal cells `character` occupies as ``drawable(_:)`` writes it: the sum of
+  /// its scalars' cells, as curses counts them (a base letter with combining marks takes one
+  /// cell, an emoji sequence joined with U+200D one or two cells for each emoji it joins).
   static func columns(of character: Character) -> Int {
-    character.unicodeScalars.reduce(0) { max($0, columns(of: $1)) }
+    character.unicodeScalars.reduce(0) { $0 + columns(of: $1) }
   }
 
   private static func columns(of scalar: Unicode.Scalar) -> Int {
-    let cells = wcwidth(wchar_t(bitPattern: scalar.value))
-    if cells >= 0 { return Int(cells) }
-    // Outside a UTF-8 locale wcwidth answers -1; a printable character still takes a cell.
-    return scalar.value < 0x20 || scalar.value == 0x7F ? 0 : 1
+    if scalar == zeroWidthJoiner { return 0 }
+    if let escape = escape(scalar) { return escape.utf8.count }
+    return max(0, Int(wcwidth(wchar_t(bitPattern: scalar.value))))
+  }
+
+  /// U+200D, which joins emoji into one picture on some terminals and not on others; drawn as
+  /// nothing, so the emoji it joins take the cells curses counts for them everywhere.
+  private static let zeroWidthJoiner: Unicode.Scalar = "\u{200D}"
+
+  /// The escape that stands for `scalar` on the screen, or nil when the terminal shows it: a
+  /// control (``controlEscape(_:)``), or what the locale cannot show (`wcwidth` answers -1: every
+  /// non-ASCII character outside a UTF-8 locale, `\u{fc}` for `ü`).
+  private static func escape(_ scalar: Unicode.Scalar) -> String? {
+    if let escape = controlEscape(scalar) { return escape }
+    guard !scalar.isASCII, wcwidth(wchar_t(bitPattern: scalar.value)) < 0 else { return nil }
+    return "\\u{\(String(scalar.value, radix: 16))}"
+  }
+
+  /// The escape of a C0 or C1 control or DEL (`\n`, `\u{1b}`; 0x9B alone starts an escape
+  /// sequence on some terminals), never sent to the terminal; nil for any other scalar.
+  private static func controlEscape(_ scalar: Unicode.Scalar) -> String? {
+    switch scalar {
+    case "\n": "\\n"
+    case "\t": "\\t"
+    case "\r": "\\r"
+    case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value):
+      "\\u{\(String(scalar.value, radix: 16))}"
+    default: nil
+    }
+  }
+
+  /// `text` as the terminal is sent it: controls and characters the locale cannot show as
+  /// escapes, and U+200D left out; its cells are exactly ``columns(_:)`` of `text`.
+  static func drawable(_ text: String) -> String {
+    if isPrintableASCII(text) { return text }
+    var result = ""
+    for scalar in text.unicodeScalars where scalar != zeroWidthJoiner {
+      if let escape = escape(scalar) {
+        result += escape
+      } else {
+        result.unicodeScalars.append(scalar)
+      }
+    }
+    return result
+  }
+
+  private static func isPrintableASCII(_ text: String) -> Bool {
+    text.utf8.allSatisfy { (0x20..<0x7F).contains($0) }
   }
 
   /// The number of terminal cells `text` occupies.
   static func columns(_ text: String) -> Int {
     // Printable ASCII, the common case: one cell a byte, no grapheme breaking needed.
-    if text.utf8.allSatisfy({ (0x20..<0x7F).contains($0) }) { return text.utf8.count }
+    if isPrintableASCII(text) { return text.utf8.count }
     return text.reduce(0) { $0 + columns(of: $1) }
   }
 
@@ -98,15 +143,10 @@ enum TextWidth {
     guard needsEscapes else { return text }
     var result = ""
     for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\n": result += "\\n"
-      case "\t": result += "\\t"
-      case "\r": result += "\\r"
-      // C0 controls, DEL and C1 controls (0x9B alone starts an escape sequence on some
-      // terminals): shown as escapes, never sent to the terminal.
-      case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value):
-        result += "\\u{\(String(scalar.value, radix: 16))}"
-      default: result.unicodeScalars.append(scalar)
+      if let escape = controlEscape(scalar) {
+        result += escape
+      } else {
+        result.unicodeScalars.append(scalar)
       }
     }
     return result

@@ -3,7 +3,10 @@
 extension EditorScreen {
   /// The key list.
   func paintHelp() {
-    paintTable(KeyMap.helpLines(reloads: session.currentSource is any ReloadableRowSource))
+    paintTable(
+      KeyMap.helpLines(
+        reloads: session.currentSource is any ReloadableRowSource,
+        editsKeys: session.currentSource is any KeyEditingRowSource))
   }
 
   /// The focused row: its whole value (wrapped, not cut), type, key, default, allowed values,
@@ -13,6 +16,7 @@ extension EditorScreen {
     var lines = [("Name", row.name), ("Type", row.typeName)]
     if let key = row.key { lines.append(("Key", key)) }
     lines.append(("Value", row.value))
+    if let problem = row.problem { lines.append(("Problem", problem + "; d removes it")) }
     if let defaultValue = row.defaultValue { lines.append(("Default", defaultValue)) }
     if let allowed = row.editing.allowedValues {
       lines.append(("Allowed", allowed.joined(separator: ", ")))

@@ -18,6 +18,9 @@ extension EditorScreen {
       cursor = paintField(
         prompt: " Find (\(count) match\(count == 1 ? "" : "es")): ", field: field, layout: layout)
       hints = KeyMap.searchingHints
+    case .prompting(let prompt, let field):
+      cursor = paintField(prompt: session.promptText(prompt), field: field, layout: layout)
+      hints = KeyMap.editingHints
     case .overlay(let overlay):
       let title =
         overlay == .help
@@ -26,20 +29,39 @@ extension EditorScreen {
       paintLine(title, layout.statusLine, style: .bold)
       hints = KeyMap.overlayHints
     case .browsing:
-      let text = state.message.map { " " + $0.text } ?? contextLine()
-      paintLine(
-        text, layout.statusLine, style: state.message?.isError == true ? [.bold, .alert] : [])
+      if state.message == nil { paintLine(contextLine(), layout.statusLine, style: []) }
       hints = KeyMap.browseHints(
         for: state.pane == .rows ? session.focusedRow?.editing : nil,
-        reloads: session.currentSource is any ReloadableRowSource)
+        reloads: session.currentSource is any ReloadableRowSource, readOnly: session.isReadOnly)
     }
-    if state.mode != .browsing, let message = state.message {
-      paintLine(
-        " " + message.text, layout.keyBarLine, style: message.isError ? [.bold, .alert] : .bold)
-    } else {
-      paintLine(" " + hints.joined(separator: "  "), layout.keyBarLine, style: .dim)
-    }
+    paintLine(" " + hints.joined(separator: "  "), layout.keyBarLine, style: .dim)
+    paintMessage()
     canvas.setCursor(cursor)
+  }
+
+  /// The status message in lines of the screen's width: the whole message, however long (a
+  /// refusal names the file, the key and both types), up to half the rows pane.
+  func messageLines() -> [String] {
+    guard let layout, let message = session.state.message else { return [] }
+    let lines = TextWidth.wrap(glyphs.spelled(" " + message.text), width: layout.size.columns)
+    let room = max(1, layout.visibleCount / 2)
+    guard lines.count > room else { return lines }
+    return Array(lines.prefix(room - 1)) + [lines[room - 1] + lines[room...].joined()]
+  }
+
+  /// Draws the status message: on the status line while browsing, above the field while a
+  /// value or a search is typed; a long one takes the lines above (the rows under it are drawn
+  /// again when it goes).
+  private func paintMessage() {
+    guard let layout, let message = session.state.message else { return }
+    let lines = messageLines()
+    let last = session.state.mode.hasField ? layout.statusLine - 1 : layout.statusLine
+    let style: TextStyle = message.isError ? [.bold, .alert] : session.state.mode.hasField ? .bold : []
+    for (offset, text) in lines.enumerated() {
+      let line = last - lines.count + 1 + offset
+      canvas.clearLine(line, from: 0)
+      paintLine(text, line, style: style)
+    }
   }
 
   private func paintLine(_ text: String, _ line: Int, style: TextStyle) {
@@ -88,6 +110,7 @@ extension EditorScreen {
       return session.currentSource.map { " \($0.title): \($0.location)" } ?? ""
     }
     var parts = [" \(row.name)"]
+    if let problem = row.problem { return " \(row.name): \(problem); d removes it" }
     if let summary = row.summary { parts.append(summary) }
     if let defaultValue = row.defaultValue { parts.append("default: \(defaultValue)") }
     if let allowed = row.editing.allowedValues {

@@ -23,6 +23,8 @@ final class EditorScreen {
   private var positions: [Int: Int] = [:]
   private var redrawCounts: [RowID: Int] = [:]
   private var marks = ChangeMarks()
+  /// How many lines of the rows pane the status message covered in the last frame.
+  private var messageCover = 0
   /// The focused row's identity when the last frame was drawn, to find it again after keys
   /// come and go.
   private var focusedIdentity: String?
@@ -65,8 +67,14 @@ final class EditorScreen {
       session.noteChangedElsewhere(row: index)
     }
     let expired = marks.expire(at: now()).filter { $0.source == source }.map(\.row)
+    // A message over the rows (long, or above a field) that went or changed size: the rows
+    // under it are drawn again.
+    let messageCover = messageLines().count - (session.state.mode.hasField ? 0 : 1)
+    defer { self.messageCover = messageCover }
     if layout == nil || damage.layout || pending.layout || layout?.size != canvas.size
       || session.state.mode.overlay != nil || scrollToFocus()
+      || (messageCover != self.messageCover && max(messageCover, self.messageCover) > 0)
+      || (damage.objects && objectsWidth() != layout?.objectsWidth)
     {
       paintAll(keysChanged: pending.layout && !damage.focusPlaced)
     } else {
@@ -74,6 +82,7 @@ final class EditorScreen {
         redrawCounts[RowID(source: source, row: index), default: 0] += 1
       }
       for index in pending.rows.union(damage.rows).union(expired).sorted() { paintRow(index) }
+      if damage.objects { paintObjects() }
       paintStatus()
     }
     focusedIdentity = session.focusedRow?.identity
@@ -155,6 +164,11 @@ final class EditorScreen {
       style: source?.problem == nil ? .dim : .bold)
   }
 
+  /// The objects pane's width for the sources listed now.
+  private func objectsWidth() -> Int {
+    ScreenLayout.objectsWidth(titles: session.sources.map(objectTitle), size: canvas.size)
+  }
+
   /// An entry of the objects pane: the title, marked when it is on the cloud store.
   private func objectTitle(_ source: any RowSource) -> String {
     let title = TextWidth.singleLine(source.title)
@@ -167,15 +181,18 @@ final class EditorScreen {
     var badges = [source?.kind.rawValue, source?.state].compactMap { $0 }
     badges.append(session.isReadOnly ? "RO" : "LIVE")
     if session.state.showsModifiedOnly { badges.append("modified only") }
-    let badge = " [" + badges.joined(separator: ", ") + "] "
-    let title = " settings-editor  \(source.map(objectTitle) ?? "no objects")  "
-    let width = layout.size.columns - TextWidth.columns(badge) - TextWidth.columns(title)
+    let columns = layout.size.columns
+    // The badges keep at most half the line (a long sync error is cut, never wrapped).
+    let badge = TextWidth.fit(
+      " [" + badges.joined(separator: ", ") + "] ", width: columns / 2, ellipsis: glyphs.ellipsis,
+      pad: false)
+    let title = " \(session.programName)  \(source.map(objectTitle) ?? "no objects")  "
+    let width = columns - TextWidth.columns(badge) - TextWidth.columns(title)
     let location = TextWidth.fitMiddle(
-      source?.location ?? "", width: width, ellipsis: glyphs.ellipsis)
+      source?.location ?? "", width: max(0, width), ellipsis: glyphs.ellipsis)
     canvas.put(
       TextWidth.fit(
-        title + location, width: layout.size.columns - TextWidth.columns(badge),
-        ellipsis: glyphs.ellipsis)
+        title + location, width: columns - TextWidth.columns(badge), ellipsis: glyphs.ellipsis)
         + badge, row: 0, column: 0, style: [.reverse, .title])
   }
 
@@ -232,7 +249,10 @@ final class EditorScreen {
     var style: TextStyle = row.isModified ? .bold : []
     if isFocused { style.insert(state.pane == .rows ? .reverse : .underline) }
     if isMarked { style.formUnion(isFocused ? .changed : [.reverse, .changed]) }
-    let marker = isMarked ? glyphs.changed : row.isModified ? glyphs.modified : " "
+    let marker =
+      isMarked
+      ? glyphs.changed
+      : row.problem != nil ? glyphs.invalid : row.isModified ? glyphs.modified : " "
     canvas.clearLine(line, from: layout.rowsColumn)
     canvas.put(
       rowText(row, marker: marker, counter: counter, in: layout), row: line,
@@ -246,7 +266,7 @@ final class EditorScreen {
     let fit = { (text: String, width: Int) in
       TextWidth.fit(TextWidth.singleLine(text), width: width, ellipsis: self.glyphs.ellipsis)
     }
-    var text = marker + " " + fit(row.name, layout.nameWidth) + "  "
+    var text = marker + " " + fit(glyphs.spelled(row.name), layout.nameWidth) + "  "
     if layout.keyWidth > 0 { text += fit(row.key ?? "-", layout.keyWidth) + "  " }
     text += fit(row.typeName, layout.typeWidth) + "  " + fit(row.value, layout.valueWidth)
     if layout.counterWidth > 0 { text += "  " + fit(counter, layout.counterWidth - 2) }

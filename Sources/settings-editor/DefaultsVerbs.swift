@@ -3,26 +3,109 @@ import ObservableDefaultsCore
 
 /// The `read`, `write`, `delete` and `domains` verbs, in the form of macOS `defaults`.
 enum DefaultsVerbs {
-  /// Prints the whole domain, or the value of `key`.
-  static func read(_ domain: Invocation.Domain, key: String?) throws -> String {
+  /// Prints the whole domain, or the value of `key`; `raw` prints data holding JSON as bytes.
+  static func read(_ domain: Invocation.Domain, key: String?, raw: Bool = false) throws -> String {
     let values = try values(of: domain)
-    guard let key else { return PropertyListText.render(values) }
-    guard let value = values[key] else {
-      throw VerbError.failure("the key \(key) does not exist in \(name(of: domain))")
-    }
-    return PropertyListText.renderValue(value)
+    guard let key else { return PropertyListText.render(values, showsJSON: !raw) }
+    return PropertyListText.renderValue(try value(of: key, in: values, domain), showsJSON: !raw)
   }
 
-  /// Stores the value `words` stand for under `key` and waits until it is in the file.
+  /// `Type is <type>` for the value of `key`, in the words of macOS `defaults read-type`.
+  static func readType(_ domain: Invocation.Domain, key: String) throws -> String {
+    "Type is " + typeName(of: try value(of: key, in: values(of: domain), domain))
+  }
+
+  /// The type of a property-list value as `defaults` names it: string, integer, float, boolean,
+  /// date, data, array, dictionary.
+  static func typeName(of value: Any) -> String {
+    switch value {
+    case is [Any]: "array"
+    case is [String: Any], is [AnyHashable: Any]: "dictionary"
+    default:
+      switch PropertyListScalarType(of: value) {
+      case .string: "string"
+      case .integer: "integer"
+      case .real: "float"
+      case .bool: "boolean"
+      case .date: "date"
+      case .data: "data"
+      case nil: "\(type(of: value))"
+      }
+    }
+  }
+
+  /// Stores the value `words` stand for under `key` and waits until it is in the file;
+  /// `-array-add` and `-dict-add` add to the array or dictionary stored there.
   static func write(_ domain: Invocation.Domain, key: String, words: [String]) throws {
-    try store(TypedValueWords.value(of: words), forKey: key, in: domain)
+    let value = try TypedValueWords.value(of: words)
+    guard let addition = TypedValueWords.Addition(words.first) else {
+      return try store(value, forKey: key, in: domain)
+    }
+    let stored = (try? values(of: domain))?[key]
+    try store(addition.merge(value, into: stored, key: key), forKey: key, in: domain)
+  }
+
+  /// Moves the value of `key` to `newKey` in one write.
+  static func rename(_ domain: Invocation.Domain, key: String, to newKey: String) throws {
+    let values = try values(of: domain)
+    let value = try value(of: key, in: values, domain)
+    guard values[newKey] == nil else {
+      throw VerbError.failure("the key \(newKey) already exists in \(name(of: domain))")
+    }
+    try store([newKey: value, key: nil], in: domain)
+  }
+
+  /// Removes every key of a suite: its file is deleted.
+  static func deleteAll(_ domain: Invocation.Domain) throws {
+    guard case .suite(let suite) = domain else {
+      throw VerbError.usage(.delete, "delete without a key works on suites, not on files")
+    }
+    _ = try values(of: domain)
+    let defaults = try suiteDefaults(suite)
+    defaults.removePersistentDomain(forName: suite)
+    if let error = defaults.lastError { throw error }
+    try FileManager.default.removeItem(at: PreferencesDirectory.fileURL(forSuite: suite))
+  }
+
+  /// Every suite's keys whose name or value contains `word` (ignoring case), in the form of
+  /// macOS `defaults find`.
+  static func find(_ word: String) throws -> String {
+    PreferencesDirectory.suiteNames().compactMap { suite -> String? in
+      guard let values = try? values(of: .suite(suite)) else { return nil }
+      let found = values.filter { key, value in
+        key.localizedCaseInsensitiveContains(word) || contains(word, in: value)
+      }
+      guard !found.isEmpty else { return nil }
+      return "Found \(found.count) key\(found.count == 1 ? "" : "s") in domain '\(suite)': "
+        + PropertyListText.render(found)
+    }.joined(separator: "\n")
+  }
+
+  /// Whether `value` (or a key or value inside it) contains `word`, ignoring case.
+  private static func contains(_ word: String, in value: Any) -> Bool {
+    switch value {
+    case let items as [Any]: items.contains { contains(word, in: $0) }
+    case let entries as [String: Any]:
+      entries.contains { $0.key.localizedCaseInsensitiveContains(word) || contains(word, in: $0.value) }
+    default: (PropertyListScalarType.text(of: value) ?? "").localizedCaseInsensitiveContains(word)
+    }
+  }
+
+  /// The value of `key` in `values`.
+  ///
+  /// - Throws: ``VerbError`` `.failure` naming the key and the domain when it is not there.
+  private static func value(of key: String, in values: [String: Any], _ domain: Invocation.Domain)
+    throws(VerbError) -> Any
+  {
+    guard let value = values[key] else {
+      throw .failure("the key \(key) does not exist in \(name(of: domain))")
+    }
+    return value
   }
 
   /// Removes `key` and waits until the file no longer has it.
   static func delete(_ domain: Invocation.Domain, key: String) throws {
-    guard try values(of: domain)[key] != nil else {
-      throw VerbError.failure("the key \(key) does not exist in \(name(of: domain))")
-    }
+    _ = try value(of: key, in: values(of: domain), domain)
     try store(nil, forKey: key, in: domain)
   }
 
@@ -37,9 +120,14 @@ enum DefaultsVerbs {
   static func values(of domain: Invocation.Domain) throws -> [String: Any] {
     switch domain {
     case .file(let path):
-      guard let document = try PropertyListFile(url: URL(fileURLWithPath: path)).read() else {
-        throw VerbError.failure("no such file: \(path)")
+      let document: PropertyListDocument?
+      do {
+        document = try PropertyListFile(url: URL(fileURLWithPath: path)).read()
+      } catch let error as PropertyListError where error.kind == .malformed {
+        // Reading changes nothing: no "left unchanged" here.
+        throw VerbError.invalid("\(path) is not a valid property list (\(error.reason))")
       }
+      guard let document else { throw VerbError.failure("no such file: \(path)") }
       return document.values
     case .suite(let suite):
       guard
@@ -66,14 +154,19 @@ enum DefaultsVerbs {
   private static func store(_ value: Any?, forKey key: String, in domain: Invocation.Domain)
     throws
   {
+    try store([key: value], in: domain)
+  }
+
+  /// Sets (nil: removes) keys of a suite or a file in one write and waits for the file.
+  private static func store(_ changes: [String: Any?], in domain: Invocation.Domain) throws {
     switch domain {
     case .suite(let suite):
       let defaults = try suiteDefaults(suite)
-      try defaults.write(value, forKey: key)
+      for (key, value) in changes { try defaults.write(value, forKey: key) }
       try defaults.flush()
     case .file(let path):
       _ = try PropertyListFile(url: URL(fileURLWithPath: path))
-        .apply([key: value.map(PropertyListChange.set) ?? .remove])
+        .apply(changes.mapValues { $0.map(PropertyListChange.set) ?? .remove })
     }
   }
 

@@ -9,11 +9,16 @@ enum Invocation: Equatable {
   case editFiles([String], EditorOptions)
   /// The overview, or the help of one verb.
   case help(Verb?)
-  case read(domain: Domain, key: String?)
+  /// `read <domain> [key]`; `raw` prints data holding JSON as its bytes.
+  case read(domain: Domain, key: String?, raw: Bool)
+  case readType(domain: Domain, key: String)
   /// `write <domain> <key> [-type] <value>…`; the value words are checked when the verb runs.
   case write(domain: Domain, key: String, value: [String])
-  case delete(domain: Domain, key: String)
+  case rename(domain: Domain, key: String, newKey: String)
+  /// `delete <domain> [key]`: one key, or (nil) every key of a suite.
+  case delete(domain: Domain, key: String?)
   case domains
+  case find(word: String)
   case export(domain: Domain, json: Bool, output: String?)
   case `import`(suite: String, input: String, json: Bool)
   case watch(suite: String, key: String?)
@@ -67,7 +72,8 @@ enum Invocation: Equatable {
   private static func parse(_ verb: Verb, _ operands: [String]) throws(VerbError) -> Invocation {
     var flags = Set(operands.filter { $0.hasPrefix("--") })
     let words = operands.filter { !$0.hasPrefix("--") }
-    let json = flags.remove("--json") != nil
+    let json = verb == .export || verb == .import ? flags.remove("--json") != nil : false
+    let raw = verb == .read ? flags.remove("--raw") != nil : false
     if verb != .write, let unknown = flags.sorted().first {
       throw .usage(verb, "unknown option \(unknown)")
     }
@@ -87,17 +93,26 @@ enum Invocation: Equatable {
       guard let topic = Verb(rawValue: name) else { throw .usage(verb, "unknown verb \(name)") }
       return .help(topic)
     case .read:
-      try count(1...2)
-      return .read(domain: Domain(operands[0]), key: operands.count == 2 ? operands[1] : nil)
+      guard (1...2).contains(words.count) else { throw .usage(verb, "wrong number of arguments") }
+      return .read(domain: Domain(words[0]), key: words.count == 2 ? words[1] : nil, raw: raw)
+    case .readType:
+      try count(2...2)
+      return .readType(domain: Domain(operands[0]), key: operands[1])
     case .write:
       guard operands.count >= 3 else { throw .usage(verb, "wrong number of arguments") }
       return .write(domain: Domain(operands[0]), key: operands[1], value: Array(operands[2...]))
+    case .rename:
+      try count(3...3)
+      return .rename(domain: Domain(operands[0]), key: operands[1], newKey: operands[2])
     case .delete:
-      try count(2...2)
-      return .delete(domain: Domain(operands[0]), key: operands[1])
+      try count(1...2)
+      return .delete(domain: Domain(operands[0]), key: operands.count == 2 ? operands[1] : nil)
     case .domains:
       try count(0...0)
       return .domains
+    case .find:
+      try count(1...1)
+      return .find(word: operands[0])
     case .export:
       guard (1...2).contains(words.count) else { throw .usage(verb, "wrong number of arguments") }
       let output = words.count == 2 && words[1] != "-" ? words[1] : nil

@@ -8,8 +8,10 @@ import ObservableDefaultsCore
 ///         name = Fatbobman;
 ///     }
 enum PropertyListText {
-  /// `value` at nesting `level`; a string is quoted unless it is a plain word.
-  static func render(_ value: Any, level: Int = 0) -> String {
+  /// `value` at nesting `level`; a string is quoted unless it is a plain word. With `showsJSON`,
+  /// data that holds a JSON object or array (a `Codable` value) shows that JSON:
+  /// `{length = 26, json = {"height":600,"width":800}}`; otherwise data shows as hex bytes.
+  static func render(_ value: Any, level: Int = 0, showsJSON: Bool = false) -> String {
     let indent = String(repeating: "    ", count: level)
     switch value {
     case let text as String:
@@ -19,16 +21,19 @@ enum PropertyListText {
     case let date as Date:
       return quoted(PropertyListScalarType.text(of: date) ?? "")
     case let data as Data:
+      if showsJSON, let json = jsonText(data) { return "{length = \(data.count), json = \(json)}" }
       return
         "{length = \(data.count), bytes = 0x\(data.map { String(format: "%02x", $0) }.joined())}"
     case let items as [Any]:
       guard !items.isEmpty else { return "(\n\(indent))" }
-      let lines = items.map { "\(indent)    \(render($0, level: level + 1))" }
+      let lines = items.map {
+        "\(indent)    \(render($0, level: level + 1, showsJSON: showsJSON))"
+      }
       return "(\n" + lines.joined(separator: ",\n") + "\n\(indent))"
     case let entries as [String: Any]:
       guard !entries.isEmpty else { return "{\n\(indent)}" }
       let lines = entries.sorted { $0.key < $1.key }.map { key, value in
-        "\(indent)    \(quoted(key)) = \(render(value, level: level + 1));"
+        "\(indent)    \(quoted(key)) = \(render(value, level: level + 1, showsJSON: showsJSON));"
       }
       return "{\n" + lines.joined(separator: "\n") + "\n\(indent)}"
     default:
@@ -36,9 +41,21 @@ enum PropertyListText {
     }
   }
 
-  /// One value as `read <domain> <key>` prints it: a top-level string without quotes.
-  static func renderValue(_ value: Any) -> String {
-    (value as? String) ?? render(value)
+  /// One value as `read <domain> <key>` prints it: a top-level string without quotes, and with
+  /// `showsJSON` top-level data holding JSON as that JSON alone.
+  static func renderValue(_ value: Any, showsJSON: Bool = false) -> String {
+    if let text = value as? String { return text }
+    if showsJSON, let data = value as? Data, let json = jsonText(data) { return json }
+    return render(value, showsJSON: showsJSON)
+  }
+
+  /// The JSON text `data` holds when it is a JSON object or array, compact with sorted keys.
+  private static func jsonText(_ data: Data) -> String? {
+    guard data.first.map({ $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "[") }) == true,
+      let object = try? JSONSerialization.jsonObject(with: data),
+      let text = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+    else { return nil }
+    return String(decoding: text, as: UTF8.self)
   }
 
   /// A value on one line, for `watch`: strings quoted unless plain words, containers with their

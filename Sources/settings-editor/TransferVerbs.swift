@@ -4,33 +4,33 @@ import ObservableDefaultsCore
 /// The `export` and `import` verbs: a domain as an XML property list or JSON, like macOS
 /// `defaults export`/`import` and `dconf dump`/`load`.
 enum TransferVerbs {
-  /// The domain's values as an XML property list, or JSON with `json`.
+  /// The domain's values as an XML property list, or JSON with `json` (see ``JSONTransfer``).
   static func export(_ domain: Invocation.Domain, json: Bool) throws -> Data {
     let values = try DefaultsVerbs.values(of: domain)
-    if json {
-      let text = try JSONSerialization.data(
-        withJSONObject: jsonCompatible(values), options: [.prettyPrinted, .sortedKeys])
-      return text + Data("\n".utf8)
-    }
+    if json { return try JSONTransfer.data(of: values) }
     return try PropertyListSerialization.data(fromPropertyList: values, format: .xml, options: 0)
   }
 
   /// Replaces the values of `suite` with those of `data` and waits for the file.
   ///
-  /// - Throws: ``VerbError`` `.invalidValue` when `data` is not a property list (or JSON object)
-  ///   with a dictionary at the top.
-  static func `import`(_ data: Data, into suite: String, json: Bool) throws {
-    let root: Any
-    do {
-      root =
-        json
-        ? try JSONSerialization.jsonObject(with: data)
-        : try PropertyListSerialization.propertyList(from: data, format: nil)
-    } catch {
-      throw VerbError.invalid("the input is not \(json ? "JSON" : "a property list"): \(error)")
-    }
-    guard let values = root as? [String: Any] else {
-      throw VerbError.invalid("the input's top level is not a dictionary")
+  /// - Parameter file: the input's name for messages (`-` for standard input).
+  /// - Throws: ``VerbError`` `.invalidValue` naming the file when `data` is not a property list
+  ///   (or JSON object, see ``JSONTransfer``) with a dictionary at the top.
+  static func `import`(_ data: Data, file: String, into suite: String, json: Bool) throws {
+    let values: [String: Any]
+    if json {
+      values = try JSONTransfer.values(from: data, file: file)
+    } else {
+      let root: Any
+      do {
+        root = try PropertyListSerialization.propertyList(from: data, format: nil)
+      } catch {
+        throw VerbError.invalid("\(file): not a property list (XML or binary)")
+      }
+      guard let dictionary = root as? [String: Any] else {
+        throw VerbError.invalid("\(file): the top level is not a dictionary")
+      }
+      values = dictionary
     }
     let defaults = try DefaultsVerbs.suiteDefaults(suite)
     if let error = defaults.lastError { throw error }
@@ -57,16 +57,5 @@ enum TransferVerbs {
       throw .failure("cannot read \(path)")
     }
     return data
-  }
-
-  /// `value` with dates as ISO 8601 strings and data as Base64 strings.
-  private static func jsonCompatible(_ value: Any) -> Any {
-    switch value {
-    case let date as Date: PropertyListScalarType.text(of: date) ?? ""
-    case let data as Data: data.base64EncodedString()
-    case let array as [Any]: array.map(jsonCompatible)
-    case let dictionary as [String: Any]: dictionary.mapValues(jsonCompatible)
-    default: value
-    }
   }
 }

@@ -1,14 +1,9 @@
+import Foundation
 import ObservableDefaultsCore
 
 /// The value words of `write`, in the form of macOS `defaults`: `[-type] <value>`,
 /// `-array <value>…` or `-dict <key> <value>…`, where each element may be preceded by a type.
 enum TypedValueWords {
-  /// The scalar type flags.
-  static let scalarFlags: [String: PropertyListScalarType] = [
-    "-string": .string, "-int": .integer, "-integer": .integer, "-float": .real,
-    "-real": .real, "-bool": .bool, "-boolean": .bool, "-date": .date, "-data": .data,
-  ]
-
   /// The property-list value `words` stand for.
   ///
   /// - Throws: ``VerbError``: `.usage(.write)` when the words fit no form, `.invalidValue` when
@@ -16,12 +11,12 @@ enum TypedValueWords {
   static func value(of words: [String]) throws(VerbError) -> Any {
     var rest = words[...]
     switch words.first {
-    case "-array":
+    case "-array", "-array-add":
       rest.removeFirst()
       var items: [Any] = []
       while !rest.isEmpty { items.append(try scalar(&rest)) }
       return items
-    case "-dict":
+    case "-dict", "-dict-add":
       rest.removeFirst()
       var dictionary: [String: Any] = [:]
       while let key = rest.popFirst() {
@@ -42,14 +37,64 @@ enum TypedValueWords {
     guard first.hasPrefix("-"), first.count > 1, Double(first) == nil else {
       return first
     }
-    guard let type = scalarFlags[first] else {
+    guard let type = PropertyListScalarType(flag: first) else {
       throw .usage(.write, "unknown type \(first) (use -string for text that starts with -)")
     }
     guard let text = words.popFirst() else { throw .usage(.write, "\(first) needs a value") }
+    if type == .date, let date = dateInDefaultsForm(text) { return date }
     do {
       return try type.parse(text)
     } catch {
       throw .invalid(error.description)
+    }
+  }
+
+  /// A date in a form macOS `defaults` prints or accepts besides ISO 8601:
+  /// `2023-01-08 19:59:26 +0000` (what `defaults read` prints), or a day `2023-01-08`
+  /// (midnight UTC).
+  private static func dateInDefaultsForm(_ text: String) -> Date? {
+    let trimmed = text.trimmingCharacters(in: .whitespaces)
+    if let match = trimmed.wholeMatch(
+      of: /([0-9]{4}-[0-9]{2}-[0-9]{2}) ([0-9]{2}:[0-9]{2}:[0-9]{2}) ([+-][0-9]{2}):?([0-9]{2})/)
+    {
+      return try? PropertyListScalarType.date.parse("\(match.1)T\(match.2)\(match.3):\(match.4)")
+        as? Date
+    }
+    if trimmed.wholeMatch(of: /[0-9]{4}-[0-9]{2}-[0-9]{2}/) != nil {
+      return try? PropertyListScalarType.date.parse(trimmed + "T00:00:00Z") as? Date
+    }
+    return nil
+  }
+
+  /// `-array-add` or `-dict-add`: a value added to the one stored under the key.
+  enum Addition {
+    case array, dictionary
+
+    /// The addition `flag` asks for, if any.
+    init?(_ flag: String?) {
+      switch flag {
+      case "-array-add": self = .array
+      case "-dict-add": self = .dictionary
+      default: return nil
+      }
+    }
+
+    /// `stored` (nil: nothing stored) with `value` added: the array's items appended, the
+    /// dictionary's entries added or replaced.
+    ///
+    /// - Throws: ``VerbError`` `.invalidValue` when the stored value is of another type.
+    func merge(_ value: Any, into stored: Any?, key: String) throws(VerbError) -> Any {
+      switch (self, stored) {
+      case (.array, nil), (.dictionary, nil): return value
+      case (.array, let items as [Any]): return items + (value as? [Any] ?? [])
+      case (.dictionary, let entries as [String: Any]):
+        return entries.merging(value as? [String: Any] ?? [:]) { $1 }
+      case (_, let stored?):
+        let wanted = self == .array ? "an array" : "a dictionary"
+        throw .invalid(
+          "\(key) holds a value of type \(DefaultsVerbs.typeName(of: stored)), not \(wanted): "
+            + "nothing was added")
+      }
     }
   }
 }

@@ -17,13 +17,15 @@ let usage = """
   In the editor (? lists every key):
     ↑ ↓ j k PgUp PgDn Home End   move         Tab      switch between objects and rows
     Enter    edit the value (Esc restores); open an object; open or close a dictionary or array
+    e C-g    edit the value in $VISUAL / $EDITOR (JSON for arrays, dictionaries, Codable)
     Space    toggle a Bool       ← →          previous / next case of an enum
     d        reset to default    D            reset the whole object     u   undo
-    /        search names and descriptions (n N: next, previous)
+    /        search names, descriptions and values (n N: next, previous)
     m        modified values only            i            the value in full  c   redraw counters
     q        quit
+    In a field: ← → C-a C-e M-b M-f move, C-u C-k C-w M-d erase, Backspace Delete
     * marks a value that differs from its default (or is unsaved), ~ one another process
-    just changed
+    just changed, ! a stored value that does not decode as the property's type
 
   \(Verb.exitStatus)
   """

@@ -1,14 +1,18 @@
 /// The command-line verbs, with the usage line and help text each prints.
 enum Verb: String, CaseIterable, Sendable {
-  case read, write, delete, domains, export, `import`, watch, cloud, help
+  case read, readType = "read-type", write, rename, delete, domains, find, export, `import`
+  case watch, cloud, help
 
   /// The arguments after the verb, e.g. `<suite | file.plist> [key]`.
   var synopsis: String {
     switch self {
-    case .read: "<suite | file.plist> [key]"
+    case .read: "<suite | file.plist> [key] [--raw]"
+    case .readType: "<suite | file.plist> <key>"
     case .write: "<suite | file.plist> <key> [-type] <value>"
-    case .delete: "<suite | file.plist> <key>"
+    case .rename: "<suite | file.plist> <old key> <new key>"
+    case .delete: "<suite | file.plist> [key]"
     case .domains: ""
+    case .find: "<word>"
     case .export: "<suite | file.plist> [--json] [<output> | -]"
     case .import: "<suite> <input | -> [--json]"
     case .watch: "<suite> [key]"
@@ -26,9 +30,12 @@ enum Verb: String, CaseIterable, Sendable {
   var summary: String {
     switch self {
     case .read: "print a whole domain, or one value"
-    case .write: "store a typed value"
-    case .delete: "remove a key"
+    case .readType: "print the type of a value"
+    case .write: "store a typed value, or add to an array or a dictionary"
+    case .rename: "give a value another key"
+    case .delete: "remove a key, or every key of a suite"
     case .domains: "list the suites of the preferences folder"
+    case .find: "print the keys and values of every suite that contain a word"
     case .export: "print or save a domain as an XML property list or JSON"
     case .import: "replace a suite's values with those of a property list or JSON"
     case .watch: "print each change to a suite as it happens, until interrupted"
@@ -49,36 +56,58 @@ enum Verb: String, CaseIterable, Sendable {
       """
       A suite is a name in the preferences folder ($XDG_CONFIG_HOME, else ~/.config); a path \
       (with a /, or an existing .plist file) is read as it is, XML or binary. Values print in \
-      the old-style form of macOS defaults; a top-level string prints without quotes.
+      the old-style form of macOS defaults; a top-level string prints without quotes. Data \
+      that holds JSON (a Codable value) prints as that JSON; --raw prints its bytes in hex.
+      """
+    case .readType:
+      "Prints `Type is <type>`: string, integer, float, boolean, date, data, array or dictionary."
+    case .rename:
+      """
+      Stores the value of the old key under the new one and removes the old key. Refused \
+      when the old key does not exist or the new one does.
+      """
+    case .find:
+      """
+      Searches the keys and values (strings, numbers, dates, nested ones too) of every suite, \
+      ignoring case, and prints each suite's matching keys with their values.
       """
     case .write:
       """
       Types (a string when none is given):
         -string <text>           -int | -integer <whole number, up to 18446744073709551615>
         -float | -real <number>  -bool | -boolean <true | false | yes | no | 1 | 0>
-        -date <ISO 8601, e.g. 2023-01-08T19:59:26.426036Z>
+        -date <2023-01-08T19:59:26.426036Z | 2023-01-08 19:59:26 +0000 | 2023-01-08>
         -data <hex bytes, e.g. 0a1b2c>
         -array <value>...        elements are strings unless preceded by a type
         -dict <key> <value>...   values are strings unless preceded by a type
+        -array-add <value>...    appends to the array stored under the key (or a new one)
+        -dict-add <key> <value>...  adds to (or replaces in) the dictionary under the key
       A string value may not start with - unless it is a number (use -string).
       A suite or file stored as a binary property list stays binary; other keys are kept.
       XML property lists store dates to the second (the format has no fractions); binary
       ones keep every digit.
       """
     case .delete:
-      "Removes the key; the file keeps its format and every other key."
+      """
+      Removes the key; the file keeps its format and every other key. Without a key, removes \
+      every key of a suite (the suite's file is deleted; a property-list file named by path is \
+      left alone).
+      """
     case .domains:
       "Prints one suite name per line, sorted."
     case .export:
       """
-      Writes to standard output unless a path is given. --json writes JSON: dates become ISO \
-      8601 strings and data becomes Base64 strings, so JSON is not a lossless export.
+      Writes to standard output unless a path is given. --json writes JSON, keeping every \
+      type: a date is {"$date": "2023-01-08T19:59:26.426036Z"} and data is \
+      {"$data": "<Base64>"}; import --json reads them back as a date and data.
       """
     case .import:
       """
       The input (a file, or - for standard input) is a property list (XML or binary) or, with \
       --json, a JSON object; its top level must be a dictionary. Keys of the suite missing \
-      from it are removed.
+      from it are removed. In JSON, {"$date": "<ISO 8601>"} is a date, {"$data": "<Base64>"} \
+      is data, and null is refused (a property list has no null). Errors name the file, the \
+      line and the column.
       """
     case .watch:
       """

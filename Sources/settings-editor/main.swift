@@ -26,22 +26,32 @@ func perform(_ invocation: Invocation) throws {
       AnySettings(CloudSettings()),
     ]
     let editor = try SettingsEditor(objects: demo, suites: SettingsEditor.availableSuites)
+    editor.listsNewSuites = true
     try options.run(editor)
   case .editFiles(let paths, let options):
     try options.run(SettingsEditor(files: paths.map { URL(fileURLWithPath: $0) }))
-  case .read(let domain, let key):
-    print(try DefaultsVerbs.read(domain, key: key))
+  case .read(let domain, let key, let raw):
+    print(try DefaultsVerbs.read(domain, key: key, raw: raw))
+  case .readType(let domain, let key):
+    print(try DefaultsVerbs.readType(domain, key: key))
   case .write(let domain, let key, let words):
     try DefaultsVerbs.write(domain, key: key, words: words)
-  case .delete(let domain, let key):
+  case .rename(let domain, let key, let newKey):
+    try DefaultsVerbs.rename(domain, key: key, to: newKey)
+  case .delete(let domain, let key?):
     try DefaultsVerbs.delete(domain, key: key)
+  case .delete(let domain, nil):
+    try DefaultsVerbs.deleteAll(domain)
   case .domains:
     let names = DefaultsVerbs.domains()
     if !names.isEmpty { print(names) }
+  case .find(let word):
+    let found = try DefaultsVerbs.find(word)
+    if !found.isEmpty { print(found) }
   case .export(let domain, let json, let output):
     try emit(TransferVerbs.export(domain, json: json), to: output)
   case .import(let suite, let input, let json):
-    try TransferVerbs.import(TransferVerbs.input(input), into: suite, json: json)
+    try TransferVerbs.import(TransferVerbs.input(input), file: input, into: suite, json: json)
   case .watch(let suite, let key):
     try WatchVerb.run(suite: suite, key: key)
   case .cloudStatus:

@@ -47,7 +47,10 @@ import Testing
       try FileManager.default.createDirectory(
         at: folder.file("folder.plist"), withIntermediateDirectories: true)
       #expect(PreferencesDirectory.suiteNames(in: folder.url) == ["a", "b.suite"])
-      #expect(FileManager.default.fileExists(atPath: folder.file(".b.suite.plist.lock").path))
+      #expect(
+        try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted()
+          == ["a.plist", "b.suite.plist", "folder.plist", "notes.txt"],
+        "no lock file or temporary file is left beside the files")
     }
   }
 

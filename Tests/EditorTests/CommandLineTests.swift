@@ -71,8 +71,10 @@ import Testing
     let help = try editor.run("--help")
     #expect(help.status == 0)
     for verb in [
-      "read <suite | file.plist> [key]", "write <suite | file.plist> <key> [-type] <value>",
-      "delete <suite | file.plist> <key>", "domains", "export <suite | file.plist> [--json]",
+      "read <suite | file.plist> [key] [--raw]", "read-type <suite | file.plist> <key>",
+      "write <suite | file.plist> <key> [-type] <value>",
+      "rename <suite | file.plist> <old key> <new key>", "delete <suite | file.plist> [key]",
+      "domains", "find <word>", "export <suite | file.plist> [--json]",
       "import <suite> <input | -> [--json]", "watch <suite> [key]", "help [verb]", "Exit status:",
     ] {
       #expect(help.output.contains(verb))
@@ -96,5 +98,32 @@ import Testing
     let result = try editor.run()
     #expect(result.status == 1)
     #expect(result.error.contains("the editor needs a terminal"))
+  }
+}
+
+extension CommandLineTests {
+  /// Bug 11: `read` of a file that is not a property list said "…it was left unchanged": `read`
+  /// never changes anything.
+  @Test func readingAFileThatIsNotAPropertyListSaysOnlyThat() throws {
+    let file = editor.preferences.appendingPathComponent("README.md")
+    try Data("# Not a property list\n".utf8).write(to: file)
+    let result = try editor.run("read", file.path)
+    #expect(result.status == 65)
+    #expect(result.error.hasPrefix("settings-editor: \(file.path) is not a valid property list ("))
+    #expect(!result.error.contains("unchanged"))
+  }
+}
+
+extension CommandLineTests {
+  /// Bug 15: `.rectangle-binary.plist.lock` stayed beside the user's own files after a save.
+  @Test func savingAFileLeavesNothingBesideIt() throws {
+    let folder = editor.preferences.appendingPathComponent("mine")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let file = folder.appendingPathComponent("rectangle-binary.plist")
+    try FileManager.default.copyItem(
+      at: TestPreferences.fixtures.appendingPathComponent("rectangle-binary.plist"), to: file)
+    #expect(try editor.run("write", file.path, "lastVersion", "93").status == 0)
+    #expect(try editor.run("read", file.path, "lastVersion").output == "93\n")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["rectangle-binary.plist"])
   }
 }

@@ -77,7 +77,8 @@ import Testing
 
   @Test(arguments: [
     ["write", "s", "k", "-dict", "a"], ["write", "s", "k", "-int"], ["write", "s", "k", "a", "b"],
-    ["delete", "s"], ["domains", "extra"], ["export"], ["import", "s"], ["watch"],
+    ["delete"], ["rename", "s", "a"], ["read-type", "s"], ["find"], ["read", "s", "--json"],
+    ["domains", "extra"], ["export"], ["import", "s"], ["watch"],
     ["import", "a/b.plist", "x"], ["help", "nope"], ["export", "s", "--xml"],
   ])
   func usageErrorsExit64WithTheVerbsUsage(arguments: [String]) throws {
@@ -192,7 +193,9 @@ import Testing
     #expect(json.status == 0)
     let object = try #require(
       try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
-    #expect(object["AKLastEmailListRequestDateKey"] as? String == "2023-01-08T19:59:26.426036Z")
+    #expect(
+      object["AKLastEmailListRequestDateKey"] as? [String: String]
+        == ["$date": "2023-01-08T19:59:26.426036Z"])
     #expect(object["KB_SingleQuoteOption"] as? String == "‘abc’")
     #expect((object["AppleLanguages"] as? [Any])?.first as? String == "en-GB")
 
@@ -218,6 +221,40 @@ import Testing
     #expect(values["on"] as? Bool == true)
   }
 
+  /// Bug 10: `export --json` then `import --json` turned dates and data into strings.
+  @Test func jsonExportAndImportKeepDatesAndData() throws {
+    #expect(try editor.run("write", "verbs.json", "when", "-date", "2023-01-08T19:59:26Z")
+      .status == 0)
+    #expect(try editor.run("write", "verbs.json", "bytes", "-data", "deadbeef").status == 0)
+    #expect(try editor.run("write", "verbs.json", "list", "-array", "-date", "2026-01-01T00:00:00Z")
+      .status == 0)
+    let json = try editor.run("export", "verbs.json", "--json")
+    #expect(
+      json.output == """
+        {
+          "bytes" : {
+            "$data" : "3q2+7w=="
+          },
+          "list" : [
+            {
+              "$date" : "2026-01-01T00:00:00Z"
+            }
+          ],
+          "when" : {
+            "$date" : "2023-01-08T19:59:26Z"
+          }
+        }
+
+        """)
+    let imported = try editor.run(
+      ["import", "verbs.json2", "-", "--json"], input: Data(json.output.utf8))
+    #expect(imported.status == 0, "\(imported.error)")
+    #expect(try editor.run("export", "verbs.json2", "--json").output == json.output)
+    let values = try document(suiteFile("verbs.json2")).values
+    #expect(values["bytes"] as? Data == Data([0xde, 0xad, 0xbe, 0xef]))
+    #expect((values["when"] as? Date)?.timeIntervalSinceReferenceDate.rounded(.down) == 694_900_766)
+  }
+
   @Test func importOfAMissingFileExits1AndNamesIt() throws {
     let result = try editor.run("import", "verbs.nofile", "/nonexistent/in.plist")
     #expect(result.status == 1)
@@ -236,10 +273,13 @@ import Testing
   }
 
   @Test(arguments: [
-    ("<?xml version=\"1.0\"?><plist><dict><key>a</key>", false, "the input is not a property list"),
-    ("garbage", false, "top level is not a dictionary"),
-    ("[1, 2]", true, "top level is not a dictionary"),
-    ("{", true, "the input is not JSON"),
+    ("<?xml version=\"1.0\"?><plist><dict><key>a</key>", false, "-: not a property list"),
+    ("garbage", false, "-: the top level is not a dictionary"),
+    ("[1, 2]", true, "-: the top level is not a JSON object"),
+    // Bug 9: the file, line and column, and what was expected, not an NSError dump.
+    ("{\n  \"a\": 1,\n  \"b\": }", true, "-: line 3, column 8: not valid JSON (invalid value)"),
+    ("{\"z\": null}", true, "-: z is null, which a property list cannot hold; leave the key out"),
+    (#"{"d": {"$date": "yesterday"}}"#, true, "-: d: $date must be an ISO 8601 date"),
   ])
   func importRefusesInvalidInputWith65(input: String, json: Bool, message: String) throws {
     _ = try editor.run("write", "verbs.badimport", "keep", "me")

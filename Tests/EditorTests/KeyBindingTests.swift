@@ -88,6 +88,14 @@ import Testing
     press(.enter)
     #expect(types.volume == 59)
     press(.character("D"))
+    #expect(types.volume == 59, "D asks first")
+    #expect(
+      session.state.message?.text
+        == "Reset 2 value(s) of EditorTypeSettings to their defaults? y resets (u undoes), any "
+        + "other key keeps them")
+    press(.character("n"))
+    #expect(types.volume == 59 && session.state.message?.text == "Nothing changed")
+    press(.character("D"), .character("y"))
     #expect(types.mood == .calm && types.volume == 5)
     #expect(stored("mood") == nil && stored("volume") == nil)
     #expect(session.state.message?.text.hasPrefix("Reset 2 value(s) of EditorTypeSettings") == true)

@@ -68,6 +68,11 @@ import Testing
     #expect(!KeyMap.browseHints(for: nil, reloads: false).contains("r reload"))
     #expect(KeyMap.helpLines(reloads: true).contains { $0.label == "r" })
     #expect(!KeyMap.helpLines(reloads: false).contains { $0.label == "r" })
+    // A suite's key list (r, a, R too) fits the 21 lines of an 80×24 screen, one line each.
+    let suiteKeys = KeyMap.helpLines(reloads: true, editsKeys: true)
+    let labelWidth = suiteKeys.map(\.label.count).max() ?? 0
+    #expect(suiteKeys.count <= 21)
+    #expect(suiteKeys.allSatisfy { labelWidth + 4 + $0.text.count <= 59 }, "\(suiteKeys)")
     let session = EditorSession(sources: [SampleRowSource()])
     _ = session.handle(.character("r"))
     #expect(session.state.message?.text.contains("nothing to reload") == true)

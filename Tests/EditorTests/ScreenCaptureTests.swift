@@ -108,7 +108,7 @@ import Testing
     press(.right, .down, .down, .enter)
     type("0")
     press(.enter)
-    press(.character("D"))
+    press(.character("D"), .character("y"))
     #expect(!canvas.lines.contains { $0.contains("│~") })
     press(.character("u"))
     #expect(!canvas.lines.contains { $0.contains("│~") })
@@ -126,6 +126,22 @@ import Testing
     screen.draw(Damage(layout: true))
     assertSnapshot(canvas.lines, named: "ascii")
     #expect(canvas.lines.allSatisfy { $0.unicodeScalars.allSatisfy(\.isASCII) })
+  }
+
+  /// Bug 13: at 50 columns the value got 2 cells; it comes first now.
+  @Test func narrowScreenGivesTheValuePriority() {
+    canvas.resize(rows: 20, columns: 50)
+    press(.resize)
+    assertSnapshot(canvas.lines, named: "narrow-50x20")
+    #expect(canvas.lines[11].hasSuffix(#"Frame     {"height":600,…"#), "half the row at least")
+  }
+
+  /// Bug 6: a stored value that does not decode is marked `!` and explained.
+  @Test func undecodableStoredValue() throws {
+    let store = try #require(AnySettings(types).store.store as? PropertyListDefaults)
+    try store.write("loud", forKey: "volume")
+    press(.down, .down)
+    assertSnapshot(canvas.lines, named: "undecodable")
   }
 
   @Test func tooSmall() {

@@ -50,8 +50,13 @@ import Testing
       (writer.persistentValue(forKey: "prefs") as? [String: Any])?["sizes"] as? [Int] == [1, 2])
     #expect(session.focusedRow?.key == "prefs / sizes / [1]")
 
-    // d removes top-level keys only.
+    // d removes an array's element, a top-level key, nothing else.
     screen.draw(session.handle(.character("d")))
+    #expect(
+      (writer.persistentValue(forKey: "prefs") as? [String: Any])?["sizes"] as? [Int] == [1])
+    screen.draw(session.handle(.character("u")))
+    for key: KeyPress in [.down, .character("d")] { screen.draw(session.handle(key)) }
+    #expect(session.focusedRow?.key == "prefs / theme")
     #expect(session.state.message?.isError == true)
     #expect(session.state.message?.text.contains("top-level keys only") == true)
     #expect(writer.persistentValue(forKey: "prefs") != nil)

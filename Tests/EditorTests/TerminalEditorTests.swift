@@ -73,7 +73,7 @@ struct TerminalEditorTests {
     throws -> [String]
   {
     // Long names are cut to the name column; their start identifies them.
-    let rows = keys.map { "│  \($0.prefix(18))" }
+    let rows = keys.map { "│  \($0.prefix(15))" }
     let shown = { (screen: [String]) in rows.filter { row in screen.contains { $0.contains(row) } }
     }
     let screen = try session.waitForScreen {

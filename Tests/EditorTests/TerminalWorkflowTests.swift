@@ -41,7 +41,7 @@ extension TerminalEditorTests {
     try session.type("[")
     try session.send("Enter")
     screen = try session.waitForScreen { $0.contains { $0.contains("not changed") } }
-    #expect(screen[23].hasPrefix(" windowFrame (WindowFrame) not changed: not valid JSON"))
+    #expect(screen[20].hasPrefix(" windowFrame (WindowFrame) not changed: not valid JSON"))
     #expect(screen[22].hasPrefix(" windowFrame (WindowFrame as JSON): [{"))
     try session.send("Escape")
     #expect(try editor.run("read", "com.example.types", "windowFrame").status != 0)

@@ -17,6 +17,20 @@ import Testing
     }
   }
 
+  /// Bug 17: a `Date` row opened its editor with whole seconds, so Enter on an unchanged date
+  /// dropped its fraction. One form everywhere: the row, the field, the parser.
+  @Test func aDateKeepsItsFractionThroughTheField() throws {
+    let date = Date(timeIntervalSinceReferenceDate: 694_900_766.426036)
+    let formatting = ValueFormatting(type: .date, typeName: "Date")
+    #expect(formatting.text(of: date, stored: date) == "2023-01-08T19:59:26.426036Z")
+    guard case .text(let format, let text) = formatting.editing(value: date, stored: date) else {
+      Issue.record("a date is edited as text")
+      return
+    }
+    #expect(text == "2023-01-08T19:59:26.426036Z")
+    #expect(try format.parse(text) as? Date == date)
+  }
+
   @Test func datesAreISO8601() throws {
     let date = TextValueFormat(base: .date)
     #expect(try date.parse("1970-01-02T00:00:00Z") as? Date == Date(timeIntervalSince1970: 86_400))
@@ -55,7 +69,8 @@ import Testing
   }
 
   @Test func wideCharactersAreNeverSplit() {
-    // Widths come from the locale's wcwidth (2 for 日 in UTF-8); every line fits either way.
+    // Widths come from the locale's wcwidth: 2 for 日 in a UTF-8 locale.
+    setlocale(LC_CTYPE, "C.UTF-8")
     let lines = TextWidth.wrap("日本語です", width: 5)
     #expect(lines.joined() == "日本語です")
     #expect(lines.allSatisfy { TextWidth.columns($0) <= 5 })

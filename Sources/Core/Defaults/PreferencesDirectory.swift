@@ -36,9 +36,22 @@ public enum PreferencesDirectory {
 
   /// The suite names (file names minus `.plist`) of the `.plist` files in ``url``, sorted.
   ///
-  /// This package's lock files (`.<name>.plist.lock`) and temporary files (`….tmp`) do not end in
-  /// `.plist` and are skipped; so are folders. An unreadable or missing folder gives `[]`.
+  /// Temporary files of a save in progress (`….tmp`) and lock files of older versions
+  /// (`.<name>.plist.lock`) do not end in `.plist` and are skipped; so are folders. An unreadable or missing folder gives `[]`.
   public static func suiteNames() -> [String] { suiteNames(in: url) }
+
+  /// Calls `onChange` whenever a file in the preferences folder is written, added, renamed or
+  /// removed — so a suite may have appeared or gone (read ``suiteNames()`` again) — until the
+  /// returned observation is cancelled or released. The folder is created when missing.
+  ///
+  /// - Parameter onChange: Called on an internal queue, once for each batch of changes.
+  /// - Returns: The observation; the callbacks stop when it is cancelled or released.
+  public static func watchSuites(onChange: @escaping @Sendable () -> Void) -> DefaultsObservation {
+    try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    let folder = url.resolvingSymlinksInPath()
+    return DirectoryWatcher.shared.watch(
+      fileAt: folder.appendingPathComponent(DirectoryWatcher.anyFile), onChange: onChange)
+  }
 
   /// The suite names of the `.plist` files in `folder`, sorted.
   static func suiteNames(in folder: URL) -> [String] {

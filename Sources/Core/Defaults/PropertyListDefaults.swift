@@ -151,7 +151,7 @@ open class PropertyListDefaults: UserDefaults {
   /// bytes changed.
   ///
   /// `set(_:forKey:)` and `removeObject(forKey:)` cannot throw: they record their failure here and
-  /// print it as one line to standard error.
+  /// report it to ``Diagnostics`` (one line on standard error by default).
   public var lastError: PropertyListError? {
     storage.lastError
   }
@@ -186,14 +186,15 @@ open class PropertyListDefaults: UserDefaults {
     try storage.write(change, forKey: key, excluding: excluding?.id)
   }
 
-  /// ``write(_:forKey:excluding:)`` that records a failure in ``lastError`` and standard error.
+  /// ``write(_:forKey:excluding:)`` that records a failure in ``lastError`` and reports it to
+  /// ``Diagnostics``.
   private func writeReportingFailure(_ value: Any?, forKey key: String) {
     do {
       try write(value, forKey: key)
     } catch {
       let failure = PropertyListError(wrapping: error, file: fileURL, kind: .unwritable)
       storage.record(failure)
-      FileHandle.standardError.write(Data("PropertyListDefaults: \(failure)\n".utf8))
+      Diagnostics.report("PropertyListDefaults", "\(failure)")
     }
   }
 
@@ -260,7 +261,7 @@ open class PropertyListDefaults: UserDefaults {
   }
 
   /// Replaces the values of the suite `domainName` with `domain`, through locked merging
-  /// writes, and waits for the file. Failures go to that suite's ``lastError`` and standard error.
+  /// writes, and waits for the file. Failures go to that suite's ``lastError`` and ``Diagnostics``.
   ///
   /// - Parameters:
   ///   - domain: The new values (property-list values).

@@ -4,24 +4,26 @@ import Foundation
   import Glibc
 #endif
 
-/// An exclusive `flock(2)` lock on a lock file, held between ``acquire(_:)`` and ``release()``.
+/// An exclusive `flock(2)` lock on the folder that holds a property-list file, held from
+/// ``init(folder:guarding:)`` to ``release()``.
 ///
-/// The lock file sits beside the property-list file and is never removed or replaced, so the lock
-/// keeps working while the property-list file itself is replaced by `rename(2)`.
+/// The folder is never replaced, so the lock keeps working while the property-list file itself
+/// is replaced by `rename(2)`; and nothing is left beside the user's files (a lock file would
+/// be). Writers of files in the same folder take turns, each for the length of one write.
 struct FileLock {
   private let descriptor: Int32
 
-  /// Opens (creating it if needed) `url` and blocks until this process holds an exclusive lock.
+  /// Opens `folder` and blocks until this process holds an exclusive lock on it.
   ///
   /// - Parameters:
-  ///   - url: The lock file.
+  ///   - folder: The folder of the property-list file.
   ///   - file: The property-list file the lock guards, named in errors.
-  /// - Throws: ``PropertyListError`` of kind `.unwritable` when the lock file cannot be opened or
+  /// - Throws: ``PropertyListError`` of kind `.unwritable` when the folder cannot be opened or
   ///   locked.
-  init(url: URL, guarding file: URL) throws {
-    let descriptor = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+  init(folder: URL, guarding file: URL) throws {
+    let descriptor = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     guard descriptor >= 0 else {
-      throw PropertyListError(file: file, kind: .unwritable, reason: "lock file: " + systemError())
+      throw PropertyListError(file: file, kind: .unwritable, reason: "lock: " + systemError())
     }
     var result: Int32
     repeat { result = flock(descriptor, LOCK_EX) } while result != 0 && errno == EINTR

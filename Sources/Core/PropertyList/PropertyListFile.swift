@@ -29,9 +29,9 @@ public struct PropertyListFile: Sendable {
 
   /// Applies `changes` to the file, keeping every other key as it is on disk now.
   ///
-  /// Takes an exclusive `flock` on a lock file beside the file (`.<name>.lock`), re-reads the
-  /// file, applies only these changes, writes a temporary file (`.<name>.<random>.tmp`) in the
-  /// same folder in the file's format (binary stays binary; XML for a new file or any other
+  /// Takes an exclusive `flock` on the file's folder (see ``FileLock``), re-reads the file,
+  /// applies only these changes, writes a temporary file (`.<name>.<random>.tmp`) in the same
+  /// folder in the file's format (binary stays binary; XML for a new file or any other
   /// format), `fsync`s it and renames it over the file. The folder is created when missing. A
   /// symbolic link is followed: its target is replaced and keeps its permissions. When nothing
   /// changes, the file is not rewritten.
@@ -109,8 +109,7 @@ public struct PropertyListFile: Sendable {
     } catch {
       throw PropertyListError(file: url, kind: .unwritable, reason: describe(error))
     }
-    let lockURL = folder.appendingPathComponent(".\(target.lastPathComponent).lock")
-    let lock = try FileLock(url: lockURL, guarding: url)
+    let lock = try FileLock(folder: folder, guarding: url)
     defer { lock.release() }
 
     let old = try readSnapshot()

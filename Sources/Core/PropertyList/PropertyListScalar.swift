@@ -27,6 +27,20 @@ public enum PropertyListScalarType: String, CaseIterable, Sendable {
     }
   }
 
+  /// The type a type flag of macOS `defaults write` names: `-string`, `-int` / `-integer`,
+  /// `-float` / `-real`, `-bool` / `-boolean`, `-date`, `-data`; nil for any other word.
+  public init?(flag: String) {
+    switch flag {
+    case "-string": self = .string
+    case "-int", "-integer": self = .integer
+    case "-float", "-real": self = .real
+    case "-bool", "-boolean": self = .bool
+    case "-date": self = .date
+    case "-data": self = .data
+    default: return nil
+    }
+  }
+
   /// The value `text` stands for, in canonical form.
   ///
   /// - Throws: ``PropertyListScalarError`` naming the text and the type.

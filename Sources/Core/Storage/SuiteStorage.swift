@@ -125,7 +125,7 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
   /// Writes every pending change in one apply, then merges what is on disk. On failure the
   /// changes stay pending (retried by the next write, `flush()` or recovery of the file), the
   /// error becomes ``lastError`` and, unless it repeats the last error, one line goes to
-  /// standard error.
+  /// ``Diagnostics`` (standard error by default).
   @discardableResult
   private func flushPending() -> PropertyListError? {
     let changes: [String: PropertyListChange] = lock.withLock {
@@ -147,7 +147,7 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
         defer { latestError = failure }
         return latestError != failure
       }
-      if isNew { FileHandle.standardError.write(Data("PropertyListDefaults: \(failure)\n".utf8)) }
+      if isNew { Diagnostics.report("PropertyListDefaults", "\(failure)") }
       return failure
     }
   }

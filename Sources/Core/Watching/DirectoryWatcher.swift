@@ -37,10 +37,10 @@ final class DirectoryWatcher: @unchecked Sendable {
   private init() {
     inotify = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
     guard inotify >= 0 else {
-      let message =
-        "PropertyListDefaults: inotify unavailable (\(systemError())); "
-        + "changes by other processes are seen only by synchronize()\n"
-      FileHandle.standardError.write(Data(message.utf8))
+      Diagnostics.report(
+        "PropertyListDefaults",
+        "inotify unavailable (\(systemError())); changes by other processes are seen only by "
+          + "synchronize()")
       source = nil
       return
     }
@@ -61,7 +61,7 @@ final class DirectoryWatcher: @unchecked Sendable {
 
   /// Calls `onChange` on the watcher's queue whenever the file at `url` (a resolved path in an
   /// existing folder) may have changed, until the returned observation ends. Several callbacks
-  /// may watch one file.
+  /// may watch one file. A file named ``anyFile`` stands for every file of the folder.
   func watch(fileAt url: URL, onChange: @escaping @Sendable () -> Void) -> DefaultsObservation {
     let token = CallbackWatch()
     let id = ObjectIdentifier(token)
@@ -152,7 +152,11 @@ final class DirectoryWatcher: @unchecked Sendable {
         }
         return watched.files.keys.map { folder + "/" + $0 }
       }
-      return watched.files[name] == nil ? [] : [folder + "/" + name]
+      let file = watched.files[name] == nil ? [] : [folder + "/" + name]
+      return file + (watched.files[Self.anyFile] == nil ? [] : [folder + "/" + Self.anyFile])
     }
   }
+
+  /// The file name that stands for every file of its folder in ``watch(fileAt:onChange:)``.
+  static let anyFile = "*"
 }

@@ -97,8 +97,8 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
   public static func store(suiteName: String) -> PropertyListDefaults {
     if suiteName.isEmpty { return PropertyListDefaults.standard }
     guard let store = PropertyListDefaults(suiteName: suiteName) else {
-      FileHandle.standardError.write(
-        Data("ObservableDefaults: '\(suiteName)' is not a valid suite name; using the standard domain\n".utf8))
+      Diagnostics.report(
+        "ObservableDefaults", "'\(suiteName)' is not a valid suite name; using the standard domain")
       return PropertyListDefaults.standard
     }
     return store
@@ -214,7 +214,7 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
 
   /// Writes a new value of a persisted property to the store and notifies its observers once;
   /// does nothing when the value is unchanged or the store refuses the write (the reason is
-  /// printed to standard error and the property keeps its value).
+  /// reported to ``Diagnostics`` and the property keeps its value).
   public func set<Value>(
     _ newValue: Value, object: Object, property: KeyPath<Object, Value>,
     storage: ReferenceWritableKeyPath<Object, Value>, defaultValue: KeyPath<Object, Value>,
@@ -230,7 +230,7 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
       try store.write(encoded, forKey: fullKey, excluding: observation)
       if synchronizesEveryWrite { _ = store.synchronize() }
     } catch {
-      FileHandle.standardError.write(Data("ObservableDefaults: \(Object.self).\(key) was not stored: \(error)\n".utf8))
+      Diagnostics.report("ObservableDefaults", "\(Object.self).\(key) was not stored: \(error)")
       return
     }
     let stored =

@@ -47,6 +47,7 @@ public struct AnySettingsProperty: @unchecked Sendable {
   private let write: (Any) throws -> Void
   private let encode: () -> Any?
   private let writeEncoded: (Any?) throws -> Void
+  private let reads: (Any) -> Bool
   private let reset: () throws -> Void
 
   init<Settings: ObservableSettings>(_ property: SettingsProperty<Settings>, of object: Settings) {
@@ -62,6 +63,7 @@ public struct AnySettingsProperty: @unchecked Sendable {
     write = { try property.setValue($0, of: object) }
     encode = { property.propertyListValue(of: object) }
     writeEncoded = { try property.setValue(fromPropertyList: $0, of: object) }
+    reads = { property.decodes($0) }
     reset = { try property.resetValue(of: object) }
   }
 
@@ -83,4 +85,12 @@ public struct AnySettingsProperty: @unchecked Sendable {
   public func setValue(fromPropertyList object: Any?) throws { try writeEncoded(object) }
   /// Removes the stored value so the property reads its default again.
   public func resetValue() throws { try reset() }
+  /// Whether the property's codec reads a value from `stored`; see
+  /// ``SettingsProperty/decodes(_:)``.
+  public func decodes(_ stored: Any) -> Bool { reads(stored) }
+  /// The form the store holds under ``storageKey`` now (raw, not decoded); `nil` when nothing
+  /// is stored or the property is `@ObservableOnly`.
+  public func storedObject() -> Any? {
+    storageKey.flatMap { store().store.object(forKey: $0) }
+  }
 }

@@ -26,6 +26,7 @@ public struct SettingsProperty<Object: AnyObject>: @unchecked Sendable {
   private let write: (Object, Any) throws -> Void
   private let encode: (Object) -> Any?
   private let writeEncoded: (Object, Any?) throws -> Void
+  private let reads: (Any) -> Bool
   private let equalsDefault: (Object, SettingsStoreInfo) -> Bool
   /// The value stored under the key (with the given prefix) in a store, else the property's
   /// fallback; for an `@ObservableOnly` property, its value.
@@ -61,6 +62,11 @@ public struct SettingsProperty<Object: AnyObject>: @unchecked Sendable {
     try writeEncoded(settings, object)
   }
 
+  /// Whether the property's codec reads a value from `stored`, a form found in the store. When
+  /// it does not (another program wrote a `String` where an `Int` belongs), the property shows
+  /// its default, and tools show the stored form as undecodable. Always false for an
+  /// `@ObservableOnly` property.
+  public func decodes(_ stored: Any) -> Bool { reads(stored) }
 }
 
 // The functions that need the object's store take it from the object's description; the
@@ -123,6 +129,7 @@ extension SettingsProperty {
       writeEncoded: { object, stored in
         object[keyPath: property] = try decoded(stored, by: codec.decode, key: key)
       },
+      reads: { codec.decode($0) != nil },
       equalsDefault: { codec.isEqual($0[keyPath: property], fallback($0, $1)) },
       storedValue: storedValue,
       refresh: { object, store, prefix in
@@ -154,6 +161,7 @@ extension SettingsProperty {
       writeEncoded: { _, _ in
         throw SettingsValueError.undecodable(key: name, expected: String(describing: Value.self))
       },
+      reads: { _ in false },
       equalsDefault: { _, _ in true },
       storedValue: { object, _, _ in object[keyPath: property] },
       refresh: { _, _, _ in nil },

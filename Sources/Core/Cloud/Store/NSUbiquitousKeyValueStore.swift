@@ -18,7 +18,7 @@ import Foundation
 /// - Apple's limits are enforced (see ``CloudQuota``): a write that would exceed one is not
 ///   applied and is reported as Apple's store does, with
 ///   ``didChangeExternallyNotification`` and ``NSUbiquitousKeyValueStoreQuotaViolationChange``,
-///   plus one line on standard error for the developer.
+///   plus a report to ``Diagnostics`` for the developer.
 /// - As on Apple platforms, ``didChangeExternallyNotification`` is posted only for changes from
 ///   the container (and quota violations), never for this process's own writes. ``observe(_:)``
 ///   reports both kinds, for the settings objects of `@ObservableCloud`.
@@ -208,13 +208,13 @@ open class NSUbiquitousKeyValueStore: NSObject, @unchecked Sendable {
     writeReportingFailure(nil, forKey: aKey)
   }
 
-  /// ``write(_:forKey:excluding:)``, reporting a refusal as one line on standard error (Apple's
+  /// ``write(_:forKey:excluding:)``, reporting a refusal to ``Diagnostics`` (Apple's
   /// setters cannot fail either; a quota violation is also posted as a notification).
   private func writeReportingFailure(_ value: Any?, forKey key: String) {
     do {
       try write(value, forKey: key)
     } catch {
-      FileHandle.standardError.write(Data("\(error)\n".utf8))
+      Diagnostics.report("NSUbiquitousKeyValueStore", "\(error)")
     }
   }
 

@@ -218,7 +218,7 @@ final class CloudReplica: ObservedStoreState, @unchecked Sendable {
   }
 
   private static func report(_ error: any Error) {
-    FileHandle.standardError.write(Data("NSUbiquitousKeyValueStore: \(error)\n".utf8))
+    Diagnostics.report("NSUbiquitousKeyValueStore", "\(error)")
   }
 
   deinit {

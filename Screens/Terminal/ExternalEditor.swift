@@ -1,0 +1,36 @@
+import Foundation
+
+/// The user's own editor (`$VISUAL`, else `$EDITOR`, else `vi`) on a temporary file, for values
+/// too long or too structured for one line. Curses gives the terminal up while it runs.
+@MainActor
+struct ExternalEditor {
+  let canvas: NcursesCanvas
+  let loop: EventLoop
+
+  /// Writes `text` to a temporary file ending in `.extension`, runs the editor on it in the
+  /// terminal and returns the file's text when the editor exits with status 0; nil otherwise
+  /// (the editor is missing or failed). The file is removed afterwards.
+  func edit(_ text: String, fileExtension: String) -> String? {
+    let file = FileManager.default.temporaryDirectory
+      .appendingPathComponent("settings-editor-\(UUID().uuidString).\(fileExtension)")
+    guard (try? Data(text.utf8).write(to: file)) != nil else { return nil }
+    defer { try? FileManager.default.removeItem(at: file) }
+    let environment = ProcessInfo.processInfo.environment
+    let command = [environment["VISUAL"], environment["EDITOR"]].compactMap { $0 }
+      .first { !$0.isEmpty } ?? "vi"
+    canvas.suspend()
+    defer {
+      // Ctrl-C meant for the editor reached this process too: it does not end the editor.
+      loop.discardSignals()
+      canvas.resume()
+    }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    // The command may carry its own arguments (`code --wait`); the file is one more.
+    process.arguments = ["-c", command + " \"$1\"", "sh", file.path]
+    guard (try? process.run()) != nil else { return nil }
+    process.waitUntilExit()
+    guard process.terminationReason == .exit, process.terminationStatus == 0 else { return nil }
+    return (try? Data(contentsOf: file)).map { String(decoding: $0, as: UTF8.self) }
+  }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import ObservableDefaultsCore
+
+/// Property-list values as JSON and back, without loss: JSON has no dates and no bytes, so a
+/// date is `{"$date": "2023-01-08T19:59:26.426036Z"}` (ISO 8601, every digit of the fraction)
+/// and data is `{"$data": "3q2+7w=="}` (Base64), as MongoDB's extended JSON writes them. JSON's
+/// `null` has no property-list form and is refused.
+enum JSONTransfer {
+  /// `values` as pretty-printed JSON with sorted keys and a final newline.
+  static func data(of values: [String: Any]) throws -> Data {
+    try JSONSerialization.data(
+      withJSONObject: jsonForm(values), options: [.prettyPrinted, .sortedKeys]) + Data("\n".utf8)
+  }
+
+  /// The dictionary `data` holds as JSON, dates and data restored.
+  ///
+  /// - Parameter file: the input's name for messages (`-` for standard input).
+  /// - Throws: ``VerbError`` `.invalidValue` naming the file, the line and column, and what was
+  ///   expected; or naming the key of a `null` or of a malformed `$date` / `$data`.
+  static func values(from data: Data, file: String) throws(VerbError) -> [String: Any] {
+    let root: Any
+    do {
+      root = try JSONSerialization.jsonObject(with: data)
+    } catch {
+      throw .invalid(
+        "\(file): \(position(of: error, in: data)): not valid JSON (\(reason(of: error)))")
+    }
+    guard let values = root as? [String: Any] else {
+      throw .invalid("\(file): the top level is not a JSON object (expected {\"key\": value, …})")
+    }
+    var result: [String: Any] = [:]
+    for (key, value) in values { result[key] = try propertyListForm(value, path: key, file: file) }
+    return result
+  }
+
+  private static func jsonForm(_ value: Any) -> Any {
+    switch value {
+    case let date as Date: ["$date": PropertyListScalarType.text(of: date) ?? ""]
+    case let data as Data: ["$data": data.base64EncodedString()]
+    case let array as [Any]: array.map(jsonForm)
+    case let dictionary as [String: Any]: dictionary.mapValues(jsonForm)
+    default: value
+    }
+  }
+
+  private static func propertyListForm(_ value: Any, path: String, file: String) throws(VerbError)
+    -> Any
+  {
+    switch value {
+    case is NSNull:
+      throw .invalid(
+        "\(file): \(path) is null, which a property list cannot hold; leave the key out")
+    case let array as [Any]:
+      var items: [Any] = []
+      for (index, item) in array.enumerated() {
+        items.append(try propertyListForm(item, path: "\(path)[\(index)]", file: file))
+      }
+      return items
+    case let dictionary as [String: Any]:
+      if dictionary.count == 1, let text = dictionary["$date"] {
+        guard let text = text as? String, let date = try? PropertyListScalarType.date.parse(text)
+        else {
+          throw .invalid(
+            "\(file): \(path): $date must be an ISO 8601 date like 2026-01-31T09:30:00Z")
+        }
+        return date
+      }
+      if dictionary.count == 1, let text = dictionary["$data"] {
+        guard let text = text as? String, let bytes = Data(base64Encoded: text) else {
+          throw .invalid("\(file): \(path): $data must be Base64 text")
+        }
+        return bytes
+      }
+      var entries: [String: Any] = [:]
+      for (key, item) in dictionary {
+        entries[key] = try propertyListForm(item, path: "\(path).\(key)", file: file)
+      }
+      return entries
+    default:
+      return value
+    }
+  }
+
+  /// `line L, column C` of the character a JSON parser error names ("around character N"), or
+  /// "at the end" when it names none.
+  private static func position(of error: any Error, in data: Data) -> String {
+    let text = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? ""
+    guard let match = text.firstMatch(of: /character (\d+)/), let offset = Int(match.1) else {
+      return "at the end"
+    }
+    let before = data.prefix(offset)
+    let line = before.filter { $0 == UInt8(ascii: "\n") }.count + 1
+    let lineStart = before.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? before.startIndex
+    let column = String(decoding: data[lineStart..<before.endIndex], as: UTF8.self).count + 1
+    return "line \(line), column \(column)"
+  }
+
+  /// The parser's reason without its position ("Invalid value" → "invalid value").
+  private static func reason(of error: any Error) -> String {
+    let text = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)"
+    let reason = text.replacing(/\ around (line \d+, column \d+|character \d+)\.?/, with: "")
+      .trimmingCharacters(in: CharacterSet(charactersIn: ". "))
+    return reason.prefix(1).lowercased() + reason.dropFirst()
+  }
+}

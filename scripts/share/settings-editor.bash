@@ -1,0 +1,34 @@
+# bash completion for settings-editor: verbs, options, suite names, write's type flags.
+_settings_editor() {
+  local current=${COMP_WORDS[COMP_CWORD]}
+  local verbs="read read-type write rename delete domains find export import watch help"
+  local options="--readonly --color=auto --color=always --color=never --help"
+  if [ "$COMP_CWORD" -eq 1 ]; then
+    if [[ $current == -* ]]; then
+      mapfile -t COMPREPLY < <(compgen -W "$options" -- "$current")
+    else
+      mapfile -t COMPREPLY < <(compgen -W "$verbs" -- "$current")
+      mapfile -t -O "${#COMPREPLY[@]}" COMPREPLY < <(compgen -f -X '!*.plist' -- "$current")
+    fi
+    return
+  fi
+  local verb=${COMP_WORDS[1]}
+  case "$verb" in
+    help)
+      mapfile -t COMPREPLY < <(compgen -W "$verbs" -- "$current") ;;
+    read|read-type|write|rename|delete|export|import|watch)
+      if [ "$COMP_CWORD" -eq 2 ]; then
+        mapfile -t COMPREPLY < <(compgen -W "$(settings-editor domains 2>/dev/null)" -- "$current")
+        mapfile -t -O "${#COMPREPLY[@]}" COMPREPLY < <(compgen -f -X '!*.plist' -- "$current")
+      elif [ "$verb" = write ] && [[ $current == -* ]]; then
+        mapfile -t COMPREPLY < <(compgen -W "-string -int -integer -float -real -bool -boolean \
+          -date -data -array -array-add -dict -dict-add" -- "$current")
+      elif [ "$verb" = read ] && [[ $current == -* ]]; then
+        mapfile -t COMPREPLY < <(compgen -W "--raw" -- "$current")
+      elif [ "$verb" = export ] || [ "$verb" = import ]; then
+        mapfile -t COMPREPLY < <(compgen -W "--json" -- "$current")
+        mapfile -t -O "${#COMPREPLY[@]}" COMPREPLY < <(compgen -f -- "$current")
+      fi ;;
+  esac
+}
+complete -F _settings_editor settings-editor
