@@ -131,7 +131,9 @@ let package = Package(
       linkerSettings: pluginSwiftSyntax.linkerSettings
     ),
     // Core: property-list files, suites shared between processes, change signals, codecs.
-    .target(name: "ObservableDefaultsCore", path: "Sources/Core"),
+    .target(name: "ObservableDefaultsCore", dependencies: ["CCurl"], path: "Sources/Core"),
+    // libcurl (Debian: libcurl4-openssl-dev), the HTTP client of the etcd cloud backend.
+    .systemLibrary(name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl"),
     // The library users import: macro declarations and the runtime their expansions call.
     .target(
       name: "ObservableDefaults",

@@ -35,6 +35,7 @@ struct BenchmarkRun {
         fileSize: Self.size(of: copy), into: table)
     }
     if options.includes("writers") { ConcurrentWritersMeasure(workspace: workspace, runs: runs).run(into: table) }
+    if options.includes("cloud") { CloudSyncMeasure(workspace: workspace, changes: 500, runs: runs).run(into: table) }
     if options.includesBuild { BuildMeasure(runs: 3).run(into: table) }  // ~2 min per run
 
     print("Runs per measure: \(runs) (after warm-up); \(ProcessInfo.processInfo.activeProcessorCount) cores.\n")

@@ -57,7 +57,7 @@ struct ExternalChangeMeasure {
 }
 
 /// The stamp taken when a tracker fired, handed from the notifying thread to the measuring one.
-private final class FiredStamp: @unchecked Sendable {
+final class FiredStamp: @unchecked Sendable {
   private let condition = NSCondition()
   private var stamp: UInt64?
 

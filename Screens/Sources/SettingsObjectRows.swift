@@ -20,20 +20,29 @@ final class SettingsObjectRows: RowSource {
   var location: String {
     let store = settings.store
     switch store.kind {
-    case .cloud: return "cloud key-value store"
+    case .cloud:
+      guard let cloud = store.store as? NSUbiquitousKeyValueStore, cloud.syncStatus.backend == "etcd" else {
+        return "cloud key-value store"
+      }
+      return "cloud key-value store on etcd \(cloud.syncStatus.endpoint ?? "")"
     case .userDefaults: return store.fileURL?.path ?? "UserDefaults"
     }
   }
 
   var kind: RowSourceKind { settings.store.kind == .cloud ? .cloud : .object }
 
-  /// The cloud store's sync state: `synced`, or the last error reading or writing the container
-  /// and how many writes wait for it.
+  /// The cloud store's sync state: the last error reading or writing the container and how many
+  /// writes wait for it; else `synced` when connected with nothing pending; else the backend's
+  /// ``CloudSyncStatus/summary`` (`offline, 2 pending`, `connecting`).
   var state: String? {
     guard let cloud = settings.store.store as? NSUbiquitousKeyValueStore else { return nil }
-    guard let error = cloud.lastError else { return "synced" }
-    let waiting = cloud.pendingWriteCount
-    return "sync error: \(error)" + (waiting > 0 ? " (\(waiting) write\(waiting == 1 ? "" : "s") pending)" : "")
+    let status = cloud.syncStatus
+    if let error = cloud.lastError {
+      let waiting = status.pendingCount
+      return "sync error: \(error)"
+        + (waiting > 0 ? " (\(waiting) write\(waiting == 1 ? "" : "s") pending)" : "")
+    }
+    return status.connection == .connected && status.pendingCount == 0 ? "synced" : status.summary
   }
 
   var rowCount: Int { settings.properties.count }

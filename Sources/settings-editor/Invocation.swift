@@ -22,6 +22,7 @@ enum Invocation: Equatable {
   case export(domain: Domain, json: Bool, output: String?)
   case `import`(suite: String, input: String, json: Bool)
   case watch(suite: String, key: String?)
+  case cloudStatus
 
   /// A suite name or a property-list file named on the command line.
   enum Domain: Equatable {
@@ -122,6 +123,9 @@ enum Invocation: Equatable {
     case .watch:
       try count(1...2)
       return .watch(suite: try suite(operands[0]), key: operands.count == 2 ? operands[1] : nil)
+    case .cloud:
+      guard operands == ["status"] else { throw .usage(verb, "the cloud verb takes: status") }
+      return .cloudStatus
     }
   }
 }

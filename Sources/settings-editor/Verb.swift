@@ -1,7 +1,7 @@
 /// The command-line verbs, with the usage line and help text each prints.
 enum Verb: String, CaseIterable, Sendable {
   case read, readType = "read-type", write, rename, delete, domains, find, export, `import`
-  case watch, help
+  case watch, cloud, help
 
   /// The arguments after the verb, e.g. `<suite | file.plist> [key]`.
   var synopsis: String {
@@ -16,6 +16,7 @@ enum Verb: String, CaseIterable, Sendable {
     case .export: "<suite | file.plist> [--json] [<output> | -]"
     case .import: "<suite> <input | -> [--json]"
     case .watch: "<suite> [key]"
+    case .cloud: "status"
     case .help: "[verb]"
     }
   }
@@ -38,6 +39,7 @@ enum Verb: String, CaseIterable, Sendable {
     case .export: "print or save a domain as an XML property list or JSON"
     case .import: "replace a suite's values with those of a property list or JSON"
     case .watch: "print each change to a suite as it happens, until interrupted"
+    case .cloud: "print the cloud store's backend, endpoint, connection, pending writes, last sync"
     case .help: "explain a verb"
     }
   }
@@ -111,6 +113,14 @@ enum Verb: String, CaseIterable, Sendable {
       """
       Prints one line per change, `key: old → new` (`(none)` for a missing value), for every \
       key or only the one given, until SIGINT or SIGTERM, then exits with 0.
+      """
+    case .cloud:
+      """
+      Connects this program's cloud store (NSUbiquitousKeyValueStore.default: etcd when \
+      OBSERVABLE_DEFAULTS_ETCD_ENDPOINTS or $XDG_CONFIG_HOME/ObservableDefaults/cloud.conf names \
+      endpoints, else the embedded container) and prints one `name: value` line each: backend, \
+      endpoint, account, state (connected, connecting, offline), pending (writes not yet \
+      acknowledged), last sync (ISO 8601, or never), and error when the last exchange failed.
       """
     case .help:
       "Prints the help of a verb; `settings-editor <verb> --help` does the same."

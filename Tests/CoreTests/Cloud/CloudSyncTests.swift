@@ -8,34 +8,34 @@ import Testing
   @Test(arguments: CloudBackendKind.allCases)
   func sameKeyOnTwoDevicesTheLaterWriteWinsOnBoth(kind: CloudBackendKind) async throws {
     try await withCloudContainer(kind) { container in
-      let (phone, _) = container.store()
-      let (laptop, _) = container.store()
+      let (phone, _) = try container.store()
+      let (laptop, _) = try container.store()
       phone.set("phone", forKey: "theme")
       laptop.set("laptop", forKey: "theme")
       #expect(phone.synchronize() && laptop.synchronize())
-      #expect(await poll(seconds: 1) { phone.string(forKey: "theme") == "laptop" })
+      #expect(await poll(seconds: 10) { phone.string(forKey: "theme") == "laptop" })
       #expect(laptop.string(forKey: "theme") == "laptop")
-      let (fresh, _) = container.store()
+      let (fresh, _) = try container.store()
       #expect(fresh.string(forKey: "theme") == "laptop")
 
       laptop.removeObject(forKey: "theme")
       laptop.synchronize()
-      #expect(await poll(seconds: 1) { phone.object(forKey: "theme") == nil })
+      #expect(await poll(seconds: 10) { phone.object(forKey: "theme") == nil })
       phone.set("again", forKey: "theme")
       phone.synchronize()
-      #expect(await poll(seconds: 1) { laptop.string(forKey: "theme") == "again" })
+      #expect(await poll(seconds: 10) { laptop.string(forKey: "theme") == "again" })
     }
   }
 
   @Test(arguments: CloudBackendKind.allCases)
   func differentKeysOnTwoDevicesBothSurvive(kind: CloudBackendKind) async throws {
     try await withCloudContainer(kind) { container in
-      let (phone, _) = container.store()
-      let (laptop, _) = container.store()
+      let (phone, _) = try container.store()
+      let (laptop, _) = try container.store()
       phone.set("phone", forKey: "a")
       laptop.set("laptop", forKey: "b")
       #expect(phone.synchronize() && laptop.synchronize() && phone.synchronize())
-      for store in [phone, laptop, container.store().0] {
+      for store in [phone, laptop, try container.store().0] {
         #expect(store.string(forKey: "a") == "phone")
         #expect(store.string(forKey: "b") == "laptop")
       }
@@ -45,14 +45,14 @@ import Testing
   @Test(arguments: CloudBackendKind.allCases)
   func aFreshDeviceWithDefaultsDoesNotOverwriteCloudValues(kind: CloudBackendKind) async throws {
     try await withCloudContainer(kind) { container in
-      let (phone, _) = container.store()
+      let (phone, _) = try container.store()
       phone.set(7 as Int64, forKey: "volume")
       phone.set("Fatbobman", forKey: "name")
       #expect(phone.synchronize())
 
       // A new device whose settings declare defaults: it writes a default only where the store
       // has no value, and it has pulled the cloud's values before anything else.
-      let (fresh, writes) = container.store()
+      let (fresh, writes) = try container.store()
       let defaults: [String: Any] = ["volume": 5, "name": "Guest", "onlyHere": true]
       for (key, value) in defaults where fresh.object(forKey: key) == nil {
         fresh.set(value, forKey: key)
@@ -71,13 +71,13 @@ import Testing
   @Test(arguments: CloudBackendKind.allCases)
   func threeRestartsWithoutEditsPerformZeroWrites(kind: CloudBackendKind) async throws {
     try await withCloudContainer(kind) { container in
-      let (first, firstWrites) = container.store()
+      let (first, firstWrites) = try container.store()
       first.set("value", forKey: "k")
       first.set(1.5, forKey: "d")
       #expect(first.synchronize())
       #expect(firstWrites.saveCount >= 1)
       for _ in 1...3 {
-        let (restarted, writes) = container.store()
+        let (restarted, writes) = try container.store()
         #expect(restarted.string(forKey: "k") == "value")
         // Reading, and writing back what is already stored, are not edits.
         restarted.set(restarted.string(forKey: "k"), forKey: "k")
@@ -91,18 +91,18 @@ import Testing
   @Test(arguments: CloudBackendKind.allCases)
   func remoteChangesArriveAsServerChangesNamingExactlyTheChangedKeys(kind: CloudBackendKind) async throws {
     try await withCloudContainer(kind) { container in
-      let (mine, myWrites) = container.store()
-      let (theirs, _) = container.store()
+      let (mine, myWrites) = try container.store()
+      let (theirs, _) = try container.store()
       mine.set("same", forKey: "unchanged")
       #expect(mine.synchronize())
-      #expect(await poll(seconds: 1) { theirs.string(forKey: "unchanged") == "same" })
+      #expect(await poll(seconds: 10) { theirs.string(forKey: "unchanged") == "same" })
       let notifications = CloudNotificationLog(mine)
       let changes = ChangeLog()
       let observation = mine.observe(changes.handler)
       theirs.set("new", forKey: "changed")
       theirs.set("same", forKey: "unchanged")
       #expect(theirs.synchronize())
-      #expect(await poll(seconds: 1) { !notifications.all.isEmpty })
+      #expect(await poll(seconds: 10) { !notifications.all.isEmpty })
       try await Task.sleep(nanoseconds: 100_000_000)
       #expect(notifications.all == [.init(reason: NSUbiquitousKeyValueStoreServerChange, keys: ["changed"])])
       #expect(changes.all == [DefaultsChange(keys: ["changed"], origin: .otherProcess)])
@@ -115,11 +115,11 @@ import Testing
   @Test(arguments: CloudBackendKind.allCases)
   func switchingAccountReplacesValuesAndReportsTheAccountChange(kind: CloudBackendKind) async throws {
     try await withCloudContainer(kind) { container in
-      let (bob, _) = container.store(account: "bob")
+      let (bob, _) = try container.store(account: "bob")
       bob.set("bob", forKey: "owner")
       bob.set("same", forKey: "both")
       #expect(bob.synchronize())
-      let (device, _) = container.store(account: "alice")
+      let (device, _) = try container.store(account: "alice")
       device.set("alice", forKey: "owner")
       device.set("same", forKey: "both")
       device.set("alice only", forKey: "extra")
@@ -127,12 +127,12 @@ import Testing
       let changes = ChangeLog()
       let observation = device.observe(changes.handler)
       try device.switchAccount(to: "bob")
-      #expect(await poll(seconds: 1) { !notifications.all.isEmpty })
+      #expect(await poll(seconds: 10) { !notifications.all.isEmpty })
       #expect(notifications.all == [.init(reason: NSUbiquitousKeyValueStoreAccountChange, keys: ["extra", "owner"])])
       #expect(changes.all == [DefaultsChange(keys: ["extra", "owner"], origin: .otherProcess)])
       #expect(propertyListValuesEqual(device.dictionaryRepresentation, ["owner": "bob", "both": "same"]))
       // What was written before the switch was saved to the old account.
-      #expect(container.store(account: "alice").0.string(forKey: "extra") == "alice only")
+      #expect(try container.store(account: "alice").0.string(forKey: "extra") == "alice only")
       withExtendedLifetime(observation) {}
     }
   }

@@ -146,7 +146,7 @@ import Testing
         try Data("garbage".utf8).write(to: url)
         first.set("while corrupt", forKey: "b")
         #expect(!first.synchronize())
-        #expect(first.pendingWriteCount == 1)
+        #expect(first.syncStatus.pendingCount == 1)
         #expect((first.lastError as? PropertyListError)?.kind == .malformed)
       }
       // The first device is gone (as at exit): its write waits beside the container.

@@ -7,7 +7,8 @@
 /// (see ``save(_:)``), and the store does the same with what it receives, so all devices converge.
 ///
 /// Implementations: ``EmbeddedCloudBackend`` (a container on disk shared by the processes of this
-/// machine, the default) and ``InMemoryCloudBackend`` (tests and development mode).
+/// machine, the default), ``EtcdCloudBackend`` (an etcd cluster, across machines) and
+/// ``InMemoryCloudBackend`` (tests and development mode).
 public protocol CloudBackend: AnyObject, Sendable {
   /// Reads everything stored for the current account.
   ///
@@ -46,4 +47,8 @@ public protocol CloudBackend: AnyObject, Sendable {
   /// - Parameter account: The account identity (for the embedded backend: a folder name, no `/`).
   /// - Throws: When the new account's data cannot be read; the device keeps its account then.
   func switchAccount(to account: String) throws
+
+  /// How this device's connection is doing (backend, endpoint, connected or offline, writes
+  /// pending, last sync); a snapshot that never waits for the network.
+  var syncStatus: CloudSyncStatus { get }
 }

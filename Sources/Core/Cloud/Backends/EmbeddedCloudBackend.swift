@@ -59,6 +59,11 @@ public final class EmbeddedCloudBackend: CloudBackend, CloudContainerSource, @un
       .appendingPathComponent("store.plist", isDirectory: false)
   }
 
+  /// `embedded`, the container file as endpoint, always connected (the file is local).
+  public var syncStatus: CloudSyncStatus {
+    CloudSyncStatus(backend: "embedded", endpoint: fileURL.path, account: account, connection: .connected)
+  }
+
   func readContents() throws -> CloudContainerContents {
     try contents(at: fileURL)
   }

@@ -78,6 +78,11 @@ public final class InMemoryCloudBackend: CloudBackend, CloudContainerSource, @un
     lock.withLock { currentAccount }
   }
 
+  /// `in-memory`, no endpoint, always connected.
+  public var syncStatus: CloudSyncStatus {
+    CloudSyncStatus(backend: "in-memory", endpoint: nil, account: account, connection: .connected)
+  }
+
   func readContents() -> CloudContainerContents {
     container.contents(of: account)
   }

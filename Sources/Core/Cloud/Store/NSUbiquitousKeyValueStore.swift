@@ -49,17 +49,36 @@ open class NSUbiquitousKeyValueStore: NSObject, @unchecked Sendable {
   public static let didChangeExternallyNotification = Notification.Name(
     "NSUbiquitousKeyValueStoreDidChangeExternallyNotification")
 
-  /// The shared store of this program: an ``EmbeddedCloudBackend`` with the default container
-  /// (the program's name), account (`$OBSERVABLE_DEFAULTS_CLOUD_ACCOUNT` or `default`) and folder
-  /// (see ``CloudContainerDirectory``), created on first use.
+  /// The shared store of this program, created on first use. Its backend is, in this order: the
+  /// one given to ``setDefaultBackend(_:)``; an ``EtcdCloudBackend`` when
+  /// `OBSERVABLE_DEFAULTS_ETCD_ENDPOINTS` or `$XDG_CONFIG_HOME/ObservableDefaults/cloud.conf`
+  /// names etcd endpoints (see ``EtcdConfiguration/fromEnvironment(container:environment:)``);
+  /// else an ``EmbeddedCloudBackend`` with the default container (the program's name), account
+  /// (`$OBSERVABLE_DEFAULTS_CLOUD_ACCOUNT` or `default`) and folder (see
+  /// ``CloudContainerDirectory``).
   open class var `default`: NSUbiquitousKeyValueStore { shared }
 
-  private static let shared = NSUbiquitousKeyValueStore(backend: defaultBackend)
-  private static let defaultBackend = EmbeddedCloudBackend()
+  private static let shared = NSUbiquitousKeyValueStore(backend: CloudDefaultBackend.backend)
+
+  /// Chooses the backend of ``default`` (and of ``init()``) — an addition to Apple's API. Call
+  /// it before the default store is first used (by `@ObservableCloud` classes too), e.g. first
+  /// thing in `main`.
+  ///
+  /// ```swift
+  /// try NSUbiquitousKeyValueStore.setDefaultBackend(
+  ///   EtcdCloudBackend(configuration: EtcdConfiguration(endpoints: ["https://10.0.0.2:2379"], account: "alice")))
+  /// ```
+  ///
+  /// - Parameter backend: The backend of the default store.
+  /// - Throws: ``CloudBackendSelectionError`` when the default store was already used (it keeps
+  ///   its backend).
+  public static func setDefaultBackend(_ backend: any CloudBackend) throws {
+    try CloudDefaultBackend.choose(backend)
+  }
 
   /// Another store object of the shared store (see ``default``); it shares its values.
   public override convenience init() {
-    self.init(backend: Self.defaultBackend)
+    self.init(backend: CloudDefaultBackend.backend)
   }
 
   /// A store kept by `backend` (an addition to Apple's API).
@@ -222,11 +241,15 @@ open class NSUbiquitousKeyValueStore: NSObject, @unchecked Sendable {
     replica.lastError
   }
 
-  /// How many writes of this device are not in the container yet (an addition to Apple's API):
-  /// saved shortly, or kept while the container cannot be read or written, and saved once it can
-  /// (``EmbeddedCloudBackend`` keeps them on disk across exits meanwhile).
-  public var pendingWriteCount: Int {
-    replica.pendingWriteCount
+  /// How this device's connection to the container is doing (an addition to Apple's API): the
+  /// backend, the endpoint in use, connected or offline, the last sync, and the writes pending —
+  /// those the backend has yet to push (etcd while offline) and those this store keeps back
+  /// while the container cannot be read or written (``EmbeddedCloudBackend`` keeps them on disk
+  /// across exits meanwhile).
+  public var syncStatus: CloudSyncStatus {
+    var status = backend.syncStatus
+    status.pendingCount += replica.pendingWriteCount
+    return status
   }
 
   /// Signs this device into another account (an addition to Apple's API, standing in for a change

@@ -6,6 +6,7 @@ import Testing
 enum CloudBackendKind: String, CaseIterable, CustomTestStringConvertible {
   case inMemory
   case embedded
+  case etcd
 
   var testDescription: String { rawValue }
 }
@@ -17,25 +18,35 @@ struct CloudTestContainer {
   let folder: TemporaryFolder
   /// The in-memory container's first device; other devices connect through it.
   private let memory = InMemoryCloudBackend()
+  /// The etcd container's key root (fresh per test) on the shared cluster.
+  private let etcdRoot = freshEtcdRoot()
 
   init(_ kind: CloudBackendKind, in folder: TemporaryFolder) {
     self.kind = kind
     self.folder = folder
   }
 
+  /// The configuration of a device on the etcd container (journal in memory).
+  func etcdConfiguration(account: String = "default") throws -> EtcdConfiguration {
+    let cluster = try EtcdTestCluster.shared.get()
+    return EtcdConfiguration(endpoints: cluster.endpoints, root: etcdRoot, container: "tests", account: account)
+  }
+
   /// A new device on this container (a new process, or a restart of one).
-  func device(account: String = "default") -> any CloudBackend {
+  func device(account: String = "default") throws -> any CloudBackend {
     switch kind {
     case .inMemory:
       return memory.anotherDevice(account: account)
     case .embedded:
       return EmbeddedCloudBackend(root: folder.url, container: "tests", account: account)
+    case .etcd:
+      return try EtcdCloudBackend(configuration: etcdConfiguration(account: account))
     }
   }
 
   /// A store on a new device, its saves counted.
-  func store(account: String = "default") -> (NSUbiquitousKeyValueStore, CountingCloudBackend) {
-    let backend = CountingCloudBackend(device(account: account))
+  func store(account: String = "default") throws -> (NSUbiquitousKeyValueStore, CountingCloudBackend) {
+    let backend = CountingCloudBackend(try device(account: account))
     return (NSUbiquitousKeyValueStore(backend: backend), backend)
   }
 }
@@ -79,6 +90,8 @@ final class CountingCloudBackend: CloudBackend, @unchecked Sendable {
   }
 
   func switchAccount(to account: String) throws { try base.switchAccount(to: account) }
+
+  var syncStatus: CloudSyncStatus { base.syncStatus }
 }
 
 /// Records the `didChangeExternallyNotification`s posted for one store object.

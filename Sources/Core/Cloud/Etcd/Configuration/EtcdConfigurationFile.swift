@@ -1,0 +1,44 @@
+import Foundation
+
+/// The configuration file that selects etcd for a program's cloud store without code changes:
+/// `$XDG_CONFIG_HOME/ObservableDefaults/cloud.conf` (`~/.config/ObservableDefaults/cloud.conf`
+/// when `XDG_CONFIG_HOME` is not an absolute path), with `key = value` lines and `#` comments:
+///
+///     endpoints = https://10.0.0.2:2379, https://10.0.0.3:2379, https://10.0.0.4:2379
+///     account = alice
+///     credentials-file = /home/alice/.config/ObservableDefaults/etcd-credentials
+///     ca-file = /etc/ssl/etcd/ca.pem
+///
+/// Keys: `endpoints`, `root`, `account`, `credentials-file`, `ca-file`, `cert-file`, `key-file`,
+/// `state-directory` (see ``EtcdConfiguration/fromEnvironment(container:environment:)``; each
+/// environment variable wins over its key). Passwords do not belong here: they go in the
+/// credentials file (mode `0600`) or the environment.
+public enum EtcdConfigurationFile {
+  /// The file's location, read from the environment at each call.
+  ///
+  /// - Parameter environment: The environment to read `XDG_CONFIG_HOME` and `HOME` from.
+  public static func url(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+    let configHome: URL
+    if let value = environment["XDG_CONFIG_HOME"], value.hasPrefix("/") {
+      configHome = URL(fileURLWithPath: value, isDirectory: true)
+    } else {
+      let home = environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
+        ?? FileManager.default.homeDirectoryForCurrentUser
+      configHome = home.appendingPathComponent(".config", isDirectory: true)
+    }
+    return configHome.appendingPathComponent("ObservableDefaults/cloud.conf")
+  }
+
+  /// The `key = value` fields of `text`: blank lines and lines starting with `#` are skipped,
+  /// keys and values trimmed, a later line wins.
+  static func fields(of text: String) -> [String: String] {
+    var fields: [String: String] = [:]
+    for line in text.split(whereSeparator: \.isNewline) {
+      let trimmed = line.trimmingCharacters(in: .whitespaces)
+      guard !trimmed.hasPrefix("#"), let equals = trimmed.firstIndex(of: "=") else { continue }
+      let key = trimmed[..<equals].trimmingCharacters(in: .whitespaces)
+      fields[key] = trimmed[trimmed.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+    }
+    return fields
+  }
+}

@@ -1,0 +1,273 @@
+import Foundation
+@testable import ObservableDefaultsCore
+
+/// A real etcd cluster on 127.0.0.1 for the tests: members started from Debian's `etcd` binary on
+/// free ports, data in a temporary folder, stopped by PID however the tests end.
+///
+/// Each member runs under a small shell that reads its standard input from this process: when
+/// this process ends in any way (even killed), the pipe closes and the shell kills its member by
+/// PID. ``stop()``, `deinit` and an `atexit` hook also kill every member by PID.
+final class EtcdTestCluster: @unchecked Sendable {
+  /// etcd is not installed: the tests fail with this message.
+  struct NotInstalled: Error, CustomStringConvertible {
+    var description: String {
+      "the etcd tests need etcd: apt-get install etcd-server etcd-client (Debian's etcd 3.4 package; `.ci/run` and scripts/test install it)"
+    }
+  }
+
+  struct ClusterError: Error, CustomStringConvertible {
+    let description: String
+  }
+
+  final class Member: @unchecked Sendable {
+    let name: String
+    let clientURL: String
+    let peerURL: String
+    let arguments: [String]
+    fileprivate(set) var pid: Int32 = 0
+    fileprivate var wrapper: Process?
+    fileprivate var lifeline: Pipe?
+
+    init(name: String, clientURL: String, peerURL: String, arguments: [String]) {
+      self.name = name
+      self.clientURL = clientURL
+      self.peerURL = peerURL
+      self.arguments = arguments
+    }
+
+    var isRunning: Bool { pid > 0 && kill(pid, 0) == 0 }
+  }
+
+  /// The cluster every conformance and sync test shares (a fresh key root per test).
+  static let shared: Result<EtcdTestCluster, any Error> = Result { try EtcdTestCluster(size: 3) }
+
+  let folder: URL
+  let members: [Member]
+  private let lock = NSLock()
+
+  /// The members' client URLs.
+  var endpoints: [String] { members.map(\.clientURL) }
+
+  /// Starts `size` members and waits until the cluster answers a linearizable read.
+  ///
+  /// - Parameters:
+  ///   - size: The number of members.
+  ///   - scheme: `http`, or `https` with `tls` (server certificate, key and CA files).
+  ///   - extraArguments: More `etcd` flags for every member.
+  init(size: Int, tls: (certificate: String, key: String, ca: String)? = nil, extraArguments: [String] = []) throws {
+    guard let etcd = Self.etcdExecutable else { throw NotInstalled() }
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("etcd-tests-\(UUID().uuidString)")
+    self.folder = folder
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let scheme = tls == nil ? "http" : "https"
+    let ports = try Self.freePorts(2 * size)
+    let names = (0..<size).map { "m\($0)" }
+    let peers = names.indices.map { "http://127.0.0.1:\(ports[2 * $0 + 1])" }
+    let initialCluster = names.indices.map { "\(names[$0])=\(peers[$0])" }.joined(separator: ",")
+    var tlsArguments: [String] = []
+    if let tls {
+      tlsArguments = ["--cert-file", tls.certificate, "--key-file", tls.key, "--trusted-ca-file", tls.ca, "--client-cert-auth"]
+    }
+    members = names.indices.map { index in
+      let client = "\(scheme)://127.0.0.1:\(ports[2 * index])"
+      let arguments = [
+        etcd, "--name", names[index], "--data-dir", "\(folder.path)/\(names[index])",
+        "--listen-client-urls", client, "--advertise-client-urls", client,
+        "--listen-peer-urls", peers[index], "--initial-advertise-peer-urls", peers[index],
+        "--initial-cluster", initialCluster, "--initial-cluster-token", "tests-\(ports[0])",
+        "--initial-cluster-state", "new", "--logger", "zap", "--log-level", "error",
+        "--experimental-watch-progress-notify-interval", "2s",
+      ] + tlsArguments + extraArguments
+      return Member(name: names[index], clientURL: client, peerURL: peers[index], arguments: arguments)
+    }
+    EtcdTestClusters.register(self)
+    do {
+      for member in members { try start(member) }
+      if tls == nil { try waitUntilHealthy() }
+    } catch {
+      stop()
+      throw error
+    }
+  }
+
+  deinit {
+    stop()
+  }
+
+  /// `etcd` on `PATH` or in `/usr/bin`.
+  static var etcdExecutable: String? {
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin"
+    return (path.split(separator: ":").map(String.init) + ["/usr/bin", "/usr/local/bin"])
+      .map { $0 + "/etcd" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+  }
+
+  /// Starts (or restarts, on its data folder) `member`.
+  func start(_ member: Member) throws {
+    let wrapper = Process()
+    let lifeline = Pipe()
+    let output = Pipe()
+    wrapper.executableURL = URL(fileURLWithPath: "/bin/sh")
+    let log = folder.appendingPathComponent("\(member.name).log").path
+    wrapper.arguments = [
+      "-c", "\"$@\" >>'\(log)' 2>&1 & echo $!; cat >/dev/null; kill -9 $! 2>/dev/null", "sh",
+    ] + member.arguments
+    wrapper.standardInput = lifeline
+    wrapper.standardOutput = output
+    try wrapper.run()
+    var line = Data()
+    while true {
+      let byte = output.fileHandleForReading.readData(ofLength: 1)
+      if byte.isEmpty || byte == Data("\n".utf8) { break }
+      line.append(byte)
+    }
+    guard let pid = Int32(String(decoding: line, as: UTF8.self)) else {
+      throw ClusterError(description: "etcd member \(member.name) did not start")
+    }
+    lock.withLock {
+      member.pid = pid
+      member.wrapper = wrapper
+      member.lifeline = lifeline
+    }
+  }
+
+  /// Kills `member` with `SIGKILL` (by its PID) and waits until it is gone.
+  func kill9(_ member: Member) {
+    let (pid, lifeline, wrapper) = lock.withLock { () -> (Int32, Pipe?, Process?) in
+      defer { (member.pid, member.lifeline, member.wrapper) = (0, nil, nil) }
+      return (member.pid, member.lifeline, member.wrapper)
+    }
+    guard pid > 0 else { return }
+    kill(pid, SIGKILL)
+    try? lifeline?.fileHandleForWriting.close()
+    wrapper?.waitUntilExit()
+  }
+
+  /// Stops every member by PID (the `atexit` hook and `deinit` call it too).
+  func stop() {
+    for member in members { kill9(member) }
+  }
+
+  /// Stops the members and removes the data folder.
+  func remove() {
+    stop()
+    try? FileManager.default.removeItem(at: folder)
+  }
+
+  /// A client of the whole cluster (or of `only` members).
+  func client(_ only: [Member]? = nil, credentials: EtcdCredentials? = nil, tls: HTTPTLSFiles = HTTPTLSFiles()) -> EtcdClient {
+    EtcdClient(
+      endpoints: (only ?? members).map(\.clientURL), credentials: credentials, tls: tls, requestTimeout: 5,
+      connectTimeout: 1)
+  }
+
+  /// Waits (up to 20 s) until a linearizable read succeeds.
+  func waitUntilHealthy(tls: HTTPTLSFiles = HTTPTLSFiles(), credentials: EtcdCredentials? = nil) throws {
+    let client = client(credentials: credentials, tls: tls)
+    let deadline = Date().addingTimeInterval(20)
+    var lastError: (any Error)?
+    while Date() < deadline {
+      do {
+        _ = try client.range(key: Data("/health".utf8), rangeEnd: Data("/health0".utf8), countOnly: true)
+        return
+      } catch {
+        lastError = error
+        usleep(50_000)
+      }
+    }
+    throw ClusterError(description: "the etcd cluster did not become healthy in 20 s: \(lastError.map { "\($0)" } ?? "")")
+  }
+
+  private struct StatusResponse: Decodable {
+    var header: EtcdResponseHeader?
+    var leader: String?
+  }
+
+  private struct MemberHeader: Decodable {
+    var member_id: String?
+  }
+
+  private struct StatusHeader: Decodable {
+    var header: MemberHeader?
+    var leader: String?
+  }
+
+  /// The member that is the leader now (nil when none answers with a leader).
+  func leader() -> Member? {
+    for member in members where member.isRunning {
+      guard let status: StatusHeader = try? client([member]).call("/v3/maintenance/status", [String: String]()),
+        let leader = status.leader, status.header?.member_id == leader
+      else { continue }
+      return member
+    }
+    return nil
+  }
+
+  /// Compacts the history up to `revision` (physically).
+  func compact(to revision: Int64) throws {
+    struct Compaction: Encodable {
+      let revision: EtcdInt64
+      let physical: Bool
+    }
+    let _: EtcdTxnResponse = try client().call("/v3/kv/compaction", Compaction(revision: EtcdInt64(revision), physical: true))
+  }
+
+  /// The cluster's current revision.
+  func revision() throws -> Int64 {
+    try client().range(key: Data("/".utf8), rangeEnd: Data("0".utf8), countOnly: true).header?.revision?.value ?? 0
+  }
+
+  /// `count` distinct free TCP ports on 127.0.0.1.
+  private static func freePorts(_ count: Int) throws -> [Int] {
+    var sockets: [Int32] = []
+    defer { sockets.forEach { close($0) } }
+    var ports: [Int] = []
+    for _ in 0..<count {
+      let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+      var address = sockaddr_in()
+      address.sin_family = sa_family_t(AF_INET)
+      address.sin_addr.s_addr = inet_addr("127.0.0.1")
+      address.sin_port = 0
+      var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+      let bound = withUnsafeMutablePointer(to: &address) { pointer in
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
+          bind(descriptor, generic, length) == 0 && getsockname(descriptor, generic, &length) == 0
+        }
+      }
+      guard bound else { throw ClusterError(description: "no free port on 127.0.0.1") }
+      sockets.append(descriptor)
+      ports.append(Int(UInt16(bigEndian: address.sin_port)))
+    }
+    return ports
+  }
+}
+
+/// Every cluster started by this process, stopped by the `atexit` hook.
+enum EtcdTestClusters {
+  private final class Weak {
+    weak var cluster: EtcdTestCluster?
+    init(_ cluster: EtcdTestCluster) { self.cluster = cluster }
+  }
+
+  nonisolated(unsafe) private static var clusters: [Weak] = []
+  private static let lock = NSLock()
+  nonisolated(unsafe) private static var hookInstalled = false
+
+  static func register(_ cluster: EtcdTestCluster) {
+    let install = lock.withLock {
+      clusters.append(Weak(cluster))
+      defer { hookInstalled = true }
+      return !hookInstalled
+    }
+    if install { atexit { EtcdTestClusters.stopAll() } }
+  }
+
+  static func stopAll() {
+    let live = lock.withLock { clusters.compactMap(\.cluster) }
+    for cluster in live { cluster.remove() }
+  }
+}
+
+/// A fresh key root for one test on the shared cluster.
+func freshEtcdRoot() -> String {
+  "tests-\(UUID().uuidString.prefix(12))"
+}

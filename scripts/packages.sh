@@ -1,0 +1,37 @@
+# Shared by scripts/editor, scripts/test, scripts/cloud-demo and .ci/run (sourced, not run).
+#
+# missing_build_packages: the Debian packages the Swift build needs and this machine lacks
+#   (ncurses and libcurl development files).
+# missing_test_packages: the same plus what the tests start (etcd server and client, tmux).
+# install_packages WHO PACKAGE…: installs them with apt-get as root (after apt-get update), or
+#   says what to install and exits 1.
+
+missing_build_packages() {
+  local missing=()
+  [ -e /usr/include/ncursesw/curses.h ] || [ -e /usr/include/curses.h ] || missing+=(libncursesw5-dev)
+  [ -e /usr/include/x86_64-linux-gnu/curl/curl.h ] || [ -e /usr/include/curl/curl.h ] ||
+    [ -n "$(find /usr/include -maxdepth 3 -path '*curl/curl.h' -print -quit 2>/dev/null)" ] ||
+    missing+=(libcurl4-openssl-dev)
+  echo "${missing[@]}"
+}
+
+missing_test_packages() {
+  local missing=($(missing_build_packages))
+  command -v etcd >/dev/null 2>&1 || missing+=(etcd-server)
+  command -v etcdctl >/dev/null 2>&1 || missing+=(etcd-client)
+  command -v tmux >/dev/null 2>&1 || missing+=(tmux)
+  echo "${missing[@]}"
+}
+
+install_packages() {
+  local who=$1
+  shift
+  [ $# -gt 0 ] || return 0
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "$who: installing $*…" >&2
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >&2
+  else
+    echo "$who needs: sudo apt-get install $*" >&2
+    exit 1
+  fi
+}
