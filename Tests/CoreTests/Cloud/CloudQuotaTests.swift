@@ -154,7 +154,7 @@ import Testing
 
   @Test func theWritingDeviceIsToldWhichKeysTheContainerRefusedAndDropsThem() async throws {
     try await withCloudContainer(.embedded) { container in
-      let (store, _) = container.store()
+      let (store, _) = try container.store()
       let notifications = CloudNotificationLog(store)
       // Another device fills the container behind this device's back (its copy does not know).
       try container.device().save(records("a", 1020, at: 1))
