@@ -81,7 +81,8 @@ public final class EmbeddedCloudBackend: CloudBackend, CloudContainerSource, @un
   /// - Throws: ``PropertyListError`` (the file is then unchanged).
   public func save(_ records: [String: CloudRecord]) throws {
     let url = fileURL
-    _ = try PropertyListFile(url: url).updateSnapshot { document in
+    var snapshot: PropertyListSnapshot?
+    try PropertyListFile(url: url).update(known: &snapshot) { document in
       var contents = try CloudContainerContents(propertyList: document.values, file: url)
       guard contents.merge(records) else { return false }
       document.values = contents.propertyList
