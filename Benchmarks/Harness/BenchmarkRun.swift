@@ -21,7 +21,7 @@ struct BenchmarkRun {
     let runs = options.runs
     if options.includes("read") { ReadMeasure(workspace: workspace, runs: runs).run(into: table) }
     if options.includes("burst") { WriteBurstMeasure(workspace: workspace, runs: runs).run(into: table) }
-    if options.includes("external") { ExternalChangeMeasure(workspace: workspace, changes: 200).run(into: table) }
+    if options.includes("scale") { ScaleMeasure(workspace: workspace, runs: runs).run(into: table) }
     let editor = EditorMeasure(workspace: workspace, runs: runs)
     if options.includes("editor") { editor.runExternalChange(into: table) }
     if options.includes("open") {
