@@ -16,9 +16,11 @@ struct BenchmarkRun {
     defer { workspace.remove() }
     // Foundation's UserDefaults (the baselines) and every worker use the workspace's folder.
     setenv("XDG_CONFIG_HOME", workspace.folder.path, 1)
+    setenv("HOME", workspace.folder.path, 1)
 
     let table = ResultTable()
     let runs = options.runs
+    let loadBefore = Self.loadAverage()
     if options.includes("read") { ReadMeasure(workspace: workspace, runs: runs).run(into: table) }
     if options.includes("burst") { WriteBurstMeasure(workspace: workspace, runs: runs).run(into: table) }
     if options.includes("scale") { ScaleMeasure(workspace: workspace, runs: runs).run(into: table) }
@@ -37,8 +39,16 @@ struct BenchmarkRun {
     if options.includes("writers") { ConcurrentWritersMeasure(workspace: workspace, runs: runs).run(into: table) }
     if options.includesBuild { BuildMeasure(runs: 3).run(into: table) }  // ~2 min per run
 
-    print("Runs per measure: \(runs) (after warm-up); \(ProcessInfo.processInfo.activeProcessorCount) cores.\n")
+    print(
+      "Runs per measure: \(runs) (after warm-up); \(ProcessInfo.processInfo.activeProcessorCount) cores; "
+        + "load average (1, 5, 15 min) at the start: \(loadBefore), at the end: \(Self.loadAverage()).\n")
     print(table.markdown())
+  }
+
+  /// The machine's load averages over 1, 5 and 15 minutes (`/proc/loadavg`), e.g. `1.52 1.31 0.97`.
+  private static func loadAverage() -> String {
+    let text = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? ""
+    return text.split(separator: " ").prefix(3).joined(separator: " ")
   }
 
   /// The largest file among the shared fixtures.

@@ -80,7 +80,7 @@ struct EditorMeasure {
     table.add(ResultRow(
       measure: "Open \(label) to first paint", samples: time, unit: .milliseconds,
       target: Target(text: "≤ 300 ms", isMet: time.median <= 0.3)))
-    let limit = 10 * Double(fileSize)
+    let limit = 5 * Double(fileSize)
     let growth = Samples(openGrowths)
     let emptyGrowth = Samples(emptyGrowths)
     // What any suite costs (Foundation's parser, the suite's queue and watcher) is not the file's.
@@ -89,7 +89,7 @@ struct EditorMeasure {
       measure: "…peak memory growth, opening only (file \(Unit.megabytes.format(Double(fileSize))))",
       samples: growth, unit: .megabytes,
       target: Target(
-        text: "≤ 10× file = \(Unit.megabytes.format(limit)); max minus an empty suite's "
+        text: "≤ 5× file = \(Unit.megabytes.format(limit)); max minus an empty suite's "
           + "\(Unit.megabytes.format(emptyGrowth.median)): \(Unit.megabytes.format(net))",
         isMet: net <= limit)))
     table.add(ResultRow(
