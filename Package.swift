@@ -3,10 +3,42 @@ import CompilerPluginSupport
 import Foundation
 import PackageDescription
 
+/// Where the macros get SwiftSyntax from.
+///
+/// - `toolchain`: the libraries that ship with the toolchain in `<toolchain>/usr/lib/swift/host`,
+///   reached with unsafe flags. Offline, and about 15 s to build the plugin. SwiftPM accepts unsafe
+///   flags only in a root package or a `path:` dependency, so this is the choice for those.
+/// - `package`: the swift-syntax package by URL, with no unsafe flags. SwiftPM refuses a product
+///   with unsafe flags from a `from:`/`exact:`/`branch:` dependency ("contains unsafe build
+///   flags"), so a checked-out copy of this package (a folder under `checkouts/`) uses this.
+///
+/// `OBSERVABLE_DEFAULTS_SWIFT_SYNTAX=toolchain` or `=package` in the environment overrides the
+/// choice.
+enum SwiftSyntaxSource: String {
+  case toolchain, package
+
+  static var current: SwiftSyntaxSource {
+    if let chosen = Context.environment["OBSERVABLE_DEFAULTS_SWIFT_SYNTAX"] {
+      guard let source = SwiftSyntaxSource(rawValue: chosen) else {
+        fail("OBSERVABLE_DEFAULTS_SWIFT_SYNTAX is \"\(chosen)\"; use \"toolchain\" or \"package\".")
+      }
+      return source
+    }
+    let isCheckout = Context.packageDirectory.split(separator: "/").contains("checkouts")
+    return isCheckout ? .package : .toolchain
+  }
+}
+
+/// Stops the manifest with a message on standard error.
+func fail(_ message: String) -> Never {
+  FileHandle.standardError.write(Data(("error: " + message + "\n").utf8))
+  exit(1)
+}
+
 /// The folder of the SwiftSyntax libraries that ship with the toolchain building this package
-/// (`<toolchain>/usr/lib/swift/host`). Macros build against them because no outside package can be
-/// fetched here. The toolchain is the one whose `libPackageDescription` runs this manifest.
-let swiftSyntaxHost: String = {
+/// (`<toolchain>/usr/lib/swift/host`). The toolchain is the one whose `libPackageDescription` runs
+/// this manifest, else the `swift` on `PATH`.
+func toolchainSwiftSyntaxHost() -> String {
   func hostFolder(ofToolchainFile path: String) -> String? {
     guard let range = path.range(of: "/usr/lib/swift/") ?? path.range(of: "/usr/bin/") else { return nil }
     return String(path[..<range.lowerBound]) + "/usr/lib/swift/host"
@@ -17,7 +49,7 @@ let swiftSyntaxHost: String = {
       line.split(separator: " ", omittingEmptySubsequences: true).last.map(String.init)
     }.filter { $0.hasSuffix("libPackageDescription.so") }
   }
-  let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+  let path = Context.environment["PATH"] ?? ""
   candidates += path.split(separator: ":").map { "\($0)/swift" }
     .filter { FileManager.default.isExecutableFile(atPath: $0) }
     .map { URL(fileURLWithPath: $0).resolvingSymlinksInPath().path }
@@ -28,28 +60,56 @@ let swiftSyntaxHost: String = {
       return host
     }
   }
-  let message = """
-    error: ObservableDefaults needs the SwiftSyntax libraries that ship with the Swift toolchain \
+  fail("""
+    ObservableDefaults needs the SwiftSyntax libraries that ship with the Swift toolchain \
     (<toolchain>/usr/lib/swift/host/SwiftSyntaxMacros.swiftmodule), but none was found next to \
     the toolchain running this manifest (looked at: \(candidates.joined(separator: ", "))). \
     Install a full Swift 6 toolchain from swift.org (not a runtime-only package) and put its \
-    usr/bin on PATH.\n
-    """
-  FileHandle.standardError.write(Data(message.utf8))
-  exit(1)
-}()
+    usr/bin on PATH, or set OBSERVABLE_DEFAULTS_SWIFT_SYNTAX=package to build swift-syntax from \
+    its repository.
+    """)
+}
 
+/// How a target that uses SwiftSyntax gets it: package products, or flags and libraries.
+struct SwiftSyntaxUse {
+  var dependencies: [Target.Dependency] = []
+  var swiftSettings: [SwiftSetting] = []
+  var linkerSettings: [LinkerSetting] = []
+
+  /// The SwiftSyntax modules `modules` (names as the toolchain ships them) from `source`.
+  init(_ modules: [String], from source: SwiftSyntaxSource) {
+    switch source {
+    case .package:
+      dependencies = modules.map { module in
+        // swift-syntax vends its plugin message handling as an underscored product.
+        let product = module == "SwiftCompilerPluginMessageHandling" ? "_" + module : module
+        return .product(name: product, package: "swift-syntax")
+      }
+    case .toolchain:
+      let host = toolchainSwiftSyntaxHost()
+      swiftSettings = [.unsafeFlags(["-I", host])]
+      linkerSettings =
+        [.unsafeFlags(["-L", host, "-Xlinker", "-rpath", "-Xlinker", host])]
+        + swiftSyntaxLibraries.map { .linkedLibrary($0) }
+    }
+  }
+}
+
+/// Every SwiftSyntax library the toolchain's plugin needs at link time (the modules imported and
+/// the ones they depend on).
 let swiftSyntaxLibraries = [
   "SwiftSyntax", "SwiftSyntaxMacros", "SwiftDiagnostics", "SwiftSyntaxBuilder", "SwiftParser",
   "SwiftBasicFormat", "SwiftOperators", "SwiftIfConfig", "SwiftParserDiagnostics",
   "SwiftSyntaxMacroExpansion", "SwiftCompilerPluginMessageHandling",
 ]
 
-/// Compiler and linker flags that make the toolchain's SwiftSyntax visible to a target.
-let swiftSyntaxSwiftSettings: [SwiftSetting] = [.unsafeFlags(["-I", swiftSyntaxHost])]
-let swiftSyntaxLinkerSettings: [LinkerSetting] =
-  [.unsafeFlags(["-L", swiftSyntaxHost, "-Xlinker", "-rpath", "-Xlinker", swiftSyntaxHost])]
-  + swiftSyntaxLibraries.map { .linkedLibrary($0) }
+let swiftSyntaxSource = SwiftSyntaxSource.current
+let pluginSwiftSyntax = SwiftSyntaxUse(
+  ["SwiftSyntax", "SwiftSyntaxMacros", "SwiftDiagnostics", "SwiftCompilerPluginMessageHandling"],
+  from: swiftSyntaxSource)
+let macroTestsSwiftSyntax = SwiftSyntaxUse(
+  ["SwiftSyntax", "SwiftSyntaxMacros", "SwiftDiagnostics", "SwiftParser", "SwiftSyntaxMacroExpansion"],
+  from: swiftSyntaxSource)
 
 let package = Package(
   name: "ObservableDefaults",
@@ -59,13 +119,16 @@ let package = Package(
     .library(name: "SettingsEditor", targets: ["SettingsEditor"]),
     .executable(name: "settings-editor", targets: ["settings-editor"]),
   ],
+  dependencies: swiftSyntaxSource == .package
+    ? [.package(url: "https://github.com/swiftlang/swift-syntax.git", "602.0.0"..<"700.0.0")] : [],
   targets: [
     // Macros: the compiler plugin, built on the toolchain's own SwiftSyntax.
     .macro(
       name: "ObservableDefaultsMacros",
+      dependencies: pluginSwiftSyntax.dependencies,
       path: "Sources/Macros",
-      swiftSettings: swiftSyntaxSwiftSettings,
-      linkerSettings: swiftSyntaxLinkerSettings
+      swiftSettings: pluginSwiftSyntax.swiftSettings,
+      linkerSettings: pluginSwiftSyntax.linkerSettings
     ),
     // Core: property-list files, suites shared between processes, change signals, codecs.
     .target(name: "ObservableDefaultsCore", path: "Sources/Core"),
@@ -126,11 +189,13 @@ let package = Package(
     ),
     .testTarget(
       name: "MacroTests",
-      dependencies: ["ObservableDefaultsMacros"],
+      dependencies: ["ObservableDefaultsMacros"] + macroTestsSwiftSyntax.dependencies,
       path: "Tests/MacroTests",
-      swiftSettings: swiftSyntaxSwiftSettings,
-      linkerSettings: swiftSyntaxLinkerSettings
+      swiftSettings: macroTestsSwiftSyntax.swiftSettings,
+      linkerSettings: macroTestsSwiftSyntax.linkerSettings
     ),
+    // The manifest as a root package and as a checked-out dependency (runs `swift package`).
+    .testTarget(name: "PackageTests", path: "Tests/PackageTests"),
     .testTarget(
       name: "EditorTests",
       dependencies: ["SettingsEditor", "settings-editor"],
