@@ -29,5 +29,7 @@ case "dconf-worker" where arguments.count == 4:
   DconfBaseline.runWorker(keys: keys, changes: changes, report: arguments[3])
 default:
   let options = BenchmarkOptions(arguments)
+  // Foundation's baselines write under HOME / XDG_CONFIG_HOME: the run gets its own.
+  guard ProcessInfo.processInfo.environment[Workspace.variable] != nil else { exit(Workspace.runInFreshHome()) }
   BenchmarkRun(options: options).run()
 }

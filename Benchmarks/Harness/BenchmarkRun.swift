@@ -14,9 +14,6 @@ struct BenchmarkRun {
     let workspace: Workspace
     do { workspace = try Workspace() } catch { abort("no temporary folder: \(error)") }
     defer { workspace.remove() }
-    // Foundation's UserDefaults (the baselines) and every worker use the workspace's folder.
-    setenv("XDG_CONFIG_HOME", workspace.folder.path, 1)
-    setenv("HOME", workspace.folder.path, 1)
 
     let table = ResultTable()
     let runs = options.runs
