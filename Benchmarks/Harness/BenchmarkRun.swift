@@ -4,10 +4,10 @@ import Foundation
 struct BenchmarkRun {
   let options: BenchmarkOptions
 
-  /// The shared fixture property lists (`../shared/fixtures/plists` beside the package).
+  /// The fixture property lists of the package's tests (`Tests/Fixtures/plists`).
   static let fixtures = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().appendingPathComponent("shared/fixtures/plists")
+    .appendingPathComponent("Tests/Fixtures/plists")
 
   @MainActor
   func run() {
