@@ -157,6 +157,13 @@ let package = Package(
       dependencies: ["ObservableDefaults"],
       path: "Tests/Probe"
     ),
+    // The Apple-platform README's examples, ported line by line (run by ReadmeExamplesTests).
+    .executableTarget(
+      name: "readme-examples",
+      dependencies: ["ObservableDefaults"],
+      path: "Examples/OriginalReadme",
+      swiftSettings: [.swiftLanguageMode(.v5)]
+    ),
     // A program the core tests start as other processes writing one suite.
     .executableTarget(
       name: "core-probe",
@@ -177,13 +184,13 @@ let package = Package(
     ),
     .testTarget(
       name: "ObservableDefaultsTests",
-      dependencies: ["ObservableDefaults", "defaults-probe"],
+      dependencies: ["ObservableDefaults", "defaults-probe", "readme-examples"],
       path: "Tests/ObservableDefaultsTests"
     ),
     // Settings classes in a module whose default isolation is the main actor.
     .testTarget(
       name: "MainActorTests",
-      dependencies: ["ObservableDefaults"],
+      dependencies: ["ObservableDefaults", "defaults-probe"],
       path: "Tests/MainActorTests",
       swiftSettings: [.defaultIsolation(MainActor.self)]
     ),

@@ -16,7 +16,9 @@ import Foundation
 /// processes (``PropertyListDefaults``). Reading a property returns, in order: the stored value, the
 /// value given to `register(defaults:)`, the declaration-time default. Setting `nil` removes the key.
 /// Changes made by another instance, another process or a hand edit of the file update the property
-/// and notify observers of exactly the properties whose value changed.
+/// and notify observers of exactly the properties whose value changed. Given a Foundation
+/// `UserDefaults` (which reports no changes on Linux), the object reads every value from it and
+/// synchronizes every write; posting `UserDefaults.didChangeNotification` for it tells observers.
 ///
 /// The macro also generates `init(userDefaults:ignoreExternalChanges:prefix:ignoredKeyPathsForExternalUpdates:)`
 /// (unless `autoInit` is `false`) and the ``ObservableSettings`` description used by tools.
@@ -30,8 +32,10 @@ import Foundation
 ///     empty for the standard domain. A string literal.
 ///   - prefix: Prepended to every key. A string literal without `.`.
 ///   - observeFirst: When `true`, properties are only observable unless marked `@DefaultsBacked`.
-///   - limitToInstance: Kept for source compatibility: on Linux every store instance of the same
-///     suite and every process shares changes, which is what `false` asks for on Apple platforms.
+///   - limitToInstance: Whether a posted `UserDefaults.didChangeNotification` makes the object
+///     read its keys again only when the notification's object is its store (`true`) or whatever
+///     its object (`false`). Changes made through any store instance of the suite, by other
+///     processes and by hand reach the object either way.
 ///   - defaultIsolationIsMainActor: Set to `true` in a module whose default isolation is `MainActor`;
 ///     external changes are then applied on the main actor.
 @attached(member, names: arbitrary)

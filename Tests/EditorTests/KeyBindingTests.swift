@@ -31,7 +31,7 @@ import Testing
 
   /// What the object's store holds under `key` (nil: nothing stored).
   private func stored(_ key: String) -> Any? {
-    types.settingsStore.store.object(forKey: key)
+    types._$settingsStore.store.object(forKey: key)
   }
 
   private var rowName: String? { session.focusedRow?.name }

@@ -43,7 +43,7 @@ import Testing
   }
 
   private func isStored(_ key: String) -> Bool {
-    settings.settingsStore.store.object(forKey: key) != nil
+    settings._$settingsStore.store.object(forKey: key) != nil
   }
 
   /// Expects the refusal message; `wasStored`: whether the key held a value before (it is

@@ -16,7 +16,7 @@ import Testing
         var name {
           get {
             access(keyPath: \.name)
-            return _$defaults.read(self) {
+            return _$defaults.read(self, key: "name") {
               $0._name
             }
           }
@@ -36,7 +36,8 @@ import Testing
           store: _ObservableDefaultsRuntime.Binding<Settings>.store(suiteName: ""),
           prefix: "",
           ignoresExternalChanges: true,
-          schema: Settings.settingsSchema,
+          limitsToInstance: false,
+          schema: Settings._$settingsSchema,
           deliversOnMainActor: false
         )
 
@@ -82,7 +83,7 @@ import Testing
           _$defaults.start(self, ignoring: observableKeysBlacklist)
         }
 
-        static let settingsSchema: [_ObservableDefaultsRuntime.Property<Settings>] = [
+        static let _$settingsSchema: [_ObservableDefaultsRuntime.Property<Settings>] = [
           .persisted(
             "name", key: "name",
             property: \.name, storage: \._name,
@@ -90,11 +91,11 @@ import Testing
           ),
         ]
 
-        var _settingsRoot: Settings {
+        var _$settingsRoot: Settings {
           self
         }
 
-        var settingsStore: _ObservableDefaultsRuntime.StoreInfo {
+        var _$settingsStore: _ObservableDefaultsRuntime.StoreInfo {
           _ObservableDefaultsRuntime.StoreInfo(kind: .userDefaults, store: _$defaults.store, prefix: _$defaults.prefix)
         }
       }
@@ -148,14 +149,14 @@ import Testing
         var synced {
           get {
             access(keyPath: \.synced)
-            return _$defaults.read(self) {
+            return _$defaults.read(self, key: "synced") {
               $0._synced
             }
           }
           set {
             _$defaults.set(
               newValue, object: self, property: \.synced, storage: \._synced,
-              defaultValue: \._default_value_of_synced, key: "synced", codec: .automatic()
+              defaultValue: \._default_value_of_synced, key: "synced", codec: .automaticForCloud()
             )
           }
         }
@@ -168,7 +169,7 @@ import Testing
           store: _ObservableDefaultsRuntime.cloudStore(developmentMode: false),
           prefix: "",
           ignoresExternalChanges: false,
-          schema: CloudSettings.settingsSchema,
+          schema: CloudSettings._$settingsSchema,
           deliversOnMainActor: false
         )
 
@@ -218,20 +219,20 @@ import Testing
           }
         }
 
-        static let settingsSchema: [_ObservableDefaultsRuntime.Property<CloudSettings>] = [
+        static let _$settingsSchema: [_ObservableDefaultsRuntime.Property<CloudSettings>] = [
           .observableOnly("local", property: \.local),
           .persisted(
             "synced", key: "synced",
             property: \.synced, storage: \._synced,
-            defaultValue: \._default_value_of_synced, codec: .automatic()
+            defaultValue: \._default_value_of_synced, codec: .automaticForCloud()
           ),
         ]
 
-        var _settingsRoot: CloudSettings {
+        var _$settingsRoot: CloudSettings {
           self
         }
 
-        var settingsStore: _ObservableDefaultsRuntime.StoreInfo {
+        var _$settingsStore: _ObservableDefaultsRuntime.StoreInfo {
           _ObservableDefaultsRuntime.StoreInfo(kind: .cloud, store: _$defaults.store, prefix: _$defaults.prefix)
         }
       }
@@ -256,14 +257,14 @@ import Testing
         var theme: String {
           get {
             access(keyPath: \.theme)
-            return _$defaults.read(self) {
+            return _$defaults.read(self, key: "user_theme") {
               $0._theme
             }
           }
           set {
             _$defaults.set(
               newValue, object: self, property: \.theme, storage: \._theme,
-              defaultValue: \._default_value_of_theme, key: "user_theme", codec: .automatic()
+              defaultValue: \._default_value_of_theme, key: "user_theme", codec: .automaticForCloud()
             )
           }
         }
@@ -274,14 +275,14 @@ import Testing
         var count: Int? {
           get {
             access(keyPath: \.count)
-            return _$defaults.read(self) {
+            return _$defaults.read(self, key: "count") {
               $0._count
             }
           }
           set {
             _$defaults.set(
               newValue, object: self, property: \.count, storage: \._count,
-              defaultValue: \._default_value_of_count, key: "count", codec: .automatic()
+              defaultValue: \._default_value_of_count, key: "count", codec: .automaticForCloud()
             )
           }
         }
@@ -294,7 +295,7 @@ import Testing
           store: _ObservableDefaultsRuntime.cloudStore(developmentMode: true),
           prefix: "myApp_",
           ignoresExternalChanges: false,
-          schema: CloudSettings.settingsSchema,
+          schema: CloudSettings._$settingsSchema,
           deliversOnMainActor: false
         )
 
@@ -358,24 +359,24 @@ import Testing
           _cloudObserver = CloudObservation(host: self, prefix: _prefix)
         }
 
-        static let settingsSchema: [_ObservableDefaultsRuntime.Property<CloudSettings>] = [
+        static let _$settingsSchema: [_ObservableDefaultsRuntime.Property<CloudSettings>] = [
           .persisted(
             "theme", key: "user_theme",
             property: \.theme, storage: \._theme,
-            defaultValue: \._default_value_of_theme, codec: .automatic()
+            defaultValue: \._default_value_of_theme, codec: .automaticForCloud()
           ),
           .persisted(
             "count", key: "count",
             property: \.count, storage: \._count,
-            defaultValue: \._default_value_of_count, codec: .automatic()
+            defaultValue: \._default_value_of_count, codec: .automaticForCloud()
           ),
         ]
 
-        var _settingsRoot: CloudSettings {
+        var _$settingsRoot: CloudSettings {
           self
         }
 
-        var settingsStore: _ObservableDefaultsRuntime.StoreInfo {
+        var _$settingsStore: _ObservableDefaultsRuntime.StoreInfo {
           _ObservableDefaultsRuntime.StoreInfo(kind: .cloud, store: _$defaults.store, prefix: _$defaults.prefix)
         }
       }
@@ -399,7 +400,7 @@ import Testing
         var name {
           get {
             access(keyPath: \.name)
-            return _$defaults.read(self) {
+            return _$defaults.read(self, key: "name") {
               $0._name
             }
           }
@@ -419,7 +420,8 @@ import Testing
           store: _ObservableDefaultsRuntime.Binding<Settings>.store(suiteName: ""),
           prefix: "",
           ignoresExternalChanges: false,
-          schema: Settings.settingsSchema,
+          limitsToInstance: true,
+          schema: Settings._$settingsSchema,
           deliversOnMainActor: true
         )
 
@@ -483,7 +485,7 @@ import Testing
           observerStarter(observableKeysBlacklist: ignoredKeyPathsForExternalUpdates)
         }
 
-        static let settingsSchema: [_ObservableDefaultsRuntime.Property<Settings>] = [
+        static let _$settingsSchema: [_ObservableDefaultsRuntime.Property<Settings>] = [
           .persisted(
             "name", key: "name",
             property: \.name, storage: \._name,
@@ -491,11 +493,11 @@ import Testing
           ),
         ]
 
-        var _settingsRoot: Settings {
+        var _$settingsRoot: Settings {
           self
         }
 
-        var settingsStore: _ObservableDefaultsRuntime.StoreInfo {
+        var _$settingsStore: _ObservableDefaultsRuntime.StoreInfo {
           _ObservableDefaultsRuntime.StoreInfo(kind: .userDefaults, store: _$defaults.store, prefix: _$defaults.prefix)
         }
       }
@@ -548,7 +550,7 @@ import Testing
         public var height {
           get {
             access(keyPath: \.height)
-            return _$defaults.read(self) {
+            return _$defaults.read(self, key: "myHeight") {
               $0._height
             }
           }
@@ -568,7 +570,8 @@ import Testing
           store: _ObservableDefaultsRuntime.Binding<Settings>.store(suiteName: ""),
           prefix: "",
           ignoresExternalChanges: false,
-          schema: Settings.settingsSchema,
+          limitsToInstance: true,
+          schema: Settings._$settingsSchema,
           deliversOnMainActor: false
         )
 
@@ -632,7 +635,7 @@ import Testing
           observerStarter(observableKeysBlacklist: ignoredKeyPathsForExternalUpdates)
         }
 
-        public static let settingsSchema: [_ObservableDefaultsRuntime.Property<Settings>] = [
+        public static let _$settingsSchema: [_ObservableDefaultsRuntime.Property<Settings>] = [
           .observableOnly("name", property: \.name),
           .persisted(
             "height", key: "myHeight",
@@ -641,11 +644,11 @@ import Testing
           ),
         ]
 
-        public var _settingsRoot: Settings {
+        public var _$settingsRoot: Settings {
           self
         }
 
-        public var settingsStore: _ObservableDefaultsRuntime.StoreInfo {
+        public var _$settingsStore: _ObservableDefaultsRuntime.StoreInfo {
           _ObservableDefaultsRuntime.StoreInfo(kind: .userDefaults, store: _$defaults.store, prefix: _$defaults.prefix)
         }
       }
@@ -675,7 +678,7 @@ import Testing
         var name: String {
           get {
             access(keyPath: \.name)
-            return _$defaults.read(self) {
+            return _$defaults.read(self, key: "name") {
               $0._name
             }
           }
@@ -693,7 +696,7 @@ import Testing
         var age {
           get {
             access(keyPath: \.age)
-            return _$defaults.read(self) {
+            return _$defaults.read(self, key: "user-age") {
               $0._age
             }
           }
@@ -711,7 +714,7 @@ import Testing
         var nickname: String? {
           get {
             access(keyPath: \.nickname)
-            return _$defaults.read(self) {
+            return _$defaults.read(self, key: "nickname") {
               $0._nickname
             }
           }
@@ -760,7 +763,8 @@ import Testing
           store: _ObservableDefaultsRuntime.Binding<Settings>.store(suiteName: "com.example.demo"),
           prefix: "app_",
           ignoresExternalChanges: false,
-          schema: Settings.settingsSchema,
+          limitsToInstance: true,
+          schema: Settings._$settingsSchema,
           deliversOnMainActor: false
         )
 
@@ -824,7 +828,7 @@ import Testing
           observerStarter(observableKeysBlacklist: ignoredKeyPathsForExternalUpdates)
         }
 
-        static let settingsSchema: [_ObservableDefaultsRuntime.Property<Settings>] = [
+        static let _$settingsSchema: [_ObservableDefaultsRuntime.Property<Settings>] = [
           .persisted(
             "name", key: "name", summary: "The user's name.",
             property: \.name, storage: \._name,
@@ -843,11 +847,11 @@ import Testing
           .observableOnly("count", property: \.count),
         ]
 
-        var _settingsRoot: Settings {
+        var _$settingsRoot: Settings {
           self
         }
 
-        var settingsStore: _ObservableDefaultsRuntime.StoreInfo {
+        var _$settingsStore: _ObservableDefaultsRuntime.StoreInfo {
           _ObservableDefaultsRuntime.StoreInfo(kind: .userDefaults, store: _$defaults.store, prefix: _$defaults.prefix)
         }
       }

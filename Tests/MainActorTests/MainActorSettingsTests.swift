@@ -39,7 +39,8 @@ final class ExplicitMainActorSettings {
   }
 }
 
-/// Changes from other threads reach main-actor objects through `MainActorDelivery.schedule`.
+/// Changes from other threads reach main-actor objects through `MainActorDelivery.schedule`
+/// (serialized: one test replaces the scheduler, and every delivery goes through it).
 @Suite(.serialized) struct MainActorDeliveryTests {
   @Test func aChangeFromAnotherThreadIsScheduledOnTheMainThread() async throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("od-main-\(UUID().uuidString)")
@@ -59,6 +60,22 @@ final class ExplicitMainActorSettings {
     }
     #expect(settings.name == "From a thread")
     #expect(scheduled.count == 1)
+  }
+
+  /// A `UserDefaults.didChangeNotification` posted for a main-actor object's Foundation store
+  /// reaches it on the main actor and notifies the changed property once.
+  @Test func aPostedNotificationNotifiesTheChangedPropertyOnce() async throws {
+    let defaults = UserDefaults(suiteName: "od-main-\(UUID().uuidString)")!
+    let settings = MainActorSettings(userDefaults: defaults)
+    let changes = ScheduledCount()
+    withObservationTracking { _ = settings.name } onChange: { changes.increment() }
+    defaults.set("External", forKey: "name")
+    NotificationCenter.default.post(name: UserDefaults.didChangeNotification, object: defaults)
+    for _ in 0..<500 where changes.count == 0 {
+      try await Task.sleep(for: .milliseconds(10))
+    }
+    #expect(changes.count == 1)
+    #expect(settings.name == "External")
   }
 }
 

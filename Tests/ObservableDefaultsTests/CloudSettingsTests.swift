@@ -72,9 +72,9 @@ import Testing
 
   @Test func observeFirstPersistsOnlyCloudBacked() {
     let settings = ObserveFirstCloudSettings()
-    #expect(ObserveFirstCloudSettings.settingsSchema.map(\.key) == [nil, "user_theme"])
+    #expect(ObserveFirstCloudSettings._$settingsSchema.map(\.key) == [nil, "user_theme"])
     settings.theme = "dark"
-    #expect(settings.settingsStore.store.object(forKey: "user_theme") as? String == "dark")
-    #expect(settings.settingsStore.kind == .cloud)
+    #expect(settings._$settingsStore.store.object(forKey: "user_theme") as? String == "dark")
+    #expect(settings._$settingsStore.kind == .cloud)
   }
 }

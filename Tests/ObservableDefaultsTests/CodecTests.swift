@@ -128,10 +128,10 @@ import Testing
   }
 
   @Test func schemaDescribesEveryType() {
-    let types = TypeSettings.settingsSchema.map(\.valueType)
+    let types = TypeSettings._$settingsSchema.map(\.valueType)
     #expect(types.prefix(4) == [.string, .bool, .integer(bitWidth: 64, signed: true), .integer(bitWidth: 8, signed: true)])
-    #expect(TypeSettings.settingsSchema.first { $0.name == "theme" }?.valueType == .enumeration(cases: ["system", "light", "dark"]))
-    #expect(TypeSettings.settingsSchema.first { $0.name == "optionalProfile" }?.valueType == .optional(.codable))
-    #expect(TypeSettings.settingsSchema.first { $0.name == "url" }?.valueType == .url)
+    #expect(TypeSettings._$settingsSchema.first { $0.name == "theme" }?.valueType == .enumeration(cases: ["system", "light", "dark"]))
+    #expect(TypeSettings._$settingsSchema.first { $0.name == "optionalProfile" }?.valueType == .optional(.codable))
+    #expect(TypeSettings._$settingsSchema.first { $0.name == "url" }?.valueType == .url)
   }
 }

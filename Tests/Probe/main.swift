@@ -9,6 +9,9 @@
 //   defaults-probe cloud-mode                       prints whether an @ObservableCloud object with
 //                                                   the generated init is in development mode, sets
 //                                                   it, and prints what a new object reads
+//   defaults-probe foundation <suite>               hands Foundation's UserDefaults(suiteName:) to
+//                                                   ProbeSettings, changes it both ways, prints what
+//                                                   the object reads, and exits without synchronize()
 import ObservableDefaults
 
 /// The same keys as the tests' `Settings`.
@@ -47,6 +50,20 @@ if arguments == ["cloud-mode"] {
   let settings = ProbeModeSettings()
   settings.value = 5
   print("development \(settings._developmentMode_) fresh \(ProbeModeSettings().value)")
+  exit(0)
+}
+if arguments.count == 2, arguments[0] == "foundation" {
+  // The Apple-platform example of a store written behind the object's back.
+  let defaults = UserDefaults(suiteName: arguments[1])!
+  let settings = ProbeSettings(userDefaults: defaults)
+  defaults.set("External", forKey: "name")
+  print(settings.name)
+  settings.name = "Mine"
+  print(settings.name)
+  defaults.removeObject(forKey: "name")
+  print(settings.name)
+  settings.age = 42
+  print(settings.age)
   exit(0)
 }
 guard arguments.count >= 3 else { fail("usage: set <file> <property> <value> | remove <file> <key> | cloud-set <folder> name <text>") }

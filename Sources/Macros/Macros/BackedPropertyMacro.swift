@@ -34,14 +34,14 @@ struct BackedProperty {
       """
       get {
         access(keyPath: \\.\(raw: name))
-        return _$defaults.read(self) { $0._\(raw: name) }
+        return _$defaults.read(self, key: \(raw: key.quoted)) { $0._\(raw: name) }
       }
       """,
       """
       set {
         _$defaults.set(
           newValue, object: self, property: \\.\(raw: name), storage: \\._\(raw: name),
-          defaultValue: \\._default_value_of_\(raw: name), key: \(raw: key.quoted), codec: .automatic()
+          defaultValue: \\._default_value_of_\(raw: name), key: \(raw: key.quoted), codec: .\(raw: flavor.codecFactory)()
         )
       }
       """,

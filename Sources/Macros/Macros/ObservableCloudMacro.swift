@@ -12,6 +12,8 @@ public enum ObservableCloudMacro: SettingsClassMacro {
     "_ObservableDefaultsRuntime.cloudStore(developmentMode: \(options.flag("developmentMode")))"
   }
 
+  static func bindingArguments(_ options: ClassOptions) -> String { "" }
+
   static func storeMembers(_ options: ClassOptions, className: String, access: String) -> [DeclSyntax] {
     let developmentMode = options.flag("developmentMode")
     let syncImmediately = options.flag("syncImmediately")

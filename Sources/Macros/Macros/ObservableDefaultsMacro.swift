@@ -12,6 +12,10 @@ public enum ObservableDefaultsMacro: SettingsClassMacro {
     "_ObservableDefaultsRuntime.Binding<\(className)>.store(suiteName: \(options.suiteName.quoted))"
   }
 
+  static func bindingArguments(_ options: ClassOptions) -> String {
+    "limitsToInstance: \(options.flag("limitToInstance")),\n  "
+  }
+
   static func storeMembers(_ options: ClassOptions, className: String, access: String) -> [DeclSyntax] {
     var decls: [DeclSyntax] = [
       """

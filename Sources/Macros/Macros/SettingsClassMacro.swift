@@ -12,6 +12,8 @@ protocol SettingsClassMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
   static func storeMembers(_ options: ClassOptions, className: String, access: String) -> [DeclSyntax]
   /// The `SettingsStoreInfo.Kind` case of the store.
   static var storeKind: String { get }
+  /// Arguments of the binding only this store has, each followed by `,` and a line break.
+  static func bindingArguments(_ options: ClassOptions) -> String
 }
 
 extension SettingsClassMacro {
@@ -34,7 +36,7 @@ extension SettingsClassMacro {
         store: \(raw: storeExpression(options, className: className)),
         prefix: \(raw: options.prefix.quoted),
         ignoresExternalChanges: \(raw: options.flag("ignoreExternalChanges")),
-        schema: \(raw: className).settingsSchema,
+        \(raw: bindingArguments(options))schema: \(raw: className)._$settingsSchema,
         deliversOnMainActor: \(raw: mainActor)
       )
       """,
@@ -48,10 +50,10 @@ extension SettingsClassMacro {
     decls += members.observationMembers
     decls += storeMembers(options, className: className, access: access)
     decls.append(members.schema(access: access))
-    decls.append("\(raw: access)var _settingsRoot: \(raw: className) { self }")
+    decls.append("\(raw: access)var _$settingsRoot: \(raw: className) { self }")
     decls.append(
       """
-      \(raw: access)var settingsStore: _ObservableDefaultsRuntime.StoreInfo {
+      \(raw: access)var _$settingsStore: _ObservableDefaultsRuntime.StoreInfo {
         _ObservableDefaultsRuntime.StoreInfo(kind: .\(raw: storeKind), store: _$defaults.store, prefix: _$defaults.prefix)
       }
       """)

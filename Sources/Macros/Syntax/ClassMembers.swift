@@ -29,7 +29,7 @@ struct ClassMembers {
     ]
   }
 
-  /// `settingsSchema`: one entry per observable property, in declaration order.
+  /// `_$settingsSchema`: one entry per observable property, in declaration order.
   func schema(access: String) -> DeclSyntax {
     let entries = classDecl.storedProperties.filter(\.isObservable).map { property in
       let summary = property.documentation.map { ", summary: \($0.literal)" } ?? ""
@@ -41,7 +41,7 @@ struct ClassMembers {
         .persisted(
             \(property.name.literal), key: \(key)\(summary),
             property: \\.\(property.name), storage: \\._\(property.name),
-            defaultValue: \\._default_value_of_\(property.name), codec: .automatic()
+            defaultValue: \\._default_value_of_\(property.name), codec: .\(flavor.codecFactory)()
           )
         """
     }
@@ -49,8 +49,8 @@ struct ClassMembers {
     let isGeneric = classDecl.genericParameterClause != nil
     let declaration =
       isGeneric
-      ? "\(access)static var settingsSchema: [_ObservableDefaultsRuntime.Property<\(className)>] { \(list) }"
-      : "\(access)static let settingsSchema: [_ObservableDefaultsRuntime.Property<\(className)>] = \(list)"
+      ? "\(access)static var _$settingsSchema: [_ObservableDefaultsRuntime.Property<\(className)>] { \(list) }"
+      : "\(access)static let _$settingsSchema: [_ObservableDefaultsRuntime.Property<\(className)>] = \(list)"
     return DeclSyntax(stringLiteral: declaration)
   }
 

@@ -16,6 +16,8 @@ struct StoreFlavor {
   let booleanArguments: [(label: String, default: Bool)]
   /// The class macro's string arguments.
   let stringArguments: [String]
+  /// The `DefaultsCodec` factory that picks a property's codec by this store's rules.
+  let codecFactory: String
 
   static let defaults = StoreFlavor(
     classMacro: "ObservableDefaults", backedMacro: "DefaultsBacked", keyMacro: "DefaultsKey",
@@ -24,7 +26,7 @@ struct StoreFlavor {
       ("autoInit", true), ("ignoreExternalChanges", false), ("observeFirst", false),
       ("limitToInstance", true), ("defaultIsolationIsMainActor", false),
     ],
-    stringArguments: ["suiteName", "prefix"])
+    stringArguments: ["suiteName", "prefix"], codecFactory: "automatic")
   static let cloud = StoreFlavor(
     classMacro: "ObservableCloud", backedMacro: "CloudBacked", keyMacro: "CloudKey",
     keyLabel: "keyValueStoreKey",
@@ -32,7 +34,7 @@ struct StoreFlavor {
       ("autoInit", true), ("observeFirst", false), ("syncImmediately", false),
       ("developmentMode", false), ("defaultIsolationIsMainActor", false),
     ],
-    stringArguments: ["prefix"])
+    stringArguments: ["prefix"], codecFactory: "automaticForCloud")
 }
 
 /// The arguments of a class macro, read and checked once.

@@ -8,13 +8,13 @@ extension DefaultsCodec
 where Value: RawRepresentable & UserDefaultsPropertyListValue, Value.RawValue: UserDefaultsPropertyListValue {
   /// A raw-representable property-list value: raw value first, then the value's own form.
   public static func automatic() -> Self {
-    rawValue(fallback: { Value(propertyListObject: $0) })
+    rawValue(DefaultsCodec<Value.RawValue>.propertyList, fallback: propertyList.decode)
   }
 }
 
 extension DefaultsCodec where Value: RawRepresentable, Value.RawValue: UserDefaultsPropertyListValue {
   /// A raw-representable value (such as a `String` enum): stored as its raw value.
-  public static func automatic() -> Self { rawValue() }
+  public static func automatic() -> Self { rawValue(DefaultsCodec<Value.RawValue>.propertyList) }
 }
 
 extension DefaultsCodec where Value: UserDefaultsPropertyListValue {
@@ -28,25 +28,35 @@ extension DefaultsCodec where Value: Codable {
   public static func automatic() -> Self { json }
 }
 
-extension DefaultsCodec {
-  /// An optional raw-representable property-list value; `nil` removes the key.
-  public static func automatic<Wrapped>() -> Self
-  where
-    Value == Wrapped?, Wrapped: RawRepresentable & UserDefaultsPropertyListValue,
-    Wrapped.RawValue: UserDefaultsPropertyListValue
-  {
-    DefaultsCodec<Wrapped>.automatic().optional
-  }
+// Optionals of property-list values are property-list values themselves (as in Apple-platform
+// ObservableDefaults), so the overloads for them must be at least as specific as the one for
+// `Value: UserDefaultsPropertyListValue`: they are constrained on `_OptionalPropertyListValue`
+// rather than generic over `Wrapped`, which Swift would rank below that one.
 
+extension DefaultsCodec where Value: _OptionalPropertyListValue {
+  /// An optional property-list value; `nil` removes the key.
+  public static func automatic() -> Self {
+    DefaultsCodec<Value.Wrapped>.propertyList.optional as! Self
+  }
+}
+
+extension DefaultsCodec
+where
+  Value: _OptionalPropertyListValue, Value.Wrapped: RawRepresentable,
+  Value.Wrapped.RawValue: UserDefaultsPropertyListValue
+{
+  /// An optional raw-representable property-list value; `nil` removes the key.
+  public static func automatic() -> Self {
+    let wrapped = DefaultsCodec<Value.Wrapped>.self
+    return wrapped.rawValue(DefaultsCodec<Value.Wrapped.RawValue>.propertyList, fallback: wrapped.propertyList.decode)
+      .optional as! Self
+  }
+}
+
+extension DefaultsCodec {
   /// An optional raw-representable value; `nil` removes the key.
   public static func automatic<Wrapped>() -> Self
   where Value == Wrapped?, Wrapped: RawRepresentable, Wrapped.RawValue: UserDefaultsPropertyListValue {
-    DefaultsCodec<Wrapped>.automatic().optional
-  }
-
-  /// An optional property-list value; `nil` removes the key.
-  public static func automatic<Wrapped>() -> Self
-  where Value == Wrapped?, Wrapped: UserDefaultsPropertyListValue {
     DefaultsCodec<Wrapped>.automatic().optional
   }
 

@@ -57,32 +57,55 @@ extension DefaultsCodec {
     { propertyListValuesEqual(encode($0), encode($1)) }
   }
 
-  /// Stores the raw value; reads the raw value first, then (for types that are property-list
-  /// values themselves) the value in its own form.
-  static func rawValue(fallback: ((Any) -> Value?)? = nil) -> Self
-  where Value: RawRepresentable, Value.RawValue: UserDefaultsPropertyListValue {
+  /// Stores the raw value in the form `raw` gives it; reads the raw value first, then (with a
+  /// `fallback`, for types that are property-list values themselves) the value in its own form.
+  static func rawValue(_ raw: DefaultsCodec<Value.RawValue>, fallback: ((Any) -> Value?)? = nil) -> Self
+  where Value: RawRepresentable {
     Self(
-      encode: { $0.rawValue.propertyListObject },
+      encode: { raw.encode($0.rawValue) },
       decode: { object in
-        if let raw = Value.RawValue(propertyListObject: object) { return Value(rawValue: raw) }
+        if let rawValue = raw.decode(object) { return Value(rawValue: rawValue) }
         return fallback?(object)
       },
-      isEqual: { $0.rawValue == $1.rawValue }
+      isEqual: { raw.isEqual($0.rawValue, $1.rawValue) }
     )
   }
 
+  /// Stores a value in the form its type has at run time: the form ``_PropertyListRepresentable``
+  /// gives the types this library knows; JSON `Data` for another `Codable` type (a type of yours
+  /// marked as a property-list value, and `URL`); else the value as it is.
+  /// - Parameter isEqual: How values compare; `nil` compares what they store.
+  static func storedForm(isEqual: ((Value, Value) -> Bool)?) -> Self {
+    // The type is looked at once per codec; the codec's functions then make no dynamic casts.
+    let form: Self =
+      if let type = Value.self as? any _PropertyListRepresentable.Type {
+        representableCodec(type) as! Self
+      } else if let type = Value.self as? any Codable.Type {
+        jsonCodec(type) as! Self
+      } else {
+        Self(encode: { $0 }, decode: { $0 as? Value }, isEqual: encodedEquality { $0 })
+      }
+    return Self(encode: form.encode, decode: form.decode, isEqual: isEqual ?? form.isEqual)
+  }
 }
 
 extension DefaultsCodec where Value: UserDefaultsPropertyListValue {
-  /// Stores the value as a property-list object.
-  static var propertyList: Self {
-    Self(
-      encode: { $0.propertyListObject },
-      decode: { Value(propertyListObject: $0) },
-      isEqual: { $0 == $1 }
-    )
-  }
+  /// Stores a ``UserDefaultsPropertyListValue`` as a property-list object (see ``storedForm(isEqual:)``).
+  static var propertyList: Self { storedForm(isEqual: { $0 == $1 }) }
+}
 
+/// The codec of a type with a property-list form of its own, as `Any` (it is the caller's `Self`).
+private func representableCodec<Value: _PropertyListRepresentable>(_: Value.Type) -> Any {
+  DefaultsCodec<Value>(
+    encode: { $0.propertyListObject },
+    decode: { Value(propertyListObject: $0) },
+    isEqual: DefaultsCodec<Value>.encodedEquality { $0.propertyListObject }
+  )
+}
+
+/// The JSON codec of a `Codable` type, as `Any` (it is the caller's `Self`).
+private func jsonCodec<Value: Codable>(_: Value.Type) -> Any {
+  DefaultsCodec<Value>.json
 }
 
 extension DefaultsCodec where Value: Codable {

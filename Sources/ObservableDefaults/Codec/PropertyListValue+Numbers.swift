@@ -50,7 +50,7 @@ enum PropertyListNumber {
 }
 
 /// Integer conformances share one implementation: stored as the integer itself, read back exactly.
-public protocol _PropertyListInteger: FixedWidthInteger, UserDefaultsPropertyListValue {}
+public protocol _PropertyListInteger: FixedWidthInteger, _PropertyListRepresentable {}
 
 extension _PropertyListInteger {
   public var propertyListObject: Any {
@@ -73,7 +73,7 @@ extension UInt16: _PropertyListInteger {}
 extension UInt32: _PropertyListInteger {}
 extension UInt64: _PropertyListInteger {}
 
-extension Double: UserDefaultsPropertyListValue {
+extension Double: _PropertyListRepresentable {
   public var propertyListObject: Any { self }
   public init?(propertyListObject object: Any) {
     guard let number = PropertyListNumber(object) else { return nil }
@@ -81,7 +81,7 @@ extension Double: UserDefaultsPropertyListValue {
   }
 }
 
-extension Float: UserDefaultsPropertyListValue {
+extension Float: _PropertyListRepresentable {
   /// Stored as the `Double` of the same value; read back by rounding to the nearest `Float`,
   /// which gives the original `Float` exactly.
   public var propertyListObject: Any { Double(self) }

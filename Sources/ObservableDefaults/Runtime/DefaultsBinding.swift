@@ -21,6 +21,7 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
       lock.withLock {
         currentStore = newValue
         observation = nil
+        notificationObservation = nil
         isStarted = false
       }
     }
@@ -37,11 +38,19 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
   private let makeStore: () -> any ObservableKeyValueStore
   private var currentStore: (any ObservableKeyValueStore)?
   private let schema: [SettingsProperty<Object>]
+  /// The persisted properties by storage key (without prefix).
+  private lazy var persisted: [String: SettingsProperty<Object>] = Dictionary(
+    schema.compactMap { property in property.key.map { ($0, property) } }, uniquingKeysWith: { first, _ in first })
   private let deliversOnMainActor: Bool
+  private let limitsToInstance: Bool
   private var observation: DefaultsObservation?
+  private var notificationObservation: StoreNotificationObservation?
   /// Whether the object was loaded from its store and follows its changes; guarded by ``lock``.
   /// Checked inline by every getter: no exclusivity bookkeeping (the lock already excludes).
   @usableFromInline @exclusivity(unchecked) var isStarted = false
+  /// Whether the store reports no changes (a Foundation `UserDefaults`), so every read and
+  /// write first reads the property's value from the store; guarded by ``lock``.
+  @usableFromInline @exclusivity(unchecked) var readsThrough = false
 
   /// Creates the state of an object.
   /// - Parameters:
@@ -49,17 +58,20 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
   ///     is never created (the cloud store of development mode, for example).
   ///   - prefix: The key prefix; must not contain `.`.
   ///   - ignoresExternalChanges: Whether external changes skip observer notification.
-  ///   - schema: The object's properties (its `settingsSchema`).
+  ///   - limitsToInstance: Whether a posted `UserDefaults.didChangeNotification` counts only when
+  ///     its object is this object's store (`limitToInstance`); otherwise any object counts.
+  ///   - schema: The object's properties (its `_$settingsSchema`).
   ///   - deliversOnMainActor: Whether external changes are applied on the main actor (for
   ///     `@MainActor` classes); otherwise they are applied on the thread that delivers them.
   public init(
     store: @escaping @autoclosure () -> any ObservableKeyValueStore, prefix: String,
-    ignoresExternalChanges: Bool,
+    ignoresExternalChanges: Bool, limitsToInstance: Bool = true,
     schema: [SettingsProperty<Object>], deliversOnMainActor: Bool = false
   ) {
     makeStore = store
     self.prefix = prefix
     self.ignoresExternalChanges = ignoresExternalChanges
+    self.limitsToInstance = limitsToInstance
     self.schema = schema
     self.deliversOnMainActor = deliversOnMainActor
   }
@@ -100,13 +112,27 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
   }
 
   /// Reads a cached value under the lock, first loading the object from its store if that has
-  /// not happened yet (an object whose own initializer did not call `observerStarter()`).
+  /// not happened yet (an object whose own initializer did not call `observerStarter()`). For a
+  /// store that reports no changes, returns the value stored now instead (the cache then keeps
+  /// the value observers were last told about, so a posted change notification still tells them).
+  /// - Parameters:
+  ///   - key: The property's storage key without prefix.
+  ///   - cached: Reads the property's cache.
   @inlinable
-  public func read<Value>(_ object: Object, _ cached: (Object) -> Value) -> Value {
+  public func read<Value>(_ object: Object, key: String, _ cached: (Object) -> Value) -> Value {
     lock.withLock {
-      if !isStarted { startIfNeeded(object) }
+      if !isStarted || readsThrough, let stored: Value = prepareRead(object, key: key) { return stored }
       return cached(object)
     }
+  }
+
+  /// Starts the object if needed; for a store without change reports, returns the value of the
+  /// property stored under `key` as stored now (else `nil`). Under ``lock``.
+  @usableFromInline
+  func prepareRead<Value>(_ object: Object, key: String) -> Value? {
+    startIfNeeded(object)
+    guard readsThrough, let property = persisted[key] else { return nil }
+    return property.storedValue(object, resolveStore(), prefix) as? Value
   }
 
   /// Loads every persisted property from the store and starts following the store's changes
@@ -116,6 +142,7 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
     lock.withLock {
       ignoredKeyPaths = keyPaths
       observation = nil
+      notificationObservation = nil
       isStarted = false
       startIfNeeded(object)
     }
@@ -134,12 +161,19 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
     guard !isStarted else { return }
     isStarted = true
     let store = resolveStore()
+    readsThrough = store is FoundationDefaultsStore
     for property in schema {
       property.refresh(object, store, prefix)?.assign()
     }
     let box = WeakObject(object)
     observation = store.observe { [weak self] change in
       self?.deliver(change, to: box)
+    }
+    notificationObservation = StoreNotificationObservation(store: store, limitedToInstance: limitsToInstance) {
+      [weak self] keys in
+      guard let self else { return }
+      let keys = keys ?? lock.withLock { Set(persisted.keys.map { prefix + $0 }) }
+      deliver(DefaultsChange(keys: keys, origin: .otherProcess), to: box)
     }
   }
 
@@ -187,8 +221,8 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
     key: String, codec: DefaultsCodec<Value>
   ) {
     let (fullKey, store, observation, unchanged) = lock.withLock {
-      startIfNeeded(object)
-      return (prefix + key, resolveStore(), self.observation, codec.isEqual(newValue, object[keyPath: storage]))
+      let current = prepareRead(object, key: key) ?? object[keyPath: storage]
+      return (prefix + key, resolveStore(), self.observation, codec.isEqual(newValue, current))
     }
     if unchanged { return }
     let encoded = codec.encode(newValue)
@@ -215,7 +249,7 @@ struct WeakObject<Object: AnyObject>: @unchecked Sendable {
 }
 
 /// A Foundation `UserDefaults` that is not a ``PropertyListDefaults``: read and written as it is;
-/// it reports no changes.
+/// it reports no changes, so objects on it read every value through (see ``_DefaultsBinding/read(_:key:_:)``).
 final class FoundationDefaultsStore: ObservableKeyValueStore {
   let defaults: UserDefaults
 
@@ -223,8 +257,10 @@ final class FoundationDefaultsStore: ObservableKeyValueStore {
 
   func object(forKey key: String) -> Any? { defaults.object(forKey: key) }
 
+  /// Writes the value and then `synchronize()`s: Foundation on Linux writes its file only then.
   func write(_ value: Any?, forKey key: String, excluding: DefaultsObservation?) throws {
     if let value { defaults.set(value, forKey: key) } else { defaults.removeObject(forKey: key) }
+    _ = defaults.synchronize()
   }
 
   func observe(_ handler: @escaping @Sendable (DefaultsChange) -> Void) -> DefaultsObservation {

@@ -20,8 +20,8 @@ public struct AnySettings: @unchecked Sendable {
   public init<Settings: ObservableSettings>(_ object: Settings) {
     typeName = String(describing: Settings.self)
     self.object = object
-    storeInfo = { object.settingsStore }
-    properties = Settings.settingsSchema.map { AnySettingsProperty($0, of: object._settingsRoot) }
+    storeInfo = { object._$settingsStore }
+    properties = Settings._$settingsSchema.map { AnySettingsProperty($0, of: object._$settingsRoot) }
   }
 }
 
@@ -55,7 +55,7 @@ public struct AnySettingsProperty: @unchecked Sendable {
     valueType = property.valueType
     typeName = property.typeName
     summary = property.summary
-    store = { object.settingsStore }
+    store = { object._$settingsStore }
     read = { property.value(of: object) }
     readDefault = { property.defaultValue(of: object) }
     equalsDefault = { property.isDefault(object) }

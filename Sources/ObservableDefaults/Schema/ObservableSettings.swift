@@ -8,11 +8,11 @@ public protocol ObservableSettings: AnyObject, Observable {
   /// The class that declares the schema: the macro's class itself, also for its subclasses.
   associatedtype SettingsRoot: ObservableSettings
   /// The observable properties, persisted and `@ObservableOnly`, in declaration order.
-  static var settingsSchema: [SettingsProperty<SettingsRoot>] { get }
+  static var _$settingsSchema: [SettingsProperty<SettingsRoot>] { get }
   /// This object, typed as ``SettingsRoot``.
-  var _settingsRoot: SettingsRoot { get }
+  var _$settingsRoot: SettingsRoot { get }
   /// Where this instance keeps its values.
-  var settingsStore: SettingsStoreInfo { get }
+  var _$settingsStore: SettingsStoreInfo { get }
 }
 
 /// Where a settings object keeps its values.

@@ -4,7 +4,7 @@ import Foundation
 /// its name, storage key, value type, documentation and default, and type-checked access to its value.
 ///
 /// The `@ObservableDefaults` and `@ObservableCloud` macros generate one per observable property
-/// (in declaration order) into the class's ``ObservableSettings/settingsSchema``.
+/// (in declaration order) into the class's ``ObservableSettings/_$settingsSchema``.
 public struct SettingsProperty<Object: AnyObject>: @unchecked Sendable {
   // Sendable: every stored closure captures only key paths and a `DefaultsCodec`, all immutable.
 
@@ -22,24 +22,19 @@ public struct SettingsProperty<Object: AnyObject>: @unchecked Sendable {
   public let keyPath: AnyKeyPath
 
   private let read: (Object) -> Any
-  private let readDefault: ((Object) -> Any)?
+  private let readDefault: ((Object, SettingsStoreInfo) -> Any)?
   private let write: (Object, Any) throws -> Void
   private let encode: (Object) -> Any?
   private let writeEncoded: (Object, Any?) throws -> Void
-  private let equalsDefault: (Object) -> Bool
+  private let equalsDefault: (Object, SettingsStoreInfo) -> Bool
+  /// The value stored under the key (with the given prefix) in a store, else the property's
+  /// fallback; for an `@ObservableOnly` property, its value.
+  let storedValue: (Object, any ObservableKeyValueStore, String) -> Any
   let refresh: (Object, any ObservableKeyValueStore, String) -> Update?
-  let reset: (Object) throws -> Void
+  let reset: (Object, SettingsStoreInfo) throws -> Void
 
   /// The current value, read through the property's getter (so Observation tracking sees the read).
   public func value(of object: Object) -> Any { read(object) }
-
-  /// The value the property falls back to when nothing is stored: the registered default when
-  /// `register(defaults:)` gave one, otherwise the declaration-time default; `nil` for an
-  /// `@ObservableOnly` property, which has no stored value to fall back from.
-  public func defaultValue(of object: Object) -> Any? { readDefault?(object) }
-
-  /// Whether the current value equals ``defaultValue(of:)``.
-  public func isDefault(_ object: Object) -> Bool { equalsDefault(object) }
 
   /// Assigns a value through the property's setter, so it is stored and observers are notified.
   /// - Throws: ``SettingsValueError/typeMismatch(key:expected:actual:)`` when `value` is not of
@@ -66,9 +61,23 @@ public struct SettingsProperty<Object: AnyObject>: @unchecked Sendable {
     try writeEncoded(settings, object)
   }
 
+}
+
+// The functions that need the object's store take it from the object's description; the
+// properties themselves do not require it, so that a schema can be built where the class's
+// `ObservableSettings` conformance is isolated to the main actor and the schema is not.
+extension SettingsProperty where Object: ObservableSettings {
+  /// The value the property falls back to when nothing is stored: the registered default when
+  /// `register(defaults:)` gave one, otherwise the declaration-time default; `nil` for an
+  /// `@ObservableOnly` property, which has no stored value to fall back from.
+  public func defaultValue(of object: Object) -> Any? { readDefault?(object, object._$settingsStore) }
+
+  /// Whether the current value equals ``defaultValue(of:)``.
+  public func isDefault(_ object: Object) -> Bool { equalsDefault(object, object._$settingsStore) }
+
   /// Removes the stored value so the property reads its default again (no effect on an
   /// `@ObservableOnly` property).
-  public func resetValue(of object: Object) throws { try reset(object) }
+  public func resetValue(of object: Object) throws { try reset(object, object._$settingsStore) }
 }
 
 extension SettingsProperty {
@@ -96,11 +105,13 @@ extension SettingsProperty {
     storage: ReferenceWritableKeyPath<Object, Value>,
     defaultValue: KeyPath<Object, Value>,
     codec: DefaultsCodec<Value>
-  ) -> Self where Object: ObservableSettings {
-    let fallback: (Object) -> Value = { object in
-      let store = object.settingsStore
+  ) -> Self where Object: Observable {
+    let fallback: (Object, SettingsStoreInfo) -> Value = { object, store in
       let registered = (store.store as? UserDefaults)?.registeredValue(forKey: store.prefix + key)
       return registered.flatMap(codec.decode) ?? object[keyPath: defaultValue]
+    }
+    let storedValue: (Object, any ObservableKeyValueStore, String) -> Value = { object, store, prefix in
+      store.object(forKey: prefix + key).flatMap(codec.decode) ?? object[keyPath: defaultValue]
     }
     return Self(
       name: name, key: key, valueType: SettingsValueType(Value.self),
@@ -112,9 +123,10 @@ extension SettingsProperty {
       writeEncoded: { object, stored in
         object[keyPath: property] = try decoded(stored, by: codec.decode, key: key)
       },
-      equalsDefault: { codec.isEqual($0[keyPath: property], fallback($0)) },
+      equalsDefault: { codec.isEqual($0[keyPath: property], fallback($0, $1)) },
+      storedValue: storedValue,
       refresh: { object, store, prefix in
-        let stored = store.object(forKey: prefix + key).flatMap(codec.decode) ?? object[keyPath: defaultValue]
+        let stored = storedValue(object, store, prefix)
         guard !codec.isEqual(stored, object[keyPath: storage]) else { return nil }
         return Update(
           keyPath: property,
@@ -122,8 +134,7 @@ extension SettingsProperty {
           withMutation: { registrar, body in registrar.withMutation(of: object, keyPath: property, body) }
         )
       },
-      reset: { object in
-        let store = object.settingsStore
+      reset: { _, store in
         try store.store.write(nil, forKey: store.prefix + key, excluding: nil)
       }
     )
@@ -143,9 +154,10 @@ extension SettingsProperty {
       writeEncoded: { _, _ in
         throw SettingsValueError.undecodable(key: name, expected: String(describing: Value.self))
       },
-      equalsDefault: { _ in true },
+      equalsDefault: { _, _ in true },
+      storedValue: { object, _, _ in object[keyPath: property] },
       refresh: { _, _, _ in nil },
-      reset: { _ in }
+      reset: { _, _ in }
     )
   }
 }

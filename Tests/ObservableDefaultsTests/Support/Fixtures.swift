@@ -60,12 +60,15 @@ func runProbe(_ arguments: String...) throws -> Int32 {
   try probeOutput(arguments).status
 }
 
-/// Runs `defaults-probe` with extra environment variables; returns its status and standard output.
-func probeOutput(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
+/// Runs `defaults-probe` (or another program built beside the tests) with extra environment
+/// variables; returns its status and standard output.
+func probeOutput(
+  _ arguments: [String], environment: [String: String] = [:], program: String = "defaults-probe"
+) throws -> (status: Int32, output: String) {
   let process = Process()
   let output = Pipe()
   process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-    .deletingLastPathComponent().appendingPathComponent("defaults-probe")
+    .deletingLastPathComponent().appendingPathComponent(program)
   process.arguments = arguments
   process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
   process.standardOutput = output
