@@ -1,6 +1,6 @@
 // benchmarks: the performance measures of the README's "Performance" section.
 //
-//   benchmarks [--runs N] [--only read|burst|external|editor|open|writers|cloud] [--build]
+//   benchmarks [--runs N] [--only read|burst|external|scale|editor|open|writers|cloud] [--build]
 //       runs each measure N times (default 7) and prints the results as a Markdown table;
 //       --build also runs Benchmarks/measure-build.sh 3 times (clean debug builds, ~6 minutes).
 //
@@ -9,6 +9,7 @@
 //   benchmarks key-writer <file> <prefix> <count>   see ConcurrentWritersMeasure.runWriter
 //   benchmarks editor <suite> <report-file>         see EditorMeasure.runEditorWorker
 //   benchmarks open <suite> <report-file>           see EditorMeasure.runOpenWorker
+//   benchmarks dconf-worker <keys> <changes> <report-file>   see DconfBaseline.runWorker
 import Foundation
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -23,7 +24,12 @@ case "editor" where arguments.count == 3:
   EditorMeasure.runEditorWorker(suite: arguments[1], report: arguments[2])
 case "open" where arguments.count == 3:
   EditorMeasure.runOpenWorker(suite: arguments[1], report: arguments[2])
+case "dconf-worker" where arguments.count == 4:
+  guard let keys = Int(arguments[1]), let changes = Int(arguments[2]) else { abort("dconf-worker: bad counts") }
+  DconfBaseline.runWorker(keys: keys, changes: changes, report: arguments[3])
 default:
   let options = BenchmarkOptions(arguments)
+  // Foundation's baselines write under HOME / XDG_CONFIG_HOME: the run gets its own.
+  guard ProcessInfo.processInfo.environment[Workspace.variable] != nil else { exit(Workspace.runInFreshHome()) }
   BenchmarkRun(options: options).run()
 }

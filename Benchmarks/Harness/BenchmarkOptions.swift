@@ -21,7 +21,7 @@ struct BenchmarkOptions {
       case "--build":
         includesBuild = true
       default:
-        abort("usage: benchmarks [--runs N] [--only read|burst|external|editor|open|writers|cloud] [--build]")
+        abort("usage: benchmarks [--runs N] [--only read|burst|external|scale|editor|open|writers|cloud] [--build]")
       }
     }
   }

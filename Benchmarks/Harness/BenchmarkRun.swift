@@ -4,24 +4,23 @@ import Foundation
 struct BenchmarkRun {
   let options: BenchmarkOptions
 
-  /// The shared fixture property lists (`../shared/fixtures/plists` beside the package).
+  /// The fixture property lists of the package's tests (`Tests/Fixtures/plists`).
   static let fixtures = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().appendingPathComponent("shared/fixtures/plists")
+    .appendingPathComponent("Tests/Fixtures/plists")
 
   @MainActor
   func run() {
     let workspace: Workspace
     do { workspace = try Workspace() } catch { abort("no temporary folder: \(error)") }
     defer { workspace.remove() }
-    // Foundation's UserDefaults (the baselines) and every worker use the workspace's folder.
-    setenv("XDG_CONFIG_HOME", workspace.folder.path, 1)
 
     let table = ResultTable()
     let runs = options.runs
+    let loadBefore = Self.loadAverage()
     if options.includes("read") { ReadMeasure(workspace: workspace, runs: runs).run(into: table) }
     if options.includes("burst") { WriteBurstMeasure(workspace: workspace, runs: runs).run(into: table) }
-    if options.includes("external") { ExternalChangeMeasure(workspace: workspace, changes: 200).run(into: table) }
+    if options.includes("scale") { ScaleMeasure(workspace: workspace, runs: runs).run(into: table) }
     let editor = EditorMeasure(workspace: workspace, runs: runs)
     if options.includes("editor") { editor.runExternalChange(into: table) }
     if options.includes("open") {
@@ -38,8 +37,16 @@ struct BenchmarkRun {
     if options.includes("cloud") { CloudSyncMeasure(workspace: workspace, changes: 500, runs: runs).run(into: table) }
     if options.includesBuild { BuildMeasure(runs: 3).run(into: table) }  // ~2 min per run
 
-    print("Runs per measure: \(runs) (after warm-up); \(ProcessInfo.processInfo.activeProcessorCount) cores.\n")
+    print(
+      "Runs per measure: \(runs) (after warm-up); \(ProcessInfo.processInfo.activeProcessorCount) cores; "
+        + "load average (1, 5, 15 min) at the start: \(loadBefore), at the end: \(Self.loadAverage()).\n")
     print(table.markdown())
+  }
+
+  /// The machine's load averages over 1, 5 and 15 minutes (`/proc/loadavg`), e.g. `1.52 1.31 0.97`.
+  private static func loadAverage() -> String {
+    let text = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? ""
+    return text.split(separator: " ").prefix(3).joined(separator: " ")
   }
 
   /// The largest file among the shared fixtures.

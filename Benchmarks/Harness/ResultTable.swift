@@ -35,6 +35,8 @@ struct ResultRow {
   var value: Double?
   var baseline: (name: String, samples: Samples)?
   var target: Target?
+  /// Said in the baseline column when there is no baseline (e.g. why it failed).
+  var note: String?
 
   /// The row's value: ``value`` when given, else the median.
   var shown: Double { value ?? samples.median }
@@ -58,7 +60,7 @@ final class ResultTable {
     ]
     for row in rows {
       let spread = "\(row.unit.format(row.samples.min))–\(row.unit.format(row.samples.max))"
-      let baseline = row.baseline.map { "\($0.name): \(row.unit.format($0.samples.median))" } ?? "—"
+      let baseline = row.baseline.map { "\($0.name): \(row.unit.format($0.samples.median))" } ?? row.note ?? "—"
       let ratio = row.baseline.map { String(format: "%.2f×", row.shown / $0.samples.median) } ?? "—"
       let met = row.target.map { $0.isMet ? "yes" : "**no**" } ?? "—"
       lines.append(

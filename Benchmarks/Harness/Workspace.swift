@@ -1,16 +1,44 @@
 import Foundation
 
 /// A temporary folder for one benchmark run: suite files, reports of worker processes, and the
-/// `XDG_CONFIG_HOME` of every process started. Removed by ``remove()``.
+/// `HOME` and `XDG_CONFIG_HOME` of every process of the run. Removed by ``remove()``.
 final class Workspace {
+  /// The environment variable naming the workspace of a run (set by ``runInFreshHome()``).
+  static let variable = "OBSERVABLEDEFAULTS_BENCH_WORKSPACE"
   /// The folder.
   let folder: URL
 
-  /// Creates a fresh folder under the system's temporary folder.
+  /// The run's folder: the one ``variable`` names, else a fresh folder under the system's
+  /// temporary folder.
   init() throws {
-    folder = FileManager.default.temporaryDirectory
-      .appendingPathComponent("observabledefaults-bench-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+    if let path = ProcessInfo.processInfo.environment[Self.variable] {
+      folder = URL(fileURLWithPath: path)
+    } else {
+      folder = FileManager.default.temporaryDirectory
+        .appendingPathComponent("observabledefaults-bench-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+    }
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+  }
+
+  /// Runs this program again with the same arguments, `HOME` and `XDG_CONFIG_HOME` in a new
+  /// workspace (Foundation reads them once, at start-up, so they cannot be changed later: its
+  /// `UserDefaults` baselines would write into the user's `~/.config`), then removes the
+  /// workspace. Returns the run's exit status.
+  static func runInFreshHome() -> Int32 {
+    let workspace: Workspace
+    do { workspace = try Workspace() } catch { abort("no temporary folder: \(error)") }
+    defer { workspace.remove() }
+    let process = Process()
+    process.executableURL = Worker.executable
+    process.arguments = Array(CommandLine.arguments.dropFirst())
+    var environment = ProcessInfo.processInfo.environment
+    environment[variable] = workspace.folder.path
+    environment["HOME"] = workspace.folder.path
+    environment["XDG_CONFIG_HOME"] = workspace.folder.path
+    process.environment = environment
+    do { try process.run() } catch { abort("cannot start the run: \(error)") }
+    process.waitUntilExit()
+    return process.terminationStatus
   }
 
   /// A path in the folder that does not exist yet.

@@ -3,17 +3,28 @@ import ObservableDefaults
 import Observation
 
 /// A write in another process (B), until an Observation tracker of the same property fires in
-/// this process (A). Both stamp `CLOCK_MONOTONIC`.
+/// this process (A), in a suite of a given size. Both stamp `CLOCK_MONOTONIC`.
 ///
 /// B stamps when it starts the write (property set, then flush to the file): A's inotify sees
 /// the renamed file before B's `flush()` has returned, so a stamp taken after the flush is often
-/// later than A's. The latency shown therefore includes B's own write and `fsync`.
+/// later than A's. The latency therefore includes B's own write and `fsync`.
 struct ExternalChangeMeasure {
-  let workspace: Workspace
-  let changes: Int
+  /// The latencies of the changes, and A's resident memory before and after them.
+  struct Result {
+    let latencies: Samples
+    let residentBefore: Int
+    let residentAfter: Int
+    /// Growth of A's resident memory over the changes, in percent.
+    var residentGrowth: Double { Double(residentAfter - residentBefore) / Double(residentBefore) * 100 }
+  }
 
-  func run(into table: ResultTable) {
-    let file = workspace.newFile("external")
+  let workspace: Workspace
+
+  /// Measures `changes` changes (after 5 unmeasured) of one key of a suite holding `keys` other
+  /// keys.
+  func run(keys: Int, changes: Int) -> Result {
+    let file = workspace.newFile("external-\(keys)")
+    EditorMeasure.writeSuite(at: file, keys: keys, valueLength: 20)
     let settings = BenchmarkSettings(userDefaults: PropertyListDefaults(fileURL: file))
     let writer = Worker.process(["change-writer", file.path], configHome: workspace.folder)
     let channel = LineChannel(writer)
@@ -25,21 +36,16 @@ struct ExternalChangeMeasure {
 
     let fired = FiredStamp()
     var latencies: [Double] = []
+    var residentBefore = 0
     for index in 0..<(changes + 5) {  // the first 5 warm up
+      if index == 5 { residentBefore = residentMemory() }
       withObservationTracking { _ = settings.name } onChange: { fired.record() }
       channel.send("value-\(index)")
       guard let line = channel.receive(), let written = UInt64(line) else { abort("the writer stopped") }
-      guard let seen = fired.wait(seconds: 2) else { abort("change \(index) was not observed within 2 s") }
+      guard let seen = fired.wait(seconds: 30) else { abort("change \(index) was not observed within 30 s") }
       if index >= 5 { latencies.append(Double(Int64(bitPattern: seen &- written)) / 1e9) }
     }
-    let samples = Samples(latencies)
-    table.add(ResultRow(
-      measure: "External change, B starts its write → A's tracker fires: p50", samples: samples,
-      unit: .milliseconds))
-    let p99 = samples.percentile(99)
-    table.add(ResultRow(
-      measure: "External change: p99 (of \(changes))", samples: samples, unit: .milliseconds, value: p99,
-      target: Target(text: "p99 ≤ 20 ms", isMet: p99 <= 0.02)))
+    return Result(latencies: Samples(latencies), residentBefore: residentBefore, residentAfter: residentMemory())
   }
 
   /// Worker mode `change-writer <file>`: for each line read, sets `name` to it and flushes, then
@@ -54,6 +60,19 @@ struct ExternalChangeMeasure {
       FileHandle.standardOutput.write(Data("\(start)\n".utf8))
     }
   }
+}
+
+/// This process's resident memory now (`VmRSS`), in bytes.
+func residentMemory() -> Int {
+  memoryStatus("VmRSS")
+}
+
+/// A size in `/proc/self/status`, in bytes: `VmRSS` (resident now) or `VmHWM` (peak resident
+/// since this program started).
+func memoryStatus(_ field: String) -> Int {
+  let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+  let line = status.split(separator: "\n").first { $0.hasPrefix(field + ":") } ?? ""
+  return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
 }
 
 /// The stamp taken when a tracker fired, handed from the notifying thread to the measuring one.

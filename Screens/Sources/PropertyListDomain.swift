@@ -38,7 +38,11 @@ final class PropertyListDomain: ExpandableRowSource, LiveRowSource, ReloadableRo
     return tree.lines.count
   }
 
+  /// How many rows were built (``row(at:)`` calls): a first paint builds the visible ones only.
+  private(set) var rowsBuilt = 0
+
   func row(at index: Int) -> PropertyRow {
+    rowsBuilt += 1
     registrar.access(self, keyPath: \.[observing: tree.lines[index].path])
     return tree.row(at: index, in: values)
   }

@@ -124,7 +124,7 @@ final class EditorScreen {
     }
     listed = session.listedRows().filter { $0 < rowCount }
     positions = Dictionary(uniqueKeysWithValues: listed.enumerated().map { ($1, $0) })
-    let rows = (0..<rowCount).compactMap { source?.row(at: $0) }
+    let rows = rowsToFit(rowCount: rowCount)
     let layout = ScreenLayout(
       size: canvas.size, titles: session.sources.map(objectTitle), rows: rows,
       showsKeys: source?.kind == .object || source?.kind == .cloud,
@@ -151,6 +151,18 @@ final class EditorScreen {
       if listed.isEmpty { paintEmptyRows(source) }
     }
     paintStatus()
+  }
+
+  /// The rows the columns fit: every row of a source of up to ``ScreenLayout/rowsFittedWhole``
+  /// rows, else only the ones on screen (a large suite's first paint builds those alone).
+  private func rowsToFit(rowCount: Int) -> [PropertyRow] {
+    guard let source = session.currentSource else { return [] }
+    guard rowCount > ScreenLayout.rowsFittedWhole else { return (0..<rowCount).map(source.row(at:)) }
+    let visible = ScreenLayout.visibleCount(in: canvas.size)
+    if let position = positions[session.state.rowIndex] {
+      rowScroll = Self.scroll(rowScroll, toShow: position, visible: visible)
+    }
+    return listed.dropFirst(rowScroll).prefix(visible).map(source.row(at:))
   }
 
   private func paintEmptyRows(_ source: (any RowSource)?) {

@@ -15,8 +15,8 @@ struct ScreenLayout: Equatable {
   /// Cell widths of the row columns; 0 hides a column.
   let nameWidth, keyWidth, typeWidth, valueWidth, counterWidth: Int
 
-  /// Lays out `size` for rows with the given column texts; `showsKeys` adds the key column
-  /// when some row's key is not its name (pointless otherwise) and the pane has room for it.
+  /// Lays out `size` for rows with the given column texts (the rows it is
+  /// sized for, see `EditorScreen.rowsToFit`); `showsKeys` adds the key column when some row's key is not its name (pointless otherwise) and the pane has room for it.
   ///
   /// The value comes first: it gets its whole width when it fits, and at least half the room
   /// otherwise; name, type and key then share the rest (each its whole width when it fits, else
@@ -79,7 +79,13 @@ struct ScreenLayout: Equatable {
   /// The screen line of the first list entry in either pane.
   let firstListLine = 2
   /// How many list entries fit.
-  var visibleCount: Int { max(0, size.rows - 4) }
+  var visibleCount: Int { Self.visibleCount(in: size) }
+
+  /// Sources with more rows than this get columns fitted to the rows on screen only.
+  static let rowsFittedWhole = 1_000
+
+  /// How many list lines a terminal of `size` shows.
+  static func visibleCount(in size: TerminalSize) -> Int { max(0, size.rows - 4) }
   var statusLine: Int { size.rows - 2 }
   var keyBarLine: Int { size.rows - 1 }
 }

@@ -39,3 +39,24 @@ import Testing
     #expect(canvas.line(4).contains("changed"))
   }
 }
+
+/// The first paint of a large suite builds the rows on screen only, not one per key.
+@MainActor
+@Suite struct LargeDomainFirstPaintTests {
+  @Test func firstPaintOfATenThousandKeySuiteBuildsOnlyTheVisibleRows() throws {
+    let suite = TestPreferences.uniqueSuite()
+    let values = Dictionary(uniqueKeysWithValues: (0..<10_000).map { ("key-\(100_000 + $0)", "value \($0)") })
+    try PropertyListSerialization.data(fromPropertyList: values, format: .binary, options: 0)
+      .write(to: TestPreferences.file(ofSuite: suite))
+    let domain = PropertyListDomain(suite: suite, folder: TestPreferences.folder)
+    let canvas = MemoryCanvas(rows: 40, columns: 120)
+    let screen = EditorScreen(canvas: canvas, session: EditorSession(sources: [domain]), glyphs: .unicode, wake: {})
+    screen.draw(Damage(layout: true))
+    let visible = ScreenLayout.visibleCount(in: canvas.size)
+    // The visible rows twice (the columns fit them, then they are painted) and the focused row
+    // three times (status line, focus identity): 75 of 10,000.
+    #expect(domain.rowsBuilt == 2 * visible + 3)
+    #expect(canvas.line(2).contains("key-100000"))
+    #expect(canvas.line(2 + visible - 1).contains("key-1000\(visible - 1)"))
+  }
+}

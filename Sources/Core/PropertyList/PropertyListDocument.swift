@@ -45,8 +45,9 @@ public enum PropertyListChange {
   case remove
 }
 
-/// A document together with the exact bytes it was read from or written as.
+/// A document together with the identity of the file version it was read from or written as.
 struct PropertyListSnapshot {
   var document: PropertyListDocument
-  var data: Data
+  /// nil when there is no file.
+  var identity: FileIdentity?
 }

@@ -23,7 +23,8 @@ extension PropertyListFile {
   {
     guard !changes.isEmpty else { return loaded }
     var conflicts: [String] = []
-    let snapshot = try updateSnapshot { document in
+    var snapshot: PropertyListSnapshot?
+    try update(known: &snapshot) { document in
       conflicts = changes.keys.filter {
         !propertyListValuesEqual(document.values[$0], loaded.values[$0])
       }.sorted()
@@ -33,7 +34,7 @@ extension PropertyListFile {
       return true
     }
     guard conflicts.isEmpty else { throw PropertyListConflictError(file: url, keys: conflicts) }
-    return snapshot.document
+    return snapshot?.document ?? PropertyListDocument()
   }
 }
 

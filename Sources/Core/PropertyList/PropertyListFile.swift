@@ -49,23 +49,25 @@ public struct PropertyListFile: Sendable {
     try applySnapshot(changes).document
   }
 
-  /// The file's bytes, or nil when it does not exist.
+  /// The file's bytes and the identity of the version they were read from, or nil when it does
+  /// not exist.
   ///
   /// - Throws: ``PropertyListError`` of kind `.unreadable`.
-  func readData() throws -> Data? {
+  func readData() throws -> (data: Data, identity: FileIdentity)? {
     try FileContents.read(url)
   }
 
-  /// Reads and parses the file, keeping the bytes it was parsed from.
+  /// Reads and parses the file, keeping the identity of the version parsed.
   func readSnapshot() throws -> PropertyListSnapshot? {
-    try readData().map(parse)
+    try readData().map { try PropertyListSnapshot(document: parse($0.data), identity: $0.identity) }
   }
 
-  /// Parses `data` as this file's contents.
+  /// Parses `data` as this file's contents: the one place where bytes become values.
   ///
   /// - Throws: ``PropertyListError`` of kind `.malformed`.
-  func parse(_ data: Data) throws -> PropertyListSnapshot {
-    if data.isEmpty { return PropertyListSnapshot(document: PropertyListDocument(), data: data) }
+  func parse(_ data: Data) throws -> PropertyListDocument {
+    PropertyListCounters.count(\.parses, path: url.resolvingSymlinksInPath().path)
+    if data.isEmpty { return PropertyListDocument() }
     do {
       try PropertyListValidator.validate(data)
     } catch {
@@ -82,8 +84,7 @@ public struct PropertyListFile: Sendable {
       let reason = "the root is a \(type(of: root)), not a dictionary with string keys"
       throw PropertyListError(file: url, kind: .malformed, reason: reason)
     }
-    return PropertyListSnapshot(
-      document: PropertyListDocument(values: values, format: format), data: data)
+    return PropertyListDocument(values: values, format: format)
   }
 
   /// Parses `data` as if it were this file's contents, with every check of ``read()``: for bytes
@@ -93,15 +94,43 @@ public struct PropertyListFile: Sendable {
   /// - Returns: The document (empty for empty bytes).
   /// - Throws: ``PropertyListError`` of kind `.malformed`.
   public func document(from data: Data) throws -> PropertyListDocument {
-    try parse(data).document
+    try parse(data)
   }
 
-  /// ``apply(_:)``, also returning the bytes now on disk.
-  func applySnapshot(_ changes: [String: PropertyListChange]) throws -> PropertyListSnapshot {
-    try updateSnapshot { document in
+  /// ``apply(_:)``, also returning the identity of the file now on disk.
+  ///
+  /// - Parameter known: The version of the file this process last read or wrote; used instead of
+  ///   reading the file when the file is still that version, and replaced by the version now on
+  ///   disk (nil after a failure).
+  /// - Returns: Whether the file was read (another writer changed it since `known`).
+  func apply(_ changes: [String: PropertyListChange], known: inout PropertyListSnapshot?) throws
+    -> Bool
+  {
+    try update(known: &known) { document in
+      let changed = changes.contains { key, change in
+        switch change {
+        case .set(let value): !propertyListValuesEqual(document.values[key], value)
+        case .remove: document.values[key] != nil
+        }
+      }
       document.apply(changes)
-      return true
+      return changed
     }
+  }
+
+  /// ``apply(_:)``, returning the version now on disk.
+  func applySnapshot(_ changes: [String: PropertyListChange]) throws -> PropertyListSnapshot {
+    var known: PropertyListSnapshot?
+    try apply(changes, known: &known)
+    return known ?? PropertyListSnapshot(document: PropertyListDocument(), identity: nil)
+  }
+
+  /// ``update(known:_:)`` for a writer that keeps no version of the file: reads it under the
+  /// lock and returns the version now on disk.
+  func updateSnapshot(_ body: (inout PropertyListDocument) throws -> Bool) throws -> PropertyListSnapshot {
+    var known: PropertyListSnapshot?
+    try update(known: &known, body)
+    return known ?? PropertyListSnapshot(document: PropertyListDocument(), identity: nil)
   }
 
   /// Locks the file, re-reads it and lets `body` change the document read under the lock; writes
@@ -111,34 +140,73 @@ public struct PropertyListFile: Sendable {
   /// timestamp). `body` may set the document's format (`.binary` stays binary, anything else is
   /// written as XML).
   ///
-  /// - Parameter body: Changes the document; returns whether it changed anything.
-  /// - Returns: The document and bytes now on disk (empty bytes when there is no file).
+  /// - Parameters:
+  ///   - known: The version of the file this process last read or wrote: when the file on disk
+  ///     is still that version (same ``FileIdentity``), its document is used and the file is not
+  ///     read. Replaced by the version on disk afterwards (nil after a failure).
+  ///   - body: Changes the document; returns whether it changed anything.
+  /// - Returns: Whether the file was read (it was not the `known` version).
   /// - Throws: The errors of ``apply(_:)``, and what `body` throws (the file is then unchanged).
-  func updateSnapshot(_ body: (inout PropertyListDocument) throws -> Bool) throws -> PropertyListSnapshot {
-    let target = try SymbolicLinks.target(of: url)
-    let folder = target.deletingLastPathComponent()
-    try PrivateFolder.create(folder, for: url)
-    let lock = try FileLock(folder: folder, guarding: url)
+  @discardableResult
+  func update(
+    known: inout PropertyListSnapshot?, _ body: (inout PropertyListDocument) throws -> Bool
+  ) throws -> Bool {
+    let lock: FileLock
+    let target: URL
+    do {
+      target = try SymbolicLinks.target(of: url)
+      let folder = target.deletingLastPathComponent()
+      try PrivateFolder.create(folder, for: url)
+      lock = try FileLock(folder: folder, guarding: url)
+    } catch {
+      known = nil
+      throw error
+    }
     defer { lock.release() }
     TemporaryFileNames.removeStale(for: target)
 
-    let old = try readSnapshot()
-    if old != nil, access(target.path, W_OK) != 0 {
+    var document = PropertyListDocument()
+    let (oldIdentity, wasRead) = try takeDocument(known: &known, onDisk: target, into: &document)
+    if oldIdentity != nil, access(target.path, W_OK) != 0 {
+      known = nil
       throw PropertyListError(file: url, kind: .unwritable, reason: "the file is read-only (\(systemError()))")
     }
-    var document = old?.document ?? PropertyListDocument()
-    guard try body(&document) else { return old ?? PropertyListSnapshot(document: document, data: Data()) }
+    guard try body(&document) else {
+      known = PropertyListSnapshot(document: document, identity: oldIdentity)
+      return wasRead
+    }
     if document.format != .binary { document.format = .xml }
     let data: Data
     do {
-      data = try PropertyListSerialization.data(
-        fromPropertyList: document.values, format: document.format, options: 0)
+      data = try PropertyListEncoding.data(of: document)
     } catch {
       throw PropertyListError(file: url, kind: .unwritable, reason: describe(error))
     }
-    if let old, old.data == data { return old }
     try AtomicFileWriter(target: target, reportingAs: url).write(data)
-    return PropertyListSnapshot(document: document, data: data)
+    PropertyListCounters.count(\.writes, path: target.path)
+    known = PropertyListSnapshot(
+      document: document, identity: FileIdentity.ofFile(atPath: target.path))
+    return wasRead
+  }
+
+  /// The document on disk now, with the file locked: `known`'s when the file is still that
+  /// version, else read. `known` is emptied first so that the document returned is the only
+  /// reference to its values: changing them then mutates in place instead of copying every key.
+  private func takeDocument(
+    known: inout PropertyListSnapshot?, onDisk target: URL, into document: inout PropertyListDocument
+  ) throws -> (identity: FileIdentity?, wasRead: Bool) {
+    var cached: PropertyListSnapshot?
+    swap(&cached, &known)
+    let identity = FileIdentity.ofFile(atPath: target.path)
+    guard let identity, cached?.identity == identity, var taken = cached else {
+      cached = nil
+      guard var snapshot = try readSnapshot() else { return (nil, true) }
+      swap(&document, &snapshot.document)
+      return (snapshot.identity, true)
+    }
+    cached = nil
+    swap(&document, &taken.document)
+    return (identity, false)
   }
 }
 

@@ -25,8 +25,9 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
   var observers = ObserverList<DefaultsChange>()
   private var fileError: PropertyListError?
   private var latestError: PropertyListError?
-  // Confined to `queue` (or to `init`).
-  private var lastKnownData: Data?
+  // Confined to `queue` (or to `init`): the version of the file last read or written, whose
+  // identity tells a flush or a change notice that the file is unchanged (nil: unknown, read it).
+  private var disk: PropertyListSnapshot?
 
   /// Loads the file now; a malformed file leaves the domain empty and refuses writes until it
   /// parses again.
@@ -36,7 +37,7 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
     do {
       let snapshot = try file.readSnapshot()
       values = snapshot?.document.values ?? [:]
-      lastKnownData = snapshot?.data
+      disk = snapshot ?? PropertyListSnapshot(document: PropertyListDocument(), identity: nil)
     } catch {
       let failure = PropertyListError(wrapping: error, file: file.url, kind: .unreadable)
       values = [:]
@@ -122,7 +123,8 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
 
   // MARK: Syncing with the file (on `queue`)
 
-  /// Writes every pending change in one apply, then merges what is on disk. On failure the
+  /// Writes every pending change in one apply, then merges what is on disk when another writer
+  /// changed the file (else the file is neither read nor diffed again). On failure the
   /// changes stay pending (retried by the next write, `flush()` or recovery of the file), the
   /// error becomes ``lastError`` and, unless it repeats the last error, one line goes to
   /// ``Diagnostics`` (standard error by default).
@@ -135,8 +137,8 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
     }
     guard !changes.isEmpty else { return nil }
     do {
-      let snapshot = try file.applySnapshot(changes)
-      merge(snapshot)
+      let wasRead = try file.apply(changes, known: &disk)
+      merge(wasRead ? disk?.document.values ?? [:] : nil)
       DirectoryWatcher.shared.watch(self)
       return nil
     } catch {
@@ -161,18 +163,22 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
     if mustSchedule { queue.async { self.reload() } }
   }
 
-  /// Re-reads the file and merges it when its bytes differ from the last ones seen. A malformed
-  /// file keeps the last good values in memory and refuses writes until it parses again.
+  /// Re-reads the file and merges it unless it is the version last read or written (same
+  /// ``FileIdentity``: then nothing is read). A malformed file keeps the last good values in
+  /// memory and refuses writes until it parses again.
   ///
-  /// - Returns: The failure, or the file's known parse failure when its bytes are unchanged.
+  /// - Returns: The failure, or the file's known parse failure when it is unchanged.
   @discardableResult
   private func reload() -> PropertyListError? {
     lock.withLock { reloadScheduled = false }
+    if let disk, disk.identity == FileIdentity.ofFile(atPath: file.url.path) {
+      return lock.withLock { fileError }
+    }
+    disk = nil
     do {
-      let data = try file.readData()
-      guard data != lastKnownData else { return lock.withLock { fileError } }
-      lastKnownData = data
-      merge(try data.map(file.parse))
+      let snapshot = try file.readSnapshot()
+      disk = snapshot ?? PropertyListSnapshot(document: PropertyListDocument(), identity: nil)
+      merge(snapshot?.document.values ?? [:])
       return nil
     } catch {
       let failure = PropertyListError(wrapping: error, file: file.url, kind: .unreadable)
@@ -184,24 +190,24 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
     }
   }
 
-  /// Makes memory match `snapshot` (nil: no file) for every key without a pending write, and
-  /// tells observers which keys changed. Clears the errors; flushes writes kept back while the
-  /// file was malformed.
-  private func merge(_ snapshot: PropertyListSnapshot?) {
-    lastKnownData = snapshot?.data
-    let disk = snapshot?.document.values ?? [:]
+  /// Makes memory match `disk` (the file's values; nil when memory already matches) for every
+  /// key without a pending write, and tells observers which keys changed. Clears the errors;
+  /// flushes writes kept back while the file was malformed.
+  private func merge(_ disk: [String: Any]?) {
     var changedKeys = Set<String>()
     lock.lock()
-    for (key, value) in disk where pending[key] == nil {
-      if !propertyListValuesEqual(values[key], value) {
-        values[key] = value
+    if let disk {
+      for (key, value) in disk where pending[key] == nil {
+        if !propertyListValuesEqual(values[key], value) {
+          values[key] = value
+          changedKeys.insert(key)
+        }
+      }
+      for key in values.keys where disk[key] == nil && pending[key] == nil {
         changedKeys.insert(key)
       }
+      for key in changedKeys where disk[key] == nil { values[key] = nil }
     }
-    for key in values.keys where disk[key] == nil && pending[key] == nil {
-      changedKeys.insert(key)
-    }
-    for key in changedKeys where disk[key] == nil { values[key] = nil }
     fileError = nil
     latestError = nil
     let mustFlush = !pending.isEmpty && !flushScheduled

@@ -11,13 +11,13 @@ enum FileContents {
   /// The largest file read (256 MiB): far above any preferences file.
   static let maximumSize = 256 << 20
 
-  /// The bytes of the file at `url` (symbolic links followed), or nil when there is no file
-  /// (also for a symbolic link whose target does not exist).
+  /// The bytes of the file at `url` (symbolic links followed) and the identity of the version
+  /// read, or nil when there is no file (also for a symbolic link whose target does not exist).
   ///
   /// - Throws: ``PropertyListError`` of kind `.unreadable` naming the reason: permission denied,
   ///   a symbolic link loop, a folder, a device or other non-regular file, a file above
   ///   ``maximumSize``, an I/O error.
-  static func read(_ url: URL) throws -> Data? {
+  static func read(_ url: URL) throws -> (data: Data, identity: FileIdentity)? {
     func failure(_ reason: String) -> PropertyListError {
       PropertyListError(file: url, kind: .unreadable, reason: reason)
     }
@@ -58,7 +58,7 @@ enum FileContents {
       length += count
     }
     data.count = length
-    return data
+    return (data, FileIdentity(status))
   }
 
   private static func describe(_ type: mode_t) -> String {

@@ -1,0 +1,27 @@
+import Foundation
+
+/// How often this process parsed and wrote each property-list file: what the tests count to show
+/// that a flush of an unchanged file, or a change notice for this process's own write, reads
+/// nothing.
+enum PropertyListCounters {
+  /// The counts of one file.
+  struct Counts: Equatable {
+    /// Files read and parsed (``PropertyListFile/parse(_:)``).
+    var parses = 0
+    /// Files written (each an atomic replacement).
+    var writes = 0
+  }
+
+  private static let lock = NSLock()
+  nonisolated(unsafe) private static var counts: [String: Counts] = [:]
+
+  /// The counts of the file at `url` (symbolic links resolved) so far.
+  static func counts(for url: URL) -> Counts {
+    lock.withLock { counts[url.resolvingSymlinksInPath().path] ?? Counts() }
+  }
+
+  /// Adds one to a count of the file at `path` (a resolved path).
+  static func count(_ field: WritableKeyPath<Counts, Int>, path: String) {
+    lock.withLock { counts[path, default: Counts()][keyPath: field] += 1 }
+  }
+}

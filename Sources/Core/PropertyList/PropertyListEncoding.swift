@@ -1,0 +1,66 @@
+import Foundation
+
+/// Serializes documents with Foundation's `PropertyListEncoder`.
+///
+/// It is several times faster here than `PropertyListSerialization.data` (which copies its
+/// output byte by byte) and, like Apple's binary writer, stores each distinct string, number,
+/// date and data once, so a binary file does not grow when one value changes.
+enum PropertyListEncoding {
+  /// The bytes of `document` in its format (`.binary`, else `.xml`).
+  ///
+  /// - Throws: `EncodingError` when a value is not a property-list value.
+  static func data(of document: PropertyListDocument) throws -> Data {
+    let encoder = PropertyListEncoder()
+    encoder.outputFormat = document.format == .binary ? .binary : .xml
+    return try encoder.encode(EncodableValue(document.values))
+  }
+}
+
+/// A canonical property-list value (see ``PropertyListDocument``) as an `Encodable`.
+private struct EncodableValue: Encodable {
+  let value: Any
+
+  init(_ value: Any) {
+    self.value = value
+  }
+
+  func encode(to encoder: any Encoder) throws {
+    switch value {
+    case let dictionary as [String: Any]:
+      var container = encoder.container(keyedBy: Key.self)
+      for (key, element) in dictionary { try container.encode(EncodableValue(element), forKey: Key(key)) }
+    case let array as [Any]:
+      var container = encoder.unkeyedContainer()
+      for element in array { try container.encode(EncodableValue(element)) }
+    default:
+      try encodeScalar(to: encoder)
+    }
+  }
+
+  private func encodeScalar(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    // Exact types first (canonical values are never subclasses or bridged numbers).
+    let kind = type(of: value)
+    if kind == String.self, let string = value as? String { return try container.encode(string) }
+    if kind == Int.self, let integer = value as? Int { return try container.encode(integer) }
+    if kind == Bool.self, let boolean = value as? Bool { return try container.encode(boolean) }
+    if kind == Double.self, let real = value as? Double { return try container.encode(real) }
+    if kind == Date.self, let date = value as? Date { return try container.encode(date) }
+    if kind == Data.self, let data = value as? Data { return try container.encode(data) }
+    if kind == UInt64.self, let unsigned = value as? UInt64 { return try container.encode(unsigned) }
+    guard let canonical = PropertyListValue.normalized(value), type(of: canonical) != kind else {
+      throw EncodingError.invalidValue(
+        value,
+        .init(codingPath: encoder.codingPath, debugDescription: "\(kind) is not a property-list value"))
+    }
+    try EncodableValue(canonical).encode(to: encoder)
+  }
+
+  private struct Key: CodingKey {
+    let stringValue: String
+    init(_ string: String) { stringValue = string }
+    init?(stringValue: String) { self.stringValue = stringValue }
+    var intValue: Int? { nil }
+    init?(intValue: Int) { nil }
+  }
+}
