@@ -54,7 +54,7 @@ import Testing
     #expect(canvas.line(4).hasSuffix("-3"), "the row shows the other value")
     screen.draw(session.handle(.enter))
     #expect(settings.volume == -3, "the first Enter asks, it does not overwrite")
-    #expect(canvas.line(23) == " Changed elsewhere to -3: Enter keeps yours, Esc takes theirs")
+    #expect(canvas.line(21) == " Changed elsewhere to -3: Enter keeps yours, Esc takes theirs")
     screen.draw(session.handle(.enter))
     #expect(settings.volume == 57)
   }

@@ -34,8 +34,8 @@ public enum PreferencesDirectory {
 
   /// The suite names (file names minus `.plist`) of the `.plist` files in ``url``, sorted.
   ///
-  /// Temporary files of a save in progress (`….tmp`) and lock files of older versions
-  /// (`.<name>.plist.lock`) do not end in `.plist` and are skipped; so are folders, and `..plist`
+  /// Temporary files (`….tmp`) and lock files (`.<name>.plist.lock`) of a save in progress
+  /// do not end in `.plist` and are skipped; so are folders, and `..plist`
   /// and `...plist` (`.` and `..` are no suite names). An unreadable or missing folder gives `[]`.
   public static func suiteNames() -> [String] { suiteNames(in: url) }
 

@@ -29,8 +29,8 @@ public struct PropertyListFile: Sendable {
 
   /// Applies `changes` to the file, keeping every other key as it is on disk now.
   ///
-  /// Takes an exclusive `flock` on the file's folder (see ``FileLock``; nothing is left beside
-  /// the file), removes temporary files killed writers left, re-reads the file, applies only
+  /// Takes an exclusive `flock` on a lock file beside the file (`.<name>.lock`, removed again
+  /// when done, see ``FileLock``), removes temporary files killed writers left, re-reads the file, applies only
   /// these changes, writes a temporary file (`.<name>.<random>.tmp`) in the same folder in the
   /// file's format (binary stays binary; XML for a new file or any other format), `fsync`s it
   /// and renames it over the file. Missing folders are created with mode 0700 and a new file
@@ -157,7 +157,8 @@ public struct PropertyListFile: Sendable {
       target = try SymbolicLinks.target(of: url)
       let folder = target.deletingLastPathComponent()
       try PrivateFolder.create(folder, for: url)
-      lock = try FileLock(folder: folder, guarding: url)
+      let lockURL = folder.appendingPathComponent(".\(target.lastPathComponent).lock")
+      lock = try FileLock(url: lockURL, guarding: url)
     } catch {
       known = nil
       throw error
