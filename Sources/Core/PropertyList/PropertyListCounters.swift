@@ -6,7 +6,7 @@ import Foundation
 enum PropertyListCounters {
   /// The counts of one file.
   struct Counts: Equatable {
-    /// Files read and parsed (``PropertyListFile/parse(_:)``).
+    /// Files read and parsed (``PropertyListFile/readSnapshot()``).
     var parses = 0
     /// Files written (each an atomic replacement).
     var writes = 0

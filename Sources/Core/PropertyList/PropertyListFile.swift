@@ -57,16 +57,18 @@ public struct PropertyListFile: Sendable {
     try FileContents.read(url)
   }
 
-  /// Reads and parses the file, keeping the identity of the version parsed.
+  /// Reads and parses the file, keeping the identity of the version parsed (and counting the
+  /// parse, see ``PropertyListCounters``).
   func readSnapshot() throws -> PropertyListSnapshot? {
-    try readData().map { try PropertyListSnapshot(document: parse($0.data), identity: $0.identity) }
+    guard let (data, identity) = try readData() else { return nil }
+    PropertyListCounters.count(\.parses, path: url.resolvingSymlinksInPath().path)
+    return PropertyListSnapshot(document: try parse(data), identity: identity)
   }
 
   /// Parses `data` as this file's contents: the one place where bytes become values.
   ///
   /// - Throws: ``PropertyListError`` of kind `.malformed`.
   func parse(_ data: Data) throws -> PropertyListDocument {
-    PropertyListCounters.count(\.parses, path: url.resolvingSymlinksInPath().path)
     if data.isEmpty { return PropertyListDocument() }
     do {
       try PropertyListValidator.validate(data)
