@@ -90,30 +90,62 @@ public macro ObservableCloud(
 
 /// Persists a property of an `@ObservableCloud` class in the cloud store; added for you to every
 /// stored `var` unless `observeFirst` is `true`.
-/// - Parameter keyValueStoreKey: The key (without the class's prefix); the property name when `nil`.
+/// - Parameters:
+///   - keyValueStoreKey: The key (without the class's prefix); the property name when `nil`.
+///   - previousKeys: Keys the property was stored under in earlier versions (without the class's
+///     prefix), newest first; an array of string literals, none equal to the key. While the key
+///     holds no value, the property reads the value of the first previous key that holds one;
+///     the property's first write (or `migrateStoredValue(of:)` of its ``SettingsProperty``)
+///     stores the key and removes every previous key in one write of the store, so other
+///     processes and devices see the value under one key or the other, never both or neither.
 @attached(accessor, names: named(get), named(set))
 @attached(peer, names: prefixed(_), prefixed(_default_value_of_))
-public macro CloudBacked(keyValueStoreKey: String? = nil) =
+public macro CloudBacked(keyValueStoreKey: String? = nil, previousKeys: [String] = []) =
   #externalMacro(module: "ObservableDefaultsMacros", type: "CloudBackedMacro")
 
 /// Gives a persisted property of an `@ObservableCloud` class its own key.
-/// - Parameter keyValueStoreKey: The key (without the class's prefix); a string literal.
+/// - Parameters:
+///   - keyValueStoreKey: The key (without the class's prefix); a string literal.
+///   - previousKeys: Keys the property was stored under in earlier versions (without the class's
+///     prefix), newest first; an array of string literals, none equal to the key. While the key
+///     holds no value, the property reads the value of the first previous key that holds one;
+///     the property's first write (or `migrateStoredValue(of:)` of its ``SettingsProperty``)
+///     stores the key and removes every previous key in one write of the store, so other
+///     processes and devices see the value under one key or the other, never both or neither.
 @attached(peer)
-public macro CloudKey(keyValueStoreKey: String? = nil) =
+public macro CloudKey(keyValueStoreKey: String? = nil, previousKeys: [String] = []) =
   #externalMacro(module: "ObservableDefaultsMacros", type: "MarkerMacro")
 
 /// Persists a property of an `@ObservableDefaults` class; added for you to every stored `var`
 /// unless `observeFirst` is `true`.
-/// - Parameter userDefaultsKey: The storage key (without the class's prefix); the property name when `nil`.
+/// - Parameters:
+///   - userDefaultsKey: The storage key (without the class's prefix); the property name when `nil`.
+///   - previousKeys: Keys the property was stored under in earlier versions (without the class's
+///     prefix), newest first; an array of string literals, none equal to the key. While the key
+///     holds no value, the property reads the value of the first previous key that holds one;
+///     the property's first write (or `migrateStoredValue(of:)` of its ``SettingsProperty``)
+///     stores the key and removes every previous key in one write of the store, so other
+///     processes and devices see the value under one key or the other, never both or neither.
 @attached(accessor, names: named(get), named(set))
 @attached(peer, names: prefixed(_), prefixed(_default_value_of_))
-public macro DefaultsBacked(userDefaultsKey: String? = nil) =
+public macro DefaultsBacked(userDefaultsKey: String? = nil, previousKeys: [String] = []) =
   #externalMacro(module: "ObservableDefaultsMacros", type: "DefaultsBackedMacro")
 
 /// Gives a persisted property of an `@ObservableDefaults` class its own storage key.
-/// - Parameter userDefaultsKey: The storage key (without the class's prefix); a string literal.
+/// - Parameters:
+///   - userDefaultsKey: The storage key (without the class's prefix); a string literal.
+///   - previousKeys: Keys the property was stored under in earlier versions (without the class's
+///     prefix), newest first; an array of string literals, none equal to the key. While the key
+///     holds no value, the property reads the value of the first previous key that holds one;
+///     the property's first write (or `migrateStoredValue(of:)` of its ``SettingsProperty``)
+///     stores the key and removes every previous key in one write of the store, so other
+///     processes and devices see the value under one key or the other, never both or neither.
+///
+/// ```swift
+/// @DefaultsKey(userDefaultsKey: "displayName", previousKeys: ["name"]) var displayName = ""
+/// ```
 @attached(peer)
-public macro DefaultsKey(userDefaultsKey: String? = nil) =
+public macro DefaultsKey(userDefaultsKey: String? = nil, previousKeys: [String] = []) =
   #externalMacro(module: "ObservableDefaultsMacros", type: "MarkerMacro")
 
 /// Makes a property observable but not persisted.

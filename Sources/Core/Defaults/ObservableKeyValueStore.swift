@@ -13,6 +13,18 @@ public protocol ObservableKeyValueStore: AnyObject {
   ///   property-list value, a quota); nothing is changed then.
   func write(_ value: Any?, forKey key: String, excluding: DefaultsObservation?) throws
 
+  /// Stores several values together (`nil` removes a key) and tells every observer of the store
+  /// except `excluding`. ``PropertyListDefaults`` writes them to its file in one locked merge and
+  /// the cloud store saves them in one save, so other processes and devices see all of them or
+  /// none; the default implementation writes them one by one.
+  /// - Throws: When the store refuses a write; ``PropertyListDefaults`` and the cloud store then
+  ///   change nothing.
+  func write(_ values: [String: Any?], excluding: DefaultsObservation?) throws
+
+  /// The value stored under `key`, without registered defaults, or `nil`: tells whether a key
+  /// is present (a renamed property looks for its value under its previous keys).
+  func storedObject(forKey key: String) -> Any?
+
   /// Calls `handler` with the keys of every change made to the store from now on (see the
   /// conforming type for the thread it is called on); ends when the observation ends.
   func observe(_ handler: @escaping @Sendable (DefaultsChange) -> Void) -> DefaultsObservation
@@ -22,4 +34,19 @@ public protocol ObservableKeyValueStore: AnyObject {
   func synchronize() -> Bool
 }
 
-extension PropertyListDefaults: ObservableKeyValueStore {}
+extension ObservableKeyValueStore {
+  /// Writes the values one by one, in no particular order.
+  public func write(_ values: [String: Any?], excluding: DefaultsObservation?) throws {
+    for (key, value) in values {
+      try write(value, forKey: key, excluding: excluding)
+    }
+  }
+
+  /// ``object(forKey:)``: the store has no registered defaults.
+  public func storedObject(forKey key: String) -> Any? { object(forKey: key) }
+}
+
+extension PropertyListDefaults: ObservableKeyValueStore {
+  /// ``persistentValue(forKey:)``: the file's value, without registered defaults.
+  public func storedObject(forKey key: String) -> Any? { persistentValue(forKey: key) }
+}

@@ -171,19 +171,34 @@ open class PropertyListDefaults: UserDefaults {
   ///   file and the parse failure). Nothing is applied on failure.
   public func write(_ value: Any?, forKey key: String, excluding: DefaultsObservation? = nil) throws
   {
-    let change: PropertyListChange
-    if let value {
-      guard let canonical = PropertyListValue.normalized(value) ?? (value as? URL)?.absoluteString
-      else {
-        throw PropertyListError(
-          file: fileURL, kind: .invalidValue(key: key),
-          reason: "a value of type \(type(of: value)) is not a property-list value")
-      }
-      change = .set(canonical)
-    } else {
-      change = .remove
+    try storage.write(change(value, forKey: key), forKey: key, excluding: excluding?.id)
+  }
+
+  /// Stores (or with nil removes) several values together, checked: the file gets all of them in
+  /// one locked merge, so another process never sees some without the others (a renamed key is
+  /// written and its old key removed at once). Observers are told once, about the keys whose
+  /// value changed.
+  ///
+  /// - Parameters:
+  ///   - values: Key → a property-list value, a `URL`, or nil to remove the key.
+  ///   - excluding: An observation not to tell about this write.
+  /// - Throws: The errors of ``write(_:forKey:excluding:)``. Nothing is applied on failure.
+  public func write(_ values: [String: Any?], excluding: DefaultsObservation? = nil) throws {
+    let changes = try values.reduce(into: [String: PropertyListChange]()) { changes, entry in
+      changes[entry.key] = try change(entry.value, forKey: entry.key)
     }
-    try storage.write(change, forKey: key, excluding: excluding?.id)
+    try storage.write(changes, excluding: excluding?.id)
+  }
+
+  /// The change that stores `value` (canonical) under `key`, or removes it for nil.
+  private func change(_ value: Any?, forKey key: String) throws -> PropertyListChange {
+    guard let value else { return .remove }
+    guard let canonical = PropertyListValue.normalized(value) ?? (value as? URL)?.absoluteString else {
+      throw PropertyListError(
+        file: fileURL, kind: .invalidValue(key: key),
+        reason: "a value of type \(type(of: value)) is not a property-list value")
+    }
+    return .set(canonical)
   }
 
   /// ``write(_:forKey:excluding:)`` that records a failure in ``lastError`` and reports it to

@@ -81,27 +81,36 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
   ///   - excluded: An observer id not to tell.
   /// - Throws: The file's parse failure while the file is malformed; nothing is applied then.
   func write(_ change: PropertyListChange, forKey key: String, excluding excluded: UInt64?) throws {
-    let new: Any?
-    switch change {
-    case .set(let value): new = value
-    case .remove: new = nil
-    }
+    try write([key: change], excluding: excluded)
+  }
+
+  /// Applies several changes (canonical values) together: memory changes at once, and the
+  /// changes become pending under one lock, so they reach the file in the same locked apply
+  /// (another process sees all of them or none). Observers are told once, about the keys whose
+  /// value changed.
+  ///
+  /// - Throws: The file's parse failure while the file is malformed; nothing is applied then.
+  func write(_ changes: [String: PropertyListChange], excluding excluded: UInt64?) throws {
     lock.lock()
     if let fileError {
       latestError = fileError
       lock.unlock()
       throw fileError
     }
-    let changed = !propertyListValuesEqual(values[key], new)
-    values[key] = new
-    pending[key] = change
-    let mustSchedule = !flushScheduled
-    flushScheduled = true
-    let targets = changed ? observers : .none
+    var changedKeys = Set<String>()
+    for (key, change) in changes {
+      let new: Any? = if case .set(let value) = change { value } else { nil }
+      if !propertyListValuesEqual(values[key], new) { changedKeys.insert(key) }
+      values[key] = new
+      pending[key] = change
+    }
+    let mustSchedule = !flushScheduled && !changes.isEmpty
+    if mustSchedule { flushScheduled = true }
+    let targets = changedKeys.isEmpty ? .none : observers
     lock.unlock()
     if mustSchedule { queue.async { self.flushPending() } }
-    if changed {
-      targets.notify(DefaultsChange(keys: [key], origin: .thisProcess), excluding: excluded)
+    if !changedKeys.isEmpty {
+      targets.notify(DefaultsChange(keys: changedKeys, origin: .thisProcess), excluding: excluded)
     }
   }
 

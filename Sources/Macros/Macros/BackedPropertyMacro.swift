@@ -76,7 +76,9 @@ extension BackedPropertyMacro {
     if let observer = backed.property.observers.first {
       context.diagnose(.observersIgnored(attribute: flavor.backedMacro, property: backed.property.name), at: observer)
     }
-    return backed.accessors(key: backed.property.storageKey(in: flavor, context: context))
+    let key = backed.property.storageKey(in: flavor, context: context)
+    _ = backed.property.previousKeys(in: flavor, context: context)
+    return backed.accessors(key: key)
   }
 
   public static func expansion(

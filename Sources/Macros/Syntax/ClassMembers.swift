@@ -37,9 +37,11 @@ struct ClassMembers {
         return ".observableOnly(\(property.name.literal)\(summary), property: \\.\(property.name))"
       }
       let key = property.storageKey(in: flavor, context: nil).quoted
+      let previousKeys = property.previousKeys(in: flavor, context: nil).map(\.quoted)
+      let previous = previousKeys.isEmpty ? "" : ", previousKeys: [\(previousKeys.joined(separator: ", "))]"
       return """
         .persisted(
-            \(property.name.literal), key: \(key)\(summary),
+            \(property.name.literal), key: \(key)\(previous)\(summary),
             property: \\.\(property.name), storage: \\._\(property.name),
             defaultValue: \\._default_value_of_\(property.name), codec: .\(flavor.codecFactory)()
           )

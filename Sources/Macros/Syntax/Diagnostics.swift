@@ -11,6 +11,9 @@ enum MacroDiagnostic: DiagnosticMessage {
   case missingInitialValue(macro: String, property: String)
   case observersIgnored(attribute: String, property: String)
   case notPersistable(attribute: String, property: String)
+  case notStringArrayLiteral(attribute: String, argument: String)
+  case previousKeyIsKey(attribute: String, key: String)
+  case repeatedPreviousKey(attribute: String, key: String)
 
   var message: String {
     switch self {
@@ -28,6 +31,12 @@ enum MacroDiagnostic: DiagnosticMessage {
       "@\(attribute) property '\(property)' does not support willSet/didSet; mark it @ObservableOnly to keep them"
     case let .notPersistable(attribute, property):
       "@\(attribute) can only be applied to a stored 'var' property; '\(property)' is not one"
+    case let .notStringArrayLiteral(attribute, argument):
+      "@\(attribute) parameter '\(argument)' must be an array of string literals"
+    case let .previousKeyIsKey(attribute, key):
+      "@\(attribute) previous key '\(key)' is the property's key"
+    case let .repeatedPreviousKey(attribute, key):
+      "@\(attribute) previous key '\(key)' is listed more than once"
     }
   }
 
@@ -45,6 +54,9 @@ enum MacroDiagnostic: DiagnosticMessage {
     case .missingInitialValue: "missingInitialValue"
     case .observersIgnored: "observersIgnored"
     case .notPersistable: "notPersistable"
+    case .notStringArrayLiteral: "notStringArrayLiteral"
+    case .previousKeyIsKey: "previousKeyIsKey"
+    case .repeatedPreviousKey: "repeatedPreviousKey"
     }
     return MessageID(domain: "ObservableDefaultsMacros", id: name)
   }

@@ -30,17 +30,35 @@ struct MacroArguments {
     return literal.literal.tokenKind == .keyword(.true)
   }
 
+  /// An array-of-strings argument, each element as its source text with the element's syntax;
+  /// `nil` when absent, or not an array literal of plain string literals (then diagnosed).
+  func strings(_ label: String) -> [(text: String, syntax: ExprSyntax)]? {
+    guard let expression = expression(label) else { return nil }
+    let elements = expression.as(ArrayExprSyntax.self)?.elements.map(\.expression)
+    let texts = elements?.compactMap(Self.plainText)
+    guard let elements, let texts, texts.count == elements.count else {
+      context?.diagnose(.notStringArrayLiteral(attribute: attributeName, argument: label), at: expression)
+      return nil
+    }
+    return Array(zip(texts, elements)).map { (text: $0, syntax: $1) }
+  }
+
+  /// The source text of a plain string literal (no interpolation, no `#`), else `nil`.
+  private static func plainText(_ expression: ExprSyntax) -> String? {
+    guard let literal = expression.as(StringLiteralExprSyntax.self), literal.openingPounds == nil,
+      literal.segments.allSatisfy({ $0.is(StringSegmentSyntax.self) })
+    else { return nil }
+    return literal.segments.compactMap { $0.as(StringSegmentSyntax.self)?.content.text }.joined()
+  }
+
   /// A string argument as its source text (escapes stay escaped, ready to splice into a literal);
   /// `nil` when absent, or not a plain string literal (then diagnosed).
   func string(_ label: String) -> String? {
     guard let expression = expression(label) else { return nil }
-    guard let literal = expression.as(StringLiteralExprSyntax.self),
-      literal.openingPounds == nil,
-      literal.segments.allSatisfy({ $0.is(StringSegmentSyntax.self) })
-    else {
+    guard let text = Self.plainText(expression) else {
       context?.diagnose(.notStringLiteral(attribute: attributeName, argument: label), at: expression)
       return nil
     }
-    return literal.segments.compactMap { $0.as(StringSegmentSyntax.self)?.content.text }.joined()
+    return text
   }
 }

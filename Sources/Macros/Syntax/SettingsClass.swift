@@ -85,6 +85,31 @@ extension StoredProperty {
     }
     return name
   }
+
+  /// The keys of earlier versions (`previousKeys:` of the backing attribute, else of the key
+  /// attribute), in source order. Misuse is reported to `context` when it is given: a value that
+  /// is not an array of string literals (no keys then), a previous key equal to the key or
+  /// listed twice (left out).
+  func previousKeys(in flavor: StoreFlavor, context: (any MacroExpansionContext)?) -> [String] {
+    let key = storageKey(in: flavor, context: nil)
+    for attributeName in [flavor.backedMacro, flavor.keyMacro] {
+      guard let attribute = attribute(attributeName) else { continue }
+      let arguments = MacroArguments(attribute, context: context)
+      guard let elements = arguments.strings("previousKeys") else { continue }
+      var keys: [String] = []
+      for (text, syntax) in elements {
+        if text == key {
+          context?.diagnose(.previousKeyIsKey(attribute: attributeName, key: text), at: syntax)
+        } else if keys.contains(text) {
+          context?.diagnose(.repeatedPreviousKey(attribute: attributeName, key: text), at: syntax)
+        } else {
+          keys.append(text)
+        }
+      }
+      return keys
+    }
+    return []
+  }
 }
 
 extension DeclGroupSyntax {

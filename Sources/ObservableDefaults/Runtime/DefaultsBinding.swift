@@ -192,7 +192,7 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
   func apply(_ change: DefaultsChange, to object: Object) {
     let (updates, silent) = lock.withLock { () -> ([SettingsProperty<Object>.Update], Bool) in
       let updates = schema.compactMap { property -> SettingsProperty<Object>.Update? in
-        guard let key = property.key, change.keys.contains(prefix + key) else { return nil }
+        guard let keys = property.storageKeys, keys.isChanged(by: change.keys, prefix: prefix) else { return nil }
         return property.refresh(object, resolveStore(), prefix)
       }
       return (updates, ignoresExternalChanges)
@@ -214,20 +214,29 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
 
   /// Writes a new value of a persisted property to the store and notifies its observers once;
   /// does nothing when the value is unchanged or the store refuses the write (the reason is
-  /// reported to ``Diagnostics`` and the property keeps its value).
+  /// reported to ``Diagnostics`` and the property keeps its value). A value still stored under
+  /// a previous key of the property moves to `key` with this write (the previous keys are
+  /// removed in the same write of the store), also when the value is unchanged.
   public func set<Value>(
     _ newValue: Value, object: Object, property: KeyPath<Object, Value>,
     storage: ReferenceWritableKeyPath<Object, Value>, defaultValue: KeyPath<Object, Value>,
     key: String, codec: DefaultsCodec<Value>
   ) {
-    let (fullKey, store, observation, unchanged) = lock.withLock {
+    let (fullKey, store, observation, unchanged, keys) = lock.withLock {
       let current = prepareRead(object, key: key) ?? object[keyPath: storage]
-      return (prefix + key, resolveStore(), self.observation, codec.isEqual(newValue, current))
+      let keys = persisted[key]?.storageKeys ?? StorageKeys(key: key, previousKeys: [])
+      return (prefix + key, resolveStore(), self.observation, codec.isEqual(newValue, current), keys)
     }
-    if unchanged { return }
+    if unchanged, keys.previousKeys.isEmpty { return }
     let encoded = codec.encode(newValue)
+    let writes = keys.writes(storing: encoded, in: store, prefix: prefix)
+    if unchanged, writes.count == 1 { return }
     do {
-      try store.write(encoded, forKey: fullKey, excluding: observation)
+      if writes.count == 1 {
+        try store.write(encoded, forKey: fullKey, excluding: observation)
+      } else {
+        try store.write(writes, excluding: observation)
+      }
       if synchronizesEveryWrite { _ = store.synchronize() }
     } catch {
       Diagnostics.report("ObservableDefaults", "\(Object.self).\(key) was not stored: \(error)")

@@ -12,6 +12,9 @@ public struct SettingsProperty<Object: AnyObject>: @unchecked Sendable {
   public let name: String
   /// The storage key without the object's prefix; `nil` for an `@ObservableOnly` property.
   public let key: String?
+  /// The keys the value was stored under in earlier versions, newest first, without the
+  /// object's prefix (`previousKeys:` of the key macros); empty for an `@ObservableOnly` property.
+  public let previousKeys: [String]
   /// The kind of value, for choosing an editor.
   public let valueType: SettingsValueType
   /// The Swift type as written, such as `"Int"` or `"Optional<String>"`.
@@ -33,6 +36,11 @@ public struct SettingsProperty<Object: AnyObject>: @unchecked Sendable {
   let storedValue: (Object, any ObservableKeyValueStore, String) -> Any
   let refresh: (Object, any ObservableKeyValueStore, String) -> Update?
   let reset: (Object, SettingsStoreInfo) throws -> Void
+  /// Moves a value stored under a previous key to the key; see ``migrateStoredValue(of:)``.
+  let migrate: (SettingsStoreInfo) throws -> Bool
+
+  /// The keys the value may be stored under; `nil` for an `@ObservableOnly` property.
+  var storageKeys: StorageKeys? { key.map { StorageKeys(key: $0, previousKeys: previousKeys) } }
 
   /// The current value, read through the property's getter (so Observation tracking sees the read).
   public func value(of object: Object) -> Any { read(object) }
@@ -82,8 +90,18 @@ extension SettingsProperty where Object: ObservableSettings {
   public func isDefault(_ object: Object) -> Bool { equalsDefault(object, object._$settingsStore) }
 
   /// Removes the stored value so the property reads its default again (no effect on an
-  /// `@ObservableOnly` property).
+  /// `@ObservableOnly` property). Values under ``previousKeys`` are removed too.
   public func resetValue(of object: Object) throws { try reset(object, object._$settingsStore) }
+
+  /// Moves the value stored under one of ``previousKeys`` to ``key`` as it is stored (its bytes
+  /// unchanged, also when they do not decode), and removes every previous key, in one write of
+  /// the store (one locked merge of a suite file, one save of the cloud store). Does nothing when
+  /// ``key`` already holds a value and no previous key does, or when nothing is stored.
+  ///
+  /// - Returns: Whether anything was written.
+  /// - Throws: The store's write error (a malformed suite file, a quota); nothing changes then.
+  @discardableResult
+  public func migrateStoredValue(of object: Object) throws -> Bool { try migrate(object._$settingsStore) }
 }
 
 extension SettingsProperty {
@@ -100,27 +118,36 @@ extension SettingsProperty {
   /// - Parameters:
   ///   - name: The property's name.
   ///   - key: The storage key without prefix.
+  ///   - previousKeys: The keys of earlier versions, newest first, without prefix: while `key`
+  ///     holds no value, the value is read from the first that holds one; the first write of the
+  ///     property or ``migrateStoredValue(of:)`` moves it to `key`.
   ///   - summary: The property's documentation comment.
   ///   - property: The property.
   ///   - storage: Its cache (`_name` in the expansion).
   ///   - defaultValue: Its declaration-time default (`_default_value_of_name`).
   ///   - codec: How its value is stored.
   public static func persisted<Value>(
-    _ name: String, key: String, summary: String? = nil,
+    _ name: String, key: String, previousKeys: [String] = [], summary: String? = nil,
     property: ReferenceWritableKeyPath<Object, Value>,
     storage: ReferenceWritableKeyPath<Object, Value>,
     defaultValue: KeyPath<Object, Value>,
     codec: DefaultsCodec<Value>
   ) -> Self where Object: Observable {
+    let keys = StorageKeys(key: key, previousKeys: previousKeys)
     let fallback: (Object, SettingsStoreInfo) -> Value = { object, store in
       let registered = (store.store as? UserDefaults)?.registeredValue(forKey: store.prefix + key)
       return registered.flatMap(codec.decode) ?? object[keyPath: defaultValue]
     }
     let storedValue: (Object, any ObservableKeyValueStore, String) -> Value = { object, store, prefix in
-      store.object(forKey: prefix + key).flatMap(codec.decode) ?? object[keyPath: defaultValue]
+      let readKey = keys.readKey(in: store, prefix: prefix)
+      guard let stored = store.object(forKey: readKey) else { return object[keyPath: defaultValue] }
+      if let value = codec.decode(stored) { return value }
+      UndecodableValueReports.report(
+        stored, key: readKey, in: store, object: Object.self, property: name, as: Value.self)
+      return object[keyPath: defaultValue]
     }
     return Self(
-      name: name, key: key, valueType: SettingsValueType(Value.self),
+      name: name, key: key, previousKeys: previousKeys, valueType: SettingsValueType(Value.self),
       typeName: String(describing: Value.self), summary: summary, keyPath: property,
       read: { $0[keyPath: property] },
       readDefault: fallback,
@@ -142,7 +169,14 @@ extension SettingsProperty {
         )
       },
       reset: { _, store in
-        try store.store.write(nil, forKey: store.prefix + key, excluding: nil)
+        try store.store.write(keys.writes(storing: nil, in: store.store, prefix: store.prefix), excluding: nil)
+      },
+      migrate: { store in
+        let readKey = keys.readKey(in: store.store, prefix: store.prefix)
+        let writes = keys.writes(storing: store.store.storedObject(forKey: readKey), in: store.store, prefix: store.prefix)
+        guard readKey != store.prefix + key || writes.count > 1 else { return false }
+        try store.store.write(writes, excluding: nil)
+        return true
       }
     )
   }
@@ -152,7 +186,7 @@ extension SettingsProperty {
     _ name: String, summary: String? = nil, property: ReferenceWritableKeyPath<Object, Value>
   ) -> Self {
     Self(
-      name: name, key: nil, valueType: SettingsValueType(Value.self),
+      name: name, key: nil, previousKeys: [], valueType: SettingsValueType(Value.self),
       typeName: String(describing: Value.self), summary: summary, keyPath: property,
       read: { $0[keyPath: property] },
       readDefault: nil,
@@ -165,7 +199,8 @@ extension SettingsProperty {
       equalsDefault: { _, _ in true },
       storedValue: { object, _, _ in object[keyPath: property] },
       refresh: { _, _, _ in nil },
-      reset: { _, _ in }
+      reset: { _, _ in },
+      migrate: { _ in false }
     )
   }
 }

@@ -18,14 +18,31 @@ extension NSUbiquitousKeyValueStore: ObservableKeyValueStore {
   ///   ``NSUbiquitousKeyValueStoreQuotaViolationChange`` and the key) or when `value` is not a
   ///   property-list value. Nothing changes on failure.
   public func write(_ value: Any?, forKey key: String, excluding: DefaultsObservation? = nil) throws {
-    var canonical: Any?
-    if let value {
-      guard let normalized = PropertyListValue.normalized(value) else {
-        throw CloudStoreError(key: key, kind: .invalidValue(type: "\(type(of: value))"))
-      }
-      canonical = normalized
+    try replica.write(canonical(value, forKey: key), forKey: key, excluding: excluding?.id)
+  }
+
+  /// Stores (or with nil removes) several values together, checked: they are saved to the
+  /// container in one save with timestamps of one moment, so another device gets all of them
+  /// or none (a renamed key is written and its old key removed at once).
+  ///
+  /// - Parameters:
+  ///   - values: Key → a property-list value, or nil to remove the key.
+  ///   - excluding: An observation not to tell about this write.
+  /// - Throws: The errors of ``write(_:forKey:excluding:)``. Nothing changes on failure.
+  public func write(_ values: [String: Any?], excluding: DefaultsObservation? = nil) throws {
+    let checked = try values.reduce(into: [String: Any?]()) { result, entry in
+      result[entry.key] = .some(try canonical(entry.value, forKey: entry.key))
     }
-    try replica.write(canonical, forKey: key, excluding: excluding?.id)
+    try replica.write(checked, excluding: excluding?.id)
+  }
+
+  /// The canonical form of `value` (nil stays nil).
+  private func canonical(_ value: Any?, forKey key: String) throws -> Any? {
+    guard let value else { return nil }
+    guard let normalized = PropertyListValue.normalized(value) else {
+      throw CloudStoreError(key: key, kind: .invalidValue(type: "\(type(of: value))"))
+    }
+    return normalized
   }
 
   /// Calls `handler` with the keys whose value changed.

@@ -99,28 +99,49 @@ final class CloudReplica: ObservedStoreState, @unchecked Sendable {
   /// - Throws: ``CloudStoreError`` when a ``CloudQuota`` limit would be exceeded; observers are
   ///   then told with the quota-violation reason and nothing changes.
   func write(_ value: Any?, forKey key: String, excluding excluded: UInt64?) throws {
+    try write([key: value], excluding: excluded)
+  }
+
+  /// Stores several values (canonical; nil removes) together: the ones that change get
+  /// timestamps of one moment and become pending under one lock, so they are saved in the same
+  /// backend save. Removals are checked against the quota first, so a renamed key fits where
+  /// its old key was.
+  ///
+  /// - Throws: ``CloudStoreError`` when a ``CloudQuota`` limit would be exceeded; observers are
+  ///   then told with the quota-violation reason and nothing changes.
+  func write(_ values: [String: Any?], excluding excluded: UInt64?) throws {
     lock.lock()
-    do {
-      try copy.checkQuota(setting: value, forKey: key)
-    } catch {
-      let targets = observers
-      lock.unlock()
-      targets.notify(CloudChange(keys: [key], reason: NSUbiquitousKeyValueStoreQuotaViolationChange))
-      throw error
+    let changed = values.filter { !propertyListValuesEqual(copy.value(forKey: $0.key), $0.value) }
+      .sorted { ($0.value == nil ? 0 : 1, $0.key) < ($1.value == nil ? 0 : 1, $1.key) }
+    let unknown = CloudTimestamp(time: 0, counter: 0, device: "")
+    let previous = changed.map { copy.records[$0.key] ?? CloudRecord(value: nil, timestamp: unknown) }
+    for (index, (key, value)) in changed.enumerated() {
+      do {
+        try copy.checkQuota(setting: value, forKey: key)
+        copy.apply(CloudRecord(value: value, timestamp: clock.next()), forKey: key)
+      } catch {
+        for (undone, record) in zip(changed[..<index], previous) {
+          copy.apply(record, forKey: undone.key)
+        }
+        let targets = observers
+        lock.unlock()
+        targets.notify(CloudChange(keys: [key], reason: NSUbiquitousKeyValueStoreQuotaViolationChange))
+        throw error
+      }
     }
-    guard !propertyListValuesEqual(copy.value(forKey: key), value) else {
+    guard !changed.isEmpty else {
       lock.unlock()
       return
     }
-    let record = CloudRecord(value: value, timestamp: clock.next())
-    copy.apply(record, forKey: key)
-    pending[key] = record
+    for (key, _) in changed {
+      pending[key] = copy.records[key]
+    }
     let mustSchedule = !saveScheduled
     saveScheduled = true
     let targets = observers
     lock.unlock()
     if mustSchedule { queue.async { self.save() } }
-    targets.notify(CloudChange(keys: [key], reason: nil), excluding: excluded)
+    targets.notify(CloudChange(keys: Set(changed.map(\.key)), reason: nil), excluding: excluded)
   }
 
   /// Saves pending writes now and waits.

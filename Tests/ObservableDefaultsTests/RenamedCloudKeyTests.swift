@@ -1,0 +1,36 @@
+import Foundation
+import ObservableDefaults
+import Synchronization
+import Testing
+
+/// `previousKeys:` on `@CloudKey`: the value moves to the new key in one save, so another
+/// device gets the new key and the removal of the old one together.
+@Suite struct RenamedCloudKeyTests {
+  let folder = FileManager.default.temporaryDirectory.appendingPathComponent("od-cloud-\(UUID().uuidString)")
+
+  func device() -> NSUbiquitousKeyValueStore {
+    NSUbiquitousKeyValueStore(backend: EmbeddedCloudBackend(root: folder, container: "tests", account: "tester"))
+  }
+
+  @Test func theValueMovesToTheNewKeyOnEveryDeviceInOneChange() throws {
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let first = device()
+    first.set("Ann", forKey: "name")
+    #expect(first.synchronize())
+    let second = device()
+    #expect(RenamedCloudSettings(store: second).displayName == "Ann")
+    let changes = Mutex<[Set<String>]>([])
+    let observation = second.observe { change in changes.withLock { $0.append(change.keys) } }
+    defer { observation.cancel() }
+
+    let settings = RenamedCloudSettings(store: first)
+    #expect(settings.displayName == "Ann")
+    settings.displayName = "Bo"
+    #expect(first.synchronize())
+
+    #expect(eventually(within: 10) { second.object(forKey: "displayName") as? String == "Bo" })
+    #expect(second.object(forKey: "name") == nil)
+    #expect(changes.withLock { $0 } == [["displayName", "name"]])
+    #expect(RenamedCloudSettings(store: device()).displayName == "Bo")
+  }
+}
