@@ -216,21 +216,21 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
   /// does nothing when the value is unchanged or the store refuses the write (the reason is
   /// reported to ``Diagnostics`` and the property keeps its value). A value still stored under
   /// a previous key of the property moves to `key` with this write (the previous keys are
-  /// removed in the same write of the store), also when the value is unchanged.
+  /// removed in the same write of the store), and a value stored in an earlier version's form is
+  /// stored in the new one, also when the value is unchanged.
   public func set<Value>(
     _ newValue: Value, object: Object, property: KeyPath<Object, Value>,
     storage: ReferenceWritableKeyPath<Object, Value>, defaultValue: KeyPath<Object, Value>,
     key: String, codec: DefaultsCodec<Value>
   ) {
-    let (fullKey, store, observation, unchanged, keys) = lock.withLock {
+    let (fullKey, store, observation, unchanged, described) = lock.withLock {
       let current = prepareRead(object, key: key) ?? object[keyPath: storage]
-      let keys = persisted[key]?.storageKeys ?? StorageKeys(key: key, previousKeys: [])
-      return (prefix + key, resolveStore(), self.observation, codec.isEqual(newValue, current), keys)
+      return (prefix + key, resolveStore(), self.observation, codec.isEqual(newValue, current), persisted[key])
     }
-    if unchanged, keys.previousKeys.isEmpty { return }
+    if unchanged, described?.isStoredInOldForm(store, prefix) != true { return }
     let encoded = codec.encode(newValue)
+    let keys = described?.storageKeys ?? StorageKeys(key: key, previousKeys: [])
     let writes = keys.writes(storing: encoded, in: store, prefix: prefix)
-    if unchanged, writes.count == 1 { return }
     do {
       if writes.count == 1 {
         try store.write(encoded, forKey: fullKey, excluding: observation)

@@ -38,6 +38,9 @@ public struct SettingsProperty<Object: AnyObject>: @unchecked Sendable {
   let reset: (Object, SettingsStoreInfo) throws -> Void
   /// Moves a value stored under a previous key to the key; see ``migrateStoredValue(of:)``.
   let migrate: (SettingsStoreInfo) throws -> Bool
+  /// Whether the value is stored under a previous key or in an old form (with the given prefix),
+  /// so that a write of an equal value still writes.
+  let isStoredInOldForm: (any ObservableKeyValueStore, String) -> Bool
 
   /// The keys the value may be stored under; `nil` for an `@ObservableOnly` property.
   var storageKeys: StorageKeys? { key.map { StorageKeys(key: $0, previousKeys: previousKeys) } }
@@ -93,10 +96,11 @@ extension SettingsProperty where Object: ObservableSettings {
   /// `@ObservableOnly` property). Values under ``previousKeys`` are removed too.
   public func resetValue(of object: Object) throws { try reset(object, object._$settingsStore) }
 
-  /// Moves the value stored under one of ``previousKeys`` to ``key`` as it is stored (its bytes
-  /// unchanged, also when they do not decode), and removes every previous key, in one write of
-  /// the store (one locked merge of a suite file, one save of the cloud store). Does nothing when
-  /// ``key`` already holds a value and no previous key does, or when nothing is stored.
+  /// Moves the value stored under one of ``previousKeys`` to ``key`` and removes every previous
+  /// key, in one write of the store (one locked merge of a suite file, one save of the cloud
+  /// store). A value stored in an earlier version's form (`convertingFrom:`) is converted and
+  /// stored in the new form; any other value keeps its bytes, also one that does not decode.
+  /// Does nothing when the value is already under ``key`` in its current form, or nothing is stored.
   ///
   /// - Returns: Whether anything was written.
   /// - Throws: The store's write error (a malformed suite file, a quota); nothing changes then.
@@ -126,13 +130,18 @@ extension SettingsProperty {
   ///   - storage: Its cache (`_name` in the expansion).
   ///   - defaultValue: Its declaration-time default (`_default_value_of_name`).
   ///   - codec: How its value is stored.
+  ///   - conversion: Reads a value stored in an earlier version's form (`convertingFrom:` of
+  ///     the key macros) when it does not decode with `codec`.
   public static func persisted<Value>(
     _ name: String, key: String, previousKeys: [String] = [], summary: String? = nil,
     property: ReferenceWritableKeyPath<Object, Value>,
     storage: ReferenceWritableKeyPath<Object, Value>,
     defaultValue: KeyPath<Object, Value>,
-    codec: DefaultsCodec<Value>
+    codec: DefaultsCodec<Value>,
+    conversion: StoredFormConversion<Value>? = nil
   ) -> Self where Object: Observable {
+    let storedForm = codec
+    let codec = conversion.map(codec.reading) ?? codec
     let keys = StorageKeys(key: key, previousKeys: previousKeys)
     let fallback: (Object, SettingsStoreInfo) -> Value = { object, store in
       let registered = (store.store as? UserDefaults)?.registeredValue(forKey: store.prefix + key)
@@ -173,10 +182,20 @@ extension SettingsProperty {
       },
       migrate: { store in
         let readKey = keys.readKey(in: store.store, prefix: store.prefix)
-        let writes = keys.writes(storing: store.store.storedObject(forKey: readKey), in: store.store, prefix: store.prefix)
-        guard readKey != store.prefix + key || writes.count > 1 else { return false }
+        guard let stored = store.store.storedObject(forKey: readKey) else { return false }
+        let converted = storedForm.decode(stored) == nil ? conversion?.convert(stored) : nil
+        let newForm = converted.map(storedForm.encode) ?? stored
+        let writes = keys.writes(storing: newForm, in: store.store, prefix: store.prefix)
+        guard converted != nil || writes.count > 1 || readKey != store.prefix + key else { return false }
         try store.store.write(writes, excluding: nil)
         return true
+      },
+      isStoredInOldForm: { store, prefix in
+        guard !previousKeys.isEmpty || conversion != nil else { return false }
+        let readKey = keys.readKey(in: store, prefix: prefix)
+        guard readKey == prefix + key else { return true }
+        guard let conversion, let stored = store.storedObject(forKey: readKey) else { return false }
+        return storedForm.decode(stored) == nil && conversion.convert(stored) != nil
       }
     )
   }
@@ -200,7 +219,8 @@ extension SettingsProperty {
       storedValue: { object, _, _ in object[keyPath: property] },
       refresh: { _, _, _ in nil },
       reset: { _, _ in },
-      migrate: { _ in false }
+      migrate: { _ in false },
+      isStoredInOldForm: { _, _ in false }
     )
   }
 }
