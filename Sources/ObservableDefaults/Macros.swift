@@ -103,6 +103,28 @@ public macro ObservableCloud(
 public macro CloudBacked(keyValueStoreKey: String? = nil, previousKeys: [String] = []) =
   #externalMacro(module: "ObservableDefaultsMacros", type: "CloudBackedMacro")
 
+/// ``CloudBacked(keyValueStoreKey:previousKeys:)`` that also reads values stored in an earlier version's form.
+///
+/// ```swift
+/// @CloudBacked(keyValueStoreKey: "timeout", convertingFrom: { (seconds: Int) in Double(seconds) / 60 })
+/// var timeout: Double = 5  // minutes; version 1 stored whole seconds
+/// ```
+/// - Parameters:
+///   - keyValueStoreKey: See ``CloudBacked(keyValueStoreKey:previousKeys:)``.
+///   - previousKeys: See ``CloudBacked(keyValueStoreKey:previousKeys:)``.
+///   - convertingFrom: Reads a value stored in an earlier version's form: a closure (or function)
+///     from the old type to the property's type, such as `{ (seconds: Int) in Double(seconds) / 60 }`.
+///     The old type is stored by the same rules as a property's (raw value, property-list value,
+///     JSON for `Codable`); the compiler checks that the result is the property's type. It applies
+///     when the stored value does not decode as the property's type but does as the old one; the
+///     first write (or `migrateStoredValue(of:)`) stores the converted value in the new form.
+@attached(accessor, names: named(get), named(set))
+@attached(peer, names: prefixed(_), prefixed(_default_value_of_))
+public macro CloudBacked<Old, New>(
+  keyValueStoreKey: String? = nil, previousKeys: [String] = [], convertingFrom: (Old) -> New
+) =
+  #externalMacro(module: "ObservableDefaultsMacros", type: "CloudBackedMacro")
+
 /// Gives a persisted property of an `@ObservableCloud` class its own key.
 /// - Parameters:
 ///   - keyValueStoreKey: The key (without the class's prefix); a string literal.
@@ -114,6 +136,27 @@ public macro CloudBacked(keyValueStoreKey: String? = nil, previousKeys: [String]
 ///     processes and devices see the value under one key or the other, never both or neither.
 @attached(peer)
 public macro CloudKey(keyValueStoreKey: String? = nil, previousKeys: [String] = []) =
+  #externalMacro(module: "ObservableDefaultsMacros", type: "MarkerMacro")
+
+/// ``CloudKey(keyValueStoreKey:previousKeys:)`` that also reads values stored in an earlier version's form.
+///
+/// ```swift
+/// @CloudKey(keyValueStoreKey: "timeout", convertingFrom: { (seconds: Int) in Double(seconds) / 60 })
+/// var timeout: Double = 5  // minutes; version 1 stored whole seconds
+/// ```
+/// - Parameters:
+///   - keyValueStoreKey: See ``CloudKey(keyValueStoreKey:previousKeys:)``.
+///   - previousKeys: See ``CloudKey(keyValueStoreKey:previousKeys:)``.
+///   - convertingFrom: Reads a value stored in an earlier version's form: a closure (or function)
+///     from the old type to the property's type, such as `{ (seconds: Int) in Double(seconds) / 60 }`.
+///     The old type is stored by the same rules as a property's (raw value, property-list value,
+///     JSON for `Codable`); the compiler checks that the result is the property's type. It applies
+///     when the stored value does not decode as the property's type but does as the old one; the
+///     first write (or `migrateStoredValue(of:)`) stores the converted value in the new form.
+@attached(peer)
+public macro CloudKey<Old, New>(
+  keyValueStoreKey: String? = nil, previousKeys: [String] = [], convertingFrom: (Old) -> New
+) =
   #externalMacro(module: "ObservableDefaultsMacros", type: "MarkerMacro")
 
 /// Persists a property of an `@ObservableDefaults` class; added for you to every stored `var`
@@ -131,6 +174,28 @@ public macro CloudKey(keyValueStoreKey: String? = nil, previousKeys: [String] = 
 public macro DefaultsBacked(userDefaultsKey: String? = nil, previousKeys: [String] = []) =
   #externalMacro(module: "ObservableDefaultsMacros", type: "DefaultsBackedMacro")
 
+/// ``DefaultsBacked(userDefaultsKey:previousKeys:)`` that also reads values stored in an earlier version's form.
+///
+/// ```swift
+/// @DefaultsBacked(userDefaultsKey: "timeout", convertingFrom: { (seconds: Int) in Double(seconds) / 60 })
+/// var timeout: Double = 5  // minutes; version 1 stored whole seconds
+/// ```
+/// - Parameters:
+///   - userDefaultsKey: See ``DefaultsBacked(userDefaultsKey:previousKeys:)``.
+///   - previousKeys: See ``DefaultsBacked(userDefaultsKey:previousKeys:)``.
+///   - convertingFrom: Reads a value stored in an earlier version's form: a closure (or function)
+///     from the old type to the property's type, such as `{ (seconds: Int) in Double(seconds) / 60 }`.
+///     The old type is stored by the same rules as a property's (raw value, property-list value,
+///     JSON for `Codable`); the compiler checks that the result is the property's type. It applies
+///     when the stored value does not decode as the property's type but does as the old one; the
+///     first write (or `migrateStoredValue(of:)`) stores the converted value in the new form.
+@attached(accessor, names: named(get), named(set))
+@attached(peer, names: prefixed(_), prefixed(_default_value_of_))
+public macro DefaultsBacked<Old, New>(
+  userDefaultsKey: String? = nil, previousKeys: [String] = [], convertingFrom: (Old) -> New
+) =
+  #externalMacro(module: "ObservableDefaultsMacros", type: "DefaultsBackedMacro")
+
 /// Gives a persisted property of an `@ObservableDefaults` class its own storage key.
 /// - Parameters:
 ///   - userDefaultsKey: The storage key (without the class's prefix); a string literal.
@@ -146,6 +211,27 @@ public macro DefaultsBacked(userDefaultsKey: String? = nil, previousKeys: [Strin
 /// ```
 @attached(peer)
 public macro DefaultsKey(userDefaultsKey: String? = nil, previousKeys: [String] = []) =
+  #externalMacro(module: "ObservableDefaultsMacros", type: "MarkerMacro")
+
+/// ``DefaultsKey(userDefaultsKey:previousKeys:)`` that also reads values stored in an earlier version's form.
+///
+/// ```swift
+/// @DefaultsKey(userDefaultsKey: "timeout", convertingFrom: { (seconds: Int) in Double(seconds) / 60 })
+/// var timeout: Double = 5  // minutes; version 1 stored whole seconds
+/// ```
+/// - Parameters:
+///   - userDefaultsKey: See ``DefaultsKey(userDefaultsKey:previousKeys:)``.
+///   - previousKeys: See ``DefaultsKey(userDefaultsKey:previousKeys:)``.
+///   - convertingFrom: Reads a value stored in an earlier version's form: a closure (or function)
+///     from the old type to the property's type, such as `{ (seconds: Int) in Double(seconds) / 60 }`.
+///     The old type is stored by the same rules as a property's (raw value, property-list value,
+///     JSON for `Codable`); the compiler checks that the result is the property's type. It applies
+///     when the stored value does not decode as the property's type but does as the old one; the
+///     first write (or `migrateStoredValue(of:)`) stores the converted value in the new form.
+@attached(peer)
+public macro DefaultsKey<Old, New>(
+  userDefaultsKey: String? = nil, previousKeys: [String] = [], convertingFrom: (Old) -> New
+) =
   #externalMacro(module: "ObservableDefaultsMacros", type: "MarkerMacro")
 
 /// Makes a property observable but not persisted.

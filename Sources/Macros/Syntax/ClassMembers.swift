@@ -38,12 +38,15 @@ struct ClassMembers {
       }
       let key = property.storageKey(in: flavor, context: nil).quoted
       let previousKeys = property.previousKeys(in: flavor, context: nil).map(\.quoted)
+      let conversion = property.conversion(in: flavor).map {
+        ",\n      conversion: .init(from: .\(flavor.codecFactory)(), \($0.trimmedDescription))"
+      } ?? ""
       let previous = previousKeys.isEmpty ? "" : ", previousKeys: [\(previousKeys.joined(separator: ", "))]"
       return """
         .persisted(
             \(property.name.literal), key: \(key)\(previous)\(summary),
             property: \\.\(property.name), storage: \\._\(property.name),
-            defaultValue: \\._default_value_of_\(property.name), codec: .\(flavor.codecFactory)()
+            defaultValue: \\._default_value_of_\(property.name), codec: .\(flavor.codecFactory)()\(conversion)
           )
         """
     }

@@ -15,7 +15,8 @@ struct MacroArguments {
     self.context = context
   }
 
-  private func expression(_ label: String) -> ExprSyntax? {
+  /// The argument labelled `label`, as written.
+  func expression(_ label: String) -> ExprSyntax? {
     guard case .argumentList(let list) = attribute.arguments else { return nil }
     return list.first { $0.label?.text == label }?.expression
   }

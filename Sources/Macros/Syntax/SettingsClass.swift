@@ -86,6 +86,18 @@ extension StoredProperty {
     return name
   }
 
+  /// The `convertingFrom:` argument of the backing attribute, else of the key attribute, as
+  /// written (the compiler checks it where the schema uses it).
+  func conversion(in flavor: StoreFlavor) -> ExprSyntax? {
+    for attributeName in [flavor.backedMacro, flavor.keyMacro] {
+      guard let attribute = attribute(attributeName),
+        let expression = MacroArguments(attribute, context: nil).expression("convertingFrom")
+      else { continue }
+      return expression
+    }
+    return nil
+  }
+
   /// The keys of earlier versions (`previousKeys:` of the backing attribute, else of the key
   /// attribute), in source order. Misuse is reported to `context` when it is given: a value that
   /// is not an array of string literals (no keys then), a previous key equal to the key or

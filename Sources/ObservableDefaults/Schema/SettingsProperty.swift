@@ -140,19 +140,20 @@ extension SettingsProperty {
     codec: DefaultsCodec<Value>,
     conversion: StoredFormConversion<Value>? = nil
   ) -> Self where Object: Observable {
-    let storedForm = codec
+    let reader = StoredValueReader(
+      keys: StorageKeys(key: key, previousKeys: previousKeys), codec: codec, conversion: conversion)
     let codec = conversion.map(codec.reading) ?? codec
-    let keys = StorageKeys(key: key, previousKeys: previousKeys)
     let fallback: (Object, SettingsStoreInfo) -> Value = { object, store in
       let registered = (store.store as? UserDefaults)?.registeredValue(forKey: store.prefix + key)
       return registered.flatMap(codec.decode) ?? object[keyPath: defaultValue]
     }
     let storedValue: (Object, any ObservableKeyValueStore, String) -> Value = { object, store, prefix in
-      let readKey = keys.readKey(in: store, prefix: prefix)
-      guard let stored = store.object(forKey: readKey) else { return object[keyPath: defaultValue] }
-      if let value = codec.decode(stored) { return value }
+      guard let reading = reader.reading(in: store, prefix: prefix, includingDefaults: true) else {
+        return object[keyPath: defaultValue]
+      }
+      if let value = reading.value { return value }
       UndecodableValueReports.report(
-        stored, key: readKey, in: store, object: Object.self, property: name, as: Value.self)
+        reading.stored, key: reading.key, in: store, object: Object.self, property: name, as: Value.self)
       return object[keyPath: defaultValue]
     }
     return Self(
@@ -178,24 +179,17 @@ extension SettingsProperty {
         )
       },
       reset: { _, store in
-        try store.store.write(keys.writes(storing: nil, in: store.store, prefix: store.prefix), excluding: nil)
+        let writes = reader.keys.writes(storing: nil, in: store.store, prefix: store.prefix)
+        try store.store.write(writes, excluding: nil)
       },
       migrate: { store in
-        let readKey = keys.readKey(in: store.store, prefix: store.prefix)
-        guard let stored = store.store.storedObject(forKey: readKey) else { return false }
-        let converted = storedForm.decode(stored) == nil ? conversion?.convert(stored) : nil
-        let newForm = converted.map(storedForm.encode) ?? stored
-        let writes = keys.writes(storing: newForm, in: store.store, prefix: store.prefix)
-        guard converted != nil || writes.count > 1 || readKey != store.prefix + key else { return false }
+        guard let writes = reader.migrationWrites(in: store.store, prefix: store.prefix) else { return false }
         try store.store.write(writes, excluding: nil)
         return true
       },
       isStoredInOldForm: { store, prefix in
         guard !previousKeys.isEmpty || conversion != nil else { return false }
-        let readKey = keys.readKey(in: store, prefix: prefix)
-        guard readKey == prefix + key else { return true }
-        guard let conversion, let stored = store.storedObject(forKey: readKey) else { return false }
-        return storedForm.decode(stored) == nil && conversion.convert(stored) != nil
+        return reader.reading(in: store, prefix: prefix, includingDefaults: false)?.isOldForm == true
       }
     )
   }

@@ -21,3 +21,30 @@ final class RenamedCloudSettings {
     _cloudObserver = CloudObservation(host: self, prefix: _prefix)
   }
 }
+
+/// A profile as version 1 stored it (JSON).
+struct PlayerProfileV1: Codable {
+  var name: String
+}
+
+/// Version 2 of the profile: it gained a non-optional level (the B34 case).
+struct PlayerProfile: Codable, Equatable {
+  var name: String
+  var level: Int
+}
+
+/// Version 2 of the settings `Tests/Fixtures/migrations/com.example.evolving-v1.plist` holds
+/// (see the README there).
+@ObservableDefaults
+final class EvolvedSettings {
+  /// Minutes; version 1 stored whole seconds under `timeout` (the B35 case).
+  @DefaultsKey(
+    userDefaultsKey: "timeoutMinutes", previousKeys: ["timeout"],
+    convertingFrom: { (seconds: Int) in Double(seconds) / 60 })
+  var timeoutMinutes: Double = 5
+  @DefaultsKey(convertingFrom: { (old: PlayerProfileV1) in PlayerProfile(name: old.name, level: 1) })
+  var profile = PlayerProfile(name: "Guest", level: 0)
+  @DefaultsKey(userDefaultsKey: "displayName", previousKeys: ["name"])
+  var displayName = "Anonymous"
+  var age = 20
+}
