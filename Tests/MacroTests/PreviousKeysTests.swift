@@ -244,6 +244,37 @@ import Testing
     )
   }
 
+  @Test func aConversionIsPassedToTheSchemaWithTheStoresCodecFactory() {
+    let expansion = expand(
+      #"""
+      @ObservableDefaults
+      final class Settings {
+        @DefaultsKey(previousKeys: ["timeout"], convertingFrom: { (seconds: Int) in Double(seconds) / 60 })
+        var minutes: Double = 5
+      }
+      """#)
+    #expect(expansion.diagnostics == [])
+    #expect(expansion.source.contains(#"""
+            .persisted(
+              "minutes", key: "minutes", previousKeys: ["timeout"],
+              property: \.minutes, storage: \._minutes,
+              defaultValue: \._default_value_of_minutes, codec: .automatic(),
+              conversion: .init(from: .automatic(), { (seconds: Int) in
+                  Double(seconds) / 60
+                })
+            ),
+        """#))
+    let cloud = expand(
+      #"""
+      @ObservableCloud
+      final class Settings {
+        @CloudKey(convertingFrom: Self.minutes(fromSeconds:)) var minutes: Double = 5
+      }
+      """#)
+    #expect(cloud.source.contains(
+      "codec: .automaticForCloud(),\n      conversion: .init(from: .automaticForCloud(), Self.minutes(fromSeconds:))\n    ),"))
+  }
+
   @Test func previousKeysNotAnArrayLiteral() {
     expectDiagnostics(
       """

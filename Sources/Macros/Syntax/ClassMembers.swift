@@ -39,7 +39,7 @@ struct ClassMembers {
       let key = property.storageKey(in: flavor, context: nil).quoted
       let previousKeys = property.previousKeys(in: flavor, context: nil).map(\.quoted)
       let conversion = property.conversion(in: flavor).map {
-        ",\n      conversion: .init(from: .\(flavor.codecFactory)(), \($0.trimmedDescription))"
+        ",\n    conversion: .init(from: .\(flavor.codecFactory)(), \($0.trimmedDescription))"
       } ?? ""
       let previous = previousKeys.isEmpty ? "" : ", previousKeys: [\(previousKeys.joined(separator: ", "))]"
       return """
