@@ -38,6 +38,9 @@
 //   core-probe default-cloud-set <key> <string>
 //       NSUbiquitousKeyValueStore.default (its backend chosen by the environment): sets one
 //       string, synchronizes, prints "<backend> <status summary>" and exits
+//   core-probe migrate <file> <log> <go>
+//   core-probe migrate-blocking <file> <log>
+//       the suite migrations of ProbeMigration.swift (see there)
 //   core-probe default-cloud-get <key>
 //       NSUbiquitousKeyValueStore.default: synchronizes, prints "<backend> <status summary>" and
 //       the string value (empty when none) on a second line
@@ -187,6 +190,10 @@ case "default-cloud-get":
   store.synchronize()
   print(store.syncStatus.backend, store.syncStatus.summary)
   print(store.string(forKey: operands(1)[0]) ?? "")
+case "migrate":
+  runMigrationCommand("migrate", operands(3))
+case "migrate-blocking":
+  runMigrationCommand("migrate-blocking", operands(2))
 default:
   fail("bad arguments; see Tests/CoreProbe/main.swift")
 }
