@@ -8,26 +8,18 @@ public struct MigratingSuite {
   /// Keys changed so far (set, renamed from or to, removed), for ``SuiteMigrationPlan``.
   private(set) var changedKeys: Set<String> = []
 
-  /// The suite's file, named in errors.
-  private let file: URL
-
-  init(values: [String: Any], file: URL) {
-    self.values = values
-    self.file = file
-  }
+  init(values: [String: Any]) { self.values = values }
 
   /// The value of `key` when it is a `T` (`String`, `Int`, `Double`, `Bool`, `Date`, `Data`,
   /// arrays and `[String: Any]` dictionaries of them), else `nil`.
   public func value<T>(forKey key: String, as _: T.Type = T.self) -> T? { values[key] as? T }
 
   /// Stores `value` under `key` (nil removes it).
-  /// - Throws: ``PropertyListError`` of kind `.invalidValue` when `value` is not a property-list value.
+  /// - Throws: ``SuiteMigrationError/notAPropertyListValue(key:type:)``.
   public mutating func set(_ value: Any?, forKey key: String) throws {
     guard let value else { return remove(key) }
     guard let canonical = PropertyListValue.normalized(value) else {
-      throw PropertyListError(
-        file: file, kind: .invalidValue(key: key),
-        reason: "a value of type \(type(of: value)) is not a property-list value")
+      throw SuiteMigrationError.notAPropertyListValue(key: key, type: "\(type(of: value))")
     }
     values[key] = canonical
     changedKeys.insert(key)
@@ -49,10 +41,22 @@ public struct MigratingSuite {
 
   /// Replaces the value of `key` by `transform` of it when it is an `Old`; nothing happens when
   /// the key holds no value or a value of another type.
-  /// - Throws: What `transform` throws, or ``PropertyListError`` when its result is not a
-  ///   property-list value.
+  /// - Throws: What `transform` throws, or ``SuiteMigrationError/notAPropertyListValue(key:type:)``.
   public mutating func convert<Old, New>(_ key: String, from _: Old.Type, _ transform: (Old) throws -> New) throws {
     guard let old = values[key] as? Old else { return }
     try set(transform(old), forKey: key)
+  }
+}
+
+/// A migration step stored what a suite cannot hold.
+public enum SuiteMigrationError: Error, Equatable, CustomStringConvertible {
+  /// The value set for `key` is of `type`, not a property-list value.
+  case notAPropertyListValue(key: String, type: String)
+
+  public var description: String {
+    switch self {
+    case let .notAPropertyListValue(key, type):
+      "a migration stored a value of type \(type) under '\(key)', which is not a property-list value"
+    }
   }
 }

@@ -20,7 +20,6 @@ extension PropertyListDefaults {
   /// What ``migrate(_:)`` would do to the suite as it is on disk now, without writing anything.
   /// - Throws: ``PropertyListError`` when the file cannot be read, or what a step throws.
   public func migrationPlan(_ migrations: SuiteMigrations) throws -> SuiteMigrationPlan {
-    let file = PropertyListFile(url: fileURL)
-    return try migrations.plan(for: file.read()?.values ?? [:], of: file)
+    try migrations.plan(for: PropertyListFile(url: fileURL).read()?.values ?? [:])
   }
 }

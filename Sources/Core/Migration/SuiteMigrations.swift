@@ -48,10 +48,11 @@ public struct SuiteMigrations: Sendable {
   /// The schema version after every step (0 without steps).
   public var version: Int { steps.last?.version ?? 0 }
 
-  /// What ``apply(to:)`` would do to `values` (the values of `file` now), without writing.
+  /// What ``apply(to:)`` would do to `values` (a suite's or a cloud store's values now),
+  /// without writing.
   /// - Throws: What a step throws.
-  public func plan(for values: [String: Any], of file: PropertyListFile) throws -> SuiteMigrationPlan {
-    var suite = MigratingSuite(values: values, file: file.url)
+  public func plan(for values: [String: Any]) throws -> SuiteMigrationPlan {
+    var suite = MigratingSuite(values: values)
     let recorded = values[Self.versionKey] as? Int ?? 0
     var ran: [SuiteMigrationStep] = []
     for step in steps where step.version > recorded {
@@ -72,7 +73,7 @@ public struct SuiteMigrations: Sendable {
   public func apply(to file: PropertyListFile) throws -> SuiteMigrationPlan {
     var plan = SuiteMigrationPlan(recordedVersion: version, steps: [], changedKeys: [], values: [:])
     _ = try file.updateSnapshot { document in
-      plan = try self.plan(for: document.values, of: file)
+      plan = try self.plan(for: document.values)
       guard !plan.steps.isEmpty else { return false }
       document.values = plan.values
       document.values[Self.versionKey] = version

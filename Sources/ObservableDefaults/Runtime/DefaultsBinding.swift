@@ -162,6 +162,7 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
     isStarted = true
     let store = resolveStore()
     readsThrough = store is FoundationDefaultsStore
+    VersionedSettingsMigration.run(for: Object.self, on: store)
     for property in schema {
       property.refresh(object, store, prefix)?.assign()
     }

@@ -1,5 +1,6 @@
 import Foundation
 import ObservableDefaults
+import Synchronization
 
 /// Version 2 of a settings class whose `name` became `displayName` (it was `user_name` in
 /// version 0), and whose other properties kept their keys.
@@ -47,4 +48,34 @@ final class EvolvedSettings {
   @DefaultsKey(userDefaultsKey: "displayName", previousKeys: ["name"])
   var displayName = "Anonymous"
   var age = 20
+}
+
+/// How often each schema step of the versioned classes below ran in this process.
+let versionedStepRuns = Mutex<[String]>([])
+
+/// Version 1 of a schema: `theme` became `appearanceTheme`.
+let themeMigrations = SuiteMigrations([
+  SuiteMigrationStep(to: 1, "theme becomes appearanceTheme") { suite in
+    versionedStepRuns.withLock { $0.append("theme") }
+    suite.rename("theme", to: "appearanceTheme")
+  }
+])
+
+/// A suite with a schema version.
+@ObservableDefaults
+final class VersionedAppSettings: VersionedSettings {
+  static let migrations = themeMigrations
+  var appearanceTheme = "light"
+}
+
+/// A cloud class with the same schema, on a store the tests choose.
+@ObservableCloud(autoInit: false)
+final class VersionedCloudSettings: VersionedSettings {
+  static let migrations = themeMigrations
+  var appearanceTheme = "light"
+
+  init(store: NSUbiquitousKeyValueStore) {
+    _$defaults.store = store
+    _cloudObserver = CloudObservation(host: self, prefix: _prefix)
+  }
 }
