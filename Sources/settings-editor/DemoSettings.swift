@@ -97,3 +97,24 @@ final class CloudSettings {
   /// The theme on every device.
   var theme: EditorTheme = .system
 }
+
+/// The demo's account settings at schema version 2 (suite `com.example.account`): version 1
+/// stored the name under `user_name` and the session timeout in whole seconds under
+/// `sessionTimeout`. `settings-editor migrate com.example.account` brings a suite written by
+/// version 1 up to date (`--dry-run` shows what it would change).
+@ObservableDefaults(suiteName: "com.example.account")
+final class AccountSettings: VersionedSettings {
+  nonisolated static let migrations = SuiteMigrations([
+    SuiteMigrationStep(to: 1, "user_name becomes displayName") { suite in
+      suite.rename("user_name", to: "displayName")
+    },
+    SuiteMigrationStep(to: 2, "sessionTimeout in seconds becomes sessionMinutes") { suite in
+      try suite.convert("sessionTimeout", from: Int.self) { Double($0) / 60 }
+      suite.rename("sessionTimeout", to: "sessionMinutes")
+    },
+  ])
+  /// The name shown to others.
+  var displayName: String = ""
+  /// Minutes of inactivity before signing out.
+  var sessionMinutes: Double = 30
+}

@@ -22,6 +22,7 @@ enum Invocation: Equatable {
   case export(domain: Domain, json: Bool, output: String?)
   case `import`(suite: String, input: String, json: Bool)
   case watch(suite: String, key: String?)
+  case migrate(suite: String, dryRun: Bool)
   case cloudStatus
 
   /// A suite name or a property-list file named on the command line.
@@ -74,6 +75,7 @@ enum Invocation: Equatable {
     let words = operands.filter { !$0.hasPrefix("--") }
     let json = verb == .export || verb == .import ? flags.remove("--json") != nil : false
     let raw = verb == .read ? flags.remove("--raw") != nil : false
+    let dryRun = verb == .migrate ? flags.remove("--dry-run") != nil : false
     if verb != .write, let unknown = flags.sorted().first {
       throw .usage(verb, "unknown option \(unknown)")
     }
@@ -123,6 +125,9 @@ enum Invocation: Equatable {
     case .watch:
       try count(1...2)
       return .watch(suite: try suite(operands[0]), key: operands.count == 2 ? operands[1] : nil)
+    case .migrate:
+      guard words.count == 1 else { throw .usage(verb, "wrong number of arguments") }
+      return .migrate(suite: try suite(words[0]), dryRun: dryRun)
     case .cloud:
       guard operands == ["status"] else { throw .usage(verb, "the cloud verb takes: status") }
       return .cloudStatus

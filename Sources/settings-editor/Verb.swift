@@ -1,7 +1,7 @@
 /// The command-line verbs, with the usage line and help text each prints.
 enum Verb: String, CaseIterable, Sendable {
   case read, readType = "read-type", write, rename, delete, domains, find, export, `import`
-  case watch, cloud, help
+  case watch, migrate, cloud, help
 
   /// The arguments after the verb, e.g. `<suite | file.plist> [key]`.
   var synopsis: String {
@@ -16,6 +16,7 @@ enum Verb: String, CaseIterable, Sendable {
     case .export: "<suite | file.plist> [--json] [<output> | -]"
     case .import: "<suite> <input | -> [--json]"
     case .watch: "<suite> [key]"
+    case .migrate: "<suite> [--dry-run]"
     case .cloud: "status"
     case .help: "[verb]"
     }
@@ -39,6 +40,7 @@ enum Verb: String, CaseIterable, Sendable {
     case .export: "print or save a domain as an XML property list or JSON"
     case .import: "replace a suite's values with those of a property list or JSON"
     case .watch: "print each change to a suite as it happens, until interrupted"
+    case .migrate: "bring a suite to the schema version of this program's settings, or show the changes"
     case .cloud: "print the cloud store's backend, endpoint, connection, pending writes, last sync"
     case .help: "explain a verb"
     }
@@ -113,6 +115,13 @@ enum Verb: String, CaseIterable, Sendable {
       """
       Prints one line per change, `key: old → new` (`(none)` for a missing value), for every \
       key or only the one given, until SIGINT or SIGTERM, then exits with 0.
+      """
+    case .migrate:
+      """
+      Runs, under the suite file's lock and in one atomic write, the schema steps this \
+      program's settings class for the suite declares above the version recorded in the suite \
+      (ObservableDefaults.schemaVersion), and records the new version. Prints the steps and \
+      every changed key as `key: old → new`. With --dry-run nothing is written.
       """
     case .cloud:
       """

@@ -57,6 +57,8 @@ func perform(_ invocation: Invocation) throws {
     try TransferVerbs.import(TransferVerbs.input(input), file: input, into: suite, json: json)
   case .watch(let suite, let key):
     try WatchVerb.run(suite: suite, key: key)
+  case .migrate(let suite, let dryRun):
+    print(try MigrateVerb.run(suite: suite, dryRun: dryRun))
   case .cloudStatus:
     print(CloudStatusVerb.report(NSUbiquitousKeyValueStore.default.syncStatus))
   }
