@@ -20,6 +20,9 @@ struct PropertyRow: Equatable {
   /// type does not decode (the row shows the default then), e.g.
   /// `stored "hello" (String) does not decode as Int16`.
   var problem: String?
+  /// What the property's next write will change in the store (a value under a previous key or
+  /// in an earlier version's form), when something waits for a migration.
+  var migration: String?
 
   /// What tells the row apart from the others of its source: the key (a path in a tree, where
   /// names repeat and show whether a container is open), or the name of an unstored property.

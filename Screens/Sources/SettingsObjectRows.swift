@@ -61,7 +61,8 @@ final class SettingsObjectRows: RowSource {
       editing: property.key == nil && !format.isToggle
         ? .readOnly("not stored (@ObservableOnly)")
         : format.editing(value: value, stored: property.propertyListValue()),
-      problem: Self.problem(of: property, typeName: typeName))
+      problem: Self.problem(of: property, typeName: typeName),
+      migration: property.pendingMigration)
   }
 
   /// Why the stored form of `property` is not shown: it does not decode as its type.

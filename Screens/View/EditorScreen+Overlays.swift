@@ -17,6 +17,7 @@ extension EditorScreen {
     if let key = row.key { lines.append(("Key", key)) }
     lines.append(("Value", row.value))
     if let problem = row.problem { lines.append(("Problem", problem + "; d removes it")) }
+    if let migration = row.migration { lines.append(("Migration", migration)) }
     if let defaultValue = row.defaultValue { lines.append(("Default", defaultValue)) }
     if let allowed = row.editing.allowedValues {
       lines.append(("Allowed", allowed.joined(separator: ", ")))

@@ -52,6 +52,29 @@ struct StoredValueReader<Value> {
     return reading.isOldForm || writes.count > 1 ? writes : nil
   }
 
+  /// What the next write (or a migration) will change in the store for this property, for
+  /// people; `nil` when the value is stored under the key in the current form and no previous
+  /// key holds a value.
+  func pendingMigration(in store: any ObservableKeyValueStore, prefix: String) -> String? {
+    guard !keys.previousKeys.isEmpty || conversion != nil else { return nil }
+    let lingering = keys.previousKeys.filter { store.storedObject(forKey: prefix + $0) != nil }
+    guard let reading = reading(in: store, prefix: prefix, includingDefaults: false), reading.isOldForm else {
+      guard !lingering.isEmpty else { return nil }
+      return "previous key \(Self.list(lingering, prefix: prefix)) still holds a value; the next write removes it"
+    }
+    let key = prefix + keys.key
+    guard reading.key == key else {
+      return "stored under the previous key '\(reading.key)'; the next write moves it to '\(key)'"
+        + " and removes \(Self.list(lingering, prefix: prefix))"
+    }
+    return "stored in an earlier version's form; the next write stores it in the current form"
+  }
+
+  /// `'a'` or `'a', 'b'`.
+  private static func list(_ keys: [String], prefix: String) -> String {
+    keys.map { "'\(prefix + $0)'" }.joined(separator: ", ")
+  }
+
   /// The form to store for a reading: the value encoded when it was converted, else the stored
   /// form as it is.
   private func newForm(of reading: Reading) -> Any? {

@@ -228,7 +228,7 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
       let current = prepareRead(object, key: key) ?? object[keyPath: storage]
       return (prefix + key, resolveStore(), self.observation, codec.isEqual(newValue, current), persisted[key])
     }
-    if unchanged, described?.isStoredInOldForm(store, prefix) != true { return }
+    if unchanged, described?.pendingMigration(store, prefix) == nil { return }
     let encoded = codec.encode(newValue)
     let keys = described?.storageKeys ?? StorageKeys(key: key, previousKeys: [])
     let writes = keys.writes(storing: encoded, in: store, prefix: prefix)

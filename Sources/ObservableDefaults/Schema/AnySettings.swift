@@ -23,6 +23,12 @@ public struct AnySettings: @unchecked Sendable {
     storeInfo = { object._$settingsStore }
     properties = Settings._$settingsSchema.map { AnySettingsProperty($0, of: object._$settingsRoot) }
   }
+
+  /// The properties whose stored value waits for a migration, as `name: what will change`
+  /// (see ``AnySettingsProperty/pendingMigration``), in declaration order.
+  public var pendingMigrations: [String] {
+    properties.compactMap { property in property.pendingMigration.map { "\(property.name): \($0)" } }
+  }
 }
 
 /// One property of an ``AnySettings`` object, bound to that object.
@@ -49,6 +55,7 @@ public struct AnySettingsProperty: @unchecked Sendable {
   private let writeEncoded: (Any?) throws -> Void
   private let reads: (Any) -> Bool
   private let reset: () throws -> Void
+  private let migration: () -> String?
 
   init<Settings: ObservableSettings>(_ property: SettingsProperty<Settings>, of object: Settings) {
     name = property.name
@@ -65,6 +72,7 @@ public struct AnySettingsProperty: @unchecked Sendable {
     writeEncoded = { try property.setValue(fromPropertyList: $0, of: object) }
     reads = { property.decodes($0) }
     reset = { try property.resetValue(of: object) }
+    migration = { property.pendingMigration(of: object) }
   }
 
   /// The current value, read through the property's getter (Observation tracking sees it).
@@ -88,6 +96,10 @@ public struct AnySettingsProperty: @unchecked Sendable {
   /// Whether the property's codec reads a value from `stored`; see
   /// ``SettingsProperty/decodes(_:)``.
   public func decodes(_ stored: Any) -> Bool { reads(stored) }
+  /// What the property's next write, or a migration, will change in the store (a value under a
+  /// previous key, or in an earlier version's form); `nil` when nothing. See
+  /// ``SettingsProperty/pendingMigration(of:)``.
+  public var pendingMigration: String? { migration() }
   /// The form the store holds under ``storageKey`` now (raw, not decoded); `nil` when nothing
   /// is stored or the property is `@ObservableOnly`.
   public func storedObject() -> Any? {

@@ -38,9 +38,9 @@ public struct SettingsProperty<Object: AnyObject>: @unchecked Sendable {
   let reset: (Object, SettingsStoreInfo) throws -> Void
   /// Moves a value stored under a previous key to the key; see ``migrateStoredValue(of:)``.
   let migrate: (SettingsStoreInfo) throws -> Bool
-  /// Whether the value is stored under a previous key or in an old form (with the given prefix),
-  /// so that a write of an equal value still writes.
-  let isStoredInOldForm: (any ObservableKeyValueStore, String) -> Bool
+  /// What the next write or a migration will change in the store (with the given prefix), or
+  /// `nil`; a write of an equal value still writes when there is something.
+  let pendingMigration: (any ObservableKeyValueStore, String) -> String?
 
   /// The keys the value may be stored under; `nil` for an `@ObservableOnly` property.
   var storageKeys: StorageKeys? { key.map { StorageKeys(key: $0, previousKeys: previousKeys) } }
@@ -95,6 +95,15 @@ extension SettingsProperty where Object: ObservableSettings {
   /// Removes the stored value so the property reads its default again (no effect on an
   /// `@ObservableOnly` property). Values under ``previousKeys`` are removed too.
   public func resetValue(of object: Object) throws { try reset(object, object._$settingsStore) }
+
+  /// What the next write of the property, or ``migrateStoredValue(of:)``, will change in the
+  /// store, for people (tools show it); `nil` when the value is stored under ``key`` in its
+  /// current form and no previous key holds a value. For example: `stored under the previous
+  /// key 'name'; the next write moves it to 'displayName' and removes 'name'`.
+  public func pendingMigration(of object: Object) -> String? {
+    let store = object._$settingsStore
+    return pendingMigration(store.store, store.prefix)
+  }
 
   /// Moves the value stored under one of ``previousKeys`` to ``key`` and removes every previous
   /// key, in one write of the store (one locked merge of a suite file, one save of the cloud
@@ -187,10 +196,7 @@ extension SettingsProperty {
         try store.store.write(writes, excluding: nil)
         return true
       },
-      isStoredInOldForm: { store, prefix in
-        guard !previousKeys.isEmpty || conversion != nil else { return false }
-        return reader.reading(in: store, prefix: prefix, includingDefaults: false)?.isOldForm == true
-      }
+      pendingMigration: { store, prefix in reader.pendingMigration(in: store, prefix: prefix) }
     )
   }
 
@@ -214,7 +220,7 @@ extension SettingsProperty {
       refresh: { _, _, _ in nil },
       reset: { _, _ in },
       migrate: { _ in false },
-      isStoredInOldForm: { _, _ in false }
+      pendingMigration: { _, _ in nil }
     )
   }
 }

@@ -42,3 +42,9 @@ final class SyncSettings {
   var displayName = "Fatbobman"
   var syncsHistory = true
 }
+
+/// A renamed property (`name` → `displayName`), for the editor's pending-migration line.
+@ObservableDefaults
+final class RenamedEditorSettings {
+  @DefaultsKey(userDefaultsKey: "displayName", previousKeys: ["name"]) var displayName = "Anonymous"
+}
