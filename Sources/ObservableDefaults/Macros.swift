@@ -92,12 +92,7 @@ public macro ObservableCloud(
 /// stored `var` unless `observeFirst` is `true`.
 /// - Parameters:
 ///   - keyValueStoreKey: The key (without the class's prefix); the property name when `nil`.
-///   - previousKeys: Keys the property was stored under in earlier versions (without the class's
-///     prefix), newest first; an array of string literals, none equal to the key. While the key
-///     holds no value, the property reads the value of the first previous key that holds one;
-///     the property's first write (or `migrateStoredValue(of:)` of its ``SettingsProperty``)
-///     stores the key and removes every previous key in one write of the store, so other
-///     processes and devices see the value under one key or the other, never both or neither.
+///   - previousKeys: Keys of earlier versions, newest first; see ``DefaultsKey(userDefaultsKey:previousKeys:)``.
 @attached(accessor, names: named(get), named(set))
 @attached(peer, names: prefixed(_), prefixed(_default_value_of_))
 public macro CloudBacked(keyValueStoreKey: String? = nil, previousKeys: [String] = []) =
@@ -112,12 +107,7 @@ public macro CloudBacked(keyValueStoreKey: String? = nil, previousKeys: [String]
 /// - Parameters:
 ///   - keyValueStoreKey: See ``CloudBacked(keyValueStoreKey:previousKeys:)``.
 ///   - previousKeys: See ``CloudBacked(keyValueStoreKey:previousKeys:)``.
-///   - convertingFrom: Reads a value stored in an earlier version's form: a closure (or function)
-///     from the old type to the property's type, such as `{ (seconds: Int) in Double(seconds) / 60 }`.
-///     The old type is stored by the same rules as a property's (raw value, property-list value,
-///     JSON for `Codable`); the compiler checks that the result is the property's type. It applies
-///     when the stored value does not decode as the property's type but does as the old one; the
-///     first write (or `migrateStoredValue(of:)`) stores the converted value in the new form.
+///   - convertingFrom: See ``DefaultsKey(userDefaultsKey:previousKeys:convertingFrom:)``.
 @attached(accessor, names: named(get), named(set))
 @attached(peer, names: prefixed(_), prefixed(_default_value_of_))
 public macro CloudBacked<Old, New>(
@@ -128,12 +118,7 @@ public macro CloudBacked<Old, New>(
 /// Gives a persisted property of an `@ObservableCloud` class its own key.
 /// - Parameters:
 ///   - keyValueStoreKey: The key (without the class's prefix); a string literal.
-///   - previousKeys: Keys the property was stored under in earlier versions (without the class's
-///     prefix), newest first; an array of string literals, none equal to the key. While the key
-///     holds no value, the property reads the value of the first previous key that holds one;
-///     the property's first write (or `migrateStoredValue(of:)` of its ``SettingsProperty``)
-///     stores the key and removes every previous key in one write of the store, so other
-///     processes and devices see the value under one key or the other, never both or neither.
+///   - previousKeys: Keys of earlier versions, newest first; see ``DefaultsKey(userDefaultsKey:previousKeys:)``.
 @attached(peer)
 public macro CloudKey(keyValueStoreKey: String? = nil, previousKeys: [String] = []) =
   #externalMacro(module: "ObservableDefaultsMacros", type: "MarkerMacro")
@@ -147,12 +132,7 @@ public macro CloudKey(keyValueStoreKey: String? = nil, previousKeys: [String] = 
 /// - Parameters:
 ///   - keyValueStoreKey: See ``CloudKey(keyValueStoreKey:previousKeys:)``.
 ///   - previousKeys: See ``CloudKey(keyValueStoreKey:previousKeys:)``.
-///   - convertingFrom: Reads a value stored in an earlier version's form: a closure (or function)
-///     from the old type to the property's type, such as `{ (seconds: Int) in Double(seconds) / 60 }`.
-///     The old type is stored by the same rules as a property's (raw value, property-list value,
-///     JSON for `Codable`); the compiler checks that the result is the property's type. It applies
-///     when the stored value does not decode as the property's type but does as the old one; the
-///     first write (or `migrateStoredValue(of:)`) stores the converted value in the new form.
+///   - convertingFrom: See ``DefaultsKey(userDefaultsKey:previousKeys:convertingFrom:)``.
 @attached(peer)
 public macro CloudKey<Old, New>(
   keyValueStoreKey: String? = nil, previousKeys: [String] = [], convertingFrom: (Old) -> New
@@ -163,12 +143,7 @@ public macro CloudKey<Old, New>(
 /// unless `observeFirst` is `true`.
 /// - Parameters:
 ///   - userDefaultsKey: The storage key (without the class's prefix); the property name when `nil`.
-///   - previousKeys: Keys the property was stored under in earlier versions (without the class's
-///     prefix), newest first; an array of string literals, none equal to the key. While the key
-///     holds no value, the property reads the value of the first previous key that holds one;
-///     the property's first write (or `migrateStoredValue(of:)` of its ``SettingsProperty``)
-///     stores the key and removes every previous key in one write of the store, so other
-///     processes and devices see the value under one key or the other, never both or neither.
+///   - previousKeys: Keys of earlier versions, newest first; see ``DefaultsKey(userDefaultsKey:previousKeys:)``.
 @attached(accessor, names: named(get), named(set))
 @attached(peer, names: prefixed(_), prefixed(_default_value_of_))
 public macro DefaultsBacked(userDefaultsKey: String? = nil, previousKeys: [String] = []) =
@@ -183,12 +158,7 @@ public macro DefaultsBacked(userDefaultsKey: String? = nil, previousKeys: [Strin
 /// - Parameters:
 ///   - userDefaultsKey: See ``DefaultsBacked(userDefaultsKey:previousKeys:)``.
 ///   - previousKeys: See ``DefaultsBacked(userDefaultsKey:previousKeys:)``.
-///   - convertingFrom: Reads a value stored in an earlier version's form: a closure (or function)
-///     from the old type to the property's type, such as `{ (seconds: Int) in Double(seconds) / 60 }`.
-///     The old type is stored by the same rules as a property's (raw value, property-list value,
-///     JSON for `Codable`); the compiler checks that the result is the property's type. It applies
-///     when the stored value does not decode as the property's type but does as the old one; the
-///     first write (or `migrateStoredValue(of:)`) stores the converted value in the new form.
+///   - convertingFrom: See ``DefaultsKey(userDefaultsKey:previousKeys:convertingFrom:)``.
 @attached(accessor, names: named(get), named(set))
 @attached(peer, names: prefixed(_), prefixed(_default_value_of_))
 public macro DefaultsBacked<Old, New>(

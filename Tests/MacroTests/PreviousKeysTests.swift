@@ -3,8 +3,18 @@ import Testing
 /// `previousKeys:` of the key macros: the schema lists them, the accessors stay the same, and
 /// misuse is reported at the offending argument or element.
 @Suite struct PreviousKeysTests {
-  @Test func renamedDefaultsKeyListsItsPreviousKeysInTheSchema() {
-    expectExpansion(
+  /// The lines where the expansions of two sources differ, as (first, second) pairs; both
+  /// expansions must be free of diagnostics and have as many lines.
+  private func differingLines(_ first: String, _ second: String) -> [[String]] {
+    let (one, two) = (expand(first), expand(second))
+    #expect(one.diagnostics == [] && two.diagnostics == [])
+    let lines = (one.source.split(separator: "\n"), two.source.split(separator: "\n"))
+    #expect(lines.0.count == lines.1.count)
+    return zip(lines.0, lines.1).filter { $0 != $1 }.map { [String($0), String($1)] }
+  }
+
+  @Test func renamedDefaultsKeyListsItsPreviousKeysInTheSchemaOnly() {
+    let changed = differingLines(
       #"""
       @ObservableDefaults
       final class Settings {
@@ -12,120 +22,19 @@ import Testing
       }
       """#,
       #"""
+      @ObservableDefaults
       final class Settings {
-        var displayName {
-          get {
-            access(keyPath: \.displayName)
-            return _$defaults.read(self, key: "displayName") {
-              $0._displayName
-            }
-          }
-          set {
-            _$defaults.set(
-              newValue, object: self, property: \.displayName, storage: \._displayName,
-              defaultValue: \._default_value_of_displayName, key: "displayName", codec: .automatic()
-            )
-          }
-        }
-
-        private var _displayName = ""
-
-        private let _default_value_of_displayName = ""
-
-        private let _$defaults = _ObservableDefaultsRuntime.Binding<Settings>(
-          store: _ObservableDefaultsRuntime.Binding<Settings>.store(suiteName: ""),
-          prefix: "",
-          ignoresExternalChanges: false,
-          limitsToInstance: true,
-          schema: Settings._$settingsSchema,
-          deliversOnMainActor: false
-        )
-
-        private var _prefix: String {
-          get {
-            _$defaults.prefix
-          }
-          set {
-            _$defaults.prefix = newValue
-          }
-        }
-
-        internal nonisolated func access<Member>(keyPath: KeyPath<Settings, Member>) {
-          _$defaults.access(self, keyPath: keyPath)
-        }
-
-        internal nonisolated func withMutation<Member, MutationResult>(
-          keyPath: KeyPath<Settings, Member>,
-          _ mutation: () throws -> MutationResult
-        ) rethrows -> MutationResult {
-          try _$defaults.registrar.withMutation(of: self, keyPath: keyPath, mutation)
-        }
-
-        private var _userDefaults: Foundation.UserDefaults {
-          get {
-            _$defaults.userDefaults
-          }
-          set {
-            _$defaults.userDefaults = newValue
-          }
-        }
-
-        private var _isExternalNotificationDisabled: Bool {
-          get {
-            _$defaults.ignoresExternalChanges
-          }
-          set {
-            _$defaults.ignoresExternalChanges = newValue
-          }
-        }
-
-        private func observerStarter(observableKeysBlacklist: [PartialKeyPath<Settings>] = []) {
-          _$defaults.start(self, ignoring: observableKeysBlacklist)
-        }
-
-        public init(
-          userDefaults: Foundation.UserDefaults? = nil,
-          ignoreExternalChanges: Bool? = nil,
-          prefix: String? = nil,
-          ignoredKeyPathsForExternalUpdates: [PartialKeyPath<Settings>] = []
-        ) {
-          if let userDefaults {
-            _userDefaults = userDefaults
-          }
-          if let ignoreExternalChanges {
-            _isExternalNotificationDisabled = ignoreExternalChanges
-          }
-          if let prefix {
-            _prefix = prefix
-          }
-          observerStarter(observableKeysBlacklist: ignoredKeyPathsForExternalUpdates)
-        }
-
-        static let _$settingsSchema: [_ObservableDefaultsRuntime.Property<Settings>] = [
-          .persisted(
-            "displayName", key: "displayName", previousKeys: ["name", "user_name"],
-            property: \.displayName, storage: \._displayName,
-            defaultValue: \._default_value_of_displayName, codec: .automatic()
-          ),
-        ]
-
-        var _$settingsRoot: Settings {
-          self
-        }
-
-        var _$settingsStore: _ObservableDefaultsRuntime.StoreInfo {
-          _ObservableDefaultsRuntime.StoreInfo(kind: .userDefaults, store: _$defaults.store, prefix: _$defaults.prefix)
-        }
+        @DefaultsKey(userDefaultsKey: "displayName") var displayName = ""
       }
-
-      extension Settings: Observation.Observable, _ObservableDefaultsRuntime.Settings {
-      }
-      """#
-    )
+      """#)
+    #expect(changed == [[
+      #"      "displayName", key: "displayName", previousKeys: ["name", "user_name"],"#,
+      #"      "displayName", key: "displayName","#,
+    ]])
   }
 
-  @Test func cloudBackedPropertyListsItsPreviousKeysInTheSchema() {
-    expectExpansion(
+  @Test func cloudBackedPropertyListsItsPreviousKeysInTheSchemaOnly() {
+    let changed = differingLines(
       #"""
       @ObservableCloud(observeFirst: true)
       final class CloudSettings {
@@ -133,115 +42,12 @@ import Testing
       }
       """#,
       #"""
+      @ObservableCloud(observeFirst: true)
       final class CloudSettings {
-        var theme {
-          get {
-            access(keyPath: \.theme)
-            return _$defaults.read(self, key: "theme") {
-              $0._theme
-            }
-          }
-          set {
-            _$defaults.set(
-              newValue, object: self, property: \.theme, storage: \._theme,
-              defaultValue: \._default_value_of_theme, key: "theme", codec: .automaticForCloud()
-            )
-          }
-        }
-
-        private var _theme = "light"
-
-        private let _default_value_of_theme = "light"
-
-        private let _$defaults = _ObservableDefaultsRuntime.Binding<CloudSettings>(
-          store: _ObservableDefaultsRuntime.cloudStore(developmentMode: false),
-          prefix: "",
-          ignoresExternalChanges: false,
-          schema: CloudSettings._$settingsSchema,
-          deliversOnMainActor: false
-        )
-
-        private var _prefix: String {
-          get {
-            _$defaults.prefix
-          }
-          set {
-            _$defaults.prefix = newValue
-          }
-        }
-
-        internal nonisolated func access<Member>(keyPath: KeyPath<CloudSettings, Member>) {
-          _$defaults.access(self, keyPath: keyPath)
-        }
-
-        internal nonisolated func withMutation<Member, MutationResult>(
-          keyPath: KeyPath<CloudSettings, Member>,
-          _ mutation: () throws -> MutationResult
-        ) rethrows -> MutationResult {
-          try _$defaults.registrar.withMutation(of: self, keyPath: keyPath, mutation)
-        }
-
-        private var _syncImmediately: Bool {
-          get {
-            _$defaults.synchronizesEveryWrite
-          }
-          set {
-            _$defaults.synchronizesEveryWrite = newValue
-          }
-        }
-
-        private var _developmentMode: Bool = false
-
-        public var _developmentMode_: Bool {
-          _ObservableDefaultsRuntime.isCloudDevelopmentMode(_developmentMode)
-        }
-
-        private var _cloudObserver: CloudObservation?
-
-        /// Starts following the cloud store's changes (what an initializer of your own creates
-        /// when `autoInit` is `false`).
-        private final class CloudObservation {
-          init(host: CloudSettings, prefix: String) {
-            host._$defaults.prefix = prefix
-            host._$defaults.start(host)
-          }
-        }
-
-        public init(
-          prefix: String? = nil,
-          syncImmediately: Bool = false,
-          developmentMode: Bool = false
-        ) {
-          if let prefix {
-            _prefix = prefix
-          }
-          _syncImmediately = syncImmediately
-          _developmentMode = developmentMode
-          _$defaults.store = _ObservableDefaultsRuntime.cloudStore(developmentMode: developmentMode)
-          _cloudObserver = CloudObservation(host: self, prefix: _prefix)
-        }
-
-        static let _$settingsSchema: [_ObservableDefaultsRuntime.Property<CloudSettings>] = [
-          .persisted(
-            "theme", key: "theme", previousKeys: ["old_theme"],
-            property: \.theme, storage: \._theme,
-            defaultValue: \._default_value_of_theme, codec: .automaticForCloud()
-          ),
-        ]
-
-        var _$settingsRoot: CloudSettings {
-          self
-        }
-
-        var _$settingsStore: _ObservableDefaultsRuntime.StoreInfo {
-          _ObservableDefaultsRuntime.StoreInfo(kind: .cloud, store: _$defaults.store, prefix: _$defaults.prefix)
-        }
+        @CloudBacked var theme = "light"
       }
-
-      extension CloudSettings: Observation.Observable, _ObservableDefaultsRuntime.Settings {
-      }
-      """#
-    )
+      """#)
+    #expect(changed == [[#"      "theme", key: "theme", previousKeys: ["old_theme"],"#, #"      "theme", key: "theme","#]])
   }
 
   @Test func aConversionIsPassedToTheSchemaWithTheStoresCodecFactory() {
