@@ -1,5 +1,6 @@
 import Foundation
 import ObservableDefaultsCore
+import TestSupport
 import Testing
 
 /// ``PropertyListFile/save(_:over:)`` on every shared fixture: untouched without edits, one value
