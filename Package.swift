@@ -157,7 +157,7 @@ let package = Package(
     .executableTarget(
       name: "defaults-probe",
       dependencies: ["ObservableDefaults"],
-      path: "Tests/Probe"
+      path: "Tests/DefaultsProbe"
     ),
     // The Apple-platform README's examples, ported line by line (run by ReadmeExamplesTests).
     .executableTarget(
@@ -176,7 +176,7 @@ let package = Package(
     .executableTarget(
       name: "plist-fuzz",
       dependencies: ["ObservableDefaultsCore"],
-      path: "Tests/Fuzz"
+      path: "Tests/PlistFuzz"
     ),
     // The performance measures of the README (release build; see Benchmarks/README.md).
     .executableTarget(
