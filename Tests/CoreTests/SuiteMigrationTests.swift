@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import ObservableDefaultsCore
@@ -115,7 +116,7 @@ final class StepRuns: Sendable {
       let first = try CoreProbe.start(["migrate", file.path, log.path, go.path])
       let second = try CoreProbe.start(["migrate", file.path, log.path, go.path])
       FileManager.default.createFile(atPath: go.path, contents: Data())
-      let results = [CoreProbe.finish(first), CoreProbe.finish(second)]
+      let results = [first.finish(), second.finish()]
       #expect(results.map(\.status) == [0, 0])
       #expect(results.map(\.output).sorted() == ["ran\n", "ran 1 2\n"])
       let lines = try logLines(log)
@@ -132,11 +133,11 @@ final class StepRuns: Sendable {
       try foundationWrite(versionOne, to: file)
       let before = try Data(contentsOf: file)
       let blocked = try CoreProbe.start(["migrate-blocking", file.path, log.path])
-      let reachedStepTwo = await poll(seconds: 30) { (try? logLines(log))?.last == "2 started" }
+      let reachedStepTwo = await poll { (try? logLines(log))?.last == "2 started" }
       #expect(reachedStepTwo)
-      kill(blocked.0.processIdentifier, SIGKILL)
-      blocked.0.waitUntilExit()
-      #expect(blocked.0.terminationReason == .uncaughtSignal)
+      kill(blocked.processIdentifier, SIGKILL)
+      _ = blocked.finish()
+      #expect(blocked.process.terminationReason == .uncaughtSignal)
       #expect(try Data(contentsOf: file) == before, "step 1's rename was not written on its own")
 
       let go = folder.file("go")

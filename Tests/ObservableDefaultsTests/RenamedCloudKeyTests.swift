@@ -1,6 +1,7 @@
 import Foundation
 import ObservableDefaults
 import Synchronization
+import TestSupport
 import Testing
 
 /// `previousKeys:` on `@CloudKey`: the value moves to the new key in one save, so another
@@ -28,7 +29,7 @@ import Testing
     settings.displayName = "Bo"
     #expect(first.synchronize())
 
-    #expect(eventually(within: 10) { second.object(forKey: "displayName") as? String == "Bo" })
+    #expect(pollBlocking { second.object(forKey: "displayName") as? String == "Bo" })
     #expect(second.object(forKey: "name") == nil)
     #expect(changes.withLock { $0 } == [["displayName", "name"]])
     #expect(RenamedCloudSettings(store: device()).displayName == "Bo")

@@ -1,6 +1,7 @@
 import Foundation
 import ObservableDefaults
 import Synchronization
+import TestSupport
 import Testing
 
 /// `VersionedSettings`: a class's schema steps run on its store before its properties are read,
@@ -44,7 +45,7 @@ import Testing
 
     #expect(VersionedCloudSettings(store: first).appearanceTheme == "dark")
     #expect(first.synchronize())
-    #expect(eventually(within: 10) { second.object(forKey: "appearanceTheme") as? String == "dark" })
+    #expect(pollBlocking { second.object(forKey: "appearanceTheme") as? String == "dark" })
     #expect(VersionedCloudSettings(store: second).appearanceTheme == "dark")
     #expect(second.synchronize())
     #expect(first.synchronize())
