@@ -137,6 +137,36 @@ enum KeyValueStoreKind: String, CaseIterable, CustomTestStringConvertible, Senda
   }
 
   @Test(arguments: KeyValueStoreKind.allCases)
+  func severalValuesWrittenTogetherReachAnotherStoreTogether(kind: KeyValueStoreKind) async throws {
+    try await withStores(kind) { store, other in
+      try store.write("v", forKey: "old", excluding: nil)
+      #expect(store.synchronize())
+      let told = ChangeRecorder()
+      let observation = store.observe(told.record)
+      try store.write(["new": "v", "old": nil], excluding: nil)
+      #expect(store.storedObject(forKey: "new") as? String == "v")
+      #expect(store.storedObject(forKey: "old") == nil)
+      #expect(told.changes == (kind.reportsChanges ? [DefaultsChange(keys: ["new", "old"], origin: .thisProcess)] : []))
+      #expect(store.synchronize())
+      #expect(await poll {
+        _ = other.synchronize()
+        return other.object(forKey: "new") as? String == "v" && other.object(forKey: "old") == nil
+      })
+      withExtendedLifetime(observation) {}
+    }
+  }
+
+  @Test(arguments: KeyValueStoreKind.allCases.filter(\.reportsChanges))
+  func aRefusedValueAmongSeveralChangesNoneOfThem(kind: KeyValueStoreKind) async throws {
+    try await withStores(kind) { store, _ in
+      try store.write("kept", forKey: "old", excluding: nil)
+      #expect(throws: (any Error).self) { try store.write(["new": "v", "old": nil, "bad": NSObject()], excluding: nil) }
+      #expect(store.object(forKey: "old") as? String == "kept")
+      #expect(store.object(forKey: "new") == nil)
+    }
+  }
+
+  @Test(arguments: KeyValueStoreKind.allCases)
   func synchronizeMakesAWriteVisibleToAnotherStoreOfTheSamePlace(kind: KeyValueStoreKind) async throws {
     try await withStores(kind) { store, other in
       try store.write("shared", forKey: "k", excluding: nil)
