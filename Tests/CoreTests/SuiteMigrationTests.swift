@@ -19,7 +19,10 @@ final class StepRuns: Sendable {
 
   private func expectFullyMigrated(_ file: URL) throws {
     let values = try foundationRead(file)
-    #expect(values.keys.sorted() == ["ObservableDefaults.schemaVersion", "age", "displayName", "timeoutMinutes"])
+    #expect(
+      values.keys.sorted() == [
+        "ObservableDefaults.schemaVersion", "age", "displayName", "timeoutMinutes",
+      ])
     #expect(values["ObservableDefaults.schemaVersion"] as? Int == 2)
     #expect(values["displayName"] as? String == "Ann")
     #expect(values["timeoutMinutes"] as? Double == 5.0)
@@ -74,7 +77,10 @@ final class StepRuns: Sendable {
       let before = try Data(contentsOf: file)
       let runs = StepRuns()
       let plan = try PropertyListDefaults(fileURL: file).migrationPlan(migrations(counting: runs))
-      #expect(plan.steps.map(\.summary) == ["rename name to displayName", "timeout in seconds becomes timeoutMinutes"])
+      #expect(
+        plan.steps.map(\.summary) == [
+          "rename name to displayName", "timeout in seconds becomes timeoutMinutes",
+        ])
       #expect(plan.values["timeoutMinutes"] as? Double == 5.0)
       #expect(try Data(contentsOf: file) == before)
     }
@@ -98,7 +104,8 @@ final class StepRuns: Sendable {
   @Test func aSuiteOfANewerVersionIsLeftAlone() async throws {
     try await withTemporaryFolder { folder in
       let file = folder.file("suite.plist")
-      try foundationWrite(versionOne.merging(["ObservableDefaults.schemaVersion": 3]) { $1 }, to: file)
+      try foundationWrite(
+        versionOne.merging(["ObservableDefaults.schemaVersion": 3]) { $1 }, to: file)
       let runs = StepRuns()
       let plan = try PropertyListDefaults(fileURL: file).migrate(migrations(counting: runs))
       #expect(plan.steps.isEmpty)

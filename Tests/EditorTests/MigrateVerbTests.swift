@@ -11,7 +11,9 @@ import Testing
   init() throws {
     editor = try EditorProcess()
     suiteFile = editor.preferences.appendingPathComponent("com.example.account.plist")
-    _ = try PropertyListFile(url: suiteFile).apply(["user_name": .set("Ann"), "sessionTimeout": .set(900)])
+    _ = try PropertyListFile(url: suiteFile).apply([
+      "user_name": .set("Ann"), "sessionTimeout": .set(900),
+    ])
   }
 
   private let changes = """
@@ -29,7 +31,9 @@ import Testing
     let before = try Data(contentsOf: suiteFile)
     let result = try editor.run("migrate", "com.example.account", "--dry-run")
     #expect(result.status == 0)
-    #expect(result.output == changes.replacingOccurrences(of: "0 → 2\n", with: "0 → 2 (dry run, nothing written)\n"))
+    #expect(
+      result.output
+        == changes.replacingOccurrences(of: "0 → 2\n", with: "0 → 2 (dry run, nothing written)\n"))
     #expect(try Data(contentsOf: suiteFile) == before)
   }
 
@@ -38,7 +42,8 @@ import Testing
     #expect(result.status == 0)
     #expect(result.output == changes)
     let values = try #require(try PropertyListFile(url: suiteFile).read()).values
-    #expect(values.keys.sorted() == ["ObservableDefaults.schemaVersion", "displayName", "sessionMinutes"])
+    #expect(
+      values.keys.sorted() == ["ObservableDefaults.schemaVersion", "displayName", "sessionMinutes"])
     #expect(values["sessionMinutes"] as? Double == 15.0)
     let again = try editor.run("migrate", "com.example.account", "--dry-run")
     #expect(again.output == "com.example.account is at schema version 2; nothing to do\n")
@@ -47,7 +52,8 @@ import Testing
   @Test func aSuiteWithoutASchemaIsRefused() throws {
     let result = try editor.run("migrate", "com.example.other")
     #expect(result.status == 1)
-    #expect(result.error == "settings-editor: no settings class of this program declares a schema for "
-      + "com.example.other (known: com.example.account)\n")
+    #expect(
+      result.error == "settings-editor: no settings class of this program declares a schema for "
+        + "com.example.other (known: com.example.account)\n")
   }
 }

@@ -13,10 +13,12 @@ import Testing
     let suite = TestPreferences.uniqueSuite()
     let writer = TestPreferences.writer(ofSuite: suite)
     try writer.write("Ann", forKey: "name")
-    let settings = AnySettings(RenamedEditorSettings(userDefaults: TestPreferences.writer(ofSuite: suite)))
-    #expect(settings.pendingMigrations == [
-      "displayName: stored under the previous key 'name'; the next write moves it to 'displayName' and removes 'name'"
-    ])
+    let settings = AnySettings(
+      RenamedEditorSettings(userDefaults: TestPreferences.writer(ofSuite: suite)))
+    #expect(
+      settings.pendingMigrations == [
+        "displayName: stored under the previous key 'name'; the next write moves it to 'displayName' and removes 'name'"
+      ])
     let (canvas, session, screen) = TestScreen.show(SettingsObjectRows(settings), rows: 24)
     screen.draw(session.handle(.character("i")))
     #expect(canvas.line(5).hasSuffix("│  Migration  stored under the previous key 'name'; the"))

@@ -27,10 +27,13 @@ import Testing
         @DefaultsKey(userDefaultsKey: "displayName") var displayName = ""
       }
       """#)
-    #expect(changed == [[
-      #"      "displayName", key: "displayName", previousKeys: ["name", "user_name"],"#,
-      #"      "displayName", key: "displayName","#,
-    ]])
+    #expect(
+      changed == [
+        [
+          #"      "displayName", key: "displayName", previousKeys: ["name", "user_name"],"#,
+          #"      "displayName", key: "displayName","#,
+        ]
+      ])
   }
 
   @Test func cloudBackedPropertyListsItsPreviousKeysInTheSchemaOnly() {
@@ -47,7 +50,13 @@ import Testing
         @CloudBacked var theme = "light"
       }
       """#)
-    #expect(changed == [[#"      "theme", key: "theme", previousKeys: ["old_theme"],"#, #"      "theme", key: "theme","#]])
+    #expect(
+      changed == [
+        [
+          #"      "theme", key: "theme", previousKeys: ["old_theme"],"#,
+          #"      "theme", key: "theme","#,
+        ]
+      ])
   }
 
   @Test func aConversionIsPassedToTheSchemaWithTheStoresCodecFactory() {
@@ -60,7 +69,9 @@ import Testing
       }
       """#)
     #expect(expansion.diagnostics == [])
-    #expect(expansion.source.contains(#"""
+    #expect(
+      expansion.source.contains(
+        #"""
             .persisted(
               "minutes", key: "minutes", previousKeys: ["timeout"],
               property: \.minutes, storage: \._minutes,
@@ -77,8 +88,10 @@ import Testing
         @CloudKey(convertingFrom: Self.minutes(fromSeconds:)) var minutes: Double = 5
       }
       """#)
-    #expect(cloud.source.contains(
-      "codec: .automaticForCloud(),\n      conversion: .init(from: .automaticForCloud(), Self.minutes(fromSeconds:))\n    ),"))
+    #expect(
+      cloud.source.contains(
+        "codec: .automaticForCloud(),\n      conversion: .init(from: .automaticForCloud(), Self.minutes(fromSeconds:))\n    ),"
+      ))
   }
 
   @Test func previousKeysNotAnArrayLiteral() {
@@ -102,7 +115,9 @@ import Testing
         @CloudKey(previousKeys: ["b", "\(old)"]) var name = "x"
       }
       """#,
-      [#"error: @CloudKey parameter 'previousKeys' must be an array of string literals @ ["b", "\(old)"]"#])
+      [
+        #"error: @CloudKey parameter 'previousKeys' must be an array of string literals @ ["b", "\(old)"]"#
+      ])
   }
 
   @Test func previousKeyEqualToTheKey() {

@@ -9,7 +9,8 @@ import Testing
   /// A suite holding a copy of the version 1 fixture.
   private func versionOneSuite() throws -> TemporarySuite {
     let suite = TemporarySuite()
-    let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent()
       .appendingPathComponent("Fixtures/migrations/com.example.evolving-v1.plist")
     try FileManager.default.copyItem(at: fixture, to: suite.fileURL)
     return suite

@@ -7,10 +7,12 @@ import Testing
 /// `previousKeys:` on `@CloudKey`: the value moves to the new key in one save, so another
 /// device gets the new key and the removal of the old one together.
 @Suite struct RenamedCloudKeyTests {
-  let folder = FileManager.default.temporaryDirectory.appendingPathComponent("od-cloud-\(UUID().uuidString)")
+  let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+    "od-cloud-\(UUID().uuidString)")
 
   func device() -> NSUbiquitousKeyValueStore {
-    NSUbiquitousKeyValueStore(backend: EmbeddedCloudBackend(root: folder, container: "tests", account: "tester"))
+    NSUbiquitousKeyValueStore(
+      backend: EmbeddedCloudBackend(root: folder, container: "tests", account: "tester"))
   }
 
   @Test func theValueMovesToTheNewKeyOnEveryDeviceInOneChange() throws {

@@ -31,14 +31,15 @@ import Testing
       let first = RenamedSettings(userDefaults: store)
       #expect(first.age == 20)
       #expect(RenamedSettings(userDefaults: suite.store()).age == 20)
-      first.displayName = "Bo"   // another key's change: age is not re-read
+      first.displayName = "Bo"  // another key's change: age is not re-read
       suite.store().set("Cy", forKey: "displayName")
       try store.flush()
     }
-    #expect(reports.map(\.description) == [
-      "ObservableDefaults: RenamedSettings.age: the String stored under 'age' in com.example.tests.plist "
-        + "does not decode as Int; the property reads its default and the stored value is kept until the property is set"
-    ])
+    #expect(
+      reports.map(\.description) == [
+        "ObservableDefaults: RenamedSettings.age: the String stored under 'age' in com.example.tests.plist "
+          + "does not decode as Int; the property reads its default and the stored value is kept until the property is set"
+      ])
   }
 
   @Test func theStoredBytesStayWhenOtherPropertiesAreWritten() throws {
@@ -46,7 +47,7 @@ import Testing
     let store = suite.store()
     let settings = RenamedSettings(userDefaults: store)
     settings.displayName = "Bo"
-    settings.age = 20   // the default it reads: not a change, nothing is written
+    settings.age = 20  // the default it reads: not a change, nothing is written
     try store.flush()
     #expect(try suite.fileValues()["age"] as? String == "twenty")
     #expect(try suite.fileValues()["displayName"] as? String == "Bo")

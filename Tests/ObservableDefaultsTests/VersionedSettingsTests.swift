@@ -24,10 +24,12 @@ import Testing
   }
 
   @Test func aMigrationOnOneDeviceConvergesOnTheOtherWithoutWritesBack() throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("od-cloud-\(UUID().uuidString)")
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "od-cloud-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: folder) }
     func device() -> NSUbiquitousKeyValueStore {
-      NSUbiquitousKeyValueStore(backend: EmbeddedCloudBackend(root: folder, container: "tests", account: "tester"))
+      NSUbiquitousKeyValueStore(
+        backend: EmbeddedCloudBackend(root: folder, container: "tests", account: "tester"))
     }
     let first = device()
     first.set("dark", forKey: "theme")
@@ -40,7 +42,9 @@ import Testing
       first.observe { change in changesOnFirst.withLock { $0.append(change.keys) } },
       second.observe { change in changesOnSecond.withLock { $0.append(change.keys) } },
     ]
-    defer { observations.forEach { $0.cancel() } }
+    defer {
+      for observation in observations { observation.cancel() }
+    }
     let before = runs()
 
     #expect(VersionedCloudSettings(store: first).appearanceTheme == "dark")
@@ -51,7 +55,9 @@ import Testing
     #expect(first.synchronize())
 
     #expect(runs() == before + 1)
-    let migratedKeys: Set<String> = ["ObservableDefaults.schemaVersion", "appearanceTheme", "theme"]
+    let migratedKeys: Set<String> = [
+      "ObservableDefaults.schemaVersion", "appearanceTheme", "theme",
+    ]
     #expect(changesOnFirst.withLock { $0 } == [migratedKeys])
     #expect(changesOnSecond.withLock { $0 } == [migratedKeys])
     #expect(second.object(forKey: "theme") == nil)

@@ -42,7 +42,9 @@ public struct MigratingSuite {
   /// Replaces the value of `key` by `transform` of it when it is an `Old`; nothing happens when
   /// the key holds no value or a value of another type.
   /// - Throws: What `transform` throws, or ``SuiteMigrationError/notAPropertyListValue(key:type:)``.
-  public mutating func convert<Old, New>(_ key: String, from _: Old.Type, _ transform: (Old) throws -> New) throws {
+  public mutating func convert<Old, New>(
+    _ key: String, from _: Old.Type, _ transform: (Old) throws -> New
+  ) throws {
     guard let old = values[key] as? Old else { return }
     try set(transform(old), forKey: key)
   }
@@ -55,7 +57,7 @@ public enum SuiteMigrationError: Error, Equatable, CustomStringConvertible {
 
   public var description: String {
     switch self {
-    case let .notAPropertyListValue(key, type):
+    case .notAPropertyListValue(let key, let type):
       "a migration stored a value of type \(type) under '\(key)', which is not a property-list value"
     }
   }

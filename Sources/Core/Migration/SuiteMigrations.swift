@@ -9,7 +9,10 @@ public struct SuiteMigrationStep: Sendable {
   let body: @Sendable (inout MigratingSuite) throws -> Void
 
   /// A step to `version` (each step's version is greater than the one before it).
-  public init(to version: Int, _ summary: String, _ body: @escaping @Sendable (inout MigratingSuite) throws -> Void) {
+  public init(
+    to version: Int, _ summary: String,
+    _ body: @escaping @Sendable (inout MigratingSuite) throws -> Void
+  ) {
     self.version = version
     self.summary = summary
     self.body = body
@@ -40,7 +43,9 @@ public struct SuiteMigrations: Sendable {
 
   /// Steps in increasing version order (a precondition).
   public init(_ steps: [SuiteMigrationStep]) {
-    precondition(zip(steps, steps.dropFirst()).allSatisfy { $0.version < $1.version } && (steps.first?.version ?? 1) > 0,
+    precondition(
+      zip(steps, steps.dropFirst()).allSatisfy { $0.version < $1.version }
+        && (steps.first?.version ?? 1) > 0,
       "migration steps need increasing versions above 0")
     self.steps = steps
   }
@@ -60,7 +65,8 @@ public struct SuiteMigrations: Sendable {
       ran.append(step)
     }
     return SuiteMigrationPlan(
-      recordedVersion: recorded, steps: ran.map { ($0.version, $0.summary) }, changedKeys: suite.changedKeys.sorted(),
+      recordedVersion: recorded, steps: ran.map { ($0.version, $0.summary) },
+      changedKeys: suite.changedKeys.sorted(),
       values: suite.values)
   }
 

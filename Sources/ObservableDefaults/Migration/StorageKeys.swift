@@ -20,7 +20,9 @@ struct StorageKeys: Sendable {
 
   /// The writes that store `value` (nil: remove) under ``key`` and remove every previous key that
   /// still holds a value: one write for the store, so the value moves at once.
-  func writes(storing value: Any?, in store: any ObservableKeyValueStore, prefix: String) -> [String: Any?] {
+  func writes(storing value: Any?, in store: any ObservableKeyValueStore, prefix: String)
+    -> [String: Any?]
+  {
     var writes: [String: Any?] = [prefix + key: value]
     guard !previousKeys.isEmpty else { return writes }
     for previous in previousKeys where store.storedObject(forKey: prefix + previous) != nil {

@@ -38,6 +38,7 @@ extension DefaultsCodec {
   func reading(_ conversion: StoredFormConversion<Value>) -> Self {
     let decode = self.decode
     return Self(
-      encode: encode, decode: { stored in decode(stored) ?? conversion.convert(stored) }, isEqual: isEqual)
+      encode: encode, decode: { stored in decode(stored) ?? conversion.convert(stored) },
+      isEqual: isEqual)
   }
 }

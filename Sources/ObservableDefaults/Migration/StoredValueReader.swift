@@ -28,7 +28,9 @@ struct StoredValueReader<Value> {
   /// What is stored for the property, or `nil` when nothing is.
   /// - Parameter includingDefaults: Whether a registered default of the key counts as stored
   ///   (for reading the property's value), or only what the store holds (for migrating it).
-  func reading(in store: any ObservableKeyValueStore, prefix: String, includingDefaults: Bool) -> Reading? {
+  func reading(in store: any ObservableKeyValueStore, prefix: String, includingDefaults: Bool)
+    -> Reading?
+  {
     let key = keys.readKey(in: store, prefix: prefix)
     let isPrevious = key != prefix + keys.key
     let found = includingDefaults ? store.object(forKey: key) : store.storedObject(forKey: key)
@@ -40,14 +42,17 @@ struct StoredValueReader<Value> {
       return Reading(key: key, stored: stored, value: value, isOldForm: isPrevious)
     }
     let converted = conversion?.convert(stored)
-    return Reading(key: key, stored: stored, value: converted, isOldForm: isPrevious || converted != nil)
+    return Reading(
+      key: key, stored: stored, value: converted, isOldForm: isPrevious || converted != nil)
   }
 
   /// The writes that put what is stored under the key in the current form and remove every
   /// previous key; `nil` when there is nothing to do. A value that does not decode is moved as
   /// it is (its bytes are never lost).
   func migrationWrites(in store: any ObservableKeyValueStore, prefix: String) -> [String: Any?]? {
-    guard let reading = reading(in: store, prefix: prefix, includingDefaults: false) else { return nil }
+    guard let reading = reading(in: store, prefix: prefix, includingDefaults: false) else {
+      return nil
+    }
     let writes = keys.writes(storing: newForm(of: reading), in: store, prefix: prefix)
     return reading.isOldForm || writes.count > 1 ? writes : nil
   }
@@ -58,9 +63,12 @@ struct StoredValueReader<Value> {
   func pendingMigration(in store: any ObservableKeyValueStore, prefix: String) -> String? {
     guard !keys.previousKeys.isEmpty || conversion != nil else { return nil }
     let lingering = keys.previousKeys.filter { store.storedObject(forKey: prefix + $0) != nil }
-    guard let reading = reading(in: store, prefix: prefix, includingDefaults: false), reading.isOldForm else {
+    guard let reading = reading(in: store, prefix: prefix, includingDefaults: false),
+      reading.isOldForm
+    else {
       guard !lingering.isEmpty else { return nil }
-      return "previous key \(Self.list(lingering, prefix: prefix)) still holds a value; the next write removes it"
+      return
+        "previous key \(Self.list(lingering, prefix: prefix)) still holds a value; the next write removes it"
     }
     let key = prefix + keys.key
     guard reading.key == key else {

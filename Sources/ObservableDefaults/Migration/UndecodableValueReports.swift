@@ -10,7 +10,8 @@ enum UndecodableValueReports {
   /// Reports that `stored`, found under `key` in `store`, is not a `Value` of `Object`'s
   /// `property`, unless this exact report was made before in this process.
   static func report<Value>(
-    _ stored: Any, key: String, in store: any ObservableKeyValueStore, object: Any.Type, property: String,
+    _ stored: Any, key: String, in store: any ObservableKeyValueStore, object: Any.Type,
+    property: String,
     as _: Value.Type
   ) {
     let file = (store as? PropertyListDefaults)?.fileURL
@@ -20,7 +21,8 @@ enum UndecodableValueReports {
       + "\(Value.self); the property reads its default and the stored value is kept until the property is set"
     let storeIdentity = file?.path ?? "\(ObjectIdentifier(store))"
     let isNew = reported.withLock {
-      $0.insert([message, storeIdentity, String(describing: stored)].joined(separator: "\u{0}")).inserted
+      $0.insert([message, storeIdentity, String(describing: stored)].joined(separator: "\u{0}"))
+        .inserted
     }
     if isNew { Diagnostics.report("ObservableDefaults", message) }
   }

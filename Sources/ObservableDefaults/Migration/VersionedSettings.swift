@@ -55,7 +55,8 @@ enum VersionedSettingsMigration {
       done.withLock { _ = $0.remove("\(identity) \(migrations.version)") }
       Diagnostics.report(
         "ObservableDefaults",
-        "\(object): the migration to schema version \(migrations.version) failed, the values stay as they were: \(error)")
+        "\(object): the migration to schema version \(migrations.version) failed, the values stay as they were: \(error)"
+      )
     }
   }
 }

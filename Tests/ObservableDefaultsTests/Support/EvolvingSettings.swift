@@ -43,7 +43,8 @@ final class EvolvedSettings {
     userDefaultsKey: "timeoutMinutes", previousKeys: ["timeout"],
     convertingFrom: { (seconds: Int) in Double(seconds) / 60 })
   var timeoutMinutes: Double = 5
-  @DefaultsKey(convertingFrom: { (old: PlayerProfileV1) in PlayerProfile(name: old.name, level: 1) })
+  @DefaultsKey(convertingFrom: { (old: PlayerProfileV1) in PlayerProfile(name: old.name, level: 1) }
+  )
   var profile = PlayerProfile(name: "Guest", level: 0)
   @DefaultsKey(userDefaultsKey: "displayName", previousKeys: ["name"])
   var displayName = "Anonymous"
