@@ -4,7 +4,7 @@ import Foundation
 /// its name, storage key, value type, documentation and default, and type-checked access to its value.
 ///
 /// The `@ObservableDefaults` and `@ObservableCloud` macros generate one per observable property
-/// (in declaration order) into the class's ``ObservableSettings/_$settingsSchema``.
+/// (in declaration order) into the class's `_$settingsSchema` (see ``ObservableSettings``).
 public struct SettingsProperty<Object: AnyObject>: @unchecked Sendable {
   // Sendable: every stored closure captures only key paths and a `DefaultsCodec`, all immutable.
 
