@@ -177,6 +177,8 @@ public enum SettingsValueError: Error, Equatable, CustomStringConvertible {
   /// `key` holds values of type `expected`; the stored form given does not decode as one.
   case undecodable(key: String, expected: String)
 
+  /// One line naming the key and both types, such as `'age' holds Int values; a value of type
+  /// String was refused`.
   public var description: String {
     switch self {
     case let .typeMismatch(key, expected, actual):
