@@ -83,6 +83,8 @@ extension SettingsProperty where Object: ObservableSettings {
 
   /// Removes the stored value so the property reads its default again (no effect on an
   /// `@ObservableOnly` property).
+  /// - Throws: What the store throws when it refuses the removal, such as `PropertyListError`
+  ///   while the suite's file does not parse; nothing changes then.
   public func resetValue(of object: Object) throws { try reset(object, object._$settingsStore) }
 }
 
