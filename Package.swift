@@ -105,10 +105,16 @@ let swiftSyntaxLibraries = [
 
 let swiftSyntaxSource = SwiftSyntaxSource.current
 let pluginSwiftSyntax = SwiftSyntaxUse(
-  ["SwiftSyntax", "SwiftSyntaxMacros", "SwiftDiagnostics", "SwiftCompilerPluginMessageHandling"],
+  [
+    "SwiftSyntax", "SwiftSyntaxBuilder", "SwiftSyntaxMacros", "SwiftDiagnostics",
+    "SwiftCompilerPluginMessageHandling",
+  ],
   from: swiftSyntaxSource)
 let macroTestsSwiftSyntax = SwiftSyntaxUse(
-  ["SwiftSyntax", "SwiftSyntaxMacros", "SwiftDiagnostics", "SwiftParser", "SwiftSyntaxMacroExpansion"],
+  [
+    "SwiftSyntax", "SwiftSyntaxBuilder", "SwiftSyntaxMacros", "SwiftDiagnostics", "SwiftParser",
+    "SwiftSyntaxMacroExpansion",
+  ],
   from: swiftSyntaxSource)
 
 let package = Package(
@@ -224,3 +230,12 @@ let package = Package(
   ],
   swiftLanguageModes: [.v6]
 )
+
+// Every Swift target: existential types spelled `any P` (SE-0335), and members visible only from
+// modules a file imports (SE-0444).
+for target in package.targets where target.type != .system {
+  target.swiftSettings =
+    (target.swiftSettings ?? []) + [
+      .enableUpcomingFeature("ExistentialAny"), .enableUpcomingFeature("MemberImportVisibility"),
+    ]
+}

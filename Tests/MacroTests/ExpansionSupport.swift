@@ -3,6 +3,7 @@ import Foundation
 import SwiftDiagnostics
 import SwiftParser
 import SwiftSyntax
+import SwiftSyntaxBuilder
 import SwiftSyntaxMacroExpansion
 import SwiftSyntaxMacros
 import TestSupport

@@ -74,7 +74,8 @@ import Testing
     #expect(targets.values.filter(hasUnsafeFlags).map { $0["name"] as? String } == [])
     let plugin = try #require(targets["ObservableDefaultsMacros"])
     #expect(products(of: plugin, from: "swift-syntax") == [
-      "SwiftSyntax", "SwiftSyntaxMacros", "SwiftDiagnostics", "_SwiftCompilerPluginMessageHandling",
+      "SwiftSyntax", "SwiftSyntaxBuilder", "SwiftSyntaxMacros", "SwiftDiagnostics",
+      "_SwiftCompilerPluginMessageHandling",
     ])
   }
 
