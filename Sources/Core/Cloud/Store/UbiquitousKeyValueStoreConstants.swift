@@ -19,11 +19,10 @@ public let NSUbiquitousKeyValueStoreChangedKeysKey = "NSUbiquitousKeyValueStoreC
 /// instance) changed it. Apple's value (Foundation's `NSUbiquitousKeyValueStore.h`): 0.
 public var NSUbiquitousKeyValueStoreServerChange: Int { 0 }
 
-/// The first successful download of the container's keys and values. Apple: writes made while it
-/// is in progress should wait for it
-/// (https://developer.apple.com/documentation/foundation/nsubiquitouskeyvaluestoreinitialsyncchange).
-/// Here: posted when a device that could not read its container at start reads it for the first
-/// time. Apple's value (Foundation's `NSUbiquitousKeyValueStore.h`): 1.
+/// The first successful download of the container's keys and values. Apple's documentation of
+/// this constant: writes made while it is in progress should wait for it. Here: posted when a
+/// device that could not read its container at start reads it for the first time. Apple's value
+/// (Foundation's `NSUbiquitousKeyValueStore.h`): 1.
 public var NSUbiquitousKeyValueStoreInitialSyncChange: Int { 1 }
 
 /// A write was refused because it would exceed a limit (see ``CloudQuota``); nothing changed.
