@@ -111,7 +111,7 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
       let response = try client.range(key: layout.prefixKey, rangeEnd: layout.rangeEnd)
       let kvs = response.kvs ?? []
       let cursor = EtcdCursor(
-        clusterID: response.header?.cluster_id ?? "", revision: EtcdRecordReader.highestRevision(kvs))
+        clusterID: response.header?.clusterId ?? "", revision: EtcdRecordReader.highestRevision(kvs))
       let records = EtcdRecordReader.records(kvs, layout: layout)
       let hasPending = lock.withLock {
         journal.absorb(records)
@@ -180,7 +180,7 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
         let response = try client.range(key: newLayout.prefixKey, rangeEnd: newLayout.rangeEnd)
         let kvs = response.kvs ?? []
         newJournal.absorb(EtcdRecordReader.records(kvs, layout: newLayout))
-        cursor = EtcdCursor(clusterID: response.header?.cluster_id ?? "", revision: EtcdRecordReader.highestRevision(kvs))
+        cursor = EtcdCursor(clusterID: response.header?.clusterId ?? "", revision: EtcdRecordReader.highestRevision(kvs))
         newJournal.cursor = cursor
       } catch let error as EtcdError where error.kind == .unreachable {
         lock.withLock { noteOffline(error) }

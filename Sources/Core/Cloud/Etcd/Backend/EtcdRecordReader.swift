@@ -19,6 +19,6 @@ enum EtcdRecordReader {
 
   /// The highest `mod_revision` in `kvs` (0 for none).
   static func highestRevision(_ kvs: [EtcdKeyValue]) -> Int64 {
-    kvs.compactMap { $0.mod_revision?.value }.max() ?? 0
+    kvs.compactMap { $0.modRevision?.value }.max() ?? 0
   }
 }

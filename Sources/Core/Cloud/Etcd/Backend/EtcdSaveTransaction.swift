@@ -80,7 +80,7 @@ enum EtcdSaveTransaction {
   private static func read(_ keys: [Data], with client: EtcdClient) throws -> [Data: Data] {
     let response = try client.txn(EtcdTxnRequest(success: keys.map { .range(EtcdRangeRequest(key: $0)) }))
     var stored: [Data: Data] = [:]
-    for kv in (response.responses ?? []).flatMap({ $0.response_range?.kvs ?? [] }) {
+    for kv in (response.responses ?? []).flatMap({ $0.responseRange?.kvs ?? [] }) {
       stored[kv.key] = kv.value ?? Data()
     }
     return stored
@@ -91,8 +91,8 @@ enum EtcdSaveTransaction {
     EtcdTxnRequest(
       compare: entries.map { entry in
         stored[entry.key] == nil
-          ? EtcdCompare(key: entry.key, target: .MOD, result: .EQUAL, mod_revision: EtcdInt64(0))
-          : EtcdCompare(key: entry.key, target: .VALUE, result: .LESS, value: entry.header)
+          ? EtcdCompare(key: entry.key, target: .mod, result: .equal, modRevision: EtcdInt64(0))
+          : EtcdCompare(key: entry.key, target: .value, result: .less, value: entry.header)
       },
       success: entries.map { .put(EtcdPutRequest(key: $0.key, value: $0.bytes)) })
   }
