@@ -41,8 +41,7 @@ enum CloudDefaultBackend {
         return try EtcdCloudBackend(configuration: configuration)
       }
     } catch {
-      FileHandle.standardError.write(
-        Data("NSUbiquitousKeyValueStore: etcd not used, the embedded container is: \(error)\n".utf8))
+      Diagnostics.report("NSUbiquitousKeyValueStore", "etcd not used, the embedded container is: \(error)")
     }
     return EmbeddedCloudBackend()
   }
