@@ -50,6 +50,8 @@ enum CloudDefaultBackend {
 /// ``NSUbiquitousKeyValueStore/setDefaultBackend(_:)`` was called after the default store was
 /// first used; the store keeps its backend.
 public struct CloudBackendSelectionError: Error, CustomStringConvertible {
+  /// The message: `setDefaultBackend(_:)` must be called before `NSUbiquitousKeyValueStore.default`
+  /// is first used.
   public var description: String {
     "NSUbiquitousKeyValueStore.setDefaultBackend(_:) must be called before NSUbiquitousKeyValueStore.default is first used"
   }
