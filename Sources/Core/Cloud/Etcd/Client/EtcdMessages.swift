@@ -97,9 +97,11 @@ struct EtcdCompare: Encodable, Sendable {
     case less = "LESS"
   }
   var key: Data
+  /// With a range end, the compare holds for every key from `key` up to it (etcd 3.3 and later).
+  var rangeEnd: Data? = nil
   var target: Target
   var result: Result
-  var value: Data?
+  var value: Data? = nil
   var modRevision: EtcdInt64?
 }
 
