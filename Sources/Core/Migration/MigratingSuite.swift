@@ -55,6 +55,7 @@ public enum SuiteMigrationError: Error, Equatable, CustomStringConvertible {
   /// The value set for `key` is of `type`, not a property-list value.
   case notAPropertyListValue(key: String, type: String)
 
+  /// `a migration stored a value of type NSObject under 'k', which is not a property-list value`.
   public var description: String {
     switch self {
     case .notAPropertyListValue(let key, let type):

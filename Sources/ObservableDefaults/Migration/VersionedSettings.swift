@@ -16,11 +16,11 @@ import Synchronization
 /// }
 /// ```
 ///
-/// For an `@ObservableDefaults` class the steps run on the suite file (``PropertyListDefaults/migrate(_:)``:
+/// For an `@ObservableDefaults` class the steps run on the suite file (`PropertyListDefaults.migrate(_:)`:
 /// under its lock, once per suite even with several processes starting at once, in one atomic
 /// write); for an `@ObservableCloud` class on the device's copy of the cloud store
-/// (``NSUbiquitousKeyValueStore/migrate(_:)``). Each store is migrated once per process. A
-/// failure is reported to ``Diagnostics`` and leaves the store as it was; the object then reads
+/// (`NSUbiquitousKeyValueStore.migrate(_:)`). Each store is migrated once per process. A
+/// failure is reported to `Diagnostics` and leaves the store as it was; the object then reads
 /// the values as they are. The steps see the store's raw keys, with the class's prefix.
 /// A store handed to the object that is neither (a Foundation `UserDefaults`) is not migrated.
 public protocol VersionedSettings: ObservableSettings {
