@@ -119,18 +119,18 @@ final class EtcdWatch: @unchecked Sendable {
     do {
       status = try client.http.stream(
         endpoint + "/v3/watch", body: body, headers: headers, idleTimeout: idleTimeout,
-        isCancelled: { [weak self] in self?.isCancelled ?? true }
-      ) { [self] line in
-        do {
-          try handle(line, from: endpoint)
-          return true
-        } catch let error as EtcdError {
-          failure = error
-          return false
-        } catch {
-          return false
-        }
-      }
+        isCancelled: { [weak self] in self?.isCancelled ?? true },
+        onLine: { [self] line in
+          do {
+            try handle(line, from: endpoint)
+            return true
+          } catch let error as EtcdError {
+            failure = error
+            return false
+          } catch {
+            return false
+          }
+        })
     } catch let error as HTTPError {
       if let failure { throw failure }
       throw EtcdError(kind: error.kind == .malformedReply ? .malformedReply : .unreachable, message: error.description)
