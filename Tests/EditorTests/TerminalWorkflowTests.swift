@@ -33,7 +33,8 @@ extension TerminalEditorTests {
     #expect(try editor.read(["com.example.types", "theme"], until: "light\n") == "light\n")
     try session.send("d")
     try session.waitForScreen { self.row("theme", in: $0)?.hasSuffix("system") == true }
-    #expect(try editor.run("read", "com.example.types", "theme").status != 0, "removed")
+    // The screen shows the default before the editor's write reaches the file: wait for it.
+    #expect(try pollBlocking { try editor.run("read", "com.example.types", "theme").status != 0 }, "removed")
     try session.send("u")
     try session.waitForScreen { self.row("theme", in: $0)?.hasSuffix("light") == true }
 
