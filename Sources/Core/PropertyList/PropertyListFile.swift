@@ -182,6 +182,8 @@ public struct PropertyListFile: Sendable {
     let data: Data
     do {
       data = try PropertyListEncoding.data(of: document)
+    } catch let failure as PropertyListEncodingFailure {
+      throw PropertyListError(file: url, kind: .unwritable, reason: failure.reason)
     } catch {
       throw PropertyListError(file: url, kind: .unwritable, reason: describe(error))
     }

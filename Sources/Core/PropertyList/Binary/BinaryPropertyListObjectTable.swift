@@ -1,0 +1,110 @@
+import Foundation
+
+/// The objects of a binary property list being written (`bplist00`, Apple's CFBinaryPList
+/// format), in the order they will be written, with equal scalars stored once.
+///
+/// Scalars (strings, numbers, booleans, dates, data) are encoded as they are added, into one
+/// buffer; an object whose encoded bytes equal an earlier object's is not added again and the
+/// earlier object's index is returned instead, as Apple's writer shares equal strings, numbers,
+/// dates and data. Equality is of the encoded bytes, so the integer 1, the real 1.0 and `true`
+/// stay three objects, and two strings that Swift compares equal but that differ in their
+/// Unicode scalars (a precomposed and a decomposed "é") stay two. Arrays and dictionaries are
+/// never shared (Apple's writer does not share them either).
+struct BinaryPropertyListObjectTable {
+  /// What one object is.
+  enum Kind: UInt8 { case scalar, array, dictionary }
+
+  /// One object: a scalar's bytes in ``scalarBytes``, or a container's references in
+  /// ``references`` (a dictionary's `count` key references, then its `count` value references).
+  struct Object {
+    var kind: Kind
+    var start: Int
+    var count: Int
+  }
+
+  /// The objects, by index; object 0 is the first added (the root).
+  private(set) var objects: [Object] = []
+  /// The encoded scalars, one after another (marker, length and contents).
+  private(set) var scalarBytes: [UInt8] = []
+  /// The object indices every container refers to.
+  private(set) var references: [Int] = []
+
+  /// Open-addressing hash table of scalar objects: slot → object index + 1 (0 = empty).
+  private var slots: [Int32] = Array(repeating: 0, count: 1024)
+  private var hashes: [Int] = []
+  private var scalarCount = 0
+
+  /// Creates a table sized for about `capacity` objects and `bytes` bytes of scalars.
+  init(capacity: Int, bytes: Int) {
+    objects.reserveCapacity(capacity)
+    hashes.reserveCapacity(capacity)
+    scalarBytes.reserveCapacity(bytes)
+    var size = 1024
+    while size < capacity * 2 { size <<= 1 }
+    slots = Array(repeating: 0, count: size)
+  }
+
+  /// Encodes a scalar with `encode` (which appends its bytes to the buffer it is given) and
+  /// returns its object index: a new object, or the earlier object with the same bytes.
+  mutating func addScalar(_ encode: (inout [UInt8]) -> Void) -> Int {
+    let start = scalarBytes.count
+    encode(&scalarBytes)
+    let length = scalarBytes.count - start
+    let hash = scalarBytes.withUnsafeBytes { buffer in
+      var hasher = Hasher()
+      hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: buffer[start..<start + length]))
+      return hasher.finalize()
+    }
+    let mask = slots.count - 1
+    var slot = hash & mask
+    while slots[slot] != 0 {
+      let existing = Int(slots[slot]) - 1
+      if hashes[existing] == hash, bytesEqual(objects[existing], start: start, length: length) {
+        scalarBytes.removeLast(length)
+        return existing
+      }
+      slot = (slot + 1) & mask
+    }
+    let index = objects.count
+    objects.append(Object(kind: .scalar, start: start, count: length))
+    hashes.append(hash)
+    slots[slot] = Int32(index + 1)
+    scalarCount += 1
+    if scalarCount * 2 > slots.count { grow() }
+    return index
+  }
+
+  /// Adds a container of `count` entries (pairs, for a dictionary) whose references are set
+  /// afterwards with ``setReference(_:at:)``; returns its index and where its references start.
+  mutating func addContainer(_ kind: Kind, count: Int) -> (index: Int, references: Int) {
+    let index = objects.count
+    let start = references.count
+    objects.append(Object(kind: kind, start: start, count: count))
+    hashes.append(0)
+    references.append(contentsOf: repeatElement(0, count: kind == .dictionary ? 2 * count : count))
+    return (index, start)
+  }
+
+  /// Sets the reference at position `position` of ``references`` to object `object`.
+  mutating func setReference(_ object: Int, at position: Int) {
+    references[position] = object
+  }
+
+  private func bytesEqual(_ object: Object, start: Int, length: Int) -> Bool {
+    guard object.kind == .scalar, object.count == length else { return false }
+    return scalarBytes.withUnsafeBytes { buffer in
+      memcmp(buffer.baseAddress! + object.start, buffer.baseAddress! + start, length) == 0
+    }
+  }
+
+  private mutating func grow() {
+    var bigger = [Int32](repeating: 0, count: slots.count * 2)
+    let mask = bigger.count - 1
+    for index in objects.indices where objects[index].kind == .scalar {
+      var slot = hashes[index] & mask
+      while bigger[slot] != 0 { slot = (slot + 1) & mask }
+      bigger[slot] = Int32(index + 1)
+    }
+    slots = bigger
+  }
+}

@@ -1,0 +1,186 @@
+import Foundation
+
+/// Writes a canonical property-list value (see ``PropertyListDocument``) as a binary property
+/// list: Apple's `bplist00` format (CFBinaryPList), in one pass over the values and one over the
+/// objects, with equal scalars stored once (``BinaryPropertyListObjectTable``).
+///
+/// The format: the header `bplist00`; the objects, each a marker byte (type in the high 4 bits,
+/// a length or size in the low 4, 0xF meaning an integer object with the length follows) and its
+/// contents, big-endian; the offset table (each object's byte offset); a 32-byte trailer (offset
+/// and reference sizes, object count, top object, offset table's offset). As Apple's writer
+/// does: integers 0…2⁶⁴−1 take 1, 2, 4 or 8 bytes, negative integers 8, integers above
+/// `Int64.max` 16 (high 8 bytes zero); reals 8 bytes; dates the 8-byte real of seconds since
+/// 2001-01-01 00:00:00 UTC; strings ASCII when every character is, else UTF-16 big-endian;
+/// a dictionary's key references come before its value references; objects are numbered
+/// depth-first, a container before its children; offset and reference sizes are 1, 2, 4 or 8.
+enum BinaryPropertyListWriter {
+  /// The bytes of `root` as a binary property list.
+  ///
+  /// - Parameter root: A property-list value, normally the top-level dictionary of a file.
+  /// - Throws: ``PropertyListEncodingFailure`` naming the first value that is not a
+  ///   property-list value.
+  static func data(of root: Any) throws(PropertyListEncodingFailure) -> Data {
+    let estimate = (root as? [String: Any])?.count ?? 1
+    var table = BinaryPropertyListObjectTable(capacity: 2 * estimate + 1, bytes: 32 * estimate)
+    _ = try add(root, to: &table)
+    return write(table)
+  }
+
+  /// Adds `value` and everything it holds; returns its object index.
+  private static func add(_ value: Any, to table: inout BinaryPropertyListObjectTable)
+    throws(PropertyListEncodingFailure) -> Int
+  {
+    let kind = type(of: value)
+    if kind == String.self { return table.addScalar { appendString(value as! String, to: &$0) } }
+    if kind == Int.self { return table.addScalar { appendInteger(value as! Int, to: &$0) } }
+    if kind == Bool.self { return table.addScalar { $0.append(value as! Bool ? 0x09 : 0x08) } }
+    if kind == Double.self { return table.addScalar { appendReal(0x23, value as! Double, to: &$0) } }
+    if kind == Date.self {
+      let seconds = (value as! Date).timeIntervalSinceReferenceDate
+      return table.addScalar { appendReal(0x33, seconds, to: &$0) }
+    }
+    if kind == Data.self {
+      let data = value as! Data
+      return table.addScalar { bytes in
+        appendMarker(0x40, count: data.count, to: &bytes)
+        bytes.append(contentsOf: data)
+      }
+    }
+    if kind == UInt64.self {
+      let unsigned = value as! UInt64
+      if unsigned <= UInt64(Int.max) { return try add(Int(unsigned), to: &table) }
+      return table.addScalar { bytes in
+        bytes.append(0x14)
+        bytes.append(contentsOf: repeatElement(0, count: 8))
+        appendBigEndian(unsigned, size: 8, to: &bytes)
+      }
+    }
+    if kind == [String: Any].self { return try add(dictionary: value as! [String: Any], to: &table) }
+    if kind == [Any].self {
+      let array = value as! [Any]
+      let (index, start) = table.addContainer(.array, count: array.count)
+      for (position, element) in array.enumerated() {
+        table.setReference(try add(element, to: &table), at: start + position)
+      }
+      return index
+    }
+    guard let canonical = PropertyListValue.normalized(value), type(of: canonical) != kind else {
+      throw PropertyListEncodingFailure(reason: "a value of type \(kind) is not a property-list value")
+    }
+    return try add(canonical, to: &table)
+  }
+
+  private static func add(dictionary: [String: Any], to table: inout BinaryPropertyListObjectTable)
+    throws(PropertyListEncodingFailure) -> Int
+  {
+    let count = dictionary.count
+    let (index, start) = table.addContainer(.dictionary, count: count)
+    // Keys first, then values, in the dictionary's one iteration order.
+    for (position, key) in dictionary.keys.enumerated() {
+      table.setReference(table.addScalar { appendString(key, to: &$0) }, at: start + position)
+    }
+    for (position, element) in dictionary.values.enumerated() {
+      table.setReference(try add(element, to: &table), at: start + count + position)
+    }
+    return index
+  }
+
+  /// Writes the header, the objects in index order, the offset table and the trailer.
+  private static func write(_ table: BinaryPropertyListObjectTable) -> Data {
+    let objects = table.objects
+    let referenceSize = byteCount(UInt64(objects.count))
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(
+      48 + table.scalarBytes.count + table.references.count * referenceSize + objects.count * 13)
+    bytes.append(contentsOf: "bplist00".utf8)
+    var offsets: [Int] = []
+    offsets.reserveCapacity(objects.count)
+    table.scalarBytes.withUnsafeBufferPointer { scalars in
+      table.references.withUnsafeBufferPointer { references in
+        for object in objects {
+          offsets.append(bytes.count)
+          switch object.kind {
+          case .scalar:
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: scalars[object.start..<object.start + object.count]))
+          case .array, .dictionary:
+            let isDictionary = object.kind == .dictionary
+            appendMarker(isDictionary ? 0xD0 : 0xA0, count: object.count, to: &bytes)
+            let end = object.start + (isDictionary ? 2 : 1) * object.count
+            for reference in references[object.start..<end] {
+              appendBigEndian(UInt64(reference), size: referenceSize, to: &bytes)
+            }
+          }
+        }
+      }
+    }
+    let tableOffset = bytes.count
+    let offsetSize = byteCount(UInt64(tableOffset))
+    for offset in offsets { appendBigEndian(UInt64(offset), size: offsetSize, to: &bytes) }
+    bytes.append(contentsOf: [0, 0, 0, 0, 0, 0, UInt8(offsetSize), UInt8(referenceSize)])
+    appendBigEndian(UInt64(objects.count), size: 8, to: &bytes)
+    appendBigEndian(0, size: 8, to: &bytes)  // the top object: the root, added first
+    appendBigEndian(UInt64(tableOffset), size: 8, to: &bytes)
+    return Data(bytes)
+  }
+
+  /// A string: ASCII (marker 0x5) when every byte of its UTF-8 is below 0x80, else UTF-16
+  /// big-endian (marker 0x6) with its count of UTF-16 code units.
+  private static func appendString(_ string: String, to bytes: inout [UInt8]) {
+    var string = string
+    string.makeContiguousUTF8()
+    string.utf8.withContiguousStorageIfAvailable { utf8 in
+      if !utf8.contains(where: { $0 >= 0x80 }) {
+        appendMarker(0x50, count: utf8.count, to: &bytes)
+        bytes.append(contentsOf: utf8)
+      } else {
+        appendMarker(0x60, count: string.utf16.count, to: &bytes)
+        for unit in string.utf16 {
+          bytes.append(UInt8(truncatingIfNeeded: unit >> 8))
+          bytes.append(UInt8(truncatingIfNeeded: unit))
+        }
+      }
+    }
+  }
+
+  /// An integer object: 1, 2, 4 or 8 bytes for 0…`Int.max`, 8 bytes for a negative integer.
+  private static func appendInteger(_ value: Int, to bytes: inout [UInt8]) {
+    let size = value < 0 ? 8 : byteCount(UInt64(value))
+    bytes.append(0x10 | UInt8(size.trailingZeroBitCount))
+    appendBigEndian(UInt64(bitPattern: Int64(value)), size: size, to: &bytes)
+  }
+
+  /// An 8-byte real (marker 0x23) or date (marker 0x33).
+  private static func appendReal(_ marker: UInt8, _ value: Double, to bytes: inout [UInt8]) {
+    bytes.append(marker)
+    appendBigEndian(value.bitPattern, size: 8, to: &bytes)
+  }
+
+  /// A marker with a count: in its low 4 bits below 15, else 0xF and an integer object.
+  private static func appendMarker(_ marker: UInt8, count: Int, to bytes: inout [UInt8]) {
+    if count < 15 {
+      bytes.append(marker | UInt8(count))
+    } else {
+      bytes.append(marker | 0x0F)
+      appendInteger(count, to: &bytes)
+    }
+  }
+
+  private static func appendBigEndian(_ value: UInt64, size: Int, to bytes: inout [UInt8]) {
+    var shift = (size - 1) * 8
+    while shift >= 0 {
+      bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
+      shift -= 8
+    }
+  }
+
+  /// The smallest of 1, 2, 4 and 8 bytes that holds `value` (Apple's writer's sizes).
+  private static func byteCount(_ value: UInt64) -> Int {
+    value <= 0xFF ? 1 : value <= 0xFFFF ? 2 : value <= 0xFFFF_FFFF ? 4 : 8
+  }
+}
+
+/// A value that cannot be written as a property list.
+struct PropertyListEncodingFailure: Error, Equatable {
+  /// One sentence for people, naming the value's type.
+  let reason: String
+}
