@@ -85,41 +85,44 @@ enum BinaryPropertyListWriter {
     return index
   }
 
-  /// Writes the header, the objects in index order, the offset table and the trailer.
+  /// Writes the header, the objects in index order, the offset table and the trailer, through
+  /// one pointer into a buffer of an upper bound of the size.
   private static func write(_ table: BinaryPropertyListObjectTable) -> Data {
     let objects = table.objects
     let referenceSize = byteCount(UInt64(objects.count))
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(
-      48 + table.scalarBytes.count + table.references.count * referenceSize + objects.count * 13)
-    bytes.append(contentsOf: "bplist00".utf8)
-    var offsets: [Int] = []
-    offsets.reserveCapacity(objects.count)
-    table.scalarBytes.withUnsafeBufferPointer { scalars in
-      table.references.withUnsafeBufferPointer { references in
-        for object in objects {
-          offsets.append(bytes.count)
-          switch object.kind {
-          case .scalar:
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: scalars[object.start..<object.start + object.count]))
-          case .array, .dictionary:
-            let isDictionary = object.kind == .dictionary
-            appendMarker(isDictionary ? 0xD0 : 0xA0, count: object.count, to: &bytes)
-            let end = object.start + (isDictionary ? 2 : 1) * object.count
-            for reference in references[object.start..<end] {
-              appendBigEndian(UInt64(reference), size: referenceSize, to: &bytes)
+    // Each container's marker and count take at most 10 bytes; offsets at most 8 bytes each.
+    let bound = 8 + table.scalarBytes.count + objects.count * (10 + 8) + table.references.count * referenceSize + 32
+    var offsets = [Int](repeating: 0, count: objects.count)
+    let bytes = [UInt8](unsafeUninitializedCapacity: bound) { buffer, written in
+      var output = BigEndianOutput(base: buffer.baseAddress!)
+      output.append("bplist00".utf8)
+      table.scalarBytes.withUnsafeBufferPointer { scalars in
+        table.references.withUnsafeBufferPointer { references in
+          for (index, object) in objects.enumerated() {
+            offsets[index] = output.count
+            switch object.kind {
+            case .scalar:
+              output.append(UnsafeBufferPointer(rebasing: scalars[object.start..<object.start + object.count]))
+            case .array, .dictionary:
+              let isDictionary = object.kind == .dictionary
+              output.appendMarker(isDictionary ? 0xD0 : 0xA0, count: object.count)
+              let end = object.start + (isDictionary ? 2 : 1) * object.count
+              for reference in references[object.start..<end] {
+                output.append(UInt64(reference), size: referenceSize)
+              }
             }
           }
         }
       }
+      let tableOffset = output.count
+      let offsetSize = byteCount(UInt64(tableOffset))
+      for offset in offsets { output.append(UInt64(offset), size: offsetSize) }
+      output.append([0, 0, 0, 0, 0, 0, UInt8(offsetSize), UInt8(referenceSize)])
+      output.append(UInt64(objects.count), size: 8)
+      output.append(0, size: 8)  // the top object: the root, added first
+      output.append(UInt64(tableOffset), size: 8)
+      written = output.count
     }
-    let tableOffset = bytes.count
-    let offsetSize = byteCount(UInt64(tableOffset))
-    for offset in offsets { appendBigEndian(UInt64(offset), size: offsetSize, to: &bytes) }
-    bytes.append(contentsOf: [0, 0, 0, 0, 0, 0, UInt8(offsetSize), UInt8(referenceSize)])
-    appendBigEndian(UInt64(objects.count), size: 8, to: &bytes)
-    appendBigEndian(0, size: 8, to: &bytes)  // the top object: the root, added first
-    appendBigEndian(UInt64(tableOffset), size: 8, to: &bytes)
     return Data(bytes)
   }
 
@@ -166,16 +169,55 @@ enum BinaryPropertyListWriter {
   }
 
   private static func appendBigEndian(_ value: UInt64, size: Int, to bytes: inout [UInt8]) {
-    var shift = (size - 1) * 8
-    while shift >= 0 {
-      bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
-      shift -= 8
-    }
+    withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0[(8 - size)...]) }
   }
 
   /// The smallest of 1, 2, 4 and 8 bytes that holds `value` (Apple's writer's sizes).
-  private static func byteCount(_ value: UInt64) -> Int {
+  static func byteCount(_ value: UInt64) -> Int {
     value <= 0xFF ? 1 : value <= 0xFFFF ? 2 : value <= 0xFFFF_FFFF ? 4 : 8
+  }
+}
+
+/// A cursor writing into memory sized beforehand (no capacity check per byte).
+private struct BigEndianOutput {
+  let base: UnsafeMutablePointer<UInt8>
+  private(set) var count = 0
+
+  init(base: UnsafeMutablePointer<UInt8>) {
+    self.base = base
+  }
+
+  mutating func append(_ bytes: some Collection<UInt8>) {
+    for byte in bytes {
+      base[count] = byte
+      count += 1
+    }
+  }
+
+  mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+    (base + count).update(from: bytes.baseAddress!, count: bytes.count)
+    count += bytes.count
+  }
+
+  /// `value`'s low `size` bytes (1…8), most significant first.
+  mutating func append(_ value: UInt64, size: Int) {
+    var shifted = value << UInt64(8 * (8 - size))
+    for _ in 0..<size {
+      base[count] = UInt8(truncatingIfNeeded: shifted >> 56)
+      shifted <<= 8
+      count += 1
+    }
+  }
+
+  /// A marker with a count: in its low 4 bits below 15, else 0xF and an integer object.
+  mutating func appendMarker(_ marker: UInt8, count value: Int) {
+    if value < 15 {
+      append(CollectionOfOne(marker | UInt8(value)))
+    } else {
+      let size = BinaryPropertyListWriter.byteCount(UInt64(value))
+      append([marker | 0x0F, 0x10 | UInt8(size.trailingZeroBitCount)])
+      append(UInt64(value), size: size)
+    }
   }
 }
 
