@@ -42,9 +42,9 @@ struct BinaryPropertyListReader {
     offsetSize = Int(bytes[trailer + 6])
     referenceSize = Int(bytes[trailer + 7])
     guard (1...8).contains(offsetSize), (1...8).contains(referenceSize) else { throw Self.inconsistent() }
-    let count = Self.bigEndian(bytes, at: trailer + 8, size: 8)
-    let top = Self.bigEndian(bytes, at: trailer + 16, size: 8)
-    let table = Self.bigEndian(bytes, at: trailer + 24, size: 8)
+    let count = bytes.bigEndianInteger(at: trailer + 8, size: 8)
+    let top = bytes.bigEndianInteger(at: trailer + 16, size: 8)
+    let table = bytes.bigEndianInteger(at: trailer + 24, size: 8)
     guard count <= UInt64(bytes.count), top < count, table >= 9, table <= UInt64(trailer),
       UInt64(trailer) - table >= count * UInt64(offsetSize)
     else { throw Self.inconsistent() }
@@ -55,7 +55,7 @@ struct BinaryPropertyListReader {
 
   private func value(_ index: Int, depth: Int) throws(PropertyListRejection) -> Any {
     guard depth <= PropertyListLimits.preferences.maximumDepth else { throw Self.inconsistent() }
-    let offset = Int(Self.bigEndian(bytes, at: tableOffset + index * offsetSize, size: offsetSize))
+    let offset = Int(bytes.bigEndianInteger(at: tableOffset + index * offsetSize, size: offsetSize))
     guard offset >= 8, offset < tableOffset else { throw Self.inconsistent() }
     let marker = bytes[offset]
     let low = Int(marker & 0x0F)
@@ -64,21 +64,21 @@ struct BinaryPropertyListReader {
     case 0x0 where low == 0x9: return true
     case 0x1 where low <= 3:
       try require(offset + 1, 1 << low)
-      let raw = Self.bigEndian(bytes, at: offset + 1, size: 1 << low)
+      let raw = bytes.bigEndianInteger(at: offset + 1, size: 1 << low)
       return low == 3 ? Int(Int64(bitPattern: raw)) : Int(raw)
     case 0x1 where low == 4:
       try require(offset + 1, 16)
-      let unsigned = Self.bigEndian(bytes, at: offset + 9, size: 8)
+      let unsigned = bytes.bigEndianInteger(at: offset + 9, size: 8)
       return unsigned <= UInt64(Int.max) ? Int(unsigned) : unsigned
     case 0x2 where low == 2:
       try require(offset + 1, 4)
-      return Double(Float(bitPattern: UInt32(Self.bigEndian(bytes, at: offset + 1, size: 4))))
+      return Double(Float(bitPattern: UInt32(bytes.bigEndianInteger(at: offset + 1, size: 4))))
     case 0x2 where low == 3:
       try require(offset + 1, 8)
-      return Double(bitPattern: Self.bigEndian(bytes, at: offset + 1, size: 8))
+      return Double(bitPattern: bytes.bigEndianInteger(at: offset + 1, size: 8))
     case 0x3 where low == 3:
       try require(offset + 1, 8)
-      return Date(timeIntervalSinceReferenceDate: Double(bitPattern: Self.bigEndian(bytes, at: offset + 1, size: 8)))
+      return Date(timeIntervalSinceReferenceDate: Double(bitPattern: bytes.bigEndianInteger(at: offset + 1, size: 8)))
     case 0x4:
       let (start, count) = try lengthAndStart(offset, low)
       try require(start, count)
@@ -141,13 +141,13 @@ struct BinaryPropertyListReader {
   }
 
   private func reference(_ start: Int, _ position: Int) throws(PropertyListRejection) -> Int {
-    let object = Self.bigEndian(bytes, at: start + position * referenceSize, size: referenceSize)
+    let object = bytes.bigEndianInteger(at: start + position * referenceSize, size: referenceSize)
     guard object < UInt64(objectCount) else { throw Self.inconsistent() }
     return Int(object)
   }
 
   private func objectOffset(_ index: Int) throws(PropertyListRejection) -> Int {
-    let offset = Int(Self.bigEndian(bytes, at: tableOffset + index * offsetSize, size: offsetSize))
+    let offset = Int(bytes.bigEndianInteger(at: tableOffset + index * offsetSize, size: offsetSize))
     guard offset >= 8, offset < tableOffset else { throw Self.inconsistent() }
     return offset
   }
@@ -161,7 +161,7 @@ struct BinaryPropertyListReader {
     guard countMarker >> 4 == 0x1, countMarker & 0x0F <= 3 else { throw Self.inconsistent() }
     let size = 1 << Int(countMarker & 0x0F)
     try require(offset + 2, size)
-    let count = Self.bigEndian(bytes, at: offset + 2, size: size)
+    let count = bytes.bigEndianInteger(at: offset + 2, size: size)
     guard count <= UInt64(tableOffset) else { throw Self.inconsistent() }
     return (offset + 2 + size, Int(count))
   }
@@ -175,11 +175,4 @@ struct BinaryPropertyListReader {
     PropertyListRejection(reason: "binary property list: an offset, length or reference is inconsistent")
   }
 
-  private static func bigEndian(_ bytes: UnsafeRawBufferPointer, at offset: Int, size: Int) -> UInt64 {
-    var value: UInt64 = 0
-    for byte in bytes[offset..<offset + size] {
-      value = value << 8 | UInt64(byte)
-    }
-    return value
-  }
 }

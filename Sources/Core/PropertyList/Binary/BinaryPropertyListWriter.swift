@@ -129,20 +129,36 @@ enum BinaryPropertyListWriter {
   /// A string: ASCII (marker 0x5) when every byte of its UTF-8 is below 0x80, else UTF-16
   /// big-endian (marker 0x6) with its count of UTF-16 code units.
   private static func appendString(_ string: String, to bytes: inout [UInt8]) {
-    var string = string
-    string.makeContiguousUTF8()
-    string.utf8.withContiguousStorageIfAvailable { utf8 in
-      if !utf8.contains(where: { $0 >= 0x80 }) {
-        appendMarker(0x50, count: utf8.count, to: &bytes)
-        bytes.append(contentsOf: utf8)
-      } else {
-        appendMarker(0x60, count: string.utf16.count, to: &bytes)
-        for unit in string.utf16 {
-          bytes.append(UInt8(truncatingIfNeeded: unit >> 8))
-          bytes.append(UInt8(truncatingIfNeeded: unit))
-        }
-      }
+    var contiguous = string
+    let wasASCII = contiguous.withUTF8 { utf8 in
+      guard isASCII(utf8) else { return false }
+      appendMarker(0x50, count: utf8.count, to: &bytes)
+      bytes.append(contentsOf: utf8)
+      return true
     }
+    guard !wasASCII else { return }
+    appendMarker(0x60, count: string.utf16.count, to: &bytes)
+    for unit in string.utf16 {
+      bytes.append(UInt8(truncatingIfNeeded: unit >> 8))
+      bytes.append(UInt8(truncatingIfNeeded: unit))
+    }
+  }
+
+  /// Whether every byte is below 0x80, checked 8 bytes at a time.
+  private static func isASCII(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard let base = utf8.baseAddress else { return true }
+    let raw = UnsafeRawPointer(base)
+    var offset = 0
+    var high: UInt64 = 0
+    while offset + 8 <= utf8.count {
+      high |= raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+      offset += 8
+    }
+    while offset < utf8.count {
+      high |= UInt64(base[offset])
+      offset += 1
+    }
+    return high & 0x8080_8080_8080_8080 == 0
   }
 
   /// An integer object: 1, 2, 4 or 8 bytes for 0…`Int.max`, 8 bytes for a negative integer.
