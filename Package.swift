@@ -105,10 +105,16 @@ let swiftSyntaxLibraries = [
 
 let swiftSyntaxSource = SwiftSyntaxSource.current
 let pluginSwiftSyntax = SwiftSyntaxUse(
-  ["SwiftSyntax", "SwiftSyntaxMacros", "SwiftDiagnostics", "SwiftCompilerPluginMessageHandling"],
+  [
+    "SwiftSyntax", "SwiftSyntaxBuilder", "SwiftSyntaxMacros", "SwiftDiagnostics",
+    "SwiftCompilerPluginMessageHandling",
+  ],
   from: swiftSyntaxSource)
 let macroTestsSwiftSyntax = SwiftSyntaxUse(
-  ["SwiftSyntax", "SwiftSyntaxMacros", "SwiftDiagnostics", "SwiftParser", "SwiftSyntaxMacroExpansion"],
+  [
+    "SwiftSyntax", "SwiftSyntaxBuilder", "SwiftSyntaxMacros", "SwiftDiagnostics", "SwiftParser",
+    "SwiftSyntaxMacroExpansion",
+  ],
   from: swiftSyntaxSource)
 
 let package = Package(
@@ -157,7 +163,7 @@ let package = Package(
     .executableTarget(
       name: "defaults-probe",
       dependencies: ["ObservableDefaults"],
-      path: "Tests/Probe"
+      path: "Tests/DefaultsProbe"
     ),
     // The Apple-platform README's examples, ported line by line (run by ReadmeExamplesTests).
     .executableTarget(
@@ -176,7 +182,7 @@ let package = Package(
     .executableTarget(
       name: "plist-fuzz",
       dependencies: ["ObservableDefaultsCore"],
-      path: "Tests/Fuzz"
+      path: "Tests/PlistFuzz"
     ),
     // The performance measures of the README (release build; see Benchmarks/README.md).
     .executableTarget(
@@ -185,38 +191,51 @@ let package = Package(
       path: "Benchmarks",
       exclude: ["README.md", "measure-build.sh"]
     ),
+    // What every test target shares: the one polling helper, temporary folders, child
+    // processes, tmux sessions and golden files.
+    .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(
       name: "CoreTests",
-      dependencies: ["ObservableDefaultsCore", "core-probe", "plist-fuzz"],
+      dependencies: ["ObservableDefaultsCore", "TestSupport", "core-probe", "plist-fuzz"],
       path: "Tests/CoreTests"
     ),
     .testTarget(
       name: "ObservableDefaultsTests",
-      dependencies: ["ObservableDefaults", "defaults-probe", "readme-examples"],
+      dependencies: ["ObservableDefaults", "TestSupport", "defaults-probe", "readme-examples"],
       path: "Tests/ObservableDefaultsTests"
     ),
     // Settings classes in a module whose default isolation is the main actor.
     .testTarget(
       name: "MainActorTests",
-      dependencies: ["ObservableDefaults", "defaults-probe"],
+      dependencies: ["ObservableDefaults", "TestSupport", "defaults-probe"],
       path: "Tests/MainActorTests",
       swiftSettings: [.defaultIsolation(MainActor.self)]
     ),
     .testTarget(
       name: "MacroTests",
-      dependencies: ["ObservableDefaultsMacros"] + macroTestsSwiftSyntax.dependencies,
+      dependencies: ["ObservableDefaultsMacros", "TestSupport"] + macroTestsSwiftSyntax.dependencies,
       path: "Tests/MacroTests",
+      exclude: ["Expansions"],
       swiftSettings: macroTestsSwiftSyntax.swiftSettings,
       linkerSettings: macroTestsSwiftSyntax.linkerSettings
     ),
     // The manifest as a root package and as a checked-out dependency (runs `swift package`).
-    .testTarget(name: "PackageTests", path: "Tests/PackageTests"),
+    .testTarget(name: "PackageTests", dependencies: ["TestSupport"], path: "Tests/PackageTests"),
     .testTarget(
       name: "EditorTests",
-      dependencies: ["SettingsEditor", "settings-editor"],
+      dependencies: ["SettingsEditor", "TestSupport", "settings-editor"],
       path: "Tests/EditorTests",
       exclude: ["Snapshots"]
     ),
   ],
   swiftLanguageModes: [.v6]
 )
+
+// Every Swift target: existential types spelled `any P` (SE-0335), and members visible only from
+// modules a file imports (SE-0444).
+for target in package.targets where target.type != .system {
+  target.swiftSettings =
+    (target.swiftSettings ?? []) + [
+      .enableUpcomingFeature("ExistentialAny"), .enableUpcomingFeature("MemberImportVisibility"),
+    ]
+}

@@ -1,3 +1,4 @@
+import Foundation
 import ObservableDefaultsCore
 
 /// Changing values: toggles, choices, the line editor, resets and undo. Every change goes

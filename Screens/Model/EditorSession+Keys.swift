@@ -1,3 +1,5 @@
+import Foundation
+
 /// Keys and array elements of a raw suite (a ``KeyEditingRowSource``): `a` adds a key or an
 /// element, `R` renames a key; each change can be undone.
 extension EditorSession {

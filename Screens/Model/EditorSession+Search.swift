@@ -1,3 +1,5 @@
+import Foundation
+
 /// `/` search over every source's row names, keys and descriptions; n and N step through the
 /// matches, switching objects as needed.
 extension EditorSession {

@@ -1,5 +1,6 @@
 import Foundation
 import ObservableDefaultsCore
+import SettingsEditor
 
 /// The `read`, `write`, `delete` and `domains` verbs, in the form of macOS `defaults`.
 enum DefaultsVerbs {

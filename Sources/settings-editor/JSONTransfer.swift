@@ -1,5 +1,6 @@
 import Foundation
 import ObservableDefaultsCore
+import SettingsEditor
 
 /// Property-list values as JSON and back, without loss: JSON has no dates and no bytes, so a
 /// date is `{"$date": "2023-01-08T19:59:26.426036Z"}` (ISO 8601, every digit of the fraction)

@@ -1,5 +1,6 @@
 import Foundation
 import ObservableDefaultsCore
+import SettingsEditor
 
 /// Property-list values as text in the old-style (OpenStep) form `defaults read` prints.
 ///

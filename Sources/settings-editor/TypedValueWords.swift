@@ -1,5 +1,6 @@
 import Foundation
 import ObservableDefaultsCore
+import SettingsEditor
 
 /// The value words of `write`, in the form of macOS `defaults`: `[-type] <value>`,
 /// `-array <value>…` or `-dict <key> <value>…`, where each element may be preceded by a type.

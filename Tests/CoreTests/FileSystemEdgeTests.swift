@@ -1,5 +1,6 @@
 import Foundation
 @testable import ObservableDefaultsCore
+import TestSupport
 import Testing
 
 /// Issue 12, items 5 and 7: private new files and folders, links, locks, stale temporary files

@@ -1,5 +1,6 @@
 import Foundation
 import ObservableDefaultsCore
+import TestSupport
 import Testing
 
 /// Several processes sharing one suite file: `core-probe` instances started with `Process`.
@@ -12,7 +13,7 @@ import Testing
         try CoreProbe.start(["write-keys", url.path, "w\(writer)", "\(count)", "10"])
       }
       for probe in started {
-        #expect(CoreProbe.finish(probe).status == 0)
+        #expect(probe.finish().status == 0)
       }
       let values = try foundationRead(url)
       #expect(values.count == writers * count)
@@ -65,7 +66,7 @@ import Testing
       let log = ChangeLog()
       let observation = defaults.observe(log.handler)
       #expect(try CoreProbe.run(["set", url.path, "remote", "theirs"]).status == 0)
-      let arrived = await poll(seconds: 1) { !log.changes(from: .otherProcess).isEmpty }
+      let arrived = await poll { !log.changes(from: .otherProcess).isEmpty }
       #expect(arrived)
       #expect(
         log.changes(from: .otherProcess) == [
@@ -76,8 +77,11 @@ import Testing
 
       defaults.set("again", forKey: "local")
       try defaults.flush()
-      try await Task.sleep(nanoseconds: 300_000_000)
-      #expect(log.changes(from: .otherProcess).count == 1)
+      // Change notices are handled in order: once another process's later write has arrived,
+      // the notice of the own write has been handled too.
+      #expect(try CoreProbe.run(["set", url.path, "later", "x"]).status == 0)
+      #expect(await poll { log.changes(from: .otherProcess).count == 2 })
+      #expect(log.changes(from: .otherProcess).last == DefaultsChange(keys: ["later"], origin: .otherProcess))
       #expect(
         log.changes(from: .thisProcess) == [DefaultsChange(keys: ["local"], origin: .thisProcess)])
       withExtendedLifetime(observation) {}
@@ -92,14 +96,14 @@ import Testing
       let log = ChangeLog()
       let observation = defaults.observe(log.handler)
       try foundationWrite(["a": 1, "b": "deux", "d": 4.5], to: url)
-      #expect(await poll(seconds: 1) { !log.all.isEmpty })
+      #expect(await poll { !log.all.isEmpty })
       #expect(log.all == [DefaultsChange(keys: ["b", "c", "d"], origin: .otherProcess)])
       #expect(defaults.string(forKey: "b") == "deux")
       #expect(defaults.object(forKey: "c") == nil)
       #expect(defaults.double(forKey: "d") == 4.5)
 
       try FileManager.default.removeItem(at: url)
-      #expect(await poll(seconds: 1) { log.all.count == 2 })
+      #expect(await poll { log.all.count == 2 })
       #expect(log.all.last == DefaultsChange(keys: ["a", "b", "d"], origin: .otherProcess))
       #expect(defaults.dictionaryRepresentation()["a"] == nil)
       withExtendedLifetime(observation) {}
@@ -114,17 +118,17 @@ import Testing
       let log = ChangeLog()
       let observation = defaults.observe(log.handler)
       try Data("garbage".utf8).write(to: url)
-      #expect(await poll(seconds: 1) { defaults.lastError != nil })
+      #expect(await poll { defaults.lastError != nil })
       #expect(defaults.lastError?.kind == .malformed)
       #expect(defaults.integer(forKey: "a") == 1)
       #expect(throws: PropertyListError.self) { try defaults.write(2, forKey: "a") }
       #expect(try Data(contentsOf: url) == Data("garbage".utf8))
 
       try foundationWrite(["a": 3], to: url)
-      #expect(await poll(seconds: 1) { defaults.integer(forKey: "a") == 3 })
+      #expect(await poll { defaults.integer(forKey: "a") == 3 })
       #expect(defaults.lastError == nil)
       // Observers are told just after the values are in memory: wait for the call too.
-      #expect(await poll(seconds: 1) { !log.all.isEmpty })
+      #expect(await poll { !log.all.isEmpty })
       #expect(log.all == [DefaultsChange(keys: ["a"], origin: .otherProcess)])
       try defaults.write(4, forKey: "a")
       try defaults.flush()
@@ -155,7 +159,7 @@ import Testing
       defaults.set(1, forKey: "mine")
       try defaults.flush()
       #expect(try CoreProbe.run(["set", url.path, "theirs", "x"]).status == 0)
-      #expect(await poll(seconds: 1) { defaults.string(forKey: "theirs") == "x" })
+      #expect(await poll { defaults.string(forKey: "theirs") == "x" })
       #expect(
         log.changes(from: .otherProcess) == [
           DefaultsChange(keys: ["theirs"], origin: .otherProcess)

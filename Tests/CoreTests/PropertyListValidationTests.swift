@@ -1,5 +1,6 @@
 import Foundation
 import ObservableDefaultsCore
+import TestSupport
 import Testing
 
 /// Property lists that crashed Foundation, expanded without bound or were misread (issue 12,
@@ -59,7 +60,7 @@ import Testing
       defaults.set("before", forKey: "a")
       try defaults.flush()
       try Self.setFile.write(to: url, options: .atomic)
-      let seen = await poll(seconds: 20) { defaults.lastError?.kind == .malformed }
+      let seen = await poll(within: .seconds(20)) { defaults.lastError?.kind == .malformed }
       #expect(seen, "the re-read after inotify reports the malformed file")
       #expect(defaults.string(forKey: "a") == "before", "the last good values stay")
     }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The weak registries of suite storages and cloud replicas under churn from many threads.
@@ -12,7 +13,7 @@ import Testing
         try CoreProbe.start(["registry-churn", "8", "3000"], configHome: folder.url)
       }
       for probe in probes {
-        let result = await CoreProbe.finish(probe, within: 120)
+        let result = await probe.finish(orKillAfter: .seconds(120))
         #expect(result != nil, "registry-churn did not finish within 120 s: the registry deadlocked")
         #expect(result?.status == 0)
         #expect(result?.output == "finished\n")

@@ -1,5 +1,6 @@
 import Foundation
 @testable import ObservableDefaultsCore
+import TestSupport
 import Testing
 
 /// Counts of parses and writes (never times): a one-key change must not read an unchanged file.

@@ -1,5 +1,6 @@
 import Foundation
 @testable import ObservableDefaultsCore
+import TestSupport
 import Testing
 
 /// Suites found by name under `$XDG_CONFIG_HOME`. The test process never changes its own

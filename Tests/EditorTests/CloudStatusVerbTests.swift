@@ -1,25 +1,21 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `settings-editor cloud status`, run as the built program with the environment choosing the
 /// backend of its cloud store.
 @Suite struct CloudStatusVerbTests {
   func run(_ arguments: [String], environment: [String: String]) throws -> (status: Int32, output: String) {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cloud-status-\(UUID().uuidString)")
-    defer { try? FileManager.default.removeItem(at: folder) }
-    let process = Process()
-    let output = Pipe()
-    process.executableURL = EditorProcess.binary
-    process.arguments = arguments
-    var base = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("OBSERVABLE_DEFAULTS_") }
-    for name in ["XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME"] { base[name] = folder.path + "/" + name }
-    process.environment = base.merging(environment) { $1 }
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    let folder = try TemporaryFolder(prefix: "cloud-status")
+    defer { folder.remove() }
+    var variables: [String: String?] = [:]
+    for name in ProcessInfo.processInfo.environment.keys where name.hasPrefix("OBSERVABLE_DEFAULTS_") {
+      variables[name] = .some(nil)
+    }
+    for name in ["XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME"] { variables[name] = folder.file(name).path }
+    for (name, value) in environment { variables[name] = value }
+    let result = try ChildProcess.run(EditorProcess.binary, arguments, environment: variables)
+    return (result.status, result.output)
   }
 
   @Test func withoutEtcdTheEmbeddedContainerIsReported() throws {

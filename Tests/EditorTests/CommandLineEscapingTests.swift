@@ -1,5 +1,6 @@
 import Foundation
 import ObservableDefaultsCore
+import TestSupport
 import Testing
 
 /// Issue 12, item 4: the verbs print keys, values, suite names and messages with every
@@ -93,22 +94,13 @@ import Testing
   /// Parses `xml` with Python's `plistlib`: `ok <top-level count> <repr of key k>`, or Python's
   /// error.
   private func plistlib(_ xml: Data) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = [
-      "python3", "-c",
-      "import plistlib,sys\nd=plistlib.loads(sys.stdin.buffer.read())\nprint('ok', len(d), ascii(d.get('k', '')))",
-    ]
-    let input = Pipe()
-    let output = Pipe()
-    process.standardInput = input
-    process.standardOutput = output
-    process.standardError = output
-    try process.run()
-    input.fileHandleForWriting.write(xml)
-    try input.fileHandleForWriting.close()
-    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    return text.trimmingCharacters(in: .newlines)
+    let result = try ChildProcess.run(
+      URL(fileURLWithPath: "/usr/bin/env"),
+      [
+        "python3", "-c",
+        "import plistlib,sys\nd=plistlib.loads(sys.stdin.buffer.read())\nprint('ok', len(d), ascii(d.get('k', '')))",
+      ],
+      input: xml)
+    return (result.output + result.error).trimmingCharacters(in: .newlines)
   }
 }

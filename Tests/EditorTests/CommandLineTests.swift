@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The `read`, `write` and `delete` verbs, run as the built program.

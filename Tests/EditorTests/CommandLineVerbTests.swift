@@ -1,5 +1,6 @@
 import Foundation
 import ObservableDefaultsCore
+import TestSupport
 import Testing
 
 /// The verbs beyond `read`: typed `write`, `delete` on binary files, `domains`, `export`,
@@ -293,48 +294,29 @@ import Testing
 
   // MARK: watch
 
-  /// `watch` running as a child process, its output collected as it comes.
-  private final class Watcher: @unchecked Sendable {
-    let process = Process()
-    private let lock = NSLock()
-    private var output = ""
-    private var error = ""
+  /// `watch` running as a child process, its output read as it comes.
+  private struct Watcher {
+    let child: ChildProcess
 
     init(_ editor: EditorProcess, _ arguments: [String]) throws {
-      let outputPipe = Pipe()
-      let errorPipe = Pipe()
-      process.standardOutput = outputPipe
-      process.standardError = errorPipe
-      process.standardInput = FileHandle.nullDevice
-      outputPipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
-        let text = String(decoding: handle.availableData, as: UTF8.self)
-        self?.lock.withLock { self?.output += text }
-      }
-      errorPipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
-        let text = String(decoding: handle.availableData, as: UTF8.self)
-        self?.lock.withLock { self?.error += text }
-      }
-      try editor.start(process, ["watch"] + arguments)
+      child = try editor.start(["watch"] + arguments)
     }
 
-    /// Waits up to 10 s until the output (or standard error) satisfies `condition`.
+    /// Waits until the output (or standard error) satisfies `condition`; returns it.
     @discardableResult
     func wait(onError: Bool = false, _ condition: (String) -> Bool) -> String {
-      let deadline = Date().addingTimeInterval(10)
       var text = ""
-      repeat {
-        text = lock.withLock { onError ? error : output }
-        if condition(text) { break }
-        Thread.sleep(forTimeInterval: 0.02)
-      } while Date() < deadline
+      pollBlocking {
+        text = onError ? child.errorSoFar : child.outputSoFar
+        return condition(text)
+      }
       return text
     }
 
     /// Sends `signal` and waits for the exit status.
     func stop(with signal: Int32) -> Int32 {
-      kill(process.processIdentifier, signal)
-      process.waitUntilExit()
-      return process.terminationStatus
+      kill(child.processIdentifier, signal)
+      return child.finish().status
     }
   }
 
@@ -348,7 +330,7 @@ import Testing
     let expected = "age: 20 → 21\nname: (none) → \"Bob Smith\"\nage: 21 → (none)\n"
     #expect(watcher.wait { $0 == expected } == expected)
     #expect(watcher.stop(with: SIGINT) == 0)
-    #expect(watcher.process.terminationReason == .exit)
+    #expect(watcher.child.process.terminationReason == .exit)
   }
 
   @Test func watchFollowsOneKeyAndStopsOnSIGTERM() throws {

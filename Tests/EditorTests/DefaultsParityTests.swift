@@ -1,5 +1,6 @@
 import Foundation
 import ObservableDefaultsCore
+import TestSupport
 import Testing
 
 /// The verbs and forms of macOS `defaults` beyond read/write/delete, run as the built program.

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `--readonly` and `--color` on the command line: options of the editor only.

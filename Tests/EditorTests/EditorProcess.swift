@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// The built `settings-editor` program and a private preferences folder to run it in.
 struct EditorProcess {
@@ -29,45 +30,24 @@ struct EditorProcess {
 
   /// Runs the program with `arguments` (and `input` on standard input) and waits for it.
   func run(_ arguments: [String], input: Data? = nil) throws -> Result {
-    let process = Process()
-    let output = Pipe()
-    let error = Pipe()
-    process.standardOutput = output
-    process.standardError = error
-    let inputPipe = Pipe()
-    process.standardInput = input == nil ? FileHandle.nullDevice : inputPipe
-    try start(process, arguments)
-    if let input {
-      inputPipe.fileHandleForWriting.write(input)
-      try inputPipe.fileHandleForWriting.close()
-    }
-    let outputData = output.fileHandleForReading.readDataToEndOfFile()
-    let errorData = error.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return Result(
-      status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
-      error: String(decoding: errorData, as: UTF8.self))
+    let result = try start(arguments, input: input).finish()
+    return Result(status: result.status, output: result.output, error: result.error)
   }
 
-  /// Starts `process` as the program with `arguments` in this folder, without waiting; the
-  /// caller sets its standard streams first.
-  func start(_ process: Process, _ arguments: [String]) throws {
-    process.executableURL = Self.binary
-    process.arguments = arguments
-    process.environment = ProcessInfo.processInfo.environment.merging(
-      Dictionary(uniqueKeysWithValues: environment)
-    ) { $1 }
-    try process.run()
+  /// Starts the program with `arguments` in this folder, without waiting.
+  func start(_ arguments: [String], input: Data? = nil) throws -> ChildProcess {
+    try ChildProcess(
+      Self.binary, arguments, environment: Dictionary(uniqueKeysWithValues: environment),
+      input: input)
   }
 
-  /// Runs `read` until it prints `expected` or `seconds` pass (the editor's writes reach the
-  /// file a moment after the screen shows them); returns the last output.
-  func read(_ arguments: [String], until expected: String, seconds: Double = 5) throws -> String {
-    let deadline = Date().addingTimeInterval(seconds)
-    var output = try run(["read"] + arguments).output
-    while output != expected, Date() < deadline {
-      Thread.sleep(forTimeInterval: 0.02)
+  /// Runs `read` until it prints `expected` or the polling deadline passes (the editor's writes
+  /// reach the file a moment after the screen shows them); returns the last output.
+  func read(_ arguments: [String], until expected: String) throws -> String {
+    var output = ""
+    try pollBlocking {
       output = try run(["read"] + arguments).output
+      return output == expected
     }
     return output
   }

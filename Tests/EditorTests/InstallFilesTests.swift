@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The files `scripts/install` puts in place: the scripts and completions parse, the man page
@@ -14,19 +15,9 @@ import Testing
       let path = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
         .map({ "\($0)/\(command)" }).first(where: FileManager.default.isExecutableFile(atPath:))
     else { return nil }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: path)
-    process.arguments = arguments
-    var environment = ProcessInfo.processInfo.environment
-    environment["MANWIDTH"] = "80"
-    process.environment = environment
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = output
-    try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    let result = try ChildProcess.run(
+      URL(fileURLWithPath: path), arguments, environment: ["MANWIDTH": "80"])
+    return (result.status, result.output + result.error)
   }
 
   @Test(arguments: ["editor", "install", "share/settings-editor.bash"])

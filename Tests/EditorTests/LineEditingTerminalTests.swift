@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Line editing and `$EDITOR` on the built program under tmux, typed as a user would.

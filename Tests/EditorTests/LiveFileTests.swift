@@ -1,5 +1,6 @@
 import Foundation
 import ObservableDefaultsCore
+import TestSupport
 import Testing
 
 @testable import SettingsEditor
@@ -9,14 +10,6 @@ import Testing
 /// conflict rule on save still applies.
 @MainActor
 @Suite struct LiveFileTests {
-  /// Waits (letting posted jobs run) until `condition` holds, at most five seconds.
-  private func waitUntil(_ condition: () -> Bool) async throws {
-    let deadline = ContinuousClock.now + .seconds(5)
-    while !condition(), ContinuousClock.now < deadline {
-      try await Task.sleep(for: .milliseconds(10))
-    }
-  }
-
   @Test func anotherWritersChangesRedrawOnlyTheirRowsAndKeepEditsAndSelection() async throws {
     let url = try TestPreferences.propertyListFile([
       "age": 20, "name": "Fatbobman", "prefs": ["size": 12, "theme": "dark"], "zeta": 1,
@@ -35,7 +28,7 @@ import Testing
     _ = try PropertyListFile(url: url).apply([
       "age": .set(30), "prefs": .set(["size": 12, "theme": "light"]), "name": .set("theirs"),
     ])
-    try await waitUntil { domain.row(at: 0).value == "30" }
+    #expect(await poll { domain.row(at: 0).value == "30" })
     screen.draw(Damage())
     let counts = (0..<6).map { screen.redrawCount(source: 0, row: $0) - start[$0] }
     #expect(counts == [1, 0, 1, 0, 1, 0], "age, prefs and prefs / theme only")
@@ -47,7 +40,7 @@ import Testing
     #expect(throws: PropertyListConflictError(file: url, keys: ["name"])) { try domain.save() }
 
     _ = try PropertyListFile(url: url).apply(["aaa": .set(true)])
-    try await waitUntil { domain.rowCount == 7 }
+    #expect(await poll { domain.rowCount == 7 })
     screen.draw(Damage())
     #expect(session.focusedRow?.key == "name", "the selection follows its key")
     #expect(canvas.line(2).contains("aaa"))
@@ -64,8 +57,8 @@ import Testing
     #expect(screen.redrawCount(source: 0, row: 0) == 1)
     // Another writer rewrites the file with a change to name only; the own save's event too.
     _ = try PropertyListFile(url: url).apply(["name": .set("x")])
-    try await waitUntil { domain.row(at: 1).value == "x" }
-    try await Task.sleep(for: .milliseconds(100))
+    // The own save's change notice came before this one: it has been handled too.
+    #expect(await poll { domain.row(at: 1).value == "x" })
     screen.draw(Damage())
     #expect(screen.redrawCount(source: 0, row: 0) == 1, "the saved row is not redrawn again")
     #expect(screen.redrawCount(source: 0, row: 1) == 1)

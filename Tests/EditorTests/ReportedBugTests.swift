@@ -1,6 +1,7 @@
 import Foundation
 import ObservableDefaults
 import ObservableDefaultsCore
+import TestSupport
 import Testing
 
 @testable import SettingsEditor

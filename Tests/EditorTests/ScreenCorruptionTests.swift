@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Text that used to corrupt the screen, on the built program under tmux.

@@ -1,5 +1,6 @@
 import Foundation
 import ObservableDefaultsCore
+import TestSupport
 import Testing
 
 @testable import SettingsEditor

@@ -1,5 +1,6 @@
 import Foundation
 import ObservableDefaultsCore
+import TestSupport
 import Testing
 
 /// The editor as a user sees it: the built program in a tmux window, read with capture-pane.

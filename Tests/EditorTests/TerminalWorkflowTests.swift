@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The README's walk-through on the built program at 80×24 under tmux: search, edit an enum and

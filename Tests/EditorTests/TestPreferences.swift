@@ -1,5 +1,6 @@
 import Foundation
 import ObservableDefaultsCore
+import TestSupport
 
 /// A private preferences folder for this test process, passed explicitly (tests never change
 /// the process's environment: other suites run in the same process).

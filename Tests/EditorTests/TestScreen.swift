@@ -2,6 +2,7 @@ import Foundation
 import ObservableDefaultsCore
 
 @testable import SettingsEditor
+import TestSupport
 
 /// A headless editor for one source: a memory canvas, a session and a screen, drawn once.
 @MainActor

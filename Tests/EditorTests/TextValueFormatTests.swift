@@ -1,4 +1,5 @@
 import Foundation
+import ObservableDefaults
 import Testing
 
 @testable import SettingsEditor

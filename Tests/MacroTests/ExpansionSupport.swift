@@ -3,8 +3,10 @@ import Foundation
 import SwiftDiagnostics
 import SwiftParser
 import SwiftSyntax
+import SwiftSyntaxBuilder
 import SwiftSyntaxMacroExpansion
 import SwiftSyntaxMacros
+import TestSupport
 import Testing
 
 /// Every macro of the plugin, under the names the library declares them with.
@@ -45,19 +47,17 @@ func expand(_ source: String) -> Expansion {
   return Expansion(source: source, diagnostics: diagnostics)
 }
 
-/// Checks that `source` expands to exactly `expected`, line by line, with no diagnostics.
+/// Checks that `source` expands, with no diagnostics, to exactly the text of the golden file
+/// `Expansions/<name>.txt` beside the tests (`RECORD_SNAPSHOTS=1` records it again; see
+/// ``expectGoldenFile(_:at:sourceLocation:)``).
 func expectExpansion(
-  _ source: String, _ expected: String, sourceLocation: Testing.SourceLocation = #_sourceLocation
+  _ source: String, named name: String, sourceLocation: Testing.SourceLocation = #_sourceLocation
 ) {
   let expansion = expand(source)
   #expect(expansion.diagnostics == [], sourceLocation: sourceLocation)
-  let actualLines = expansion.source.split(separator: "\n", omittingEmptySubsequences: false)
-  let expectedLines = expected.split(separator: "\n", omittingEmptySubsequences: false)
-  for (index, (actual, wanted)) in zip(actualLines, expectedLines).enumerated() where actual != wanted {
-    Issue.record("line \(index + 1):\n  expected: \(wanted)\n  actual:   \(actual)", sourceLocation: sourceLocation)
-    return
-  }
-  #expect(actualLines.count == expectedLines.count, "\(expansion.source)", sourceLocation: sourceLocation)
+  let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .appendingPathComponent("Expansions/\(name).txt")
+  expectGoldenFile(expansion.source, at: file, sourceLocation: sourceLocation)
 }
 
 /// Checks that expanding `source` reports exactly `diagnostics` (`severity: message @ node text`).

@@ -1,5 +1,6 @@
 import Foundation
 import ObservableDefaults
+import TestSupport
 import Testing
 
 /// In this module every declaration is main-actor isolated by default.
@@ -43,9 +44,9 @@ final class ExplicitMainActorSettings {
 /// (serialized: one test replaces the scheduler, and every delivery goes through it).
 @Suite(.serialized) struct MainActorDeliveryTests {
   @Test func aChangeFromAnotherThreadIsScheduledOnTheMainThread() async throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("od-main-\(UUID().uuidString)")
-    defer { try? FileManager.default.removeItem(at: folder) }
-    let file = folder.appendingPathComponent("main.plist")
+    let folder = try TemporaryFolder()
+    defer { folder.remove() }
+    let file = folder.file("main.plist")
     let settings = MainActorSettings(userDefaults: PropertyListDefaults(fileURL: file))
     let scheduled = ScheduledCount()
     let standard = MainActorDelivery.schedule
@@ -55,10 +56,7 @@ final class ExplicitMainActorSettings {
     }
     defer { MainActorDelivery.schedule = standard }
     await Task.detached { PropertyListDefaults(fileURL: file).set("From a thread", forKey: "name") }.value
-    for _ in 0..<100 where settings.name != "From a thread" {
-      try await Task.sleep(for: .milliseconds(10))
-    }
-    #expect(settings.name == "From a thread")
+    #expect(await poll { settings.name == "From a thread" })
     #expect(scheduled.count == 1)
   }
 
@@ -71,10 +69,7 @@ final class ExplicitMainActorSettings {
     withObservationTracking { _ = settings.name } onChange: { changes.increment() }
     defaults.set("External", forKey: "name")
     NotificationCenter.default.post(name: UserDefaults.didChangeNotification, object: defaults)
-    for _ in 0..<500 where changes.count == 0 {
-      try await Task.sleep(for: .milliseconds(10))
-    }
-    #expect(changes.count == 1)
+    #expect(await poll { changes.count == 1 })
     #expect(settings.name == "External")
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import ObservableDefaults
+import TestSupport
 import Testing
 
 /// The values an `Observations` sequence produced, in order.
@@ -15,10 +16,9 @@ final class ObservedValues {
 /// the serialized suite whose other test replaces that scheduler.
 extension MainActorDeliveryTests {
   @Test func observationsGivesOneElementPerChangeFromThisObjectAnotherProcessAndAFileEdit() async throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("od-main-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: folder) }
-    let file = folder.appendingPathComponent("main.plist")
+    let folder = try TemporaryFolder()
+    defer { folder.remove() }
+    let file = folder.file("main.plist")
     let store = PropertyListDefaults(fileURL: file)
     let settings = MainActorSettings(userDefaults: store)
     let observed = ObservedValues()
@@ -26,11 +26,9 @@ extension MainActorDeliveryTests {
       for await name in Observations({ settings.name }) { observed.append(name) }
     }
     defer { following.cancel() }
-    /// Waits (up to 5 s, without blocking the main actor) until `count` elements arrived.
+    /// Waits (without blocking the main actor) until `count` elements arrived.
     func waitForElements(_ count: Int) async throws {
-      for _ in 0..<500 where observed.values.count < count {
-        try await Task.sleep(for: .milliseconds(10))
-      }
+      #expect(await poll { observed.values.count >= count })
     }
     try await waitForElements(1)
 
@@ -39,13 +37,9 @@ extension MainActorDeliveryTests {
     try await waitForElements(2)
     try store.flush()
 
-    let probe = Process()
-    probe.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-      .deletingLastPathComponent().appendingPathComponent("defaults-probe")
-    probe.arguments = ["set", file.path, "name", "Other process"]
-    try probe.run()
-    probe.waitUntilExit()
-    #expect(probe.terminationStatus == 0)
+    let probe = try ChildProcess.run(
+      ChildProcess.builtProgram("defaults-probe"), ["set", file.path, "name", "Other process"])
+    #expect(probe.status == 0)
     try await waitForElements(3)
 
     var values = store.persistentValues

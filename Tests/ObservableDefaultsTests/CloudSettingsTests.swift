@@ -1,5 +1,6 @@
 import Foundation
 import ObservableDefaults
+import TestSupport
 import Testing
 
 /// `@ObservableCloud` objects on the cloud key-value store.
@@ -18,7 +19,7 @@ import Testing
     let name = ChangeCounter(second, \.name)
     let age = ChangeCounter(second, \.age)
     first.name = "Ann"
-    #expect(eventually { second.name == "Ann" })
+    #expect(pollBlocking { second.name == "Ann" })
     #expect(name.count == 1)
     #expect(age.count == 0)
   }
@@ -29,7 +30,7 @@ import Testing
     let name = ChangeCounter(settings, \.name)
     let age = ChangeCounter(settings, \.age)
     #expect(try runProbe("cloud-set", folder.path, "name", "From B") == 0)
-    #expect(eventually { settings.name == "From B" })
+    #expect(pollBlocking { settings.name == "From B" })
     #expect(name.count == 1)
     #expect(age.count == 0)
   }

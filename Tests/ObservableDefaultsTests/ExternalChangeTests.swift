@@ -1,5 +1,6 @@
 import Foundation
 import ObservableDefaults
+import TestSupport
 import Testing
 
 /// Changes written to the file by hand or by other processes.
@@ -12,7 +13,7 @@ import Testing
       seen.record(settings.name, settings.age)
     }
     _ = try PropertyListFile(url: suite.fileURL).apply(["name": .set("Hand"), "age": .set(77)])
-    #expect(eventually { settings.name == "Hand" && settings.age == 77 })
+    #expect(pollBlocking { settings.name == "Hand" && settings.age == 77 })
     // Called before the change (Observation's willSet): it sees all the old values, never a mix.
     #expect(seen.values == [SeenValues.Pair(name: "Fatbobman", age: 20)])
   }
@@ -25,7 +26,7 @@ import Testing
     let name = ChangeCounter(settings, \.name)
     let age = ChangeCounter(settings, \.age)
     _ = try PropertyListFile(url: suite.fileURL).apply(["name": .set("Same"), "age": .set(5)])
-    #expect(eventually { settings.age == 5 })
+    #expect(pollBlocking { settings.age == 5 })
     #expect(age.count == 1)
     #expect(name.count == 0)
   }
@@ -36,7 +37,7 @@ import Testing
     let age = ChangeCounter(settings, \.age)
     let name = ChangeCounter(settings, \.name)
     #expect(try runProbe("set", suite.fileURL.path, "age", "64") == 0)
-    #expect(eventually { settings.age == 64 })
+    #expect(pollBlocking { settings.age == 64 })
     #expect(age.count == 1)
     #expect(name.count == 0)
   }

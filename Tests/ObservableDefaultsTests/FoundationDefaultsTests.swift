@@ -1,5 +1,6 @@
 import Foundation
 import ObservableDefaults
+import TestSupport
 import Testing
 
 /// A Foundation suite only one test uses, in a fresh temporary folder removed when the test ends

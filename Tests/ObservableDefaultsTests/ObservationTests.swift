@@ -1,5 +1,6 @@
 import Foundation
 import ObservableDefaults
+import TestSupport
 import Testing
 
 /// Observers hear about exactly the properties that changed, whoever changed them.
@@ -86,8 +87,8 @@ import Testing
     let name = ChangeCounter(settings, \.name)
     let age = ChangeCounter(settings, \.age)
     #expect(try runProbe("set", suite.fileURL.path, "name", "From B") == 0)
-    #expect(eventually(within: 1) { settings.name == "From B" })
-    #expect(eventually(within: 1) { name.count == 1 })
+    #expect(pollBlocking { settings.name == "From B" })
+    #expect(pollBlocking { name.count == 1 })
     #expect(name.count == 1)
     #expect(age.count == 0)
   }
@@ -99,7 +100,7 @@ import Testing
     try suite.store().flush()
     let age = ChangeCounter(settings, \.age)
     #expect(try runProbe("remove", suite.fileURL.path, "age") == 0)
-    #expect(eventually(within: 1) { settings.age == 20 })
+    #expect(pollBlocking { settings.age == 20 })
     #expect(age.count == 1)
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import ObservableDefaults
+import TestSupport
 import Testing
 
 /// The Apple-platform README's examples, ported line by line in `Examples/OriginalReadme`, print

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The manifest as SwiftPM sees it in each place the package can be built from: the root (the
@@ -8,44 +9,32 @@ import Testing
   static let packageFolder = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-  /// The manifest's JSON from `swift package dump-package` run in `folder`.
-  func dumpPackage(in folder: URL, environment: [String: String] = [:]) throws -> (status: Int32, json: [String: Any]?, errors: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["swift", "package", "dump-package"]
-    process.currentDirectoryURL = folder
-    var inherited = ProcessInfo.processInfo.environment
-    inherited["OBSERVABLE_DEFAULTS_SWIFT_SYNTAX"] = nil
-    process.environment = inherited.merging(environment) { $1 }
-    let output = Pipe()
-    let errors = Pipe()
-    process.standardOutput = output
-    process.standardError = errors
-    try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
-    return (process.terminationStatus, json, errorText)
-  }
+  /// Where SwiftPM puts a dependency it checked out.
+  static let checkout = ".build/checkouts/observable-defaults"
 
-  /// A copy of the manifest where SwiftPM puts a dependency it checked out.
-  func checkout() throws -> URL { try copy(at: ".build/checkouts/observable-defaults") }
+  /// A root package's folder.
+  static let root = "observable-defaults"
 
-  /// A copy of the manifest as a root package.
-  func root() throws -> URL { try copy(at: "observable-defaults") }
-
-  /// A copy of the manifest in a folder of its own: at `relativePath` below a new temporary
-  /// folder. (`swift package` in the package folder itself would wait for the lock that the running
-  /// `swift test` holds on `.build`.)
-  func copy(at relativePath: String) throws -> URL {
-    let folder = FileManager.default.temporaryDirectory
-      .appendingPathComponent("manifest-\(UUID().uuidString)/\(relativePath)")
+  /// The manifest's JSON from `swift package dump-package`, run on a copy of the manifest at
+  /// `relativePath` below a new temporary folder, removed afterwards. (`swift package` in the
+  /// package folder itself would wait for the lock that the running `swift test` holds on
+  /// `.build`.)
+  func dumpPackage(
+    at relativePath: String, environment: [String: String] = [:]
+  ) throws -> (status: Int32, json: [String: Any]?, errors: String) {
+    let temporary = try TemporaryFolder(prefix: "manifest")
+    defer { temporary.remove() }
+    let folder = temporary.file(relativePath)
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     try FileManager.default.copyItem(
       at: Self.packageFolder.appendingPathComponent("Package.swift"),
       to: folder.appendingPathComponent("Package.swift"))
-    return folder
+    var variables: [String: String?] = ["OBSERVABLE_DEFAULTS_SWIFT_SYNTAX": nil]
+    for (name, value) in environment { variables[name] = value }
+    let result = try ChildProcess.runCommand(
+      "swift", ["package", "dump-package"], environment: variables, in: folder)
+    let json = try? JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any]
+    return (result.status, json, result.error)
   }
 
   func targets(_ json: [String: Any]) -> [String: [String: Any]] {
@@ -78,19 +67,20 @@ import Testing
   }
 
   @Test func aCheckedOutDependencyUsesTheSwiftSyntaxPackageAndNoUnsafeFlags() throws {
-    let dump = try dumpPackage(in: checkout())
+    let dump = try dumpPackage(at: Self.checkout)
     let json = try #require(dump.json, "dump-package failed: \(dump.errors)")
     #expect(swiftSyntaxURLs(json) == ["https://github.com/swiftlang/swift-syntax.git"])
     let targets = targets(json)
     #expect(targets.values.filter(hasUnsafeFlags).map { $0["name"] as? String } == [])
     let plugin = try #require(targets["ObservableDefaultsMacros"])
     #expect(products(of: plugin, from: "swift-syntax") == [
-      "SwiftSyntax", "SwiftSyntaxMacros", "SwiftDiagnostics", "_SwiftCompilerPluginMessageHandling",
+      "SwiftSyntax", "SwiftSyntaxBuilder", "SwiftSyntaxMacros", "SwiftDiagnostics",
+      "_SwiftCompilerPluginMessageHandling",
     ])
   }
 
   @Test func theRootPackageUsesTheToolchainsSwiftSyntax() throws {
-    let dump = try dumpPackage(in: root())
+    let dump = try dumpPackage(at: Self.root)
     let json = try #require(dump.json, "dump-package failed: \(dump.errors)")
     #expect(swiftSyntaxURLs(json) == [])
     let targets = targets(json)
@@ -99,14 +89,14 @@ import Testing
   }
 
   @Test func theEnvironmentChoosesThePackageInTheRoot() throws {
-    let dump = try dumpPackage(in: root(), environment: ["OBSERVABLE_DEFAULTS_SWIFT_SYNTAX": "package"])
+    let dump = try dumpPackage(at: Self.root, environment: ["OBSERVABLE_DEFAULTS_SWIFT_SYNTAX": "package"])
     let json = try #require(dump.json, "dump-package failed: \(dump.errors)")
     #expect(swiftSyntaxURLs(json) == ["https://github.com/swiftlang/swift-syntax.git"])
     #expect(targets(json).values.filter(hasUnsafeFlags).isEmpty)
   }
 
   @Test func anUnknownChoiceStopsTheManifestWithAMessage() throws {
-    let dump = try dumpPackage(in: checkout(), environment: ["OBSERVABLE_DEFAULTS_SWIFT_SYNTAX": "network"])
+    let dump = try dumpPackage(at: Self.checkout, environment: ["OBSERVABLE_DEFAULTS_SWIFT_SYNTAX": "network"])
     #expect(dump.status != 0)
     #expect(dump.errors.contains("OBSERVABLE_DEFAULTS_SWIFT_SYNTAX is \"network\"; use \"toolchain\" or \"package\"."))
   }

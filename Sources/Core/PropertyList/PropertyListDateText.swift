@@ -5,12 +5,12 @@ import Foundation
 ///
 /// `Date.ISO8601FormatStyle` keeps only milliseconds; property lists store a `Double` of
 /// seconds since 2001-01-01, often with microseconds (`694900766.426036`).
-enum PropertyListDateText {
+package enum PropertyListDateText {
   private static let wholeSeconds = Date.ISO8601FormatStyle(timeZone: .gmt)
 
   /// `2023-01-08T19:59:26.426036Z`: the whole seconds, then the shortest fraction that reads back
   /// as the same `Double`.
-  static func text(of date: Date) -> String {
+  package static func text(of date: Date) -> String {
     let seconds = date.timeIntervalSinceReferenceDate
     let whole = seconds.rounded(.down)
     let base = wholeSeconds.format(Date(timeIntervalSinceReferenceDate: whole))
@@ -20,7 +20,7 @@ enum PropertyListDateText {
 
   /// The date of ISO 8601 text with an optional fraction of any length and a `Z` or `±hh:mm`
   /// zone; nil when it is not such a date.
-  static func date(from text: String) -> Date? {
+  package static func date(from text: String) -> Date? {
     guard
       let match = text.wholeMatch(
         of:

@@ -135,7 +135,7 @@ public struct PropertyListFile: Sendable {
   /// ``apply(_:)``, returning the version now on disk.
   func applySnapshot(_ changes: [String: PropertyListChange]) throws -> PropertyListSnapshot {
     var known: PropertyListSnapshot?
-    try apply(changes, known: &known)
+    _ = try apply(changes, known: &known)
     return known ?? PropertyListSnapshot(document: PropertyListDocument(), identity: nil)
   }
 

@@ -6,7 +6,7 @@ import Foundation
 /// `UInt64` (only above `Int.max`), `Double` (`Float`, `Double`, `NSNumber` reals), `Date`, `Data`,
 /// `[Any]` and `[String: Any]` of canonical values. It is what Foundation hands back after a
 /// round trip through a file on Linux, so a value compares equal before and after being saved.
-enum PropertyListValue {
+package enum PropertyListValue {
   /// The dynamic type of `NSNumber(value: true)`, which tells booleans from the integers 0 and 1.
   private static let booleanNumberType: AnyClass = type(of: NSNumber(value: true))
 
@@ -15,7 +15,7 @@ enum PropertyListValue {
   /// - Parameter value: Any value; an `Optional` holding a value is unwrapped.
   /// - Returns: The canonical value, or nil for anything that cannot be stored in a property list
   ///   (a URL, a custom type, a dictionary with non-string keys, an empty `Optional`).
-  static func normalized(_ value: Any) -> Any? {
+  package static func normalized(_ value: Any) -> Any? {
     let valueType = type(of: value)
     if valueType == String.self || valueType == Bool.self || valueType == Int.self
       || valueType == Double.self || valueType == Date.self || valueType == Data.self

@@ -25,6 +25,8 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
   var observers = ObserverList<DefaultsChange>()
   private var fileError: PropertyListError?
   private var latestError: PropertyListError?
+  // Set once by `startWatching()`: the watch of the file, ended when the storage goes.
+  private var fileWatch: DefaultsObservation?
   // Confined to `queue` (or to `init`): the version of the file last read or written, whose
   // identity tells a flush or a change notice that the file is unchanged (nil: unknown, read it).
   private var disk: PropertyListSnapshot?
@@ -139,7 +141,7 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
     do {
       let wasRead = try file.apply(changes, known: &disk)
       merge(wasRead ? disk?.document.values ?? [:] : nil)
-      DirectoryWatcher.shared.watch(self)
+      DirectoryWatcher.shared.watchAgain(fileAt: file.url)
       return nil
     } catch {
       let failure = PropertyListError(wrapping: error, file: file.url, kind: .unwritable)
@@ -218,8 +220,16 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
     targets.notify(DefaultsChange(keys: changedKeys, origin: .otherProcess))
   }
 
+  /// Starts following changes of the file on disk (by other processes and hand edits) through
+  /// the process's one ``DirectoryWatcher``; the registry calls it once, for a new storage.
+  func startWatching() {
+    let watch = DirectoryWatcher.shared.watch(fileAt: file.url) { [weak self] in
+      self?.fileDidChange()
+    }
+    lock.withLock { fileWatch = watch }
+  }
+
   deinit {
-    DirectoryWatcher.shared.unwatch(file.url, for: ObjectIdentifier(self))
     SuiteStorageRegistry.shared.remove(self)
   }
 }

@@ -18,13 +18,8 @@ final class SuiteStorageRegistry: Sendable {
       SuiteStorage(file: PropertyListFile(url: resolved))
     }
     if isFirst { atexit { SuiteStorageRegistry.shared.flushAll() } }
-    if isNew { DirectoryWatcher.shared.watch(storage) }
+    if isNew { storage.startWatching() }
     return storage
-  }
-
-  /// The live storage of the resolved path `path`, if any.
-  func existingStorage(atPath path: String) -> SuiteStorage? {
-    storages.existingObject(for: path)
   }
 
   /// Forgets `storage` (from its `deinit`).

@@ -41,11 +41,6 @@ final class WeakRegistry<Key: Hashable, Object: AnyObject>: @unchecked Sendable 
     }
   }
 
-  /// The live object of `key`, if any.
-  func existingObject(for key: Key) -> Object? {
-    lock.withLock { table[key]?.object }
-  }
-
   /// Every live object, forgetting the entries of objects that are gone.
   func liveObjects() -> [Object] {
     // The strong references made here leave the lock inside the returned array.

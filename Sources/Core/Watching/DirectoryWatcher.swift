@@ -6,16 +6,17 @@ import Foundation
 
 /// The process's one inotify instance, watching the folders of live suite files.
 ///
-/// It watches folders, not files, because an atomic save replaces the file's inode. An event
-/// naming a watched file asks that file's ``SuiteStorage`` to re-read it (``SuiteStorage/fileDidChange()``);
-/// the storage diffs and reports. A folder is watched while at least one storage of a file in it
-/// lives. A folder that does not exist yet is watched after the first write creates it.
+/// It watches folders, not files, because an atomic save replaces the file's inode. One way in,
+/// ``watch(fileAt:onChange:)``: an event naming a watched file calls that file's callbacks (a
+/// ``SuiteStorage`` re-reads, diffs and reports). A folder is watched while at least one callback
+/// of a file in it lives. A folder that does not exist yet is watched once a write creates it
+/// (``watchAgain(fileAt:)``).
 final class DirectoryWatcher: @unchecked Sendable {
   static let shared = DirectoryWatcher()
 
   private struct Folder {
     var descriptor: Int32
-    /// File name → the storages watching it (one, except while one is replaced by another).
+    /// File name → the watches of it.
     var files: [String: Set<ObjectIdentifier>] = [:]
   }
 
@@ -50,12 +51,6 @@ final class DirectoryWatcher: @unchecked Sendable {
     source.resume()
   }
 
-  /// Starts reporting changes of `storage`'s file (no effect when already watched or when the
-  /// folder does not exist yet; called again after each successful write).
-  func watch(_ storage: SuiteStorage) {
-    lock.withLock { addWatch(storage.file.url, for: ObjectIdentifier(storage)) }
-  }
-
   /// A watcher identity for ``watch(fileAt:onChange:)``, alive until its watch ends.
   private final class CallbackWatch: Sendable {}
 
@@ -78,7 +73,16 @@ final class DirectoryWatcher: @unchecked Sendable {
     }
   }
 
-  /// Watches the folder of `url` for events naming its file, for the watcher `id` (called with
+  /// Watches the folder of `url` for the watches of its file that could not start because the
+  /// folder did not exist yet (a writer calls this after it created the folder); no effect on
+  /// watches already running.
+  func watchAgain(fileAt url: URL) {
+    lock.withLock {
+      for id in callbacks[url.path].map({ Array($0.keys) }) ?? [] { addWatch(url, for: id) }
+    }
+  }
+
+  /// Watches the folder of `url` for events naming its file, for the watch `id` (called with
   /// `lock` held).
   private func addWatch(_ url: URL, for id: ObjectIdentifier) {
     let folder = url.deletingLastPathComponent().path
@@ -93,8 +97,8 @@ final class DirectoryWatcher: @unchecked Sendable {
     folders[folder]?.files[name, default: []].insert(id)
   }
 
-  /// Stops reporting changes of the file at `url` (a resolved path) for the storage `id`.
-  func unwatch(_ url: URL, for id: ObjectIdentifier) {
+  /// Stops reporting changes of the file at `url` (a resolved path) for the watch `id`.
+  private func unwatch(_ url: URL, for id: ObjectIdentifier) {
     let folder = url.deletingLastPathComponent().path
     let name = url.lastPathComponent
     lock.withLock {
@@ -111,7 +115,7 @@ final class DirectoryWatcher: @unchecked Sendable {
     }
   }
 
-  /// Drains the inotify descriptor and asks the storages of the named files to re-read them.
+  /// Drains the inotify descriptor and calls the callbacks of the named files.
   private func readEvents() {
     var buffer = [UInt8](repeating: 0, count: 64 * 1024)
     var touched = Set<String>()
@@ -130,7 +134,6 @@ final class DirectoryWatcher: @unchecked Sendable {
       }
     }
     for path in touched {
-      SuiteStorageRegistry.shared.existingStorage(atPath: path)?.fileDidChange()
       for callback in lock.withLock({ callbacks[path].map { Array($0.values) } ?? [] }) {
         callback()
       }

@@ -1,4 +1,5 @@
 import SwiftSyntax
+import SwiftSyntaxBuilder
 import SwiftSyntaxMacros
 
 /// What `@DefaultsBacked` and `@CloudBacked` share: a persisted property reads its cached value

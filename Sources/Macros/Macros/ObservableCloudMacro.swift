@@ -1,4 +1,5 @@
 import SwiftSyntax
+import SwiftSyntaxBuilder
 import SwiftSyntaxMacros
 
 /// `@ObservableCloud`: makes a class's stored properties observable and persisted in the cloud

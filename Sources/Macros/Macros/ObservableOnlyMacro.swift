@@ -1,4 +1,5 @@
 import SwiftSyntax
+import SwiftSyntaxBuilder
 import SwiftSyntaxMacros
 
 /// `@ObservableOnly`: an observable property that is never stored. Its storage `_name` keeps the

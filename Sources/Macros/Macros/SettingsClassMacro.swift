@@ -1,4 +1,5 @@
 import SwiftSyntax
+import SwiftSyntaxBuilder
 import SwiftSyntaxMacros
 
 /// What `@ObservableDefaults` and `@ObservableCloud` share: the checks, the attributes added to

@@ -247,25 +247,3 @@ struct WeakObject<Object: AnyObject>: @unchecked Sendable {
   weak var object: Object?
   init(_ object: Object) { self.object = object }
 }
-
-/// A Foundation `UserDefaults` that is not a ``PropertyListDefaults``: read and written as it is;
-/// it reports no changes, so objects on it read every value through (see ``_DefaultsBinding/read(_:key:_:)``).
-final class FoundationDefaultsStore: ObservableKeyValueStore {
-  let defaults: UserDefaults
-
-  init(defaults: UserDefaults) { self.defaults = defaults }
-
-  func object(forKey key: String) -> Any? { defaults.object(forKey: key) }
-
-  /// Writes the value and then `synchronize()`s: Foundation on Linux writes its file only then.
-  func write(_ value: Any?, forKey key: String, excluding: DefaultsObservation?) throws {
-    if let value { defaults.set(value, forKey: key) } else { defaults.removeObject(forKey: key) }
-    _ = defaults.synchronize()
-  }
-
-  func observe(_ handler: @escaping @Sendable (DefaultsChange) -> Void) -> DefaultsObservation {
-    DefaultsObservation(onCancel: {})
-  }
-
-  func synchronize() -> Bool { defaults.synchronize() }
-}

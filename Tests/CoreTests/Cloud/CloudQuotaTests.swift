@@ -1,5 +1,6 @@
 import Foundation
 import ObservableDefaultsCore
+import TestSupport
 import Testing
 
 /// Apple's limits, enforced by bytes: a refused write changes nothing and is reported as a quota
@@ -167,7 +168,7 @@ import Testing
       #expect(stored.count == 1024)
       let refused = Set((0..<10).map { "mine-\($0)" }).subtracting(stored.keys)
       #expect(refused.count == 6)
-      let toldAll = await poll(seconds: 20) {
+      let toldAll = await poll(within: .seconds(20)) {
         let told = notifications.all.filter { $0.reason == NSUbiquitousKeyValueStoreQuotaViolationChange }
         return Set(told.flatMap(\.keys)) == refused
       }

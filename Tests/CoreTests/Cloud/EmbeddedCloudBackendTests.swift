@@ -1,5 +1,6 @@
 import Foundation
 import ObservableDefaultsCore
+import TestSupport
 import Testing
 
 /// The on-disk container: where it lives, its file, a first sync after an unreadable container,
@@ -10,13 +11,13 @@ import Testing
   @Test func defaultStoreLivesUnderXDGDataHomeByProgramAndAccount() async throws {
     try await withTemporaryFolder { folder in
       let data = folder.file("data")
-      let located = try CloudProbe.run(
+      let located = try CoreProbe.run(
         ["cloud-location", "open-default"],
         environment: ["XDG_DATA_HOME": data.path, CloudContainerDirectory.accountVariable: "bob"])
       let file = data.path + "/ObservableDefaults/CloudContainers/core-probe/bob/store.plist"
       #expect(located.output == file + "\n")
       #expect(FileManager.default.fileExists(atPath: (file as NSString).deletingLastPathComponent))
-      let byDefault = try CloudProbe.run(
+      let byDefault = try CoreProbe.run(
         ["cloud-location"],
         environment: ["XDG_DATA_HOME": "relative/ignored", CloudContainerDirectory.accountVariable: ""])
       let home = FileManager.default.homeDirectoryForCurrentUser.path
@@ -65,11 +66,11 @@ import Testing
       other.set("theirs", forKey: "remote")
       #expect(other.synchronize())
       #expect(rename(otherBackend.fileURL.path, url.path) == 0)
-      #expect(await poll(seconds: 1) { !notifications.all.isEmpty })
+      #expect(await poll { !notifications.all.isEmpty })
       #expect(notifications.all == [.init(reason: NSUbiquitousKeyValueStoreInitialSyncChange, keys: ["remote"])])
       let reader = EmbeddedCloudBackend(root: folder.url, container: "c")
-      #expect(await poll(seconds: 1) { (try? reader.load())?.records["local"]?.value as? String == "mine" })
-      #expect(await poll(seconds: 1) { store.lastError == nil })
+      #expect(await poll { (try? reader.load())?.records["local"]?.value as? String == "mine" })
+      #expect(await poll { store.lastError == nil })
       #expect(writes.savedKeys == [["local"]])
       #expect(store.lastError == nil)
     }
@@ -83,14 +84,22 @@ import Testing
       let notifications = CloudNotificationLog(store)
       let changes = ChangeLog()
       let observation = store.observe(changes.handler)
-      let result = try CloudProbe.run(["cloud-set", folder.url.path, "shared", "remote", "theirs"])
+      let result = try CoreProbe.run(["cloud-set", folder.url.path, "shared", "remote", "theirs"])
       #expect(result.status == 0)
       let exited = Date()
-      #expect(await poll(seconds: 1) { !notifications.all.isEmpty })
+      #expect(await poll { !notifications.all.isEmpty })
       #expect(Date().timeIntervalSince(exited) < 1)
-      try await Task.sleep(nanoseconds: 100_000_000)
-      #expect(notifications.all == [.init(reason: NSUbiquitousKeyValueStoreServerChange, keys: ["remote"])])
-      #expect(changes.all == [DefaultsChange(keys: ["remote"], origin: .otherProcess)])
+      // Changes arrive in order: once a later write is there, nothing more of the first can come.
+      #expect(try CoreProbe.run(["cloud-set", folder.url.path, "shared", "later", "x"]).status == 0)
+      #expect(await poll { notifications.all.count >= 2 })
+      #expect(notifications.all == [
+        .init(reason: NSUbiquitousKeyValueStoreServerChange, keys: ["remote"]),
+        .init(reason: NSUbiquitousKeyValueStoreServerChange, keys: ["later"]),
+      ])
+      #expect(changes.all == [
+        DefaultsChange(keys: ["remote"], origin: .otherProcess),
+        DefaultsChange(keys: ["later"], origin: .otherProcess),
+      ])
       #expect(store.string(forKey: "remote") == "theirs")
       #expect(store.string(forKey: "local") == "mine")
       withExtendedLifetime(observation) {}
@@ -102,23 +111,23 @@ import Testing
       let store = NSUbiquitousKeyValueStore(backend: EmbeddedCloudBackend(root: folder.url, container: "shared"))
       store.set("before", forKey: "other")
       #expect(store.synchronize())
-      let watcher = try CloudProbe.start(["cloud-watch", folder.url.path, "shared", "greeting", "1"])
-      #expect(CloudProbe.waitForLine("ready", from: watcher))
+      let watcher = try CoreProbe.start(["cloud-watch", folder.url.path, "shared", "greeting", "1"])
+      #expect(watcher.waitForLine("ready"))
       store.set("hello", forKey: "greeting")
-      let result = CoreProbe.finish(watcher)
+      let result = watcher.finish()
       #expect(result.status == 0)
-      #expect(result.output == "reason 0 keys greeting value hello\n")
+      #expect(result.output == "ready\nreason 0 keys greeting value hello\n")
     }
   }
 
   @Test func threeProcessRestartsWithoutEditsLeaveTheContainerFileUntouched() async throws {
     try await withTemporaryFolder { folder in
-      #expect(try CloudProbe.run(["cloud-set", folder.url.path, "app", "k", "v"]).status == 0)
+      #expect(try CoreProbe.run(["cloud-set", folder.url.path, "app", "k", "v"]).status == 0)
       let url = EmbeddedCloudBackend(root: folder.url, container: "app").fileURL
       let before = try FileManager.default.attributesOfItem(atPath: url.path)
       let bytes = try Data(contentsOf: url)
       for _ in 1...3 {
-        #expect(try CloudProbe.run(["cloud-get", folder.url.path, "app", "k"]).output == "v\n")
+        #expect(try CoreProbe.run(["cloud-get", folder.url.path, "app", "k"]).output == "v\n")
       }
       let after = try FileManager.default.attributesOfItem(atPath: url.path)
       #expect(after[.systemFileNumber] as? Int == before[.systemFileNumber] as? Int)

@@ -1,5 +1,6 @@
 import Foundation
 import ObservableDefaultsCore
+import TestSupport
 import Testing
 
 /// Apple's API on one device: values, typed getters, local observation, notifications.
@@ -96,7 +97,7 @@ import Testing
     let store = NSUbiquitousKeyValueStore(backend: phone)
     let hourAhead = Int64((Date().timeIntervalSince1970 + 3600) * 1_000_000)
     try laptop.save(["k": CloudRecord(value: "from the future", timestamp: CloudTimestamp(time: hourAhead, counter: 0, device: "laptop"))])
-    #expect(await poll(seconds: 1) { store.string(forKey: "k") == "from the future" })
+    #expect(await poll { store.string(forKey: "k") == "from the future" })
     store.set("later", forKey: "k")
     #expect(store.synchronize())
     #expect(laptop.load().records["k"]?.value as? String == "later")

@@ -1,19 +1,23 @@
 import Foundation
 import ObservableDefaults
 import Observation
+import TestSupport
 
 /// A suite file in a fresh temporary folder, removed with its folder when the test ends.
 final class TemporarySuite {
-  let folder: URL
+  let temporary: TemporaryFolder
   let fileURL: URL
 
+  /// The suite's folder.
+  var folder: URL { temporary.url }
+
   init() {
-    folder = FileManager.default.temporaryDirectory.appendingPathComponent("od-tests-\(UUID().uuidString)")
-    try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    fileURL = folder.appendingPathComponent("com.example.tests.plist")
+    // Only an unusable temporary folder fails here, and then no test of this target can run.
+    temporary = try! TemporaryFolder()
+    fileURL = temporary.file("com.example.tests.plist")
   }
 
-  deinit { try? FileManager.default.removeItem(at: folder) }
+  deinit { temporary.remove() }
 
   /// A new store instance on the file.
   func store() -> PropertyListDefaults { PropertyListDefaults(fileURL: fileURL) }
@@ -44,16 +48,6 @@ final class ChangeCounter<Object: AnyObject, Value>: @unchecked Sendable {
   var count: Int { lock.withLock { changes } }
 }
 
-/// Waits up to `seconds` for `condition`, checking every 10 ms; returns whether it held.
-func eventually(within seconds: Double = 1, _ condition: () -> Bool) -> Bool {
-  let deadline = Date().addingTimeInterval(seconds)
-  while Date() < deadline {
-    if condition() { return true }
-    Thread.sleep(forTimeInterval: 0.01)
-  }
-  return condition()
-}
-
 /// Runs the `defaults-probe` program (built beside the tests) as another process and waits for it.
 /// - Returns: Its exit status.
 func runProbe(_ arguments: String...) throws -> Int32 {
@@ -65,15 +59,7 @@ func runProbe(_ arguments: String...) throws -> Int32 {
 func probeOutput(
   _ arguments: [String], environment: [String: String] = [:], program: String = "defaults-probe"
 ) throws -> (status: Int32, output: String) {
-  let process = Process()
-  let output = Pipe()
-  process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-    .deletingLastPathComponent().appendingPathComponent(program)
-  process.arguments = arguments
-  process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-  process.standardOutput = output
-  try process.run()
-  let data = output.fileHandleForReading.readDataToEndOfFile()
-  process.waitUntilExit()
-  return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+  let result = try ChildProcess.run(
+    ChildProcess.builtProgram(program), arguments, environment: environment)
+  return (result.status, result.output)
 }

@@ -1,5 +1,6 @@
 import Foundation
 import ObservableDefaultsCore
+import TestSupport
 import Testing
 
 /// Choosing etcd without code changes: environment variables, `cloud.conf` under

@@ -1,5 +1,6 @@
 import Foundation
 @testable import ObservableDefaultsCore
+import TestSupport
 import Testing
 
 /// Faults on a real cluster of its own per test: a leader killed during writes, a compaction
@@ -23,7 +24,7 @@ import Testing
     let cluster = try EtcdTestCluster(size: 3)
     defer { cluster.remove() }
     var leader: EtcdTestCluster.Member?
-    #expect(await poll(seconds: 20) { leader = cluster.leader(); return leader != nil })
+    #expect(await poll(within: .seconds(20)) { leader = cluster.leader(); return leader != nil })
     let killed = try #require(leader)
     // Both devices use the leader first, so both the writes and the watch must fail over.
     let ordered = [killed] + cluster.members.filter { $0 !== killed }
@@ -36,8 +37,8 @@ import Testing
       if index == 20 { cluster.kill9(killed) }
       try writer.save(["k\(index)": record(index, at: Int64(index + 1))])
     }
-    #expect(await poll(seconds: 60) { writer.syncStatus.pendingCount == 0 })
-    #expect(await poll(seconds: 60) { log.changedKeys.joined().count >= 60 })
+    #expect(await poll(within: .seconds(60)) { writer.syncStatus.pendingCount == 0 })
+    #expect(await poll(within: .seconds(60)) { log.changedKeys.joined().count >= 60 })
     let delivered = Array(log.changedKeys.joined())
     #expect(delivered.count == 60)
     #expect(Set(delivered) == Set((0..<60).map { "k\($0)" }))
@@ -66,8 +67,8 @@ import Testing
     try writer.save(["a": record("new", at: 2), "b": record("same", at: 2)])
     try cluster.compact(to: try cluster.revision())
     try cluster.start(third)
-    #expect(await poll(seconds: 60) { reader.string(forKey: "a") == "new" })
-    #expect(await poll(seconds: 5) { !notifications.all.isEmpty })
+    #expect(await poll(within: .seconds(60)) { reader.string(forKey: "a") == "new" })
+    #expect(await poll { !notifications.all.isEmpty })
     #expect(notifications.all == [.init(reason: NSUbiquitousKeyValueStoreServerChange, keys: ["a"])])
     #expect(reader.string(forKey: "b") == "same")
     #expect(reader.string(forKey: "c") == "untouched")
@@ -85,11 +86,11 @@ import Testing
     cluster.kill9(cluster.members[1])
     cluster.kill9(cluster.members[2])
     for index in 1...3 { store.set("v\(index)", forKey: "k\(index)") }
-    #expect(await poll(seconds: 30) { device.syncStatus.summary == "offline, 3 pending" })
+    #expect(await poll(within: .seconds(30)) { device.syncStatus.summary == "offline, 3 pending" })
     #expect(store.string(forKey: "k3") == "v3")
     try cluster.start(cluster.members[1])
     try cluster.start(cluster.members[2])
-    #expect(await poll(seconds: 60) { device.syncStatus.pendingCount == 0 })
+    #expect(await poll(within: .seconds(60)) { device.syncStatus.pendingCount == 0 })
     #expect(device.syncStatus.summary == "connected")
     let stored = try EtcdCloudBackend(configuration: configuration(cluster.members, root: root)).load().records
     #expect(stored.mapValues { $0.value as? String } == ["before": "v0", "k1": "v1", "k2": "v2", "k3": "v3"])
@@ -109,14 +110,14 @@ import Testing
         "OBSERVABLE_DEFAULTS_ETCD_STATE_DIRECTORY": folder.file("state").path,
         "XDG_CONFIG_HOME": folder.file("config").path,
       ]
-      let online = try CloudProbe.run(["default-cloud-set", "before", "1"], environment: environment)
+      let online = try CoreProbe.run(["default-cloud-set", "before", "1"], environment: environment)
       #expect(online.output == "etcd connected\n")
       cluster.kill9(cluster.members[0])
-      let offline = try CloudProbe.run(["default-cloud-set", "offline", "2"], environment: environment)
+      let offline = try CoreProbe.run(["default-cloud-set", "offline", "2"], environment: environment)
       #expect(offline.output == "etcd offline, 1 pending\n")
       try cluster.start(cluster.members[0])
       try cluster.waitUntilHealthy()
-      let restarted = try CloudProbe.run(["default-cloud-get", "offline"], environment: environment)
+      let restarted = try CoreProbe.run(["default-cloud-get", "offline"], environment: environment)
       #expect(restarted.output == "etcd connected\n2\n")
       let stored = try EtcdCloudBackend(
         configuration: EtcdConfiguration(endpoints: cluster.endpoints, root: root, container: "core-probe")

@@ -1,5 +1,6 @@
 import Foundation
 @testable import ObservableDefaultsCore
+import TestSupport
 import Testing
 
 /// Replies no healthy etcd member sends — malformed, truncated, trailer-ended — from a fake
@@ -96,7 +97,7 @@ import Testing
       configuration: EtcdConfiguration(endpoints: [server.endpoint], root: "r", container: "c", requestTimeout: 0.3))
     let store = NSUbiquitousKeyValueStore(backend: backend)
     store.set("kept", forKey: "k")
-    #expect(await poll(seconds: 10) { backend.syncStatus.summary == "offline, 1 pending" })
+    #expect(await poll { backend.syncStatus.summary == "offline, 1 pending" })
     #expect(store.string(forKey: "k") == "kept")
     #expect(backend.syncStatus.lastError?.contains("not an etcd reply") == true)
     #expect(server.requestCount > 0)

@@ -1,5 +1,6 @@
 import Foundation
 @testable import ObservableDefaultsCore
+import TestSupport
 import Testing
 
 /// Per-account users and roles, token renewal, and https with a CA and client certificates, on
@@ -93,7 +94,7 @@ import Testing
     // The condition waited for is time itself: the token's TTL (1 s, checked each second) passing
     // with no request.
     let expired = Date().addingTimeInterval(3)
-    #expect(await poll(seconds: 10) { Date() >= expired })
+    #expect(await poll { Date() >= expired })
     #expect(try alice.load().records["k"]?.value as? String == "v")
     #expect(alice.syncStatus.connection == .connected)
     #expect(alice.client.authenticationCount == 2)

@@ -1,5 +1,6 @@
 import Foundation
 @testable import ObservableDefaultsCore
+import TestSupport
 
 /// A real etcd cluster on 127.0.0.1 for the tests: members started from Debian's `etcd` binary on
 /// free ports, data in a temporary folder, stopped by PID however the tests end.
@@ -163,17 +164,17 @@ final class EtcdTestCluster: @unchecked Sendable {
   /// Waits (up to 20 s) until a linearizable read succeeds.
   func waitUntilHealthy(tls: HTTPTLSFiles = HTTPTLSFiles(), credentials: EtcdCredentials? = nil) throws {
     let client = client(credentials: credentials, tls: tls)
-    let deadline = Date().addingTimeInterval(20)
     var lastError: (any Error)?
-    while Date() < deadline {
+    let healthy = pollBlocking(within: .seconds(20)) {
       do {
         _ = try client.range(key: Data("/health".utf8), rangeEnd: Data("/health0".utf8), countOnly: true)
-        return
+        return true
       } catch {
         lastError = error
-        usleep(50_000)
+        return false
       }
     }
+    if healthy { return }
     throw ClusterError(description: "the etcd cluster did not become healthy in 20 s: \(lastError.map { "\($0)" } ?? "")")
   }
 

@@ -1,4 +1,5 @@
 import Foundation
+import ObservableDefaultsCore
 
 /// The types of property-list values that are not containers, with their text form: how a value
 /// is shown for editing and how typed text becomes a value.

@@ -2,15 +2,17 @@ import Foundation
 
 /// A detached tmux session on a private server, running one command in a fixed-size window;
 /// the test reads the screen with `capture-pane`.
-final class TmuxSession {
+public final class TmuxSession {
   /// Whether tmux can be run here (CI installs it; a fresh machine may lack it).
-  static let isAvailable: Bool = (try? runTmux(["-V"]))?.status == 0
+  public static let isAvailable: Bool = (try? runTmux(["-V"]))?.status == 0
 
   private let socket = "editor-tests-\(UUID().uuidString.prefix(8))"
   private let name = "editor"
 
   /// Starts `command` (a shell command line) in a `columns`×`rows` window.
-  init(command: String, columns: Int = 80, rows: Int = 24) throws {
+  ///
+  /// - Throws: ``TmuxError`` when tmux cannot start the session.
+  public init(command: String, columns: Int = 80, rows: Int = 24) throws {
     let result = try tmux([
       "new-session", "-d", "-s", name, "-x", "\(columns)", "-y", "\(rows)", command,
     ])
@@ -24,45 +26,46 @@ final class TmuxSession {
   }
 
   /// Sends keys by their tmux names (`Enter`, `Escape`, `Tab`, `Down`, `C-c`, or literal text).
-  func send(_ keys: String...) throws {
+  public func send(_ keys: String...) throws {
     _ = try tmux(["send-keys", "-t", name] + keys)
   }
 
   /// Sends `text` literally, character by character.
-  func type(_ text: String) throws {
+  public func type(_ text: String) throws {
     _ = try tmux(["send-keys", "-t", name, "-l", text])
   }
 
   /// Changes the window size.
-  func resize(columns: Int, rows: Int) throws {
+  public func resize(columns: Int, rows: Int) throws {
     _ = try tmux(["resize-window", "-t", name, "-x", "\(columns)", "-y", "\(rows)"])
   }
 
   /// The screen's lines now.
-  func screen() throws -> [String] {
+  public func screen() throws -> [String] {
     try tmux(["capture-pane", "-p", "-t", name]).output.components(separatedBy: "\n")
   }
 
   /// The screen's lines now, with the SGR escapes of their attributes and colours.
-  func screenWithAttributes() throws -> [String] {
+  public func screenWithAttributes() throws -> [String] {
     try tmux(["capture-pane", "-p", "-e", "-t", name]).output.components(separatedBy: "\n")
   }
 
-  /// Waits until `condition` holds for the screen (up to `seconds`), and returns that screen;
+  /// Waits until `condition` holds for the screen (up to `deadline`), and returns that screen;
   /// returns the last screen when it never did, for the test's expectations to report.
   @discardableResult
-  func waitForScreen(seconds: Double = 10, _ condition: ([String]) -> Bool) throws -> [String] {
-    let deadline = Date().addingTimeInterval(seconds)
-    var lines = try screen()
-    while !condition(lines), Date() < deadline {
-      usleep(50_000)
+  public func waitForScreen(
+    within deadline: Duration = Polling.deadline, _ condition: ([String]) -> Bool
+  ) throws -> [String] {
+    var lines: [String] = []
+    try pollBlocking(within: deadline) {
       lines = try screen()
+      return condition(lines)
     }
     return lines
   }
 
   /// Whether the session still exists (its command has not ended).
-  var isRunning: Bool {
+  public var isRunning: Bool {
     (try? tmux(["has-session", "-t", name]))?.status == 0
   }
 
@@ -113,6 +116,7 @@ final class TmuxSession {
 }
 
 /// tmux did not do what a test asked.
-struct TmuxError: Error {
-  let message: String
+public struct TmuxError: Error {
+  /// What failed, with tmux's output.
+  public let message: String
 }

@@ -1,3 +1,4 @@
+import Foundation
 import ObservableDefaultsCore
 
 /// A ``RowSource`` whose keys the user adds, renames and removes, and whose arrays take new

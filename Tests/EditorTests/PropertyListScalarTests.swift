@@ -1,5 +1,6 @@
 import Foundation
 import ObservableDefaultsCore
+import SettingsEditor
 import Testing
 
 /// Typed text for raw scalar values and values by key path.
