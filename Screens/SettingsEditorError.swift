@@ -5,6 +5,7 @@ public enum SettingsEditorError: Error, Equatable, CustomStringConvertible {
   /// The terminal type (`TERM`, given here) is missing, `dumb`, or unknown to terminfo.
   case unsupportedTerminal(String)
 
+  /// One line for the user, such as `the editor cannot draw on this terminal (TERM=dumb)`.
   public var description: String {
     switch self {
     case .notATerminal:

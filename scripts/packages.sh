@@ -1,8 +1,11 @@
-# Shared by scripts/editor, scripts/test, scripts/cloud-demo and .ci/run (sourced, not run).
+# Shared by scripts/editor, scripts/test, scripts/docs, scripts/cloud-demo and .ci/run (sourced,
+# not run).
 #
 # missing_build_packages: the Debian packages the Swift build needs and this machine lacks
 #   (ncurses and libcurl development files).
-# missing_test_packages: the same plus what the tests start (etcd server and client, tmux).
+# missing_test_packages: the same plus what the tests start (etcd server and client, tmux) and
+#   the shells and man the install files are checked with (zsh, fish, man-db).
+# missing_docs_packages: the build's packages plus jq (scripts/docs reads symbol graphs with it).
 # install_packages WHO PACKAGE…: installs them with apt-get as root (after apt-get update), or
 #   says what to install and exits 1.
 
@@ -20,6 +23,15 @@ missing_test_packages() {
   command -v etcd >/dev/null 2>&1 || missing+=(etcd-server)
   command -v etcdctl >/dev/null 2>&1 || missing+=(etcd-client)
   command -v tmux >/dev/null 2>&1 || missing+=(tmux)
+  command -v zsh >/dev/null 2>&1 || missing+=(zsh)
+  command -v fish >/dev/null 2>&1 || missing+=(fish)
+  command -v man >/dev/null 2>&1 || missing+=(man-db)
+  echo "${missing[@]}"
+}
+
+missing_docs_packages() {
+  local missing=($(missing_build_packages))
+  command -v jq >/dev/null 2>&1 || missing+=(jq)
   echo "${missing[@]}"
 }
 

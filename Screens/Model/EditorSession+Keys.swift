@@ -8,7 +8,7 @@ extension EditorSession {
     guard state.pane == .rows, let source = currentSource else { return Damage() }
     guard source is any KeyEditingRowSource else {
       state.message = .init(
-        text: "\(source.title) has a fixed set of keys: a and R work in raw suites", isError: false)
+        text: "\(source.title) has a fixed set of keys: a and R work in raw suites and files", isError: false)
       return Damage()
     }
     if isReadOnly {

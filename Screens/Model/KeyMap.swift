@@ -108,7 +108,8 @@ enum KeyMap {
       keys: [.character("r")], command: .reload, label: "r",
       help: "reload from disk (unsaved edits are dropped)", hint: "r reload"),
     KeyBinding(
-      keys: [.character("?"), .other(265 /* KEY_F(1) */)], command: .help, label: "? F1",
+      // 265 is KEY_F(1).
+      keys: [.character("?"), .other(265)], command: .help, label: "? F1",
       help: "this help",
       hint: "? help"),
     KeyBinding(

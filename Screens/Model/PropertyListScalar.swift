@@ -13,7 +13,18 @@ import ObservableDefaultsCore
 /// | date | ISO 8601 in UTC with the seconds' fraction (`2023-01-08T19:59:26.426036Z`) |
 /// | data | hexadecimal bytes (`626f6f6b`; `0x`, spaces and `<…>` are accepted) |
 public enum PropertyListScalarType: String, CaseIterable, Sendable {
-  case string, integer, real, bool, date, data
+  /// A `String` (`<string>` in XML); its text is the string itself.
+  case string
+  /// An integer (`<integer>`), read as `Int`, or as `UInt64` above `Int.max`.
+  case integer
+  /// A floating-point number (`<real>`), read as `Double`.
+  case real
+  /// A Boolean (`<true/>` or `<false/>`), read as `Bool`.
+  case bool
+  /// A point in time (`<date>`, UTC), read as `Date`.
+  case date
+  /// Bytes (`<data>`, Base64 in XML), read as `Data`.
+  case data
 
   /// The type of `value`, or nil for a container or a value that is not a property-list value.
   public init?(of value: Any) {

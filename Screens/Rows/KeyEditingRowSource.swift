@@ -2,25 +2,111 @@ import Foundation
 import ObservableDefaultsCore
 
 /// A ``RowSource`` whose keys the user adds, renames and removes, and whose arrays take new
-/// elements and lose them (a raw suite: it has no schema to keep to).
+/// elements and lose them (a raw suite or a file opened by path: no schema to keep to).
+///
+/// A conforming source provides its top-level values, the path of each row and one way to store
+/// top-level keys; adding, renaming, appending, removing, undo snapshots and restoring are
+/// implemented once, here, over those.
 @MainActor
 protocol KeyEditingRowSource: RowSource {
+  /// The top-level keys and values shown now (with unsaved edits, for a file).
+  var storedValues: [String: Any] { get }
+  /// The path of the value shown in row `index`.
+  func path(at index: Int) -> PropertyListPath
+  /// Stores new values of top-level keys together (`nil` removes a key) and redraws their rows.
+  ///
+  /// - Throws: The store's error; nothing is changed then.
+  func store(_ changes: [String: Any?]) throws
+}
+
+extension KeyEditingRowSource {
+  var hasDefaults: Bool { false }
+
   /// Stores `value` under the new top-level key `key`.
   ///
   /// - Throws: ``RowSourceError`` when `key` is empty or already there.
-  func addKey(_ key: String, value: Any) throws
-  /// Moves the top-level key of row `index` to `newKey`.
+  func addKey(_ key: String, value: Any) throws {
+    guard !key.isEmpty, storedValues[key] == nil else {
+      throw RowSourceError.unsupported("\(title) already has a key \(key)")
+    }
+    try store([key: value])
+  }
+
+  /// Moves the top-level key of row `index` to `newKey`, in one store.
   ///
   /// - Throws: ``RowSourceError`` when the row is nested or `newKey` is empty or taken.
-  func renameKey(at index: Int, to newKey: String) throws
+  func renameKey(at index: Int, to newKey: String) throws {
+    let path = path(at: index)
+    guard path.count == 1, case .key(let key)? = path.first else {
+      throw RowSourceError.unsupported("only top-level keys are renamed")
+    }
+    guard !newKey.isEmpty, storedValues[newKey] == nil else {
+      throw RowSourceError.unsupported("\(title) already has a key \(newKey)")
+    }
+    try store([newKey: storedValues[key], key: nil])
+  }
+
   /// Appends `value` to the array of row `index` (the array itself, or one of its elements).
   ///
   /// - Throws: ``RowSourceError`` when the row is not in an array.
-  func appendElement(_ value: Any, at index: Int) throws
+  func appendElement(_ value: Any, at index: Int) throws {
+    var path = path(at: index)
+    if case .index? = path.last, path.count > 1 { path.removeLast() }
+    guard let items = PropertyListTree.value(at: path, in: storedValues) as? [Any] else {
+      throw RowSourceError.unsupported("a adds elements to arrays (and keys to \(title))")
+    }
+    try store(items + [value], at: path)
+  }
+
+  /// Removes the top-level key of row `index` (there is no default to go back to: its rows go
+  /// away), or an element of an array. Another nested row is refused: the key holding it would
+  /// go with it.
+  func resetValue(at index: Int) throws {
+    let path = path(at: index)
+    if path.count > 1, case .index(let element)? = path.last,
+      var items = PropertyListTree.value(at: Array(path.dropLast()), in: storedValues) as? [Any]
+    {
+      items.remove(at: element)
+      try store(items, at: Array(path.dropLast()))
+      return
+    }
+    guard path.count == 1, case .key(let key)? = path.first else {
+      throw RowSourceError.unsupported(
+        "d removes top-level keys only; \(path.map(\.description).joined(separator: " / ")) is "
+          + "inside \(path.first?.description ?? "")")
+    }
+    try store([key: nil])
+  }
+
   /// The top-level key of row `index`, for undo.
-  func topLevelKey(at index: Int) -> String
+  func topLevelKey(at index: Int) -> String {
+    guard case .key(let key)? = path(at: index).first else { return "" }
+    return key
+  }
+
   /// The stored value of a top-level key, for undo.
-  func storedValue(forKey key: String) -> Any?
+  func storedValue(forKey key: String) -> Any? { storedValues[key] }
+
+  /// The top-level key and its stored value, so undo finds the key even after rows moved.
+  func snapshot(at index: Int) -> RowSnapshot? {
+    let key = topLevelKey(at: index)
+    return .storedUnder(key: key, value: storedValues[key])
+  }
+
+  /// Writes the value of a ``snapshot(at:)`` back under its key (or removes the key).
+  func restore(_ snapshot: RowSnapshot, at index: Int) throws {
+    guard case .storedUnder(let key, let value) = snapshot else {
+      throw RowSourceError.unsupported("\(title) restores only the values it took")
+    }
+    try store([key: value])
+  }
+
+  /// Stores `value` at `path`, writing its top-level key whole.
+  private func store(_ value: Any, at path: PropertyListPath) throws {
+    guard case .key(let key)? = path.first else { return }
+    let edited = try PropertyListTree.setting(value, at: path, in: [key: storedValues[key] as Any])
+    try store([key: edited[key]])
+  }
 }
 
 /// What a typed entry of the editor's prompts stands for: `[key] [-type] value`, the types of

@@ -69,84 +69,14 @@ final class PropertyListDomain: ExpandableRowSource, LiveRowSource, ReloadableRo
     reload([key])
   }
 
-  var hasDefaults: Bool { false }
+  var storedValues: [String: Any] { values }
 
-  /// Removes the top-level key from the suite (there is no default to go back to: its rows go
-  /// away), or an element of an array. Another nested row is refused: the key holding it would
-  /// go with it.
-  func resetValue(at index: Int) throws {
-    let path = tree.lines[index].path
-    if path.count > 1, case .index(let element)? = path.last,
-      var items = PropertyListTree.value(at: Array(path.dropLast()), in: values) as? [Any]
-    {
-      items.remove(at: element)
-      try write(items, at: Array(path.dropLast()))
-      return
-    }
-    guard path.count == 1, case .key(let key)? = path.first else {
-      throw RowSourceError.unsupported(
-        "d removes top-level keys only; \(path.map(\.description).joined(separator: " / ")) is "
-          + "inside \(path.first?.description ?? "")")
-    }
-    try defaults.write(nil, forKey: key, excluding: observation)
-    reload([key])
-  }
+  func path(at index: Int) -> PropertyListPath { tree.lines[index].path }
 
-  func addKey(_ key: String, value: Any) throws {
-    guard !key.isEmpty, values[key] == nil else {
-      throw RowSourceError.unsupported("\(title) already has a key \(key)")
-    }
-    try defaults.write(value, forKey: key, excluding: observation)
-    reload([key])
-  }
-
-  func renameKey(at index: Int, to newKey: String) throws {
-    let path = tree.lines[index].path
-    guard path.count == 1, case .key(let key)? = path.first else {
-      throw RowSourceError.unsupported("only top-level keys are renamed")
-    }
-    guard !newKey.isEmpty, values[newKey] == nil else {
-      throw RowSourceError.unsupported("\(title) already has a key \(newKey)")
-    }
-    try defaults.write(values[key], forKey: newKey, excluding: observation)
-    try defaults.write(nil, forKey: key, excluding: observation)
-    reload([key, newKey])
-  }
-
-  func appendElement(_ value: Any, at index: Int) throws {
-    var path = tree.lines[index].path
-    if case .index? = path.last, path.count > 1 { path.removeLast() }
-    guard let items = PropertyListTree.value(at: path, in: values) as? [Any] else {
-      throw RowSourceError.unsupported("a adds elements to arrays (and keys to the suite)")
-    }
-    try write(items + [value], at: path)
-  }
-
-  func topLevelKey(at index: Int) -> String { tree.lines[index].key }
-
-  func storedValue(forKey key: String) -> Any? { values[key] }
-
-  /// Stores `value` at `path`, writing its top-level key whole.
-  private func write(_ value: Any, at path: PropertyListPath) throws {
-    guard case .key(let key)? = path.first else { return }
-    let edited = try PropertyListTree.setting(value, at: path, in: [key: values[key] as Any])
-    try defaults.write(edited[key], forKey: key, excluding: observation)
-    reload([key])
-  }
-
-  /// The top-level key and its stored value, so undo finds the key even after rows moved.
-  func snapshot(at index: Int) -> RowSnapshot? {
-    let key = tree.lines[index].key
-    return .storedUnder(key: key, value: values[key])
-  }
-
-  /// Writes the value of a ``snapshot(at:)`` back under its key (or removes the key).
-  func restore(_ snapshot: RowSnapshot, at index: Int) throws {
-    guard case .storedUnder(let key, let value) = snapshot else {
-      throw RowSourceError.unsupported("\(title) restores only the values it took")
-    }
-    try defaults.write(value, forKey: key, excluding: observation)
-    reload([key])
+  /// Writes each key to the suite (one write a key) and redraws them.
+  func store(_ changes: [String: Any?]) throws {
+    for (key, value) in changes { try defaults.write(value, forKey: key, excluding: observation) }
+    reload(Set(changes.keys))
   }
 
   func startWatching(post: @escaping MainJobPoster) {

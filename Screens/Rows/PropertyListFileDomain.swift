@@ -15,7 +15,7 @@ import Observation
 /// and merged key by key (see ``merge(_:)``).
 @MainActor
 final class PropertyListFileDomain: ExpandableRowSource, ReloadableRowSource, LiveRowSource,
-  Observable
+  KeyEditingRowSource, Observable
 {
   let title: String
   let location: String
@@ -73,9 +73,27 @@ final class PropertyListFileDomain: ExpandableRowSource, ReloadableRowSource, Li
 
   /// Stores `value` in row `index` and saves the file; on failure the row keeps its old value.
   func setValue(_ value: Any, at index: Int) throws {
+    try savingOrUndoing { try edit(value, at: tree.lines[index].path) }
+  }
+
+  var storedValues: [String: Any] { edited.values }
+
+  /// Sets (or with `nil` removes) top-level keys and saves the file in one write; on failure the
+  /// rows keep their old values.
+  func store(_ changes: [String: Any?]) throws {
+    try savingOrUndoing {
+      var document = edited
+      for (key, value) in changes { document.values[key] = value }
+      editedKeys.formUnion(changes.keys)
+      show(document)
+    }
+  }
+
+  /// Runs `edit` and saves; when either fails, shows the file as it was before and rethrows.
+  private func savingOrUndoing(_ edit: () throws -> Void) throws {
     let before = (edited, editedKeys)
     do {
-      try edit(value, at: tree.lines[index].path)
+      try edit()
       try save()
     } catch {
       editedKeys = before.1

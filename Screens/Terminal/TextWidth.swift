@@ -31,15 +31,7 @@ enum TextWidth {
   /// escapes; its cells are exactly ``columns(_:)`` of `text`.
   static func drawable(_ text: String) -> String {
     if isPrintableASCII(text) { return text }
-    var result = ""
-    for scalar in text.unicodeScalars {
-      if let escape = escape(scalar) {
-        result += escape
-      } else {
-        result.unicodeScalars.append(scalar)
-      }
-    }
-    return result
+    return TerminalText.escaped(text, by: escape)
   }
 
   private static func isPrintableASCII(_ text: String) -> Bool {

@@ -28,6 +28,14 @@ final class EditorScreen {
   /// The focused row's identity when the last frame was drawn, to find it again after keys
   /// come and go.
   private var focusedIdentity: String?
+  /// The shown source's state in the header (a cloud store's sync state) and when it was last
+  /// compared with the source's: it changes without any value changing (the cluster went away),
+  /// so while one is shown the loop wakes every ``stateInterval`` to look.
+  private var shownState: String?
+  private var stateCheckedAt: ContinuousClock.Instant?
+
+  /// How often a shown source state is compared with the source's: 1 s.
+  static let stateInterval: Duration = .seconds(1)
 
   /// - Parameters:
   ///   - wake: wakes the loop after an invalidation, from any thread.
@@ -50,8 +58,12 @@ final class EditorScreen {
     redrawCounts[RowID(source: source, row: row), default: 0]
   }
 
-  /// When a change mark runs out and the screen must be drawn again, if any.
-  var nextDeadline: ContinuousClock.Instant? { marks.nextDeadline }
+  /// When the screen must be drawn again without a key or a change: a change mark runs out, or
+  /// a shown source state is due to be compared; nil when neither.
+  var nextDeadline: ContinuousClock.Instant? {
+    let stateCheck = shownState == nil ? nil : stateCheckedAt.map { $0 + Self.stateInterval }
+    return [marks.nextDeadline, stateCheck].compactMap { $0 }.min()
+  }
 
   /// Draws what `damage` and the pending invalidations require, then presents one frame.
   ///
@@ -83,8 +95,10 @@ final class EditorScreen {
       }
       for index in pending.rows.union(damage.rows).union(expired).sorted() { paintRow(index) }
       if damage.objects { paintObjects() }
+      if session.currentSource?.state != shownState { paintHeader() }
       paintStatus()
     }
+    stateCheckedAt = now()
     focusedIdentity = session.focusedRow?.identity
     canvas.present()
   }
@@ -190,7 +204,8 @@ final class EditorScreen {
   private func paintHeader() {
     guard let layout else { return }
     let source = session.currentSource
-    var badges = [source?.kind.rawValue, source?.state].compactMap { $0 }
+    shownState = source?.state
+    var badges = [source?.kind.rawValue, shownState].compactMap { $0 }
     badges.append(session.isReadOnly ? "RO" : "LIVE")
     if session.state.showsModifiedOnly { badges.append("modified only") }
     let columns = layout.size.columns

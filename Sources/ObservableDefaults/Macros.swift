@@ -13,8 +13,9 @@ import Foundation
 ///
 /// Each persisted property is stored under `prefix` + its key (the property name, or the
 /// `userDefaultsKey` of `@DefaultsKey` / `@DefaultsBacked`) in a property-list file shared safely by
-/// processes (``PropertyListDefaults``). Reading a property returns, in order: the stored value, the
-/// value given to `register(defaults:)`, the declaration-time default. Setting `nil` removes the key.
+/// processes (`PropertyListDefaults`, in `ObservableDefaultsCore`). Reading a property returns, in
+/// order: the stored value, the value given to `register(defaults:)`, the declaration-time default.
+/// Setting `nil` removes the key.
 /// Changes made by another instance, another process or a hand edit of the file update the property
 /// and notify observers of exactly the properties whose value changed. Given a Foundation
 /// `UserDefaults` (which reports no changes on Linux), the object reads every value from it and

@@ -88,7 +88,8 @@ import Testing
       let url = try copy("global-preferences-binary.plist", into: folder)
       let file = PropertyListFile(url: url)
       let loaded = try #require(try file.read())
-      let date = Date(timeIntervalSinceReferenceDate: 730_943_999.123_456)  // 2024-02-29T23:59:59.123456Z
+      // 2024-02-29T23:59:59.123456Z
+      let date = Date(timeIntervalSinceReferenceDate: 730_943_999.123_456)
       let changes: [String: PropertyListChange] = [
         "max": .set(UInt64.max), "twoTo63": .set(UInt64(1) << 63), "min": .set(Int.min),
         "when": .set(date),

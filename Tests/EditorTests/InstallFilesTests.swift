@@ -2,8 +2,9 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The files `scripts/install` puts in place: the scripts and completions parse, the man page
-/// renders and names every verb.
+/// The files `scripts/install` puts in place: the scripts and completions parse (bash, zsh, fish),
+/// the bash and fish completions offer verbs and suite names, the man page renders and names
+/// every verb.
 @Suite struct InstallFilesTests {
   private static let scripts = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -20,15 +21,52 @@ import Testing
     return (result.status, result.output + result.error)
   }
 
-  @Test(arguments: ["editor", "install", "share/settings-editor.bash"])
-  func bashScriptsParse(_ name: String) throws {
-    let result = try #require(try run("bash", ["-n", Self.scripts.appendingPathComponent(name).path]))
+  @Test(arguments: [
+    ("bash", "editor"), ("bash", "install"), ("bash", "share/settings-editor.bash"),
+    ("zsh", "share/_settings-editor"), ("fish", "share/settings-editor.fish"),
+  ])
+  func scriptsParse(shell: String, name: String) throws {
+    let result = try #require(try run(shell, ["-n", Self.scripts.appendingPathComponent(name).path]))
     #expect(result.0 == 0, "\(result.1)")
+  }
+
+  /// Completes `words` (the last one partly typed) with the bash or fish completion of the
+  /// built program, in a preferences folder holding the suite `com.example.completion`.
+  private func complete(_ words: [String], shell: String) throws -> [String] {
+    let editor = try EditorProcess()
+    #expect(try editor.run("write", "com.example.completion", "k", "v").status == 0)
+    let script = Self.scripts.appendingPathComponent(
+      shell == "bash" ? "share/settings-editor.bash" : "share/settings-editor.fish").path
+    let line = words.joined(separator: " ")
+    let command =
+      shell == "bash"
+      ? "source '\(script)'; COMP_WORDS=(\(line)); COMP_CWORD=\(words.count - 1); _settings_editor; "
+        + "printf '%s\\n' \"${COMPREPLY[@]}\""
+      : "source '\(script)'; complete -C '\(line)'"
+    let path = EditorProcess.binary.deletingLastPathComponent().path
+    // An empty working folder: both complete property-list files there too.
+    let folder = try TemporaryFolder()
+    defer { folder.remove() }
+    let result = try ChildProcess.run(
+      URL(fileURLWithPath: "/usr/bin/env"), [shell, "-c", command],
+      environment: [
+        "XDG_CONFIG_HOME": editor.preferences.path,
+        "PATH": path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? ""),
+      ], in: folder.url)
+    #expect(result.status == 0, "\(result.error)")
+    return result.output.split(separator: "\n").map { String($0.split(separator: "\t")[0]) }
+  }
+
+  @Test(arguments: ["bash", "fish"])
+  func theCompletionsOfferVerbsAndSuiteNames(shell: String) throws {
+    #expect(try complete(["settings-editor", "rea"], shell: shell) == ["read", "read-type"])
+    let suites = try complete(["settings-editor", "read", "com.example.comp"], shell: shell)
+    #expect(suites == ["com.example.completion"])
   }
 
   @Test func theManPageRendersAndNamesEveryVerb() throws {
     let page = Self.scripts.appendingPathComponent("share/settings-editor.1").path
-    guard let (status, text) = try run("man", ["-l", "-P", "cat", page]) else { return }
+    let (status, text) = try #require(try run("man", ["-l", "-P", "cat", page]))
     #expect(status == 0)
     for verb in [
       "read", "read-type", "write", "rename", "delete", "domains", "find", "export", "import",

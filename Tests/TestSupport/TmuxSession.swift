@@ -103,7 +103,7 @@ public final class TmuxSession {
     environment["LANG"] = environment["LANG"] ?? "C.UTF-8"
     let argv = (["tmux"] + arguments).map { strdup($0) } + [nil]
     let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-    defer { (argv + envp).forEach { free($0) } }
+    defer { for pointer in argv + envp { free(pointer) } }
     var pid: pid_t = 0
     guard posix_spawnp(&pid, "tmux", &actions, &attributes, argv, envp) == 0 else {
       return (127, "tmux could not be started")

@@ -30,13 +30,14 @@ public struct PropertyListFile: Sendable {
   /// Applies `changes` to the file, keeping every other key as it is on disk now.
   ///
   /// Takes an exclusive `flock` on a lock file beside the file (`.<name>.lock`, removed again
-  /// when done, see ``FileLock``), removes temporary files killed writers left, re-reads the file, applies only
-  /// these changes, writes a temporary file (`.<name>.<random>.tmp`) in the same folder in the
-  /// file's format (binary stays binary; XML for a new file or any other format), `fsync`s it
-  /// and renames it over the file. Missing folders are created with mode 0700 and a new file
-  /// gets mode 0600; an existing file keeps its mode, and one its writer may not write
-  /// (read-only for a user other than root) is refused, as Foundation does. A symbolic link is
-  /// followed, also one whose target does not exist yet: its target is written, the link stays.
+  /// when done; a lock file that is a symbolic link is never followed), removes temporary files
+  /// killed writers left, re-reads the file, applies only these changes, writes a temporary file
+  /// (`.<name>.<random>.tmp`) in the same folder in the file's format (binary stays binary; XML
+  /// for a new file or any other format), `fsync`s it and renames it over the file. Missing
+  /// folders are created with mode 0700 and a new file gets mode 0600; an existing file keeps its
+  /// mode, and one its writer may not write (read-only for a user other than root) is refused, as
+  /// Foundation does. A symbolic link is followed, also one whose target does not exist yet: its
+  /// target is written, the link stays.
   /// When nothing changes, the file is not rewritten.
   ///
   /// - Parameter changes: Key → change. Values of `.set` must be property-list values.

@@ -23,6 +23,18 @@ public enum TerminalText {
     // Most text is printable ASCII: one pass over the UTF-8 bytes, no copy.
     guard text.utf8.contains(where: { $0 < 0x20 || $0 >= 0x7F }) else { return text }
     guard text.unicodeScalars.contains(where: needsEscape) else { return text }
+    return escaped(text, by: escape)
+  }
+
+  /// `text` with each scalar for which `escape` returns an escape replaced by that escape: the
+  /// loop of ``escaped(_:)`` for a caller whose rule escapes more (the editor also escapes what
+  /// the terminal's locale cannot show).
+  ///
+  /// - Parameters:
+  ///   - text: Any text.
+  ///   - escape: The escape of a scalar, or nil to keep it.
+  /// - Returns: The text with the escapes in place.
+  public static func escaped(_ text: String, by escape: (Unicode.Scalar) -> String?) -> String {
     var result = ""
     result.reserveCapacity(text.utf8.count + 8)
     for scalar in text.unicodeScalars {

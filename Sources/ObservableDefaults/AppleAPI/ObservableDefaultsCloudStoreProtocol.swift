@@ -3,8 +3,9 @@ import Foundation
 /// The API of Apple's `NSUbiquitousKeyValueStore`, as Apple-platform ObservableDefaults declares
 /// it, so that code written against it (a mock store for tests, a wrapper) compiles unchanged.
 ///
-/// ``NSUbiquitousKeyValueStore`` conforms. Settings objects do not read or write through this
-/// protocol: they use ``ObservableKeyValueStore``, which also reports changes key by key.
+/// `NSUbiquitousKeyValueStore` conforms. Settings objects do not read or write through this
+/// protocol: they use `ObservableKeyValueStore` (both in `ObservableDefaultsCore`), which also
+/// reports changes key by key.
 public protocol ObservableDefaultsCloudStoreProtocol {
   /// The value of `aKey`, or `nil`.
   func object(forKey aKey: String) -> Any?

@@ -2,7 +2,7 @@ import Foundation
 
 /// How one property's value is stored in a property list: the codec of a persisted property.
 ///
-/// The macros pick the codec from the property's type with ``automatic()``, by this fixed
+/// The macros pick the codec from the property's type with `automatic()`, by this fixed
 /// priority (the rules of Apple-platform ObservableDefaults' "storage resolution"):
 /// 1. `RawRepresentable` whose `RawValue` is a property-list type → its raw value (a type that is
 ///    also a property-list value reads either form back);

@@ -201,7 +201,7 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
     let ignored = Set(ignoredKeyPaths.map { $0 as AnyKeyPath })
     let notified = silent ? [] : updates.filter { !ignored.contains($0.keyPath) }
     withMutations(of: object, notified[...]) {
-      lock.withLock { updates.forEach { $0.assign() } }
+      lock.withLock { for update in updates { update.assign() } }
     }
   }
 

@@ -84,6 +84,8 @@ public struct AnySettingsProperty: @unchecked Sendable {
   /// - Throws: ``SettingsValueError/undecodable(key:expected:)`` when it does not decode.
   public func setValue(fromPropertyList object: Any?) throws { try writeEncoded(object) }
   /// Removes the stored value so the property reads its default again.
+  /// - Throws: What the store throws when it refuses the removal, such as `PropertyListError`
+  ///   while the suite's file does not parse; nothing changes then.
   public func resetValue() throws { try reset() }
   /// Whether the property's codec reads a value from `stored`; see
   /// ``SettingsProperty/decodes(_:)``.

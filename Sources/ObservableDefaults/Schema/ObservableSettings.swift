@@ -45,7 +45,7 @@ public struct SettingsStoreInfo: @unchecked Sendable {
   public var userDefaults: UserDefaults? { store as? UserDefaults }
 
   /// The suite's name: the file's name without `.plist` when the file lies in
-  /// ``PreferencesDirectory/url``; `nil` for a file elsewhere and for the cloud.
+  /// `PreferencesDirectory.url`; `nil` for a file elsewhere and for the cloud.
   public var suiteName: String? {
     guard let fileURL, fileURL.deletingLastPathComponent().path == PreferencesDirectory.url.standardizedFileURL.path
     else { return nil }

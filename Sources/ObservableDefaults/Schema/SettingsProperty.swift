@@ -4,7 +4,7 @@ import Foundation
 /// its name, storage key, value type, documentation and default, and type-checked access to its value.
 ///
 /// The `@ObservableDefaults` and `@ObservableCloud` macros generate one per observable property
-/// (in declaration order) into the class's ``ObservableSettings/_$settingsSchema``.
+/// (in declaration order) into the class's `_$settingsSchema` (see ``ObservableSettings``).
 public struct SettingsProperty<Object: AnyObject>: @unchecked Sendable {
   // Sendable: every stored closure captures only key paths and a `DefaultsCodec`, all immutable.
 
@@ -83,6 +83,8 @@ extension SettingsProperty where Object: ObservableSettings {
 
   /// Removes the stored value so the property reads its default again (no effect on an
   /// `@ObservableOnly` property).
+  /// - Throws: What the store throws when it refuses the removal, such as `PropertyListError`
+  ///   while the suite's file does not parse; nothing changes then.
   public func resetValue(of object: Object) throws { try reset(object, object._$settingsStore) }
 }
 
@@ -177,6 +179,8 @@ public enum SettingsValueError: Error, Equatable, CustomStringConvertible {
   /// `key` holds values of type `expected`; the stored form given does not decode as one.
   case undecodable(key: String, expected: String)
 
+  /// One line naming the key and both types, such as `'age' holds Int values; a value of type
+  /// String was refused`.
   public var description: String {
     switch self {
     case let .typeMismatch(key, expected, actual):

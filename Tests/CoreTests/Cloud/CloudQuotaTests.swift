@@ -127,10 +127,10 @@ import Testing
     })
   }
 
-  /// The containers that merge on this machine hold the limits; the etcd backend merges on the
-  /// server without them yet (each device checks only its own copy there: see the README's
-  /// "Known limits" of the etcd backend).
-  @Test(arguments: [CloudBackendKind.inMemory, .embedded])
+  /// Every container holds the limits across devices: each device checks only its own copy, so
+  /// the container (for etcd: a save merged on what the cluster stores, see
+  /// `EtcdSaveTransaction`) refuses what would take it past them.
+  @Test(arguments: CloudBackendKind.allCases)
   func twoDevicesCannotFillTheContainerPast1024Keys(kind: CloudBackendKind) async throws {
     try await withCloudContainer(kind) { container in
       try container.device().save(records("a", 700, at: 1))
@@ -156,8 +156,9 @@ import Testing
     }
   }
 
-  @Test func theWritingDeviceIsToldWhichKeysTheContainerRefusedAndDropsThem() async throws {
-    try await withCloudContainer(.embedded) { container in
+  @Test(arguments: CloudBackendKind.allCases)
+  func theWritingDeviceIsToldWhichKeysTheContainerRefusedAndDropsThem(kind: CloudBackendKind) async throws {
+    try await withCloudContainer(kind) { container in
       let (store, _) = try container.store()
       let notifications = CloudNotificationLog(store)
       // Another device fills the container behind this device's back (its copy does not know).

@@ -22,7 +22,8 @@ public protocol CloudBackend: AnyObject, Sendable {
   /// nothing (and writes nothing).
   ///
   /// The container holds ``CloudQuota`` across devices: records that would take it past the
-  /// limits are refused (``CloudContainerContents`` decides) and the others saved.
+  /// limits (its keys with a value, its bytes, a key's length, counted as they would be after the
+  /// save) are refused and the others saved.
   ///
   /// - Parameter records: Key → record.
   /// - Throws: ``CloudQuotaViolation`` naming the refused records (the others are saved); any

@@ -41,8 +41,7 @@ enum CloudDefaultBackend {
         return try EtcdCloudBackend(configuration: configuration)
       }
     } catch {
-      FileHandle.standardError.write(
-        Data("NSUbiquitousKeyValueStore: etcd not used, the embedded container is: \(error)\n".utf8))
+      Diagnostics.report("NSUbiquitousKeyValueStore", "etcd not used, the embedded container is: \(error)")
     }
     return EmbeddedCloudBackend()
   }
@@ -51,6 +50,8 @@ enum CloudDefaultBackend {
 /// ``NSUbiquitousKeyValueStore/setDefaultBackend(_:)`` was called after the default store was
 /// first used; the store keeps its backend.
 public struct CloudBackendSelectionError: Error, CustomStringConvertible {
+  /// The message: `setDefaultBackend(_:)` must be called before `NSUbiquitousKeyValueStore.default`
+  /// is first used.
   public var description: String {
     "NSUbiquitousKeyValueStore.setDefaultBackend(_:) must be called before NSUbiquitousKeyValueStore.default is first used"
   }

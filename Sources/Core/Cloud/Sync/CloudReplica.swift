@@ -237,7 +237,7 @@ final class CloudReplica: ObservedStoreState, @unchecked Sendable {
     lock.lock()
     let old = copy.values
     copy = CloudLocalCopy(records: records)
-    records.values.forEach { clock.observe($0.timestamp) }
+    for record in records.values { clock.observe(record.timestamp) }
     pending = [:]
     hasSynced = true
     let new = copy.values

@@ -69,7 +69,7 @@ import Testing
     let layout = EtcdKeyLayout(root: configuration.root, container: "limits", account: configuration.account)
     let stored = try cluster.client().range(key: layout.prefixKey, rangeEnd: layout.rangeEnd).kvs ?? []
     #expect(stored.count == 120)
-    #expect(Set(stored.compactMap { $0.mod_revision?.value }).count == 1)
+    #expect(Set(stored.compactMap { $0.modRevision?.value }).count == 1)
 
     let large = Data((0..<900_000).map { UInt8($0 % 251) })
     try backend.save(["large": CloudRecord(value: large, timestamp: timestamp)])

@@ -81,11 +81,11 @@ import Testing
     let received = LineLog()
     #expect(throws: HTTPError.self) {
       _ = try CurlHTTPClient().stream(
-        server.endpoint + "/v3/watch", body: Data("{}".utf8), idleTimeout: 5, isCancelled: { false }
-      ) { line in
-        received.append(String(decoding: line, as: UTF8.self))
-        return true
-      }
+        server.endpoint + "/v3/watch", body: Data("{}".utf8), idleTimeout: 5, isCancelled: { false },
+        onLine: { line in
+          received.append(String(decoding: line, as: UTF8.self))
+          return true
+        })
     }
     #expect(received.all == [#"{"result":{"created":true}}"#, #"{"result":{"events":[]}}"#])
   }

@@ -178,13 +178,8 @@ final class EtcdTestCluster: @unchecked Sendable {
     throw ClusterError(description: "the etcd cluster did not become healthy in 20 s: \(lastError.map { "\($0)" } ?? "")")
   }
 
-  private struct StatusResponse: Decodable {
-    var header: EtcdResponseHeader?
-    var leader: String?
-  }
-
   private struct MemberHeader: Decodable {
-    var member_id: String?
+    var memberId: String?
   }
 
   private struct StatusHeader: Decodable {
@@ -196,7 +191,7 @@ final class EtcdTestCluster: @unchecked Sendable {
   func leader() -> Member? {
     for member in members where member.isRunning {
       guard let status: StatusHeader = try? client([member]).call("/v3/maintenance/status", [String: String]()),
-        let leader = status.leader, status.header?.member_id == leader
+        let leader = status.leader, status.header?.memberId == leader
       else { continue }
       return member
     }
@@ -220,7 +215,7 @@ final class EtcdTestCluster: @unchecked Sendable {
   /// `count` distinct free TCP ports on 127.0.0.1.
   private static func freePorts(_ count: Int) throws -> [Int] {
     var sockets: [Int32] = []
-    defer { sockets.forEach { close($0) } }
+    defer { for socket in sockets { close(socket) } }
     var ports: [Int] = []
     for _ in 0..<count {
       let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

@@ -111,7 +111,7 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
       let response = try client.range(key: layout.prefixKey, rangeEnd: layout.rangeEnd)
       let kvs = response.kvs ?? []
       let cursor = EtcdCursor(
-        clusterID: response.header?.cluster_id ?? "", revision: EtcdRecordReader.highestRevision(kvs))
+        clusterID: response.header?.clusterId ?? "", revision: EtcdRecordReader.highestRevision(kvs))
       let records = EtcdRecordReader.records(kvs, layout: layout)
       let hasPending = lock.withLock {
         journal.absorb(records)
@@ -138,6 +138,8 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
   ///
   /// - Throws: ``EtcdError`` when the cluster refuses the save (permission denied, a request too
   ///   large): the refused writes are dropped from the journal, and the store keeps them.
+  ///   ``CloudQuotaViolation`` naming the records that would take the container past
+  ///   ``CloudQuota`` across all devices (the others are saved).
   public func save(_ records: [String: CloudRecord]) throws {
     guard !records.isEmpty else { return }
     let waitForRetry = lock.withLock {
@@ -180,7 +182,7 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
         let response = try client.range(key: newLayout.prefixKey, rangeEnd: newLayout.rangeEnd)
         let kvs = response.kvs ?? []
         newJournal.absorb(EtcdRecordReader.records(kvs, layout: newLayout))
-        cursor = EtcdCursor(clusterID: response.header?.cluster_id ?? "", revision: EtcdRecordReader.highestRevision(kvs))
+        cursor = EtcdCursor(clusterID: response.header?.clusterId ?? "", revision: EtcdRecordReader.highestRevision(kvs))
         newJournal.cursor = cursor
       } catch let error as EtcdError where error.kind == .unreachable {
         lock.withLock { noteOffline(error) }
@@ -210,20 +212,24 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
   /// Sends the journal's pending writes; on success they leave the journal.
   ///
   /// - Throws: ``EtcdError`` for a refusal (not for an unreachable cluster, which schedules a
-  ///   retry).
+  ///   retry); ``CloudQuotaViolation`` naming the writes the container's quota refused (the
+  ///   others are saved; all leave the journal).
   private func pushPending() throws {
-    try pushLock.withLock {
+    let refused: [String] = try pushLock.withLock {
       let (pending, layout) = lock.withLock { (journal.pending, self.layout) }
-      guard !pending.isEmpty else { return }
+      guard !pending.isEmpty else { return [] }
       do {
-        try send(pending, under: layout)
+        let refused = try EtcdSaveTransaction.save(pending, under: layout, with: client)
         lock.withLock {
           journal.acknowledge(pending)
+          journal.forget(refused, of: pending)
           noteSuccess()
           persistJournal()
         }
+        return refused
       } catch let error as EtcdError where error.kind == .unreachable {
         lock.withLock { noteOffline(error) }
+        return []
       } catch {
         lock.withLock {
           journal.acknowledge(pending)
@@ -233,15 +239,7 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
         throw error
       }
     }
-  }
-
-  /// One save (see ``EtcdSaveTransaction``).
-  private func send(_ records: [String: CloudRecord], under layout: EtcdKeyLayout) throws {
-    let entries = try records.map { key, record in
-      EtcdSaveTransaction.Entry(
-        key: layout.key(key), header: EtcdRecordCodec.header(record.timestamp), bytes: try EtcdRecordCodec.encode(record))
-    }
-    try EtcdSaveTransaction.save(entries, with: client)
+    if !refused.isEmpty { throw CloudQuotaViolation(keys: refused) }
   }
 
   // MARK: State (called with `lock` held)
@@ -289,7 +287,7 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
       try journal.persist()
     } catch {
       lastError = "\(error)"
-      FileHandle.standardError.write(Data("NSUbiquitousKeyValueStore: \(error)\n".utf8))
+      Diagnostics.report("NSUbiquitousKeyValueStore", "\(error)")
     }
   }
 

@@ -72,6 +72,14 @@ struct EtcdDeviceJournal {
     }
   }
 
+  /// Forgets the records of `keys` that are still the ones `pushed` (the cluster refused them for
+  /// the quota), so the cluster's record of each key takes its place at the next read.
+  mutating func forget(_ keys: [String], of pushed: [String: CloudRecord]) {
+    for key in keys where records[key]?.timestamp == pushed[key]?.timestamp {
+      records[key] = nil
+    }
+  }
+
   /// Writes the journal to its file (nothing for a memory-only journal).
   ///
   /// - Throws: ``PropertyListError`` when the file cannot be written (it is then unchanged).

@@ -3,7 +3,7 @@ import Foundation
 /// Reads records from etcd key-values under one prefix.
 enum EtcdRecordReader {
   /// The records of `kvs` by store key (later `mod_revision` wins within the list). A key-value
-  /// that is not an ObservableDefaults record is skipped and reported once on standard error.
+  /// that is not an ObservableDefaults record is skipped and reported to ``Diagnostics``.
   static func records(_ kvs: [EtcdKeyValue], layout: EtcdKeyLayout) -> [String: CloudRecord] {
     var records: [String: CloudRecord] = [:]
     for kv in kvs {
@@ -11,7 +11,7 @@ enum EtcdRecordReader {
       do {
         records[key] = try EtcdRecordCodec.decode(kv.value ?? Data())
       } catch {
-        FileHandle.standardError.write(Data("NSUbiquitousKeyValueStore: skipped etcd key \(layout.prefix)\(key): \(error)\n".utf8))
+        Diagnostics.report("NSUbiquitousKeyValueStore", "skipped etcd key \(layout.prefix)\(key): \(error)")
       }
     }
     return records
@@ -19,6 +19,6 @@ enum EtcdRecordReader {
 
   /// The highest `mod_revision` in `kvs` (0 for none).
   static func highestRevision(_ kvs: [EtcdKeyValue]) -> Int64 {
-    kvs.compactMap { $0.mod_revision?.value }.max() ?? 0
+    kvs.compactMap { $0.modRevision?.value }.max() ?? 0
   }
 }

@@ -1,26 +1,27 @@
 import Foundation
 
-/// One save to etcd: per key, the record with the later timestamp is kept, and etcd itself
-/// refuses to replace a later record.
+/// One save to etcd, merged on the server's state as the containers on this machine merge
+/// (``CloudContainerContents``): per key the record with the later timestamp is kept, and the
+/// account's ``CloudQuota`` holds across devices.
 ///
-/// 1. One transaction reads the keys being saved (a `range` per key).
-/// 2. The records that are later than what is stored (or whose key is missing) are written in
-///    one transaction, each put guarded by a compare:
+/// 1. One range reads every record under the account's prefix, at the store's revision `R`.
+/// 2. The records are merged into what was read: a record no later than the stored one is
+///    skipped; one that would take the container past the quota is refused.
+/// 3. The records taken are written in one transaction guarded by one compare over the whole
+///    prefix,
 ///
-///        value(key) < header(new)     when the key exists (``EtcdRecordCodec`` headers sort as
-///                                     timestamps do, and etcd compares values byte by byte)
-///        mod_revision(key) == 0       when it does not
+///        mod_revision(prefix … range end) < R + 1
 ///
-///    so all keys land in one revision, and a record written meanwhile by another device makes
-///    the whole transaction fail instead of being overwritten: the save then reads again and
-///    retries (at most ``maximumAttempts`` times).
-/// 3. When no record is later, nothing is written.
+///    so the write lands only when no device changed anything under the prefix since the read:
+///    then the merge (timestamps and quota) was decided on exactly what is stored. Otherwise the
+///    save reads again and retries (at most ``maximumAttempts`` times).
+/// 4. When no record is taken, nothing is written.
 ///
 /// Transactions are flat (etcd 3.4.23 does not check role permissions inside nested
 /// transactions). etcd's limits are kept: at most ``maximumOperations`` operations per
 /// transaction (`--max-txn-ops`, default 128) and ``maximumBytes`` per request (below
 /// `--max-request-bytes`, default 1.5 MiB); a save beyond them is split into several
-/// transactions (several revisions).
+/// transactions, each guarded by the revision the previous one produced.
 enum EtcdSaveTransaction {
   /// One key to save: its etcd key, the new record's header and bytes.
   struct Entry {
@@ -39,24 +40,51 @@ enum EtcdSaveTransaction {
   /// Read-then-write rounds before a save contended by other devices gives up.
   static let maximumAttempts = 8
 
-  /// Saves `entries` through `client`.
+  /// Saves `records` (store key → record) under `layout` through `client`.
   ///
-  /// - Throws: ``EtcdError``; also `.server` when other devices kept changing the keys for
-  ///   ``maximumAttempts`` rounds.
-  static func save(_ entries: [Entry], with client: EtcdClient) throws {
-    for group in groups(entries) {
-      var attempt = 0
-      while true {
-        let stored = try read(group.map(\.key), with: client)
-        let later = group.filter { entry in stored[entry.key].map { $0.lexicographicallyPrecedes(entry.header) } ?? true }
-        if later.isEmpty { break }
-        if try client.txn(write(later, over: stored)).succeeded == true { break }
-        attempt += 1
-        guard attempt < maximumAttempts else {
-          throw EtcdError(kind: .server(code: 10), message: "other devices kept changing the keys; the save will be retried")
-        }
+  /// - Returns: The keys refused because the container's ``CloudQuota`` would be exceeded (the
+  ///   other records are saved), sorted.
+  /// - Throws: ``EtcdError``; also `.server` when other devices kept changing the container for
+  ///   ``maximumAttempts`` rounds; ``EtcdRecordError`` when a record cannot be encoded.
+  static func save(
+    _ records: [String: CloudRecord], under layout: EtcdKeyLayout, with client: EtcdClient
+  ) throws -> [String] {
+    for _ in 0..<maximumAttempts {
+      let read = try client.range(key: layout.prefixKey, rangeEnd: layout.rangeEnd)
+      let stored = EtcdRecordReader.records(read.kvs ?? [], layout: layout)
+      var contents = CloudContainerContents(
+        revision: 0, entries: stored.mapValues { CloudContainerContents.Entry(record: $0, revision: 0) })
+      guard contents.merge(records) else { return contents.refusedKeys }
+      let taken = try records.filter { key, record in
+        contents.entries[key]?.record.timestamp == record.timestamp && stored[key]?.timestamp != record.timestamp
+      }.map { key, record in
+        Entry(key: layout.key(key), header: EtcdRecordCodec.header(record.timestamp), bytes: try EtcdRecordCodec.encode(record))
+      }
+      if try write(taken, under: layout, since: read.header?.revision?.value ?? 0, with: client) {
+        return contents.refusedKeys
       }
     }
+    throw EtcdError(kind: .server(code: 10), message: "other devices kept changing the container; the save will be retried")
+  }
+
+  /// Writes `entries` in as few transactions as etcd's limits allow, each guarded by "nothing
+  /// under the prefix changed since `revision`" (then since the revision the previous one made).
+  ///
+  /// - Returns: Whether every transaction was written (false: another device wrote meanwhile).
+  private static func write(
+    _ entries: [Entry], under layout: EtcdKeyLayout, since revision: Int64, with client: EtcdClient
+  ) throws -> Bool {
+    var since = revision
+    for group in groups(entries) {
+      let unchanged = EtcdCompare(
+        key: layout.prefixKey, rangeEnd: layout.rangeEnd, target: .mod, result: .less,
+        modRevision: EtcdInt64(since + 1))
+      let reply = try client.txn(
+        EtcdTxnRequest(compare: [unchanged], success: group.map { .put(EtcdPutRequest(key: $0.key, value: $0.bytes)) }))
+      guard reply.succeeded == true else { return false }
+      since = reply.header?.revision?.value ?? since
+    }
+    return true
   }
 
   /// The entries in groups that fit one transaction each.
@@ -74,26 +102,5 @@ enum EtcdSaveTransaction {
     }
     if !group.isEmpty { groups.append(group) }
     return groups
-  }
-
-  /// The stored bytes of `keys` (missing keys are absent), read in one transaction.
-  private static func read(_ keys: [Data], with client: EtcdClient) throws -> [Data: Data] {
-    let response = try client.txn(EtcdTxnRequest(success: keys.map { .range(EtcdRangeRequest(key: $0)) }))
-    var stored: [Data: Data] = [:]
-    for kv in (response.responses ?? []).flatMap({ $0.response_range?.kvs ?? [] }) {
-      stored[kv.key] = kv.value ?? Data()
-    }
-    return stored
-  }
-
-  /// The guarded puts of `entries`.
-  private static func write(_ entries: [Entry], over stored: [Data: Data]) -> EtcdTxnRequest {
-    EtcdTxnRequest(
-      compare: entries.map { entry in
-        stored[entry.key] == nil
-          ? EtcdCompare(key: entry.key, target: .MOD, result: .EQUAL, mod_revision: EtcdInt64(0))
-          : EtcdCompare(key: entry.key, target: .VALUE, result: .LESS, value: entry.header)
-      },
-      success: entries.map { .put(EtcdPutRequest(key: $0.key, value: $0.bytes)) })
   }
 }

@@ -94,10 +94,10 @@ final class EtcdWatch: @unchecked Sendable {
   private func catchUp() throws {
     let since = through > 0 && clusterID != nil ? through + 1 : nil
     var response = try client.range(key: layout.prefixKey, rangeEnd: layout.rangeEnd, minModRevision: since)
-    if since != nil, response.header?.cluster_id != clusterID {
+    if since != nil, response.header?.clusterId != clusterID {
       response = try client.range(key: layout.prefixKey, rangeEnd: layout.rangeEnd)
     }
-    let cluster = response.header?.cluster_id ?? ""
+    let cluster = response.header?.clusterId ?? ""
     let revision = response.header?.revision?.value ?? 0
     let records = EtcdRecordReader.records(response.kvs ?? [], layout: layout)
     clusterID = cluster
@@ -110,27 +110,27 @@ final class EtcdWatch: @unchecked Sendable {
   /// One watch stream on `endpoint`, until it ends.
   private func stream(from endpoint: String) throws {
     let request = EtcdWatchCreateRequest(
-      create_request: .init(
-        key: layout.prefixKey, range_end: layout.rangeEnd, start_revision: EtcdInt64(through + 1), progress_notify: true))
-    let body = try JSONEncoder().encode(request)
+      createRequest: .init(
+        key: layout.prefixKey, rangeEnd: layout.rangeEnd, startRevision: EtcdInt64(through + 1), progressNotify: true))
+    let body = try EtcdJSON.encode(request)
     let headers = try client.headers(at: endpoint, timeout: client.requestTimeout)
     var failure: EtcdError?
     let status: Int
     do {
       status = try client.http.stream(
         endpoint + "/v3/watch", body: body, headers: headers, idleTimeout: idleTimeout,
-        isCancelled: { [weak self] in self?.isCancelled ?? true }
-      ) { [self] line in
-        do {
-          try handle(line, from: endpoint)
-          return true
-        } catch let error as EtcdError {
-          failure = error
-          return false
-        } catch {
-          return false
-        }
-      }
+        isCancelled: { [weak self] in self?.isCancelled ?? true },
+        onLine: { [self] line in
+          do {
+            try handle(line, from: endpoint)
+            return true
+          } catch let error as EtcdError {
+            failure = error
+            return false
+          } catch {
+            return false
+          }
+        })
     } catch let error as HTTPError {
       if let failure { throw failure }
       throw EtcdError(kind: error.kind == .malformedReply ? .malformedReply : .unreachable, message: error.description)
@@ -145,23 +145,23 @@ final class EtcdWatch: @unchecked Sendable {
   private func handle(_ line: Data, from endpoint: String) throws {
     let decoded: EtcdWatchLine
     do {
-      decoded = try JSONDecoder().decode(EtcdWatchLine.self, from: line)
+      decoded = try EtcdJSON.decode(EtcdWatchLine.self, from: line)
     } catch {
       throw EtcdError(kind: .malformedReply, message: "\(endpoint)/v3/watch: not a watch response (\(EtcdClient.describe(error)))")
     }
     if let error = decoded.error {
-      throw EtcdError.fromGateway(status: error.http_code ?? 0, code: error.grpc_code, message: error.message, endpoint: endpoint)
+      throw EtcdError.fromGateway(status: error.httpCode ?? 0, code: error.grpcCode, message: error.message, endpoint: endpoint)
     }
     guard let result = decoded.result else {
       throw EtcdError(kind: .malformedReply, message: "\(endpoint)/v3/watch: a line without result or error")
     }
     if result.canceled == true {
-      if let compacted = result.compact_revision?.value, compacted > 0 {
+      if let compacted = result.compactRevision?.value, compacted > 0 {
         throw EtcdError(kind: .compacted(revision: compacted), message: "watch from \(through + 1)")
       }
-      throw EtcdError.fromGateway(status: 0, code: nil, message: result.cancel_reason ?? "watch cancelled", endpoint: endpoint)
+      throw EtcdError.fromGateway(status: 0, code: nil, message: result.cancelReason ?? "watch cancelled", endpoint: endpoint)
     }
-    if let cluster = result.header?.cluster_id, cluster != clusterID {
+    if let cluster = result.header?.clusterId, cluster != clusterID {
       // Another cluster answers at this address: deliver everything again.
       clusterID = cluster
       through = 0
@@ -169,12 +169,12 @@ final class EtcdWatch: @unchecked Sendable {
       throw EtcdError(kind: .unreachable, message: "\(endpoint) belongs to another cluster")
     }
     let events = (result.events ?? []).compactMap { event -> EtcdKeyValue? in
-      guard event.type != "DELETE", let kv = event.kv, (kv.mod_revision?.value ?? 0) > through else { return nil }
+      guard event.type != "DELETE", let kv = event.kv, (kv.modRevision?.value ?? 0) > through else { return nil }
       return kv
     }
     if result.created == true { callbacks.reachability(nil, endpoint) }
     if !events.isEmpty {
-      through = events.compactMap { $0.mod_revision?.value }.max() ?? through
+      through = events.compactMap { $0.modRevision?.value }.max() ?? through
       let records = EtcdRecordReader.records(events, layout: layout)
       if !records.isEmpty { callbacks.deliver(records, EtcdCursor(clusterID: clusterID ?? "", revision: through)) }
     } else if result.created != true, result.events == nil, let revision = result.header?.revision?.value {

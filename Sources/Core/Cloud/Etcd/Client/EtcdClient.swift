@@ -70,8 +70,8 @@ final class EtcdClient: @unchecked Sendable {
     try call(
       "/v3/kv/range",
       EtcdRangeRequest(
-        key: key, range_end: rangeEnd, min_mod_revision: minModRevision.map(EtcdInt64.init),
-        serializable: serializable ? true : nil, count_only: countOnly ? true : nil))
+        key: key, rangeEnd: rangeEnd, minModRevision: minModRevision.map(EtcdInt64.init),
+        serializable: serializable ? true : nil, countOnly: countOnly ? true : nil))
   }
 
   /// Runs a transaction.
@@ -88,7 +88,7 @@ final class EtcdClient: @unchecked Sendable {
   /// - Throws: ``EtcdError``: the first error no other member can fix, or `.unreachable` naming
   ///   each member's failure.
   func call<Response: Decodable>(_ path: String, _ request: some Encodable) throws -> Response {
-    let body = try JSONEncoder().encode(request)
+    let body = try EtcdJSON.encode(request)
     let deadline = Date().addingTimeInterval(requestTimeout)
     var index = lock.withLock { preferred }
     var failures: [String: String] = [:]
@@ -141,12 +141,12 @@ final class EtcdClient: @unchecked Sendable {
       throw EtcdError(kind: error.kind == .malformedReply ? .malformedReply : .unreachable, message: error.description)
     }
     guard reply.status == 200 else {
-      let gateway = try? JSONDecoder().decode(EtcdGatewayError.self, from: reply.body)
+      let gateway = try? EtcdJSON.decode(EtcdGatewayError.self, from: reply.body)
       throw EtcdError.fromGateway(
         status: reply.status, code: gateway?.code, message: gateway?.message ?? gateway?.error, endpoint: endpoint)
     }
     do {
-      return try JSONDecoder().decode(Response.self, from: reply.body)
+      return try EtcdJSON.decode(Response.self, from: reply.body)
     } catch {
       throw EtcdError(kind: .malformedReply, message: "\(endpoint)\(path): not an etcd reply (\(Self.describe(error)))")
     }
@@ -170,7 +170,7 @@ final class EtcdClient: @unchecked Sendable {
   }
 
   private func authenticate(_ credentials: EtcdCredentials, at endpoint: String, timeout: TimeInterval) throws -> String {
-    let body = try JSONEncoder().encode(EtcdAuthenticateRequest(name: credentials.user, password: credentials.password))
+    let body = try EtcdJSON.encode(EtcdAuthenticateRequest(name: credentials.user, password: credentials.password))
     let response: EtcdAuthenticateResponse
     do {
       response = try exchange(endpoint, "/v3/auth/authenticate", body: body, timeout: timeout, headers: [])

@@ -29,6 +29,8 @@ public struct EtcdError: Error, Sendable, CustomStringConvertible {
     self.message = message
   }
 
+  /// One line: `etcd:`, what went wrong (from ``kind``, with the revision or gRPC code it
+  /// carries) and ``message``, such as `etcd: permission denied: …`. Never contains credentials.
   public var description: String {
     switch kind {
     case .unreachable: "etcd: no member answered: \(message)"

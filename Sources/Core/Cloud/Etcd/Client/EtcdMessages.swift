@@ -3,7 +3,28 @@ import Foundation
 // The JSON messages of etcd's v3 gateway (`/v3/kv/range`, `/v3/kv/txn`, `/v3/watch`,
 // `/v3/auth/authenticate`): proto3 JSON with the protos' field names, 64-bit integers as strings,
 // keys and values base64 (Foundation's default coding of `Data`), and fields at their default
-// value (0, false, empty) left out of replies.
+// value (0, false, empty) left out of replies. Swift names are camel case; ``EtcdJSON`` maps them
+// to and from the protos' snake case.
+
+/// The JSON coding of the gateway's messages: Foundation's coders with the protos' snake-case
+/// field names (`mod_revision` ↔ `modRevision`).
+enum EtcdJSON {
+  /// The JSON of `message`, field names in snake case.
+  static func encode(_ message: some Encodable) throws -> Data {
+    let encoder = JSONEncoder()
+    encoder.keyEncodingStrategy = .convertToSnakeCase
+    return try encoder.encode(message)
+  }
+
+  /// The message of type `type` in `data`, field names in snake case.
+  ///
+  /// - Throws: `DecodingError` when `data` is not such a message.
+  static func decode<Message: Decodable>(_ type: Message.Type, from data: Data) throws -> Message {
+    let decoder = JSONDecoder()
+    decoder.keyDecodingStrategy = .convertFromSnakeCase
+    return try decoder.decode(type, from: data)
+  }
+}
 
 /// A 64-bit integer that etcd writes as a JSON string (and accepts as one).
 struct EtcdInt64: Codable, Sendable, Equatable {
@@ -35,7 +56,7 @@ struct EtcdInt64: Codable, Sendable, Equatable {
 /// The header of every reply.
 struct EtcdResponseHeader: Decodable, Sendable {
   /// The cluster's identity (a `uint64`, kept as etcd writes it).
-  var cluster_id: String?
+  var clusterId: String?
   /// The store's revision when the request was served.
   var revision: EtcdInt64?
 }
@@ -44,15 +65,15 @@ struct EtcdResponseHeader: Decodable, Sendable {
 struct EtcdKeyValue: Decodable, Sendable {
   var key: Data
   var value: Data?
-  var mod_revision: EtcdInt64?
+  var modRevision: EtcdInt64?
 }
 
 struct EtcdRangeRequest: Encodable, Sendable {
   var key: Data
-  var range_end: Data? = nil
-  var min_mod_revision: EtcdInt64? = nil
+  var rangeEnd: Data? = nil
+  var minModRevision: EtcdInt64? = nil
   var serializable: Bool? = nil
-  var count_only: Bool? = nil
+  var countOnly: Bool? = nil
 }
 
 struct EtcdRangeResponse: Decodable, Sendable {
@@ -67,13 +88,21 @@ struct EtcdPutRequest: Encodable, Sendable {
 
 /// A condition of a transaction.
 struct EtcdCompare: Encodable, Sendable {
-  enum Target: String, Encodable, Sendable { case VALUE, MOD }
-  enum Result: String, Encodable, Sendable { case EQUAL, LESS }
+  enum Target: String, Encodable, Sendable {
+    case value = "VALUE"
+    case mod = "MOD"
+  }
+  enum Result: String, Encodable, Sendable {
+    case equal = "EQUAL"
+    case less = "LESS"
+  }
   var key: Data
+  /// With a range end, the compare holds for every key from `key` up to it (etcd 3.3 and later).
+  var rangeEnd: Data? = nil
   var target: Target
   var result: Result
-  var value: Data?
-  var mod_revision: EtcdInt64?
+  var value: Data? = nil
+  var modRevision: EtcdInt64?
 }
 
 /// One operation of a transaction: a read or a put. (Never a nested transaction: etcd 3.4.23
@@ -82,13 +111,16 @@ enum EtcdRequestOp: Encodable, Sendable {
   case range(EtcdRangeRequest)
   case put(EtcdPutRequest)
 
-  private enum CodingKeys: String, CodingKey { case request_range, request_put }
+  private enum CodingKeys: String, CodingKey {
+    case requestRange = "request_range"
+    case requestPut = "request_put"
+  }
 
   func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     switch self {
-    case .range(let range): try container.encode(range, forKey: .request_range)
-    case .put(let put): try container.encode(put, forKey: .request_put)
+    case .range(let range): try container.encode(range, forKey: .requestRange)
+    case .put(let put): try container.encode(put, forKey: .requestPut)
     }
   }
 }
@@ -101,7 +133,7 @@ struct EtcdTxnRequest: Encodable, Sendable {
 
 struct EtcdTxnResponse: Decodable, Sendable {
   struct ResponseOp: Decodable, Sendable {
-    var response_range: EtcdRangeResponse?
+    var responseRange: EtcdRangeResponse?
   }
   var header: EtcdResponseHeader?
   /// Absent (false) when a compare failed.
@@ -121,11 +153,11 @@ struct EtcdAuthenticateResponse: Decodable, Sendable {
 struct EtcdWatchCreateRequest: Encodable, Sendable {
   struct Create: Encodable, Sendable {
     var key: Data
-    var range_end: Data
-    var start_revision: EtcdInt64
-    var progress_notify: Bool
+    var rangeEnd: Data
+    var startRevision: EtcdInt64
+    var progressNotify: Bool
   }
-  var create_request: Create
+  var createRequest: Create
 }
 
 /// One line of a `/v3/watch` stream: a result, or an error that ends the stream.
@@ -140,14 +172,14 @@ struct EtcdWatchLine: Decodable, Sendable {
     var header: EtcdResponseHeader?
     var created: Bool?
     var canceled: Bool?
-    var compact_revision: EtcdInt64?
-    var cancel_reason: String?
+    var compactRevision: EtcdInt64?
+    var cancelReason: String?
     var events: [Event]?
   }
 
   struct StreamError: Decodable, Sendable {
-    var grpc_code: Int?
-    var http_code: Int?
+    var grpcCode: Int?
+    var httpCode: Int?
     var message: String?
   }
 

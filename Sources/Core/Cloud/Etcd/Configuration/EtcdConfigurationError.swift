@@ -8,5 +8,6 @@ public struct EtcdConfigurationError: Error, Sendable, CustomStringConvertible {
     self.message = message
   }
 
+  /// The message, as ``message``.
   public var description: String { message }
 }

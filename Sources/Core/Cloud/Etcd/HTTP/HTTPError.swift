@@ -30,6 +30,8 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
     self.reason = reason
   }
 
+  /// One line naming ``endpoint``, what went wrong (from ``kind``) and libcurl's ``reason``, such
+  /// as `http://127.0.0.1:2379 did not answer in time: …`.
   public var description: String {
     switch kind {
     case .unreachable: "\(endpoint) is unreachable: \(reason)"
