@@ -1,21 +1,26 @@
 import Foundation
-@testable import ObservableDefaultsCore
 import Testing
+
+@testable import ObservableDefaultsCore
 
 /// Our binary reader against Foundation's: the same values from the same bytes.
 @Suite struct BinaryPropertyListReaderTests {
   private func ours(_ data: Data) throws -> [String: Any] {
-    try PropertyListFile(url: URL(fileURLWithPath: "/reader-test.plist")).document(from: data).values
+    try PropertyListFile(url: URL(fileURLWithPath: "/reader-test.plist")).document(from: data)
+      .values
   }
 
   private func foundations(_ data: Data) throws -> [String: Any] {
-    try #require(PropertyListValue.normalized(try PropertyListSerialization.propertyList(from: data, format: nil)) as? [String: Any])
+    try #require(
+      PropertyListValue.normalized(
+        try PropertyListSerialization.propertyList(from: data, format: nil)) as? [String: Any])
   }
 
   @Test func readsFoundationsBytesExactly() throws {
     var values = BinaryPropertyListWriterTests.values
     values["deep"] = BinaryPropertyListWriterTests.nested(400)
-    let data = try PropertyListSerialization.data(fromPropertyList: values, format: .binary, options: 0)
+    let data = try PropertyListSerialization.data(
+      fromPropertyList: values, format: .binary, options: 0)
     let back = try ours(data)
     #expect(propertyListValuesEqual(back, values))
     #expect(propertyListValuesEqual(back, try foundations(data)))
@@ -37,7 +42,9 @@ import Testing
 
   @Test func everyBinaryFixtureReadsAsFoundationReadsIt() throws {
     let folder = PropertyListFileTests.fixtures
-    let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix("-binary.plist") }
+    let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter {
+      $0.hasSuffix("-binary.plist")
+    }
     #expect(names.count == 4)
     for name in names {
       let data = try Data(contentsOf: folder.appendingPathComponent(name))

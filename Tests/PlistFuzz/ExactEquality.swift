@@ -8,7 +8,8 @@ enum ExactEquality {
   static func equal(_ lhs: Any, _ rhs: Any) -> Bool {
     switch (lhs, rhs) {
     case (let l as [String: Any], let r as [String: Any]):
-      return l.count == r.count && l.allSatisfy { key, value in r[key].map { equal(value, $0) } ?? false }
+      return l.count == r.count
+        && l.allSatisfy { key, value in r[key].map { equal(value, $0) } ?? false }
     case (let l as [Any], let r as [Any]):
       return l.count == r.count && zip(l, r).allSatisfy(equal)
     case (let l as String, let r as String):

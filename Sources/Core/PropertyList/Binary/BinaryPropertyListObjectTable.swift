@@ -95,7 +95,9 @@ struct BinaryPropertyListObjectTable {
     var hash = seed ^ (UInt64(count) &* 0x9E37_79B9_7F4A_7C15)
     var offset = 0
     while offset + 8 <= count {
-      hash = (hash ^ bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* 0xBF58_476D_1CE4_E5B9
+      hash =
+        (hash ^ bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+        &* 0xBF58_476D_1CE4_E5B9
       hash ^= hash >> 31
       offset += 8
     }

@@ -37,11 +37,15 @@ struct BinaryPropertyListReader {
 
   private init(bytes: UnsafeRawBufferPointer) throws(PropertyListRejection) {
     self.bytes = bytes
-    guard bytes.count >= 8 + 1 + 32, bytes.starts(with: "bplist00".utf8) else { throw Self.inconsistent() }
+    guard bytes.count >= 8 + 1 + 32, bytes.starts(with: "bplist00".utf8) else {
+      throw Self.inconsistent()
+    }
     let trailer = bytes.count - 32
     offsetSize = Int(bytes[trailer + 6])
     referenceSize = Int(bytes[trailer + 7])
-    guard (1...8).contains(offsetSize), (1...8).contains(referenceSize) else { throw Self.inconsistent() }
+    guard (1...8).contains(offsetSize), (1...8).contains(referenceSize) else {
+      throw Self.inconsistent()
+    }
     let count = bytes.bigEndianInteger(at: trailer + 8, size: 8)
     let top = bytes.bigEndianInteger(at: trailer + 16, size: 8)
     let table = bytes.bigEndianInteger(at: trailer + 24, size: 8)
@@ -78,7 +82,9 @@ struct BinaryPropertyListReader {
       return Double(bitPattern: bytes.bigEndianInteger(at: offset + 1, size: 8))
     case 0x3 where low == 3:
       try require(offset + 1, 8)
-      return Date(timeIntervalSinceReferenceDate: Double(bitPattern: bytes.bigEndianInteger(at: offset + 1, size: 8)))
+      return Date(
+        timeIntervalSinceReferenceDate: Double(
+          bitPattern: bytes.bigEndianInteger(at: offset + 1, size: 8)))
     case 0x4:
       let (start, count) = try lengthAndStart(offset, low)
       try require(start, count)
@@ -117,15 +123,18 @@ struct BinaryPropertyListReader {
     switch marker >> 4 {
     case 0x5:
       try require(start, count)
-      return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<start + count]), as: UTF8.self)
+      return String(
+        decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<start + count]), as: UTF8.self)
     case 0x6:
       let (size, overflow) = count.multipliedReportingOverflow(by: 2)
       guard !overflow else { throw Self.inconsistent() }
       try require(start, size)
       return String(unsafeUninitializedCapacity: 3 * count) { utf8 in
         var written = 0
-        var units = (0..<count).lazy.map { UInt16(self.bytes[start + 2 * $0]) << 8 | UInt16(self.bytes[start + 2 * $0 + 1]) }
-          .makeIterator()
+        var units = (0..<count).lazy.map {
+          UInt16(self.bytes[start + 2 * $0]) << 8 | UInt16(self.bytes[start + 2 * $0 + 1])
+        }
+        .makeIterator()
         var decoder = UTF16()
         while case .scalarValue(let scalar) = decoder.decode(&units) {
           for byte in UTF8.encode(scalar)! {
@@ -154,7 +163,9 @@ struct BinaryPropertyListReader {
 
   /// The count of a data, string or container object (in its marker, or the integer object
   /// after it when the marker's count is 0xF) and where its contents start.
-  private func lengthAndStart(_ offset: Int, _ low: Int) throws(PropertyListRejection) -> (start: Int, count: Int) {
+  private func lengthAndStart(_ offset: Int, _ low: Int) throws(PropertyListRejection) -> (
+    start: Int, count: Int
+  ) {
     guard low == 0xF else { return (offset + 1, low) }
     try require(offset + 1, 1)
     let countMarker = bytes[offset + 1]
@@ -168,11 +179,14 @@ struct BinaryPropertyListReader {
 
   /// Throws unless `count` bytes from `start` lie before the offset table.
   private func require(_ start: Int, _ count: Int) throws(PropertyListRejection) {
-    guard count >= 0, start <= tableOffset, count <= tableOffset - start else { throw Self.inconsistent() }
+    guard count >= 0, start <= tableOffset, count <= tableOffset - start else {
+      throw Self.inconsistent()
+    }
   }
 
   private static func inconsistent() -> PropertyListRejection {
-    PropertyListRejection(reason: "binary property list: an offset, length or reference is inconsistent")
+    PropertyListRejection(
+      reason: "binary property list: an offset, length or reference is inconsistent")
   }
 
 }

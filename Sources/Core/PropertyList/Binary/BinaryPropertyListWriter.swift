@@ -34,7 +34,9 @@ enum BinaryPropertyListWriter {
     if kind == String.self { return table.addScalar { appendString(value as! String, to: &$0) } }
     if kind == Int.self { return table.addScalar { appendInteger(value as! Int, to: &$0) } }
     if kind == Bool.self { return table.addScalar { $0.append(value as! Bool ? 0x09 : 0x08) } }
-    if kind == Double.self { return table.addScalar { appendReal(0x23, value as! Double, to: &$0) } }
+    if kind == Double.self {
+      return table.addScalar { appendReal(0x23, value as! Double, to: &$0) }
+    }
     if kind == Date.self {
       let seconds = (value as! Date).timeIntervalSinceReferenceDate
       return table.addScalar { appendReal(0x33, seconds, to: &$0) }
@@ -55,7 +57,9 @@ enum BinaryPropertyListWriter {
         appendBigEndian(unsigned, size: 8, to: &bytes)
       }
     }
-    if kind == [String: Any].self { return try add(dictionary: value as! [String: Any], to: &table) }
+    if kind == [String: Any].self {
+      return try add(dictionary: value as! [String: Any], to: &table)
+    }
     if kind == [Any].self {
       let array = value as! [Any]
       let (index, start) = table.addContainer(.array, count: array.count)
@@ -65,7 +69,8 @@ enum BinaryPropertyListWriter {
       return index
     }
     guard let canonical = PropertyListValue.normalized(value), type(of: canonical) != kind else {
-      throw PropertyListEncodingFailure(reason: "a value of type \(kind) is not a property-list value")
+      throw PropertyListEncodingFailure(
+        reason: "a value of type \(kind) is not a property-list value")
     }
     return try add(canonical, to: &table)
   }
@@ -91,7 +96,9 @@ enum BinaryPropertyListWriter {
     let objects = table.objects
     let referenceSize = byteCount(UInt64(objects.count))
     // Each container's marker and count take at most 10 bytes; offsets at most 8 bytes each.
-    let bound = 8 + table.scalarBytes.count + objects.count * (10 + 8) + table.references.count * referenceSize + 32
+    let bound =
+      8 + table.scalarBytes.count + objects.count * (10 + 8) + table.references.count
+      * referenceSize + 32
     var offsets = [Int](repeating: 0, count: objects.count)
     let bytes = [UInt8](unsafeUninitializedCapacity: bound) { buffer, written in
       var output = BigEndianOutput(base: buffer.baseAddress!)
@@ -102,7 +109,8 @@ enum BinaryPropertyListWriter {
             offsets[index] = output.count
             switch object.kind {
             case .scalar:
-              output.append(UnsafeBufferPointer(rebasing: scalars[object.start..<object.start + object.count]))
+              output.append(
+                UnsafeBufferPointer(rebasing: scalars[object.start..<object.start + object.count]))
             case .array, .dictionary:
               let isDictionary = object.kind == .dictionary
               output.appendMarker(isDictionary ? 0xD0 : 0xA0, count: object.count)
