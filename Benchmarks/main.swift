@@ -1,6 +1,6 @@
 // benchmarks: the performance measures of the README's "Performance" section.
 //
-//   benchmarks [--runs N] [--only read|burst|external|scale|editor|open|writers|cloud] [--build]
+//   benchmarks [--runs N] [--only read|burst|external|scale|editor|open|writers|cloud[,…]] [--build]
 //       runs each measure N times (default 7) and prints the results as a Markdown table;
 //       --build also runs Benchmarks/measure-build.sh 3 times (clean debug builds, ~6 minutes).
 //

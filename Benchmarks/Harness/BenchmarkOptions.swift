@@ -2,8 +2,8 @@
 struct BenchmarkOptions {
   /// Measured runs per measure.
   var runs = 7
-  /// The only measure to run (its name), or nil for all.
-  var only: String?
+  /// The only measures to run (their names, from `--only a,b`), or nil for all.
+  var only: Set<String>?
   /// Whether to run the clean-build script too.
   var includesBuild = false
 
@@ -16,18 +16,18 @@ struct BenchmarkOptions {
         guard let value = remaining.popFirst().flatMap(Int.init), value >= 5 else { abort("--runs needs a number ≥ 5") }
         runs = value
       case "--only":
-        guard let value = remaining.popFirst() else { abort("--only needs a measure name") }
-        only = value
+        guard let value = remaining.popFirst() else { abort("--only needs measure names") }
+        only = Set(value.split(separator: ",").map(String.init))
       case "--build":
         includesBuild = true
       default:
-        abort("usage: benchmarks [--runs N] [--only read|burst|external|scale|editor|open|writers|cloud] [--build]")
+        abort("usage: benchmarks [--runs N] [--only read|burst|external|scale|editor|open|writers|cloud[,…]] [--build]")
       }
     }
   }
 
   /// Whether the measure `name` is selected.
   func includes(_ name: String) -> Bool {
-    only == nil || only == name
+    only?.contains(name) ?? true
   }
 }

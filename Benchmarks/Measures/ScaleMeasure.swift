@@ -29,6 +29,14 @@ struct ScaleMeasure {
         measure: "\(label): set one key + flush", samples: set, unit: .milliseconds,
         baseline: dconf.set.map { ("`dconf write` (new process)", $0) }, note: dconf.set == nil ? dconfFailed : nil))
 
+      let foundation = foundationCodecs(keys: keys)
+      table.add(ResultRow(
+        measure: "\(label): Foundation's `PropertyListSerialization` parse of the same file (the reader before)",
+        samples: foundation.parse, unit: .milliseconds, baseline: ("our open (read + parse)", open)))
+      table.add(ResultRow(
+        measure: "\(label): Foundation's `PropertyListEncoder` of the same values (the writer before)",
+        samples: foundation.encode, unit: .milliseconds, baseline: ("our set one key + flush", set)))
+
       let change = ExternalChangeMeasure(workspace: workspace).run(keys: keys, changes: Self.changes(keys: keys))
       let p99 = change.latencies.percentile(99)
       let p99Target = keys >= 100_000 ? nil : keys >= 10_000 ? 0.020 : 0.005
@@ -79,6 +87,23 @@ struct ScaleMeasure {
       do { try suite.flush() } catch { abort("flush: \(error)") }
     }
     return (open, set)
+  }
+
+  /// Foundation's codecs on the same suite (5 runs each): parsing its bytes, and encoding its
+  /// values as a binary property list — what opening and flushing cost before our own codec.
+  private func foundationCodecs(keys: Int) -> (parse: Samples, encode: Samples) {
+    let file = workspace.newFile("foundation-\(keys)")
+    EditorMeasure.writeSuite(at: file, keys: keys, valueLength: 20)
+    guard let data = FileManager.default.contents(atPath: file.path),
+      let values = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: String]
+    else { abort("cannot read \(file.path) with Foundation") }
+    let parse = timeRuns(runs: 5) { _ in
+      blackHole(try? PropertyListSerialization.propertyList(from: data, format: nil))
+    }
+    let encoder = PropertyListEncoder()
+    encoder.outputFormat = .binary
+    let encode = timeRuns(runs: 5) { _ in blackHole(try? encoder.encode(values)) }
+    return (parse, encode)
   }
 
   /// Writing `keys` keys one by one into a new suite, then the flush (5 runs).

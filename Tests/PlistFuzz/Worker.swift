@@ -2,8 +2,10 @@ import Foundation
 import ObservableDefaultsCore
 
 /// Runs inputs `from..<from+count` in this process: each through the readers (validator, then
-/// Foundation), and when it parses, through the write path (saved in its format to a fresh file,
-/// read back and compared). Prints `at <index>` before each input and, at the end,
+/// ours or Foundation's), compared with what Foundation reads from the same bytes, and when it
+/// parses, through the write path (saved to a fresh file in its format and, for XML, also as
+/// binary; read back by our reader and by Foundation and compared exactly, see
+/// ``ExactEquality``). Prints `at <index>` before each input and, at the end,
 /// `done <parsed> <refused> <mismatches> <peak KiB>`.
 enum Worker {
   static func run(seed: UInt64, from: Int, count: Int, fixtures: [Data], scratch: URL) -> Int32 {
@@ -21,25 +23,47 @@ enum Worker {
         continue
       }
       parsed += 1
-      try? FileManager.default.removeItem(at: file)
-      let changes = document.values.mapValues(PropertyListChange.set)
-      let empty = PropertyListDocument(values: [:], format: document.format)
-      do {
-        let saved = try PropertyListFile(url: file).save(changes, over: empty)
-        let back = try PropertyListFile(url: file).read()
-        if !propertyListValuesEqual(back?.values ?? [:], document.values) || !propertyListValuesEqual(saved.values, document.values) {
-          mismatches += 1
-          FileHandle.standardError.write(Data("mismatch at \(index)\n".utf8))
-          keep(data, written: file, index: index, in: scratch)
-        }
-      } catch {
+      var failure: String?
+      if let foundation = ExactEquality.foundationValues(data), !ExactEquality.equal(foundation, document.values) {
+        failure = "read differently from Foundation"
+      }
+      let formats: [PropertyListSerialization.PropertyListFormat] =
+        document.format == .binary ? [.binary] : [document.format, .binary]
+      for format in formats where failure == nil {
+        failure = roundTrip(document.values, format: format, through: file)
+      }
+      if let failure {
         mismatches += 1
-        FileHandle.standardError.write(Data("write failed at \(index): \(error)\n".utf8))
+        FileHandle.standardError.write(Data("mismatch at \(index): \(failure)\n".utf8))
+        keep(data, written: file, index: index, in: scratch)
       }
     }
     try? FileManager.default.removeItem(at: file)
     output.write(Data("done \(parsed) \(refused) \(mismatches) \(peakKiB())\n".utf8))
     return 0
+  }
+
+  /// Saves `values` as a new file in `format`, reads it back with our reader and with Foundation;
+  /// returns what went wrong, or nil.
+  private static func roundTrip(
+    _ values: [String: Any], format: PropertyListSerialization.PropertyListFormat, through file: URL
+  ) -> String? {
+    try? FileManager.default.removeItem(at: file)
+    guard !values.isEmpty else { return nil }  // nothing to save: no file is written
+    do {
+      let saved = try PropertyListFile(url: file).save(
+        values.mapValues(PropertyListChange.set), over: PropertyListDocument(values: [:], format: format))
+      let back = try PropertyListFile(url: file).read()
+      guard let back, ExactEquality.equal(back.values, values), ExactEquality.equal(saved.values, values) else {
+        return "changed by a round trip (\(format))"
+      }
+      guard let written = FileManager.default.contents(atPath: file.path),
+        let foundation = ExactEquality.foundationValues(written), ExactEquality.equal(foundation, values)
+      else { return "written (\(format)) so that Foundation reads other values" }
+      return nil
+    } catch {
+      return "write failed (\(format)): \(error)"
+    }
   }
 
   /// Keeps an input whose round trip changed it, and what was written, for a replay.

@@ -78,12 +78,24 @@ public struct PropertyListFile: Sendable {
     }
     var format = PropertyListSerialization.PropertyListFormat.xml
     let root: Any
+    let values: [String: Any]?
     do {
-      root = try PropertyListSerialization.propertyList(from: data, options: [], format: &format)
+      if data.starts(with: "bplist".utf8) {
+        // Our reader: canonical values in one pass (Foundation's parse and the normalization of
+        // its values were the cost of every open and every re-read after a change).
+        format = .binary
+        root = try BinaryPropertyListReader.value(of: data)
+        values = root as? [String: Any]
+      } else {
+        root = try PropertyListSerialization.propertyList(from: data, options: [], format: &format)
+        values = PropertyListValue.normalized(root) as? [String: Any]
+      }
+    } catch let rejection as PropertyListRejection {
+      throw PropertyListError(file: url, kind: .malformed, reason: rejection.reason)
     } catch {
       throw PropertyListError(file: url, kind: .malformed, reason: describe(error))
     }
-    guard let values = PropertyListValue.normalized(root) as? [String: Any] else {
+    guard let values else {
       let reason = "the root is a \(type(of: root)), not a dictionary with string keys"
       throw PropertyListError(file: url, kind: .malformed, reason: reason)
     }
@@ -183,6 +195,8 @@ public struct PropertyListFile: Sendable {
     let data: Data
     do {
       data = try PropertyListEncoding.data(of: document)
+    } catch let failure as PropertyListEncodingFailure {
+      throw PropertyListError(file: url, kind: .unwritable, reason: failure.reason)
     } catch {
       throw PropertyListError(file: url, kind: .unwritable, reason: describe(error))
     }

@@ -22,13 +22,20 @@ public func propertyListValuesEqual(_ lhs: Any?, _ rhs: Any?) -> Bool {
 }
 
 private func valuesEqual(_ lhs: Any, _ rhs: Any) -> Bool {
+  let kind = type(of: lhs)
+  if kind == type(of: rhs), let equal = canonicalValuesEqual(lhs, rhs, kind) { return equal }
   guard let lhs = PropertyListValue.normalized(lhs), let rhs = PropertyListValue.normalized(rhs)
   else { return false }
-  let kind = type(of: lhs)
-  guard kind == type(of: rhs) else { return false }
+  guard type(of: lhs) == type(of: rhs) else { return false }
+  return canonicalValuesEqual(lhs, rhs, type(of: lhs)) ?? false
+}
+
+/// Compares two values of the canonical type `kind` without copying them (a diff of two large
+/// documents allocates nothing); nil when `kind` is not a canonical type.
+private func canonicalValuesEqual(_ lhs: Any, _ rhs: Any, _ kind: Any.Type) -> Bool? {
   // Metatype comparisons first: far cheaper than trying dynamic casts one after another.
-  if kind == Int.self { return lhs as? Int == rhs as? Int }
   if kind == String.self { return lhs as? String == rhs as? String }
+  if kind == Int.self { return lhs as? Int == rhs as? Int }
   if kind == Bool.self { return lhs as? Bool == rhs as? Bool }
   if kind == Double.self, let l = lhs as? Double, let r = rhs as? Double {
     return l == r || (l.isNaN && r.isNaN)
@@ -36,12 +43,12 @@ private func valuesEqual(_ lhs: Any, _ rhs: Any) -> Bool {
   if kind == Date.self { return lhs as? Date == rhs as? Date }
   if kind == Data.self { return lhs as? Data == rhs as? Data }
   if kind == UInt64.self { return lhs as? UInt64 == rhs as? UInt64 }
-  switch (lhs, rhs) {
-  case (let l as [Any], let r as [Any]):
+  if kind == [Any].self, let l = lhs as? [Any], let r = rhs as? [Any] {
     return l.count == r.count && zip(l, r).allSatisfy { valuesEqual($0, $1) }
-  case (let l as [String: Any], let r as [String: Any]):
+  }
+  if kind == [String: Any].self, let l = lhs as? [String: Any], let r = rhs as? [String: Any] {
     return l.count == r.count
       && l.allSatisfy { key, value in r[key].map { valuesEqual(value, $0) } ?? false }
-  default: return false
   }
+  return nil
 }

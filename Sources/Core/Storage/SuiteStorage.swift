@@ -190,6 +190,7 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
       let snapshot = try file.readSnapshot()
       disk = snapshot ?? PropertyListSnapshot(document: PropertyListDocument(), identity: nil)
       merge(snapshot?.document.values ?? [:])
+      FreedMemory.release(afterReplacingDocumentOf: snapshot?.document.values.count ?? 0)
       return nil
     } catch {
       let failure = PropertyListError(wrapping: error, file: file.url, kind: .unreadable)

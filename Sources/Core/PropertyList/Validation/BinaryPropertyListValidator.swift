@@ -34,9 +34,9 @@ struct BinaryPropertyListValidator {
     let trailer = bytes.count - trailerSize
     offsetSize = Int(bytes[trailer + 6])
     referenceSize = Int(bytes[trailer + 7])
-    let count = Self.bigEndian(bytes, at: trailer + 8, size: 8)
-    let top = Self.bigEndian(bytes, at: trailer + 16, size: 8)
-    let table = Self.bigEndian(bytes, at: trailer + 24, size: 8)
+    let count = bytes.bigEndianInteger(at: trailer + 8, size: 8)
+    let top = bytes.bigEndianInteger(at: trailer + 16, size: 8)
+    let table = bytes.bigEndianInteger(at: trailer + 24, size: 8)
     guard (1...8).contains(offsetSize), (1...8).contains(referenceSize) else {
       throw Self.rejection("the trailer's offset or reference size is not 1 to 8 bytes")
     }
@@ -74,7 +74,7 @@ struct BinaryPropertyListValidator {
     }
     guard depth <= limits.maximumDepth else { throw tooDeep() }
     visits[index] = .inProgress
-    let offset = Int(Self.bigEndian(bytes, at: tableOffset + index * offsetSize, size: offsetSize))
+    let offset = Int(bytes.bigEndianInteger(at: tableOffset + index * offsetSize, size: offsetSize))
     guard offset >= 8, offset < tableOffset else {
       throw Self.rejection("object \(index) has an offset outside the object area")
     }
@@ -98,7 +98,7 @@ struct BinaryPropertyListValidator {
       let size = 1 << low
       try requireBytes(offset + 1, size, object)
       if size == 16 {
-        guard Self.bigEndian(bytes, at: offset + 1, size: 8) == 0 else {
+        guard bytes.bigEndianInteger(at: offset + 1, size: 8) == 0 else {
           throw object("is a 16-byte integer outside 0…18446744073709551615, which Foundation would misread")
         }
       }
@@ -108,7 +108,7 @@ struct BinaryPropertyListValidator {
     case 0x3:
       guard low == 3 else { throw object("has the unknown marker 0x\(Self.hex(marker))") }
       try requireBytes(offset + 1, 8, object)
-      let seconds = Double(bitPattern: Self.bigEndian(bytes, at: offset + 1, size: 8))
+      let seconds = Double(bitPattern: bytes.bigEndianInteger(at: offset + 1, size: 8))
       guard seconds.isFinite else { throw object("is a date that is not a finite time") }
     case 0x4:
       let (start, count) = try lengthAndStart(offset, low, object)
@@ -139,7 +139,7 @@ struct BinaryPropertyListValidator {
       guard !overflow else { throw object("is longer than the file") }
       try requireBytes(start, references, object)
       for position in 0..<(isDictionary ? 2 * count : count) {
-        let child = Self.bigEndian(bytes, at: start + position * referenceSize, size: referenceSize)
+        let child = bytes.bigEndianInteger(at: start + position * referenceSize, size: referenceSize)
         guard child < UInt64(objectCount) else {
           throw object("refers to object \(child), beyond the \(objectCount) objects of the file")
         }
@@ -175,7 +175,7 @@ struct BinaryPropertyListValidator {
 
   /// Whether object `index` is a string (ASCII or UTF-16), judged by its marker alone.
   private func isString(_ index: Int) -> Bool {
-    let offset = Int(Self.bigEndian(bytes, at: tableOffset + index * offsetSize, size: offsetSize))
+    let offset = Int(bytes.bigEndianInteger(at: tableOffset + index * offsetSize, size: offsetSize))
     guard offset >= 8, offset < tableOffset else { return false }
     let kind = bytes[offset] >> 4
     return kind == 0x5 || kind == 0x6
@@ -194,7 +194,7 @@ struct BinaryPropertyListValidator {
     }
     let size = 1 << Int(countMarker & 0x0F)
     try requireBytes(offset + 2, size, object)
-    let count = Self.bigEndian(bytes, at: offset + 2, size: size)
+    let count = bytes.bigEndianInteger(at: offset + 2, size: size)
     guard count <= UInt64(tableOffset) else { throw object("is longer than the file") }
     return (offset + 2 + size, Int(count))
   }
@@ -216,13 +216,6 @@ struct BinaryPropertyListValidator {
     PropertyListRejection(reason: "binary property list: " + reason)
   }
 
-  private static func bigEndian(_ bytes: UnsafeRawBufferPointer, at offset: Int, size: Int) -> UInt64 {
-    var value: UInt64 = 0
-    for byte in bytes[offset..<offset + size] {
-      value = value << 8 | UInt64(byte)
-    }
-    return value
-  }
 
   private static func surrogatesArePaired(_ bytes: UnsafeRawBufferPointer, start: Int, units: Int) -> Bool {
     var expectingLow = false

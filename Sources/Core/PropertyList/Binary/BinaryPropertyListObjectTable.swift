@@ -1,0 +1,132 @@
+import Foundation
+
+/// The objects of a binary property list being written (`bplist00`, Apple's CFBinaryPList
+/// format), in the order they will be written, with equal scalars stored once.
+///
+/// Scalars (strings, numbers, booleans, dates, data) are encoded as they are added, into one
+/// buffer; an object whose encoded bytes equal an earlier object's is not added again and the
+/// earlier object's index is returned instead, as Apple's writer shares equal strings, numbers,
+/// dates and data. Equality is of the encoded bytes, so the integer 1, the real 1.0 and `true`
+/// stay three objects, and two strings that Swift compares equal but that differ in their
+/// Unicode scalars (a precomposed and a decomposed "é") stay two. Arrays and dictionaries are
+/// never shared (Apple's writer does not share them either).
+struct BinaryPropertyListObjectTable {
+  /// What one object is.
+  enum Kind: UInt8 { case scalar, array, dictionary }
+
+  /// One object: a scalar's bytes in ``scalarBytes``, or a container's references in
+  /// ``references`` (a dictionary's `count` key references, then its `count` value references).
+  struct Object {
+    var kind: Kind
+    var start: Int
+    var count: Int
+  }
+
+  /// The objects, by index; object 0 is the first added (the root).
+  private(set) var objects: [Object] = []
+  /// The encoded scalars, one after another (marker, length and contents).
+  private(set) var scalarBytes: [UInt8] = []
+  /// The object indices every container refers to.
+  private(set) var references: [Int] = []
+
+  /// Open-addressing hash table of scalar objects; a slot holds the high 32 bits of the
+  /// object's hash (its position in the table, and a first check without touching the object)
+  /// above its index + 1 (0 = empty). One slot is one memory access per probe: the profile of a
+  /// flush of 100,000 keys was the table's cache misses.
+  private var slots: [UInt64]
+  private var scalarCount = 0
+
+  /// Creates a table sized for about `capacity` objects and `bytes` bytes of scalars.
+  init(capacity: Int, bytes: Int) {
+    objects.reserveCapacity(capacity)
+    scalarBytes.reserveCapacity(bytes)
+    var size = 1024
+    while size < capacity * 2, size < 1 << 31 { size <<= 1 }
+    slots = Array(repeating: 0, count: size)
+  }
+
+  /// Encodes a scalar with `encode` (which appends its bytes to the buffer it is given) and
+  /// returns its object index: a new object, or the earlier object with the same bytes.
+  mutating func addScalar(_ encode: (inout [UInt8]) -> Void) -> Int {
+    let start = scalarBytes.count
+    encode(&scalarBytes)
+    let length = scalarBytes.count - start
+    let tag = scalarBytes.withUnsafeBytes { Self.hash($0.baseAddress! + start, length) } >> 32
+    let mask = slots.count - 1
+    var slot = Int(tag) & mask
+    while slots[slot] != 0 {
+      let entry = slots[slot]
+      let existing = Int(entry & 0xFFFF_FFFF) - 1
+      if entry >> 32 == tag, bytesEqual(objects[existing], start: start, length: length) {
+        scalarBytes.removeLast(length)
+        return existing
+      }
+      slot = (slot + 1) & mask
+    }
+    let index = objects.count
+    objects.append(Object(kind: .scalar, start: start, count: length))
+    slots[slot] = tag << 32 | UInt64(index + 1)
+    scalarCount += 1
+    if scalarCount * 2 > slots.count { grow() }
+    return index
+  }
+
+  /// Adds a container of `count` entries (pairs, for a dictionary) whose references are set
+  /// afterwards with ``setReference(_:at:)``; returns its index and where its references start.
+  mutating func addContainer(_ kind: Kind, count: Int) -> (index: Int, references: Int) {
+    let index = objects.count
+    let start = references.count
+    objects.append(Object(kind: kind, start: start, count: count))
+    references.append(contentsOf: repeatElement(0, count: kind == .dictionary ? 2 * count : count))
+    return (index, start)
+  }
+
+  /// Sets the reference at position `position` of ``references`` to object `object`.
+  mutating func setReference(_ object: Int, at position: Int) {
+    references[position] = object
+  }
+
+  /// A per-process random seed, so no file can be made to collide on purpose.
+  private static let seed = UInt64.random(in: 1...UInt64.max)
+
+  /// A 64-bit hash of `count` bytes: 8 bytes per multiply (SipHash, `Hasher`'s, was a quarter of
+  /// a flush's instructions).
+  private static func hash(_ bytes: UnsafeRawPointer, _ count: Int) -> UInt64 {
+    var hash = seed ^ (UInt64(count) &* 0x9E37_79B9_7F4A_7C15)
+    var offset = 0
+    while offset + 8 <= count {
+      hash =
+        (hash ^ bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+        &* 0xBF58_476D_1CE4_E5B9
+      hash ^= hash >> 31
+      offset += 8
+    }
+    var tail: UInt64 = 0
+    while offset < count {
+      tail = tail << 8 | UInt64(bytes.load(fromByteOffset: offset, as: UInt8.self))
+      offset += 1
+    }
+    hash = (hash ^ tail) &* 0x94D0_49BB_1331_11EB
+    hash ^= hash >> 29
+    hash &*= 0xBF58_476D_1CE4_E5B9
+    return hash ^ (hash >> 32)
+  }
+
+  private func bytesEqual(_ object: Object, start: Int, length: Int) -> Bool {
+    guard object.kind == .scalar, object.count == length else { return false }
+    return scalarBytes.withUnsafeBytes { buffer in
+      memcmp(buffer.baseAddress! + object.start, buffer.baseAddress! + start, length) == 0
+    }
+  }
+
+  private mutating func grow() {
+    var bigger = [UInt64](repeating: 0, count: slots.count * 2)
+    let mask = bigger.count - 1
+    for entry in slots where entry != 0 {
+      var slot = Int(entry >> 32) & mask
+      while bigger[slot] != 0 { slot = (slot + 1) & mask }
+      bigger[slot] = entry
+    }
+    slots = bigger
+  }
+}

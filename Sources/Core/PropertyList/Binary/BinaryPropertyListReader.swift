@@ -1,0 +1,192 @@
+import Foundation
+
+/// Reads a binary property list (`bplist00`, Apple's CFBinaryPList format, see
+/// ``BinaryPropertyListWriter``) straight into canonical values (see ``PropertyListDocument``).
+///
+/// Only for bytes ``BinaryPropertyListValidator`` accepted (``PropertyListValidator`` runs
+/// first, as for every parse): it bounds the nesting, the expanded size and the types. Every
+/// read is still checked against the object area, so an inconsistency throws instead of
+/// reading outside the bytes. Values are what Foundation's `PropertyListSerialization` reads from
+/// the same bytes after normalization: integers of 1, 2 and 4 bytes are unsigned, of 8 bytes
+/// signed, of 16 bytes the unsigned low 8 bytes (`Int` when they fit, else `UInt64`); 4-byte
+/// reals widen to `Double`; dates are seconds since 2001-01-01 00:00:00 UTC; when a dictionary
+/// holds a key twice, the first value is kept, as CoreFoundation's reader does.
+struct BinaryPropertyListReader {
+  private let bytes: UnsafeRawBufferPointer
+  private let offsetSize: Int
+  private let referenceSize: Int
+  private let objectCount: Int
+  private let tableOffset: Int
+  private let topObject: Int
+
+  /// The value of the top object of `data`.
+  ///
+  /// - Throws: ``PropertyListRejection`` when the bytes are not a consistent binary property list.
+  static func value(of data: Data) throws(PropertyListRejection) -> Any {
+    do {
+      return try data.withUnsafeBytes { bytes in
+        let reader = try BinaryPropertyListReader(bytes: bytes)
+        return try reader.value(reader.topObject, depth: 1)
+      }
+    } catch let rejection as PropertyListRejection {
+      throw rejection
+    } catch {
+      throw PropertyListRejection(reason: "\(error)")
+    }
+  }
+
+  private init(bytes: UnsafeRawBufferPointer) throws(PropertyListRejection) {
+    self.bytes = bytes
+    guard bytes.count >= 8 + 1 + 32, bytes.starts(with: "bplist00".utf8) else {
+      throw Self.inconsistent()
+    }
+    let trailer = bytes.count - 32
+    offsetSize = Int(bytes[trailer + 6])
+    referenceSize = Int(bytes[trailer + 7])
+    guard (1...8).contains(offsetSize), (1...8).contains(referenceSize) else {
+      throw Self.inconsistent()
+    }
+    let count = bytes.bigEndianInteger(at: trailer + 8, size: 8)
+    let top = bytes.bigEndianInteger(at: trailer + 16, size: 8)
+    let table = bytes.bigEndianInteger(at: trailer + 24, size: 8)
+    guard count <= UInt64(bytes.count), top < count, table >= 9, table <= UInt64(trailer),
+      UInt64(trailer) - table >= count * UInt64(offsetSize)
+    else { throw Self.inconsistent() }
+    objectCount = Int(count)
+    topObject = Int(top)
+    tableOffset = Int(table)
+  }
+
+  private func value(_ index: Int, depth: Int) throws(PropertyListRejection) -> Any {
+    guard depth <= PropertyListLimits.preferences.maximumDepth else { throw Self.inconsistent() }
+    let offset = Int(bytes.bigEndianInteger(at: tableOffset + index * offsetSize, size: offsetSize))
+    guard offset >= 8, offset < tableOffset else { throw Self.inconsistent() }
+    let marker = bytes[offset]
+    let low = Int(marker & 0x0F)
+    switch marker >> 4 {
+    case 0x0 where low == 0x8: return false
+    case 0x0 where low == 0x9: return true
+    case 0x1 where low <= 3:
+      try require(offset + 1, 1 << low)
+      let raw = bytes.bigEndianInteger(at: offset + 1, size: 1 << low)
+      return low == 3 ? Int(Int64(bitPattern: raw)) : Int(raw)
+    case 0x1 where low == 4:
+      try require(offset + 1, 16)
+      let unsigned = bytes.bigEndianInteger(at: offset + 9, size: 8)
+      return unsigned <= UInt64(Int.max) ? Int(unsigned) : unsigned
+    case 0x2 where low == 2:
+      try require(offset + 1, 4)
+      return Double(Float(bitPattern: UInt32(bytes.bigEndianInteger(at: offset + 1, size: 4))))
+    case 0x2 where low == 3:
+      try require(offset + 1, 8)
+      return Double(bitPattern: bytes.bigEndianInteger(at: offset + 1, size: 8))
+    case 0x3 where low == 3:
+      try require(offset + 1, 8)
+      return Date(
+        timeIntervalSinceReferenceDate: Double(
+          bitPattern: bytes.bigEndianInteger(at: offset + 1, size: 8)))
+    case 0x4:
+      let (start, count) = try lengthAndStart(offset, low)
+      try require(start, count)
+      return Data(UnsafeRawBufferPointer(rebasing: bytes[start..<start + count]))
+    case 0x5, 0x6:
+      return try string(at: offset)
+    case 0xA:
+      let (start, count) = try lengthAndStart(offset, low)
+      try require(start, count * referenceSize)
+      var array: [Any] = []
+      array.reserveCapacity(count)
+      for position in 0..<count {
+        array.append(try value(try reference(start, position), depth: depth + 1))
+      }
+      return array
+    case 0xD:
+      let (start, count) = try lengthAndStart(offset, low)
+      try require(start, 2 * count * referenceSize)
+      var dictionary: [String: Any] = [:]
+      dictionary.reserveCapacity(count)
+      for position in 0..<count {
+        let key = try string(at: try objectOffset(try reference(start, position)))
+        let element = try value(try reference(start, count + position), depth: depth + 1)
+        if let first = dictionary.updateValue(element, forKey: key) { dictionary[key] = first }
+      }
+      return dictionary
+    default:
+      throw Self.inconsistent()
+    }
+  }
+
+  /// The string object at byte `offset`: ASCII (marker 0x5) or UTF-16 big-endian (0x6).
+  private func string(at offset: Int) throws(PropertyListRejection) -> String {
+    let marker = bytes[offset]
+    let (start, count) = try lengthAndStart(offset, Int(marker & 0x0F))
+    switch marker >> 4 {
+    case 0x5:
+      try require(start, count)
+      return String(
+        decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<start + count]), as: UTF8.self)
+    case 0x6:
+      let (size, overflow) = count.multipliedReportingOverflow(by: 2)
+      guard !overflow else { throw Self.inconsistent() }
+      try require(start, size)
+      return String(unsafeUninitializedCapacity: 3 * count) { utf8 in
+        var written = 0
+        var units = (0..<count).lazy.map {
+          UInt16(self.bytes[start + 2 * $0]) << 8 | UInt16(self.bytes[start + 2 * $0 + 1])
+        }
+        .makeIterator()
+        var decoder = UTF16()
+        while case .scalarValue(let scalar) = decoder.decode(&units) {
+          for byte in UTF8.encode(scalar)! {
+            utf8[written] = byte
+            written += 1
+          }
+        }
+        return written
+      }
+    default:
+      throw Self.inconsistent()
+    }
+  }
+
+  private func reference(_ start: Int, _ position: Int) throws(PropertyListRejection) -> Int {
+    let object = bytes.bigEndianInteger(at: start + position * referenceSize, size: referenceSize)
+    guard object < UInt64(objectCount) else { throw Self.inconsistent() }
+    return Int(object)
+  }
+
+  private func objectOffset(_ index: Int) throws(PropertyListRejection) -> Int {
+    let offset = Int(bytes.bigEndianInteger(at: tableOffset + index * offsetSize, size: offsetSize))
+    guard offset >= 8, offset < tableOffset else { throw Self.inconsistent() }
+    return offset
+  }
+
+  /// The count of a data, string or container object (in its marker, or the integer object
+  /// after it when the marker's count is 0xF) and where its contents start.
+  private func lengthAndStart(_ offset: Int, _ low: Int) throws(PropertyListRejection) -> (
+    start: Int, count: Int
+  ) {
+    guard low == 0xF else { return (offset + 1, low) }
+    try require(offset + 1, 1)
+    let countMarker = bytes[offset + 1]
+    guard countMarker >> 4 == 0x1, countMarker & 0x0F <= 3 else { throw Self.inconsistent() }
+    let size = 1 << Int(countMarker & 0x0F)
+    try require(offset + 2, size)
+    let count = bytes.bigEndianInteger(at: offset + 2, size: size)
+    guard count <= UInt64(tableOffset) else { throw Self.inconsistent() }
+    return (offset + 2 + size, Int(count))
+  }
+
+  /// Throws unless `count` bytes from `start` lie before the offset table.
+  private func require(_ start: Int, _ count: Int) throws(PropertyListRejection) {
+    guard count >= 0, start <= tableOffset, count <= tableOffset - start else {
+      throw Self.inconsistent()
+    }
+  }
+
+  private static func inconsistent() -> PropertyListRejection {
+    PropertyListRejection(
+      reason: "binary property list: an offset, length or reference is inconsistent")
+  }
+
+}

@@ -1,0 +1,252 @@
+import Foundation
+
+/// Writes a canonical property-list value (see ``PropertyListDocument``) as a binary property
+/// list: Apple's `bplist00` format (CFBinaryPList), in one pass over the values and one over the
+/// objects, with equal scalars stored once (``BinaryPropertyListObjectTable``).
+///
+/// The format: the header `bplist00`; the objects, each a marker byte (type in the high 4 bits,
+/// a length or size in the low 4, 0xF meaning an integer object with the length follows) and its
+/// contents, big-endian; the offset table (each object's byte offset); a 32-byte trailer (offset
+/// and reference sizes, object count, top object, offset table's offset). As Apple's writer
+/// does: integers 0…2⁶⁴−1 take 1, 2, 4 or 8 bytes, negative integers 8, integers above
+/// `Int64.max` 16 (high 8 bytes zero); reals 8 bytes; dates the 8-byte real of seconds since
+/// 2001-01-01 00:00:00 UTC; strings ASCII when every character is, else UTF-16 big-endian;
+/// a dictionary's key references come before its value references; objects are numbered
+/// depth-first, a container before its children; offset and reference sizes are 1, 2, 4 or 8.
+enum BinaryPropertyListWriter {
+  /// The bytes of `root` as a binary property list.
+  ///
+  /// - Parameter root: A property-list value, normally the top-level dictionary of a file.
+  /// - Throws: ``PropertyListEncodingFailure`` naming the first value that is not a
+  ///   property-list value.
+  static func data(of root: Any) throws(PropertyListEncodingFailure) -> Data {
+    let estimate = (root as? [String: Any])?.count ?? 1
+    var table = BinaryPropertyListObjectTable(capacity: 2 * estimate + 1, bytes: 32 * estimate)
+    _ = try add(root, to: &table)
+    return write(table)
+  }
+
+  /// Adds `value` and everything it holds; returns its object index.
+  private static func add(_ value: Any, to table: inout BinaryPropertyListObjectTable)
+    throws(PropertyListEncodingFailure) -> Int
+  {
+    let kind = type(of: value)
+    if kind == String.self { return table.addScalar { appendString(value as! String, to: &$0) } }
+    if kind == Int.self { return table.addScalar { appendInteger(value as! Int, to: &$0) } }
+    if kind == Bool.self { return table.addScalar { $0.append(value as! Bool ? 0x09 : 0x08) } }
+    if kind == Double.self {
+      return table.addScalar { appendReal(0x23, value as! Double, to: &$0) }
+    }
+    if kind == Date.self {
+      let seconds = (value as! Date).timeIntervalSinceReferenceDate
+      return table.addScalar { appendReal(0x33, seconds, to: &$0) }
+    }
+    if kind == Data.self {
+      let data = value as! Data
+      return table.addScalar { bytes in
+        appendMarker(0x40, count: data.count, to: &bytes)
+        bytes.append(contentsOf: data)
+      }
+    }
+    if kind == UInt64.self {
+      let unsigned = value as! UInt64
+      if unsigned <= UInt64(Int.max) { return try add(Int(unsigned), to: &table) }
+      return table.addScalar { bytes in
+        bytes.append(0x14)
+        bytes.append(contentsOf: repeatElement(0, count: 8))
+        appendBigEndian(unsigned, size: 8, to: &bytes)
+      }
+    }
+    if kind == [String: Any].self {
+      return try add(dictionary: value as! [String: Any], to: &table)
+    }
+    if kind == [Any].self {
+      let array = value as! [Any]
+      let (index, start) = table.addContainer(.array, count: array.count)
+      for (position, element) in array.enumerated() {
+        table.setReference(try add(element, to: &table), at: start + position)
+      }
+      return index
+    }
+    guard let canonical = PropertyListValue.normalized(value), type(of: canonical) != kind else {
+      throw PropertyListEncodingFailure(
+        reason: "a value of type \(kind) is not a property-list value")
+    }
+    return try add(canonical, to: &table)
+  }
+
+  private static func add(dictionary: [String: Any], to table: inout BinaryPropertyListObjectTable)
+    throws(PropertyListEncodingFailure) -> Int
+  {
+    let count = dictionary.count
+    let (index, start) = table.addContainer(.dictionary, count: count)
+    // Keys first, then values, in the dictionary's one iteration order.
+    for (position, key) in dictionary.keys.enumerated() {
+      table.setReference(table.addScalar { appendString(key, to: &$0) }, at: start + position)
+    }
+    for (position, element) in dictionary.values.enumerated() {
+      table.setReference(try add(element, to: &table), at: start + count + position)
+    }
+    return index
+  }
+
+  /// Writes the header, the objects in index order, the offset table and the trailer, through
+  /// one pointer into a buffer of an upper bound of the size.
+  private static func write(_ table: BinaryPropertyListObjectTable) -> Data {
+    let objects = table.objects
+    let referenceSize = byteCount(UInt64(objects.count))
+    // Each container's marker and count take at most 10 bytes; offsets at most 8 bytes each.
+    let bound =
+      8 + table.scalarBytes.count + objects.count * (10 + 8) + table.references.count
+      * referenceSize + 32
+    var offsets = [Int](repeating: 0, count: objects.count)
+    let bytes = [UInt8](unsafeUninitializedCapacity: bound) { buffer, written in
+      var output = BigEndianOutput(base: buffer.baseAddress!)
+      output.append("bplist00".utf8)
+      table.scalarBytes.withUnsafeBufferPointer { scalars in
+        table.references.withUnsafeBufferPointer { references in
+          for (index, object) in objects.enumerated() {
+            offsets[index] = output.count
+            switch object.kind {
+            case .scalar:
+              output.append(
+                UnsafeBufferPointer(rebasing: scalars[object.start..<object.start + object.count]))
+            case .array, .dictionary:
+              let isDictionary = object.kind == .dictionary
+              output.appendMarker(isDictionary ? 0xD0 : 0xA0, count: object.count)
+              let end = object.start + (isDictionary ? 2 : 1) * object.count
+              for reference in references[object.start..<end] {
+                output.append(UInt64(reference), size: referenceSize)
+              }
+            }
+          }
+        }
+      }
+      let tableOffset = output.count
+      let offsetSize = byteCount(UInt64(tableOffset))
+      for offset in offsets { output.append(UInt64(offset), size: offsetSize) }
+      output.append([0, 0, 0, 0, 0, 0, UInt8(offsetSize), UInt8(referenceSize)])
+      output.append(UInt64(objects.count), size: 8)
+      output.append(0, size: 8)  // the top object: the root, added first
+      output.append(UInt64(tableOffset), size: 8)
+      written = output.count
+    }
+    return Data(bytes)
+  }
+
+  /// A string: ASCII (marker 0x5) when every byte of its UTF-8 is below 0x80, else UTF-16
+  /// big-endian (marker 0x6) with its count of UTF-16 code units.
+  private static func appendString(_ string: String, to bytes: inout [UInt8]) {
+    var contiguous = string
+    let wasASCII = contiguous.withUTF8 { utf8 in
+      guard isASCII(utf8) else { return false }
+      appendMarker(0x50, count: utf8.count, to: &bytes)
+      bytes.append(contentsOf: utf8)
+      return true
+    }
+    guard !wasASCII else { return }
+    appendMarker(0x60, count: string.utf16.count, to: &bytes)
+    for unit in string.utf16 {
+      bytes.append(UInt8(truncatingIfNeeded: unit >> 8))
+      bytes.append(UInt8(truncatingIfNeeded: unit))
+    }
+  }
+
+  /// Whether every byte is below 0x80, checked 8 bytes at a time.
+  private static func isASCII(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard let base = utf8.baseAddress else { return true }
+    let raw = UnsafeRawPointer(base)
+    var offset = 0
+    var high: UInt64 = 0
+    while offset + 8 <= utf8.count {
+      high |= raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+      offset += 8
+    }
+    while offset < utf8.count {
+      high |= UInt64(base[offset])
+      offset += 1
+    }
+    return high & 0x8080_8080_8080_8080 == 0
+  }
+
+  /// An integer object: 1, 2, 4 or 8 bytes for 0…`Int.max`, 8 bytes for a negative integer.
+  private static func appendInteger(_ value: Int, to bytes: inout [UInt8]) {
+    let size = value < 0 ? 8 : byteCount(UInt64(value))
+    bytes.append(0x10 | UInt8(size.trailingZeroBitCount))
+    appendBigEndian(UInt64(bitPattern: Int64(value)), size: size, to: &bytes)
+  }
+
+  /// An 8-byte real (marker 0x23) or date (marker 0x33).
+  private static func appendReal(_ marker: UInt8, _ value: Double, to bytes: inout [UInt8]) {
+    bytes.append(marker)
+    appendBigEndian(value.bitPattern, size: 8, to: &bytes)
+  }
+
+  /// A marker with a count: in its low 4 bits below 15, else 0xF and an integer object.
+  private static func appendMarker(_ marker: UInt8, count: Int, to bytes: inout [UInt8]) {
+    if count < 15 {
+      bytes.append(marker | UInt8(count))
+    } else {
+      bytes.append(marker | 0x0F)
+      appendInteger(count, to: &bytes)
+    }
+  }
+
+  private static func appendBigEndian(_ value: UInt64, size: Int, to bytes: inout [UInt8]) {
+    withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0[(8 - size)...]) }
+  }
+
+  /// The smallest of 1, 2, 4 and 8 bytes that holds `value` (Apple's writer's sizes).
+  static func byteCount(_ value: UInt64) -> Int {
+    value <= 0xFF ? 1 : value <= 0xFFFF ? 2 : value <= 0xFFFF_FFFF ? 4 : 8
+  }
+}
+
+/// A cursor writing into memory sized beforehand (no capacity check per byte).
+private struct BigEndianOutput {
+  let base: UnsafeMutablePointer<UInt8>
+  private(set) var count = 0
+
+  init(base: UnsafeMutablePointer<UInt8>) {
+    self.base = base
+  }
+
+  mutating func append(_ bytes: some Collection<UInt8>) {
+    for byte in bytes {
+      base[count] = byte
+      count += 1
+    }
+  }
+
+  mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+    (base + count).update(from: bytes.baseAddress!, count: bytes.count)
+    count += bytes.count
+  }
+
+  /// `value`'s low `size` bytes (1…8), most significant first.
+  mutating func append(_ value: UInt64, size: Int) {
+    var shifted = value << UInt64(8 * (8 - size))
+    for _ in 0..<size {
+      base[count] = UInt8(truncatingIfNeeded: shifted >> 56)
+      shifted <<= 8
+      count += 1
+    }
+  }
+
+  /// A marker with a count: in its low 4 bits below 15, else 0xF and an integer object.
+  mutating func appendMarker(_ marker: UInt8, count value: Int) {
+    if value < 15 {
+      append(CollectionOfOne(marker | UInt8(value)))
+    } else {
+      let size = BinaryPropertyListWriter.byteCount(UInt64(value))
+      append([marker | 0x0F, 0x10 | UInt8(size.trailingZeroBitCount)])
+      append(UInt64(value), size: size)
+    }
+  }
+}
+
+/// A value that cannot be written as a property list.
+struct PropertyListEncodingFailure: Error, Equatable {
+  /// One sentence for people, naming the value's type.
+  let reason: String
+}
