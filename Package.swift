@@ -40,7 +40,9 @@ func fail(_ message: String) -> Never {
 /// this manifest, else the `swift` on `PATH`.
 func toolchainSwiftSyntaxHost() -> String {
   func hostFolder(ofToolchainFile path: String) -> String? {
-    guard let range = path.range(of: "/usr/lib/swift/") ?? path.range(of: "/usr/bin/") else { return nil }
+    guard let range = path.range(of: "/usr/lib/swift/") ?? path.range(of: "/usr/bin/") else {
+      return nil
+    }
     return String(path[..<range.lowerBound]) + "/usr/lib/swift/host"
   }
   var candidates: [String] = []
@@ -60,7 +62,8 @@ func toolchainSwiftSyntaxHost() -> String {
       return host
     }
   }
-  fail("""
+  fail(
+    """
     ObservableDefaults needs the SwiftSyntax libraries that ship with the Swift toolchain \
     (<toolchain>/usr/lib/swift/host/SwiftSyntaxMacros.swiftmodule), but none was found next to \
     the toolchain running this manifest (looked at: \(candidates.joined(separator: ", "))). \
@@ -213,7 +216,8 @@ let package = Package(
     ),
     .testTarget(
       name: "MacroTests",
-      dependencies: ["ObservableDefaultsMacros", "TestSupport"] + macroTestsSwiftSyntax.dependencies,
+      dependencies: ["ObservableDefaultsMacros", "TestSupport"]
+        + macroTestsSwiftSyntax.dependencies,
       path: "Tests/MacroTests",
       exclude: ["Expansions"],
       swiftSettings: macroTestsSwiftSyntax.swiftSettings,

@@ -1,6 +1,6 @@
 // benchmarks: the performance measures of the README's "Performance" section.
 //
-//   benchmarks [--runs N] [--only read|burst|external|scale|editor|open|writers|cloud[,…]] [--build]
+//   benchmarks [--runs N] [--only read|burst|scale|editor|open|writers|cloud[,…]] [--build]
 //       runs each measure N times (default 7) and prints the results as a Markdown table;
 //       --build also runs Benchmarks/measure-build.sh 3 times (clean debug builds, ~6 minutes).
 //
@@ -25,11 +25,15 @@ case "editor" where arguments.count == 3:
 case "open" where arguments.count == 3:
   EditorMeasure.runOpenWorker(suite: arguments[1], report: arguments[2])
 case "dconf-worker" where arguments.count == 4:
-  guard let keys = Int(arguments[1]), let changes = Int(arguments[2]) else { abort("dconf-worker: bad counts") }
+  guard let keys = Int(arguments[1]), let changes = Int(arguments[2]) else {
+    abort("dconf-worker: bad counts")
+  }
   DconfBaseline.runWorker(keys: keys, changes: changes, report: arguments[3])
 default:
   let options = BenchmarkOptions(arguments)
   // Foundation's baselines write under HOME / XDG_CONFIG_HOME: the run gets its own.
-  guard ProcessInfo.processInfo.environment[Workspace.variable] != nil else { exit(Workspace.runInFreshHome()) }
+  guard ProcessInfo.processInfo.environment[Workspace.variable] != nil else {
+    exit(Workspace.runInFreshHome())
+  }
   BenchmarkRun(options: options).run()
 }

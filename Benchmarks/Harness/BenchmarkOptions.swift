@@ -13,7 +13,9 @@ struct BenchmarkOptions {
     while let argument = remaining.popFirst() {
       switch argument {
       case "--runs":
-        guard let value = remaining.popFirst().flatMap(Int.init), value >= 5 else { abort("--runs needs a number ≥ 5") }
+        guard let value = remaining.popFirst().flatMap(Int.init), value >= 5 else {
+          abort("--runs needs a number ≥ 5")
+        }
         runs = value
       case "--only":
         guard let value = remaining.popFirst() else { abort("--only needs measure names") }
@@ -21,7 +23,9 @@ struct BenchmarkOptions {
       case "--build":
         includesBuild = true
       default:
-        abort("usage: benchmarks [--runs N] [--only read|burst|external|scale|editor|open|writers|cloud[,…]] [--build]")
+        abort(
+          "usage: benchmarks [--runs N] [--only read|burst|scale|editor|open|writers|cloud[,…]] [--build]"
+        )
       }
     }
   }

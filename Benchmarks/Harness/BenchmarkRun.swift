@@ -19,27 +19,39 @@ struct BenchmarkRun {
     let runs = options.runs
     let loadBefore = Self.loadAverage()
     if options.includes("read") { ReadMeasure(workspace: workspace, runs: runs).run(into: table) }
-    if options.includes("burst") { WriteBurstMeasure(workspace: workspace, runs: runs).run(into: table) }
+    if options.includes("burst") {
+      WriteBurstMeasure(workspace: workspace, runs: runs).run(into: table)
+    }
     if options.includes("scale") { ScaleMeasure(workspace: workspace, runs: runs).run(into: table) }
     let editor = EditorMeasure(workspace: workspace, runs: runs)
     if options.includes("editor") { editor.runExternalChange(into: table) }
     if options.includes("open") {
-      let large = EditorMeasure.writeSuite("bench-open-100k", keys: 100_000, valueLength: 80, in: workspace)
-      editor.runOpen(suite: "bench-open-100k", label: "a 100,000-key suite", fileSize: Self.size(of: large), into: table)
+      let large = EditorMeasure.writeSuite(
+        "bench-open-100k", keys: 100_000, valueLength: 80, in: workspace)
+      editor.runOpen(
+        suite: "bench-open-100k", label: "a 100,000-key suite", fileSize: Self.size(of: large),
+        into: table)
       let fixture = largestFixture()
       let copy = workspace.folder.appendingPathComponent("bench-fixture.plist")
-      do { try FileManager.default.copyItem(at: fixture, to: copy) } catch { abort("cannot copy \(fixture.path): \(error)") }
+      do { try FileManager.default.copyItem(at: fixture, to: copy) } catch {
+        abort("cannot copy \(fixture.path): \(error)")
+      }
       editor.runOpen(
         suite: "bench-fixture", label: "the largest fixture (\(fixture.lastPathComponent))",
         fileSize: Self.size(of: copy), into: table)
     }
-    if options.includes("writers") { ConcurrentWritersMeasure(workspace: workspace, runs: runs).run(into: table) }
-    if options.includes("cloud") { CloudSyncMeasure(workspace: workspace, changes: 500, runs: runs).run(into: table) }
+    if options.includes("writers") {
+      ConcurrentWritersMeasure(workspace: workspace, runs: runs).run(into: table)
+    }
+    if options.includes("cloud") {
+      CloudSyncMeasure(workspace: workspace, changes: 500, runs: runs).run(into: table)
+    }
     if options.includesBuild { BuildMeasure(runs: 3).run(into: table) }  // ~2 min per run
 
     print(
       "Runs per measure: \(runs) (after warm-up); \(ProcessInfo.processInfo.activeProcessorCount) cores; "
-        + "load average (1, 5, 15 min) at the start: \(loadBefore), at the end: \(Self.loadAverage()).\n")
+        + "load average (1, 5, 15 min) at the start: \(loadBefore), at the end: \(Self.loadAverage()).\n"
+    )
     print(table.markdown())
   }
 
@@ -51,8 +63,13 @@ struct BenchmarkRun {
 
   /// The largest file among the shared fixtures.
   private func largestFixture() -> URL {
-    let files = (try? FileManager.default.contentsOfDirectory(at: Self.fixtures, includingPropertiesForKeys: nil)) ?? []
-    guard let largest = files.filter({ $0.pathExtension == "plist" }).max(by: { Self.size(of: $0) < Self.size(of: $1) })
+    let files =
+      (try? FileManager.default.contentsOfDirectory(
+        at: Self.fixtures, includingPropertiesForKeys: nil)) ?? []
+    guard
+      let largest = files.filter({ $0.pathExtension == "plist" }).max(by: {
+        Self.size(of: $0) < Self.size(of: $1)
+      })
     else { abort("no fixtures in \(Self.fixtures.path)") }
     return largest
   }

@@ -21,7 +21,9 @@ final class PseudoTerminal {
     master = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC)
     var unlocked: Int32 = 0
     var number: UInt32 = 0
-    guard master >= 0, ioctl(master, setLock, &unlocked) == 0, ioctl(master, getNumber, &number) == 0 else {
+    guard master >= 0, ioctl(master, setLock, &unlocked) == 0,
+      ioctl(master, getNumber, &number) == 0
+    else {
       abort("no pseudo-terminal: \(String(cString: strerror(errno)))")
     }
     let slaveDescriptor = open("/dev/pts/\(number)", O_RDWR | O_NOCTTY)
@@ -48,7 +50,9 @@ final class PseudoTerminal {
     let deadline = monotonicNanoseconds() + UInt64(timeout * 1e9)
     while !arrived(needle, from: offset) {
       let now = monotonicNanoseconds()
-      guard now < deadline, readAvailable(waitingMilliseconds: Int32((deadline - now) / 1_000_000) + 1) else {
+      guard now < deadline,
+        readAvailable(waitingMilliseconds: Int32((deadline - now) / 1_000_000) + 1)
+      else {
         return nil
       }
     }
@@ -82,7 +86,8 @@ final class PseudoTerminal {
   /// count.
   func rowsWritten(from offset: Int) -> Set<Int> {
     let text = String(decoding: received[(received.startIndex + offset)...], as: UTF8.self)
-    let written = /\u{1B}\[(\d+)(?:;\d+)?[Hd](?:\u{1B}\[[0-9;?]*[A-Za-z]|\u{1B}\([0-9A-Z])*[^\u{1B}\r\n]/
+    let written =
+      /\u{1B}\[(\d+)(?:;\d+)?[Hd](?:\u{1B}\[[0-9;?]*[A-Za-z]|\u{1B}\([0-9A-Z])*[^\u{1B}\r\n]/
     return Set(text.matches(of: written).compactMap { Int($0.output.1) })
   }
 }

@@ -60,7 +60,8 @@ final class ResultTable {
     ]
     for row in rows {
       let spread = "\(row.unit.format(row.samples.min))–\(row.unit.format(row.samples.max))"
-      let baseline = row.baseline.map { "\($0.name): \(row.unit.format($0.samples.median))" } ?? row.note ?? "—"
+      let baseline =
+        row.baseline.map { "\($0.name): \(row.unit.format($0.samples.median))" } ?? row.note ?? "—"
       let ratio = row.baseline.map { String(format: "%.2f×", row.shown / $0.samples.median) } ?? "—"
       let met = row.target.map { $0.isMet ? "yes" : "**no**" } ?? "—"
       lines.append(

@@ -56,9 +56,10 @@ func blackHole<Value>(_ value: Value) {
 ///   - body: One run; the argument is the run's number (warm-ups included).
 func timeRuns(runs: Int, warmUps: Int = 1, operations: Int = 1, _ body: (Int) -> Void) -> Samples {
   for run in 0..<warmUps { body(run) }
-  return Samples((0..<runs).map { run in
-    let start = monotonicNanoseconds()
-    body(warmUps + run)
-    return seconds(since: start) / Double(operations)
-  })
+  return Samples(
+    (0..<runs).map { run in
+      let start = monotonicNanoseconds()
+      body(warmUps + run)
+      return seconds(since: start) / Double(operations)
+    })
 }

@@ -15,7 +15,8 @@ final class Workspace {
       folder = URL(fileURLWithPath: path)
     } else {
       folder = FileManager.default.temporaryDirectory
-        .appendingPathComponent("observabledefaults-bench-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        .appendingPathComponent(
+          "observabledefaults-bench-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
     }
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
   }

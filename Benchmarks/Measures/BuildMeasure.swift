@@ -7,7 +7,8 @@ struct BuildMeasure {
 
   /// `measure-build.sh` beside this file.
   static let script = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("measure-build.sh")
+    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(
+      "measure-build.sh")
 
   func run(into table: ResultTable) {
     let process = Process()
@@ -23,19 +24,28 @@ struct BuildMeasure {
     var times: [String: [Double]] = [:]
     for line in text.split(separator: "\n") {
       let fields = line.split(separator: " ")
-      if fields.count == 2, let seconds = Double(fields[1]) { times[String(fields[0]), default: []].append(seconds) }
+      if fields.count == 2, let seconds = Double(fields[1]) {
+        times[String(fields[0]), default: []].append(seconds)
+      }
     }
-    guard let package = times["package"], let tests = times["tests"], let macros = times["macros"] else {
+    guard let package = times["package"], let tests = times["tests"], let macros = times["macros"]
+    else {
       abort("measure-build.sh printed '\(text)'")
     }
     let packageSamples = Samples(package)
-    table.add(ResultRow(
-      measure: "Clean debug build of the package (`swift build`)", samples: packageSamples, unit: .seconds,
-      target: Target(text: "≤ 60 s on 2 cores", isMet: packageSamples.median <= 60)))
-    table.add(ResultRow(
-      measure: "…with tests (`swift build --build-tests`)", samples: Samples(tests), unit: .seconds))
-    table.add(ResultRow(
-      measure: "…macro plugin alone (`--target ObservableDefaultsMacros`)", samples: Samples(macros),
-      unit: .seconds, baseline: ("package build", packageSamples)))
+    table.add(
+      ResultRow(
+        measure: "Clean debug build of the package (`swift build`)", samples: packageSamples,
+        unit: .seconds,
+        target: Target(text: "≤ 60 s on 2 cores", isMet: packageSamples.median <= 60)))
+    table.add(
+      ResultRow(
+        measure: "…with tests (`swift build --build-tests`)", samples: Samples(tests),
+        unit: .seconds))
+    table.add(
+      ResultRow(
+        measure: "…macro plugin alone (`--target ObservableDefaultsMacros`)",
+        samples: Samples(macros),
+        unit: .seconds, baseline: ("package build", packageSamples)))
   }
 }

@@ -21,29 +21,41 @@ struct CloudSyncMeasure {
   func run(into table: ResultTable) {
     let root = workspace.folder.appendingPathComponent("cloud-containers")
     let embedded = latencies(
-      EmbeddedCloudBackend(root: root, container: "bench"), EmbeddedCloudBackend(root: root, container: "bench"))
+      EmbeddedCloudBackend(root: root, container: "bench"),
+      EmbeddedCloudBackend(root: root, container: "bench"))
 
     let (cluster, endpoints) = startCluster()
     defer { stop(cluster) }
     func device(first: Int, root: String) -> EtcdCloudBackend {
       let ordered = Array(endpoints[first...] + endpoints[..<first])
       do {
-        return try EtcdCloudBackend(configuration: EtcdConfiguration(endpoints: ordered, root: root, container: "bench"))
+        return try EtcdCloudBackend(
+          configuration: EtcdConfiguration(endpoints: ordered, root: root, container: "bench"))
       } catch { abort("cannot create an etcd device: \(error)") }
     }
     let etcd = latencies(device(first: 0, root: "latency"), device(first: 1, root: "latency"))
     let baseline = (name: "embedded container", samples: embedded)
-    table.add(ResultRow(
-      measure: "Cloud change, device A sets → device B's observer, etcd via 2 members: p50", samples: etcd,
-      unit: .milliseconds, baseline: baseline))
-    table.add(ResultRow(
-      measure: "Cloud change, etcd: p99 (of \(changes); baseline: embedded p99 \(Unit.milliseconds.format(embedded.percentile(99))))",
-      samples: etcd, unit: .milliseconds, value: etcd.percentile(99)))
+    table.add(
+      ResultRow(
+        measure: "Cloud change, device A sets → device B's observer, etcd via 2 members: p50",
+        samples: etcd,
+        unit: .milliseconds, baseline: baseline))
+    table.add(
+      ResultRow(
+        measure:
+          "Cloud change, etcd: p99 (of \(changes); baseline: embedded p99 \(Unit.milliseconds.format(embedded.percentile(99))))",
+        samples: etcd, unit: .milliseconds, value: etcd.percentile(99)))
 
-    let convergence = Samples((0..<runs).map { run in
-      converge(devices: (0..<8).map { device(first: $0 % endpoints.count, root: "converge-\(run)") }, keys: 100)
-    })
-    table.add(ResultRow(measure: "Cloud convergence, 8 etcd devices × 100 keys each → all hold 800", samples: convergence, unit: .seconds))
+    let convergence = Samples(
+      (0..<runs).map { run in
+        converge(
+          devices: (0..<8).map { device(first: $0 % endpoints.count, root: "converge-\(run)") },
+          keys: 100)
+      })
+    table.add(
+      ResultRow(
+        measure: "Cloud convergence, 8 etcd devices × 100 keys each → all hold 800",
+        samples: convergence, unit: .seconds))
   }
 
   /// `changes` + 5 (warm-up) writes on `a`, each timed until `b`'s observer reports the key.
@@ -51,13 +63,16 @@ struct CloudSyncMeasure {
     let writer = NSUbiquitousKeyValueStore(backend: a)
     let reader = NSUbiquitousKeyValueStore(backend: b)
     let fired = FiredStamp()
-    let observation = reader.observe { change in if change.keys.contains("name") { fired.record() } }
+    let observation = reader.observe { change in if change.keys.contains("name") { fired.record() }
+    }
     defer { observation.cancel() }
     var latencies: [Double] = []
     for index in 0..<(changes + 5) {
       let start = monotonicNanoseconds()
       writer.set("value-\(index)", forKey: "name")
-      guard let seen = fired.wait(seconds: 5) else { abort("cloud change \(index) was not observed within 5 s") }
+      guard let seen = fired.wait(seconds: 5) else {
+        abort("cloud change \(index) was not observed within 5 s")
+      }
       if index >= 5 { latencies.append(Double(seen &- start) / 1e9) }
     }
     return Samples(latencies)
@@ -88,7 +103,11 @@ struct CloudSyncMeasure {
     process.arguments = ["3", workspace.folder.appendingPathComponent("etcd").path]
     process.standardInput = input
     process.standardOutput = output
-    do { try process.run() } catch { abort("cannot start \(Self.clusterScript.path): \(error) (apt-get install etcd-server etcd-client)") }
+    do { try process.run() } catch {
+      abort(
+        "cannot start \(Self.clusterScript.path): \(error) (apt-get install etcd-server etcd-client)"
+      )
+    }
     var line = Data()
     while true {
       let byte = output.fileHandleForReading.readData(ofLength: 1)

@@ -12,7 +12,8 @@ struct ConcurrentWritersMeasure {
     let samples = timeRuns(runs: runs) { _ in
       let file = workspace.newFile("writers")
       let writers = (0..<processes).map { index in
-        Worker.process(["key-writer", file.path, "p\(index)", "\(keysPerProcess)"], configHome: workspace.folder)
+        Worker.process(
+          ["key-writer", file.path, "p\(index)", "\(keysPerProcess)"], configHome: workspace.folder)
       }
       for writer in writers {
         do { try writer.run() } catch { abort("cannot start a writer: \(error)") }
@@ -21,9 +22,11 @@ struct ConcurrentWritersMeasure {
       let lost = lostKeys(in: file)
       if lost > 0 { abort("\(lost) of \(processes * keysPerProcess) keys were lost") }
     }
-    table.add(ResultRow(
-      measure: "\(processes) processes × \(keysPerProcess) keys into one suite, total", samples: samples,
-      unit: .milliseconds, target: Target(text: "no key lost (checked every run)", isMet: true)))
+    table.add(
+      ResultRow(
+        measure: "\(processes) processes × \(keysPerProcess) keys into one suite, total",
+        samples: samples,
+        unit: .milliseconds, target: Target(text: "no key lost (checked every run)", isMet: true)))
   }
 
   /// How many of the keys the writers wrote are missing or wrong in the file.
@@ -31,7 +34,9 @@ struct ConcurrentWritersMeasure {
     let values = (try? PropertyListFile(url: file).read())?.values ?? [:]
     var lost = 0
     for writer in 0..<processes {
-      for index in 0..<keysPerProcess where values["p\(writer)-\(index)"] as? Int != index { lost += 1 }
+      for index in 0..<keysPerProcess where values["p\(writer)-\(index)"] as? Int != index {
+        lost += 1
+      }
     }
     return lost
   }

@@ -24,7 +24,9 @@ struct DconfBaseline {
   /// Installs dconf-cli, libglib2.0-bin, dconf-service and dbus when one of ``tools`` is missing
   /// (as root, with apt-get; otherwise stops with the command to run).
   static func installIfMissing() {
-    guard tools.contains(where: { !FileManager.default.isExecutableFile(atPath: $0) }) else { return }
+    guard tools.contains(where: { !FileManager.default.isExecutableFile(atPath: $0) }) else {
+      return
+    }
     let install = "apt-get update && apt-get install -y dconf-cli libglib2.0-bin dconf-service dbus"
     guard getuid() == 0 else { abort("dconf is missing: run `sudo sh -c '\(install)'`") }
     FileHandle.standardError.write(Data("benchmarks: installing dconf (\(install))\n".utf8))
@@ -42,7 +44,8 @@ struct DconfBaseline {
     let report = folder.appendingPathComponent("report.txt")
     var environment = ProcessInfo.processInfo.environment
     for (name, path) in [
-      ("XDG_CONFIG_HOME", "config"), ("XDG_CACHE_HOME", "cache"), ("HOME", "home"), ("XDG_RUNTIME_DIR", "run"),
+      ("XDG_CONFIG_HOME", "config"), ("XDG_CACHE_HOME", "cache"), ("HOME", "home"),
+      ("XDG_RUNTIME_DIR", "run"),
     ] {
       environment[name] = folder.appendingPathComponent(path).path
     }
@@ -74,11 +77,17 @@ struct DconfBaseline {
   /// step that fails ends the report.
   static func runWorker(keys: Int, changes: Int, report: String) {
     var lines: [String] = []
-    defer { _ = FileManager.default.createFile(atPath: report, contents: Data(lines.joined(separator: "\n").utf8)) }
-    let keyFile = URL(fileURLWithPath: report).deletingLastPathComponent().appendingPathComponent("keys.ini")
+    defer {
+      _ = FileManager.default.createFile(
+        atPath: report, contents: Data(lines.joined(separator: "\n").utf8))
+    }
+    let keyFile = URL(fileURLWithPath: report).deletingLastPathComponent().appendingPathComponent(
+      "keys.ini")
     var text = "[/]\n"
     for index in 0..<keys { text += "\(EditorMeasure.key(index))='value \(index) xxxxxxxxxx'\n" }
-    guard FileManager.default.createFile(atPath: keyFile.path, contents: Data(text.utf8)) else { return }
+    guard FileManager.default.createFile(atPath: keyFile.path, contents: Data(text.utf8)) else {
+      return
+    }
 
     var start = monotonicNanoseconds()
     guard run("/usr/bin/dconf", ["load", "/bench/"], input: keyFile) == 0 else { return }
@@ -121,7 +130,9 @@ struct DconfBaseline {
       for attempt in 0..<(index == 0 ? 50 : 1) where !seen {
         if attempt > 0 { usleep(100_000) }
         _ = run("/usr/bin/dconf", ["write", "/bench/name", value])
-        seen = waitFor(Data(value.utf8), in: output.fileHandleForReading, buffer: &buffer, timeout: index == 0 ? 0.1 : 60)
+        seen = waitFor(
+          Data(value.utf8), in: output.fileHandleForReading, buffer: &buffer,
+          timeout: index == 0 ? 0.1 : 60)
       }
       guard seen else { return latencies }
       if index >= 3 { latencies.append(seconds(since: start)) }
@@ -131,7 +142,9 @@ struct DconfBaseline {
 
   /// Reads `handle` into `buffer` until it contains `needle` (then drops what came before and
   /// including it); false after `timeout` seconds.
-  private static func waitFor(_ needle: Data, in handle: FileHandle, buffer: inout Data, timeout: Double) -> Bool {
+  private static func waitFor(
+    _ needle: Data, in handle: FileHandle, buffer: inout Data, timeout: Double
+  ) -> Bool {
     let deadline = monotonicNanoseconds() + UInt64(timeout * 1e9)
     while true {
       if let range = buffer.range(of: needle) {
@@ -151,7 +164,8 @@ struct DconfBaseline {
   /// Runs a program to its end; returns its exit status.
   @discardableResult
   private static func run(
-    _ program: String, _ arguments: [String], input: URL? = nil, environment: [String: String]? = nil,
+    _ program: String, _ arguments: [String], input: URL? = nil,
+    environment: [String: String]? = nil,
     errors: URL? = nil
   ) -> Int32 {
     let process = Process()

@@ -44,14 +44,16 @@ struct EditorMeasure {
 
     let byteSamples = Samples(bytes)
     let rowSamples = Samples(rows)
-    table.add(ResultRow(
-      measure: "Editor, 10,000-key suite: one external key change, bytes to the terminal",
-      samples: byteSamples, unit: .bytes, baseline: ("full paint", Samples([fullPaint])),
-      target: Target(text: "≤ 1 KB", isMet: byteSamples.max <= 1024)))
-    table.add(ResultRow(
-      measure: "…terminal rows written to (rows re-rendered: asserted 1 in EditorTests)",
-      samples: rowSamples, unit: .count, baseline: ("full paint", Samples([fullRows])),
-      target: Target(text: "1 row", isMet: rowSamples.max <= 1)))
+    table.add(
+      ResultRow(
+        measure: "Editor, 10,000-key suite: one external key change, bytes to the terminal",
+        samples: byteSamples, unit: .bytes, baseline: ("full paint", Samples([fullPaint])),
+        target: Target(text: "≤ 1 KB", isMet: byteSamples.max <= 1024)))
+    table.add(
+      ResultRow(
+        measure: "…terminal rows written to (rows re-rendered: asserted 1 in EditorTests)",
+        samples: rowSamples, unit: .count, baseline: ("full paint", Samples([fullRows])),
+        target: Target(text: "1 row", isMet: rowSamples.max <= 1)))
   }
 
   /// Opening a suite: the time from the worker's start of opening to the editor's first paint;
@@ -77,23 +79,28 @@ struct EditorMeasure {
       }
     }
     let time = Samples(times)
-    table.add(ResultRow(
-      measure: "Open \(label) to first paint", samples: time, unit: .milliseconds,
-      target: Target(text: "≤ 300 ms", isMet: time.median <= 0.3)))
+    table.add(
+      ResultRow(
+        measure: "Open \(label) to first paint", samples: time, unit: .milliseconds,
+        target: Target(text: "≤ 300 ms", isMet: time.median <= 0.3)))
     let limit = 5 * Double(fileSize)
     let growth = Samples(openGrowths)
     let emptyGrowth = Samples(emptyGrowths)
     // What any suite costs (Foundation's parser, the suite's queue and watcher) is not the file's.
     let net = growth.max - emptyGrowth.median
-    table.add(ResultRow(
-      measure: "…peak memory growth, opening only (file \(Unit.megabytes.format(Double(fileSize))))",
-      samples: growth, unit: .megabytes,
-      target: Target(
-        text: "≤ 5× file = \(Unit.megabytes.format(limit)); max minus an empty suite's "
-          + "\(Unit.megabytes.format(emptyGrowth.median)): \(Unit.megabytes.format(net))",
-        isMet: net <= limit)))
-    table.add(ResultRow(
-      measure: "…peak memory growth, editor to first paint", samples: Samples(editorGrowths), unit: .megabytes))
+    table.add(
+      ResultRow(
+        measure:
+          "…peak memory growth, opening only (file \(Unit.megabytes.format(Double(fileSize))))",
+        samples: growth, unit: .megabytes,
+        target: Target(
+          text: "≤ 5× file = \(Unit.megabytes.format(limit)); max minus an empty suite's "
+            + "\(Unit.megabytes.format(emptyGrowth.median)): \(Unit.megabytes.format(net))",
+          isMet: net <= limit)))
+    table.add(
+      ResultRow(
+        measure: "…peak memory growth, editor to first paint", samples: Samples(editorGrowths),
+        unit: .megabytes))
   }
 
   /// The key of row `index` in the generated suites (sorted order is index order).
@@ -104,7 +111,9 @@ struct EditorMeasure {
   /// Writes the suite `name` in the workspace folder: `keys` string values of about
   /// `valueLength` characters, as a binary property list. Returns its file.
   @discardableResult
-  static func writeSuite(_ name: String, keys: Int, valueLength: Int, in workspace: Workspace) -> URL {
+  static func writeSuite(_ name: String, keys: Int, valueLength: Int, in workspace: Workspace)
+    -> URL
+  {
     let file = workspace.folder.appendingPathComponent(name + ".plist")
     writeSuite(at: file, keys: keys, valueLength: valueLength)
     return file
@@ -115,9 +124,12 @@ struct EditorMeasure {
   static func writeSuite(at file: URL, keys: Int, valueLength: Int) {
     let filler = String(repeating: "x", count: valueLength)
     var values: [String: Any] = [:]
-    for index in 0..<keys { values[key(index)] = String("value \(index) \(filler)".prefix(valueLength)) }
+    for index in 0..<keys {
+      values[key(index)] = String("value \(index) \(filler)".prefix(valueLength))
+    }
     do {
-      try PropertyListSerialization.data(fromPropertyList: values, format: .binary, options: 0).write(to: file)
+      try PropertyListSerialization.data(fromPropertyList: values, format: .binary, options: 0)
+        .write(to: file)
     } catch {
       abort("cannot write \(file.path): \(error)")
     }
@@ -136,7 +148,9 @@ struct EditorMeasure {
   /// the editor holds them), then writes its ``EditorReport`` to the report file.
   static func runOpenWorker(suite: String, report: String) {
     measureOpening(report: report) {
-      guard let defaults = PropertyListDefaults(suiteName: suite) else { abort("open: bad suite \(suite)") }
+      guard let defaults = PropertyListDefaults(suiteName: suite) else {
+        abort("open: bad suite \(suite)")
+      }
       blackHole(defaults.dictionaryRepresentation().count)
     }
   }
@@ -149,7 +163,9 @@ struct EditorMeasure {
     // Not `getrusage`'s `ru_maxrss`: on Linux it keeps the peak of the image before `exec`, i.e.
     // of the forked copy of the (large) benchmark process.
     let line = "\(openStart) \(residentBeforeOpen) \(memoryStatus("VmHWM"))\n"
-    guard FileManager.default.createFile(atPath: report, contents: Data(line.utf8)) else { abort("cannot write \(report)") }
+    guard FileManager.default.createFile(atPath: report, contents: Data(line.utf8)) else {
+      abort("cannot write \(report)")
+    }
   }
 
   /// The numbers an `editor` or `open` worker reports when it ends.
@@ -183,7 +199,8 @@ struct EditorMeasure {
 
   /// One editor worker on a pseudo-terminal.
   final class EditorSession {
-    let terminal = PseudoTerminal(rows: EditorMeasure.size.rows, columns: EditorMeasure.size.columns)
+    let terminal = PseudoTerminal(
+      rows: EditorMeasure.size.rows, columns: EditorMeasure.size.columns)
     private let process: Process
     private let reportFile: URL
 

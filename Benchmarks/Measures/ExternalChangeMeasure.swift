@@ -15,7 +15,9 @@ struct ExternalChangeMeasure {
     let residentBefore: Int
     let residentAfter: Int
     /// Growth of A's resident memory over the changes, in percent.
-    var residentGrowth: Double { Double(residentAfter - residentBefore) / Double(residentBefore) * 100 }
+    var residentGrowth: Double {
+      Double(residentAfter - residentBefore) / Double(residentBefore) * 100
+    }
   }
 
   let workspace: Workspace
@@ -39,13 +41,23 @@ struct ExternalChangeMeasure {
     var residentBefore = 0
     for index in 0..<(changes + 5) {  // the first 5 warm up
       if index == 5 { residentBefore = residentMemory() }
-      withObservationTracking { _ = settings.name } onChange: { fired.record() }
+      withObservationTracking {
+        _ = settings.name
+      } onChange: {
+        fired.record()
+      }
       channel.send("value-\(index)")
-      guard let line = channel.receive(), let written = UInt64(line) else { abort("the writer stopped") }
-      guard let seen = fired.wait(seconds: 30) else { abort("change \(index) was not observed within 30 s") }
+      guard let line = channel.receive(), let written = UInt64(line) else {
+        abort("the writer stopped")
+      }
+      guard let seen = fired.wait(seconds: 30) else {
+        abort("change \(index) was not observed within 30 s")
+      }
       if index >= 5 { latencies.append(Double(Int64(bitPattern: seen &- written)) / 1e9) }
     }
-    return Result(latencies: Samples(latencies), residentBefore: residentBefore, residentAfter: residentMemory())
+    return Result(
+      latencies: Samples(latencies), residentBefore: residentBefore, residentAfter: residentMemory()
+    )
   }
 
   /// Worker mode `change-writer <file>`: for each line read, sets `name` to it and flushes, then

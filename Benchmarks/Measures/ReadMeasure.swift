@@ -8,12 +8,15 @@ struct ReadMeasure {
   let runs: Int
 
   func run(into table: ResultTable) {
-    let settings = BenchmarkSettings(userDefaults: PropertyListDefaults(fileURL: workspace.newFile("read")))
+    let settings = BenchmarkSettings(
+      userDefaults: PropertyListDefaults(fileURL: workspace.newFile("read")))
     settings.name = "Observable"
     let plain = PlainSettings()
     plain.name = "Observable"
     // XDG_CONFIG_HOME points into the workspace (set in main before Foundation read it).
-    guard let foundation = UserDefaults(suiteName: "bench.read.foundation") else { abort("no Foundation suite") }
+    guard let foundation = UserDefaults(suiteName: "bench.read.foundation") else {
+      abort("no Foundation suite")
+    }
     foundation.set("Observable", forKey: "name")
 
     let reads = 1_000_000
@@ -35,13 +38,18 @@ struct ReadMeasure {
     }
 
     let ratio = persisted.median / observable.median
-    table.add(ResultRow(
-      measure: "Read of an `@ObservableDefaults` property", samples: persisted, unit: .nanoseconds,
-      baseline: ("plain `@Observable`", observable),
-      target: Target(text: "≤ 2× `@Observable`", isMet: ratio <= 2)))
-    table.add(ResultRow(
-      measure: "Read of an `@ObservableDefaults` property", samples: persisted, unit: .nanoseconds,
-      baseline: ("Foundation `string(forKey:)`", foundationSamples),
-      target: Target(text: "far below Foundation", isMet: persisted.median * 10 < foundationSamples.median)))
+    table.add(
+      ResultRow(
+        measure: "Read of an `@ObservableDefaults` property", samples: persisted,
+        unit: .nanoseconds,
+        baseline: ("plain `@Observable`", observable),
+        target: Target(text: "≤ 2× `@Observable`", isMet: ratio <= 2)))
+    table.add(
+      ResultRow(
+        measure: "Read of an `@ObservableDefaults` property", samples: persisted,
+        unit: .nanoseconds,
+        baseline: ("Foundation `string(forKey:)`", foundationSamples),
+        target: Target(
+          text: "far below Foundation", isMet: persisted.median * 10 < foundationSamples.median)))
   }
 }

@@ -18,54 +18,77 @@ struct ScaleMeasure {
     DconfBaseline.installIfMissing()
     for keys in Self.sizes {
       let label = "\(keys.formatted()) keys"
-      let dconf = DconfBaseline(workspace: workspace).run(keys: keys, changes: keys >= 100_000 ? 20 : 50)
+      let dconf = DconfBaseline(workspace: workspace).run(
+        keys: keys, changes: keys >= 100_000 ? 20 : 50)
       let dconfFailed = "dconf failed (D-Bus timeout loading \(label))"
 
       let (open, set) = openAndSet(keys: keys)
-      table.add(ResultRow(
-        measure: "\(label): open (read + parse, in process)", samples: open, unit: .milliseconds,
-        baseline: dconf.open.map { ("`dconf dump` (new process)", $0) }, note: dconf.open == nil ? dconfFailed : nil))
-      table.add(ResultRow(
-        measure: "\(label): set one key + flush", samples: set, unit: .milliseconds,
-        baseline: dconf.set.map { ("`dconf write` (new process)", $0) }, note: dconf.set == nil ? dconfFailed : nil))
+      table.add(
+        ResultRow(
+          measure: "\(label): open (read + parse, in process)", samples: open, unit: .milliseconds,
+          baseline: dconf.open.map { ("`dconf dump` (new process)", $0) },
+          note: dconf.open == nil ? dconfFailed : nil))
+      table.add(
+        ResultRow(
+          measure: "\(label): set one key + flush", samples: set, unit: .milliseconds,
+          baseline: dconf.set.map { ("`dconf write` (new process)", $0) },
+          note: dconf.set == nil ? dconfFailed : nil))
 
       let foundation = foundationCodecs(keys: keys)
-      table.add(ResultRow(
-        measure: "\(label): Foundation's `PropertyListSerialization` parse of the same file (the reader before)",
-        samples: foundation.parse, unit: .milliseconds, baseline: ("our open (read + parse)", open)))
-      table.add(ResultRow(
-        measure: "\(label): Foundation's `PropertyListEncoder` of the same values (the writer before)",
-        samples: foundation.encode, unit: .milliseconds, baseline: ("our set one key + flush", set)))
+      table.add(
+        ResultRow(
+          measure:
+            "\(label): Foundation's `PropertyListSerialization` parse of the same file (the reader before)",
+          samples: foundation.parse, unit: .milliseconds,
+          baseline: ("our open (read + parse)", open)))
+      table.add(
+        ResultRow(
+          measure:
+            "\(label): Foundation's `PropertyListEncoder` of the same values (the writer before)",
+          samples: foundation.encode, unit: .milliseconds,
+          baseline: ("our set one key + flush", set)))
 
-      let change = ExternalChangeMeasure(workspace: workspace).run(keys: keys, changes: Self.changes(keys: keys))
+      let change = ExternalChangeMeasure(workspace: workspace).run(
+        keys: keys, changes: Self.changes(keys: keys))
       let p99 = change.latencies.percentile(99)
       let p99Target = keys >= 100_000 ? nil : keys >= 10_000 ? 0.020 : 0.005
-      table.add(ResultRow(
-        measure: "\(label): one-key change, writer's set → reader's tracker, p50", samples: change.latencies,
-        unit: .milliseconds, baseline: dconf.change.map { ("`dconf write` → `dconf watch`, p50", $0) },
-        target: keys >= 100_000
-          ? Target(text: "p50 ≤ 300 ms", isMet: change.latencies.median <= 0.3) : nil,
-        note: dconf.change == nil ? dconfFailed : nil))
-      table.add(ResultRow(
-        measure: "\(label): …p99 (of \(Self.changes(keys: keys)))", samples: change.latencies, unit: .milliseconds,
-        value: p99,
-        baseline: dconf.change.map { ("`dconf write` → `dconf watch`, p99", Samples([$0.percentile(99)])) },
-        target: p99Target.map { Target(text: "p99 ≤ \(Int($0 * 1000)) ms", isMet: p99 <= $0) }))
+      table.add(
+        ResultRow(
+          measure: "\(label): one-key change, writer's set → reader's tracker, p50",
+          samples: change.latencies,
+          unit: .milliseconds,
+          baseline: dconf.change.map { ("`dconf write` → `dconf watch`, p50", $0) },
+          target: keys >= 100_000
+            ? Target(text: "p50 ≤ 300 ms", isMet: change.latencies.median <= 0.3) : nil,
+          note: dconf.change == nil ? dconfFailed : nil))
+      table.add(
+        ResultRow(
+          measure: "\(label): …p99 (of \(Self.changes(keys: keys)))", samples: change.latencies,
+          unit: .milliseconds,
+          value: p99,
+          baseline: dconf.change.map {
+            ("`dconf write` → `dconf watch`, p99", Samples([$0.percentile(99)]))
+          },
+          target: p99Target.map { Target(text: "p99 ≤ \(Int($0 * 1000)) ms", isMet: p99 <= $0) }))
       if keys >= 100_000 {
-        table.add(ResultRow(
-          measure: "\(label): reader's resident memory over \(Self.changes(keys: keys)) changes "
-            + "(\(Unit.megabytes.format(Double(change.residentBefore))) before)",
-          samples: Samples([Double(change.residentAfter)]), unit: .megabytes,
-          target: Target(
-            text: "≤ +10 % (\(String(format: "%+.1f %%", change.residentGrowth)))", isMet: change.residentGrowth <= 10)))
+        table.add(
+          ResultRow(
+            measure: "\(label): reader's resident memory over \(Self.changes(keys: keys)) changes "
+              + "(\(Unit.megabytes.format(Double(change.residentBefore))) before)",
+            samples: Samples([Double(change.residentAfter)]), unit: .megabytes,
+            target: Target(
+              text: "≤ +10 % (\(String(format: "%+.1f %%", change.residentGrowth)))",
+              isMet: change.residentGrowth <= 10)))
       }
       let writeAll = writeAllKeys(keys)
-      table.add(ResultRow(
-        measure: "\(label): written by one program (set each + flush)", samples: writeAll, unit: .milliseconds,
-        baseline: dconf.load.map { ("`dconf load`", Samples([$0])) },
-        target: keys == 10_000 && dconf.load != nil
-          ? Target(text: "≤ 0.5× dconf", isMet: writeAll.median <= 0.5 * (dconf.load ?? 0)) : nil,
-        note: dconf.load == nil ? dconfFailed : nil))
+      table.add(
+        ResultRow(
+          measure: "\(label): written by one program (set each + flush)", samples: writeAll,
+          unit: .milliseconds,
+          baseline: dconf.load.map { ("`dconf load`", Samples([$0])) },
+          target: keys == 10_000 && dconf.load != nil
+            ? Target(text: "≤ 0.5× dconf", isMet: writeAll.median <= 0.5 * (dconf.load ?? 0)) : nil,
+          note: dconf.load == nil ? dconfFailed : nil))
     }
   }
 
@@ -76,7 +99,9 @@ struct ScaleMeasure {
     var suites: [PropertyListDefaults] = []
     let open = timeRuns(runs: 5) { run in
       let copy = workspace.newFile("scale-\(keys)-\(run)")
-      do { try FileManager.default.copyItem(at: original, to: copy) } catch { abort("copy: \(error)") }
+      do { try FileManager.default.copyItem(at: original, to: copy) } catch {
+        abort("copy: \(error)")
+      }
       let suite = PropertyListDefaults(fileURL: copy)
       blackHole(suite.persistentValue(forKey: EditorMeasure.key(1)))
       suites.append(suite)
@@ -95,7 +120,8 @@ struct ScaleMeasure {
     let file = workspace.newFile("foundation-\(keys)")
     EditorMeasure.writeSuite(at: file, keys: keys, valueLength: 20)
     guard let data = FileManager.default.contents(atPath: file.path),
-      let values = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: String]
+      let values = try? PropertyListSerialization.propertyList(from: data, format: nil)
+        as? [String: String]
     else { abort("cannot read \(file.path) with Foundation") }
     let parse = timeRuns(runs: 5) { _ in
       blackHole(try? PropertyListSerialization.propertyList(from: data, format: nil))

@@ -28,24 +28,30 @@ struct WriteBurstMeasure {
     let burst = Samples(perWrite)
     let onDisk = Samples(flushes)
 
-    guard let foundation = UserDefaults(suiteName: "bench.burst.foundation") else { abort("no Foundation suite") }
+    guard let foundation = UserDefaults(suiteName: "bench.burst.foundation") else {
+      abort("no Foundation suite")
+    }
     let foundationSamples = timeRuns(runs: runs, operations: writes) { run in
       for index in 1...writes { foundation.set(run * writes + index, forKey: "counter") }
       foundation.synchronize()
     }
-    table.add(ResultRow(
-      measure: "Burst of 10,000 writes + flush, per write", samples: burst, unit: .microseconds,
-      baseline: ("Foundation `set` ×10,000 + `synchronize()`", foundationSamples),
-      target: Target(text: "≤ 2 µs", isMet: burst.median <= 2e-6)))
-    table.add(ResultRow(
-      measure: "…of which on disk after the burst (flush)", samples: onDisk, unit: .milliseconds,
-      value: onDisk.max,
-      target: Target(text: "≤ 100 ms (max shown)", isMet: onDisk.max <= 0.1)))
+    table.add(
+      ResultRow(
+        measure: "Burst of 10,000 writes + flush, per write", samples: burst, unit: .microseconds,
+        baseline: ("Foundation `set` ×10,000 + `synchronize()`", foundationSamples),
+        target: Target(text: "≤ 2 µs", isMet: burst.median <= 2e-6)))
+    table.add(
+      ResultRow(
+        measure: "…of which on disk after the burst (flush)", samples: onDisk, unit: .milliseconds,
+        value: onDisk.max,
+        target: Target(text: "≤ 100 ms (max shown)", isMet: onDisk.max <= 0.1)))
   }
 
   /// Stops the benchmark unless the file holds `counter` = `value`.
   private func verify(_ file: URL, holds value: Int) {
     let stored = (try? PropertyListFile(url: file).read())?.values["counter"] as? Int
-    if stored != value { abort("burst: the file holds \(String(describing: stored)), not \(value)") }
+    if stored != value {
+      abort("burst: the file holds \(String(describing: stored)), not \(value)")
+    }
   }
 }

@@ -16,21 +16,31 @@ show("quick start", settings.name, settings.age, settings.nickname as Any)
 settings.name = "Ann"
 settings.nickname = "Annie"
 cloudSettings.color = .green
-show("quick start, new objects", QuickStart.Settings().name, QuickStart.Settings().nickname ?? "nil", QuickStart.CloudSettings().color)
+show(
+  "quick start, new objects", QuickStart.Settings().name, QuickStart.Settings().nickname ?? "nil",
+  QuickStart.CloudSettings().color)
 
 // Property attributes and the generated initializers.
-let local = PropertyAttributes.LocalSettings(userDefaults: .standard, ignoreExternalChanges: false, prefix: "myApp_")
+let local = PropertyAttributes.LocalSettings(
+  userDefaults: .standard, ignoreExternalChanges: false, prefix: "myApp_")
 local.name = "Bob"
 local.height = 180
 local.weight = 70
-let cloud = PropertyAttributes.CloudSettings(prefix: "myApp_", syncImmediately: true, developmentMode: false)
+let cloud = PropertyAttributes.CloudSettings(
+  prefix: "myApp_", syncImmediately: true, developmentMode: false)
 cloud.username = "CloudBob"
 cloud.localCache = "cached"
 // README: UserDefaults.standard. On Linux, Foundation's posts no change notification and writes
 // only on synchronize(); PropertyListDefaults.standard is the same standard domain, done right.
 let standard = PropertyListDefaults.standard
-show("attributes, stored", standard.string(forKey: "myApp_firstName") ?? "nil", standard.object(forKey: "myApp_height") ?? "nil", standard.object(forKey: "myApp_weight") ?? "nil")
-show("attributes, cloud", NSUbiquitousKeyValueStore.default.string(forKey: "myApp_user_display_name") ?? "nil", NSUbiquitousKeyValueStore.default.object(forKey: "myApp_localCache") ?? "nil")
+show(
+  "attributes, stored", standard.string(forKey: "myApp_firstName") ?? "nil",
+  standard.object(forKey: "myApp_height") ?? "nil", standard.object(forKey: "myApp_weight") ?? "nil"
+)
+show(
+  "attributes, cloud",
+  NSUbiquitousKeyValueStore.default.string(forKey: "myApp_user_display_name") ?? "nil",
+  NSUbiquitousKeyValueStore.default.object(forKey: "myApp_localCache") ?? "nil")
 
 // Macro parameters.
 let shared = MacroParameters.SharedSettings()
@@ -39,7 +49,12 @@ let themed = MacroParameters.CloudSettings()
 themed.theme = "dark"
 let development = MacroParameters.Development.CloudSettings()
 development.setting2 = 43
-show("parameters", PropertyListDefaults(suiteName: "group.myapp")!.object(forKey: "myapp_lastUpdate") ?? "nil", NSUbiquitousKeyValueStore.default.string(forKey: "myApp_user_theme") ?? "nil", development.setting2, development._developmentMode_, NSUbiquitousKeyValueStore.default.object(forKey: "setting2") ?? "nil")
+show(
+  "parameters",
+  PropertyListDefaults(suiteName: "group.myapp")!.object(forKey: "myapp_lastUpdate") ?? "nil",
+  NSUbiquitousKeyValueStore.default.string(forKey: "myApp_user_theme") ?? "nil",
+  development.setting2, development._developmentMode_,
+  NSUbiquitousKeyValueStore.default.object(forKey: "setting2") ?? "nil")
 
 // Custom initializers.
 let custom = CustomInitializers.Settings()
@@ -54,7 +69,10 @@ observeFirst.height = 200
 let observeFirstCloud = ObserveFirst.CloudSettings()
 observeFirstCloud.tempData = "not synced"
 observeFirstCloud.theme = "blue"
-show("observe first", standard.object(forKey: "name") ?? "nil", standard.integer(forKey: "myHeight"), NSUbiquitousKeyValueStore.default.string(forKey: "user_theme") ?? "nil", NSUbiquitousKeyValueStore.default.object(forKey: "tempData") ?? "nil")
+show(
+  "observe first", standard.object(forKey: "name") ?? "nil", standard.integer(forKey: "myHeight"),
+  NSUbiquitousKeyValueStore.default.string(forKey: "user_theme") ?? "nil",
+  NSUbiquitousKeyValueStore.default.object(forKey: "tempData") ?? "nil")
 
 // Optionals: nil removes the key, and the declaration default comes back.
 let optionals = Optionals.SettingsWithOptionals()
@@ -63,14 +81,19 @@ optionals.age = nil
 optionals.customOptional = "custom"
 let cloudOptionals = Optionals.CloudSettingsWithOptionals()
 cloudOptionals.userSettings = ["a": "b"]
-show("optionals", optionals.age ?? "nil", standard.string(forKey: "custom-optional-key") ?? "nil", cloudOptionals.userSettings ?? [:], NSUbiquitousKeyValueStore.default.dictionary(forKey: "user-settings") ?? [:])
+show(
+  "optionals", optionals.age ?? "nil", standard.string(forKey: "custom-optional-key") ?? "nil",
+  cloudOptionals.userSettings ?? [:],
+  NSUbiquitousKeyValueStore.default.dictionary(forKey: "user-settings") ?? [:])
 
 // Codable values are stored as JSON.
 let store = CodableValues.LocalStore()
 store.people = .init(name: "Ann", age: 30)
 let cloudStore = CodableValues.CloudStore()
 cloudStore.userProfile.preferences.fontSize = 18
-show("codable", String(decoding: standard.data(forKey: "people") ?? Data(), as: UTF8.self), CodableValues.CloudStore().userProfile.preferences.fontSize)
+show(
+  "codable", String(decoding: standard.data(forKey: "people") ?? Data(), as: UTF8.self),
+  CodableValues.CloudStore().userProfile.preferences.fontSize)
 
 // RawRepresentable values are stored as their raw value; writing the documented formats directly.
 let appearance = RawRepresentableValues.AppearanceSettings(prefix: "app_")
@@ -88,10 +111,13 @@ show("raw representable", appearance.theme, appStore.people.name, appStore.peopl
 let state = Integration.ViewState()
 state.localSettings.name = "User 7"
 state.cloudSettings.username = "CloudUser 7"
-show("integration", PropertyAttributes.LocalSettings().name, PropertyAttributes.CloudSettings().username)
+show(
+  "integration", PropertyAttributes.LocalSettings().name,
+  PropertyAttributes.CloudSettings().username)
 
 // Previews.
-show("previews", Previews.CloudSettings()._developmentMode_, Previews.Shared.CloudSettings.shared.item)
+show(
+  "previews", Previews.CloudSettings()._developmentMode_, Previews.Shared.CloudSettings.shared.item)
 
 // Default values.
 let user = DefaultValues.User(username: "alice", age: 25)
@@ -114,6 +140,9 @@ let appGroup = AppGroups.AppGroupSettings()
 let anotherApp = AppGroups.AnotherAppSettings()
 PropertyListDefaults(suiteName: "group.myapp")!.set("changed", forKey: "myapp_sharedData")
 AppGroups.SharedSettings().displayCount += 1
-show("app groups", appGroup.sharedData, anotherApp.sharedData, PropertyListDefaults(suiteName: "group.com.yourcompany.app")!.integer(forKey: "myapp_displayCount"))
+show(
+  "app groups", appGroup.sharedData, anotherApp.sharedData,
+  PropertyListDefaults(suiteName: "group.com.yourcompany.app")!.integer(
+    forKey: "myapp_displayCount"))
 
 try standard.flush()

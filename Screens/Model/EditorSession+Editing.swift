@@ -86,7 +86,8 @@ extension EditorSession {
         state.changedElsewhereWhileEditing = nil
         state.mode = .editing(row: index, format: format, field: field)
         state.message = .init(
-          text: "Changed elsewhere to \(row.value): Enter keeps yours, Esc takes theirs", isError: false)
+          text: "Changed elsewhere to \(row.value): Enter keeps yours, Esc takes theirs",
+          isError: false)
         return Damage(rows: [index])
       }
       do {
@@ -115,8 +116,10 @@ extension EditorSession {
       state.message = .init(text: "No external editor here", isError: true)
       return Damage(rows: [index])
     }
-    guard var text = edit(isJSON ? JSONValue.reformatted(draft, pretty: true) ?? draft : draft,
-      isJSON ? "json" : "txt")
+    guard
+      var text = edit(
+        isJSON ? JSONValue.reformatted(draft, pretty: true) ?? draft : draft,
+        isJSON ? "json" : "txt")
     else {
       state.mode = .editing(row: index, format: format, field: LineEditor(text: draft))
       state.message = .init(

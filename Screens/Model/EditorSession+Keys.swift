@@ -8,7 +8,8 @@ extension EditorSession {
     guard state.pane == .rows, let source = currentSource else { return Damage() }
     guard source is any KeyEditingRowSource else {
       state.message = .init(
-        text: "\(source.title) has a fixed set of keys: a and R work in raw suites and files", isError: false)
+        text: "\(source.title) has a fixed set of keys: a and R work in raw suites and files",
+        isError: false)
       return Damage()
     }
     if isReadOnly {
@@ -74,11 +75,14 @@ extension EditorSession {
         keys = [source.topLevelKey(at: row)]
         write = { try source.appendElement(value, at: row) }
       }
-      let before = keys.map { (state.rowIndex, RowSnapshot.storedUnder(key: $0, value: source.storedValue(forKey: $0))) }
+      let before = keys.map {
+        (state.rowIndex, RowSnapshot.storedUnder(key: $0, value: source.storedValue(forKey: $0)))
+      }
       try write()
       undoSteps.append(UndoStep(label: field.text, source: state.sourceIndex, rows: before))
       state.mode = .browsing
-      state.message = .init(text: "Saved \(field.text) in \(source.title); u undoes", isError: false)
+      state.message = .init(
+        text: "Saved \(field.text) in \(source.title); u undoes", isError: false)
       if let last = keys.last { refocus(onRowKeyed: last) }
       return Damage(layout: true, focusPlaced: true)
     } catch {

@@ -204,8 +204,7 @@ final class EditorSession {
     if state.rowIndex < source.rowCount, source.row(at: state.rowIndex).identity == identity {
       return
     }
-    if let index = (0..<source.rowCount).first(where: { source.row(at: $0).identity == identity })
-    {
+    if let index = (0..<source.rowCount).first(where: { source.row(at: $0).identity == identity }) {
       state.rowIndex = index
     } else {
       state.rowIndex = max(0, min(state.rowIndex, source.rowCount - 1))

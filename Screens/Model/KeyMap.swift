@@ -118,8 +118,7 @@ enum KeyMap {
 
   /// The help screen's lines (label, text), leaving out `r` where nothing reloads and `a` `R`
   /// where keys are fixed.
-  static func helpLines(reloads: Bool, editsKeys: Bool = false) -> [(label: String, text: String)]
-  {
+  static func helpLines(reloads: Bool, editsKeys: Bool = false) -> [(label: String, text: String)] {
     browse.compactMap { binding in
       guard reloads || binding.command != .reload else { return nil }
       guard editsKeys || ![.addEntry, .renameKey].contains(binding.command) else { return nil }
@@ -131,7 +130,9 @@ enum KeyMap {
   static let externalEditorKey = KeyPress.character("\u{7}")
 
   /// The hints for the key bar while a value is being edited.
-  static let editingHints = ["Enter save", "Esc restore", "←→ C-a C-e move", "C-u C-k C-w erase", "C-g $EDITOR"]
+  static let editingHints = [
+    "Enter save", "Esc restore", "←→ C-a C-e move", "C-u C-k C-w erase", "C-g $EDITOR",
+  ]
   /// The hints for the key bar while a search is typed.
   static let searchingHints = ["Enter keep", "Esc back", "then n/N next/previous"]
   /// The hints for the key bar while the help or the details are shown.

@@ -101,7 +101,8 @@ struct LineEditor: Equatable {
 extension Character {
   /// A C0 control or DEL: a key that is not text.
   fileprivate var isControl: Bool {
-    unicodeScalars.count == 1 && (unicodeScalars.first!.value < 0x20 || unicodeScalars.first!.value == 0x7F)
+    unicodeScalars.count == 1
+      && (unicodeScalars.first!.value < 0x20 || unicodeScalars.first!.value == 0x7F)
   }
 
   /// A letter or digit: what a word is made of for M-b, M-f and C-w.

@@ -142,6 +142,8 @@ enum TypedEntry {
       }
       throw ValueInputError(text: text, typeName: "entry", reason: "a value is missing")
     }
-    return (String(trimmed[..<space]), try value(of: String(trimmed[trimmed.index(after: space)...])))
+    return (
+      String(trimmed[..<space]), try value(of: String(trimmed[trimmed.index(after: space)...]))
+    )
   }
 }

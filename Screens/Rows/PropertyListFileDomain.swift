@@ -107,7 +107,8 @@ final class PropertyListFileDomain: ExpandableRowSource, ReloadableRowSource, Li
   /// - Throws: ``PropertyListEditError`` when the path leads to no scalar, or the value's type
   ///   differs from the current one.
   func edit(_ value: Any, at path: PropertyListPath) throws {
-    let (topLevelKey, newValue) = try PropertyListTreeRows.editing(value, at: path, in: edited.values)
+    let (topLevelKey, newValue) = try PropertyListTreeRows.editing(
+      value, at: path, in: edited.values)
     edited.values[topLevelKey] = newValue
     editedKeys.insert(topLevelKey)
     registrar.withMutation(of: self, keyPath: \.[observing: path]) {}

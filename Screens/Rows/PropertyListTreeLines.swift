@@ -34,10 +34,11 @@ struct PropertyListTreeLines {
       }
     }
     // Keys with nothing open below them take one line each, without building a path.
-    let openKeys = Set(expanded.compactMap { path -> String? in
-      guard case .key(let key)? = path.first else { return nil }
-      return key
-    })
+    let openKeys = Set(
+      expanded.compactMap { path -> String? in
+        guard case .key(let key)? = path.first else { return nil }
+        return key
+      })
     for key in root.keys.sorted() {
       if openKeys.contains(key) {
         add(root[key] as Any, under: key, at: [])

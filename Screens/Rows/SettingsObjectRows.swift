@@ -21,7 +21,9 @@ final class SettingsObjectRows: RowSource {
     let store = settings.store
     switch store.kind {
     case .cloud:
-      guard let cloud = store.store as? NSUbiquitousKeyValueStore, cloud.syncStatus.backend == "etcd" else {
+      guard let cloud = store.store as? NSUbiquitousKeyValueStore,
+        cloud.syncStatus.backend == "etcd"
+      else {
         return "cloud key-value store"
       }
       return "cloud key-value store on etcd \(cloud.syncStatus.endpoint ?? "")"

@@ -16,7 +16,8 @@ struct ExternalEditor {
     guard (try? Data(text.utf8).write(to: file)) != nil else { return nil }
     defer { try? FileManager.default.removeItem(at: file) }
     let environment = ProcessInfo.processInfo.environment
-    let command = [environment["VISUAL"], environment["EDITOR"]].compactMap { $0 }
+    let command =
+      [environment["VISUAL"], environment["EDITOR"]].compactMap { $0 }
       .first { !$0.isEmpty } ?? "vi"
     canvas.suspend()
     defer {

@@ -1,6 +1,6 @@
 import CNcursesW
-import ObservableDefaultsCore
 import Foundation
+import ObservableDefaultsCore
 
 /// Column arithmetic for terminal text: wide characters take two cells, combining marks none.
 enum TextWidth {

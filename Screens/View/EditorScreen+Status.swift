@@ -56,7 +56,8 @@ extension EditorScreen {
     guard let layout, let message = session.state.message else { return }
     let lines = messageLines()
     let last = session.state.mode.hasField ? layout.statusLine - 1 : layout.statusLine
-    let style: TextStyle = message.isError ? [.bold, .alert] : session.state.mode.hasField ? .bold : []
+    let style: TextStyle =
+      message.isError ? [.bold, .alert] : session.state.mode.hasField ? .bold : []
     for (offset, text) in lines.enumerated() {
       let line = last - lines.count + 1 + offset
       canvas.clearLine(line, from: 0)

@@ -171,7 +171,9 @@ final class EditorScreen {
   /// rows, else only the ones on screen (a large suite's first paint builds those alone).
   private func rowsToFit(rowCount: Int) -> [PropertyRow] {
     guard let source = session.currentSource else { return [] }
-    guard rowCount > ScreenLayout.rowsFittedWhole else { return (0..<rowCount).map(source.row(at:)) }
+    guard rowCount > ScreenLayout.rowsFittedWhole else {
+      return (0..<rowCount).map(source.row(at:))
+    }
     let visible = ScreenLayout.visibleCount(in: canvas.size)
     if let position = positions[session.state.rowIndex] {
       rowScroll = Self.scroll(rowScroll, toShow: position, visible: visible)

@@ -48,7 +48,9 @@ struct ScreenLayout: Equatable {
     let value = min(valueWanted, max(room - floors.reduce(0, +), room / 2))
     var left = room - value
     // The floors, shrunk alike when even they do not fit, then growth in column order.
-    var widths = floors.map { left >= floors.reduce(0, +) ? $0 : $0 * left / max(1, floors.reduce(0, +)) }
+    var widths = floors.map {
+      left >= floors.reduce(0, +) ? $0 : $0 * left / max(1, floors.reduce(0, +))
+    }
     left -= widths.reduce(0, +)
     for column in [0, 2, 1] {
       let growth = min(left, wanted[column] - widths[column])

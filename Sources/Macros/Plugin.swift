@@ -7,12 +7,12 @@ struct ObservableDefaultsPlugin: PluginProvider {
   /// Every macro this plugin expands, by type name.
   static var macros: [String: any Macro.Type] {
     [
-    "ObservableDefaultsMacro": ObservableDefaultsMacro.self,
-    "DefaultsBackedMacro": DefaultsBackedMacro.self,
-    "ObservableCloudMacro": ObservableCloudMacro.self,
-    "CloudBackedMacro": CloudBackedMacro.self,
-    "ObservableOnlyMacro": ObservableOnlyMacro.self,
-    "MarkerMacro": MarkerMacro.self,
+      "ObservableDefaultsMacro": ObservableDefaultsMacro.self,
+      "DefaultsBackedMacro": DefaultsBackedMacro.self,
+      "ObservableCloudMacro": ObservableCloudMacro.self,
+      "CloudBackedMacro": CloudBackedMacro.self,
+      "ObservableOnlyMacro": ObservableOnlyMacro.self,
+      "MarkerMacro": MarkerMacro.self,
     ]
   }
 

@@ -208,7 +208,8 @@ public macro DefaultsKey<Old, New>(
 /// Makes a property observable but not persisted.
 @attached(accessor, names: named(init), named(get), named(set), named(_modify))
 @attached(peer, names: prefixed(_))
-public macro ObservableOnly() = #externalMacro(module: "ObservableDefaultsMacros", type: "ObservableOnlyMacro")
+public macro ObservableOnly() =
+  #externalMacro(module: "ObservableDefaultsMacros", type: "ObservableOnlyMacro")
 
 /// Leaves a property alone: neither observable nor persisted.
 @attached(peer)

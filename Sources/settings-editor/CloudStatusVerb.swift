@@ -6,7 +6,8 @@ enum CloudStatusVerb {
   /// One `name: value` line per field of `status` (`error` only when there is one).
   static func report(_ status: CloudSyncStatus) -> String {
     var lines = [
-      "backend: \(status.backend)", "endpoint: \(status.endpoint ?? "-")", "account: \(status.account)",
+      "backend: \(status.backend)", "endpoint: \(status.endpoint ?? "-")",
+      "account: \(status.account)",
       "state: \(status.connection.rawValue)", "pending: \(status.pendingCount)",
       "last sync: \(status.lastSync.map { $0.formatted(.iso8601) } ?? "never")",
     ]

@@ -87,7 +87,9 @@ enum DefaultsVerbs {
     switch value {
     case let items as [Any]: items.contains { contains(word, in: $0) }
     case let entries as [String: Any]:
-      entries.contains { $0.key.localizedCaseInsensitiveContains(word) || contains(word, in: $0.value) }
+      entries.contains {
+        $0.key.localizedCaseInsensitiveContains(word) || contains(word, in: $0.value)
+      }
     default: (PropertyListScalarType.text(of: value) ?? "").localizedCaseInsensitiveContains(word)
     }
   }

@@ -23,7 +23,8 @@ enum ExportEncoding {
         "cannot export as XML: \(name) holds U+\(hex(scalar, digits: 4)), a character XML 1.0 cannot "
           + "hold; export with --json instead")
     }
-    let data = try PropertyListSerialization.data(fromPropertyList: values, format: .xml, options: 0)
+    let data = try PropertyListSerialization.data(
+      fromPropertyList: values, format: .xml, options: 0)
     return replacing(in: data) { "&#x\(hex($0, digits: 1));" }
   }
 
@@ -55,17 +56,23 @@ enum ExportEncoding {
 
   /// The first key path (keys and `[index]`es) whose key or string holds a character XML 1.0
   /// cannot hold, and that character.
-  private static func characterXMLCannotHold(in value: Any, path: [String]) -> ([String], Unicode.Scalar)? {
+  private static func characterXMLCannotHold(in value: Any, path: [String]) -> (
+    [String], Unicode.Scalar
+  )? {
     switch value {
     case let text as String:
       return text.unicodeScalars.first(where: { !isXMLCharacter($0) }).map { (path, $0) }
     case let items as [Any]:
       for (index, item) in items.enumerated() {
-        if let found = characterXMLCannotHold(in: item, path: path + ["[\(index)]"]) { return found }
+        if let found = characterXMLCannotHold(in: item, path: path + ["[\(index)]"]) {
+          return found
+        }
       }
     case let entries as [String: Any]:
       for (key, item) in entries.sorted(by: { $0.key < $1.key }) {
-        if let bad = key.unicodeScalars.first(where: { !isXMLCharacter($0) }) { return (path + [key], bad) }
+        if let bad = key.unicodeScalars.first(where: { !isXMLCharacter($0) }) {
+          return (path + [key], bad)
+        }
         if let found = characterXMLCannotHold(in: item, path: path + [key]) { return found }
       }
     default:

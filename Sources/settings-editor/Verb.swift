@@ -1,6 +1,8 @@
 /// The command-line verbs, with the usage line and help text each prints.
 enum Verb: String, CaseIterable, Sendable {
-  case read, readType = "read-type", write, rename, delete, domains, find, export, `import`
+  case read
+  case readType = "read-type"
+  case write, rename, delete, domains, find, export, `import`
   case watch, migrate, cloud, help
 
   /// The arguments after the verb, e.g. `<suite | file.plist> [key]`.
@@ -40,7 +42,8 @@ enum Verb: String, CaseIterable, Sendable {
     case .export: "print or save a domain as an XML property list or JSON"
     case .import: "replace a suite's values with those of a property list or JSON"
     case .watch: "print each change to a suite as it happens, until interrupted"
-    case .migrate: "bring a suite to the schema version of this program's settings, or show the changes"
+    case .migrate:
+      "bring a suite to the schema version of this program's settings, or show the changes"
     case .cloud: "print the cloud store's backend, endpoint, connection, pending writes, last sync"
     case .help: "explain a verb"
     }

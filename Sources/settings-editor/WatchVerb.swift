@@ -48,7 +48,8 @@ private final class ChangePrinter: @unchecked Sendable {
       for changed in keys.sorted() where key == nil || changed == key {
         let new = defaults.persistentValue(forKey: changed)
         guard !propertyListValuesEqual(values[changed], new) else { continue }
-        let line = "\(TerminalText.escaped(changed)): \(Self.text(values[changed])) → \(Self.text(new))\n"
+        let line =
+          "\(TerminalText.escaped(changed)): \(Self.text(values[changed])) → \(Self.text(new))\n"
         values[changed] = new
         FileHandle.standardOutput.write(Data(line.utf8))
       }

@@ -119,7 +119,9 @@ case "set-persistent-domain":
 case "remove-persistent-domain":
   PropertyListDefaults.standard.removePersistentDomain(forName: operands(1)[0])
 case "suite-file":
-  guard let defaults = PropertyListDefaults(suiteName: operands(1)[0]) else { fail("bad suite name") }
+  guard let defaults = PropertyListDefaults(suiteName: operands(1)[0]) else {
+    fail("bad suite name")
+  }
   print(defaults.fileURL.path)
 case "cloud-location":
   guard arguments.count == 2, arguments[1] == "open-default" else {
@@ -149,7 +151,8 @@ case "cloud-watch":
     let keys = note.userInfo?[NSUbiquitousKeyValueStoreChangedKeysKey] as? [String] ?? []
     guard keys.contains(key) else { return }
     let reason = note.userInfo?[NSUbiquitousKeyValueStoreChangeReasonKey] as? Int ?? -1
-    let line = "reason \(reason) keys \(keys.joined(separator: ",")) value \(store.string(forKey: key) ?? "")\n"
+    let line =
+      "reason \(reason) keys \(keys.joined(separator: ",")) value \(store.string(forKey: key) ?? "")\n"
     FileHandle.standardOutput.write(Data(line.utf8))
     arrived.signal()
   }
@@ -167,7 +170,9 @@ case "write-acked":
   }
 case "registry-churn":
   let given = operands(2)
-  guard let threads = Int(given[0]), let iterations = Int(given[1]) else { fail("bad registry-churn numbers") }
+  guard let threads = Int(given[0]), let iterations = Int(given[1]) else {
+    fail("bad registry-churn numbers")
+  }
   let backends = (0..<3).map { _ in InMemoryCloudBackend() }
   DispatchQueue.concurrentPerform(iterations: threads) { thread in
     for index in 0..<iterations {

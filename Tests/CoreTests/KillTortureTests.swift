@@ -25,7 +25,9 @@ import Testing
           probes.append((try CoreProbe.start(["write-acked", url.path, prefix]), prefix))
         }
         let target = Int.random(in: 1...40, using: &random)
-        let reached = await poll(within: .seconds(60)) { probes.allSatisfy { acknowledged($0.0).count >= target } }
+        let reached = await poll(within: .seconds(60)) {
+          probes.allSatisfy { acknowledged($0.0).count >= target }
+        }
         #expect(reached, "round \(round): the writers did not acknowledge \(target) writes")
         for (probe, _) in probes {
           kill(probe.processIdentifier, SIGKILL)

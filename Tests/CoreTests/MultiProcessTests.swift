@@ -81,7 +81,9 @@ import Testing
       // the notice of the own write has been handled too.
       #expect(try CoreProbe.run(["set", url.path, "later", "x"]).status == 0)
       #expect(await poll { log.changes(from: .otherProcess).count == 2 })
-      #expect(log.changes(from: .otherProcess).last == DefaultsChange(keys: ["later"], origin: .otherProcess))
+      #expect(
+        log.changes(from: .otherProcess).last
+          == DefaultsChange(keys: ["later"], origin: .otherProcess))
       #expect(
         log.changes(from: .thisProcess) == [DefaultsChange(keys: ["local"], origin: .thisProcess)])
       withExtendedLifetime(observation) {}

@@ -10,7 +10,9 @@ import Testing
   static let setFile = BinaryPropertyListBytes.dictionary(holding: [[0xC1, 0x01]])
 
   /// The reason `PropertyListFile.read()` gives for `data`, or nil when it reads.
-  func refusal(of data: Data, in folder: TemporaryFolder, name: String = "bad.plist") throws -> String? {
+  func refusal(of data: Data, in folder: TemporaryFolder, name: String = "bad.plist") throws
+    -> String?
+  {
     let url = folder.file(name)
     try data.write(to: url)
     do {
@@ -83,7 +85,10 @@ import Testing
   @Test func otherObjectsPreferencesCannotHoldAreRefused() async throws {
     try await withTemporaryFolder { folder in
       let cases: [([UInt8], String)] = [
-        ([0x80, 0x05], "object 2 at byte 13 is a UID (a keyed-archiver reference), which preferences cannot hold"),
+        (
+          [0x80, 0x05],
+          "object 2 at byte 13 is a UID (a keyed-archiver reference), which preferences cannot hold"
+        ),
         ([0xB1, 0x01], "object 2 at byte 13 is an ordered set, which preferences cannot hold"),
         ([0x00], "object 2 at byte 13 is null, which preferences cannot hold"),
         ([0x70], "object 2 at byte 13 has the unknown marker 0x70"),
@@ -93,17 +98,21 @@ import Testing
         ([0x55, 0x41], "object 2 at byte 13 runs past the end of the object area"),
         ([0x52, 0x41, 0xC1], "object 2 at byte 13 is an ASCII string holding the byte 0xC1"),
         ([0x61, 0xD8, 0x00], "object 2 at byte 13 is a UTF-16 string with an unpaired surrogate"),
-        ([0x33] + BinaryPropertyListBytes.bigEndian(Double.nan.bitPattern, size: 8),
-          "object 2 at byte 13 is a date that is not a finite time"),
+        (
+          [0x33] + BinaryPropertyListBytes.bigEndian(Double.nan.bitPattern, size: 8),
+          "object 2 at byte 13 is a date that is not a finite time"
+        ),
       ]
       for (object, reason) in cases {
-        let refused = try refusal(of: BinaryPropertyListBytes.dictionary(holding: [object]), in: folder)
+        let refused = try refusal(
+          of: BinaryPropertyListBytes.dictionary(holding: [object]), in: folder)
         #expect(refused == "binary property list: " + reason)
       }
       let numberKey = BinaryPropertyListBytes.file([[0xD1, 1, 2], [0x10, 0x01], [0x09]])
       let refused = try refusal(of: numberKey, in: folder)
       #expect(
-        refused == "binary property list: object 0 at byte 8 is a dictionary whose key 0 is not a string")
+        refused
+          == "binary property list: object 0 at byte 8 is a dictionary whose key 0 is not a string")
     }
   }
 
@@ -118,14 +127,16 @@ import Testing
         let refused = try refusal(of: data, in: folder)
         #expect(
           refused
-            == "binary property list: it expands to more than 1000000 values (objects referred to many times)")
+            == "binary property list: it expands to more than 1000000 values (objects referred to many times)"
+        )
       }
     }
   }
 
   @Test func deepNestingIsRefusedInEveryFormat() async throws {
     try await withTemporaryFolder { folder in
-      let xml = "<plist><dict><key>k</key>" + String(repeating: "<array>", count: 600)
+      let xml =
+        "<plist><dict><key>k</key>" + String(repeating: "<array>", count: 600)
         + String(repeating: "</array>", count: 600) + "</dict></plist>"
       let refusedXML = try refusal(of: Data(xml.utf8), in: folder)
       #expect(
@@ -141,11 +152,13 @@ import Testing
 
   @Test func sixteenByteIntegersAreReadExactlyOrRefused() async throws {
     try await withTemporaryFolder { folder in
-      let big = [0x14] + BinaryPropertyListBytes.bigEndian(1 << 63, size: 8)
+      let big =
+        [0x14] + BinaryPropertyListBytes.bigEndian(1 << 63, size: 8)
         + BinaryPropertyListBytes.bigEndian(5, size: 8)
       let minusOne = [UInt8](repeating: 0xFF, count: 16)
       for bytes in [big, [0x14] + minusOne] {
-        let refused = try refusal(of: BinaryPropertyListBytes.dictionary(holding: [bytes]), in: folder)
+        let refused = try refusal(
+          of: BinaryPropertyListBytes.dictionary(holding: [bytes]), in: folder)
         #expect(
           refused
             == "binary property list: object 2 at byte 13 is a 16-byte integer outside "
@@ -160,19 +173,31 @@ import Testing
 
   /// An XML property list with `<key>k</key>` followed by `element`.
   func xml(_ element: String) -> Data {
-    Data("<?xml version=\"1.0\"?>\n<plist version=\"1.0\">\n<dict><key>k</key>\(element)</dict>\n</plist>\n".utf8)
+    Data(
+      "<?xml version=\"1.0\"?>\n<plist version=\"1.0\">\n<dict><key>k</key>\(element)</dict>\n</plist>\n"
+        .utf8)
   }
 
   @Test func xmlScalarsFoundationWouldMisreadAreRefused() async throws {
     try await withTemporaryFolder { folder in
       let cases: [(String, String)] = [
-        ("<date>9999999-99-99T99:99:99Z</date>", "<date> \"9999999-99-99T99:99:99Z\" is not a date (YYYY-MM-DDTHH:MM:SSZ)"),
-        ("<date>2023-02-29T00:00:00Z</date>", "<date> \"2023-02-29T00:00:00Z\" is not a date (YYYY-MM-DDTHH:MM:SSZ)"),
+        (
+          "<date>9999999-99-99T99:99:99Z</date>",
+          "<date> \"9999999-99-99T99:99:99Z\" is not a date (YYYY-MM-DDTHH:MM:SSZ)"
+        ),
+        (
+          "<date>2023-02-29T00:00:00Z</date>",
+          "<date> \"2023-02-29T00:00:00Z\" is not a date (YYYY-MM-DDTHH:MM:SSZ)"
+        ),
         ("<data>!!!!@@@@====</data>", "<data> is not Base64"),
-        ("<integer>170141183460469231731687303715884105733</integer>",
-          "<integer> 170141183460469231731687303715884105733 is outside -9223372036854775808…18446744073709551615"),
-        ("<integer>-9223372036854775809</integer>",
-          "<integer> -9223372036854775809 is outside -9223372036854775808…18446744073709551615"),
+        (
+          "<integer>170141183460469231731687303715884105733</integer>",
+          "<integer> 170141183460469231731687303715884105733 is outside -9223372036854775808…18446744073709551615"
+        ),
+        (
+          "<integer>-9223372036854775809</integer>",
+          "<integer> -9223372036854775809 is outside -9223372036854775808…18446744073709551615"
+        ),
         ("<integer>12abc</integer>", "<integer> \"12abc\" is not an integer"),
         ("<real>1.2.3</real>", "<real> \"1.2.3\" is not a number"),
       ]
@@ -181,7 +206,7 @@ import Testing
         #expect(refused == "XML property list, line 3: " + reason)
       }
       let exact: [(String, Any)] = [
-        ("<date>2024-02-29T23:59:59Z</date>", Date(timeIntervalSinceReferenceDate: 730943999)),
+        ("<date>2024-02-29T23:59:59Z</date>", Date(timeIntervalSinceReferenceDate: 730_943_999)),
         ("<data>\n  AAEC\n  /w==\n</data>", Data([0, 1, 2, 255])),
         ("<integer>18446744073709551615</integer>", UInt64.max),
         ("<integer>-9223372036854775808</integer>", Int.min),
@@ -195,8 +220,10 @@ import Testing
   }
 
   @Test func everyFixtureStillReads() async throws {
-    let names = try FileManager.default.contentsOfDirectory(atPath: PropertyListFileTests.fixtures.path)
-      .filter { $0.hasSuffix(".plist") }.sorted()
+    let names = try FileManager.default.contentsOfDirectory(
+      atPath: PropertyListFileTests.fixtures.path
+    )
+    .filter { $0.hasSuffix(".plist") }.sorted()
     #expect(names.count == 6)
     for name in names {
       let url = PropertyListFileTests.fixtures.appendingPathComponent(name)

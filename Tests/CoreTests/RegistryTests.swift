@@ -14,7 +14,8 @@ import Testing
       }
       for probe in probes {
         let result = await probe.finish(orKillAfter: .seconds(120))
-        #expect(result != nil, "registry-churn did not finish within 120 s: the registry deadlocked")
+        #expect(
+          result != nil, "registry-churn did not finish within 120 s: the registry deadlocked")
         #expect(result?.status == 0)
         #expect(result?.output == "finished\n")
       }

@@ -1,7 +1,8 @@
 import Foundation
-@testable import ObservableDefaultsCore
 import TestSupport
 import Testing
+
+@testable import ObservableDefaultsCore
 
 /// Counts of parses and writes (never times): a one-key change must not read an unchanged file.
 @Suite struct StorageCostTests {
@@ -81,9 +82,12 @@ import Testing
         "date": Date(timeIntervalSinceReferenceDate: 694_900_766.426036),
         "data": Data([0, 1, 2, 255]), "empty data": Data(),
         "unsigned": UInt64.max, "above Int.max": UInt64(Int.max) + 1,
-        "min": Int.min, "max": Int.max, "real": 0.1 + 0.2, "tiny": Double.leastNonzeroMagnitude, "infinity": -Double.infinity,
+        "min": Int.min, "max": Int.max, "real": 0.1 + 0.2, "tiny": Double.leastNonzeroMagnitude,
+        "infinity": -Double.infinity,
         "true": true, "zero": 0, "text": "é😀\u{0}<&>", "": "empty key",
-        "nested": ["list": [1, "two", ["three": 3.5], [] as [Any]], "dictionary": [:] as [String: Any]],
+        "nested": [
+          "list": [1, "two", ["three": 3.5], [] as [Any]], "dictionary": [:] as [String: Any],
+        ],
       ]
       for format in [PropertyListSerialization.PropertyListFormat.binary, .xml] {
         let url = folder.file("round-trip-\(format.rawValue).plist")
@@ -106,7 +110,8 @@ import Testing
         #expect((foundation["text"] as? String) == "é😀\u{0}<&>")
       }
       // Binary keeps every fraction of a date (XML property lists store whole seconds).
-      let binary = try #require(try PropertyListFile(url: folder.file("round-trip-200.plist")).read())
+      let binary = try #require(
+        try PropertyListFile(url: folder.file("round-trip-200.plist")).read())
       let date = try #require(binary.values["date"] as? Date)
       #expect(date.timeIntervalSinceReferenceDate == 694_900_766.426036)
     }
@@ -124,7 +129,8 @@ import Testing
       _ = try PropertyListFile(url: url).apply(["ObservableDefaultsEdit": .set(value)])
       let after = try Data(contentsOf: url)
       // The key and value themselves, plus an object reference and an offset in a binary file.
-      #expect(after.count <= before.count + 2 * (value.utf8.count + "ObservableDefaultsEdit".utf8.count))
+      #expect(
+        after.count <= before.count + 2 * (value.utf8.count + "ObservableDefaultsEdit".utf8.count))
       let edited = try #require(try PropertyListFile(url: url).read())
       #expect(edited.format == original.format)
       #expect(edited.values.count == original.values.count + 1)

@@ -1,7 +1,8 @@
 import Foundation
-@testable import ObservableDefaultsCore
 import TestSupport
 import Testing
+
+@testable import ObservableDefaultsCore
 
 /// Suites found by name under `$XDG_CONFIG_HOME`. The test process never changes its own
 /// environment (other tests run beside it): what depends on it runs in a `core-probe` process.
@@ -9,7 +10,8 @@ import Testing
   @Test func absoluteConfigHomeIsUsedAndRelativeIsIgnored() {
     let home = FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config")
     #expect(PreferencesDirectory.url(environment: ["XDG_CONFIG_HOME": "/tmp/x"]).path == "/tmp/x")
-    #expect(PreferencesDirectory.url(environment: ["XDG_CONFIG_HOME": "relative/path"]).path == home.path)
+    #expect(
+      PreferencesDirectory.url(environment: ["XDG_CONFIG_HOME": "relative/path"]).path == home.path)
     #expect(PreferencesDirectory.url(environment: [:]).path == home.path)
   }
 
@@ -22,7 +24,8 @@ import Testing
       environment["XDG_DATA_HOME"] = value
       #expect(PreferencesDirectory.url(environment: environment).path == "/home/elsewhere/.config")
       #expect(
-        HomeFolder.baseFolder("XDG_DATA_HOME", fallback: ".local/share", environment: environment).path
+        HomeFolder.baseFolder("XDG_DATA_HOME", fallback: ".local/share", environment: environment)
+          .path
           == "/home/elsewhere/.local/share")
     }
   }
@@ -86,12 +89,14 @@ import Testing
     try await withTemporaryFolder { folder in
       let file = folder.file("domains.plist")
       try foundationWrite(["old": 1], to: file)
-      let set = try CoreProbe.run(["set-persistent-domain", "domains", "new", "2"], configHome: folder.url)
+      let set = try CoreProbe.run(
+        ["set-persistent-domain", "domains", "new", "2"], configHome: folder.url)
       #expect(set.status == 0)
       let values = try foundationRead(file)
       #expect(values["new"] as? String == "2")
       #expect(values.count == 1)
-      let removed = try CoreProbe.run(["remove-persistent-domain", "domains"], configHome: folder.url)
+      let removed = try CoreProbe.run(
+        ["remove-persistent-domain", "domains"], configHome: folder.url)
       #expect(removed.status == 0)
       #expect(try foundationRead(file).isEmpty)
     }

@@ -122,7 +122,7 @@ final class StepRuns: Sendable {
       try foundationWrite(versionOne, to: file)
       let first = try CoreProbe.start(["migrate", file.path, log.path, go.path])
       let second = try CoreProbe.start(["migrate", file.path, log.path, go.path])
-      FileManager.default.createFile(atPath: go.path, contents: Data())
+      _ = FileManager.default.createFile(atPath: go.path, contents: Data())
       let results = [first.finish(), second.finish()]
       #expect(results.map(\.status) == [0, 0])
       #expect(results.map(\.output).sorted() == ["ran\n", "ran 1 2\n"])
@@ -148,7 +148,7 @@ final class StepRuns: Sendable {
       #expect(try Data(contentsOf: file) == before, "step 1's rename was not written on its own")
 
       let go = folder.file("go")
-      FileManager.default.createFile(atPath: go.path, contents: Data())
+      _ = FileManager.default.createFile(atPath: go.path, contents: Data())
       let rerun = try CoreProbe.run(["migrate", file.path, log.path, go.path])
       #expect(rerun.output == "ran 1 2\n")
       try expectFullyMigrated(file)

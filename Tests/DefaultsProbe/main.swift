@@ -66,7 +66,10 @@ if arguments.count == 2, arguments[0] == "foundation" {
   print(settings.age)
   exit(0)
 }
-guard arguments.count >= 3 else { fail("usage: set <file> <property> <value> | remove <file> <key> | cloud-set <folder> name <text>") }
+guard arguments.count >= 3 else {
+  fail(
+    "usage: set <file> <property> <value> | remove <file> <key> | cloud-set <folder> name <text>")
+}
 let store = PropertyListDefaults(fileURL: URL(fileURLWithPath: arguments[1]))
 
 switch (arguments[0], arguments[2]) {

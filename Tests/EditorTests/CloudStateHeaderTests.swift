@@ -9,21 +9,25 @@ import Testing
 final class StatusBackend: CloudBackend, @unchecked Sendable {
   private let container = InMemoryCloudBackend()
   private let lock = NSLock()
-  private var status = CloudSyncStatus(backend: "test", endpoint: nil, account: "default", connection: .connected)
+  private var status = CloudSyncStatus(
+    backend: "test", endpoint: nil, account: "default", connection: .connected)
 
   /// Sets what ``syncStatus`` answers.
   func set(_ connection: CloudSyncStatus.Connection, pending: Int) {
     lock.withLock {
       status = CloudSyncStatus(
-        backend: "test", endpoint: nil, account: "default", connection: connection, pendingCount: pending)
+        backend: "test", endpoint: nil, account: "default", connection: connection,
+        pendingCount: pending)
     }
   }
 
   var syncStatus: CloudSyncStatus { lock.withLock { status } }
-  func load() throws -> CloudRecordBatch { try container.load() }
+  func load() -> CloudRecordBatch { container.load() }
   func save(_ records: [String: CloudRecord]) throws { try container.save(records) }
-  func switchAccount(to account: String) throws { try container.switchAccount(to: account) }
-  func subscribe(from cursor: CloudCursor?, _ handler: @escaping @Sendable (CloudBackendEvent) -> Void)
+  func switchAccount(to account: String) { container.switchAccount(to: account) }
+  func subscribe(
+    from cursor: CloudCursor?, _ handler: @escaping @Sendable (CloudBackendEvent) -> Void
+  )
     -> DefaultsObservation
   {
     container.subscribe(from: cursor, handler)

@@ -5,14 +5,19 @@ import Testing
 /// `settings-editor cloud status`, run as the built program with the environment choosing the
 /// backend of its cloud store.
 @Suite struct CloudStatusVerbTests {
-  func run(_ arguments: [String], environment: [String: String]) throws -> (status: Int32, output: String) {
+  func run(_ arguments: [String], environment: [String: String]) throws -> (
+    status: Int32, output: String
+  ) {
     let folder = try TemporaryFolder(prefix: "cloud-status")
     defer { folder.remove() }
     var variables: [String: String?] = [:]
-    for name in ProcessInfo.processInfo.environment.keys where name.hasPrefix("OBSERVABLE_DEFAULTS_") {
+    for name in ProcessInfo.processInfo.environment.keys
+    where name.hasPrefix("OBSERVABLE_DEFAULTS_") {
       variables[name] = .some(nil)
     }
-    for name in ["XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME"] { variables[name] = folder.file(name).path }
+    for name in ["XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME"] {
+      variables[name] = folder.file(name).path
+    }
     for (name, value) in environment { variables[name] = value }
     let result = try ChildProcess.run(EditorProcess.binary, arguments, environment: variables)
     return (result.status, result.output)
@@ -23,26 +28,39 @@ import Testing
     #expect(status == 0)
     let lines = output.split(separator: "\n").map(String.init)
     #expect(lines.first == "backend: embedded")
-    #expect(lines.dropFirst().first?.hasSuffix("/ObservableDefaults/CloudContainers/settings-editor/default/store.plist") == true)
-    #expect(Array(lines.dropFirst(2)) == ["account: default", "state: connected", "pending: 0", "last sync: never"])
+    #expect(
+      lines.dropFirst().first?.hasSuffix(
+        "/ObservableDefaults/CloudContainers/settings-editor/default/store.plist") == true)
+    #expect(
+      Array(lines.dropFirst(2)) == [
+        "account: default", "state: connected", "pending: 0", "last sync: never",
+      ])
   }
 
   @Test func anUnreachableEtcdIsReportedOfflineWithItsError() throws {
     let (status, output) = try run(
       ["cloud", "status"],
-      environment: ["OBSERVABLE_DEFAULTS_ETCD_ENDPOINTS": "http://127.0.0.1:1", "OBSERVABLE_DEFAULTS_CLOUD_ACCOUNT": "alice"])
+      environment: [
+        "OBSERVABLE_DEFAULTS_ETCD_ENDPOINTS": "http://127.0.0.1:1",
+        "OBSERVABLE_DEFAULTS_CLOUD_ACCOUNT": "alice",
+      ])
     #expect(status == 0)
     let lines = output.split(separator: "\n").map(String.init)
     #expect(
       Array(lines.prefix(6)) == [
-        "backend: etcd", "endpoint: http://127.0.0.1:1", "account: alice", "state: offline", "pending: 0",
+        "backend: etcd", "endpoint: http://127.0.0.1:1", "account: alice", "state: offline",
+        "pending: 0",
         "last sync: never",
       ])
-    #expect(lines.last?.hasPrefix("error: etcd: no member answered: http://127.0.0.1:1 is unreachable") == true)
+    #expect(
+      lines.last?.hasPrefix("error: etcd: no member answered: http://127.0.0.1:1 is unreachable")
+        == true)
   }
 
   @Test func theVerbHasHelpAndRefusesOtherWords() throws {
-    #expect(try run(["help", "cloud"], environment: [:]).output.hasPrefix("Usage: settings-editor cloud status"))
+    #expect(
+      try run(["help", "cloud"], environment: [:]).output.hasPrefix(
+        "Usage: settings-editor cloud status"))
     #expect(try run(["cloud", "start"], environment: [:]).status == 64)
   }
 }

@@ -15,7 +15,8 @@ import Testing
   /// Window-title OSC, BEL, clear screen, C1 CSI, DEL, BS, CR, a right-to-left override and a
   /// zero-width space.
   static let hostile = "a\u{1b}]0;title\u{07}b\u{1b}[2J\u{9b}c\u{7f}\u{08}\r\u{202e}d\u{200b}e"
-  static let hostileEscaped = #"a\u{1b}]0;title\u{7}b\u{1b}[2J\u{9b}c\u{7f}\u{8}\r\u{202e}d\u{200b}e"#
+  static let hostileEscaped =
+    #"a\u{1b}]0;title\u{7}b\u{1b}[2J\u{9b}c\u{7f}\u{8}\r\u{202e}d\u{200b}e"#
 
   /// Whether `text` holds nothing but printable characters and newlines.
   private func isClean(_ text: String) -> Bool {
@@ -73,7 +74,8 @@ import Testing
 
   @Test func iterm2FixtureExportsToXMLThatPlistlibAccepts() throws {
     let url = editor.preferences.appendingPathComponent("iterm.plist")
-    try FileManager.default.copyItem(at: TestPreferences.fixtures.appendingPathComponent("iterm2-xml.plist"), to: url)
+    try FileManager.default.copyItem(
+      at: TestPreferences.fixtures.appendingPathComponent("iterm2-xml.plist"), to: url)
     let result = try editor.run("export", "iterm")
     #expect(result.status == 0)
     #expect(try plistlib(Data(result.output.utf8)).hasPrefix("ok 81 "))
@@ -81,14 +83,15 @@ import Testing
 
   /// Python's repr of a string of ASCII and BMP characters, as `plistlib` checks print it.
   static func pythonRepr(_ text: String) -> String {
-    "'" + text.unicodeScalars.map { scalar -> String in
-      switch scalar.value {
-      case 0x0D: return "\\r"
-      case 0x20..<0x7F: return String(scalar)
-      case 0..<0x100: return "\\x" + String(format: "%02x", scalar.value)
-      default: return "\\u" + String(format: "%04x", scalar.value)
-      }
-    }.joined() + "'"
+    "'"
+      + text.unicodeScalars.map { scalar -> String in
+        switch scalar.value {
+        case 0x0D: return "\\r"
+        case 0x20..<0x7F: return String(scalar)
+        case 0..<0x100: return "\\x" + String(format: "%02x", scalar.value)
+        default: return "\\u" + String(format: "%04x", scalar.value)
+        }
+      }.joined() + "'"
   }
 
   /// Parses `xml` with Python's `plistlib`: `ok <top-level count> <repr of key k>`, or Python's

@@ -125,6 +125,8 @@ extension CommandLineTests {
       at: TestPreferences.fixtures.appendingPathComponent("rectangle-binary.plist"), to: file)
     #expect(try editor.run("write", file.path, "lastVersion", "93").status == 0)
     #expect(try editor.run("read", file.path, "lastVersion").output == "93\n")
-    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["rectangle-binary.plist"])
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["rectangle-binary.plist"]
+    )
   }
 }

@@ -224,11 +224,13 @@ import Testing
 
   /// Bug 10: `export --json` then `import --json` turned dates and data into strings.
   @Test func jsonExportAndImportKeepDatesAndData() throws {
-    #expect(try editor.run("write", "verbs.json", "when", "-date", "2023-01-08T19:59:26Z")
-      .status == 0)
+    #expect(
+      try editor.run("write", "verbs.json", "when", "-date", "2023-01-08T19:59:26Z")
+        .status == 0)
     #expect(try editor.run("write", "verbs.json", "bytes", "-data", "deadbeef").status == 0)
-    #expect(try editor.run("write", "verbs.json", "list", "-array", "-date", "2026-01-01T00:00:00Z")
-      .status == 0)
+    #expect(
+      try editor.run("write", "verbs.json", "list", "-array", "-date", "2026-01-01T00:00:00Z")
+        .status == 0)
     let json = try editor.run("export", "verbs.json", "--json")
     #expect(
       json.output == """
@@ -274,7 +276,10 @@ import Testing
   }
 
   @Test(arguments: [
-    ("<?xml version=\"1.0\"?><plist><dict><key>a</key>", false, "-: not a property list with a dictionary at the top"),
+    (
+      "<?xml version=\"1.0\"?><plist><dict><key>a</key>", false,
+      "-: not a property list with a dictionary at the top"
+    ),
     ("garbage", false, "-: not a property list with a dictionary at the top (the root is a String"),
     ("", false, "-: the input is empty"),
     ("[1, 2]", true, "-: the top level is not a JSON object"),

@@ -20,13 +20,15 @@ import Testing
     #expect(try run("write", "p.add", "list", "-array-add", "b", "-int", "3").status == 0)
     #expect(try run("read", "p.add", "list").output == "(\n    a,\n    b,\n    3\n)\n")
     #expect(try run("write", "p.add", "map", "-dict", "x", "1").status == 0)
-    #expect(try run("write", "p.add", "map", "-dict-add", "y", "-bool", "yes", "x", "2").status == 0)
+    #expect(
+      try run("write", "p.add", "map", "-dict-add", "y", "-bool", "yes", "x", "2").status == 0)
     #expect(try run("read", "p.add", "map").output == "{\n    x = 2;\n    y = 1;\n}\n")
     let refused = try run("write", "p.add", "map", "-array-add", "z")
     #expect(refused.status == 65)
     #expect(
       refused.error
-        == "settings-editor: map holds a value of type dictionary, not an array: nothing was added\n")
+        == "settings-editor: map holds a value of type dictionary, not an array: nothing was added\n"
+    )
   }
 
   @Test func renameMovesAValueAndRefusesToOverwrite() throws {
@@ -103,6 +105,7 @@ import Testing
     #expect(
       try run("read", "p.codable").output
         == "{\n    frame = {length = 26, json = {\"height\":600,\"width\":800}};\n}\n")
-    #expect(try run("read", "p.codable", "frame", "--raw").output == "{length = 26, bytes = 0x\(hex)}\n")
+    #expect(
+      try run("read", "p.codable", "frame", "--raw").output == "{length = 26, bytes = 0x\(hex)}\n")
   }
 }

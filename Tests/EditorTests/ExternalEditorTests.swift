@@ -51,7 +51,8 @@ import Testing
       return
     }
     #expect(field.text == "{\"height\": 7")
-    #expect(session.state.message?.text.hasPrefix("frame (Frame) not changed: not valid JSON") == true)
+    #expect(
+      session.state.message?.text.hasPrefix("frame (Frame) not changed: not valid JSON") == true)
   }
 
   @Test func anEditorThatFailsKeepsTheDraft() {

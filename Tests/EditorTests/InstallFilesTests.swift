@@ -26,7 +26,8 @@ import Testing
     ("zsh", "share/_settings-editor"), ("fish", "share/settings-editor.fish"),
   ])
   func scriptsParse(shell: String, name: String) throws {
-    let result = try #require(try run(shell, ["-n", Self.scripts.appendingPathComponent(name).path]))
+    let result = try #require(
+      try run(shell, ["-n", Self.scripts.appendingPathComponent(name).path]))
     #expect(result.0 == 0, "\(result.1)")
   }
 
@@ -36,7 +37,8 @@ import Testing
     let editor = try EditorProcess()
     #expect(try editor.run("write", "com.example.completion", "k", "v").status == 0)
     let script = Self.scripts.appendingPathComponent(
-      shell == "bash" ? "share/settings-editor.bash" : "share/settings-editor.fish").path
+      shell == "bash" ? "share/settings-editor.bash" : "share/settings-editor.fish"
+    ).path
     let line = words.joined(separator: " ")
     let command =
       shell == "bash"

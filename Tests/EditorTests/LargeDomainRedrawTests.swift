@@ -14,7 +14,8 @@ import Testing
     let key = { (index: Int) in "key-\(String(index + 100_000).dropFirst())" }
     let keys = (0..<10_000).map(key)
     let contents = try PropertyListSerialization.data(
-      fromPropertyList: Dictionary(uniqueKeysWithValues: keys.map { ($0, "value of \($0)") }), format: .binary, options: 0)
+      fromPropertyList: Dictionary(uniqueKeysWithValues: keys.map { ($0, "value of \($0)") }),
+      format: .binary, options: 0)
     try contents.write(to: TestPreferences.file(ofSuite: suite))
     let domain = PropertyListDomain(suite: suite, folder: TestPreferences.folder)
     var jobs = 0
@@ -25,7 +26,8 @@ import Testing
       }
     }
     let canvas = MemoryCanvas(rows: 40, columns: 120)
-    let screen = EditorScreen(canvas: canvas, session: EditorSession(sources: [domain]), glyphs: .unicode, wake: {})
+    let screen = EditorScreen(
+      canvas: canvas, session: EditorSession(sources: [domain]), glyphs: .unicode, wake: {})
     screen.draw(Damage(layout: true))
     let framesBefore = canvas.presentCount
 
@@ -46,12 +48,14 @@ import Testing
 @Suite struct LargeDomainFirstPaintTests {
   @Test func firstPaintOfATenThousandKeySuiteBuildsOnlyTheVisibleRows() throws {
     let suite = TestPreferences.uniqueSuite()
-    let values = Dictionary(uniqueKeysWithValues: (0..<10_000).map { ("key-\(100_000 + $0)", "value \($0)") })
+    let values = Dictionary(
+      uniqueKeysWithValues: (0..<10_000).map { ("key-\(100_000 + $0)", "value \($0)") })
     try PropertyListSerialization.data(fromPropertyList: values, format: .binary, options: 0)
       .write(to: TestPreferences.file(ofSuite: suite))
     let domain = PropertyListDomain(suite: suite, folder: TestPreferences.folder)
     let canvas = MemoryCanvas(rows: 40, columns: 120)
-    let screen = EditorScreen(canvas: canvas, session: EditorSession(sources: [domain]), glyphs: .unicode, wake: {})
+    let screen = EditorScreen(
+      canvas: canvas, session: EditorSession(sources: [domain]), glyphs: .unicode, wake: {})
     screen.draw(Damage(layout: true))
     let visible = ScreenLayout.visibleCount(in: canvas.size)
     // The visible rows twice (the columns fit them, then they are painted) and the focused row

@@ -51,7 +51,8 @@ import Testing
     try TestPreferences.writer(ofSuite: suite).write(-3, forKey: "volume")
     screen.draw(Damage())
     #expect(canvas.line(22) == " volume (Int8): 57", "the draft stays")
-    #expect(canvas.line(21) == " Changed elsewhere: -3 (Enter: keep yours or take theirs)", "above it")
+    #expect(
+      canvas.line(21) == " Changed elsewhere: -3 (Enter: keep yours or take theirs)", "above it")
     #expect(canvas.line(4).hasSuffix("-3"), "the row shows the other value")
     screen.draw(session.handle(.enter))
     #expect(settings.volume == -3, "the first Enter asks, it does not overwrite")

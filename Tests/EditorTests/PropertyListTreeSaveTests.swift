@@ -10,7 +10,8 @@ import Testing
   @Test func aNestedEditReplacesItsTopLevelKeyWithTheEditedCopy() async throws {
     try await withTemporaryFolder { folder in
       let url = folder.file("iterm2-xml.plist")
-      try FileManager.default.copyItem(at: TestPreferences.fixtures.appendingPathComponent("iterm2-xml.plist"), to: url)
+      try FileManager.default.copyItem(
+        at: TestPreferences.fixtures.appendingPathComponent("iterm2-xml.plist"), to: url)
       let file = PropertyListFile(url: url)
       let loaded = try #require(try file.read())
       let path: PropertyListPath = ["New Bookmarks", 0, "Columns"]

@@ -22,7 +22,8 @@ import Testing
     #expect(session.focusedRow?.key == "name")
     #expect(writer.persistentValue(forKey: "age") == nil)
     try writer.flush()
-    let removed = try #require(try PropertyListFile(url: TestPreferences.file(ofSuite: suite)).read())
+    let removed = try #require(
+      try PropertyListFile(url: TestPreferences.file(ofSuite: suite)).read())
     #expect(removed.values["age"] == nil)
     #expect(removed.values["name"] as? String == "Fatbobman")
 

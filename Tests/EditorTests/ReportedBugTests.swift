@@ -41,7 +41,8 @@ import Testing
     let hints = KeyMap.browseHints(
       for: .text(TextValueFormat(base: .string), text: "x"), readOnly: true)
     #expect(hints == ["↑↓ move", "Tab pane", "/ find", "? help", "q quit"])
-    #expect(KeyMap.browseHints(for: .toggle(true), readOnly: true).contains("Space toggle") == false)
+    #expect(
+      KeyMap.browseHints(for: .toggle(true), readOnly: true).contains("Space toggle") == false)
   }
 
   /// Bug 6: a stored value that does not decode showed the default with no mark; `i` showed the
@@ -71,7 +72,8 @@ import Testing
   /// screen (the editor routes `Diagnostics.handler` to ``EditorSession/show(_:)``).
   @Test func aDiagnosticShowsOnTheStatusLine() {
     let (canvas, session, screen) = TestScreen.show(SampleRowSource(SampleObject()), rows: 10)
-    session.show(Diagnostic(subsystem: "PropertyListDefaults", message: "x.plist could not be written"))
+    session.show(
+      Diagnostic(subsystem: "PropertyListDefaults", message: "x.plist could not be written"))
     screen.draw(Damage())
     #expect(canvas.line(8) == " PropertyListDefaults: x.plist could not be written")
   }
@@ -123,9 +125,10 @@ final class LayoutSettings {
     #expect(canvas.line(2).hasSuffix("layout  PaneLayout  grid"))
     screen.draw(session.handle(.enter))
     #expect(canvas.line(6) == " layout (PaneLayout, raw value): grid")
-    for key: KeyPress in [.character("\u{15}"), .character("l"), .character("i"), .character("s"),
-      .character("t"), .enter]
-    {
+    for key: KeyPress in [
+      .character("\u{15}"), .character("l"), .character("i"), .character("s"),
+      .character("t"), .enter,
+    ] {
       screen.draw(session.handle(key))
     }
     #expect(settings.layout == .list)

@@ -6,7 +6,8 @@ import Testing
 @Suite struct ScreenLayoutTests {
   private static let rows = [
     PropertyRow(
-      name: "windowFrameDescription", key: "sync_windowFrameDescription", typeName: "[String: Double]",
+      name: "windowFrameDescription", key: "sync_windowFrameDescription",
+      typeName: "[String: Double]",
       value: #"{"height":600,"width":800,"x":12,"y":40}"#, editing: .readOnly("")),
     PropertyRow(
       name: "name", key: "sync_name", typeName: "String", value: "Fatbobman",

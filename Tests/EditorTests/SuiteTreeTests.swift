@@ -9,7 +9,9 @@ import Testing
 /// edit writes its top-level key, other writers still redraw only the rows they changed.
 @MainActor
 @Suite struct SuiteTreeTests {
-  private func show() throws -> (PropertyListDefaults, PropertyListDomain, MemoryCanvas, EditorSession, EditorScreen) {
+  private func show() throws -> (
+    PropertyListDefaults, PropertyListDomain, MemoryCanvas, EditorSession, EditorScreen
+  ) {
     let (suite, writer) = try TestPreferences.suite(
       ["age": 20, "prefs": ["theme": "dark", "sizes": [1, 2]], "zeta": true])
     let domain = PropertyListDomain(suite: suite, folder: TestPreferences.folder)
@@ -23,9 +25,10 @@ import Testing
     #expect(canvas.line(3).contains("prefs ▸"))
     for key: KeyPress in [.down, .enter] { screen.draw(session.handle(key)) }
     // age, prefs ▾, sizes ▸, theme, zeta
-    #expect((0..<domain.rowCount).map { domain.row(at: $0).key } == [
-      "age", "prefs", "prefs / sizes", "prefs / theme", "zeta",
-    ])
+    #expect(
+      (0..<domain.rowCount).map { domain.row(at: $0).key } == [
+        "age", "prefs", "prefs / sizes", "prefs / theme", "zeta",
+      ])
     #expect(canvas.line(4).contains("  sizes ▸"))
     for key: KeyPress in [.down, .down, .enter] { screen.draw(session.handle(key)) }
     for _ in 0..<4 { screen.draw(session.handle(.backspace)) }
@@ -38,8 +41,7 @@ import Testing
     #expect(canvas.line(5).contains("theme") && canvas.line(5).hasSuffix("light"))
 
     // An element of a nested array.
-    for key: KeyPress in [.up, .enter, .down, .down, .enter, .backspace, .character("5"), .enter]
-    {
+    for key: KeyPress in [.up, .enter, .down, .down, .enter, .backspace, .character("5"), .enter] {
       screen.draw(session.handle(key))
     }
     let sizes = (writer.persistentValue(forKey: "prefs") as? [String: Any])?["sizes"] as? [Int]

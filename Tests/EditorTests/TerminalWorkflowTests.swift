@@ -34,7 +34,9 @@ extension TerminalEditorTests {
     try session.send("d")
     try session.waitForScreen { self.row("theme", in: $0)?.hasSuffix("system") == true }
     // The screen shows the default before the editor's write reaches the file: wait for it.
-    #expect(try pollBlocking { try editor.run("read", "com.example.types", "theme").status != 0 }, "removed")
+    #expect(
+      try pollBlocking { try editor.run("read", "com.example.types", "theme").status != 0 },
+      "removed")
     try session.send("u")
     try session.waitForScreen { self.row("theme", in: $0)?.hasSuffix("light") == true }
 

@@ -1,8 +1,8 @@
 import Foundation
 import ObservableDefaultsCore
+import TestSupport
 
 @testable import SettingsEditor
-import TestSupport
 
 /// A headless editor for one source: a memory canvas, a session and a screen, drawn once.
 @MainActor

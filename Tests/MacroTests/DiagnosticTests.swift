@@ -10,13 +10,17 @@ import Testing
         var name = "x"
       }
       """,
-      ["error: @ObservableDefaults can only be applied to a class; 'struct' is not supported @ @ObservableDefaults"])
+      [
+        "error: @ObservableDefaults can only be applied to a class; 'struct' is not supported @ @ObservableDefaults"
+      ])
   }
 
   @Test func classMacroOnAnActor() {
     expectDiagnostics(
       "@ObservableDefaults actor Settings { var name = \"x\" }",
-      ["error: @ObservableDefaults can only be applied to a class; 'actor' is not supported @ @ObservableDefaults"])
+      [
+        "error: @ObservableDefaults can only be applied to a class; 'actor' is not supported @ @ObservableDefaults"
+      ])
   }
 
   @Test func persistedPropertyWithoutInitialValue() {
@@ -27,7 +31,9 @@ import Testing
         var name: String
       }
       """,
-      ["error: @ObservableDefaults property 'name' must have an initial value, or be optional @ name: String"])
+      [
+        "error: @ObservableDefaults property 'name' must have an initial value, or be optional @ name: String"
+      ])
   }
 
   @Test func suiteNameNotALiteral() {
@@ -109,14 +115,20 @@ import Testing
       }
       """)
     #expect(expansion.diagnostics == [])
-    #expect(expansion.source.contains("static let _$settingsSchema: [_ObservableDefaultsRuntime.Property<Settings>] = []"))
-    #expect(expansion.source.contains("  let fixed = 1\n  var computed: Int { fixed + 1 }\n  static let shared = 2\n"))
+    #expect(
+      expansion.source.contains(
+        "static let _$settingsSchema: [_ObservableDefaultsRuntime.Property<Settings>] = []"))
+    #expect(
+      expansion.source.contains(
+        "  let fixed = 1\n  var computed: Int { fixed + 1 }\n  static let shared = 2\n"))
   }
 
   @Test func cloudMacroOnAnEnum() {
     expectDiagnostics(
       "@ObservableCloud enum Settings { case a }",
-      ["error: @ObservableCloud can only be applied to a class; 'enum' is not supported @ @ObservableCloud"])
+      [
+        "error: @ObservableCloud can only be applied to a class; 'enum' is not supported @ @ObservableCloud"
+      ])
   }
 
   @Test func cloudKeyNotALiteralAndCloudPrefixWithADot() {

@@ -1,5 +1,4 @@
 import Foundation
-@testable import ObservableDefaultsMacros
 import SwiftDiagnostics
 import SwiftParser
 import SwiftSyntax
@@ -8,6 +7,8 @@ import SwiftSyntaxMacroExpansion
 import SwiftSyntaxMacros
 import TestSupport
 import Testing
+
+@testable import ObservableDefaultsMacros
 
 /// Every macro of the plugin, under the names the library declares them with.
 let macroSpecs: [String: MacroSpec] = [
@@ -38,7 +39,9 @@ func expand(_ source: String) -> Expansion {
     sourceFiles: [file: .init(moduleName: "Tests", fullFilePath: "Tests.swift")])
   let expanded = file.expand(
     macroSpecs: macroSpecs,
-    contextGenerator: { BasicMacroExpansionContext(sharingWith: context, lexicalContext: $0.allMacroLexicalContexts()) },
+    contextGenerator: {
+      BasicMacroExpansionContext(sharingWith: context, lexicalContext: $0.allMacroLexicalContexts())
+    },
     indentationWidth: .spaces(2))
   let diagnostics = context.diagnostics.map { diagnostic in
     "\(diagnostic.diagMessage.severity): \(diagnostic.message) @ \(diagnostic.node.trimmedDescription)"
@@ -62,7 +65,8 @@ func expectExpansion(
 
 /// Checks that expanding `source` reports exactly `diagnostics` (`severity: message @ node text`).
 func expectDiagnostics(
-  _ source: String, _ diagnostics: [String], sourceLocation: Testing.SourceLocation = #_sourceLocation
+  _ source: String, _ diagnostics: [String],
+  sourceLocation: Testing.SourceLocation = #_sourceLocation
 ) {
   #expect(expand(source).diagnostics == diagnostics, sourceLocation: sourceLocation)
 }

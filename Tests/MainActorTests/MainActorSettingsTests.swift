@@ -19,7 +19,8 @@ final class ExplicitMainActorSettings {
 
 @Suite struct MainActorSettingsTests {
   @Test func defaultIsolationClassPersistsAndDescribesItself() throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("od-main-\(UUID().uuidString)")
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "od-main-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: folder) }
     let store = PropertyListDefaults(fileURL: folder.appendingPathComponent("main.plist"))
     let settings = MainActorSettings(userDefaults: store)
@@ -31,7 +32,8 @@ final class ExplicitMainActorSettings {
   }
 
   @Test func explicitMainActorClassPersists() throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("od-main-\(UUID().uuidString)")
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "od-main-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: folder) }
     let store = PropertyListDefaults(fileURL: folder.appendingPathComponent("main.plist"))
     let settings = ExplicitMainActorSettings(userDefaults: store)
@@ -55,7 +57,8 @@ final class ExplicitMainActorSettings {
       DispatchQueue.main.async(execute: work)
     }
     defer { MainActorDelivery.schedule = standard }
-    await Task.detached { PropertyListDefaults(fileURL: file).set("From a thread", forKey: "name") }.value
+    await Task.detached { PropertyListDefaults(fileURL: file).set("From a thread", forKey: "name") }
+      .value
     #expect(await poll { settings.name == "From a thread" })
     #expect(scheduled.count == 1)
   }
@@ -66,7 +69,11 @@ final class ExplicitMainActorSettings {
     let defaults = UserDefaults(suiteName: "od-main-\(UUID().uuidString)")!
     let settings = MainActorSettings(userDefaults: defaults)
     let changes = ScheduledCount()
-    withObservationTracking { _ = settings.name } onChange: { changes.increment() }
+    withObservationTracking {
+      _ = settings.name
+    } onChange: {
+      changes.increment()
+    }
     defaults.set("External", forKey: "name")
     NotificationCenter.default.post(name: UserDefaults.didChangeNotification, object: defaults)
     #expect(await poll { changes.count == 1 })

@@ -15,7 +15,9 @@ final class ObservedValues {
 /// Outside changes reach a main-actor object through `MainActorDelivery.schedule`, so this runs in
 /// the serialized suite whose other test replaces that scheduler.
 extension MainActorDeliveryTests {
-  @Test func observationsGivesOneElementPerChangeFromThisObjectAnotherProcessAndAFileEdit() async throws {
+  @Test func observationsGivesOneElementPerChangeFromThisObjectAnotherProcessAndAFileEdit()
+    async throws
+  {
     let folder = try TemporaryFolder()
     defer { folder.remove() }
     let file = folder.file("main.plist")
@@ -44,7 +46,8 @@ extension MainActorDeliveryTests {
 
     var values = store.persistentValues
     values["name"] = "Hand edit"
-    let data = try PropertyListSerialization.data(fromPropertyList: values, format: .xml, options: 0)
+    let data = try PropertyListSerialization.data(
+      fromPropertyList: values, format: .xml, options: 0)
     try data.write(to: file, options: .atomic)
     try await waitForElements(4)
 

@@ -5,11 +5,13 @@ import Testing
 
 /// `@ObservableCloud` objects on the cloud key-value store.
 @Suite(.serialized) struct CloudSettingsTests {
-  let folder = FileManager.default.temporaryDirectory.appendingPathComponent("od-cloud-\(UUID().uuidString)")
+  let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+    "od-cloud-\(UUID().uuidString)")
 
   /// A new device on the tests' container.
   func device() -> NSUbiquitousKeyValueStore {
-    NSUbiquitousKeyValueStore(backend: EmbeddedCloudBackend(root: folder, container: "tests", account: "tester"))
+    NSUbiquitousKeyValueStore(
+      backend: EmbeddedCloudBackend(root: folder, container: "tests", account: "tester"))
   }
 
   @Test func productionWritesReachTheStoreAndAnotherDevice() throws {

@@ -11,13 +11,23 @@ import Testing
     let store = suite.store()
     change(TypeSettings(userDefaults: store))
     try store.flush()
-    return (TypeSettings(userDefaults: PropertyListDefaults(fileURL: suite.fileURL)), try suite.fileValues())
+    return (
+      TypeSettings(userDefaults: PropertyListDefaults(fileURL: suite.fileURL)),
+      try suite.fileValues()
+    )
   }
 
   @Test func integersOfEveryWidthRoundTrip() throws {
     let (settings, values) = try roundTrip {
-      $0.int8 = .min; $0.int16 = .min; $0.int32 = .min; $0.int64 = .min
-      $0.uint8 = .max; $0.uint16 = .max; $0.uint32 = .max; $0.uint64 = .max; $0.uint = 3
+      $0.int8 = .min
+      $0.int16 = .min
+      $0.int32 = .min
+      $0.int64 = .min
+      $0.uint8 = .max
+      $0.uint16 = .max
+      $0.uint32 = .max
+      $0.uint64 = .max
+      $0.uint = 3
     }
     #expect(settings.int8 == .min)
     #expect(settings.int16 == .min)
@@ -45,8 +55,13 @@ import Testing
   @Test func scalarsArraysAndDictionariesAreStoredAsThemselves() throws {
     let date = Date(timeIntervalSinceReferenceDate: 694_900_766)
     let (settings, values) = try roundTrip {
-      $0.string = "日本語"; $0.bool = true; $0.double = 0.3; $0.date = date; $0.data = Data([0, 255])
-      $0.strings = ["a", "b"]; $0.scores = ["x": 1]
+      $0.string = "日本語"
+      $0.bool = true
+      $0.double = 0.3
+      $0.date = date
+      $0.data = Data([0, 255])
+      $0.strings = ["a", "b"]
+      $0.scores = ["x": 1]
     }
     #expect(settings.string == "日本語")
     #expect(settings.bool)
@@ -60,7 +75,11 @@ import Testing
   }
 
   @Test func enumsAreStoredAsTheirRawValue() throws {
-    let (settings, values) = try roundTrip { $0.theme = .dark; $0.level = .high; $0.tag = Tag(rawValue: "x") }
+    let (settings, values) = try roundTrip {
+      $0.theme = .dark
+      $0.level = .high
+      $0.tag = Tag(rawValue: "x")
+    }
     #expect(settings.theme == .dark)
     #expect(settings.level == .high)
     #expect(settings.tag == Tag(rawValue: "x"))
@@ -72,7 +91,9 @@ import Testing
   @Test func codableStructsAndURLsAreStoredAsJSON() throws {
     let url = URL(string: "https://example.com/a/b?q=1#frag")!
     let (settings, values) = try roundTrip {
-      $0.profile = Profile(name: "Bo", age: 40); $0.url = url; $0.optionalProfile = Profile(name: "C", age: 1)
+      $0.profile = Profile(name: "Bo", age: 40)
+      $0.url = url
+      $0.optionalProfile = Profile(name: "C", age: 1)
     }
     #expect(settings.profile == Profile(name: "Bo", age: 40))
     #expect(settings.url == url)
@@ -129,9 +150,16 @@ import Testing
 
   @Test func schemaDescribesEveryType() {
     let types = TypeSettings._$settingsSchema.map(\.valueType)
-    #expect(types.prefix(4) == [.string, .bool, .integer(bitWidth: 64, signed: true), .integer(bitWidth: 8, signed: true)])
-    #expect(TypeSettings._$settingsSchema.first { $0.name == "theme" }?.valueType == .enumeration(cases: ["system", "light", "dark"]))
-    #expect(TypeSettings._$settingsSchema.first { $0.name == "optionalProfile" }?.valueType == .optional(.codable))
+    #expect(
+      types.prefix(4) == [
+        .string, .bool, .integer(bitWidth: 64, signed: true), .integer(bitWidth: 8, signed: true),
+      ])
+    #expect(
+      TypeSettings._$settingsSchema.first { $0.name == "theme" }?.valueType
+        == .enumeration(cases: ["system", "light", "dark"]))
+    #expect(
+      TypeSettings._$settingsSchema.first { $0.name == "optionalProfile" }?.valueType
+        == .optional(.codable))
     #expect(TypeSettings._$settingsSchema.first { $0.name == "url" }?.valueType == .url)
   }
 }

@@ -9,7 +9,9 @@ import Testing
     let suite = TemporarySuite()
     nonisolated(unsafe) let settings = Settings(userDefaults: suite.store())
     let seen = SeenValues()
-    withObservationTracking { _ = settings.name } onChange: {
+    withObservationTracking {
+      _ = settings.name
+    } onChange: {
       seen.record(settings.name, settings.age)
     }
     _ = try PropertyListFile(url: suite.fileURL).apply(["name": .set("Hand"), "age": .set(77)])
@@ -53,6 +55,8 @@ final class SeenValues: @unchecked Sendable {
   private let lock = NSLock()
   private var pairs: [Pair] = []
 
-  func record(_ name: String, _ age: Int) { lock.withLock { pairs.append(Pair(name: name, age: age)) } }
+  func record(_ name: String, _ age: Int) {
+    lock.withLock { pairs.append(Pair(name: name, age: age)) }
+  }
   var values: [Pair] { lock.withLock { pairs } }
 }

@@ -6,7 +6,8 @@ import Testing
 /// A Foundation suite only one test uses, in a fresh temporary folder removed when the test ends
 /// (Foundation here takes an absolute suite name as the path of the file, without `.plist`).
 private final class FoundationSuite {
-  let folder = FileManager.default.temporaryDirectory.appendingPathComponent("od-foundation-\(UUID().uuidString)")
+  let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+    "od-foundation-\(UUID().uuidString)")
   lazy var defaults = UserDefaults(suiteName: folder.appendingPathComponent("suite").path)!
 
   init() { try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
@@ -40,13 +41,15 @@ private final class FoundationSuite {
   }
 
   @Test func theOriginalsExampleAndTheObjectsWritesReachTheFile() throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("od-foundation-\(UUID().uuidString)")
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "od-foundation-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
     let run = try probeOutput(["foundation", "r1"], environment: ["XDG_CONFIG_HOME": folder.path])
     #expect(run.status == 0)
     #expect(run.output == "External\nMine\nFatbobman\n42\n")
-    let file = try PropertyListFile(url: folder.appendingPathComponent("r1.plist")).read()?.values ?? [:]
+    let file =
+      try PropertyListFile(url: folder.appendingPathComponent("r1.plist")).read()?.values ?? [:]
     #expect(file["age"] as? Int == 42)
     #expect(file["name"] == nil)
     #expect(file.count == 1)
@@ -139,7 +142,8 @@ private final class FoundationSuite {
   }
 
   @Test func cloudNotificationWithChangedKeysLeavesOneNotificationPerChange() throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("od-cloud-\(UUID().uuidString)")
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "od-cloud-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: folder) }
     let store = NSUbiquitousKeyValueStore(
       backend: EmbeddedCloudBackend(root: folder, container: "tests", account: "tester"))
@@ -151,7 +155,10 @@ private final class FoundationSuite {
       NotificationCenter.default.post(
         name: NSUbiquitousKeyValueStore.didChangeExternallyNotification, object: store,
         userInfo: keys.map {
-          [NSUbiquitousKeyValueStoreChangedKeysKey: $0, NSUbiquitousKeyValueStoreChangeReasonKey: NSUbiquitousKeyValueStoreServerChange]
+          [
+            NSUbiquitousKeyValueStoreChangedKeysKey: $0,
+            NSUbiquitousKeyValueStoreChangeReasonKey: NSUbiquitousKeyValueStoreServerChange,
+          ]
         })
     }
     #expect(settings.name == "Direct")
@@ -208,7 +215,8 @@ final class RegisteredFallbackSettings {
     let suite = FoundationSuite()
     let defaults = suite.defaults
     defaults.register(defaults: [
-      "od-tests-registered-name": "Registered", "od-tests-registered-optional": "RegisteredOptional",
+      "od-tests-registered-name": "Registered",
+      "od-tests-registered-optional": "RegisteredOptional",
     ])
     let settings = RegisteredFallbackSettings(userDefaults: defaults)
     #expect(settings.name == "Registered")

@@ -23,7 +23,9 @@ enum KeyValueStoreKind: String, CaseIterable, CustomTestStringConvertible, Senda
   var reportsChanges: Bool { self != .foundationUserDefaults }
 
   /// Two store objects on one place (suite file, Foundation suite, container), made in `folder`.
-  func makePair(in folder: TemporaryFolder) -> (any ObservableKeyValueStore, any ObservableKeyValueStore) {
+  func makePair(in folder: TemporaryFolder) -> (
+    any ObservableKeyValueStore, any ObservableKeyValueStore
+  ) {
     switch self {
     case .propertyListDefaults:
       let file = folder.file("conformance.plist")
@@ -95,11 +97,14 @@ enum KeyValueStoreKind: String, CaseIterable, CustomTestStringConvertible, Senda
       let observation = store.observe(told.record)
       let excludedObservation = store.observe(excluded.record)
       try store.write("v", forKey: "k", excluding: excludedObservation)
-      #expect(told.changes == (kind.reportsChanges ? [DefaultsChange(keys: ["k"], origin: .thisProcess)] : []))
+      #expect(
+        told.changes
+          == (kind.reportsChanges ? [DefaultsChange(keys: ["k"], origin: .thisProcess)] : []))
       #expect(excluded.changes == [])
       observation.cancel()
       try store.write("w", forKey: "k", excluding: nil)
-      #expect(told.changes.count == (kind.reportsChanges ? 1 : 0), "a cancelled observation is not told")
+      #expect(
+        told.changes.count == (kind.reportsChanges ? 1 : 0), "a cancelled observation is not told")
       withExtendedLifetime(excludedObservation) {}
     }
   }
@@ -146,12 +151,16 @@ enum KeyValueStoreKind: String, CaseIterable, CustomTestStringConvertible, Senda
       try store.write(["new": "v", "old": nil], excluding: nil)
       #expect(store.storedObject(forKey: "new") as? String == "v")
       #expect(store.storedObject(forKey: "old") == nil)
-      #expect(told.changes == (kind.reportsChanges ? [DefaultsChange(keys: ["new", "old"], origin: .thisProcess)] : []))
+      #expect(
+        told.changes
+          == (kind.reportsChanges
+            ? [DefaultsChange(keys: ["new", "old"], origin: .thisProcess)] : []))
       #expect(store.synchronize())
-      #expect(await poll {
-        _ = other.synchronize()
-        return other.object(forKey: "new") as? String == "v" && other.object(forKey: "old") == nil
-      })
+      #expect(
+        await poll {
+          _ = other.synchronize()
+          return other.object(forKey: "new") as? String == "v" && other.object(forKey: "old") == nil
+        })
       withExtendedLifetime(observation) {}
     }
   }
@@ -160,18 +169,26 @@ enum KeyValueStoreKind: String, CaseIterable, CustomTestStringConvertible, Senda
   func aRefusedValueAmongSeveralChangesNoneOfThem(kind: KeyValueStoreKind) async throws {
     try await withStores(kind) { store, _ in
       try store.write("kept", forKey: "old", excluding: nil)
-      #expect(throws: (any Error).self) { try store.write(["new": "v", "old": nil, "bad": NSObject()], excluding: nil) }
+      #expect(throws: (any Error).self) {
+        try store.write(["new": "v", "old": nil, "bad": NSObject()], excluding: nil)
+      }
       #expect(store.object(forKey: "old") as? String == "kept")
       #expect(store.object(forKey: "new") == nil)
     }
   }
 
   @Test(arguments: KeyValueStoreKind.allCases)
-  func synchronizeMakesAWriteVisibleToAnotherStoreOfTheSamePlace(kind: KeyValueStoreKind) async throws {
+  func synchronizeMakesAWriteVisibleToAnotherStoreOfTheSamePlace(kind: KeyValueStoreKind)
+    async throws
+  {
     try await withStores(kind) { store, other in
       try store.write("shared", forKey: "k", excluding: nil)
       #expect(store.synchronize())
-      #expect(await poll { _ = other.synchronize(); return other.object(forKey: "k") as? String == "shared" })
+      #expect(
+        await poll {
+          _ = other.synchronize()
+          return other.object(forKey: "k") as? String == "shared"
+        })
     }
   }
 }

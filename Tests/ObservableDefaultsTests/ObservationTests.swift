@@ -68,7 +68,8 @@ import Testing
   @Test func ignoredKeyPathsWorkWithAPrefix() {
     let suite = TemporarySuite()
     let store = suite.store()
-    let preferences = Preferences(userDefaults: store, ignoredKeyPathsForExternalUpdates: [\Preferences.muted])
+    let preferences = Preferences(
+      userDefaults: store, ignoredKeyPathsForExternalUpdates: [\Preferences.muted])
     let muted = ChangeCounter(preferences, \.muted)
     let volume = ChangeCounter(preferences, \.volume)
     store.set(true, forKey: "app_muted")

@@ -7,11 +7,15 @@ import Testing
 /// what the original library documents.
 @Suite struct ReadmeExamplesTests {
   @Test func everyExampleBehavesAsTheOriginalREADMESays() throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("od-readme-\(UUID().uuidString)")
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "od-readme-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
     let run = try probeOutput(
-      [], environment: ["XDG_CONFIG_HOME": folder.path, "XDG_DATA_HOME": folder.appendingPathComponent("data").path],
+      [],
+      environment: [
+        "XDG_CONFIG_HOME": folder.path, "XDG_DATA_HOME": folder.appendingPathComponent("data").path,
+      ],
       program: "readme-examples")
     #expect(run.status == 0)
     let expected = [
@@ -33,7 +37,9 @@ import Testing
       "app groups: changed other 1",
     ]
     #expect(run.output.split(separator: "\n").map(String.init) == expected)
-    let standard = try PropertyListFile(url: folder.appendingPathComponent("readme-examples.plist")).read()?.values ?? [:]
+    let standard =
+      try PropertyListFile(url: folder.appendingPathComponent("readme-examples.plist")).read()?
+      .values ?? [:]
     #expect(standard["nickname"] as? String == "Annie")
     #expect(standard["myApp_firstName"] as? String == "Bob")
     #expect(standard["username"] == nil)

@@ -73,10 +73,11 @@ import Testing
     let targets = targets(json)
     #expect(targets.values.filter(hasUnsafeFlags).map { $0["name"] as? String } == [])
     let plugin = try #require(targets["ObservableDefaultsMacros"])
-    #expect(products(of: plugin, from: "swift-syntax") == [
-      "SwiftSyntax", "SwiftSyntaxBuilder", "SwiftSyntaxMacros", "SwiftDiagnostics",
-      "_SwiftCompilerPluginMessageHandling",
-    ])
+    #expect(
+      products(of: plugin, from: "swift-syntax") == [
+        "SwiftSyntax", "SwiftSyntaxBuilder", "SwiftSyntaxMacros", "SwiftDiagnostics",
+        "_SwiftCompilerPluginMessageHandling",
+      ])
   }
 
   @Test func theRootPackageUsesTheToolchainsSwiftSyntax() throws {
@@ -89,15 +90,19 @@ import Testing
   }
 
   @Test func theEnvironmentChoosesThePackageInTheRoot() throws {
-    let dump = try dumpPackage(at: Self.root, environment: ["OBSERVABLE_DEFAULTS_SWIFT_SYNTAX": "package"])
+    let dump = try dumpPackage(
+      at: Self.root, environment: ["OBSERVABLE_DEFAULTS_SWIFT_SYNTAX": "package"])
     let json = try #require(dump.json, "dump-package failed: \(dump.errors)")
     #expect(swiftSyntaxURLs(json) == ["https://github.com/swiftlang/swift-syntax.git"])
     #expect(targets(json).values.filter(hasUnsafeFlags).isEmpty)
   }
 
   @Test func anUnknownChoiceStopsTheManifestWithAMessage() throws {
-    let dump = try dumpPackage(at: Self.checkout, environment: ["OBSERVABLE_DEFAULTS_SWIFT_SYNTAX": "network"])
+    let dump = try dumpPackage(
+      at: Self.checkout, environment: ["OBSERVABLE_DEFAULTS_SWIFT_SYNTAX": "network"])
     #expect(dump.status != 0)
-    #expect(dump.errors.contains("OBSERVABLE_DEFAULTS_SWIFT_SYNTAX is \"network\"; use \"toolchain\" or \"package\"."))
+    #expect(
+      dump.errors.contains(
+        "OBSERVABLE_DEFAULTS_SWIFT_SYNTAX is \"network\"; use \"toolchain\" or \"package\"."))
   }
 }

@@ -16,11 +16,17 @@ struct SplitMix64: RandomNumberGenerator {
 /// Mutates real property-list files the way fuzzers do: byte flips, interesting bytes, chunks
 /// removed, duplicated or moved, truncation, and (for XML) splices of tags and entities.
 enum Mutator {
-  static let interestingBytes: [UInt8] = [0x00, 0x01, 0x0F, 0x10, 0x14, 0x1B, 0x33, 0x5F, 0x6F, 0x7F, 0x80, 0x8F, 0x9B, 0xA2, 0xAF, 0xC1, 0xD1, 0xDF, 0xFF]
+  static let interestingBytes: [UInt8] = [
+    0x00, 0x01, 0x0F, 0x10, 0x14, 0x1B, 0x33, 0x5F, 0x6F, 0x7F, 0x80, 0x8F, 0x9B, 0xA2, 0xAF, 0xC1,
+    0xD1, 0xDF, 0xFF,
+  ]
   static let xmlPieces = [
-    "<array>", "</array>", "<dict>", "</dict>", "<integer>170141183460469231731687303715884105733</integer>",
-    "<date>9999999-99-99T99:99:99Z</date>", "<data>!!!!</data>", "&#27;", "&#0;", "&amp;", "<real>nan</real>",
-    "<key>k</key>", "<string>\u{1b}]0;x\u{07}</string>", "<!--", "<![CDATA[", "]]>", "<true/>", "<integer>-1</integer>",
+    "<array>", "</array>", "<dict>", "</dict>",
+    "<integer>170141183460469231731687303715884105733</integer>",
+    "<date>9999999-99-99T99:99:99Z</date>", "<data>!!!!</data>", "&#27;", "&#0;", "&amp;",
+    "<real>nan</real>",
+    "<key>k</key>", "<string>\u{1b}]0;x\u{07}</string>", "<!--", "<![CDATA[", "]]>", "<true/>",
+    "<integer>-1</integer>",
   ]
 
   /// Input `index` of `seed`: a mutated copy of one of `fixtures`.

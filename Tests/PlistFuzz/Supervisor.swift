@@ -74,7 +74,10 @@ struct Supervisor {
     if process.terminationReason == .uncaughtSignal {
       return (state.current, nil, "crash (signal \(process.terminationStatus))")
     }
-    return (state.current, state.done, process.terminationStatus == 0 ? "ok" : "exit \(process.terminationStatus)")
+    return (
+      state.current, state.done,
+      process.terminationStatus == 0 ? "ok" : "exit \(process.terminationStatus)"
+    )
   }
 }
 

@@ -24,7 +24,9 @@ enum Worker {
       }
       parsed += 1
       var failure: String?
-      if let foundation = ExactEquality.foundationValues(data), !ExactEquality.equal(foundation, document.values) {
+      if let foundation = ExactEquality.foundationValues(data),
+        !ExactEquality.equal(foundation, document.values)
+      {
         failure = "read differently from Foundation"
       }
       let formats: [PropertyListSerialization.PropertyListFormat] =
@@ -52,13 +54,17 @@ enum Worker {
     guard !values.isEmpty else { return nil }  // nothing to save: no file is written
     do {
       let saved = try PropertyListFile(url: file).save(
-        values.mapValues(PropertyListChange.set), over: PropertyListDocument(values: [:], format: format))
+        values.mapValues(PropertyListChange.set),
+        over: PropertyListDocument(values: [:], format: format))
       let back = try PropertyListFile(url: file).read()
-      guard let back, ExactEquality.equal(back.values, values), ExactEquality.equal(saved.values, values) else {
+      guard let back, ExactEquality.equal(back.values, values),
+        ExactEquality.equal(saved.values, values)
+      else {
         return "changed by a round trip (\(format))"
       }
       guard let written = FileManager.default.contents(atPath: file.path),
-        let foundation = ExactEquality.foundationValues(written), ExactEquality.equal(foundation, values)
+        let foundation = ExactEquality.foundationValues(written),
+        ExactEquality.equal(foundation, values)
       else { return "written (\(format)) so that Foundation reads other values" }
       return nil
     } catch {
@@ -70,7 +76,8 @@ enum Worker {
   private static func keep(_ input: Data, written: URL, index: Int, in scratch: URL) {
     guard ProcessInfo.processInfo.environment["PLIST_FUZZ_KEEP"] != nil else { return }
     try? input.write(to: scratch.appendingPathComponent("mismatch-\(index).input"))
-    try? FileManager.default.copyItem(at: written, to: scratch.appendingPathComponent("mismatch-\(index).plist"))
+    try? FileManager.default.copyItem(
+      at: written, to: scratch.appendingPathComponent("mismatch-\(index).plist"))
   }
 
   /// The process's peak resident memory (`VmHWM`), in KiB.

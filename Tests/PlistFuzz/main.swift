@@ -13,7 +13,9 @@ import Foundation
 
 func option(_ name: String, _ fallback: String) -> String {
   let arguments = CommandLine.arguments
-  guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return fallback }
+  guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else {
+    return fallback
+  }
   return arguments[index + 1]
 }
 
@@ -31,18 +33,22 @@ let seed = UInt64(option("--seed", "1")) ?? 1
 
 if CommandLine.arguments.dropFirst().first == "worker" {
   let scratch = URL(fileURLWithPath: option("--scratch", NSTemporaryDirectory()))
-  exit(Worker.run(
-    seed: seed, from: Int(option("--from", "0")) ?? 0, count: Int(option("--count", "1")) ?? 1,
-    fixtures: fixtures, scratch: scratch))
+  exit(
+    Worker.run(
+      seed: seed, from: Int(option("--from", "0")) ?? 0, count: Int(option("--count", "1")) ?? 1,
+      fixtures: fixtures, scratch: scratch))
 }
 
-let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("plist-fuzz-\(getpid())")
+let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
+  "plist-fuzz-\(getpid())")
 try? FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(at: scratch) }
 let started = Date()
 let totals = Supervisor(
-  seed: seed, inputs: Int(option("--inputs", "100000")) ?? 100_000, batch: Int(option("--batch", "2000")) ?? 2000,
-  hangSeconds: Double(option("--hang-seconds", "5")) ?? 5, fixturesPath: fixturesPath, scratch: scratch
+  seed: seed, inputs: Int(option("--inputs", "100000")) ?? 100_000,
+  batch: Int(option("--batch", "2000")) ?? 2000,
+  hangSeconds: Double(option("--hang-seconds", "5")) ?? 5, fixturesPath: fixturesPath,
+  scratch: scratch
 ).run()
 for finding in totals.findings { print(finding) }
 print(

@@ -53,11 +53,13 @@ public final class ChildProcess {
       URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
     ]
     let candidates = folders.map { $0.appendingPathComponent(name) }
-    guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) })
+    guard
+      let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) })
     else {
       throw ProgramMissing(
         name: name,
-        description: "\(name) not found beside the tests (\(folders.map(\.path).joined(separator: ", ")))")
+        description:
+          "\(name) not found beside the tests (\(folders.map(\.path).joined(separator: ", ")))")
     }
     return found
   }

@@ -15,7 +15,8 @@ enum HomeFolder {
   }
 
   /// `$<variable>` when it is an absolute path, else `<home>/<fallback>`.
-  static func baseFolder(_ variable: String, fallback: String, environment: [String: String]) -> URL {
+  static func baseFolder(_ variable: String, fallback: String, environment: [String: String]) -> URL
+  {
     if let value = environment[variable], value.hasPrefix("/") {
       return URL(fileURLWithPath: value, isDirectory: true)
     }

@@ -193,7 +193,8 @@ open class PropertyListDefaults: UserDefaults {
   /// The change that stores `value` (canonical) under `key`, or removes it for nil.
   private func change(_ value: Any?, forKey key: String) throws -> PropertyListChange {
     guard let value else { return .remove }
-    guard let canonical = PropertyListValue.normalized(value) ?? (value as? URL)?.absoluteString else {
+    guard let canonical = PropertyListValue.normalized(value) ?? (value as? URL)?.absoluteString
+    else {
       throw PropertyListError(
         file: fileURL, kind: .invalidValue(key: key),
         reason: "a value of type \(type(of: value)) is not a property-list value")

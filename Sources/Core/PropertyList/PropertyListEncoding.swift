@@ -32,7 +32,9 @@ private struct EncodableValue: Encodable {
     switch value {
     case let dictionary as [String: Any]:
       var container = encoder.container(keyedBy: Key.self)
-      for (key, element) in dictionary { try container.encode(EncodableValue(element), forKey: Key(key)) }
+      for (key, element) in dictionary {
+        try container.encode(EncodableValue(element), forKey: Key(key))
+      }
     case let array as [Any]:
       var container = encoder.unkeyedContainer()
       for element in array { try container.encode(EncodableValue(element)) }
@@ -51,11 +53,14 @@ private struct EncodableValue: Encodable {
     if kind == Double.self, let real = value as? Double { return try container.encode(real) }
     if kind == Date.self, let date = value as? Date { return try container.encode(date) }
     if kind == Data.self, let data = value as? Data { return try container.encode(data) }
-    if kind == UInt64.self, let unsigned = value as? UInt64 { return try container.encode(unsigned) }
+    if kind == UInt64.self, let unsigned = value as? UInt64 {
+      return try container.encode(unsigned)
+    }
     guard let canonical = PropertyListValue.normalized(value), type(of: canonical) != kind else {
       throw EncodingError.invalidValue(
         value,
-        .init(codingPath: encoder.codingPath, debugDescription: "\(kind) is not a property-list value"))
+        .init(
+          codingPath: encoder.codingPath, debugDescription: "\(kind) is not a property-list value"))
     }
     try EncodableValue(canonical).encode(to: encoder)
   }

@@ -142,7 +142,9 @@ public struct PropertyListFile: Sendable {
 
   /// ``update(known:_:)`` for a writer that keeps no version of the file: reads it under the
   /// lock and returns the version now on disk.
-  func updateSnapshot(_ body: (inout PropertyListDocument) throws -> Bool) throws -> PropertyListSnapshot {
+  func updateSnapshot(_ body: (inout PropertyListDocument) throws -> Bool) throws
+    -> PropertyListSnapshot
+  {
     var known: PropertyListSnapshot?
     try update(known: &known, body)
     return known ?? PropertyListSnapshot(document: PropertyListDocument(), identity: nil)
@@ -185,7 +187,8 @@ public struct PropertyListFile: Sendable {
     let (oldIdentity, wasRead) = try takeDocument(known: &known, onDisk: target, into: &document)
     if oldIdentity != nil, access(target.path, W_OK) != 0 {
       known = nil
-      throw PropertyListError(file: url, kind: .unwritable, reason: "the file is read-only (\(systemError()))")
+      throw PropertyListError(
+        file: url, kind: .unwritable, reason: "the file is read-only (\(systemError()))")
     }
     guard try body(&document) else {
       known = PropertyListSnapshot(document: document, identity: oldIdentity)
@@ -211,7 +214,8 @@ public struct PropertyListFile: Sendable {
   /// version, else read. `known` is emptied first so that the document returned is the only
   /// reference to its values: changing them then mutates in place instead of copying every key.
   private func takeDocument(
-    known: inout PropertyListSnapshot?, onDisk target: URL, into document: inout PropertyListDocument
+    known: inout PropertyListSnapshot?, onDisk target: URL,
+    into document: inout PropertyListDocument
   ) throws -> (identity: FileIdentity?, wasRead: Bool) {
     var cached: PropertyListSnapshot?
     swap(&cached, &known)

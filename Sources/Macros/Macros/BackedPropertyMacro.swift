@@ -14,14 +14,18 @@ struct BackedProperty {
     _ declaration: some DeclSyntaxProtocol, attribute: AttributeSyntax, flavor: StoreFlavor,
     context: (any MacroExpansionContext)?
   ) {
-    guard let variable = declaration.as(VariableDeclSyntax.self), let property = StoredProperty(variable)
+    guard let variable = declaration.as(VariableDeclSyntax.self),
+      let property = StoredProperty(variable)
     else { return nil }
     guard property.isObservable, !property.hasAttribute("ObservableOnly") else {
-      context?.diagnose(.notPersistable(attribute: flavor.backedMacro, property: property.name), at: attribute)
+      context?.diagnose(
+        .notPersistable(attribute: flavor.backedMacro, property: property.name), at: attribute)
       return nil
     }
     guard property.initializer != nil || property.isOptional else {
-      context?.diagnose(.missingInitialValue(macro: flavor.classMacro, property: property.name), at: property.binding)
+      context?.diagnose(
+        .missingInitialValue(macro: flavor.classMacro, property: property.name),
+        at: property.binding)
       return nil
     }
     self.property = property
@@ -72,10 +76,13 @@ extension BackedPropertyMacro {
     of node: AttributeSyntax, providingAccessorsOf declaration: some DeclSyntaxProtocol,
     in context: some MacroExpansionContext
   ) throws -> [AccessorDeclSyntax] {
-    guard let backed = BackedProperty(declaration, attribute: node, flavor: flavor, context: context)
+    guard
+      let backed = BackedProperty(declaration, attribute: node, flavor: flavor, context: context)
     else { return [] }
     if let observer = backed.property.observers.first {
-      context.diagnose(.observersIgnored(attribute: flavor.backedMacro, property: backed.property.name), at: observer)
+      context.diagnose(
+        .observersIgnored(attribute: flavor.backedMacro, property: backed.property.name),
+        at: observer)
     }
     let key = backed.property.storageKey(in: flavor, context: context)
     _ = backed.property.previousKeys(in: flavor, context: context)

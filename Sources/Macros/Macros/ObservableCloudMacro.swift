@@ -15,7 +15,9 @@ public enum ObservableCloudMacro: SettingsClassMacro {
 
   static func bindingArguments(_ options: ClassOptions) -> String { "" }
 
-  static func storeMembers(_ options: ClassOptions, className: String, access: String) -> [DeclSyntax] {
+  static func storeMembers(_ options: ClassOptions, className: String, access: String)
+    -> [DeclSyntax]
+  {
     let developmentMode = options.flag("developmentMode")
     let syncImmediately = options.flag("syncImmediately")
     var decls: [DeclSyntax] = [

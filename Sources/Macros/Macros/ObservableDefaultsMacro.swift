@@ -17,7 +17,9 @@ public enum ObservableDefaultsMacro: SettingsClassMacro {
     "limitsToInstance: \(options.flag("limitToInstance")),\n  "
   }
 
-  static func storeMembers(_ options: ClassOptions, className: String, access: String) -> [DeclSyntax] {
+  static func storeMembers(_ options: ClassOptions, className: String, access: String)
+    -> [DeclSyntax]
+  {
     var decls: [DeclSyntax] = [
       """
       private var _userDefaults: Foundation.UserDefaults {

@@ -55,7 +55,9 @@ public enum ObservableOnlyMacro: AccessorMacro, PeerMacro {
       .with(
         \.bindings,
         PatternBindingListSyntax([
-          property.binding.with(\.pattern, PatternSyntax(IdentifierPatternSyntax(identifier: .identifier("_" + property.name))))
+          property.binding.with(
+            \.pattern,
+            PatternSyntax(IdentifierPatternSyntax(identifier: .identifier("_" + property.name))))
         ]))
     return [DeclSyntax(storage.trimmed)]
   }
@@ -63,7 +65,8 @@ public enum ObservableOnlyMacro: AccessorMacro, PeerMacro {
 
 /// The property `@ObservableOnly` is attached to, when it is a stored, non-static `var`.
 private func observableProperty(_ declaration: some DeclSyntaxProtocol) -> StoredProperty? {
-  guard let variable = declaration.as(VariableDeclSyntax.self), let property = StoredProperty(variable),
+  guard let variable = declaration.as(VariableDeclSyntax.self),
+    let property = StoredProperty(variable),
     property.isObservable
   else { return nil }
   return property

@@ -10,7 +10,8 @@ protocol SettingsClassMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
   /// The expression that creates the object's store.
   static func storeExpression(_ options: ClassOptions, className: String) -> String
   /// Members only this store has (configuration, initializer).
-  static func storeMembers(_ options: ClassOptions, className: String, access: String) -> [DeclSyntax]
+  static func storeMembers(_ options: ClassOptions, className: String, access: String)
+    -> [DeclSyntax]
   /// The `SettingsStoreInfo.Kind` case of the store.
   static var storeKind: String { get }
   /// Arguments of the binding only this store has, each followed by `,` and a line break.
@@ -23,11 +24,13 @@ extension SettingsClassMacro {
     conformingTo protocols: [TypeSyntax], in context: some MacroExpansionContext
   ) throws -> [DeclSyntax] {
     guard let classDecl = declaration.as(ClassDeclSyntax.self) else {
-      context.diagnose(.notAClass(macro: flavor.classMacro, kind: declarationKind(declaration)), at: node)
+      context.diagnose(
+        .notAClass(macro: flavor.classMacro, kind: declarationKind(declaration)), at: node)
       return []
     }
     let options = ClassOptions(node, flavor: flavor, context: context)
-    let members = ClassMembers(classDecl: classDecl, flavor: flavor, observeFirst: options.flag("observeFirst"))
+    let members = ClassMembers(
+      classDecl: classDecl, flavor: flavor, observeFirst: options.flag("observeFirst"))
     let className = members.className
     let access = declaration.memberAccess
     let mainActor = options.flag("defaultIsolationIsMainActor") || declaration.isMainActor
@@ -67,7 +70,8 @@ extension SettingsClassMacro {
   ) throws -> [AttributeSyntax] {
     guard declaration.is(ClassDeclSyntax.self) else { return [] }
     let options = ClassOptions(node, flavor: flavor, context: nil)
-    return ClassMembers.attributes(for: member, flavor: flavor, observeFirst: options.flag("observeFirst"))
+    return ClassMembers.attributes(
+      for: member, flavor: flavor, observeFirst: options.flag("observeFirst"))
   }
 
   public static func expansion(

@@ -39,10 +39,12 @@ struct ClassMembers {
       }
       let key = property.storageKey(in: flavor, context: nil).quoted
       let previousKeys = property.previousKeys(in: flavor, context: nil).map(\.quoted)
-      let conversion = property.conversion(in: flavor).map {
-        ",\n    conversion: .init(from: .\(flavor.codecFactory)(), \($0.trimmedDescription))"
-      } ?? ""
-      let previous = previousKeys.isEmpty ? "" : ", previousKeys: [\(previousKeys.joined(separator: ", "))]"
+      let conversion =
+        property.conversion(in: flavor).map {
+          ",\n    conversion: .init(from: .\(flavor.codecFactory)(), \($0.trimmedDescription))"
+        } ?? ""
+      let previous =
+        previousKeys.isEmpty ? "" : ", previousKeys: [\(previousKeys.joined(separator: ", "))]"
       return """
         .persisted(
             \(property.name.literal), key: \(key)\(previous)\(summary),
@@ -65,7 +67,8 @@ struct ClassMembers {
   static func attributes(
     for member: some DeclSyntaxProtocol, flavor: StoreFlavor, observeFirst: Bool
   ) -> [AttributeSyntax] {
-    guard let variable = member.as(VariableDeclSyntax.self), let property = StoredProperty(variable),
+    guard let variable = member.as(VariableDeclSyntax.self),
+      let property = StoredProperty(variable),
       property.isObservable, !property.hasAttribute("ObservableOnly"),
       !property.hasAttribute(flavor.backedMacro)
     else { return [] }
@@ -75,7 +78,8 @@ struct ClassMembers {
 
   /// `extension C: Observation.Observable, ObservableSettings {}`; for a main-actor class the
   /// settings conformance is isolated to the main actor, as its properties are.
-  static func conformances(of type: some TypeSyntaxProtocol, mainActor: Bool) -> ExtensionDeclSyntax {
+  static func conformances(of type: some TypeSyntaxProtocol, mainActor: Bool) -> ExtensionDeclSyntax
+  {
     let isolation = mainActor ? "@MainActor " : ""
     let declaration: DeclSyntax =
       "extension \(type.trimmed): Observation.Observable, \(raw: isolation)_ObservableDefaultsRuntime.Settings {}"

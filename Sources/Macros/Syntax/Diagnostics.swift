@@ -17,25 +17,25 @@ enum MacroDiagnostic: DiagnosticMessage {
 
   var message: String {
     switch self {
-    case let .notAClass(macro, kind):
+    case .notAClass(let macro, let kind):
       "@\(macro) can only be applied to a class; '\(kind)' is not supported"
-    case let .notStringLiteral(attribute, argument):
+    case .notStringLiteral(let attribute, let argument):
       "@\(attribute) parameter '\(argument)' must be a string literal"
-    case let .notBooleanLiteral(attribute, argument):
+    case .notBooleanLiteral(let attribute, let argument):
       "@\(attribute) parameter '\(argument)' must be a boolean literal"
-    case let .prefixContainsDot(attribute):
+    case .prefixContainsDot(let attribute):
       "@\(attribute) parameter 'prefix' must not contain '.'"
-    case let .missingInitialValue(macro, property):
+    case .missingInitialValue(let macro, let property):
       "@\(macro) property '\(property)' must have an initial value, or be optional"
-    case let .observersIgnored(attribute, property):
+    case .observersIgnored(let attribute, let property):
       "@\(attribute) property '\(property)' does not support willSet/didSet; mark it @ObservableOnly to keep them"
-    case let .notPersistable(attribute, property):
+    case .notPersistable(let attribute, let property):
       "@\(attribute) can only be applied to a stored 'var' property; '\(property)' is not one"
-    case let .notStringArrayLiteral(attribute, argument):
+    case .notStringArrayLiteral(let attribute, let argument):
       "@\(attribute) parameter '\(argument)' must be an array of string literals"
-    case let .previousKeyIsKey(attribute, key):
+    case .previousKeyIsKey(let attribute, let key):
       "@\(attribute) previous key '\(key)' is the property's key"
-    case let .repeatedPreviousKey(attribute, key):
+    case .repeatedPreviousKey(let attribute, let key):
       "@\(attribute) previous key '\(key)' is listed more than once"
     }
   }
@@ -46,18 +46,19 @@ enum MacroDiagnostic: DiagnosticMessage {
   }
 
   var diagnosticID: MessageID {
-    let name: String = switch self {
-    case .notAClass: "notAClass"
-    case .notStringLiteral: "notStringLiteral"
-    case .notBooleanLiteral: "notBooleanLiteral"
-    case .prefixContainsDot: "prefixContainsDot"
-    case .missingInitialValue: "missingInitialValue"
-    case .observersIgnored: "observersIgnored"
-    case .notPersistable: "notPersistable"
-    case .notStringArrayLiteral: "notStringArrayLiteral"
-    case .previousKeyIsKey: "previousKeyIsKey"
-    case .repeatedPreviousKey: "repeatedPreviousKey"
-    }
+    let name: String =
+      switch self {
+      case .notAClass: "notAClass"
+      case .notStringLiteral: "notStringLiteral"
+      case .notBooleanLiteral: "notBooleanLiteral"
+      case .prefixContainsDot: "prefixContainsDot"
+      case .missingInitialValue: "missingInitialValue"
+      case .observersIgnored: "observersIgnored"
+      case .notPersistable: "notPersistable"
+      case .notStringArrayLiteral: "notStringArrayLiteral"
+      case .previousKeyIsKey: "previousKeyIsKey"
+      case .repeatedPreviousKey: "repeatedPreviousKey"
+      }
     return MessageID(domain: "ObservableDefaultsMacros", id: name)
   }
 }

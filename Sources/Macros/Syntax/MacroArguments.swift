@@ -25,7 +25,8 @@ struct MacroArguments {
   func bool(_ label: String, default defaultValue: Bool) -> Bool {
     guard let expression = expression(label) else { return defaultValue }
     guard let literal = expression.as(BooleanLiteralExprSyntax.self) else {
-      context?.diagnose(.notBooleanLiteral(attribute: attributeName, argument: label), at: expression)
+      context?.diagnose(
+        .notBooleanLiteral(attribute: attributeName, argument: label), at: expression)
       return defaultValue
     }
     return literal.literal.tokenKind == .keyword(.true)
@@ -38,7 +39,8 @@ struct MacroArguments {
     let elements = expression.as(ArrayExprSyntax.self)?.elements.map(\.expression)
     let texts = elements?.compactMap(Self.plainText)
     guard let elements, let texts, texts.count == elements.count else {
-      context?.diagnose(.notStringArrayLiteral(attribute: attributeName, argument: label), at: expression)
+      context?.diagnose(
+        .notStringArrayLiteral(attribute: attributeName, argument: label), at: expression)
       return nil
     }
     return Array(zip(texts, elements)).map { (text: $0, syntax: $1) }
@@ -57,7 +59,8 @@ struct MacroArguments {
   func string(_ label: String) -> String? {
     guard let expression = expression(label) else { return nil }
     guard let text = Self.plainText(expression) else {
-      context?.diagnose(.notStringLiteral(attribute: attributeName, argument: label), at: expression)
+      context?.diagnose(
+        .notStringLiteral(attribute: attributeName, argument: label), at: expression)
       return nil
     }
     return text

@@ -81,7 +81,9 @@ extension StoredProperty {
   func storageKey(in flavor: StoreFlavor, context: (any MacroExpansionContext)?) -> String {
     for attributeName in [flavor.backedMacro, flavor.keyMacro] {
       guard let attribute = attribute(attributeName) else { continue }
-      if let key = MacroArguments(attribute, context: context).string(flavor.keyLabel) { return key }
+      if let key = MacroArguments(attribute, context: context).string(flavor.keyLabel) {
+        return key
+      }
     }
     return name
   }
@@ -127,7 +129,9 @@ extension StoredProperty {
 extension DeclGroupSyntax {
   /// The `var` declarations directly in the body.
   var storedProperties: [StoredProperty] {
-    memberBlock.members.compactMap { $0.decl.as(VariableDeclSyntax.self).flatMap(StoredProperty.init) }
+    memberBlock.members.compactMap {
+      $0.decl.as(VariableDeclSyntax.self).flatMap(StoredProperty.init)
+    }
   }
 
   /// `public` for a `public` or `open` type (its generated members must be visible as widely),
@@ -141,7 +145,9 @@ extension DeclGroupSyntax {
 
   /// Whether the type carries an explicit `@MainActor`.
   var isMainActor: Bool {
-    attributes.contains { $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "MainActor" }
+    attributes.contains {
+      $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "MainActor"
+    }
   }
 }
 

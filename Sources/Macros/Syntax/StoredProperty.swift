@@ -22,7 +22,9 @@ struct StoredProperty {
 
   /// Whether it is `static` (or `class`).
   var isStatic: Bool {
-    declaration.modifiers.contains { $0.name.tokenKind == .keyword(.static) || $0.name.tokenKind == .keyword(.class) }
+    declaration.modifiers.contains {
+      $0.name.tokenKind == .keyword(.static) || $0.name.tokenKind == .keyword(.class)
+    }
   }
 
   /// Whether it has a getter (a computed property); `willSet`/`didSet` alone keep it stored.
@@ -31,7 +33,9 @@ struct StoredProperty {
     switch accessors {
     case .getter: return true
     case .accessors(let list):
-      return list.contains { ![.keyword(.willSet), .keyword(.didSet)].contains($0.accessorSpecifier.tokenKind) }
+      return list.contains {
+        ![.keyword(.willSet), .keyword(.didSet)].contains($0.accessorSpecifier.tokenKind)
+      }
     @unknown default: return true
     }
   }
@@ -39,7 +43,9 @@ struct StoredProperty {
   /// Its `willSet`/`didSet` observers, if any.
   var observers: [AccessorDeclSyntax] {
     guard case .accessors(let list) = binding.accessorBlock?.accessors else { return [] }
-    return list.filter { [.keyword(.willSet), .keyword(.didSet)].contains($0.accessorSpecifier.tokenKind) }
+    return list.filter {
+      [.keyword(.willSet), .keyword(.didSet)].contains($0.accessorSpecifier.tokenKind)
+    }
   }
 
   /// The attribute named `name` (`DefaultsBacked`, `Ignore`, …), compared by its last identifier.
@@ -66,8 +72,12 @@ struct StoredProperty {
   /// Whether the annotated type is an optional (`T?`, `T!` or `Optional<T>`).
   var isOptional: Bool {
     guard let type else { return false }
-    if type.is(OptionalTypeSyntax.self) || type.is(ImplicitlyUnwrappedOptionalTypeSyntax.self) { return true }
-    if let identifier = type.as(IdentifierTypeSyntax.self) { return identifier.name.text == "Optional" }
+    if type.is(OptionalTypeSyntax.self) || type.is(ImplicitlyUnwrappedOptionalTypeSyntax.self) {
+      return true
+    }
+    if let identifier = type.as(IdentifierTypeSyntax.self) {
+      return identifier.name.text == "Optional"
+    }
     if let member = type.as(MemberTypeSyntax.self) { return member.name.text == "Optional" }
     return false
   }

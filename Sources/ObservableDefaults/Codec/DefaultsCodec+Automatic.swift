@@ -5,14 +5,18 @@ import Foundation
 // documented on `DefaultsCodec`. `Codable` overloads are disfavoured so that any other rule wins.
 
 extension DefaultsCodec
-where Value: RawRepresentable & UserDefaultsPropertyListValue, Value.RawValue: UserDefaultsPropertyListValue {
+where
+  Value: RawRepresentable & UserDefaultsPropertyListValue,
+  Value.RawValue: UserDefaultsPropertyListValue
+{
   /// A raw-representable property-list value: raw value first, then the value's own form.
   public static func automatic() -> Self {
     rawValue(DefaultsCodec<Value.RawValue>.propertyList, fallback: propertyList.decode)
   }
 }
 
-extension DefaultsCodec where Value: RawRepresentable, Value.RawValue: UserDefaultsPropertyListValue {
+extension DefaultsCodec
+where Value: RawRepresentable, Value.RawValue: UserDefaultsPropertyListValue {
   /// A raw-representable value (such as a `String` enum): stored as its raw value.
   public static func automatic() -> Self { rawValue(DefaultsCodec<Value.RawValue>.propertyList) }
 }
@@ -48,15 +52,19 @@ where
   /// An optional raw-representable property-list value; `nil` removes the key.
   public static func automatic() -> Self {
     let wrapped = DefaultsCodec<Value.Wrapped>.self
-    return wrapped.rawValue(DefaultsCodec<Value.Wrapped.RawValue>.propertyList, fallback: wrapped.propertyList.decode)
-      .optional as! Self
+    return wrapped.rawValue(
+      DefaultsCodec<Value.Wrapped.RawValue>.propertyList, fallback: wrapped.propertyList.decode
+    )
+    .optional as! Self
   }
 }
 
 extension DefaultsCodec {
   /// An optional raw-representable value; `nil` removes the key.
   public static func automatic<Wrapped>() -> Self
-  where Value == Wrapped?, Wrapped: RawRepresentable, Wrapped.RawValue: UserDefaultsPropertyListValue {
+  where
+    Value == Wrapped?, Wrapped: RawRepresentable, Wrapped.RawValue: UserDefaultsPropertyListValue
+  {
     DefaultsCodec<Wrapped>.automatic().optional
   }
 

@@ -21,7 +21,9 @@ where Value: RawRepresentable & CloudPropertyListValue, Value.RawValue: CloudPro
 
 extension DefaultsCodec where Value: RawRepresentable, Value.RawValue: CloudPropertyListValue {
   /// A raw-representable value (such as a `String` enum): stored as its raw value.
-  public static func automaticForCloud() -> Self { rawValue(DefaultsCodec<Value.RawValue>.cloudPropertyList) }
+  public static func automaticForCloud() -> Self {
+    rawValue(DefaultsCodec<Value.RawValue>.cloudPropertyList)
+  }
 }
 
 extension DefaultsCodec where Value: CloudPropertyListValue {
@@ -50,8 +52,11 @@ where
   /// An optional raw-representable cloud value; `nil` removes the key.
   public static func automaticForCloud() -> Self {
     let wrapped = DefaultsCodec<Value.Wrapped>.self
-    return wrapped.rawValue(DefaultsCodec<Value.Wrapped.RawValue>.cloudPropertyList, fallback: wrapped.cloudPropertyList.decode)
-      .optional as! Self
+    return wrapped.rawValue(
+      DefaultsCodec<Value.Wrapped.RawValue>.cloudPropertyList,
+      fallback: wrapped.cloudPropertyList.decode
+    )
+    .optional as! Self
   }
 }
 
@@ -64,7 +69,8 @@ extension DefaultsCodec {
 
   /// An optional `Codable` value; `nil` removes the key (it is never stored as JSON `null`).
   @_disfavoredOverload
-  public static func automaticForCloud<Wrapped>() -> Self where Value == Wrapped?, Wrapped: Codable {
+  public static func automaticForCloud<Wrapped>() -> Self
+  where Value == Wrapped?, Wrapped: Codable {
     DefaultsCodec<Wrapped>.automaticForCloud().optional
   }
 }

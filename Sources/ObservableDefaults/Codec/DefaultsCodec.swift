@@ -41,7 +41,7 @@ public struct DefaultsCodec<Value>: @unchecked Sendable {
       isEqual: { lhs, rhs in
         switch (lhs, rhs) {
         case (nil, nil): true
-        case let (lhs?, rhs?): codec.isEqual(lhs, rhs)
+        case (let lhs?, let rhs?): codec.isEqual(lhs, rhs)
         default: false
         }
       }
@@ -59,7 +59,8 @@ extension DefaultsCodec {
 
   /// Stores the raw value in the form `raw` gives it; reads the raw value first, then (with a
   /// `fallback`, for types that are property-list values themselves) the value in its own form.
-  static func rawValue(_ raw: DefaultsCodec<Value.RawValue>, fallback: ((Any) -> Value?)? = nil) -> Self
+  static func rawValue(_ raw: DefaultsCodec<Value.RawValue>, fallback: ((Any) -> Value?)? = nil)
+    -> Self
   where Value: RawRepresentable {
     Self(
       encode: { raw.encode($0.rawValue) },
@@ -122,7 +123,9 @@ extension DefaultsCodec where Value: Codable {
     }
     return Self(
       encode: encode,
-      decode: { object in (object as? Data).flatMap { try? JSONDecoder().decode(Value.self, from: $0) } },
+      decode: { object in
+        (object as? Data).flatMap { try? JSONDecoder().decode(Value.self, from: $0) }
+      },
       isEqual: encodedEquality(encode)
     )
   }

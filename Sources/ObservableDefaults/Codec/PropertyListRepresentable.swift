@@ -40,7 +40,8 @@ extension Array: _PropertyListRepresentable where Element: _PropertyListRepresen
   }
 }
 
-extension Dictionary: _PropertyListRepresentable where Key == String, Value: _PropertyListRepresentable {
+extension Dictionary: _PropertyListRepresentable
+where Key == String, Value: _PropertyListRepresentable {
   public var propertyListObject: Any { mapValues(\.propertyListObject) }
   public init?(propertyListObject object: Any) {
     guard let items = object as? [String: Any] else { return nil }

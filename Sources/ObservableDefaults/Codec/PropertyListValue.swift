@@ -40,7 +40,8 @@ extension NSDate: UserDefaultsPropertyListValue {}
 extension NSData: UserDefaultsPropertyListValue {}
 extension NSURL: UserDefaultsPropertyListValue {}
 extension Array: UserDefaultsPropertyListValue where Element: UserDefaultsPropertyListValue {}
-extension Dictionary: UserDefaultsPropertyListValue where Key == String, Value: UserDefaultsPropertyListValue {}
+extension Dictionary: UserDefaultsPropertyListValue
+where Key == String, Value: UserDefaultsPropertyListValue {}
 extension Optional: UserDefaultsPropertyListValue where Wrapped: UserDefaultsPropertyListValue {}
 
 /// An optional of a ``UserDefaultsPropertyListValue``: lets the codec of an optional property

@@ -8,7 +8,9 @@ import Foundation
 /// ``set(_:object:property:storage:defaultValue:key:codec:)``; changes made to the store by other
 /// instances, other processes or by hand arrive through the store's change signal and update only
 /// the properties whose stored value changed. Not meant to be used directly.
-public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMetatype>: @unchecked Sendable {
+public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMetatype>:
+  @unchecked Sendable
+{
   /// The Observation registrar of the object.
   public let registrar = ObservationRegistrar()
   /// Guards the object's cached values and the fields below.
@@ -40,7 +42,8 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
   private let schema: [SettingsProperty<Object>]
   /// The persisted properties by storage key (without prefix).
   private lazy var persisted: [String: SettingsProperty<Object>] = Dictionary(
-    schema.compactMap { property in property.key.map { ($0, property) } }, uniquingKeysWith: { first, _ in first })
+    schema.compactMap { property in property.key.map { ($0, property) } },
+    uniquingKeysWith: { first, _ in first })
   private let deliversOnMainActor: Bool
   private let limitsToInstance: Bool
   private var observation: DefaultsObservation?
@@ -82,7 +85,10 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
   /// file, shared safely); any other plain `UserDefaults` is read and written as it is, without
   /// change signals.
   public var userDefaults: UserDefaults {
-    get { (store as? UserDefaults) ?? (store as? FoundationDefaultsStore)?.defaults ?? PropertyListDefaults.standard }
+    get {
+      (store as? UserDefaults) ?? (store as? FoundationDefaultsStore)?.defaults
+        ?? PropertyListDefaults.standard
+    }
     set { store = Self.observableStore(for: newValue) }
   }
 
@@ -121,7 +127,9 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
   @inlinable
   public func read<Value>(_ object: Object, key: String, _ cached: (Object) -> Value) -> Value {
     lock.withLock {
-      if !isStarted || readsThrough, let stored: Value = prepareRead(object, key: key) { return stored }
+      if !isStarted || readsThrough, let stored: Value = prepareRead(object, key: key) {
+        return stored
+      }
       return cached(object)
     }
   }
@@ -138,7 +146,8 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
   /// Loads every persisted property from the store and starts following the store's changes
   /// (`observerStarter()` in the expansion). Calling it again restarts with the current store and prefix.
   public func start(_ object: Object, ignoring keyPaths: [PartialKeyPath<Object>] = []) {
-    precondition(!prefix.contains("."), "ObservableDefaults: the key prefix '\(prefix)' must not contain '.'")
+    precondition(
+      !prefix.contains("."), "ObservableDefaults: the key prefix '\(prefix)' must not contain '.'")
     lock.withLock {
       ignoredKeyPaths = keyPaths
       observation = nil
@@ -170,7 +179,9 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
     observation = store.observe { [weak self] change in
       self?.deliver(change, to: box)
     }
-    notificationObservation = StoreNotificationObservation(store: store, limitedToInstance: limitsToInstance) {
+    notificationObservation = StoreNotificationObservation(
+      store: store, limitedToInstance: limitsToInstance
+    ) {
       [weak self] keys in
       guard let self else { return }
       let keys = keys ?? lock.withLock { Set(persisted.keys.map { prefix + $0 }) }
@@ -193,7 +204,8 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
   func apply(_ change: DefaultsChange, to object: Object) {
     let (updates, silent) = lock.withLock { () -> ([SettingsProperty<Object>.Update], Bool) in
       let updates = schema.compactMap { property -> SettingsProperty<Object>.Update? in
-        guard let keys = property.storageKeys, keys.isChanged(by: change.keys, prefix: prefix) else { return nil }
+        guard let keys = property.storageKeys, keys.isChanged(by: change.keys, prefix: prefix)
+        else { return nil }
         return property.refresh(object, resolveStore(), prefix)
       }
       return (updates, ignoresExternalChanges)
@@ -226,7 +238,10 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
   ) {
     let (fullKey, store, observation, unchanged, described) = lock.withLock {
       let current = prepareRead(object, key: key) ?? object[keyPath: storage]
-      return (prefix + key, resolveStore(), self.observation, codec.isEqual(newValue, current), persisted[key])
+      return (
+        prefix + key, resolveStore(), self.observation, codec.isEqual(newValue, current),
+        persisted[key]
+      )
     }
     if unchanged, described?.pendingMigration(store, prefix) == nil { return }
     let encoded = codec.encode(newValue)
@@ -245,7 +260,8 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
     }
     let stored =
       encoded == nil
-      ? store.object(forKey: fullKey).flatMap(codec.decode) ?? object[keyPath: defaultValue] : newValue
+      ? store.object(forKey: fullKey).flatMap(codec.decode) ?? object[keyPath: defaultValue]
+      : newValue
     registrar.withMutation(of: object, keyPath: property) {
       lock.withLock { object[keyPath: storage] = stored }
     }

@@ -20,7 +20,8 @@ final class FoundationDefaultsStore: ObservableKeyValueStore {
       _ = defaults.synchronize()
       return
     }
-    guard let canonical = PropertyListValue.normalized(value) ?? (value as? URL)?.absoluteString else {
+    guard let canonical = PropertyListValue.normalized(value) ?? (value as? URL)?.absoluteString
+    else {
       throw FoundationDefaultsValueError(key: key, type: "\(type(of: value))")
     }
     guard !propertyListValuesEqual(defaults.object(forKey: key), canonical) else { return }

@@ -10,9 +10,10 @@ import Foundation
 /// scheduler that queues the work for that loop and wakes it.
 public enum MainActorDelivery {
   private static let lock = NSLock()
-  nonisolated(unsafe) private static var scheduler: @Sendable (@escaping @Sendable () -> Void) -> Void = {
-    DispatchQueue.main.async(execute: $0)
-  }
+  nonisolated(unsafe) private static var scheduler:
+    @Sendable (@escaping @Sendable () -> Void) -> Void = {
+      DispatchQueue.main.async(execute: $0)
+    }
 
   /// Runs `work` on the main thread, soon; thread-safe.
   public static var schedule: @Sendable (@escaping @Sendable () -> Void) -> Void {

@@ -6,7 +6,9 @@ import Foundation
 /// `@ObservableDefaults`), and a user type of the same name would shadow an unqualified one.
 public enum _ObservableDefaultsRuntime {
   /// ``_DefaultsBinding``.
-  public typealias Binding<Object: AnyObject & Observable & SendableMetatype> = _DefaultsBinding<Object>
+  public typealias Binding<Object: AnyObject & Observable & SendableMetatype> = _DefaultsBinding<
+    Object
+  >
   /// ``SettingsProperty``.
   public typealias Property<Object: AnyObject> = SettingsProperty<Object>
   /// ``SettingsStoreInfo``.
@@ -32,7 +34,9 @@ public enum _ObservableDefaultsRuntime {
 
   /// `Equatable` objects changed when they are not equal.
   @inlinable
-  public static func hasChanged<Value: Equatable & AnyObject>(_ newValue: Value, _ oldValue: Value) -> Bool {
+  public static func hasChanged<Value: Equatable & AnyObject>(_ newValue: Value, _ oldValue: Value)
+    -> Bool
+  {
     newValue != oldValue
   }
 }

@@ -39,7 +39,8 @@ final class StoreNotificationObservation: @unchecked Sendable {
       name = UserDefaults.didChangeNotification
       sender = limitedToInstance ? defaults : nil
     }
-    token = NotificationCenter.default.addObserver(forName: name, object: sender, queue: nil) { notification in
+    token = NotificationCenter.default.addObserver(forName: name, object: sender, queue: nil) {
+      notification in
       if notification.object is PropertyListDefaults { return }
       let keys = notification.userInfo?[NSUbiquitousKeyValueStoreChangedKeysKey] as? [String]
       reread(keys.map(Set.init))

@@ -21,13 +21,16 @@ public struct AnySettings: @unchecked Sendable {
     typeName = String(describing: Settings.self)
     self.object = object
     storeInfo = { object._$settingsStore }
-    properties = Settings._$settingsSchema.map { AnySettingsProperty($0, of: object._$settingsRoot) }
+    properties = Settings._$settingsSchema.map {
+      AnySettingsProperty($0, of: object._$settingsRoot)
+    }
   }
 
   /// The properties whose stored value waits for a migration, as `name: what will change`
   /// (see ``AnySettingsProperty/pendingMigration``), in declaration order.
   public var pendingMigrations: [String] {
-    properties.compactMap { property in property.pendingMigration.map { "\(property.name): \($0)" } }
+    properties.compactMap { property in property.pendingMigration.map { "\(property.name): \($0)" }
+    }
   }
 }
 

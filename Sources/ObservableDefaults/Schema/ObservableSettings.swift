@@ -47,7 +47,8 @@ public struct SettingsStoreInfo: @unchecked Sendable {
   /// The suite's name: the file's name without `.plist` when the file lies in
   /// `PreferencesDirectory.url`; `nil` for a file elsewhere and for the cloud.
   public var suiteName: String? {
-    guard let fileURL, fileURL.deletingLastPathComponent().path == PreferencesDirectory.url.standardizedFileURL.path
+    guard let fileURL,
+      fileURL.deletingLastPathComponent().path == PreferencesDirectory.url.standardizedFileURL.path
     else { return nil }
     return fileURL.deletingPathExtension().lastPathComponent
   }

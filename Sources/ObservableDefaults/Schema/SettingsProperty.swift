@@ -87,7 +87,9 @@ extension SettingsProperty where Object: ObservableSettings {
   /// The value the property falls back to when nothing is stored: the registered default when
   /// `register(defaults:)` gave one, otherwise the declaration-time default; `nil` for an
   /// `@ObservableOnly` property, which has no stored value to fall back from.
-  public func defaultValue(of object: Object) -> Any? { readDefault?(object, object._$settingsStore) }
+  public func defaultValue(of object: Object) -> Any? {
+    readDefault?(object, object._$settingsStore)
+  }
 
   /// Whether the current value equals ``defaultValue(of:)``.
   public func isDefault(_ object: Object) -> Bool { equalsDefault(object, object._$settingsStore) }
@@ -116,7 +118,9 @@ extension SettingsProperty where Object: ObservableSettings {
   /// - Returns: Whether anything was written.
   /// - Throws: The store's write error (a malformed suite file, a quota); nothing changes then.
   @discardableResult
-  public func migrateStoredValue(of object: Object) throws -> Bool { try migrate(object._$settingsStore) }
+  public func migrateStoredValue(of object: Object) throws -> Bool {
+    try migrate(object._$settingsStore)
+  }
 }
 
 extension SettingsProperty {
@@ -158,13 +162,15 @@ extension SettingsProperty {
       let registered = (store.store as? UserDefaults)?.registeredValue(forKey: store.prefix + key)
       return registered.flatMap(codec.decode) ?? object[keyPath: defaultValue]
     }
-    let storedValue: (Object, any ObservableKeyValueStore, String) -> Value = { object, store, prefix in
+    let storedValue: (Object, any ObservableKeyValueStore, String) -> Value = {
+      object, store, prefix in
       guard let reading = reader.reading(in: store, prefix: prefix, includingDefaults: true) else {
         return object[keyPath: defaultValue]
       }
       if let value = reading.value { return value }
       UndecodableValueReports.report(
-        reading.stored, key: reading.key, in: store, object: Object.self, property: name, as: Value.self)
+        reading.stored, key: reading.key, in: store, object: Object.self, property: name,
+        as: Value.self)
       return object[keyPath: defaultValue]
     }
     return Self(
@@ -172,7 +178,9 @@ extension SettingsProperty {
       typeName: String(describing: Value.self), summary: summary, keyPath: property,
       read: { $0[keyPath: property] },
       readDefault: fallback,
-      write: { object, value in object[keyPath: property] = try cast(value, to: Value.self, key: key) },
+      write: { object, value in
+        object[keyPath: property] = try cast(value, to: Value.self, key: key)
+      },
       encode: { codec.encode($0[keyPath: property]) },
       writeEncoded: { object, stored in
         object[keyPath: property] = try decoded(stored, by: codec.decode, key: key)
@@ -186,7 +194,9 @@ extension SettingsProperty {
         return Update(
           keyPath: property,
           assign: { object[keyPath: storage] = stored },
-          withMutation: { registrar, body in registrar.withMutation(of: object, keyPath: property, body) }
+          withMutation: { registrar, body in
+            registrar.withMutation(of: object, keyPath: property, body)
+          }
         )
       },
       reset: { _, store in
@@ -194,7 +204,9 @@ extension SettingsProperty {
         try store.store.write(writes, excluding: nil)
       },
       migrate: { store in
-        guard let writes = reader.migrationWrites(in: store.store, prefix: store.prefix) else { return false }
+        guard let writes = reader.migrationWrites(in: store.store, prefix: store.prefix) else {
+          return false
+        }
         try store.store.write(writes, excluding: nil)
         return true
       },
@@ -211,7 +223,9 @@ extension SettingsProperty {
       typeName: String(describing: Value.self), summary: summary, keyPath: property,
       read: { $0[keyPath: property] },
       readDefault: nil,
-      write: { object, value in object[keyPath: property] = try cast(value, to: Value.self, key: name) },
+      write: { object, value in
+        object[keyPath: property] = try cast(value, to: Value.self, key: name)
+      },
       encode: { _ in nil },
       writeEncoded: { _, _ in
         throw SettingsValueError.undecodable(key: name, expected: String(describing: Value.self))
@@ -238,9 +252,9 @@ public enum SettingsValueError: Error, Equatable, CustomStringConvertible {
   /// String was refused`.
   public var description: String {
     switch self {
-    case let .typeMismatch(key, expected, actual):
+    case .typeMismatch(let key, let expected, let actual):
       "'\(key)' holds \(expected) values; a value of type \(actual) was refused"
-    case let .undecodable(key, expected):
+    case .undecodable(let key, let expected):
       "'\(key)' holds \(expected) values; the value given does not decode as one"
     }
   }
@@ -249,14 +263,18 @@ public enum SettingsValueError: Error, Equatable, CustomStringConvertible {
 private func cast<Value>(_ value: Any, to: Value.Type, key: String) throws -> Value {
   guard let typed = value as? Value else {
     throw SettingsValueError.typeMismatch(
-      key: key, expected: String(describing: Value.self), actual: String(describing: type(of: value)))
+      key: key, expected: String(describing: Value.self),
+      actual: String(describing: type(of: value)))
   }
   return typed
 }
 
 /// The value `decode` reads from `stored`; `nil` stands for an empty optional.
-private func decoded<Value>(_ stored: Any?, by decode: (Any) -> Value?, key: String) throws -> Value {
+private func decoded<Value>(_ stored: Any?, by decode: (Any) -> Value?, key: String) throws -> Value
+{
   if let stored, let value = decode(stored) { return value }
-  if stored == nil, let none = (Value.self as? any _OptionalType.Type)?.none as? Value { return none }
+  if stored == nil, let none = (Value.self as? any _OptionalType.Type)?.none as? Value {
+    return none
+  }
   throw SettingsValueError.undecodable(key: key, expected: String(describing: Value.self))
 }

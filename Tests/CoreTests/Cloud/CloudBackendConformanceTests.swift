@@ -13,7 +13,9 @@ import Testing
   final class EventLog: @unchecked Sendable {
     private let lock = NSLock()
     private var events: [CloudBackendEvent] = []
-    var handler: @Sendable (CloudBackendEvent) -> Void { { [self] event in lock.withLock { events.append(event) } } }
+    var handler: @Sendable (CloudBackendEvent) -> Void {
+      { [self] event in lock.withLock { events.append(event) } }
+    }
     var all: [CloudBackendEvent] { lock.withLock { events } }
 
     /// The keys of each `.changed` event, in order.
@@ -80,7 +82,8 @@ import Testing
       if kind == .embedded, let embedded = backend as? EmbeddedCloudBackend {
         // A modification date in the past: any rewrite, even within the same clock tick, moves it.
         let past = Date(timeIntervalSince1970: 1_000_000_000)
-        try FileManager.default.setAttributes([.modificationDate: past], ofItemAtPath: embedded.fileURL.path)
+        try FileManager.default.setAttributes(
+          [.modificationDate: past], ofItemAtPath: embedded.fileURL.path)
         let attributes = try FileManager.default.attributesOfItem(atPath: embedded.fileURL.path)
         try backend.save(["k": record("v", at: 5)])
         let after = try FileManager.default.attributesOfItem(atPath: embedded.fileURL.path)

@@ -31,7 +31,11 @@ import Testing
     store.set(1024 as Int64, forKey: "key-1024")
     expectUnchanged(store, before)
     #expect(store.object(forKey: "key-1024") == nil)
-    #expect(notifications.all == Array(repeating: .init(reason: NSUbiquitousKeyValueStoreQuotaViolationChange, keys: ["key-1024"]), count: 2))
+    #expect(
+      notifications.all
+        == Array(
+          repeating: .init(
+            reason: NSUbiquitousKeyValueStoreQuotaViolationChange, keys: ["key-1024"]), count: 2))
     try store.write("replaced", forKey: "key-7")
     store.removeObject(forKey: "key-8")
     try store.write("fits again", forKey: "key-1024")
@@ -48,8 +52,10 @@ import Testing
       try store.write(Data(count: 1_100_000), forKey: "big")
     } throws: { error in
       guard let error = error as? CloudStoreError else { return false }
-      let expected = "name".utf8.count + 4 + "small".utf8.count + 1_000 + "big".utf8.count + 1_100_000
-      return error.key == "big" && error.kind == .totalSizeExceeded(bytes: expected, limit: 1_048_576)
+      let expected =
+        "name".utf8.count + 4 + "small".utf8.count + 1_000 + "big".utf8.count + 1_100_000
+      return error.key == "big"
+        && error.kind == .totalSizeExceeded(bytes: expected, limit: 1_048_576)
     }
     store.set(Data(count: 1_100_000), forKey: "name")
     expectUnchanged(store, before)
@@ -95,15 +101,21 @@ import Testing
     let store = NSUbiquitousKeyValueStore.inMemory()
     let log = ChangeLog()
     let observation = store.observe(log.handler)
-    #expect(throws: CloudStoreError.self) { try store.write(1, forKey: String(repeating: "k", count: 65)) }
+    #expect(throws: CloudStoreError.self) {
+      try store.write(1, forKey: String(repeating: "k", count: 65))
+    }
     #expect(log.all.isEmpty)
     withExtendedLifetime(observation) {}
   }
 
   @Test func theMessageNamesTheKeyTheLimitAndTheSizes() {
     let tooMany = CloudStoreError(key: "volume", kind: .tooManyKeys(count: 1025, limit: 1024))
-    #expect(tooMany.description == "NSUbiquitousKeyValueStore refused \"volume\": 1,025 keys would exceed the limit of 1,024 keys (Apple's iCloud key-value store quota); nothing was changed")
-    let big = CloudStoreError(key: "big", kind: .totalSizeExceeded(bytes: 1_100_003, limit: 1_048_576))
+    #expect(
+      tooMany.description
+        == "NSUbiquitousKeyValueStore refused \"volume\": 1,025 keys would exceed the limit of 1,024 keys (Apple's iCloud key-value store quota); nothing was changed"
+    )
+    let big = CloudStoreError(
+      key: "big", kind: .totalSizeExceeded(bytes: 1_100_003, limit: 1_048_576))
     #expect(big.description.contains("1,100,003 bytes, over the limit of 1,048,576 bytes"))
     let long = CloudStoreError(key: "k", kind: .keyTooLong(bytes: 66, limit: 64))
     #expect(long.description.contains("the key is 66 bytes of UTF-8, over the limit of 64 bytes"))
@@ -122,9 +134,14 @@ import Testing
 /// Issue 12, item 9: the container holds the limits across devices.
 @Suite struct CloudContainerQuotaTests {
   func records(_ prefix: String, _ count: Int, at time: Int64) -> [String: CloudRecord] {
-    Dictionary(uniqueKeysWithValues: (0..<count).map { index in
-      (String(format: "%@-%04d", prefix, index), CloudRecord(value: index, timestamp: CloudTimestamp(time: time, counter: 0, device: prefix)))
-    })
+    Dictionary(
+      uniqueKeysWithValues: (0..<count).map { index in
+        (
+          String(format: "%@-%04d", prefix, index),
+          CloudRecord(
+            value: index, timestamp: CloudTimestamp(time: time, counter: 0, device: prefix))
+        )
+      })
   }
 
   /// Every container holds the limits across devices: each device checks only its own copy, so
@@ -146,8 +163,10 @@ import Testing
       #expect(stored["b-0324"] == nil)
       // Updates of existing keys and removals still go through.
       try container.device().save([
-        "a-0000": CloudRecord(value: "updated", timestamp: CloudTimestamp(time: 3, counter: 0, device: "a")),
-        "a-0001": CloudRecord(value: nil, timestamp: CloudTimestamp(time: 3, counter: 0, device: "a")),
+        "a-0000": CloudRecord(
+          value: "updated", timestamp: CloudTimestamp(time: 3, counter: 0, device: "a")),
+        "a-0001": CloudRecord(
+          value: nil, timestamp: CloudTimestamp(time: 3, counter: 0, device: "a")),
       ])
       let after = try container.device().load().records
       #expect(after["a-0000"]?.value as? String == "updated")
@@ -157,7 +176,9 @@ import Testing
   }
 
   @Test(arguments: CloudBackendKind.allCases)
-  func theWritingDeviceIsToldWhichKeysTheContainerRefusedAndDropsThem(kind: CloudBackendKind) async throws {
+  func theWritingDeviceIsToldWhichKeysTheContainerRefusedAndDropsThem(kind: CloudBackendKind)
+    async throws
+  {
     try await withCloudContainer(kind) { container in
       let (store, _) = try container.store()
       let notifications = CloudNotificationLog(store)
@@ -170,7 +191,9 @@ import Testing
       let refused = Set((0..<10).map { "mine-\($0)" }).subtracting(stored.keys)
       #expect(refused.count == 6)
       let toldAll = await poll(within: .seconds(20)) {
-        let told = notifications.all.filter { $0.reason == NSUbiquitousKeyValueStoreQuotaViolationChange }
+        let told = notifications.all.filter {
+          $0.reason == NSUbiquitousKeyValueStoreQuotaViolationChange
+        }
         return Set(told.flatMap(\.keys)) == refused
       }
       #expect(toldAll, "\(notifications.all)")

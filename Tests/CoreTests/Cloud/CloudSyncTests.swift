@@ -90,7 +90,9 @@ import Testing
   }
 
   @Test(arguments: CloudBackendKind.allCases)
-  func remoteChangesArriveAsServerChangesNamingExactlyTheChangedKeys(kind: CloudBackendKind) async throws {
+  func remoteChangesArriveAsServerChangesNamingExactlyTheChangedKeys(kind: CloudBackendKind)
+    async throws
+  {
     try await withCloudContainer(kind) { container in
       let (mine, myWrites) = try container.store()
       let (theirs, _) = try container.store()
@@ -108,14 +110,16 @@ import Testing
       theirs.set("x", forKey: "later")
       #expect(theirs.synchronize())
       #expect(await poll { notifications.all.count >= 2 })
-      #expect(notifications.all == [
-        .init(reason: NSUbiquitousKeyValueStoreServerChange, keys: ["changed"]),
-        .init(reason: NSUbiquitousKeyValueStoreServerChange, keys: ["later"]),
-      ])
-      #expect(changes.all == [
-        DefaultsChange(keys: ["changed"], origin: .otherProcess),
-        DefaultsChange(keys: ["later"], origin: .otherProcess),
-      ])
+      #expect(
+        notifications.all == [
+          .init(reason: NSUbiquitousKeyValueStoreServerChange, keys: ["changed"]),
+          .init(reason: NSUbiquitousKeyValueStoreServerChange, keys: ["later"]),
+        ])
+      #expect(
+        changes.all == [
+          DefaultsChange(keys: ["changed"], origin: .otherProcess),
+          DefaultsChange(keys: ["later"], origin: .otherProcess),
+        ])
       #expect(mine.string(forKey: "changed") == "new")
       #expect(myWrites.saveCount == 1)
       withExtendedLifetime(observation) {}
@@ -123,7 +127,8 @@ import Testing
   }
 
   @Test(arguments: CloudBackendKind.allCases)
-  func switchingAccountReplacesValuesAndReportsTheAccountChange(kind: CloudBackendKind) async throws {
+  func switchingAccountReplacesValuesAndReportsTheAccountChange(kind: CloudBackendKind) async throws
+  {
     try await withCloudContainer(kind) { container in
       let (bob, _) = try container.store(account: "bob")
       bob.set("bob", forKey: "owner")
@@ -138,9 +143,13 @@ import Testing
       let observation = device.observe(changes.handler)
       try device.switchAccount(to: "bob")
       #expect(await poll { !notifications.all.isEmpty })
-      #expect(notifications.all == [.init(reason: NSUbiquitousKeyValueStoreAccountChange, keys: ["extra", "owner"])])
+      #expect(
+        notifications.all == [
+          .init(reason: NSUbiquitousKeyValueStoreAccountChange, keys: ["extra", "owner"])
+        ])
       #expect(changes.all == [DefaultsChange(keys: ["extra", "owner"], origin: .otherProcess)])
-      #expect(propertyListValuesEqual(device.dictionaryRepresentation, ["owner": "bob", "both": "same"]))
+      #expect(
+        propertyListValuesEqual(device.dictionaryRepresentation, ["owner": "bob", "both": "same"]))
       // What was written before the switch was saved to the old account.
       #expect(try container.store(account: "alice").0.string(forKey: "extra") == "alice only")
       withExtendedLifetime(observation) {}

@@ -19,15 +19,20 @@ import Testing
       #expect(FileManager.default.fileExists(atPath: (file as NSString).deletingLastPathComponent))
       let byDefault = try CoreProbe.run(
         ["cloud-location"],
-        environment: ["XDG_DATA_HOME": "relative/ignored", CloudContainerDirectory.accountVariable: ""])
+        environment: [
+          "XDG_DATA_HOME": "relative/ignored", CloudContainerDirectory.accountVariable: "",
+        ])
       let home = FileManager.default.homeDirectoryForCurrentUser.path
-      #expect(byDefault.output == home + "/.local/share/ObservableDefaults/CloudContainers/core-probe/default/store.plist\n")
+      #expect(
+        byDefault.output == home
+          + "/.local/share/ObservableDefaults/CloudContainers/core-probe/default/store.plist\n")
     }
   }
 
   @Test func theContainerFileHoldsValuesTimestampsAndRemovals() async throws {
     try await withTemporaryFolder { folder in
-      let backend = EmbeddedCloudBackend(root: folder.url, container: "com.example/app", account: "me")
+      let backend = EmbeddedCloudBackend(
+        root: folder.url, container: "com.example/app", account: "me")
       #expect(backend.fileURL.path == folder.url.path + "/com.example_app/me/store.plist")
       let store = NSUbiquitousKeyValueStore(backend: backend)
       store.set("v", forKey: "kept")
@@ -47,7 +52,8 @@ import Testing
   @Test func writesWaitForAnUnreadableContainerThenArriveAfterAnInitialSync() async throws {
     try await withTemporaryFolder { folder in
       let url = EmbeddedCloudBackend(root: folder.url, container: "c").fileURL
-      try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try FileManager.default.createDirectory(
+        at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
       try Data("garbage".utf8).write(to: url)
       let writes = CountingCloudBackend(EmbeddedCloudBackend(root: folder.url, container: "c"))
       let store = NSUbiquitousKeyValueStore(backend: writes)
@@ -67,7 +73,10 @@ import Testing
       #expect(other.synchronize())
       #expect(rename(otherBackend.fileURL.path, url.path) == 0)
       #expect(await poll { !notifications.all.isEmpty })
-      #expect(notifications.all == [.init(reason: NSUbiquitousKeyValueStoreInitialSyncChange, keys: ["remote"])])
+      #expect(
+        notifications.all == [
+          .init(reason: NSUbiquitousKeyValueStoreInitialSyncChange, keys: ["remote"])
+        ])
       let reader = EmbeddedCloudBackend(root: folder.url, container: "c")
       #expect(await poll { (try? reader.load())?.records["local"]?.value as? String == "mine" })
       #expect(await poll { store.lastError == nil })
@@ -78,7 +87,8 @@ import Testing
 
   @Test func aWriteInOneProcessReachesAnotherWithinOneSecondAsAServerChange() async throws {
     try await withTemporaryFolder { folder in
-      let store = NSUbiquitousKeyValueStore(backend: EmbeddedCloudBackend(root: folder.url, container: "shared"))
+      let store = NSUbiquitousKeyValueStore(
+        backend: EmbeddedCloudBackend(root: folder.url, container: "shared"))
       store.set("mine", forKey: "local")
       #expect(store.synchronize())
       let notifications = CloudNotificationLog(store)
@@ -90,16 +100,19 @@ import Testing
       #expect(await poll { !notifications.all.isEmpty })
       #expect(Date().timeIntervalSince(exited) < 1)
       // Changes arrive in order: once a later write is there, nothing more of the first can come.
-      #expect(try CoreProbe.run(["cloud-set", folder.url.path, "shared", "later", "x"]).status == 0)
+      #expect(
+        try CoreProbe.run(["cloud-set", folder.url.path, "shared", "later", "x"]).status == 0)
       #expect(await poll { notifications.all.count >= 2 })
-      #expect(notifications.all == [
-        .init(reason: NSUbiquitousKeyValueStoreServerChange, keys: ["remote"]),
-        .init(reason: NSUbiquitousKeyValueStoreServerChange, keys: ["later"]),
-      ])
-      #expect(changes.all == [
-        DefaultsChange(keys: ["remote"], origin: .otherProcess),
-        DefaultsChange(keys: ["later"], origin: .otherProcess),
-      ])
+      #expect(
+        notifications.all == [
+          .init(reason: NSUbiquitousKeyValueStoreServerChange, keys: ["remote"]),
+          .init(reason: NSUbiquitousKeyValueStoreServerChange, keys: ["later"]),
+        ])
+      #expect(
+        changes.all == [
+          DefaultsChange(keys: ["remote"], origin: .otherProcess),
+          DefaultsChange(keys: ["later"], origin: .otherProcess),
+        ])
       #expect(store.string(forKey: "remote") == "theirs")
       #expect(store.string(forKey: "local") == "mine")
       withExtendedLifetime(observation) {}
@@ -108,7 +121,8 @@ import Testing
 
   @Test func aWriteInThisProcessReachesAWatchingProcessWithinOneSecond() async throws {
     try await withTemporaryFolder { folder in
-      let store = NSUbiquitousKeyValueStore(backend: EmbeddedCloudBackend(root: folder.url, container: "shared"))
+      let store = NSUbiquitousKeyValueStore(
+        backend: EmbeddedCloudBackend(root: folder.url, container: "shared"))
       store.set("before", forKey: "other")
       #expect(store.synchronize())
       let watcher = try CoreProbe.start(["cloud-watch", folder.url.path, "shared", "greeting", "1"])
@@ -159,8 +173,11 @@ import Testing
         #expect((first.lastError as? PropertyListError)?.kind == .malformed)
       }
       // The first device is gone (as at exit): its write waits beside the container.
-      #expect(FileManager.default.fileExists(atPath: url.deletingLastPathComponent().appendingPathComponent("pending.plist").path))
-      #expect(try Data(contentsOf: url) == Data("garbage".utf8), "the corrupt file is not overwritten")
+      #expect(
+        FileManager.default.fileExists(
+          atPath: url.deletingLastPathComponent().appendingPathComponent("pending.plist").path))
+      #expect(
+        try Data(contentsOf: url) == Data("garbage".utf8), "the corrupt file is not overwritten")
       try good.write(to: url)
       // A new device (as after a restart) finds the write once the container parses again.
       let second = device()

@@ -75,7 +75,11 @@ import Testing
     try other.write("w", forKey: "k", excluding: writer)
     other.set("w", forKey: "k")
     #expect(store.string(forKey: "k") == "w")
-    #expect(changes.all == [DefaultsChange(keys: ["k"], origin: .thisProcess), DefaultsChange(keys: ["k"], origin: .thisProcess)])
+    #expect(
+      changes.all == [
+        DefaultsChange(keys: ["k"], origin: .thisProcess),
+        DefaultsChange(keys: ["k"], origin: .thisProcess),
+      ])
     #expect(writerChanges.all == [DefaultsChange(keys: ["k"], origin: .thisProcess)])
     #expect(notifications.all.isEmpty)
     withExtendedLifetime((observation, writer)) {}
@@ -96,7 +100,11 @@ import Testing
     let laptop = phone.anotherDevice()
     let store = NSUbiquitousKeyValueStore(backend: phone)
     let hourAhead = Int64((Date().timeIntervalSince1970 + 3600) * 1_000_000)
-    try laptop.save(["k": CloudRecord(value: "from the future", timestamp: CloudTimestamp(time: hourAhead, counter: 0, device: "laptop"))])
+    try laptop.save([
+      "k": CloudRecord(
+        value: "from the future",
+        timestamp: CloudTimestamp(time: hourAhead, counter: 0, device: "laptop"))
+    ])
     #expect(await poll { store.string(forKey: "k") == "from the future" })
     store.set("later", forKey: "k")
     #expect(store.synchronize())

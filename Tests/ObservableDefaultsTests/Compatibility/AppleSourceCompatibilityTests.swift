@@ -108,7 +108,9 @@ import Testing
     #expect(store.object(forKey: "compat_optionalToken") == nil)
     #expect(settings.optionalToken == nil)
     #expect(settings.legacy == LegacyCloudValue(text: "updated"))
-    #expect((store.object(forKey: "compat_legacy") as? Data).map { String(decoding: $0, as: UTF8.self) } == #"{"text":"updated"}"#)
+    #expect(
+      (store.object(forKey: "compat_legacy") as? Data).map { String(decoding: $0, as: UTF8.self) }
+        == #"{"text":"updated"}"#)
   }
 
   @Test func cloudValuesTheCloudStoreDoesNotTakeAreStoredAsJSON() throws {
@@ -131,7 +133,9 @@ import Testing
     #expect(store.object(forKey: "compat_big") as? Int == 8)
     #expect(store.object(forKey: "compat_scores") as? [Double] == [0.5])
     #expect(store.object(forKey: "compat_optionalName") == nil)
-    #expect(settings.small == 5 && settings.optionalSmall == 6 && settings.unsigned == 7 && settings.big == 8)
+    #expect(
+      settings.small == 5 && settings.optionalSmall == 6 && settings.unsigned == 7
+        && settings.big == 8)
     #expect(settings.link == URL(string: "https://example.com/a?b=c")!)
     #expect(settings.optionalName == "name")
     settings.optionalSmall = nil
@@ -149,7 +153,10 @@ import Testing
     #expect(store.string(forKey: "settingsSchema") == "changed")
     #expect(store.integer(forKey: "settingsStore") == 2)
     #expect(store.bool(forKey: "settingsRoot"))
-    #expect(AnySettings(settings).properties.map(\.name) == ["settingsSchema", "settingsStore", "settingsRoot"])
+    #expect(
+      AnySettings(settings).properties.map(\.name) == [
+        "settingsSchema", "settingsStore", "settingsRoot",
+      ])
     #expect(UserNamedMethods.settingsSchema == ["user", "schema"])
     #expect(UserNamedMethods().settingsStore() == "user store")
     #expect(AnySettings(UserNamedMethods()).properties.map(\.name) == ["value"])

@@ -23,7 +23,9 @@ final class TemporarySuite {
   func store() -> PropertyListDefaults { PropertyListDefaults(fileURL: fileURL) }
 
   /// The file's values as another program would read them.
-  func fileValues() throws -> [String: Any] { try PropertyListFile(url: fileURL).read()?.values ?? [:] }
+  func fileValues() throws -> [String: Any] {
+    try PropertyListFile(url: fileURL).read()?.values ?? [:]
+  }
 }
 
 /// Counts the Observation change notifications of one property, re-arming after each one.
@@ -38,7 +40,9 @@ final class ChangeCounter<Object: AnyObject, Value>: @unchecked Sendable {
   }
 
   private func arm() {
-    withObservationTracking { _ = read() } onChange: { [self] in
+    withObservationTracking {
+      _ = read()
+    } onChange: { [self] in
       lock.withLock { changes += 1 }
       arm()
     }

@@ -2,7 +2,10 @@ import Foundation
 import ObservableDefaults
 
 enum Theme: String, CaseIterable, Codable { case system, light, dark }
-enum Level: Int, CaseIterable { case low = 1, high = 2 }
+enum Level: Int, CaseIterable {
+  case low = 1
+  case high = 2
+}
 
 /// A `Codable` struct stored as JSON.
 struct Profile: Codable, Equatable {

@@ -39,7 +39,9 @@ public protocol CloudBackend: AnyObject, Sendable {
   ///   - handler: Called once per event, never concurrently.
   /// - Returns: The subscription; it ends on `cancel()` or when released. It does not keep the
   ///   backend alive: keep the backend as long as the subscription.
-  func subscribe(from cursor: CloudCursor?, _ handler: @escaping @Sendable (CloudBackendEvent) -> Void)
+  func subscribe(
+    from cursor: CloudCursor?, _ handler: @escaping @Sendable (CloudBackendEvent) -> Void
+  )
     -> DefaultsObservation
 
   /// Signs this device into another account: subscribers then receive

@@ -39,7 +39,8 @@ extension CloudContainerContents {
         let stored = fields[Field.revision] as? Int
       else { throw malformed("bad record for \"\(key)\"") }
       let timestamp = CloudTimestamp(time: Int64(time), counter: Int64(counter), device: device)
-      entries[key] = Entry(record: CloudRecord(value: fields[Field.value], timestamp: timestamp), revision: stored)
+      entries[key] = Entry(
+        record: CloudRecord(value: fields[Field.value], timestamp: timestamp), revision: stored)
     }
     self.init(revision: revision, entries: entries)
   }

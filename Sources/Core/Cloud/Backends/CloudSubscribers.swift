@@ -60,7 +60,9 @@ final class CloudSubscribers: @unchecked Sendable {
   /// ``queue`` itself (from a subscriber's handler), it runs at once.
   ///
   /// - Throws: What `switching` throws; nothing is delivered then.
-  func switchAccount(_ switching: () throws -> (account: String, contents: CloudContainerContents)) throws {
+  func switchAccount(_ switching: () throws -> (account: String, contents: CloudContainerContents))
+    throws
+  {
     try onQueue {
       let (account, contents) = try switching()
       let batch = contents.batch(after: nil)

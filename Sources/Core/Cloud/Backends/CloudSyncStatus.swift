@@ -39,7 +39,8 @@ public struct CloudSyncStatus: Sendable, Equatable, CustomStringConvertible {
 
   /// Creates a status.
   public init(
-    backend: String, endpoint: String?, account: String, connection: Connection, pendingCount: Int = 0,
+    backend: String, endpoint: String?, account: String, connection: Connection,
+    pendingCount: Int = 0,
     lastSync: Date? = nil, lastError: String? = nil
   ) {
     self.backend = backend

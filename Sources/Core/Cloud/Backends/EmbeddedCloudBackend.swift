@@ -61,7 +61,8 @@ public final class EmbeddedCloudBackend: CloudBackend, CloudContainerSource, @un
 
   /// `embedded`, the container file as endpoint, always connected (the file is local).
   public var syncStatus: CloudSyncStatus {
-    CloudSyncStatus(backend: "embedded", endpoint: fileURL.path, account: account, connection: .connected)
+    CloudSyncStatus(
+      backend: "embedded", endpoint: fileURL.path, account: account, connection: .connected)
   }
 
   func readContents() throws -> CloudContainerContents {
@@ -112,7 +113,9 @@ public final class EmbeddedCloudBackend: CloudBackend, CloudContainerSource, @un
   /// Merges `records` into the container-format file at `url` under its lock.
   ///
   /// - Returns: The keys refused for the quota.
-  private static func merge(_ records: [String: CloudRecord], intoFileAt url: URL) throws -> [String] {
+  private static func merge(_ records: [String: CloudRecord], intoFileAt url: URL) throws
+    -> [String]
+  {
     var refused: [String] = []
     _ = try PropertyListFile(url: url).updateSnapshot { document in
       var contents = try CloudContainerContents(propertyList: document.values, file: url)

@@ -41,7 +41,8 @@ enum CloudDefaultBackend {
         return try EtcdCloudBackend(configuration: configuration)
       }
     } catch {
-      Diagnostics.report("NSUbiquitousKeyValueStore", "etcd not used, the embedded container is: \(error)")
+      Diagnostics.report(
+        "NSUbiquitousKeyValueStore", "etcd not used, the embedded container is: \(error)")
     }
     return EmbeddedCloudBackend()
   }

@@ -42,16 +42,19 @@ public struct CloudStoreError: Error, CustomStringConvertible, Equatable {
     let reason: String
     switch kind {
     case .keyTooLong(let bytes, let limit):
-      reason = "the key is \(grouped(bytes)) bytes of UTF-8, over the limit of \(grouped(limit)) bytes"
+      reason =
+        "the key is \(grouped(bytes)) bytes of UTF-8, over the limit of \(grouped(limit)) bytes"
     case .tooManyKeys(let count, let limit):
       reason = "\(grouped(count)) keys would exceed the limit of \(grouped(limit)) keys"
     case .totalSizeExceeded(let bytes, let limit):
-      reason = "keys and values would take \(grouped(bytes)) bytes, over the limit of \(grouped(limit)) bytes"
+      reason =
+        "keys and values would take \(grouped(bytes)) bytes, over the limit of \(grouped(limit)) bytes"
     case .invalidValue(let type):
       return "NSUbiquitousKeyValueStore refused \"\(key)\": a value of type \(type) is not a "
         + "property-list value; nothing was changed"
     }
-    return "NSUbiquitousKeyValueStore refused \"\(key)\": \(reason) (Apple's iCloud key-value store "
+    return
+      "NSUbiquitousKeyValueStore refused \"\(key)\": \(reason) (Apple's iCloud key-value store "
       + "quota); nothing was changed"
   }
 

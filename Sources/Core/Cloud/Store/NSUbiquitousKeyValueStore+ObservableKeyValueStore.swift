@@ -17,7 +17,8 @@ extension NSUbiquitousKeyValueStore: ObservableKeyValueStore {
   ///   ``didChangeExternallyNotification`` is also posted with
   ///   ``NSUbiquitousKeyValueStoreQuotaViolationChange`` and the key) or when `value` is not a
   ///   property-list value. Nothing changes on failure.
-  public func write(_ value: Any?, forKey key: String, excluding: DefaultsObservation? = nil) throws {
+  public func write(_ value: Any?, forKey key: String, excluding: DefaultsObservation? = nil) throws
+  {
     try replica.write(canonical(value, forKey: key), forKey: key, excluding: excluding?.id)
   }
 
@@ -56,7 +57,9 @@ extension NSUbiquitousKeyValueStore: ObservableKeyValueStore {
   ///
   /// - Parameter handler: Called for each change; must not block for long.
   /// - Returns: The observation; it ends on `cancel()` or when released.
-  public func observe(_ handler: @escaping @Sendable (DefaultsChange) -> Void) -> DefaultsObservation {
+  public func observe(_ handler: @escaping @Sendable (DefaultsChange) -> Void)
+    -> DefaultsObservation
+  {
     replica.addObserver { change in
       switch change.reason {
       case nil:

@@ -43,17 +43,21 @@ struct CloudLocalCopy {
     guard let value else { return }
     let keyBytes = key.utf8.count
     guard keyBytes <= CloudQuota.maximumKeyBytes else {
-      throw CloudStoreError(key: key, kind: .keyTooLong(bytes: keyBytes, limit: CloudQuota.maximumKeyBytes))
+      throw CloudStoreError(
+        key: key, kind: .keyTooLong(bytes: keyBytes, limit: CloudQuota.maximumKeyBytes))
     }
     let old = records[key]?.value
     let count = keyCount + (old == nil ? 1 : 0)
     guard count <= CloudQuota.maximumKeyCount else {
-      throw CloudStoreError(key: key, kind: .tooManyKeys(count: count, limit: CloudQuota.maximumKeyCount))
+      throw CloudStoreError(
+        key: key, kind: .tooManyKeys(count: count, limit: CloudQuota.maximumKeyCount))
     }
-    let bytes = totalBytes - (old.map { CloudQuota.entryBytes(key: key, value: $0) } ?? 0)
+    let bytes =
+      totalBytes - (old.map { CloudQuota.entryBytes(key: key, value: $0) } ?? 0)
       + CloudQuota.entryBytes(key: key, value: value)
     guard bytes <= CloudQuota.maximumTotalBytes else {
-      throw CloudStoreError(key: key, kind: .totalSizeExceeded(bytes: bytes, limit: CloudQuota.maximumTotalBytes))
+      throw CloudStoreError(
+        key: key, kind: .totalSizeExceeded(bytes: bytes, limit: CloudQuota.maximumTotalBytes))
     }
   }
 }

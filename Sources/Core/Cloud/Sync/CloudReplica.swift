@@ -114,7 +114,9 @@ final class CloudReplica: ObservedStoreState, @unchecked Sendable {
     let changed = values.filter { !propertyListValuesEqual(copy.value(forKey: $0.key), $0.value) }
       .sorted { ($0.value == nil ? 0 : 1, $0.key) < ($1.value == nil ? 0 : 1, $1.key) }
     let unknown = CloudTimestamp(time: 0, counter: 0, device: "")
-    let previous = changed.map { copy.records[$0.key] ?? CloudRecord(value: nil, timestamp: unknown) }
+    let previous = changed.map {
+      copy.records[$0.key] ?? CloudRecord(value: nil, timestamp: unknown)
+    }
     for (index, (key, value)) in changed.enumerated() {
       do {
         try copy.checkQuota(setting: value, forKey: key)
@@ -125,7 +127,8 @@ final class CloudReplica: ObservedStoreState, @unchecked Sendable {
         }
         let targets = observers
         lock.unlock()
-        targets.notify(CloudChange(keys: [key], reason: NSUbiquitousKeyValueStoreQuotaViolationChange))
+        targets.notify(
+          CloudChange(keys: [key], reason: NSUbiquitousKeyValueStoreQuotaViolationChange))
         throw error
       }
     }
@@ -216,7 +219,8 @@ final class CloudReplica: ObservedStoreState, @unchecked Sendable {
     }
     let targets = observers
     lock.unlock()
-    targets.notify(CloudChange(keys: Set(keys), reason: NSUbiquitousKeyValueStoreQuotaViolationChange))
+    targets.notify(
+      CloudChange(keys: Set(keys), reason: NSUbiquitousKeyValueStoreQuotaViolationChange))
   }
 
   private func receive(_ event: CloudBackendEvent) {
@@ -262,7 +266,9 @@ final class CloudReplica: ObservedStoreState, @unchecked Sendable {
     pending = [:]
     hasSynced = true
     let new = copy.values
-    let changedKeys = Set(old.keys).union(new.keys).filter { !propertyListValuesEqual(old[$0], new[$0]) }
+    let changedKeys = Set(old.keys).union(new.keys).filter {
+      !propertyListValuesEqual(old[$0], new[$0])
+    }
     let targets = observers
     lock.unlock()
     targets.notify(CloudChange(keys: changedKeys, reason: NSUbiquitousKeyValueStoreAccountChange))

@@ -35,7 +35,9 @@ enum FileContents {
     guard fstat(descriptor, &status) == 0 else { throw failure(systemError()) }
     let type = status.st_mode & S_IFMT
     guard type == S_IFREG else {
-      throw failure(type == S_IFDIR ? "it is a folder, not a file" : "it is not a regular file (\(describe(type)))")
+      throw failure(
+        type == S_IFDIR
+          ? "it is a folder, not a file" : "it is not a regular file (\(describe(type)))")
     }
     guard Int(status.st_size) <= maximumSize else {
       throw failure("it is larger than \(maximumSize >> 20) MiB")
@@ -44,7 +46,9 @@ enum FileContents {
     var length = 0
     while true {
       if length == data.count {
-        guard data.count < maximumSize else { throw failure("it is larger than \(maximumSize >> 20) MiB") }
+        guard data.count < maximumSize else {
+          throw failure("it is larger than \(maximumSize >> 20) MiB")
+        }
         data.count = min(max(data.count * 2, 4096), maximumSize + 1)
       }
       let count = data.withUnsafeMutableBytes { buffer in

@@ -24,7 +24,8 @@ enum PrivateFolder {
     let parent = (path as NSString).deletingLastPathComponent
     if !parent.isEmpty, parent != path { try create(URL(fileURLWithPath: parent), for: file) }
     guard mkdir(path, 0o700) == 0 || errno == EEXIST else {
-      throw PropertyListError(file: file, kind: .unwritable, reason: "folder \(path): " + systemError())
+      throw PropertyListError(
+        file: file, kind: .unwritable, reason: "folder \(path): " + systemError())
     }
   }
 }

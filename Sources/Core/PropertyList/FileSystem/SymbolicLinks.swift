@@ -21,7 +21,9 @@ enum SymbolicLinks {
       let folder = realFolder(of: path)
       path = folder == "/" ? "/" + lastComponent(path) : folder + "/" + lastComponent(path)
       var status = stat()
-      guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFLNK else { return URL(fileURLWithPath: path) }
+      guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFLNK else {
+        return URL(fileURLWithPath: path)
+      }
       var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
       let count = readlink(path, &buffer, buffer.count - 1)
       guard count >= 0 else { return URL(fileURLWithPath: path) }

@@ -99,7 +99,8 @@ struct BinaryPropertyListValidator {
       try requireBytes(offset + 1, size, object)
       if size == 16 {
         guard bytes.bigEndianInteger(at: offset + 1, size: 8) == 0 else {
-          throw object("is a 16-byte integer outside 0…18446744073709551615, which Foundation would misread")
+          throw object(
+            "is a 16-byte integer outside 0…18446744073709551615, which Foundation would misread")
         }
       }
     case 0x2:
@@ -135,11 +136,13 @@ struct BinaryPropertyListValidator {
     case 0xA, 0xD:
       let isDictionary = marker >> 4 == 0xD
       let (start, count) = try lengthAndStart(offset, low, object)
-      let (references, overflow) = count.multipliedReportingOverflow(by: (isDictionary ? 2 : 1) * referenceSize)
+      let (references, overflow) = count.multipliedReportingOverflow(
+        by: (isDictionary ? 2 : 1) * referenceSize)
       guard !overflow else { throw object("is longer than the file") }
       try requireBytes(start, references, object)
       for position in 0..<(isDictionary ? 2 * count : count) {
-        let child = bytes.bigEndianInteger(at: start + position * referenceSize, size: referenceSize)
+        let child = bytes.bigEndianInteger(
+          at: start + position * referenceSize, size: referenceSize)
         guard child < UInt64(objectCount) else {
           throw object("refers to object \(child), beyond the \(objectCount) objects of the file")
         }
@@ -165,7 +168,8 @@ struct BinaryPropertyListValidator {
     }
     guard payload <= limits.maximumBytes else {
       throw Self.rejection(
-        "it expands to more than \(limits.maximumBytes) bytes of strings and data (objects referred to many times)")
+        "it expands to more than \(limits.maximumBytes) bytes of strings and data (objects referred to many times)"
+      )
     }
     visits[index] = .done
     subtreeObjects[index] = objects
@@ -216,8 +220,9 @@ struct BinaryPropertyListValidator {
     PropertyListRejection(reason: "binary property list: " + reason)
   }
 
-
-  private static func surrogatesArePaired(_ bytes: UnsafeRawBufferPointer, start: Int, units: Int) -> Bool {
+  private static func surrogatesArePaired(_ bytes: UnsafeRawBufferPointer, start: Int, units: Int)
+    -> Bool
+  {
     var expectingLow = false
     for unit in 0..<units {
       let value = UInt16(bytes[start + 2 * unit]) << 8 | UInt16(bytes[start + 2 * unit + 1])

@@ -3,7 +3,9 @@
 enum OpenStepNestingScanner {
   /// - Throws: ``PropertyListRejection`` when arrays and dictionaries nest deeper than
   ///   ``PropertyListLimits/maximumDepth``.
-  static func validate(_ bytes: UnsafeRawBufferPointer, limits: PropertyListLimits) throws(PropertyListRejection) {
+  static func validate(_ bytes: UnsafeRawBufferPointer, limits: PropertyListLimits)
+    throws(PropertyListRejection)
+  {
     var depth = 0
     var index = 0
     var quote: UInt8? = nil
@@ -18,15 +20,21 @@ enum OpenStepNestingScanner {
           depth += 1
           guard depth <= limits.maximumDepth else {
             throw PropertyListRejection(
-              reason: "text property list: arrays and dictionaries are nested deeper than \(limits.maximumDepth) levels")
+              reason:
+                "text property list: arrays and dictionaries are nested deeper than \(limits.maximumDepth) levels"
+            )
           }
         case UInt8(ascii: ")"), UInt8(ascii: "}"): depth -= 1
-        case UInt8(ascii: "/") where index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "*"):
+        case UInt8(ascii: "/")
+        where index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "*"):
           index += 2
-          while index + 1 < bytes.count, !(bytes[index] == UInt8(ascii: "*") && bytes[index + 1] == UInt8(ascii: "/")) {
+          while index + 1 < bytes.count,
+            !(bytes[index] == UInt8(ascii: "*") && bytes[index + 1] == UInt8(ascii: "/"))
+          {
             index += 1
           }
-        case UInt8(ascii: "/") where index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "/"):
+        case UInt8(ascii: "/")
+        where index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "/"):
           while index < bytes.count, bytes[index] != 10 { index += 1 }
         default: break
         }

@@ -29,7 +29,9 @@ enum PropertyListValidator {
   ///   - data: The bytes of a property-list file (any format).
   ///   - limits: The bounds of the work one file may ask for.
   /// - Throws: ``PropertyListRejection`` with the reason, for people.
-  static func validate(_ data: Data, limits: PropertyListLimits = .preferences) throws(PropertyListRejection) {
+  static func validate(_ data: Data, limits: PropertyListLimits = .preferences)
+    throws(PropertyListRejection)
+  {
     do {
       try data.withUnsafeBytes { bytes in
         if bytes.starts(with: "bplist".utf8) {

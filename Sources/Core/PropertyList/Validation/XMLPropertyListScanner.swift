@@ -36,7 +36,8 @@ struct XMLPropertyListScanner {
     var units: [UInt16] = []
     units.reserveCapacity(bytes.count / 2)
     for index in stride(from: 2, to: bytes.count - 1, by: 2) {
-      let (high, low) = bigEndian ? (bytes[index], bytes[index + 1]) : (bytes[index + 1], bytes[index])
+      let (high, low) =
+        bigEndian ? (bytes[index], bytes[index + 1]) : (bytes[index + 1], bytes[index])
       units.append(UInt16(high) << 8 | UInt16(low))
     }
     return Data(String(decoding: units, as: UTF16.self).utf8)
@@ -84,7 +85,8 @@ struct XMLPropertyListScanner {
     case "array", "dict":
       depth += 1
       guard depth <= limits.maximumDepth else {
-        throw rejection("arrays and dictionaries are nested deeper than \(limits.maximumDepth) levels")
+        throw rejection(
+          "arrays and dictionaries are nested deeper than \(limits.maximumDepth) levels")
       }
     case "integer", "real", "date", "data":
       let end = find(UInt8(ascii: "<"), from: position) ?? bytes.count
@@ -125,7 +127,8 @@ struct XMLPropertyListScanner {
   }
 
   private mutating func skip(past terminator: StaticString) -> Bool {
-    let pattern = UnsafeRawBufferPointer(start: terminator.utf8Start, count: terminator.utf8CodeUnitCount)
+    let pattern = UnsafeRawBufferPointer(
+      start: terminator.utf8Start, count: terminator.utf8CodeUnitCount)
     var index = position + 1
     while let candidate = find(pattern[0], from: index) {
       if bytes[candidate...].starts(with: pattern) {

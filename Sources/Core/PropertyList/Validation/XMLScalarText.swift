@@ -9,7 +9,9 @@ enum XMLScalarText {
     switch element {
     case "integer": return integerProblem(trimmed)
     case "real": return Double(trimmed) == nil ? "\"\(trimmed.prefix(40))\" is not a number" : nil
-    case "date": return isDate(trimmed) ? nil : "\"\(trimmed.prefix(40))\" is not a date (YYYY-MM-DDTHH:MM:SSZ)"
+    case "date":
+      return isDate(trimmed)
+        ? nil : "\"\(trimmed.prefix(40))\" is not a date (YYYY-MM-DDTHH:MM:SSZ)"
     case "data": return isBase64(text) ? nil : "is not Base64"
     default: return nil
     }
@@ -22,7 +24,8 @@ enum XMLScalarText {
     if negative || digits.hasPrefix("+") { digits = digits.dropFirst() }
     let radix = digits.hasPrefix("0x") || digits.hasPrefix("0X") ? 16 : 10
     if radix == 16 { digits = digits.dropFirst(2) }
-    guard !digits.isEmpty, digits.allSatisfy({ $0.isHexDigit && (radix == 16 || $0.isNumber) }) else {
+    guard !digits.isEmpty, digits.allSatisfy({ $0.isHexDigit && (radix == 16 || $0.isNumber) })
+    else {
       return "\"\(text.prefix(40))\" is not an integer"
     }
     guard let magnitude = UInt64(digits, radix: radix),
@@ -37,14 +40,18 @@ enum XMLScalarText {
     let yearDigits = characters.prefix(while: isDigit).count
     let pattern = Array("-00-00T00:00:00Z".utf8)
     guard (4...6).contains(yearDigits), characters.count == yearDigits + pattern.count,
-      zip(characters[yearDigits...], pattern).allSatisfy({ $1 == UInt8(ascii: "0") ? isDigit($0) : $0 == $1 })
+      zip(characters[yearDigits...], pattern).allSatisfy({
+        $1 == UInt8(ascii: "0") ? isDigit($0) : $0 == $1
+      })
     else { return false }
     func number(_ start: Int, _ count: Int) -> Int {
       characters[start..<start + count].reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
     }
     let year = number(0, yearDigits)
     let (month, day) = (number(yearDigits + 1, 2), number(yearDigits + 4, 2))
-    let (hour, minute, second) = (number(yearDigits + 7, 2), number(yearDigits + 10, 2), number(yearDigits + 13, 2))
+    let (hour, minute, second) = (
+      number(yearDigits + 7, 2), number(yearDigits + 10, 2), number(yearDigits + 13, 2)
+    )
     let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
     let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
     return (1...12).contains(month) && (1...days[month - 1]).contains(day) && hour < 24

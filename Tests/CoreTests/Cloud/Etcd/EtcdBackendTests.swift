@@ -1,6 +1,7 @@
 import Foundation
-@testable import ObservableDefaultsCore
 import Testing
+
+@testable import ObservableDefaultsCore
 
 /// The etcd backend's own rules: key layout, record bytes, transaction limits, the cursor.
 @Suite struct EtcdBackendTests {
@@ -9,7 +10,9 @@ import Testing
     let underscore = EtcdKeyLayout(root: "r", container: "a_b", account: "me")
     #expect(slash.prefix == "/r/a%2Fb/me/")
     #expect(underscore.prefix == "/r/a_b/me/")
-    #expect(String(decoding: slash.key("dark mode/ü"), as: UTF8.self) == "/r/a%2Fb/me/dark%20mode%2F%C3%BC")
+    #expect(
+      String(decoding: slash.key("dark mode/ü"), as: UTF8.self)
+        == "/r/a%2Fb/me/dark%20mode%2F%C3%BC")
     #expect(slash.storeKey(slash.key("dark mode/ü")) == "dark mode/ü")
     #expect(slash.storeKey(underscore.key("k")) == nil)
     #expect(String(decoding: slash.rangeEnd, as: UTF8.self) == "/r/a%2Fb/me0")
@@ -17,7 +20,8 @@ import Testing
 
   @Test func headerBytesSortAsTimestampsDo() {
     let timestamps = [
-      CloudTimestamp(time: -5, counter: 0, device: "a"), CloudTimestamp(time: 0, counter: 0, device: "a"),
+      CloudTimestamp(time: -5, counter: 0, device: "a"),
+      CloudTimestamp(time: 0, counter: 0, device: "a"),
       CloudTimestamp(time: 1_764_000_000_000_000, counter: 0, device: "a"),
       CloudTimestamp(time: 1_764_000_000_000_000, counter: 0, device: "ab"),
       CloudTimestamp(time: 1_764_000_000_000_000, counter: 0, device: "b"),
@@ -26,7 +30,8 @@ import Testing
     ]
     for (earlier, later) in zip(timestamps, timestamps.dropFirst()) {
       #expect(earlier < later)
-      #expect(EtcdRecordCodec.header(earlier).lexicographicallyPrecedes(EtcdRecordCodec.header(later)))
+      #expect(
+        EtcdRecordCodec.header(earlier).lexicographicallyPrecedes(EtcdRecordCodec.header(later)))
       // A stored record (header + value) is below a later header, and not below its own.
       let stored = try! EtcdRecordCodec.encode(CloudRecord(value: "v", timestamp: earlier))
       #expect(stored.lexicographicallyPrecedes(EtcdRecordCodec.header(later)))
@@ -37,22 +42,31 @@ import Testing
   @Test func valuesRoundTripExactly() throws {
     let values: [Any] = [
       Date(timeIntervalSince1970: 1_700_000_000.123456), Data([0, 255, 10]), Int.min, Int.max, -1,
-      UInt64.max, 0.1, Double.greatestFiniteMagnitude, -0.0, "ü\n\u{0}", true, [1, "a", [2.5]], ["k": ["n": 1]],
+      UInt64.max, 0.1, Double.greatestFiniteMagnitude, -0.0, "ü\n\u{0}", true, [1, "a", [2.5]],
+      ["k": ["n": 1]],
     ]
     for value in values {
       let timestamp = CloudTimestamp(time: 42, counter: 7, device: "4711-ABCD")
-      let decoded = try EtcdRecordCodec.decode(EtcdRecordCodec.encode(CloudRecord(value: value, timestamp: timestamp)))
-      #expect(propertyListValuesEqual(decoded.value, PropertyListValue.normalized(value)), Comment(rawValue: String(describing: value)))
+      let decoded = try EtcdRecordCodec.decode(
+        EtcdRecordCodec.encode(CloudRecord(value: value, timestamp: timestamp)))
+      #expect(
+        propertyListValuesEqual(decoded.value, PropertyListValue.normalized(value)),
+        Comment(rawValue: String(describing: value)))
       #expect(decoded.timestamp == timestamp)
     }
-    let removal = try EtcdRecordCodec.decode(EtcdRecordCodec.encode(CloudRecord(value: nil, timestamp: CloudTimestamp(time: 1, counter: 0, device: "d"))))
+    let removal = try EtcdRecordCodec.decode(
+      EtcdRecordCodec.encode(
+        CloudRecord(value: nil, timestamp: CloudTimestamp(time: 1, counter: 0, device: "d"))))
     #expect(removal.value == nil)
     #expect(throws: EtcdRecordError.self) { try EtcdRecordCodec.decode(Data("plain text".utf8)) }
   }
 
   @Test func savesAreGroupedWithinEtcdsTransactionLimits() {
     func entries(_ count: Int, bytes: Int) -> [EtcdSaveTransaction.Entry] {
-      (0..<count).map { EtcdSaveTransaction.Entry(key: Data("/k\($0)".utf8), header: Data([1]), bytes: Data(count: bytes)) }
+      (0..<count).map {
+        EtcdSaveTransaction.Entry(
+          key: Data("/k\($0)".utf8), header: Data([1]), bytes: Data(count: bytes))
+      }
     }
     #expect(EtcdSaveTransaction.groups(entries(128, bytes: 10)).map(\.count) == [128])
     #expect(EtcdSaveTransaction.groups(entries(300, bytes: 10)).map(\.count) == [128, 128, 44])
@@ -61,19 +75,28 @@ import Testing
 
   @Test func oneSaveOfManyKeysLandsInOneRevisionAndLargeValuesFit() throws {
     let cluster = try EtcdTestCluster.shared.get()
-    let configuration = EtcdConfiguration(endpoints: cluster.endpoints, root: freshEtcdRoot(), container: "limits")
+    let configuration = EtcdConfiguration(
+      endpoints: cluster.endpoints, root: freshEtcdRoot(), container: "limits")
     let backend = try EtcdCloudBackend(configuration: configuration)
     let timestamp = CloudTimestamp(time: 1, counter: 0, device: "d")
     let keys = (0..<120).map { "key \($0)" }
-    try backend.save(Dictionary(uniqueKeysWithValues: keys.map { ($0, CloudRecord(value: $0, timestamp: timestamp)) }))
-    let layout = EtcdKeyLayout(root: configuration.root, container: "limits", account: configuration.account)
-    let stored = try cluster.client().range(key: layout.prefixKey, rangeEnd: layout.rangeEnd).kvs ?? []
+    try backend.save(
+      Dictionary(
+        uniqueKeysWithValues: keys.map { ($0, CloudRecord(value: $0, timestamp: timestamp)) }))
+    let layout = EtcdKeyLayout(
+      root: configuration.root, container: "limits", account: configuration.account)
+    let stored =
+      try cluster.client().range(key: layout.prefixKey, rangeEnd: layout.rangeEnd).kvs ?? []
     #expect(stored.count == 120)
     #expect(Set(stored.compactMap { $0.modRevision?.value }).count == 1)
 
     let large = Data((0..<900_000).map { UInt8($0 % 251) })
     try backend.save(["large": CloudRecord(value: large, timestamp: timestamp)])
-    try backend.save(Dictionary(uniqueKeysWithValues: (0..<300).map { (index: Int) in ("many \(index)", CloudRecord(value: index, timestamp: timestamp)) }))
+    try backend.save(
+      Dictionary(
+        uniqueKeysWithValues: (0..<300).map { (index: Int) in
+          ("many \(index)", CloudRecord(value: index, timestamp: timestamp))
+        }))
     let loaded = try EtcdCloudBackend(configuration: configuration).load()
     #expect(loaded.records["large"]?.value as? Data == large)
     #expect(loaded.records.count == 421)
@@ -83,9 +106,11 @@ import Testing
   @Test func theCursorIsTheHighestRevisionUnderThePrefixNotTheClusters() throws {
     let cluster = try EtcdTestCluster.shared.get()
     let mine = try EtcdCloudBackend(
-      configuration: EtcdConfiguration(endpoints: cluster.endpoints, root: freshEtcdRoot(), container: "cursor"))
+      configuration: EtcdConfiguration(
+        endpoints: cluster.endpoints, root: freshEtcdRoot(), container: "cursor"))
     let others = try EtcdCloudBackend(
-      configuration: EtcdConfiguration(endpoints: cluster.endpoints, root: freshEtcdRoot(), container: "cursor"))
+      configuration: EtcdConfiguration(
+        endpoints: cluster.endpoints, root: freshEtcdRoot(), container: "cursor"))
     let timestamp = CloudTimestamp(time: 1, counter: 0, device: "d")
     try mine.save(["k": CloudRecord(value: 1, timestamp: timestamp)])
     let cursor = try #require(EtcdCursor(try mine.load().cursor))

@@ -1,7 +1,8 @@
 import Foundation
-@testable import ObservableDefaultsCore
 import TestSupport
 import Testing
+
+@testable import ObservableDefaultsCore
 
 /// Faults on a real cluster of its own per test: a leader killed during writes, a compaction
 /// while a device is disconnected, quorum lost and regained, a device restarted while offline.
@@ -13,7 +14,8 @@ import Testing
   }
 
   func configuration(
-    _ members: [EtcdTestCluster.Member], root: String, requestTimeout: TimeInterval = 5, stateDirectory: URL? = nil
+    _ members: [EtcdTestCluster.Member], root: String, requestTimeout: TimeInterval = 5,
+    stateDirectory: URL? = nil
   ) -> EtcdConfiguration {
     EtcdConfiguration(
       endpoints: members.map(\.clientURL), root: root, container: "faults", account: "a",
@@ -24,7 +26,11 @@ import Testing
     let cluster = try EtcdTestCluster(size: 3)
     defer { cluster.remove() }
     var leader: EtcdTestCluster.Member?
-    #expect(await poll(within: .seconds(20)) { leader = cluster.leader(); return leader != nil })
+    #expect(
+      await poll(within: .seconds(20)) {
+        leader = cluster.leader()
+        return leader != nil
+      })
     let killed = try #require(leader)
     // Both devices use the leader first, so both the writes and the watch must fail over.
     let ordered = [killed] + cluster.members.filter { $0 !== killed }
@@ -43,7 +49,8 @@ import Testing
     #expect(delivered.count == 60)
     #expect(Set(delivered) == Set((0..<60).map { "k\($0)" }))
     let survivors = cluster.members.filter { $0 !== killed }
-    let stored = try EtcdCloudBackend(configuration: configuration(survivors, root: root)).load().records
+    let stored = try EtcdCloudBackend(configuration: configuration(survivors, root: root)).load()
+      .records
     #expect(stored.count == 60)
     let values = stored.compactMapValues { $0.value as? Int }
     #expect(values == Dictionary(uniqueKeysWithValues: (0..<60).map { ("k\($0)", $0) }))
@@ -56,7 +63,9 @@ import Testing
     let (first, second, third) = (cluster.members[0], cluster.members[1], cluster.members[2])
     let root = freshEtcdRoot()
     let writer = try EtcdCloudBackend(configuration: configuration([first, second], root: root))
-    try writer.save(["a": record("old", at: 1), "b": record("same", at: 1), "c": record("untouched", at: 1)])
+    try writer.save([
+      "a": record("old", at: 1), "b": record("same", at: 1), "c": record("untouched", at: 1),
+    ])
     // The reader knows only the third member, so killing it disconnects the reader alone.
     let readerBackend = try EtcdCloudBackend(configuration: configuration([third], root: root))
     let reader = NSUbiquitousKeyValueStore(backend: readerBackend)
@@ -69,7 +78,8 @@ import Testing
     try cluster.start(third)
     #expect(await poll(within: .seconds(60)) { reader.string(forKey: "a") == "new" })
     #expect(await poll { !notifications.all.isEmpty })
-    #expect(notifications.all == [.init(reason: NSUbiquitousKeyValueStoreServerChange, keys: ["a"])])
+    #expect(
+      notifications.all == [.init(reason: NSUbiquitousKeyValueStoreServerChange, keys: ["a"])])
     #expect(reader.string(forKey: "b") == "same")
     #expect(reader.string(forKey: "c") == "untouched")
   }
@@ -78,7 +88,8 @@ import Testing
     let cluster = try EtcdTestCluster(size: 3)
     defer { cluster.remove() }
     let root = freshEtcdRoot()
-    let device = try EtcdCloudBackend(configuration: configuration(cluster.members, root: root, requestTimeout: 1))
+    let device = try EtcdCloudBackend(
+      configuration: configuration(cluster.members, root: root, requestTimeout: 1))
     let store = NSUbiquitousKeyValueStore(backend: device)
     store.set("v0", forKey: "before")
     #expect(store.synchronize())
@@ -92,8 +103,12 @@ import Testing
     try cluster.start(cluster.members[2])
     #expect(await poll(within: .seconds(60)) { device.syncStatus.pendingCount == 0 })
     #expect(device.syncStatus.summary == "connected")
-    let stored = try EtcdCloudBackend(configuration: configuration(cluster.members, root: root)).load().records
-    #expect(stored.mapValues { $0.value as? String } == ["before": "v0", "k1": "v1", "k2": "v2", "k3": "v3"])
+    let stored = try EtcdCloudBackend(configuration: configuration(cluster.members, root: root))
+      .load().records
+    #expect(
+      stored.mapValues { $0.value as? String } == [
+        "before": "v0", "k1": "v1", "k2": "v2", "k3": "v3",
+      ])
   }
 
   /// Three runs of `core-probe` as one device (same journal folder), its backend chosen by the
@@ -110,17 +125,20 @@ import Testing
         "OBSERVABLE_DEFAULTS_ETCD_STATE_DIRECTORY": folder.file("state").path,
         "XDG_CONFIG_HOME": folder.file("config").path,
       ]
-      let online = try CoreProbe.run(["default-cloud-set", "before", "1"], environment: environment)
+      let online = try CoreProbe.run(
+        ["default-cloud-set", "before", "1"], environment: environment)
       #expect(online.output == "etcd connected\n")
       cluster.kill9(cluster.members[0])
-      let offline = try CoreProbe.run(["default-cloud-set", "offline", "2"], environment: environment)
+      let offline = try CoreProbe.run(
+        ["default-cloud-set", "offline", "2"], environment: environment)
       #expect(offline.output == "etcd offline, 1 pending\n")
       try cluster.start(cluster.members[0])
       try cluster.waitUntilHealthy()
       let restarted = try CoreProbe.run(["default-cloud-get", "offline"], environment: environment)
       #expect(restarted.output == "etcd connected\n2\n")
       let stored = try EtcdCloudBackend(
-        configuration: EtcdConfiguration(endpoints: cluster.endpoints, root: root, container: "core-probe")
+        configuration: EtcdConfiguration(
+          endpoints: cluster.endpoints, root: root, container: "core-probe")
       ).load().records
       #expect(stored.mapValues { $0.value as? String } == ["before": "1", "offline": "2"])
     }

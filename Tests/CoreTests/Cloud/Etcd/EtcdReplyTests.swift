@@ -1,19 +1,24 @@
 import Foundation
-@testable import ObservableDefaultsCore
 import TestSupport
 import Testing
+
+@testable import ObservableDefaultsCore
 
 /// Replies no healthy etcd member sends — malformed, truncated, trailer-ended — from a fake
 /// loopback server: each becomes an error, never a crash.
 @Suite struct EtcdReplyTests {
   func client(_ server: FakeHTTPServer) -> EtcdClient {
-    EtcdClient(endpoints: [server.endpoint], credentials: nil, tls: HTTPTLSFiles(), requestTimeout: 0.3, connectTimeout: 1)
+    EtcdClient(
+      endpoints: [server.endpoint], credentials: nil, tls: HTTPTLSFiles(), requestTimeout: 0.3,
+      connectTimeout: 1)
   }
 
   func post(_ reply: String) throws -> (Result<CurlHTTPClient.Reply, any Error>, FakeHTTPServer) {
     let server = try FakeHTTPServer(reply: reply)
     defer { server.stop() }
-    let result = Result { try CurlHTTPClient().post(server.endpoint + "/v3/kv/range", body: Data("{}".utf8), timeout: 5) }
+    let result = Result {
+      try CurlHTTPClient().post(server.endpoint + "/v3/kv/range", body: Data("{}".utf8), timeout: 5)
+    }
     return (result, server)
   }
 
@@ -33,7 +38,8 @@ import Testing
   }
 
   @Test func aChunkedBodyCutInAChunkIsAnError() throws {
-    let (result, _) = try post("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n40\r\n{\"kvs\":")
+    let (result, _) = try post(
+      "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n40\r\n{\"kvs\":")
     #expect(httpErrorKind(result) != nil)
   }
 
@@ -47,9 +53,18 @@ import Testing
 
   @Test func etcdErrorRepliesWithTrailersBecomeEtcdErrors() throws {
     let cases: [(String, EtcdError.Kind)] = [
-      (#"{"error":"etcdserver: mvcc: required revision has been compacted","code":11,"message":"etcdserver: mvcc: required revision has been compacted"}"#, .compacted(revision: 0)),
-      (#"{"error":"etcdserver: permission denied","code":7,"message":"etcdserver: permission denied"}"#, .permissionDenied),
-      (#"{"error":"etcdserver: request is too large","code":3,"message":"etcdserver: request is too large"}"#, .server(code: 3)),
+      (
+        #"{"error":"etcdserver: mvcc: required revision has been compacted","code":11,"message":"etcdserver: mvcc: required revision has been compacted"}"#,
+        .compacted(revision: 0)
+      ),
+      (
+        #"{"error":"etcdserver: permission denied","code":7,"message":"etcdserver: permission denied"}"#,
+        .permissionDenied
+      ),
+      (
+        #"{"error":"etcdserver: request is too large","code":3,"message":"etcdserver: request is too large"}"#,
+        .server(code: 3)
+      ),
     ]
     for (body, kind) in cases {
       let server = try FakeHTTPServer(reply: chunkedReply(status: "400 Bad Request", body: body))
@@ -63,7 +78,8 @@ import Testing
   }
 
   @Test func aTrailerEndedReplyThatIsNotAnEtcdReplyIsRefusedAsMalformed() throws {
-    let server = try FakeHTTPServer(reply: chunkedReply(status: "200 OK", body: #"{"kvs":"not an array"}"#))
+    let server = try FakeHTTPServer(
+      reply: chunkedReply(status: "200 OK", body: #"{"kvs":"not an array"}"#))
     defer { server.stop() }
     let error = try #require(throws: EtcdError.self) {
       try client(server).range(key: Data("/a".utf8), rangeEnd: Data("/b".utf8))
@@ -73,7 +89,9 @@ import Testing
   }
 
   @Test func aWatchStreamCutInALineDeliversTheWholeLinesThenFails() throws {
-    let lines = #"{"result":{"created":true}}"# + "\n" + #"{"result":{"events":[]}}"# + "\n" + #"{"result":{"ev"#
+    let lines =
+      #"{"result":{"created":true}}"# + "\n" + #"{"result":{"events":[]}}"# + "\n"
+      + #"{"result":{"ev"#
     let size = String(lines.utf8.count, radix: 16)
     let server = try FakeHTTPServer(
       reply: "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n\(size)\r\n\(lines)\r\n")
@@ -81,7 +99,8 @@ import Testing
     let received = LineLog()
     #expect(throws: HTTPError.self) {
       _ = try CurlHTTPClient().stream(
-        server.endpoint + "/v3/watch", body: Data("{}".utf8), idleTimeout: 5, isCancelled: { false },
+        server.endpoint + "/v3/watch", body: Data("{}".utf8), idleTimeout: 5,
+        isCancelled: { false },
         onLine: { line in
           received.append(String(decoding: line, as: UTF8.self))
           return true
@@ -91,10 +110,12 @@ import Testing
   }
 
   @Test func aDeviceWhoseOnlyMemberSendsGarbageIsOfflineAndKeepsItsWrites() async throws {
-    let server = try FakeHTTPServer(reply: chunkedReply(status: "200 OK", body: "<html>proxy error</html>"))
+    let server = try FakeHTTPServer(
+      reply: chunkedReply(status: "200 OK", body: "<html>proxy error</html>"))
     defer { server.stop() }
     let backend = try EtcdCloudBackend(
-      configuration: EtcdConfiguration(endpoints: [server.endpoint], root: "r", container: "c", requestTimeout: 0.3))
+      configuration: EtcdConfiguration(
+        endpoints: [server.endpoint], root: "r", container: "c", requestTimeout: 0.3))
     let store = NSUbiquitousKeyValueStore(backend: backend)
     store.set("kept", forKey: "k")
     #expect(await poll { backend.syncStatus.summary == "offline, 1 pending" })

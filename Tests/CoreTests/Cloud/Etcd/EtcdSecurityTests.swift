@@ -1,7 +1,8 @@
 import Foundation
-@testable import ObservableDefaultsCore
 import TestSupport
 import Testing
+
+@testable import ObservableDefaultsCore
 
 /// Per-account users and roles, token renewal, and https with a CA and client certificates, on
 /// clusters of their own.
@@ -31,10 +32,12 @@ import Testing
   func clusterWithAccounts(extraArguments: [String] = []) throws -> EtcdTestCluster {
     let cluster = try EtcdTestCluster(size: 1, extraArguments: extraArguments)
     let etcdctl = "ETCDCTL_API=3 etcdctl --endpoints=\(cluster.endpoints[0])"
-    var script = "\(etcdctl) user add root --new-user-password=root-secret && \(etcdctl) user grant-role root root"
+    var script =
+      "\(etcdctl) user add root --new-user-password=root-secret && \(etcdctl) user grant-role root root"
     for account in ["alice", "bob"] {
       script += " && \(etcdctl) role add \(account)"
-      script += " && \(etcdctl) role grant-permission \(account) --prefix=true readwrite /secure/app/\(account)/"
+      script +=
+        " && \(etcdctl) role grant-permission \(account) --prefix=true readwrite /secure/app/\(account)/"
       script += " && \(etcdctl) user add \(account) --new-user-password=\(account)-secret"
       script += " && \(etcdctl) user grant-role \(account) \(account)"
     }
@@ -42,7 +45,9 @@ import Testing
     return cluster
   }
 
-  func device(_ cluster: EtcdTestCluster, account: String, user: String, password: String) throws -> EtcdCloudBackend {
+  func device(_ cluster: EtcdTestCluster, account: String, user: String, password: String) throws
+    -> EtcdCloudBackend
+  {
     try EtcdCloudBackend(
       configuration: EtcdConfiguration(
         endpoints: cluster.endpoints, root: "secure", container: "app", account: account,
@@ -67,8 +72,11 @@ import Testing
     let intruder = try device(cluster, account: "bob", user: "alice", password: "alice-secret")
     let readError = try #require(throws: EtcdError.self) { try intruder.load() }
     #expect(readError.kind == .permissionDenied)
-    #expect(readError.description.hasPrefix("etcd: permission denied: etcdserver: permission denied"))
-    let writeError = try #require(throws: EtcdError.self) { try intruder.save(["theme": record("hacked")]) }
+    #expect(
+      readError.description.hasPrefix("etcd: permission denied: etcdserver: permission denied"))
+    let writeError = try #require(throws: EtcdError.self) {
+      try intruder.save(["theme": record("hacked")])
+    }
     #expect(writeError.kind == .permissionDenied)
     #expect(try bob.load().records.mapValues { $0.value as? String } == ["theme": "light"])
     #expect(!"\(readError) \(writeError) \(intruder.syncStatus)".contains("alice-secret"))
@@ -115,16 +123,19 @@ import Testing
         """, in: folder.url)
       let path = { (name: String) in folder.file(name).path }
       let cluster = try EtcdTestCluster(
-        size: 1, tls: (certificate: path("server.pem"), key: path("server.key"), ca: path("ca.pem")))
+        size: 1, tls: (certificate: path("server.pem"), key: path("server.key"), ca: path("ca.pem"))
+      )
       defer { cluster.remove() }
-      let tls = HTTPTLSFiles(caFile: path("ca.pem"), certificateFile: path("client.pem"), keyFile: path("client.key"))
+      let tls = HTTPTLSFiles(
+        caFile: path("ca.pem"), certificateFile: path("client.pem"), keyFile: path("client.key"))
       try cluster.waitUntilHealthy(tls: tls)
       #expect(cluster.endpoints[0].hasPrefix("https://127.0.0.1:"))
 
       func device(_ tls: HTTPTLSFiles) throws -> EtcdCloudBackend {
         try EtcdCloudBackend(
           configuration: EtcdConfiguration(
-            endpoints: cluster.endpoints, root: "tls", container: "app", tls: tls, requestTimeout: 5))
+            endpoints: cluster.endpoints, root: "tls", container: "app", tls: tls, requestTimeout: 5
+          ))
       }
       let trusted = try device(tls)
       try trusted.save(["k": record("over https")])
@@ -133,12 +144,14 @@ import Testing
       let withoutClientCertificate = try device(HTTPTLSFiles(caFile: path("ca.pem")))
       #expect(try withoutClientCertificate.load().records.isEmpty)
       #expect(withoutClientCertificate.syncStatus.connection == .offline)
-      let withoutCA = try device(HTTPTLSFiles(certificateFile: path("client.pem"), keyFile: path("client.key")))
+      let withoutCA = try device(
+        HTTPTLSFiles(certificateFile: path("client.pem"), keyFile: path("client.key")))
       #expect(try withoutCA.load().records.isEmpty)
       #expect(withoutCA.syncStatus.connection == .offline)
       // The error names the member tried last; which one that is depends on the failover's order.
       let lastError = withoutCA.syncStatus.lastError ?? ""
-      #expect(cluster.endpoints.contains { lastError.contains("TLS with \($0) failed") }, "\(lastError)")
+      #expect(
+        cluster.endpoints.contains { lastError.contains("TLS with \($0) failed") }, "\(lastError)")
     }
   }
 }

@@ -30,7 +30,8 @@ struct CloudTestContainer {
   /// The configuration of a device on the etcd container (journal in memory).
   func etcdConfiguration(account: String = "default") throws -> EtcdConfiguration {
     let cluster = try EtcdTestCluster.shared.get()
-    return EtcdConfiguration(endpoints: cluster.endpoints, root: etcdRoot, container: "tests", account: account)
+    return EtcdConfiguration(
+      endpoints: cluster.endpoints, root: etcdRoot, container: "tests", account: account)
   }
 
   /// A new device on this container (a new process, or a restart of one).
@@ -46,7 +47,9 @@ struct CloudTestContainer {
   }
 
   /// A store on a new device, its saves counted.
-  func store(account: String = "default") throws -> (NSUbiquitousKeyValueStore, CountingCloudBackend) {
+  func store(account: String = "default") throws -> (
+    NSUbiquitousKeyValueStore, CountingCloudBackend
+  ) {
     let backend = CountingCloudBackend(try device(account: account))
     return (NSUbiquitousKeyValueStore(backend: backend), backend)
   }
@@ -84,7 +87,9 @@ final class CountingCloudBackend: CloudBackend, @unchecked Sendable {
     try base.save(records)
   }
 
-  func subscribe(from cursor: CloudCursor?, _ handler: @escaping @Sendable (CloudBackendEvent) -> Void)
+  func subscribe(
+    from cursor: CloudCursor?, _ handler: @escaping @Sendable (CloudBackendEvent) -> Void
+  )
     -> DefaultsObservation
   {
     base.subscribe(from: cursor, handler)
@@ -110,7 +115,8 @@ final class CloudNotificationLog: @unchecked Sendable {
     token = NotificationCenter.default.addObserver(
       forName: NSUbiquitousKeyValueStore.didChangeExternallyNotification, object: store, queue: nil
     ) { [self] note in
-      let reason = (note.userInfo?[NSUbiquitousKeyValueStoreChangeReasonKey] as? NSNumber)?.intValue ?? -1
+      let reason =
+        (note.userInfo?[NSUbiquitousKeyValueStoreChangeReasonKey] as? NSNumber)?.intValue ?? -1
       let keys = note.userInfo?[NSUbiquitousKeyValueStoreChangedKeysKey] as? [String] ?? []
       lock.withLock { entries.append(Entry(reason: reason, keys: keys)) }
     }

@@ -1,6 +1,7 @@
 import Foundation
-@testable import ObservableDefaultsCore
 import TestSupport
+
+@testable import ObservableDefaultsCore
 
 /// A real etcd cluster on 127.0.0.1 for the tests: members started from Debian's `etcd` binary on
 /// free ports, data in a temporary folder, stopped by PID however the tests end.
@@ -55,9 +56,13 @@ final class EtcdTestCluster: @unchecked Sendable {
   ///   - size: The number of members.
   ///   - scheme: `http`, or `https` with `tls` (server certificate, key and CA files).
   ///   - extraArguments: More `etcd` flags for every member.
-  init(size: Int, tls: (certificate: String, key: String, ca: String)? = nil, extraArguments: [String] = []) throws {
+  init(
+    size: Int, tls: (certificate: String, key: String, ca: String)? = nil,
+    extraArguments: [String] = []
+  ) throws {
     guard let etcd = Self.etcdExecutable else { throw NotInstalled() }
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("etcd-tests-\(UUID().uuidString)")
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "etcd-tests-\(UUID().uuidString)")
     self.folder = folder
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let scheme = tls == nil ? "http" : "https"
@@ -67,19 +72,24 @@ final class EtcdTestCluster: @unchecked Sendable {
     let initialCluster = names.indices.map { "\(names[$0])=\(peers[$0])" }.joined(separator: ",")
     var tlsArguments: [String] = []
     if let tls {
-      tlsArguments = ["--cert-file", tls.certificate, "--key-file", tls.key, "--trusted-ca-file", tls.ca, "--client-cert-auth"]
+      tlsArguments = [
+        "--cert-file", tls.certificate, "--key-file", tls.key, "--trusted-ca-file", tls.ca,
+        "--client-cert-auth",
+      ]
     }
     members = names.indices.map { index in
       let client = "\(scheme)://127.0.0.1:\(ports[2 * index])"
-      let arguments = [
-        etcd, "--name", names[index], "--data-dir", "\(folder.path)/\(names[index])",
-        "--listen-client-urls", client, "--advertise-client-urls", client,
-        "--listen-peer-urls", peers[index], "--initial-advertise-peer-urls", peers[index],
-        "--initial-cluster", initialCluster, "--initial-cluster-token", "tests-\(ports[0])",
-        "--initial-cluster-state", "new", "--logger", "zap", "--log-level", "error",
-        "--experimental-watch-progress-notify-interval", "2s",
-      ] + tlsArguments + extraArguments
-      return Member(name: names[index], clientURL: client, peerURL: peers[index], arguments: arguments)
+      let arguments =
+        [
+          etcd, "--name", names[index], "--data-dir", "\(folder.path)/\(names[index])",
+          "--listen-client-urls", client, "--advertise-client-urls", client,
+          "--listen-peer-urls", peers[index], "--initial-advertise-peer-urls", peers[index],
+          "--initial-cluster", initialCluster, "--initial-cluster-token", "tests-\(ports[0])",
+          "--initial-cluster-state", "new", "--logger", "zap", "--log-level", "error",
+          "--experimental-watch-progress-notify-interval", "2s",
+        ] + tlsArguments + extraArguments
+      return Member(
+        name: names[index], clientURL: client, peerURL: peers[index], arguments: arguments)
     }
     EtcdTestClusters.register(self)
     do {
@@ -109,9 +119,10 @@ final class EtcdTestCluster: @unchecked Sendable {
     let output = Pipe()
     wrapper.executableURL = URL(fileURLWithPath: "/bin/sh")
     let log = folder.appendingPathComponent("\(member.name).log").path
-    wrapper.arguments = [
-      "-c", "\"$@\" >>'\(log)' 2>&1 & echo $!; cat >/dev/null; kill -9 $! 2>/dev/null", "sh",
-    ] + member.arguments
+    wrapper.arguments =
+      [
+        "-c", "\"$@\" >>'\(log)' 2>&1 & echo $!; cat >/dev/null; kill -9 $! 2>/dev/null", "sh",
+      ] + member.arguments
     wrapper.standardInput = lifeline
     wrapper.standardOutput = output
     try wrapper.run()
@@ -155,19 +166,25 @@ final class EtcdTestCluster: @unchecked Sendable {
   }
 
   /// A client of the whole cluster (or of `only` members).
-  func client(_ only: [Member]? = nil, credentials: EtcdCredentials? = nil, tls: HTTPTLSFiles = HTTPTLSFiles()) -> EtcdClient {
+  func client(
+    _ only: [Member]? = nil, credentials: EtcdCredentials? = nil, tls: HTTPTLSFiles = HTTPTLSFiles()
+  ) -> EtcdClient {
     EtcdClient(
-      endpoints: (only ?? members).map(\.clientURL), credentials: credentials, tls: tls, requestTimeout: 5,
+      endpoints: (only ?? members).map(\.clientURL), credentials: credentials, tls: tls,
+      requestTimeout: 5,
       connectTimeout: 1)
   }
 
   /// Waits (up to 20 s) until a linearizable read succeeds.
-  func waitUntilHealthy(tls: HTTPTLSFiles = HTTPTLSFiles(), credentials: EtcdCredentials? = nil) throws {
+  func waitUntilHealthy(tls: HTTPTLSFiles = HTTPTLSFiles(), credentials: EtcdCredentials? = nil)
+    throws
+  {
     let client = client(credentials: credentials, tls: tls)
     var lastError: (any Error)?
     let healthy = pollBlocking(within: .seconds(20)) {
       do {
-        _ = try client.range(key: Data("/health".utf8), rangeEnd: Data("/health0".utf8), countOnly: true)
+        _ = try client.range(
+          key: Data("/health".utf8), rangeEnd: Data("/health0".utf8), countOnly: true)
         return true
       } catch {
         lastError = error
@@ -175,7 +192,9 @@ final class EtcdTestCluster: @unchecked Sendable {
       }
     }
     if healthy { return }
-    throw ClusterError(description: "the etcd cluster did not become healthy in 20 s: \(lastError.map { "\($0)" } ?? "")")
+    throw ClusterError(
+      description:
+        "the etcd cluster did not become healthy in 20 s: \(lastError.map { "\($0)" } ?? "")")
   }
 
   private struct MemberHeader: Decodable {
@@ -190,7 +209,9 @@ final class EtcdTestCluster: @unchecked Sendable {
   /// The member that is the leader now (nil when none answers with a leader).
   func leader() -> Member? {
     for member in members where member.isRunning {
-      guard let status: StatusHeader = try? client([member]).call("/v3/maintenance/status", [String: String]()),
+      guard
+        let status: StatusHeader = try? client([member]).call(
+          "/v3/maintenance/status", [String: String]()),
         let leader = status.leader, status.header?.memberId == leader
       else { continue }
       return member
@@ -204,12 +225,14 @@ final class EtcdTestCluster: @unchecked Sendable {
       let revision: EtcdInt64
       let physical: Bool
     }
-    let _: EtcdTxnResponse = try client().call("/v3/kv/compaction", Compaction(revision: EtcdInt64(revision), physical: true))
+    let _: EtcdTxnResponse = try client().call(
+      "/v3/kv/compaction", Compaction(revision: EtcdInt64(revision), physical: true))
   }
 
   /// The cluster's current revision.
   func revision() throws -> Int64 {
-    try client().range(key: Data("/".utf8), rangeEnd: Data("0".utf8), countOnly: true).header?.revision?.value ?? 0
+    try client().range(key: Data("/".utf8), rangeEnd: Data("0".utf8), countOnly: true).header?
+      .revision?.value ?? 0
   }
 
   /// `count` distinct free TCP ports on 127.0.0.1.

@@ -32,7 +32,9 @@ final class FakeHTTPServer: @unchecked Sendable {
           && getsockname(listener, generic, &length) == 0
       }
     }
-    guard listening else { throw EtcdTestCluster.ClusterError(description: "the fake server cannot listen") }
+    guard listening else {
+      throw EtcdTestCluster.ClusterError(description: "the fake server cannot listen")
+    }
     port = Int(UInt16(bigEndian: address.sin_port))
     let thread = Thread { [self] in serve() }
     thread.start()
@@ -64,8 +66,11 @@ final class FakeHTTPServer: @unchecked Sendable {
     while true {
       if let end = received.range(of: Data("\r\n\r\n".utf8)) {
         let headers = String(decoding: received[..<end.lowerBound], as: UTF8.self).lowercased()
-        let length = headers.split(separator: "\r\n").first { $0.hasPrefix("content-length:") }
-          .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
+        let length =
+          headers.split(separator: "\r\n").first { $0.hasPrefix("content-length:") }
+          .flatMap {
+            Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces))
+          } ?? 0
         if received.count - end.upperBound >= length { return }
       }
       let count = recv(connection, &buffer, buffer.count, 0)
@@ -76,8 +81,11 @@ final class FakeHTTPServer: @unchecked Sendable {
 }
 
 /// A chunked HTTP reply ending with a trailer, as etcd's gateway sends its errors.
-func chunkedReply(status: String, body: String, trailer: String = "Grpc-Trailer-Content-Type: application/grpc") -> String {
+func chunkedReply(
+  status: String, body: String, trailer: String = "Grpc-Trailer-Content-Type: application/grpc"
+) -> String {
   let size = String(body.utf8.count, radix: 16)
-  return "HTTP/1.1 \(status)\r\nContent-Type: application/json\r\nTrailer: Grpc-Trailer-Content-Type\r\n"
+  return
+    "HTTP/1.1 \(status)\r\nContent-Type: application/json\r\nTrailer: Grpc-Trailer-Content-Type\r\n"
     + "Transfer-Encoding: chunked\r\n\r\n\(size)\r\n\(body)\r\n0\r\n\(trailer)\r\n\r\n"
 }

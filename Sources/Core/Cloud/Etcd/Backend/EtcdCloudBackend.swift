@@ -64,16 +64,20 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
   ///   ``PropertyListError`` when the journal file exists but cannot be read.
   public init(configuration: EtcdConfiguration) throws {
     guard !configuration.endpoints.isEmpty else {
-      throw EtcdConfigurationError("the etcd backend needs at least one endpoint (\(EtcdConfiguration.endpointsVariable))")
+      throw EtcdConfigurationError(
+        "the etcd backend needs at least one endpoint (\(EtcdConfiguration.endpointsVariable))")
     }
     self.configuration = configuration
     client = EtcdClient(
-      endpoints: configuration.endpoints, credentials: configuration.credentials, tls: configuration.tls,
+      endpoints: configuration.endpoints, credentials: configuration.credentials,
+      tls: configuration.tls,
       requestTimeout: configuration.requestTimeout, connectTimeout: configuration.connectTimeout)
     currentAccount = configuration.account
-    layout = EtcdKeyLayout(root: configuration.root, container: configuration.container, account: configuration.account)
+    layout = EtcdKeyLayout(
+      root: configuration.root, container: configuration.container, account: configuration.account)
     journal = try EtcdDeviceJournal(
-      directory: configuration.stateDirectory, container: configuration.container, account: configuration.account)
+      directory: configuration.stateDirectory, container: configuration.container,
+      account: configuration.account)
     queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
   }
 
@@ -111,7 +115,8 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
       let response = try client.range(key: layout.prefixKey, rangeEnd: layout.rangeEnd)
       let kvs = response.kvs ?? []
       let cursor = EtcdCursor(
-        clusterID: response.header?.clusterId ?? "", revision: EtcdRecordReader.highestRevision(kvs))
+        clusterID: response.header?.clusterId ?? "", revision: EtcdRecordReader.highestRevision(kvs)
+      )
       let records = EtcdRecordReader.records(kvs, layout: layout)
       let hasPending = lock.withLock {
         journal.absorb(records)
@@ -120,11 +125,14 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
         return !journal.pending.isEmpty
       }
       if hasPending { try pushPending() }
-      return lock.withLock { CloudRecordBatch(records: journal.records, cursor: cursor.cloudCursor) }
+      return lock.withLock {
+        CloudRecordBatch(records: journal.records, cursor: cursor.cloudCursor)
+      }
     } catch let error as EtcdError where error.kind == .unreachable {
       return lock.withLock {
         noteOffline(error)
-        return CloudRecordBatch(records: journal.records, cursor: journal.cursor?.cloudCursor ?? EtcdCursor.none)
+        return CloudRecordBatch(
+          records: journal.records, cursor: journal.cursor?.cloudCursor ?? EtcdCursor.none)
       }
     } catch {
       lock.withLock { lastError = "\(error)" }
@@ -174,15 +182,19 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
   ///   ``PropertyListError`` for an unreadable journal file.
   public func switchAccount(to account: String) throws {
     try onQueue {
-      let newLayout = EtcdKeyLayout(root: configuration.root, container: configuration.container, account: account)
+      let newLayout = EtcdKeyLayout(
+        root: configuration.root, container: configuration.container, account: account)
       var newJournal = try EtcdDeviceJournal(
-        directory: configuration.stateDirectory, container: configuration.container, account: account)
+        directory: configuration.stateDirectory, container: configuration.container,
+        account: account)
       var cursor = newJournal.cursor
       do {
         let response = try client.range(key: newLayout.prefixKey, rangeEnd: newLayout.rangeEnd)
         let kvs = response.kvs ?? []
         newJournal.absorb(EtcdRecordReader.records(kvs, layout: newLayout))
-        cursor = EtcdCursor(clusterID: response.header?.clusterId ?? "", revision: EtcdRecordReader.highestRevision(kvs))
+        cursor = EtcdCursor(
+          clusterID: response.header?.clusterId ?? "",
+          revision: EtcdRecordReader.highestRevision(kvs))
         newJournal.cursor = cursor
       } catch let error as EtcdError where error.kind == .unreachable {
         lock.withLock { noteOffline(error) }
@@ -190,7 +202,8 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
         newJournal.releaseFile()
         throw error
       }
-      let batch = CloudRecordBatch(records: newJournal.records, cursor: cursor?.cloudCursor ?? EtcdCursor.none)
+      let batch = CloudRecordBatch(
+        records: newJournal.records, cursor: cursor?.cloudCursor ?? EtcdCursor.none)
       let handlers: [@Sendable (CloudBackendEvent) -> Void] = lock.withLock {
         journal.releaseFile()
         journal = newJournal
@@ -260,7 +273,9 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
   private func scheduleRetry(after delay: TimeInterval = 0.25) {
     guard !retryScheduled else { return }
     retryScheduled = true
-    DispatchQueue.global().asyncAfter(deadline: .now() + delay) { [weak self] in self?.retry(delay: delay) }
+    DispatchQueue.global().asyncAfter(deadline: .now() + delay) { [weak self] in
+      self?.retry(delay: delay)
+    }
   }
 
   /// Tries the cluster again: pushes what is pending (or reads one key count); reschedules itself
@@ -301,16 +316,23 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
         guard let self else { return }
         queue.async { self.deliver(records, cursor: cursor, to: id, generation: generation) }
       },
-      reachability: { [weak self] error, endpoint in self?.watchReached(error: error, endpoint: endpoint) })
+      reachability: { [weak self] error, endpoint in
+        self?.watchReached(error: error, endpoint: endpoint)
+      })
     return EtcdWatch(
-      client: client, layout: layout, from: cursor, idleTimeout: configuration.watchIdleTimeout, callbacks: callbacks)
+      client: client, layout: layout, from: cursor, idleTimeout: configuration.watchIdleTimeout,
+      callbacks: callbacks)
   }
 
-  private func deliver(_ records: [String: CloudRecord], cursor: EtcdCursor, to id: UInt64, generation: Int) {
+  private func deliver(
+    _ records: [String: CloudRecord], cursor: EtcdCursor, to id: UInt64, generation: Int
+  ) {
     let handler: (@Sendable (CloudBackendEvent) -> Void)? = lock.withLock {
       guard generation == self.generation, let subscription = subscriptions[id] else { return nil }
       journal.absorb(records)
-      if (journal.cursor?.revision ?? 0) < cursor.revision || journal.cursor?.clusterID != cursor.clusterID {
+      if (journal.cursor?.revision ?? 0) < cursor.revision
+        || journal.cursor?.clusterID != cursor.clusterID
+      {
         journal.cursor = cursor
       }
       noteSuccess()

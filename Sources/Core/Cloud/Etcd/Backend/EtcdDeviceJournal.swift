@@ -28,10 +28,12 @@ struct EtcdDeviceJournal {
       (file, ownership) = (nil, nil)
       return
     }
-    let folder = directory.appendingPathComponent(EtcdKeyLayout.encode(container), isDirectory: true)
+    let folder = directory.appendingPathComponent(
+      EtcdKeyLayout.encode(container), isDirectory: true)
     let url = folder.appendingPathComponent(EtcdKeyLayout.encode(account) + ".plist")
     try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    let descriptor = open(folder.appendingPathComponent("." + url.lastPathComponent + ".device").path,
+    let descriptor = open(
+      folder.appendingPathComponent("." + url.lastPathComponent + ".device").path,
       O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
     guard descriptor >= 0, flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
       if descriptor >= 0 { close(descriptor) }
@@ -39,7 +41,9 @@ struct EtcdDeviceJournal {
       return
     }
     (file, ownership) = (url, descriptor)
-    guard let values = try PropertyListFile(url: url).read()?.values, !values.isEmpty else { return }
+    guard let values = try PropertyListFile(url: url).read()?.values, !values.isEmpty else {
+      return
+    }
     records = try Self.decode(values["records"], in: url)
     pending = try Self.decode(values["pending"], in: url)
     cursor = EtcdCursor((values["cursor"] as? String).map(CloudCursor.init(rawValue:)))
@@ -52,14 +56,16 @@ struct EtcdDeviceJournal {
 
   /// Takes records from the cluster (keeping, per key, the later timestamp).
   mutating func absorb(_ incoming: [String: CloudRecord]) {
-    for (key, record) in incoming where records[key].map({ record.timestamp > $0.timestamp }) ?? true {
+    for (key, record) in incoming
+    where records[key].map({ record.timestamp > $0.timestamp }) ?? true {
       records[key] = record
     }
   }
 
   /// Adds writes to push (newer than what is pending per key).
   mutating func add(pending writes: [String: CloudRecord]) {
-    for (key, record) in writes where pending[key].map({ record.timestamp > $0.timestamp }) ?? true {
+    for (key, record) in writes where pending[key].map({ record.timestamp > $0.timestamp }) ?? true
+    {
       pending[key] = record
     }
     absorb(writes)

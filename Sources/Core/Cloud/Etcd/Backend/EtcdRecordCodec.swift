@@ -35,7 +35,9 @@ enum EtcdRecordCodec {
     var bytes = header(record.timestamp)
     if let value = record.value {
       do {
-        bytes.append(try PropertyListSerialization.data(fromPropertyList: [value], format: .binary, options: 0))
+        bytes.append(
+          try PropertyListSerialization.data(fromPropertyList: [value], format: .binary, options: 0)
+        )
       } catch {
         throw EtcdRecordError(reason: "the value is not a property list: \(error)")
       }
@@ -59,11 +61,15 @@ enum EtcdRecordCodec {
       throw EtcdRecordError(reason: "the record's device is not terminated")
     }
     let timestamp = CloudTimestamp(
-      time: number(at: 1), counter: number(at: 9), device: String(decoding: bytes[17..<end], as: UTF8.self))
+      time: number(at: 1), counter: number(at: 9),
+      device: String(decoding: bytes[17..<end], as: UTF8.self))
     let rest = bytes[(end + 1)...]
     guard !rest.isEmpty else { return CloudRecord(value: nil, timestamp: timestamp) }
-    let parsed = try? PropertyListSerialization.propertyList(from: Data(rest), options: [], format: nil)
-    guard let array = parsed as? [Any], array.count == 1, let value = PropertyListValue.normalized(array[0]) else {
+    let parsed = try? PropertyListSerialization.propertyList(
+      from: Data(rest), options: [], format: nil)
+    guard let array = parsed as? [Any], array.count == 1,
+      let value = PropertyListValue.normalized(array[0])
+    else {
       throw EtcdRecordError(reason: "the record's value is not a property list")
     }
     return CloudRecord(value: value, timestamp: timestamp)

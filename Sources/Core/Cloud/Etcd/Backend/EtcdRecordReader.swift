@@ -11,7 +11,8 @@ enum EtcdRecordReader {
       do {
         records[key] = try EtcdRecordCodec.decode(kv.value ?? Data())
       } catch {
-        Diagnostics.report("NSUbiquitousKeyValueStore", "skipped etcd key \(layout.prefix)\(key): \(error)")
+        Diagnostics.report(
+          "NSUbiquitousKeyValueStore", "skipped etcd key \(layout.prefix)\(key): \(error)")
       }
     }
     return records

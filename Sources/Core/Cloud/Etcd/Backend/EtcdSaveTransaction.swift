@@ -53,18 +53,24 @@ enum EtcdSaveTransaction {
       let read = try client.range(key: layout.prefixKey, rangeEnd: layout.rangeEnd)
       let stored = EtcdRecordReader.records(read.kvs ?? [], layout: layout)
       var contents = CloudContainerContents(
-        revision: 0, entries: stored.mapValues { CloudContainerContents.Entry(record: $0, revision: 0) })
+        revision: 0,
+        entries: stored.mapValues { CloudContainerContents.Entry(record: $0, revision: 0) })
       guard contents.merge(records) else { return contents.refusedKeys }
       let taken = try records.filter { key, record in
-        contents.entries[key]?.record.timestamp == record.timestamp && stored[key]?.timestamp != record.timestamp
+        contents.entries[key]?.record.timestamp == record.timestamp
+          && stored[key]?.timestamp != record.timestamp
       }.map { key, record in
-        Entry(key: layout.key(key), header: EtcdRecordCodec.header(record.timestamp), bytes: try EtcdRecordCodec.encode(record))
+        Entry(
+          key: layout.key(key), header: EtcdRecordCodec.header(record.timestamp),
+          bytes: try EtcdRecordCodec.encode(record))
       }
       if try write(taken, under: layout, since: read.header?.revision?.value ?? 0, with: client) {
         return contents.refusedKeys
       }
     }
-    throw EtcdError(kind: .server(code: 10), message: "other devices kept changing the container; the save will be retried")
+    throw EtcdError(
+      kind: .server(code: 10),
+      message: "other devices kept changing the container; the save will be retried")
   }
 
   /// Writes `entries` in as few transactions as etcd's limits allow, each guarded by "nothing
@@ -80,7 +86,9 @@ enum EtcdSaveTransaction {
         key: layout.prefixKey, rangeEnd: layout.rangeEnd, target: .mod, result: .less,
         modRevision: EtcdInt64(since + 1))
       let reply = try client.txn(
-        EtcdTxnRequest(compare: [unchanged], success: group.map { .put(EtcdPutRequest(key: $0.key, value: $0.bytes)) }))
+        EtcdTxnRequest(
+          compare: [unchanged],
+          success: group.map { .put(EtcdPutRequest(key: $0.key, value: $0.bytes)) }))
       guard reply.succeeded == true else { return false }
       since = reply.header?.revision?.value ?? since
     }

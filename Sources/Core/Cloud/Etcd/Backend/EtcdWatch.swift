@@ -36,7 +36,10 @@ final class EtcdWatch: @unchecked Sendable {
   private var endpointIndex = 0
 
   /// Starts watching `layout`'s prefix after `cursor` (everything for nil).
-  init(client: EtcdClient, layout: EtcdKeyLayout, from cursor: EtcdCursor?, idleTimeout: TimeInterval, callbacks: Callbacks) {
+  init(
+    client: EtcdClient, layout: EtcdKeyLayout, from cursor: EtcdCursor?, idleTimeout: TimeInterval,
+    callbacks: Callbacks
+  ) {
     self.client = client
     self.layout = layout
     self.idleTimeout = idleTimeout
@@ -93,7 +96,8 @@ final class EtcdWatch: @unchecked Sendable {
   /// the resume point) and delivers them; the watch then resumes after the read's revision.
   private func catchUp() throws {
     let since = through > 0 && clusterID != nil ? through + 1 : nil
-    var response = try client.range(key: layout.prefixKey, rangeEnd: layout.rangeEnd, minModRevision: since)
+    var response = try client.range(
+      key: layout.prefixKey, rangeEnd: layout.rangeEnd, minModRevision: since)
     if since != nil, response.header?.clusterId != clusterID {
       response = try client.range(key: layout.prefixKey, rangeEnd: layout.rangeEnd)
     }
@@ -104,14 +108,17 @@ final class EtcdWatch: @unchecked Sendable {
     through = max(revision, through)
     needsCatchUp = false
     callbacks.reachability(nil, client.currentEndpoint)
-    if !records.isEmpty { callbacks.deliver(records, EtcdCursor(clusterID: cluster, revision: through)) }
+    if !records.isEmpty {
+      callbacks.deliver(records, EtcdCursor(clusterID: cluster, revision: through))
+    }
   }
 
   /// One watch stream on `endpoint`, until it ends.
   private func stream(from endpoint: String) throws {
     let request = EtcdWatchCreateRequest(
       createRequest: .init(
-        key: layout.prefixKey, rangeEnd: layout.rangeEnd, startRevision: EtcdInt64(through + 1), progressNotify: true))
+        key: layout.prefixKey, rangeEnd: layout.rangeEnd, startRevision: EtcdInt64(through + 1),
+        progressNotify: true))
     let body = try EtcdJSON.encode(request)
     let headers = try client.headers(at: endpoint, timeout: client.requestTimeout)
     var failure: EtcdError?
@@ -133,7 +140,9 @@ final class EtcdWatch: @unchecked Sendable {
         })
     } catch let error as HTTPError {
       if let failure { throw failure }
-      throw EtcdError(kind: error.kind == .malformedReply ? .malformedReply : .unreachable, message: error.description)
+      throw EtcdError(
+        kind: error.kind == .malformedReply ? .malformedReply : .unreachable,
+        message: error.description)
     }
     if let failure { throw failure }
     throw EtcdError(kind: .unreachable, message: "\(endpoint) ended the watch (HTTP \(status))")
@@ -147,19 +156,25 @@ final class EtcdWatch: @unchecked Sendable {
     do {
       decoded = try EtcdJSON.decode(EtcdWatchLine.self, from: line)
     } catch {
-      throw EtcdError(kind: .malformedReply, message: "\(endpoint)/v3/watch: not a watch response (\(EtcdClient.describe(error)))")
+      throw EtcdError(
+        kind: .malformedReply,
+        message: "\(endpoint)/v3/watch: not a watch response (\(EtcdClient.describe(error)))")
     }
     if let error = decoded.error {
-      throw EtcdError.fromGateway(status: error.httpCode ?? 0, code: error.grpcCode, message: error.message, endpoint: endpoint)
+      throw EtcdError.fromGateway(
+        status: error.httpCode ?? 0, code: error.grpcCode, message: error.message,
+        endpoint: endpoint)
     }
     guard let result = decoded.result else {
-      throw EtcdError(kind: .malformedReply, message: "\(endpoint)/v3/watch: a line without result or error")
+      throw EtcdError(
+        kind: .malformedReply, message: "\(endpoint)/v3/watch: a line without result or error")
     }
     if result.canceled == true {
       if let compacted = result.compactRevision?.value, compacted > 0 {
         throw EtcdError(kind: .compacted(revision: compacted), message: "watch from \(through + 1)")
       }
-      throw EtcdError.fromGateway(status: 0, code: nil, message: result.cancelReason ?? "watch cancelled", endpoint: endpoint)
+      throw EtcdError.fromGateway(
+        status: 0, code: nil, message: result.cancelReason ?? "watch cancelled", endpoint: endpoint)
     }
     if let cluster = result.header?.clusterId, cluster != clusterID {
       // Another cluster answers at this address: deliver everything again.
@@ -169,15 +184,21 @@ final class EtcdWatch: @unchecked Sendable {
       throw EtcdError(kind: .unreachable, message: "\(endpoint) belongs to another cluster")
     }
     let events = (result.events ?? []).compactMap { event -> EtcdKeyValue? in
-      guard event.type != "DELETE", let kv = event.kv, (kv.modRevision?.value ?? 0) > through else { return nil }
+      guard event.type != "DELETE", let kv = event.kv, (kv.modRevision?.value ?? 0) > through else {
+        return nil
+      }
       return kv
     }
     if result.created == true { callbacks.reachability(nil, endpoint) }
     if !events.isEmpty {
       through = events.compactMap { $0.modRevision?.value }.max() ?? through
       let records = EtcdRecordReader.records(events, layout: layout)
-      if !records.isEmpty { callbacks.deliver(records, EtcdCursor(clusterID: clusterID ?? "", revision: through)) }
-    } else if result.created != true, result.events == nil, let revision = result.header?.revision?.value {
+      if !records.isEmpty {
+        callbacks.deliver(records, EtcdCursor(clusterID: clusterID ?? "", revision: through))
+      }
+    } else if result.created != true, result.events == nil,
+      let revision = result.header?.revision?.value
+    {
       through = max(through, revision)
     }
   }

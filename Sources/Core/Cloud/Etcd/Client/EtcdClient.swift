@@ -35,7 +35,8 @@ final class EtcdClient: @unchecked Sendable {
   ///   - requestTimeout: Seconds for one request, failovers included.
   ///   - connectTimeout: Seconds to wait for one member's connection.
   init(
-    endpoints: [String], credentials: EtcdCredentials?, tls: HTTPTLSFiles, requestTimeout: TimeInterval,
+    endpoints: [String], credentials: EtcdCredentials?, tls: HTTPTLSFiles,
+    requestTimeout: TimeInterval,
     connectTimeout: TimeInterval
   ) {
     self.endpoints = endpoints.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
@@ -65,7 +66,8 @@ final class EtcdClient: @unchecked Sendable {
   /// - Throws: ``EtcdError``.
   ///   - countOnly: Return only the number of keys (a cheap reachability check).
   func range(
-    key: Data, rangeEnd: Data, minModRevision: Int64? = nil, serializable: Bool = false, countOnly: Bool = false
+    key: Data, rangeEnd: Data, minModRevision: Int64? = nil, serializable: Bool = false,
+    countOnly: Bool = false
   ) throws -> EtcdRangeResponse {
     try call(
       "/v3/kv/range",
@@ -114,7 +116,9 @@ final class EtcdClient: @unchecked Sendable {
   }
 
   private func giveUp<Response>(_ failures: [String: String]) throws -> Response {
-    let reasons = failures.isEmpty ? ["no time left within \(requestTimeout) s"] : failures.keys.sorted().map { failures[$0]! }
+    let reasons =
+      failures.isEmpty
+      ? ["no time left within \(requestTimeout) s"] : failures.keys.sorted().map { failures[$0]! }
     throw EtcdError(kind: .unreachable, message: reasons.joined(separator: "; "))
   }
 
@@ -123,10 +127,14 @@ final class EtcdClient: @unchecked Sendable {
     _ endpoint: String, _ path: String, body: Data, timeout: TimeInterval
   ) throws -> Response {
     do {
-      return try exchange(endpoint, path, body: body, timeout: timeout, headers: try headers(at: endpoint, timeout: timeout))
+      return try exchange(
+        endpoint, path, body: body, timeout: timeout,
+        headers: try headers(at: endpoint, timeout: timeout))
     } catch let error as EtcdError where credentials != nil && error.isInvalidToken {
       lock.withLock { token = nil }
-      return try exchange(endpoint, path, body: body, timeout: timeout, headers: try headers(at: endpoint, timeout: timeout))
+      return try exchange(
+        endpoint, path, body: body, timeout: timeout,
+        headers: try headers(at: endpoint, timeout: timeout))
     }
   }
 
@@ -138,17 +146,22 @@ final class EtcdClient: @unchecked Sendable {
     do {
       reply = try http.post(endpoint + path, body: body, headers: headers, timeout: timeout)
     } catch let error as HTTPError {
-      throw EtcdError(kind: error.kind == .malformedReply ? .malformedReply : .unreachable, message: error.description)
+      throw EtcdError(
+        kind: error.kind == .malformedReply ? .malformedReply : .unreachable,
+        message: error.description)
     }
     guard reply.status == 200 else {
       let gateway = try? EtcdJSON.decode(EtcdGatewayError.self, from: reply.body)
       throw EtcdError.fromGateway(
-        status: reply.status, code: gateway?.code, message: gateway?.message ?? gateway?.error, endpoint: endpoint)
+        status: reply.status, code: gateway?.code, message: gateway?.message ?? gateway?.error,
+        endpoint: endpoint)
     }
     do {
       return try EtcdJSON.decode(Response.self, from: reply.body)
     } catch {
-      throw EtcdError(kind: .malformedReply, message: "\(endpoint)\(path): not an etcd reply (\(Self.describe(error)))")
+      throw EtcdError(
+        kind: .malformedReply,
+        message: "\(endpoint)\(path): not an etcd reply (\(Self.describe(error)))")
     }
   }
 
@@ -169,16 +182,24 @@ final class EtcdClient: @unchecked Sendable {
     lock.withLock { token = nil }
   }
 
-  private func authenticate(_ credentials: EtcdCredentials, at endpoint: String, timeout: TimeInterval) throws -> String {
-    let body = try EtcdJSON.encode(EtcdAuthenticateRequest(name: credentials.user, password: credentials.password))
+  private func authenticate(
+    _ credentials: EtcdCredentials, at endpoint: String, timeout: TimeInterval
+  ) throws -> String {
+    let body = try EtcdJSON.encode(
+      EtcdAuthenticateRequest(name: credentials.user, password: credentials.password))
     let response: EtcdAuthenticateResponse
     do {
-      response = try exchange(endpoint, "/v3/auth/authenticate", body: body, timeout: timeout, headers: [])
-    } catch let error as EtcdError where error.kind == .server(code: 3) || error.kind == .authenticationFailed {
-      throw EtcdError(kind: .authenticationFailed, message: "\(credentials) was refused (\(endpoint))")
+      response = try exchange(
+        endpoint, "/v3/auth/authenticate", body: body, timeout: timeout, headers: [])
+    } catch let error as EtcdError
+      where error.kind == .server(code: 3) || error.kind == .authenticationFailed
+    {
+      throw EtcdError(
+        kind: .authenticationFailed, message: "\(credentials) was refused (\(endpoint))")
     }
     guard let token = response.token, !token.isEmpty else {
-      throw EtcdError(kind: .malformedReply, message: "\(endpoint)/v3/auth/authenticate gave no token")
+      throw EtcdError(
+        kind: .malformedReply, message: "\(endpoint)/v3/auth/authenticate gave no token")
     }
     lock.withLock {
       self.token = token

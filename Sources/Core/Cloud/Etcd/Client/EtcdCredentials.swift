@@ -44,19 +44,22 @@ public struct EtcdCredentials: Sendable, CustomStringConvertible {
   public static func read(fromFile path: String) throws -> EtcdCredentials {
     var status = stat()
     guard stat(path, &status) == 0 else {
-      throw EtcdConfigurationError("cannot read the etcd credentials file \(path): \(String(cString: strerror(errno)))")
+      throw EtcdConfigurationError(
+        "cannot read the etcd credentials file \(path): \(String(cString: strerror(errno)))")
     }
     guard status.st_mode & 0o077 == 0 else {
       let mode = String(status.st_mode & 0o777, radix: 8)
       throw EtcdConfigurationError(
-        "the etcd credentials file \(path) has mode \(mode); it must be readable by its owner only (chmod 600 \(path))")
+        "the etcd credentials file \(path) has mode \(mode); it must be readable by its owner only (chmod 600 \(path))"
+      )
     }
     guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
       throw EtcdConfigurationError("cannot read the etcd credentials file \(path)")
     }
     let fields = EtcdConfigurationFile.fields(of: text)
     guard let user = fields["user"], !user.isEmpty, let password = fields["password"] else {
-      throw EtcdConfigurationError("the etcd credentials file \(path) needs both a `user = …` and a `password = …` line")
+      throw EtcdConfigurationError(
+        "the etcd credentials file \(path) needs both a `user = …` and a `password = …` line")
     }
     return EtcdCredentials(user: user, password: password, source: "file \(path)")
   }

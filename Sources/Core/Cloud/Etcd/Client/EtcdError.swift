@@ -36,20 +36,23 @@ public struct EtcdError: Error, Sendable, CustomStringConvertible {
     case .unreachable: "etcd: no member answered: \(message)"
     case .permissionDenied: "etcd: permission denied: \(message)"
     case .authenticationFailed: "etcd: authentication failed: \(message)"
-    case .compacted(let revision): "etcd: revision compacted (compaction at \(revision)): \(message)"
+    case .compacted(let revision):
+      "etcd: revision compacted (compaction at \(revision)): \(message)"
     case .malformedReply: "etcd: malformed reply: \(message)"
     case .server(let code): "etcd: error (gRPC code \(code)): \(message)"
     }
   }
 
   /// The error for a gateway error reply (its HTTP status and body fields).
-  static func fromGateway(status: Int, code: Int?, message: String?, endpoint: String) -> EtcdError {
+  static func fromGateway(status: Int, code: Int?, message: String?, endpoint: String) -> EtcdError
+  {
     let text = (message ?? "HTTP status \(status)") + " (\(endpoint))"
     let lowered = text.lowercased()
     switch code {
     case 7: return EtcdError(kind: .permissionDenied, message: text)
     case 16: return EtcdError(kind: .authenticationFailed, message: text)
-    case 11 where lowered.contains("compacted"): return EtcdError(kind: .compacted(revision: 0), message: text)
+    case 11 where lowered.contains("compacted"):
+      return EtcdError(kind: .compacted(revision: 0), message: text)
     default: break
     }
     if lowered.contains("authentication failed") || lowered.contains("invalid auth token")
@@ -57,7 +60,9 @@ public struct EtcdError: Error, Sendable, CustomStringConvertible {
     {
       return EtcdError(kind: .authenticationFailed, message: text)
     }
-    if lowered.contains("permission denied") { return EtcdError(kind: .permissionDenied, message: text) }
+    if lowered.contains("permission denied") {
+      return EtcdError(kind: .permissionDenied, message: text)
+    }
     if status == 503 || status == 504 || code == 14 || code == 4 || lowered.contains("no leader")
       || lowered.contains("timed out") || lowered.contains("leader changed")
     {
@@ -73,6 +78,7 @@ public struct EtcdError: Error, Sendable, CustomStringConvertible {
 
   /// Whether a fresh token may help (the token expired or the member restarted).
   var isInvalidToken: Bool {
-    kind == .authenticationFailed && (message.contains("invalid auth token") || message.contains("user name is empty"))
+    kind == .authenticationFailed
+      && (message.contains("invalid auth token") || message.contains("user name is empty"))
   }
 }

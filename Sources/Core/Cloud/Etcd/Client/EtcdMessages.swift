@@ -42,7 +42,8 @@ struct EtcdInt64: Codable, Sendable, Equatable {
     }
     let text = try container.decode(String.self)
     guard let number = Int64(text) ?? UInt64(text).map({ Int64(bitPattern: $0) }) else {
-      throw DecodingError.dataCorruptedError(in: container, debugDescription: "not a 64-bit integer: \(text)")
+      throw DecodingError.dataCorruptedError(
+        in: container, debugDescription: "not a 64-bit integer: \(text)")
     }
     value = number
   }

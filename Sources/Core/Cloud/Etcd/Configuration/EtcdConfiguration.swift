@@ -48,7 +48,8 @@ public struct EtcdConfiguration: Sendable {
     endpoints: [String], root: String = defaultRoot,
     container: String = CloudContainerDirectory.defaultContainer,
     account: String = CloudContainerDirectory.defaultAccount, credentials: EtcdCredentials? = nil,
-    tls: HTTPTLSFiles = HTTPTLSFiles(), requestTimeout: TimeInterval = 3, connectTimeout: TimeInterval = 1,
+    tls: HTTPTLSFiles = HTTPTLSFiles(), requestTimeout: TimeInterval = 3,
+    connectTimeout: TimeInterval = 1,
     watchIdleTimeout: TimeInterval = 60, stateDirectory: URL? = nil
   ) {
     self.endpoints = endpoints
@@ -112,23 +113,30 @@ public struct EtcdConfiguration: Sendable {
     let endpoints = (fields["endpoints"] ?? "").split(separator: ",")
       .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     guard !endpoints.isEmpty else { return nil }
-    let credentials = try fields["credentials-file"].map(EtcdCredentials.read(fromFile:))
+    let credentials =
+      try fields["credentials-file"].map(EtcdCredentials.read(fromFile:))
       ?? EtcdCredentials.fromEnvironment(environment)
-    let state = fields["state-directory"].map { URL(fileURLWithPath: $0, isDirectory: true) }
+    let state =
+      fields["state-directory"].map { URL(fileURLWithPath: $0, isDirectory: true) }
       ?? defaultStateDirectory(environment: environment)
     return EtcdConfiguration(
       endpoints: endpoints, root: fields["root"] ?? defaultRoot, container: container,
-      account: fields["account"].flatMap { $0.isEmpty ? nil : $0 } ?? "default", credentials: credentials,
-      tls: HTTPTLSFiles(caFile: fields["ca-file"], certificateFile: fields["cert-file"], keyFile: fields["key-file"]),
+      account: fields["account"].flatMap { $0.isEmpty ? nil : $0 } ?? "default",
+      credentials: credentials,
+      tls: HTTPTLSFiles(
+        caFile: fields["ca-file"], certificateFile: fields["cert-file"], keyFile: fields["key-file"]
+      ),
       stateDirectory: state)
   }
 
   /// `$XDG_STATE_HOME/ObservableDefaults/etcd`, else `~/.local/state/ObservableDefaults/etcd`.
   static func defaultStateDirectory(environment: [String: String]) -> URL {
     if let value = environment["XDG_STATE_HOME"], value.hasPrefix("/") {
-      return URL(fileURLWithPath: value, isDirectory: true).appendingPathComponent("ObservableDefaults/etcd")
+      return URL(fileURLWithPath: value, isDirectory: true).appendingPathComponent(
+        "ObservableDefaults/etcd")
     }
-    let home = environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
+    let home =
+      environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
       ?? FileManager.default.homeDirectoryForCurrentUser
     return home.appendingPathComponent(".local/state/ObservableDefaults/etcd", isDirectory: true)
   }

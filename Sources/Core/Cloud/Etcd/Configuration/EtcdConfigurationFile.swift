@@ -17,12 +17,14 @@ public enum EtcdConfigurationFile {
   /// The file's location, read from the environment at each call.
   ///
   /// - Parameter environment: The environment to read `XDG_CONFIG_HOME` and `HOME` from.
-  public static func url(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+  public static func url(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL
+  {
     let configHome: URL
     if let value = environment["XDG_CONFIG_HOME"], value.hasPrefix("/") {
       configHome = URL(fileURLWithPath: value, isDirectory: true)
     } else {
-      let home = environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
+      let home =
+        environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
         ?? FileManager.default.homeDirectoryForCurrentUser
       configHome = home.appendingPathComponent(".config", isDirectory: true)
     }

@@ -25,7 +25,9 @@ final class CurlHTTPClient: @unchecked Sendable {
   /// The largest reply body accepted, in bytes; a longer one is refused as malformed.
   let maximumReplyBytes: Int
 
-  private static let globalInitialization: Void = { _ = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
+  private static let globalInitialization: Void = {
+    _ = curl_global_init(Int(CURL_GLOBAL_DEFAULT))
+  }()
   private let lock = NSLock()
   private var idleHandles: [UnsafeMutableRawPointer] = []
 
@@ -35,7 +37,10 @@ final class CurlHTTPClient: @unchecked Sendable {
   ///   - tls: CA and client-certificate files for `https`.
   ///   - connectTimeout: Seconds to wait for a connection.
   ///   - maximumReplyBytes: The largest reply body accepted.
-  init(tls: HTTPTLSFiles = HTTPTLSFiles(), connectTimeout: TimeInterval = 2, maximumReplyBytes: Int = 64 << 20) {
+  init(
+    tls: HTTPTLSFiles = HTTPTLSFiles(), connectTimeout: TimeInterval = 2,
+    maximumReplyBytes: Int = 64 << 20
+  ) {
     _ = Self.globalInitialization
     self.tls = tls
     self.connectTimeout = connectTimeout
@@ -55,7 +60,9 @@ final class CurlHTTPClient: @unchecked Sendable {
   ///   - timeout: Seconds for the whole exchange.
   /// - Returns: The status and body, whatever the status.
   /// - Throws: ``HTTPError`` when no complete, well-formed reply arrived in time.
-  func post(_ url: String, body: Data, headers: [String] = [], timeout: TimeInterval) throws -> Reply {
+  func post(_ url: String, body: Data, headers: [String] = [], timeout: TimeInterval) throws
+    -> Reply
+  {
     let transfer = Transfer(maximumBytes: maximumReplyBytes, lineHandler: nil, isCancelled: nil)
     let status = try perform(url, body: body, headers: headers, transfer: transfer) { handle in
       _ = ccurl_set_long(handle, CURLOPT_TIMEOUT_MS, Self.milliseconds(timeout))
@@ -81,8 +88,10 @@ final class CurlHTTPClient: @unchecked Sendable {
     _ url: String, body: Data, headers: [String] = [], idleTimeout: TimeInterval,
     isCancelled: @escaping () -> Bool, onLine: @escaping (Data) -> Bool
   ) throws -> Int {
-    let transfer = Transfer(maximumBytes: maximumReplyBytes, lineHandler: onLine, isCancelled: isCancelled)
-    let status = try perform(url, body: body, headers: headers, transfer: transfer, pooled: false) { handle in
+    let transfer = Transfer(
+      maximumBytes: maximumReplyBytes, lineHandler: onLine, isCancelled: isCancelled)
+    let status = try perform(url, body: body, headers: headers, transfer: transfer, pooled: false) {
+      handle in
       _ = ccurl_set_long(handle, CURLOPT_LOW_SPEED_LIMIT, 1)
       _ = ccurl_set_long(handle, CURLOPT_LOW_SPEED_TIME, max(1, Int(idleTimeout.rounded(.up))))
       _ = ccurl_set_long(handle, CURLOPT_TCP_KEEPALIVE, 1)
@@ -100,7 +109,8 @@ final class CurlHTTPClient: @unchecked Sendable {
   ) throws -> Int {
     let endpoint = Self.endpoint(of: url)
     guard let handle = takeHandle(pooled: pooled) else {
-      throw HTTPError(kind: .unreachable, endpoint: endpoint, reason: "libcurl could not create a handle")
+      throw HTTPError(
+        kind: .unreachable, endpoint: endpoint, reason: "libcurl could not create a handle")
     }
     var headerList: UnsafeMutablePointer<curl_slist>? = nil
     for line in ["Content-Type: application/json", "Expect:"] + headers {
@@ -121,10 +131,13 @@ final class CurlHTTPClient: @unchecked Sendable {
     _ = ccurl_set_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer)
     let payload = body.isEmpty ? Data("{}".utf8) : body
     _ = payload.withUnsafeBytes { bytes in
-      ccurl_set_post_body(handle, bytes.baseAddress!.assumingMemoryBound(to: CChar.self), payload.count)
+      ccurl_set_post_body(
+        handle, bytes.baseAddress!.assumingMemoryBound(to: CChar.self), payload.count)
     }
     if let caFile = tls.caFile { _ = ccurl_set_string(handle, CURLOPT_CAINFO, caFile) }
-    if let certificate = tls.certificateFile { _ = ccurl_set_string(handle, CURLOPT_SSLCERT, certificate) }
+    if let certificate = tls.certificateFile {
+      _ = ccurl_set_string(handle, CURLOPT_SSLCERT, certificate)
+    }
     if let key = tls.keyFile { _ = ccurl_set_string(handle, CURLOPT_SSLKEY, key) }
     _ = ccurl_set_write_function(handle, writeFunction, transfer.context)
     configure(handle)
@@ -133,7 +146,8 @@ final class CurlHTTPClient: @unchecked Sendable {
     guard code == CURLE_OK else {
       let detail = String(cString: errorBuffer)
       let reason = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
-      throw HTTPError(kind: transfer.failureKind ?? Self.kind(of: code), endpoint: endpoint, reason: reason)
+      throw HTTPError(
+        kind: transfer.failureKind ?? Self.kind(of: code), endpoint: endpoint, reason: reason)
     }
     return ccurl_response_code(handle)
   }
@@ -145,11 +159,13 @@ final class CurlHTTPClient: @unchecked Sendable {
 
   private func giveBack(_ handle: UnsafeMutableRawPointer, pooled: Bool) {
     curl_easy_reset(handle)
-    let kept = pooled && lock.withLock {
-      guard idleHandles.count < 4 else { return false }
-      idleHandles.append(handle)
-      return true
-    }
+    let kept =
+      pooled
+      && lock.withLock {
+        guard idleHandles.count < 4 else { return false }
+        idleHandles.append(handle)
+        return true
+      }
     if !kept { curl_easy_cleanup(handle) }
   }
 
@@ -160,8 +176,10 @@ final class CurlHTTPClient: @unchecked Sendable {
       CURLE_HTTP2_STREAM, CURLE_UNSUPPORTED_PROTOCOL, CURLE_FILESIZE_EXCEEDED:
       .malformedReply
     case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM,
-      CURLE_SSL_CIPHER, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ENGINE_NOTFOUND, CURLE_SSL_ENGINE_SETFAILED,
-      CURLE_SSL_SHUTDOWN_FAILED, CURLE_SSL_CRL_BADFILE, CURLE_SSL_ISSUER_ERROR, CURLE_USE_SSL_FAILED:
+      CURLE_SSL_CIPHER, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ENGINE_NOTFOUND,
+      CURLE_SSL_ENGINE_SETFAILED,
+      CURLE_SSL_SHUTDOWN_FAILED, CURLE_SSL_CRL_BADFILE, CURLE_SSL_ISSUER_ERROR,
+      CURLE_USE_SSL_FAILED:
       .tls
     case CURLE_ABORTED_BY_CALLBACK: .cancelled
     default: .unreachable
@@ -170,7 +188,8 @@ final class CurlHTTPClient: @unchecked Sendable {
 
   /// `scheme://host:port` of `url` (what errors name; never a path, query or user).
   static func endpoint(of url: String) -> String {
-    guard let components = URLComponents(string: url), let scheme = components.scheme, let host = components.host
+    guard let components = URLComponents(string: url), let scheme = components.scheme,
+      let host = components.host
     else { return "(invalid URL)" }
     return components.port.map { "\(scheme)://\(host):\($0)" } ?? "\(scheme)://\(host)"
   }
