@@ -169,4 +169,26 @@ import Testing
       withExtendedLifetime(observation) {}
     }
   }
+
+  /// A suite whose folder does not exist yet (a fresh `XDG_CONFIG_HOME`) follows another process
+  /// that creates the folder and the file, and follows it again after the folder is removed and
+  /// made anew.
+  @Test func aSuiteFollowsAnotherProcessThatCreatesItsFolder() async throws {
+    try await withTemporaryFolder { folder in
+      let url = folder.file("not/yet/there/suite.plist")
+      let defaults = PropertyListDefaults(fileURL: url)
+      let log = ChangeLog()
+      let observation = defaults.observe(log.handler)
+      #expect(try CoreProbe.run(["set", url.path, "k", "v"]).status == 0)
+      #expect(await poll { defaults.string(forKey: "k") == "v" })
+      #expect(
+        log.changes(from: .otherProcess) == [DefaultsChange(keys: ["k"], origin: .otherProcess)])
+
+      try FileManager.default.removeItem(at: folder.file("not"))
+      #expect(await poll { defaults.string(forKey: "k") == nil })
+      #expect(try CoreProbe.run(["set", url.path, "k", "again"]).status == 0)
+      #expect(await poll { defaults.string(forKey: "k") == "again" })
+      withExtendedLifetime(observation) {}
+    }
+  }
 }

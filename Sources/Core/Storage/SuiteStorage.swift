@@ -150,7 +150,6 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
     do {
       let wasRead = try file.apply(changes, known: &disk)
       merge(wasRead ? disk?.document.values ?? [:] : nil)
-      DirectoryWatcher.shared.watchAgain(fileAt: file.url)
       return nil
     } catch {
       let failure = PropertyListError(wrapping: error, file: file.url, kind: .unwritable)

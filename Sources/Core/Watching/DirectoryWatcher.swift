@@ -9,8 +9,10 @@ import Foundation
 /// It watches folders, not files, because an atomic save replaces the file's inode. One way in,
 /// ``watch(fileAt:onChange:)``: an event naming a watched file calls that file's callbacks (a
 /// ``SuiteStorage`` re-reads, diffs and reports). A folder is watched while at least one callback
-/// of a file in it lives. A folder that does not exist yet is watched once a write creates it
-/// (``watchAgain(fileAt:)``).
+/// of a file in it lives. A folder that does not exist yet (or goes away) is waited for: its
+/// nearest existing ancestor is watched for new folders, and once the folder appears — made by
+/// any process — it is watched and the callbacks of its files are called (the file may already
+/// be there).
 final class DirectoryWatcher: @unchecked Sendable {
   static let shared = DirectoryWatcher()
 
@@ -34,6 +36,10 @@ final class DirectoryWatcher: @unchecked Sendable {
   private var paths: [Int32: String] = [:]
   // Guarded by `lock`: file path → watcher → callback (see `watch(fileAt:onChange:)`).
   private var callbacks: [String: [ObjectIdentifier: @Sendable () -> Void]] = [:]
+  // Guarded by `lock`: files whose folder does not exist, path → watches; and the watches of the
+  // nearest existing ancestors of those folders (watch descriptor → path), told of new folders.
+  private var waiting: [String: Set<ObjectIdentifier>] = [:]
+  private var ancestors: [Int32: String] = [:]
 
   private init() {
     inotify = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
@@ -73,15 +79,6 @@ final class DirectoryWatcher: @unchecked Sendable {
     }
   }
 
-  /// Watches the folder of `url` for the watches of its file that could not start because the
-  /// folder did not exist yet (a writer calls this after it created the folder); no effect on
-  /// watches already running.
-  func watchAgain(fileAt url: URL) {
-    lock.withLock {
-      for id in callbacks[url.path].map({ Array($0.keys) }) ?? [] { addWatch(url, for: id) }
-    }
-  }
-
   /// Watches the folder of `url` for events naming its file, for the watch `id` (called with
   /// `lock` held).
   private func addWatch(_ url: URL, for id: ObjectIdentifier) {
@@ -90,11 +87,65 @@ final class DirectoryWatcher: @unchecked Sendable {
     guard source != nil, folders[folder]?.files[name]?.contains(id) != true else { return }
     if folders[folder] == nil {
       let descriptor = inotify_add_watch(inotify, folder, Self.mask)
-      guard descriptor >= 0 else { return }
+      guard descriptor >= 0 else {
+        waitForFolder(of: url, for: id)
+        return
+      }
       folders[folder] = Folder(descriptor: descriptor)
       paths[descriptor] = folder
     }
     folders[folder]?.files[name, default: []].insert(id)
+  }
+
+  /// Notes that the folder of `url` is missing for the watch `id`, and watches its nearest
+  /// existing ancestor for new folders (called with `lock` held).
+  private func waitForFolder(of url: URL, for id: ObjectIdentifier) {
+    waiting[url.path, default: []].insert(id)
+    var ancestor = url.deletingLastPathComponent().deletingLastPathComponent()
+    while true {
+      // IN_MASK_ADD: an ancestor may be a watched folder too; its mask is kept.
+      let descriptor = inotify_add_watch(
+        inotify, ancestor.path, UInt32(IN_CREATE | IN_MOVED_TO | IN_ONLYDIR) | UInt32(IN_MASK_ADD))
+      if descriptor >= 0 {
+        ancestors[descriptor] = ancestor.path
+        // The folder may have appeared before the ancestor was watched: look once more.
+        if FileManager.default.fileExists(atPath: url.deletingLastPathComponent().path) {
+          queue.async { [self] in callBack(lock.withLock { watchAppearedFolders() }) }
+        }
+        return
+      }
+      guard ancestor.path != "/" else { return }
+      ancestor = ancestor.deletingLastPathComponent()
+    }
+  }
+
+  /// Whether `event` may mean that a folder waited for appeared, or that an ancestor watched for
+  /// one went away (then a higher one is watched instead) (called with `lock` held).
+  private func concernsWaitingFiles(_ event: inotify_event) -> Bool {
+    guard ancestors[event.wd] != nil else { return false }
+    if event.mask & UInt32(IN_IGNORED) != 0 {
+      ancestors[event.wd] = nil
+      return true
+    }
+    return event.mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0
+  }
+
+  /// Watches the folders that appeared for the files waiting for them (the others wait on, from
+  /// their nearest existing ancestor); returns the paths of the files now watched (called with
+  /// `lock` held). Ancestor watches no longer needed end.
+  private func watchAppearedFolders() -> [String] {
+    let waited = waiting
+    waiting = [:]
+    for (path, ids) in waited {
+      for id in ids { addWatch(URL(fileURLWithPath: path), for: id) }
+    }
+    if waiting.isEmpty {
+      for descriptor in ancestors.keys where paths[descriptor] == nil {
+        inotify_rm_watch(inotify, descriptor)
+      }
+      ancestors = [:]
+    }
+    return waited.keys.filter { waiting[$0] == nil }
   }
 
   /// Stops reporting changes of the file at `url` (a resolved path) for the watch `id`.
@@ -102,6 +153,8 @@ final class DirectoryWatcher: @unchecked Sendable {
     let folder = url.deletingLastPathComponent().path
     let name = url.lastPathComponent
     lock.withLock {
+      waiting[url.path]?.remove(id)
+      if waiting[url.path]?.isEmpty == true { waiting[url.path] = nil }
       guard var watched = folders[folder], var watchers = watched.files[name] else { return }
       watchers.remove(id)
       watched.files[name] = watchers.isEmpty ? nil : watchers
@@ -119,6 +172,7 @@ final class DirectoryWatcher: @unchecked Sendable {
   private func readEvents() {
     var buffer = [UInt8](repeating: 0, count: 64 * 1024)
     var touched = Set<String>()
+    var folderAppeared = false
     while true {
       let count = buffer.withUnsafeMutableBytes { read(inotify, $0.baseAddress, $0.count) }
       if count <= 0 { break }
@@ -128,12 +182,19 @@ final class DirectoryWatcher: @unchecked Sendable {
           let event = bytes.loadUnaligned(fromByteOffset: offset, as: inotify_event.self)
           let nameStart = offset + MemoryLayout<inotify_event>.size
           let nameBytes = bytes[nameStart..<nameStart + Int(event.len)].prefix { $0 != 0 }
+          if lock.withLock({ concernsWaitingFiles(event) }) { folderAppeared = true }
           touched.formUnion(paths(for: event, name: String(decoding: nameBytes, as: UTF8.self)))
           offset = nameStart + Int(event.len)
         }
       }
     }
-    for path in touched {
+    if folderAppeared { touched.formUnion(lock.withLock { watchAppearedFolders() }) }
+    callBack(touched)
+  }
+
+  /// Calls the callbacks of the files at `paths` (on the watcher's queue, without `lock`).
+  private func callBack(_ paths: some Collection<String>) {
+    for path in paths {
       for callback in lock.withLock({ callbacks[path].map { Array($0.values) } ?? [] }) {
         callback()
       }
@@ -152,9 +213,16 @@ final class DirectoryWatcher: @unchecked Sendable {
         if event.mask & UInt32(IN_IGNORED) != 0 {
           paths[event.wd] = nil
           folders[folder] = nil
+          // The folder went away: its files wait for it to come back.
+          for (name, ids) in watched.files {
+            for id in ids { waitForFolder(of: URL(fileURLWithPath: folder + "/" + name), for: id) }
+          }
         }
         return watched.files.keys.map { folder + "/" + $0 }
       }
+      // A file being created is still empty (its IN_CLOSE_WRITE follows); IN_CREATE is in the
+      // mask only of a folder that is also an ancestor waited on.
+      if event.mask & UInt32(IN_CREATE) != 0 { return [] }
       let file = watched.files[name] == nil ? [] : [folder + "/" + name]
       return file + (watched.files[Self.anyFile] == nil ? [] : [folder + "/" + Self.anyFile])
     }
