@@ -10,15 +10,27 @@ import Testing
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     .appendingPathComponent("scripts")
 
-  /// Runs `command` with `arguments`; nil when it is not installed.
+  /// Runs `command` with `arguments`, with a home of its own (shells such as fish make their
+  /// folders there); nil when it is not installed.
   private func run(_ command: String, _ arguments: [String]) throws -> (Int32, String)? {
     guard
       let path = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
         .map({ "\($0)/\(command)" }).first(where: FileManager.default.isExecutableFile(atPath:))
     else { return nil }
+    let home = try TemporaryFolder(prefix: "install-files-home")
+    defer { home.remove() }
     let result = try ChildProcess.run(
-      URL(fileURLWithPath: path), arguments, environment: ["MANWIDTH": "80"])
+      URL(fileURLWithPath: path), arguments,
+      environment: ["MANWIDTH": "80"].merging(Self.privateHome(home)) { $1 })
     return (result.status, result.output + result.error)
+  }
+
+  /// `HOME` and the XDG folders in `home`, so that nothing is written into the user's.
+  private static func privateHome(_ home: TemporaryFolder) -> [String: String?] {
+    [
+      "HOME": home.url.path, "XDG_DATA_HOME": home.file("data").path,
+      "XDG_CACHE_HOME": home.file("cache").path, "XDG_STATE_HOME": home.file("state").path,
+    ]
   }
 
   @Test(arguments: [
@@ -51,10 +63,10 @@ import Testing
     defer { folder.remove() }
     let result = try ChildProcess.run(
       URL(fileURLWithPath: "/usr/bin/env"), [shell, "-c", command],
-      environment: [
+      environment: Self.privateHome(folder).merging([
         "XDG_CONFIG_HOME": editor.preferences.path,
         "PATH": path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? ""),
-      ], in: folder.url)
+      ]) { $1 }, in: folder.url)
     #expect(result.status == 0, "\(result.error)")
     return result.output.split(separator: "\n").map { String($0.split(separator: "\t")[0]) }
   }

@@ -31,7 +31,9 @@ enum KeyValueStoreKind: String, CaseIterable, CustomTestStringConvertible, Senda
       let file = folder.file("conformance.plist")
       return (PropertyListDefaults(fileURL: file), PropertyListDefaults(fileURL: file))
     case .foundationUserDefaults:
-      let suite = "conformance.\(UUID().uuidString)"
+      // Foundation takes an absolute suite name as the file's path without `.plist`: the file
+      // stays in the test's folder, not in the user's preferences.
+      let suite = folder.file("conformance").path
       return (
         FoundationDefaultsStore(defaults: UserDefaults(suiteName: suite)!),
         FoundationDefaultsStore(defaults: UserDefaults(suiteName: suite)!)
