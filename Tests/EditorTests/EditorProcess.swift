@@ -14,13 +14,13 @@ struct EditorProcess {
   static let binary: URL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
     .deletingLastPathComponent().appendingPathComponent("settings-editor")
 
-  /// The folder used as `XDG_CONFIG_HOME` for every run of this value.
-  let preferences: URL
+  /// The folder used as `XDG_CONFIG_HOME` for every run of this value, removed when the last
+  /// copy of the value goes.
+  private let folder: TemporaryFolder
+  var preferences: URL { folder.url }
 
   init() throws {
-    preferences = FileManager.default.temporaryDirectory
-      .appendingPathComponent("editor-e2e-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: preferences, withIntermediateDirectories: true)
+    folder = try TemporaryFolder(prefix: "editor-e2e")
   }
 
   /// Runs the program with `arguments` and waits for it.

@@ -47,6 +47,7 @@ import Testing
   /// built program, in a preferences folder holding the suite `com.example.completion`.
   private func complete(_ words: [String], shell: String) throws -> [String] {
     let editor = try EditorProcess()
+    defer { withExtendedLifetime(editor) {} }  // its folder lives until the shell has run
     #expect(try editor.run("write", "com.example.completion", "k", "v").status == 0)
     let script = Self.scripts.appendingPathComponent(
       shell == "bash" ? "share/settings-editor.bash" : "share/settings-editor.fish"

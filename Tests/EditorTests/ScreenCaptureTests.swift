@@ -12,7 +12,7 @@ import Testing
 @Suite(.serialized) struct ScreenCaptureTests {
   /// A folder of this test's own (a previous test's late writes cannot reach it); the header
   /// cuts paths in the middle, so its unique part never shows.
-  private let folder = URL(fileURLWithPath: "/tmp/settings-editor-captures-\(UUID().uuidString)")
+  private let captures: TemporaryFolder
 
   private let types: EditorTypeSettings
   private let session: EditorSession
@@ -21,8 +21,9 @@ import Testing
   private let screen: EditorScreen
 
   init() throws {
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    let folder = folder
+    captures = try TemporaryFolder(
+      at: URL(fileURLWithPath: "/tmp/settings-editor-captures-\(UUID().uuidString)"))
+    let folder = captures.url
     let store = { (suite: String) in
       PropertyListDefaults(fileURL: folder.appendingPathComponent(suite + ".plist"))
     }

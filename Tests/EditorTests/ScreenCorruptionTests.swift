@@ -50,7 +50,11 @@ extension TerminalEditorTests {
     var screen = try session.waitForScreen { $0.first?.contains("org.me.raw") == true }
     #expect(screen.contains { $0.contains("|  list >") }, "the tree's triangle in ASCII too")
     try session.send("Enter")
-    screen = try session.waitForScreen { $0.contains { $0.contains("|  list v") } }
+    // tmux may capture a frame half drawn: wait for the opened list and the row below it.
+    screen = try session.waitForScreen { lines in
+      lines.contains { $0.contains("|  list v") }
+        && lines.contains { $0.contains(#"Gr\u{fc}\u{df}e"#) }
+    }
     #expect(screen.contains { $0.contains(#"  String  \u{fc}"#) })
     #expect(screen.contains { $0.contains(#"Gr\u{fc}\u{df}e"#) })
     try session.send("End", "Enter")

@@ -3,8 +3,9 @@ import Foundation
 /// A fresh folder under the system's temporary folder (`$TMPDIR`, else `/tmp`), for one test.
 ///
 /// Tests never write into the user's home: every file they make lives in one of these, and the
-/// folder goes away with ``remove()`` (or at the end of ``withTemporaryFolder(prefix:_:)``).
-public struct TemporaryFolder: Sendable {
+/// folder goes away with ``remove()``, at the end of ``withTemporaryFolder(prefix:_:)``, or when
+/// the last reference to it goes (a suite that keeps one as a property needs no teardown).
+public final class TemporaryFolder: Sendable {
   /// The folder, created by the initializer.
   public let url: URL
 
@@ -17,6 +18,17 @@ public struct TemporaryFolder: Sendable {
       .appendingPathComponent("\(prefix)-\(UUID().uuidString)", isDirectory: true)
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
   }
+
+  /// Creates the folder `url` itself (a test that needs a fixed path shape, such as a screen
+  /// capture showing it).
+  ///
+  /// - Throws: The error of `FileManager.createDirectory` when the folder cannot be made.
+  public init(at url: URL) throws {
+    self.url = url
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+  }
+
+  deinit { remove() }
 
   /// The URL of `name` (a file or folder name, or a relative path) inside the folder.
   public func file(_ name: String) -> URL {
