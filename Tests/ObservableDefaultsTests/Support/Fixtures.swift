@@ -17,7 +17,12 @@ final class TemporarySuite {
     fileURL = temporary.file("com.example.tests.plist")
   }
 
-  deinit { temporary.remove() }
+  /// Writes what the test's stores still hold back (they share one storage per file), so that no
+  /// flush recreates the folder after it is removed.
+  deinit {
+    _ = store().synchronize()
+    temporary.remove()
+  }
 
   /// A new store instance on the file.
   func store() -> PropertyListDefaults { PropertyListDefaults(fileURL: fileURL) }
