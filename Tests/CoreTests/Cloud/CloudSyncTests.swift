@@ -109,7 +109,7 @@ import Testing
       // Changes arrive in order: once a later save is there, nothing more of the first can come.
       theirs.set("x", forKey: "later")
       #expect(theirs.synchronize())
-      #expect(await poll { notifications.all.count >= 2 })
+      #expect(await poll { notifications.all.count >= 2 && changes.all.count >= 2 })
       #expect(
         notifications.all == [
           .init(reason: NSUbiquitousKeyValueStoreServerChange, keys: ["changed"]),

@@ -102,7 +102,7 @@ import Testing
       // Changes arrive in order: once a later write is there, nothing more of the first can come.
       #expect(
         try CoreProbe.run(["cloud-set", folder.url.path, "shared", "later", "x"]).status == 0)
-      #expect(await poll { notifications.all.count >= 2 })
+      #expect(await poll { notifications.all.count >= 2 && changes.all.count >= 2 })
       #expect(
         notifications.all == [
           .init(reason: NSUbiquitousKeyValueStoreServerChange, keys: ["remote"]),
