@@ -245,13 +245,16 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
     }
     if unchanged, described?.pendingMigration(store, prefix) == nil { return }
     let encoded = codec.encode(newValue)
-    let keys = described?.storageKeys ?? StorageKeys(key: key, previousKeys: [])
-    let writes = keys.writes(storing: encoded, in: store, prefix: prefix)
+    // Only a property with previous keys can have a value to move; any other writes one key,
+    // without building a set of writes (this is the path of every write).
+    let moves = described?.storageKeys.flatMap { keys in
+      keys.previousKeys.isEmpty ? nil : keys.writes(storing: encoded, in: store, prefix: prefix)
+    }
     do {
-      if writes.count == 1 {
-        try store.write(encoded, forKey: fullKey, excluding: observation)
+      if let moves, moves.count > 1 {
+        try store.write(moves, excluding: observation)
       } else {
-        try store.write(writes, excluding: observation)
+        try store.write(encoded, forKey: fullKey, excluding: observation)
       }
       if synchronizesEveryWrite { _ = store.synchronize() }
     } catch {
