@@ -73,7 +73,13 @@ extension TerminalEditorTests {
     let screen = try session.waitForScreen { $0.contains { $0.hasPrefix("  org.me.later") } }
     #expect(screen[6].hasPrefix("  org.me.later"), "after the objects, among the suites")
     try session.send("Tab", "End", "Tab")
-    let shown = try session.waitForScreen { $0.first?.contains("org.me.later") == true }
-    #expect(shown.contains { $0.contains("│  greeting") && $0.hasSuffix("hi") })
+    // tmux may capture a frame half drawn: wait for the header and the row together.
+    func showsRow(_ lines: [String]) -> Bool {
+      lines.contains { $0.contains("│  greeting") && $0.hasSuffix("hi") }
+    }
+    let shown = try session.waitForScreen {
+      $0.first?.contains("org.me.later") == true && showsRow($0)
+    }
+    #expect(showsRow(shown))
   }
 }
