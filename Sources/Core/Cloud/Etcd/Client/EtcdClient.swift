@@ -96,6 +96,7 @@ final class EtcdClient: @unchecked Sendable {
     var failures: [String: String] = [:]
     var pause = 0.05
     while true {
+      var everyHandshakeFailed = true
       for _ in endpoints {
         let remaining = deadline.timeIntervalSinceNow
         guard remaining > 0 else { return try giveUp(failures) }
@@ -104,12 +105,21 @@ final class EtcdClient: @unchecked Sendable {
           lock.withLock { preferred = index }
           return response
         } catch let error as EtcdError where error.triesAnotherMember {
-          failures[endpoints[index]] = error.message
+          // An attempt the deadline cut short says less than the member's earlier failure (a
+          // refused certificate, say): keep that one.
+          let cutShort = remaining < http.connectTimeout
+          if !cutShort || failures[endpoints[index]] == nil {
+            failures[endpoints[index]] = error.message
+          }
+          everyHandshakeFailed = everyHandshakeFailed && error.isTLSFailure
         }
         index = (index + 1) % endpoints.count
       }
-      // Every member failed (say, during a leader election): try again shortly, until the deadline.
-      guard deadline.timeIntervalSinceNow > pause else { return try giveUp(failures) }
+      // Every member failed (say, during a leader election): try again shortly, until the deadline;
+      // but a round of refused handshakes is the configuration's, and another round repeats it.
+      guard !everyHandshakeFailed, deadline.timeIntervalSinceNow > pause else {
+        return try giveUp(failures)
+      }
       Thread.sleep(forTimeInterval: pause)
       pause = min(pause * 2, 0.4)
     }
@@ -146,9 +156,11 @@ final class EtcdClient: @unchecked Sendable {
     do {
       reply = try http.post(endpoint + path, body: body, headers: headers, timeout: timeout)
     } catch let error as HTTPError {
-      throw EtcdError(
+      var failure = EtcdError(
         kind: error.kind == .malformedReply ? .malformedReply : .unreachable,
         message: error.description)
+      failure.isTLSFailure = error.kind == .tls
+      throw failure
     }
     guard reply.status == 200 else {
       let gateway = try? EtcdJSON.decode(EtcdGatewayError.self, from: reply.body)

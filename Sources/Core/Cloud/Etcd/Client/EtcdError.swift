@@ -22,6 +22,9 @@ public struct EtcdError: Error, Sendable, CustomStringConvertible {
   public let kind: Kind
   /// The explanation, from etcd or libcurl.
   public let message: String
+  /// Whether the TLS handshake failed: a certificate or key the configuration names, which
+  /// trying the same member again will not change.
+  var isTLSFailure = false
 
   /// Creates an error.
   public init(kind: Kind, message: String) {
