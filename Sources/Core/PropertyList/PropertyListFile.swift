@@ -66,11 +66,38 @@ public struct PropertyListFile: Sendable {
     return PropertyListSnapshot(document: try parse(data), identity: identity)
   }
 
-  /// Parses `data` as this file's contents: the one place where bytes become values.
+  /// Reads and parses the file again after a change, comparing it with `previous` (the values
+  /// this process holds). In a binary file, values equal to `previous`'s are `previous`'s own,
+  /// and unchanged strings are compared with the file's bytes instead of being decoded again.
+  ///
+  /// - Returns: The version read (nil when the file does not exist), and the keys whose value
+  ///   was added, changed or removed since `previous`.
+  /// - Throws: ``PropertyListError`` as ``read()`` does.
+  func rereadSnapshot(comparingTo previous: [String: Any]) throws -> (
+    snapshot: PropertyListSnapshot?, changedKeys: Set<String>
+  ) {
+    guard let (data, identity) = try readData() else { return (nil, Set(previous.keys)) }
+    PropertyListCounters.count(\.parses, path: url.resolvingSymlinksInPath().path)
+    let (document, changedKeys) = try parse(data, comparingTo: previous)
+    return (PropertyListSnapshot(document: document, identity: identity), changedKeys ?? [])
+  }
+
+  /// Parses `data` as this file's contents.
   ///
   /// - Throws: ``PropertyListError`` of kind `.malformed`.
   func parse(_ data: Data) throws -> PropertyListDocument {
-    if data.isEmpty { return PropertyListDocument() }
+    try parse(data, comparingTo: nil).document
+  }
+
+  /// Parses `data` as this file's contents: the one place where bytes become values. With
+  /// `previous`, also returns the keys whose value differs from it (see
+  /// ``rereadSnapshot(comparingTo:)``).
+  ///
+  /// - Throws: ``PropertyListError`` of kind `.malformed`.
+  private func parse(_ data: Data, comparingTo previous: [String: Any]?) throws -> (
+    document: PropertyListDocument, changedKeys: Set<String>?
+  ) {
+    if data.isEmpty { return (PropertyListDocument(), previous.map { Set($0.keys) }) }
     do {
       try PropertyListValidator.validate(data)
     } catch {
@@ -79,12 +106,17 @@ public struct PropertyListFile: Sendable {
     var format = PropertyListSerialization.PropertyListFormat.xml
     let root: Any
     let values: [String: Any]?
+    var changedKeys: Set<String>?
     do {
       if data.starts(with: "bplist".utf8) {
         // Our reader: canonical values in one pass (Foundation's parse and the normalization of
         // its values were the cost of every open and every re-read after a change).
         format = .binary
-        root = try BinaryPropertyListReader.value(of: data)
+        if let previous {
+          (root, changedKeys) = try BinaryPropertyListReader.value(of: data, comparingTo: previous)
+        } else {
+          root = try BinaryPropertyListReader.value(of: data)
+        }
         values = root as? [String: Any]
       } else {
         root = try PropertyListSerialization.propertyList(from: data, options: [], format: &format)
@@ -99,7 +131,10 @@ public struct PropertyListFile: Sendable {
       let reason = "the root is a \(type(of: root)), not a dictionary with string keys"
       throw PropertyListError(file: url, kind: .malformed, reason: reason)
     }
-    return PropertyListDocument(values: values, format: format)
+    if let previous, changedKeys == nil {
+      changedKeys = PropertyListDiff.changedKeys(from: previous, to: values)
+    }
+    return (PropertyListDocument(values: values, format: format), changedKeys)
   }
 
   /// Parses `data` as if it were this file's contents, with every check of ``read()``: for bytes

@@ -148,8 +148,12 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
     }
     guard !changes.isEmpty else { return nil }
     do {
-      let wasRead = try file.apply(changes, known: &disk)
-      merge(wasRead ? disk?.document.values ?? [:] : nil)
+      if try file.apply(changes, known: &disk) {
+        let values = disk?.document.values ?? [:]
+        merge(values, changedKeys: PropertyListDiff.changedKeys(from: allValues(), to: values))
+      } else {
+        merge([:], changedKeys: [])
+      }
       return nil
     } catch {
       let failure = PropertyListError(wrapping: error, file: file.url, kind: .unwritable)
@@ -186,9 +190,9 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
     }
     disk = nil
     do {
-      let snapshot = try file.readSnapshot()
+      let (snapshot, changedKeys) = try file.rereadSnapshot(comparingTo: allValues())
       disk = snapshot ?? PropertyListSnapshot(document: PropertyListDocument(), identity: nil)
-      merge(snapshot?.document.values ?? [:])
+      merge(snapshot?.document.values ?? [:], changedKeys: changedKeys)
       FreedMemory.release(afterReplacingDocumentOf: snapshot?.document.values.count ?? 0)
       return nil
     } catch {
@@ -201,24 +205,14 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
     }
   }
 
-  /// Makes memory match `disk` (the file's values; nil when memory already matches) for every
-  /// key without a pending write, and tells observers which keys changed. Clears the errors;
-  /// flushes writes kept back while the file was malformed.
-  private func merge(_ disk: [String: Any]?) {
-    var changedKeys = Set<String>()
+  /// Makes memory match `disk` (the file's values) for `changedKeys` (the keys in which `disk`
+  /// differs from memory, read while no flush could run) without a pending write, and tells
+  /// observers about them. Clears the errors; flushes writes kept back while the file was
+  /// malformed.
+  private func merge(_ disk: [String: Any], changedKeys: Set<String>) {
     lock.lock()
-    if let disk {
-      for (key, value) in disk where pending[key] == nil {
-        if !propertyListValuesEqual(values[key], value) {
-          values[key] = value
-          changedKeys.insert(key)
-        }
-      }
-      for key in values.keys where disk[key] == nil && pending[key] == nil {
-        changedKeys.insert(key)
-      }
-      for key in changedKeys where disk[key] == nil { values[key] = nil }
-    }
+    let changedKeys = changedKeys.filter { pending[$0] == nil }
+    for key in changedKeys { values[key] = disk[key] }
     fileError = nil
     latestError = nil
     let mustFlush = !pending.isEmpty && !flushScheduled

@@ -35,6 +35,31 @@ struct BinaryPropertyListReader {
     }
   }
 
+  /// The value of the top object of `data`, read again after a change: when it is a dictionary,
+  /// each of its values that equals `previous`'s value for the key is `previous`'s value itself
+  /// (strings are compared with the file's bytes, so unchanged ones are neither decoded nor
+  /// allocated again), and `changedKeys` names every key added, changed or removed since
+  /// `previous`.
+  ///
+  /// - Parameter previous: The values read or written before.
+  /// - Returns: The top object, and nil keys when it is not a dictionary.
+  /// - Throws: ``PropertyListRejection`` when the bytes are not a consistent binary property list.
+  static func value(of data: Data, comparingTo previous: [String: Any]) throws(
+    PropertyListRejection
+  ) -> (root: Any, changedKeys: Set<String>?) {
+    do {
+      return try data.withUnsafeBytes { bytes in
+        let reader = try BinaryPropertyListReader(bytes: bytes)
+        if let reread = try reader.topDictionary(comparingTo: previous) { return reread }
+        return (try reader.value(reader.topObject, depth: 1), nil)
+      }
+    } catch let rejection as PropertyListRejection {
+      throw rejection
+    } catch {
+      throw PropertyListRejection(reason: "\(error)")
+    }
+  }
+
   private init(bytes: UnsafeRawBufferPointer) throws(PropertyListRejection) {
     self.bytes = bytes
     guard bytes.count >= 8 + 1 + 32, bytes.starts(with: "bplist00".utf8) else {
@@ -113,6 +138,57 @@ struct BinaryPropertyListReader {
       return dictionary
     default:
       throw Self.inconsistent()
+    }
+  }
+
+  /// The top dictionary read against `previous` (see ``value(of:comparingTo:)``), or nil when
+  /// the top object is not a dictionary.
+  private func topDictionary(comparingTo previous: [String: Any]) throws(PropertyListRejection)
+    -> (root: Any, changedKeys: Set<String>?)?
+  {
+    let offset = try objectOffset(topObject)
+    guard bytes[offset] >> 4 == 0xD else { return nil }
+    let (start, count) = try lengthAndStart(offset, Int(bytes[offset] & 0x0F))
+    try require(start, 2 * count * referenceSize)
+    var dictionary: [String: Any] = [:]
+    dictionary.reserveCapacity(count)
+    var changedKeys = Set<String>()
+    var keptKeys = 0
+    for position in 0..<count {
+      let key = try string(at: try objectOffset(try reference(start, position)))
+      guard dictionary.index(forKey: key) == nil else { continue }  // the first value is kept
+      let index = try reference(start, count + position)
+      guard let old = previous[key] else {
+        dictionary[key] = try value(index, depth: 2)
+        changedKeys.insert(key)
+        continue
+      }
+      keptKeys += 1
+      if try stringObject(index, equals: old) {
+        dictionary[key] = old
+        continue
+      }
+      let new = try value(index, depth: 2)
+      let isEqual = propertyListValuesEqual(old, new)
+      dictionary[key] = isEqual ? old : new
+      if !isEqual { changedKeys.insert(key) }
+    }
+    if keptKeys < previous.count {
+      for key in previous.keys where dictionary.index(forKey: key) == nil { changedKeys.insert(key) }
+    }
+    return (dictionary, changedKeys)
+  }
+
+  /// Whether object `index` is an ASCII string whose bytes are those of `value` (false for any
+  /// other object: decode it to compare).
+  private func stringObject(_ index: Int, equals value: Any) throws(PropertyListRejection) -> Bool
+  {
+    let offset = try objectOffset(index)
+    guard bytes[offset] >> 4 == 0x5, var string = value as? String else { return false }
+    let (start, count) = try lengthAndStart(offset, Int(bytes[offset] & 0x0F))
+    try require(start, count)
+    return string.withUTF8 { utf8 in
+      utf8.count == count && (count == 0 || memcmp(utf8.baseAddress!, bytes.baseAddress! + start, count) == 0)
     }
   }
 

@@ -1,0 +1,15 @@
+/// The keys in which two versions of a document's values differ.
+enum PropertyListDiff {
+  /// The keys added, changed or removed from `old` to `new` (compared with
+  /// ``propertyListValuesEqual(_:_:)``).
+  ///
+  /// - Complexity: O(*n*) in the keys of both, without copying a value.
+  static func changedKeys(from old: [String: Any], to new: [String: Any]) -> Set<String> {
+    var changedKeys = Set<String>()
+    for (key, value) in new where !propertyListValuesEqual(old[key], value) {
+      changedKeys.insert(key)
+    }
+    for key in old.keys where new[key] == nil { changedKeys.insert(key) }
+    return changedKeys
+  }
+}
