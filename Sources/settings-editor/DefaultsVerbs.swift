@@ -119,38 +119,47 @@ enum DefaultsVerbs {
 
   /// The stored values of a suite or file (registered defaults excluded).
   ///
-  /// - Throws: ``VerbError`` `.failure` when it does not exist; ``PropertyListError``.
+  /// - Throws: ``VerbError``: `.failure` when it does not exist, `.invalid` when it does not
+  ///   parse; ``PropertyListError`` when it cannot be read.
   static func values(of domain: Invocation.Domain) throws -> [String: Any] {
-    switch domain {
-    case .file(let path):
-      let document: PropertyListDocument?
-      do {
-        document = try PropertyListFile(url: URL(fileURLWithPath: path)).read()
-      } catch let error as PropertyListError where error.kind == .malformed {
-        // Reading changes nothing: no "left unchanged" here.
-        throw VerbError.invalid("\(path) is not a valid property list (\(error.reason))")
-      }
-      guard let document else { throw VerbError.failure("no such file: \(path)") }
-      return document.values
-    case .suite(let suite):
-      guard
-        FileManager.default.fileExists(atPath: PreferencesDirectory.fileURL(forSuite: suite).path)
-      else {
+    // The file itself: a one-shot read needs no suite storage and no watch of the folder.
+    let url = try fileURL(of: domain)
+    let document: PropertyListDocument?
+    do {
+      document = try PropertyListFile(url: url).read()
+    } catch let error as PropertyListError where error.kind == .malformed {
+      // Reading changes nothing: no "left unchanged" here.
+      throw VerbError.invalid("\(url.path) is not a valid property list (\(error.reason))")
+    }
+    guard let document else {
+      switch domain {
+      case .file(let path): throw VerbError.failure("no such file: \(path)")
+      case .suite(let suite):
         throw VerbError.failure(
           "the suite \(suite) does not exist in \(PreferencesDirectory.url.path)")
       }
-      let defaults = try suiteDefaults(suite)
-      if let error = defaults.lastError { throw error }
-      return defaults.persistentDomain(forName: suite) ?? [:]
+    }
+    return document.values
+  }
+
+  /// The file of a suite (in ``PreferencesDirectory``) or the file named by path.
+  ///
+  /// - Throws: ``VerbError`` `.usage` for an empty suite name or one with a `/`.
+  private static func fileURL(of domain: Invocation.Domain) throws(VerbError) -> URL {
+    switch domain {
+    case .suite(let suite):
+      guard !suite.isEmpty, !suite.contains("/") else {
+        throw .usage(nil, "\"\(suite)\" is not a suite name")
+      }
+      return PreferencesDirectory.fileURL(forSuite: suite)
+    case .file(let path):
+      return URL(fileURLWithPath: path)
     }
   }
 
   /// The store of a suite.
   static func suiteDefaults(_ suite: String) throws(VerbError) -> PropertyListDefaults {
-    guard !suite.isEmpty, let defaults = PropertyListDefaults(suiteName: suite) else {
-      throw .usage(nil, "\"\(suite)\" is not a suite name")
-    }
-    return defaults
+    PropertyListDefaults(fileURL: try fileURL(of: .suite(suite)))
   }
 
   /// Sets (nil: removes) one key of a suite or a file in the file itself.
@@ -163,14 +172,7 @@ enum DefaultsVerbs {
   /// Sets (nil: removes) keys of a suite or a file in one write of the file itself (its failure
   /// is thrown once, for the caller to report; no background write reports it again).
   private static func store(_ changes: [String: Any?], in domain: Invocation.Domain) throws {
-    let url: URL
-    switch domain {
-    case .suite(let suite):
-      url = try suiteDefaults(suite).fileURL
-    case .file(let path):
-      url = URL(fileURLWithPath: path)
-    }
-    _ = try PropertyListFile(url: url)
+    _ = try PropertyListFile(url: fileURL(of: domain))
       .apply(changes.mapValues { $0.map(PropertyListChange.set) ?? .remove })
   }
 
