@@ -1,4 +1,5 @@
 import Foundation
+import ObservableDefaults
 
 /// dconf/GSettings, what Linux users would otherwise use, measured on the same machine in the
 /// same run: its command-line tools on a private session bus (`dbus-run-session`), every file in
@@ -15,6 +16,16 @@ struct DconfBaseline {
     var set: Samples?
     /// `dconf write` started → `dconf watch` prints the change.
     var change: Samples?
+    /// `dconf read` of one key, and `settings-editor read` of one key of a suite of as many
+    /// keys (new processes).
+    var read: (dconf: Samples, ours: Samples)?
+    /// `dconf write` of one key, and `settings-editor write` of one key of that suite.
+    var write: (dconf: Samples, ours: Samples)?
+  }
+
+  /// `settings-editor`, built beside this program (`swift build -c release`).
+  static var editor: URL {
+    Worker.executable.deletingLastPathComponent().appendingPathComponent("settings-editor")
   }
 
   let workspace: Workspace
@@ -57,10 +68,12 @@ struct DconfBaseline {
       abort("the dconf worker failed (status \(status)); see \(folder.path)/bus.log")
     }
     var result = Result()
+    var steps: [Substring: Samples] = [:]
     for line in text.split(separator: "\n") {
       let fields = line.split(separator: " ")
       let values = fields.dropFirst().compactMap { Double($0) }
       let samples = values.isEmpty ? nil : Samples(values)
+      steps[fields.first ?? ""] = samples
       switch fields.first {
       case "load": result.load = values.first
       case "open": result.open = samples
@@ -69,6 +82,8 @@ struct DconfBaseline {
       default: break
       }
     }
+    if let dconf = steps["read"], let ours = steps["editor-read"] { result.read = (dconf, ours) }
+    if let dconf = steps["write"], let ours = steps["editor-write"] { result.write = (dconf, ours) }
     return result
   }
 
@@ -105,6 +120,34 @@ struct DconfBaseline {
     }
     lines.append("set " + writes.map { "\($0)" }.joined(separator: " "))
     lines.append("change " + watchLatencies(changes).map { "\($0)" }.joined(separator: " "))
+    lines += commandLineSteps(keys: keys)
+  }
+
+  /// One key read and written by `dconf` and by `settings-editor` (in a suite of `keys` keys in
+  /// this worker's preferences folder), 20 new processes each, interleaved.
+  private static func commandLineSteps(keys: Int) -> [String] {
+    let suite = PreferencesDirectory.fileURL(forSuite: "bench.cli")
+    try? FileManager.default.createDirectory(
+      at: suite.deletingLastPathComponent(), withIntermediateDirectories: true)
+    EditorMeasure.writeSuite(at: suite, keys: keys, valueLength: 20)
+    let key = EditorMeasure.key(2)
+    let commands: [(step: String, program: String, arguments: [String])] = [
+      ("read", "/usr/bin/dconf", ["read", "/bench/\(key)"]),
+      ("editor-read", editor.path, ["read", "bench.cli", key]),
+      ("write", "/usr/bin/dconf", ["write", "/bench/\(key)", "'cli'"]),
+      ("editor-write", editor.path, ["write", "bench.cli", key, "-string", "cli"]),
+    ]
+    var times = [String: [Double]]()
+    for _ in 0..<20 {
+      for command in commands {
+        let start = monotonicNanoseconds()
+        _ = run(command.program, command.arguments)
+        times[command.step, default: []].append(seconds(since: start))
+      }
+    }
+    return commands.map { command in
+      command.step + " " + (times[command.step] ?? []).map { "\($0)" }.joined(separator: " ")
+    }
   }
 
   /// `dconf write` of `/bench/name` started → `dconf watch /bench/` prints it, `changes` times

@@ -16,6 +16,9 @@ struct ScaleMeasure {
 
   func run(into table: ResultTable) {
     DconfBaseline.installIfMissing()
+    guard FileManager.default.isExecutableFile(atPath: DconfBaseline.editor.path) else {
+      abort("the scale rows run settings-editor: `swift build -c release` builds it beside benchmarks")
+    }
     for keys in Self.sizes {
       let label = "\(keys.formatted()) keys"
       let dconf = DconfBaseline(workspace: workspace).run(
@@ -33,6 +36,8 @@ struct ScaleMeasure {
           measure: "\(label): set one key + flush", samples: set, unit: .milliseconds,
           baseline: dconf.set.map { ("`dconf write` (new process)", $0) },
           note: dconf.set == nil ? dconfFailed : nil))
+
+      if keys == 1_000 { addCommandLineRows(dconf, label: label, to: table) }
 
       let foundation = foundationCodecs(keys: keys)
       table.add(
@@ -89,6 +94,24 @@ struct ScaleMeasure {
           target: keys == 10_000 && dconf.load != nil
             ? Target(text: "≤ 0.5× dconf", isMet: writeAll.median <= 0.5 * (dconf.load ?? 0)) : nil,
           note: dconf.load == nil ? dconfFailed : nil))
+    }
+  }
+
+  /// `settings-editor read` and `write` of one key against `dconf read` and `write` (new
+  /// processes, 20 each, same run).
+  private func addCommandLineRows(
+    _ dconf: DconfBaseline.Result, label: String, to table: ResultTable
+  ) {
+    let steps = [("read", dconf.read), ("write", dconf.write)]
+    for (verb, samples) in steps {
+      guard let samples else { abort("dconf-worker: no `\(verb)` times in its report") }
+      let ratio = samples.ours.median / samples.dconf.median
+      table.add(
+        ResultRow(
+          measure: "\(label): `settings-editor \(verb)` of one key (new process)",
+          samples: samples.ours, unit: .milliseconds,
+          baseline: ("`dconf \(verb)` (new process)", samples.dconf),
+          target: Target(text: "≤ 1.5× dconf", isMet: ratio <= 1.5)))
     }
   }
 

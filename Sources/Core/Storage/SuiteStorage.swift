@@ -83,7 +83,15 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
   ///   - excluded: An observer id not to tell.
   /// - Throws: The file's parse failure while the file is malformed; nothing is applied then.
   func write(_ change: PropertyListChange, forKey key: String, excluding excluded: UInt64?) throws {
-    try write([key: change], excluding: excluded)
+    // The path of every property write: no collection is built unless an observer is told.
+    var changed = false
+    let targets = try lockedWrite {
+      changed = apply(change, forKey: key)
+      return changed
+    }
+    if changed {
+      targets.notify(DefaultsChange(keys: [key], origin: .thisProcess), excluding: excluded)
+    }
   }
 
   /// Applies several changes (canonical values) together: memory changes at once, and the
@@ -93,27 +101,44 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
   ///
   /// - Throws: The file's parse failure while the file is malformed; nothing is applied then.
   func write(_ changes: [String: PropertyListChange], excluding excluded: UInt64?) throws {
+    var changedKeys = Set<String>()
+    let targets = try lockedWrite {
+      for (key, change) in changes where apply(change, forKey: key) { changedKeys.insert(key) }
+      return !changedKeys.isEmpty
+    }
+    if !changedKeys.isEmpty {
+      targets.notify(DefaultsChange(keys: changedKeys, origin: .thisProcess), excluding: excluded)
+    }
+  }
+
+  /// Runs `body` under ``lock`` unless the file is malformed, and schedules the flush.
+  ///
+  /// - Parameter body: Applies changes; returns whether a value changed.
+  /// - Returns: The observers to tell (none when nothing changed), copied under the lock.
+  /// - Throws: The file's parse failure; `body` does not run then.
+  private func lockedWrite(_ body: () -> Bool) throws -> ObserverList<DefaultsChange> {
     lock.lock()
     if let fileError {
       latestError = fileError
       lock.unlock()
       throw fileError
     }
-    var changedKeys = Set<String>()
-    for (key, change) in changes {
-      let new: Any? = if case .set(let value) = change { value } else { nil }
-      if !propertyListValuesEqual(values[key], new) { changedKeys.insert(key) }
-      values[key] = new
-      pending[key] = change
-    }
-    let mustSchedule = !flushScheduled && !changes.isEmpty
-    if mustSchedule { flushScheduled = true }
-    let targets = changedKeys.isEmpty ? .none : observers
+    let targets = body() ? observers : .none
+    let mustSchedule = !flushScheduled
+    flushScheduled = true
     lock.unlock()
     if mustSchedule { queue.async { self.flushPending() } }
-    if !changedKeys.isEmpty {
-      targets.notify(DefaultsChange(keys: changedKeys, origin: .thisProcess), excluding: excluded)
-    }
+    return targets
+  }
+
+  /// Sets `key` in memory and marks the change pending (under ``lock``); returns whether its
+  /// value changed.
+  private func apply(_ change: PropertyListChange, forKey key: String) -> Bool {
+    let new: Any? = if case .set(let value) = change { value } else { nil }
+    let changed = !propertyListValuesEqual(values[key], new)
+    values[key] = new
+    pending[key] = change
+    return changed
   }
 
   /// Writes everything pending now and waits for it.

@@ -92,7 +92,9 @@ extension DefaultsCodec {
 
 extension DefaultsCodec where Value: UserDefaultsPropertyListValue {
   /// Stores a ``UserDefaultsPropertyListValue`` as a property-list object (see ``storedForm(isEqual:)``).
-  static var propertyList: Self { storedForm(isEqual: { $0 == $1 }) }
+  static var propertyList: Self {
+    DefaultsCodecCache.codec(.propertyList) { storedForm(isEqual: { $0 == $1 }) }
+  }
 }
 
 /// The codec of a type with a property-list form of its own, as `Any` (it is the caller's `Self`).
@@ -112,7 +114,9 @@ private func jsonCodec<Value: Codable>(_: Value.Type) -> Any {
 extension DefaultsCodec where Value: Codable {
   /// Stores the value as JSON `Data` with sorted keys (so one value always stores the same bytes,
   /// and comparing stored forms compares values); reads it back with `JSONDecoder`.
-  static var json: Self {
+  static var json: Self { DefaultsCodecCache.codec(.json) { makeJSON() } }
+
+  private static func makeJSON() -> Self {
     let encoder = JSONEncoder()
     encoder.outputFormatting = .sortedKeys
     // An optional can arrive here when Swift prefers this overload to the optional one: its
