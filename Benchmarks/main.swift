@@ -29,10 +29,6 @@ case "dconf-worker" where arguments.count == 4:
     abort("dconf-worker: bad counts")
   }
   DconfBaseline.runWorker(keys: keys, changes: changes, report: arguments[3])
-case "profile-change" where arguments.count == 3:
-  let ws = try! Workspace()
-  let r = ExternalChangeMeasure(workspace: ws).run(keys: Int(arguments[1])!, changes: Int(arguments[2])!)
-  print("p50", r.latencies.median, "p99", r.latencies.percentile(99))
 default:
   let options = BenchmarkOptions(arguments)
   // Foundation's baselines write under HOME / XDG_CONFIG_HOME: the run gets its own.
