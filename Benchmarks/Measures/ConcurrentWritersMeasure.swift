@@ -11,14 +11,15 @@ struct ConcurrentWritersMeasure {
   func run(into table: ResultTable) {
     let samples = timeRuns(runs: runs) { _ in
       let file = workspace.newFile("writers")
+      var environment = ProcessInfo.processInfo.environment
+      environment["XDG_CONFIG_HOME"] = workspace.folder.path
       let writers = (0..<processes).map { index in
-        Worker.process(
-          ["key-writer", file.path, "p\(index)", "\(keysPerProcess)"], configHome: workspace.folder)
+        let arguments = ["key-writer", file.path, "p\(index)", "\(keysPerProcess)"]
+        guard let writer = SpawnedProgram(Worker.executable.path, arguments, environment: environment)
+        else { abort("cannot start a writer") }
+        return writer
       }
-      for writer in writers {
-        do { try writer.run() } catch { abort("cannot start a writer: \(error)") }
-      }
-      for writer in writers { writer.waitUntilExit() }
+      for writer in writers where writer.wait() != 0 { abort("a writer failed") }
       let lost = lostKeys(in: file)
       if lost > 0 { abort("\(lost) of \(processes * keysPerProcess) keys were lost") }
     }

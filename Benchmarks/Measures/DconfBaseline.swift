@@ -64,6 +64,9 @@ struct DconfBaseline {
       "/usr/bin/dbus-run-session",
       ["--", Worker.executable.path, "dconf-worker", "\(keys)", "\(changes)", report.path],
       environment: environment, errors: folder.appendingPathComponent("bus.log"))
+    // The bus is gone, but a dconf-service still loading keys (100,000 time out) would keep a
+    // core busy through the measures that follow.
+    Self.stopServices(runningIn: runtime)
     guard status == 0, let text = try? String(contentsOf: report, encoding: .utf8) else {
       abort("the dconf worker failed (status \(status)); see \(folder.path)/bus.log")
     }
@@ -204,25 +207,28 @@ struct DconfBaseline {
     }
   }
 
-  /// Runs a program to its end; returns its exit status.
+  /// Ends every process whose `XDG_RUNTIME_DIR` is `runtime` (the worker's dconf-service) and
+  /// waits up to 5 s for each to go.
+  private static func stopServices(runningIn runtime: URL) {
+    let marker = Data("XDG_RUNTIME_DIR=\(runtime.path)\u{0}".utf8)
+    let processes = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+    for pid in processes.compactMap({ pid_t($0) }) {
+      guard let environment = FileManager.default.contents(atPath: "/proc/\(pid)/environ"),
+        environment.range(of: marker) != nil
+      else { continue }
+      kill(pid, SIGTERM)
+      let deadline = Date(timeIntervalSinceNow: 5)
+      while kill(pid, 0) == 0, Date() < deadline { usleep(10_000) }
+      if kill(pid, 0) == 0 { kill(pid, SIGKILL) }
+    }
+  }
+
+  /// Runs a program to its end (see ``SpawnedProgram``); returns its exit status.
   @discardableResult
   private static func run(
     _ program: String, _ arguments: [String], input: URL? = nil,
-    environment: [String: String]? = nil,
-    errors: URL? = nil
+    environment: [String: String]? = nil, errors: URL? = nil
   ) -> Int32 {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: program)
-    process.arguments = arguments
-    if let environment { process.environment = environment }
-    process.standardOutput = FileHandle.nullDevice
-    if let input { process.standardInput = try? FileHandle(forReadingFrom: input) }
-    if let errors {
-      _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
-      process.standardError = try? FileHandle(forWritingTo: errors)
-    }
-    do { try process.run() } catch { return -1 }
-    process.waitUntilExit()
-    return process.terminationStatus
+    SpawnedProgram.run(program, arguments, input: input, environment: environment, errors: errors)
   }
 }
