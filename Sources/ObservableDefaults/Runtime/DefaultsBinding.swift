@@ -44,6 +44,11 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
   private lazy var persisted: [String: SettingsProperty<Object>] = Dictionary(
     schema.compactMap { property in property.key.map { ($0, property) } },
     uniquingKeysWith: { first, _ in first })
+  /// The storage keys of the properties declared with previous keys, by storage key (without
+  /// prefix): the only writes that may move a value (most objects have none).
+  private lazy var movingKeys: [String: StorageKeys] = persisted.compactMapValues { property in
+    property.previousKeys.isEmpty ? nil : property.storageKeys
+  }
   private let deliversOnMainActor: Bool
   private let limitsToInstance: Bool
   private var observation: DefaultsObservation?
@@ -236,20 +241,30 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
     storage: ReferenceWritableKeyPath<Object, Value>, defaultValue: KeyPath<Object, Value>,
     key: String, codec: DefaultsCodec<Value>
   ) {
-    let (fullKey, store, observation, unchanged, described) = lock.withLock {
+    // The path of every write: locals instead of a tuple of generic types (whose metadata a
+    // call would look up), and the property's description only when a migration may be due.
+    var fullKey = ""
+    var store: (any ObservableKeyValueStore)?
+    var observation: DefaultsObservation?
+    var unchanged = false
+    var storageKeys: StorageKeys?
+    lock.withLock {
       let current = prepareRead(object, key: key) ?? object[keyPath: storage]
-      return (
-        prefix + key, resolveStore(), self.observation, codec.isEqual(newValue, current),
-        persisted[key]
-      )
+      fullKey = prefix + key
+      store = resolveStore()
+      observation = self.observation
+      unchanged = codec.isEqual(newValue, current)
+      storageKeys = movingKeys.isEmpty ? nil : movingKeys[key]
     }
-    if unchanged, described?.pendingMigration(store, prefix) == nil { return }
+    guard let store else { return }
+    if unchanged {
+      let property = lock.withLock { persisted[key] }
+      guard property?.pendingMigration(store, prefix) != nil else { return }
+    }
     let encoded = codec.encode(newValue)
     // Only a property with previous keys can have a value to move; any other writes one key,
-    // without building a set of writes (this is the path of every write).
-    let moves = described?.storageKeys.flatMap { keys in
-      keys.previousKeys.isEmpty ? nil : keys.writes(storing: encoded, in: store, prefix: prefix)
-    }
+    // without building a set of writes.
+    let moves = storageKeys?.writes(storing: encoded, in: store, prefix: prefix)
     do {
       if let moves, moves.count > 1 {
         try store.write(moves, excluding: observation)
