@@ -141,8 +141,9 @@ let package = Package(
     ),
     // Core: property-list files, suites shared between processes, change signals, codecs.
     .target(name: "ObservableDefaultsCore", dependencies: ["CCurl"], path: "Sources/Core"),
-    // libcurl (Debian: libcurl4-openssl-dev), the HTTP client of the etcd cloud backend.
-    .systemLibrary(name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl"),
+    // libcurl, the HTTP client of the etcd cloud backend: built against its headers (Debian:
+    // libcurl4-openssl-dev), loaded with dlopen on first use (see Sources/CCurl/include/ccurl.h).
+    .target(name: "CCurl", path: "Sources/CCurl", linkerSettings: [.linkedLibrary("dl")]),
     // The library users import: macro declarations and the runtime their expansions call.
     .target(
       name: "ObservableDefaults",

@@ -23,9 +23,13 @@ struct DconfBaseline {
     var write: (dconf: Samples, ours: Samples)?
   }
 
-  /// `settings-editor`, built beside this program (`swift build -c release`).
+  /// The `settings-editor` measured: `$SETTINGS_EDITOR` (such as the one `scripts/install`
+  /// installs), else the one built beside this program (`swift build -c release`).
   static var editor: URL {
-    Worker.executable.deletingLastPathComponent().appendingPathComponent("settings-editor")
+    if let path = ProcessInfo.processInfo.environment["SETTINGS_EDITOR"] {
+      return URL(fileURLWithPath: path)
+    }
+    return Worker.executable.deletingLastPathComponent().appendingPathComponent("settings-editor")
   }
 
   let workspace: Workspace

@@ -25,9 +25,8 @@ final class CurlHTTPClient: @unchecked Sendable {
   /// The largest reply body accepted, in bytes; a longer one is refused as malformed.
   let maximumReplyBytes: Int
 
-  private static let globalInitialization: Void = {
-    _ = curl_global_init(Int(CURL_GLOBAL_DEFAULT))
-  }()
+  /// Why libcurl cannot be used (it is loaded on first use), or nil.
+  private static let loadingFailure: String? = ccurl_load().map { String(cString: $0) }
   private let lock = NSLock()
   private var idleHandles: [UnsafeMutableRawPointer] = []
 
@@ -41,14 +40,13 @@ final class CurlHTTPClient: @unchecked Sendable {
     tls: HTTPTLSFiles = HTTPTLSFiles(), connectTimeout: TimeInterval = 2,
     maximumReplyBytes: Int = 64 << 20
   ) {
-    _ = Self.globalInitialization
     self.tls = tls
     self.connectTimeout = connectTimeout
     self.maximumReplyBytes = maximumReplyBytes
   }
 
   deinit {
-    for handle in idleHandles { curl_easy_cleanup(handle) }
+    for handle in idleHandles { ccurl_easy_cleanup(handle) }
   }
 
   /// Posts `body` and waits for the whole reply.
@@ -108,18 +106,21 @@ final class CurlHTTPClient: @unchecked Sendable {
     configure: (UnsafeMutableRawPointer) -> Void
   ) throws -> Int {
     let endpoint = Self.endpoint(of: url)
+    if let failure = Self.loadingFailure {
+      throw HTTPError(kind: .unreachable, endpoint: endpoint, reason: failure)
+    }
     guard let handle = takeHandle(pooled: pooled) else {
       throw HTTPError(
         kind: .unreachable, endpoint: endpoint, reason: "libcurl could not create a handle")
     }
     var headerList: UnsafeMutablePointer<curl_slist>? = nil
     for line in ["Content-Type: application/json", "Expect:"] + headers {
-      headerList = curl_slist_append(headerList, line)
+      headerList = ccurl_slist_append(headerList, line)
     }
     let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
     errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
     defer {
-      curl_slist_free_all(headerList)
+      ccurl_slist_free_all(headerList)
       errorBuffer.deallocate()
       giveBack(handle, pooled: pooled)
     }
@@ -142,10 +143,10 @@ final class CurlHTTPClient: @unchecked Sendable {
     _ = ccurl_set_write_function(handle, writeFunction, transfer.context)
     configure(handle)
 
-    let code = withExtendedLifetime(transfer) { curl_easy_perform(handle) }
+    let code = withExtendedLifetime(transfer) { ccurl_easy_perform(handle) }
     guard code == CURLE_OK else {
       let detail = String(cString: errorBuffer)
-      let reason = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
+      let reason = detail.isEmpty ? String(cString: ccurl_easy_strerror(code)) : detail
       throw HTTPError(
         kind: transfer.failureKind ?? Self.kind(of: code), endpoint: endpoint, reason: reason)
     }
@@ -154,11 +155,11 @@ final class CurlHTTPClient: @unchecked Sendable {
 
   private func takeHandle(pooled: Bool) -> UnsafeMutableRawPointer? {
     if pooled, let handle = lock.withLock({ idleHandles.popLast() }) { return handle }
-    return curl_easy_init()
+    return ccurl_easy_init()
   }
 
   private func giveBack(_ handle: UnsafeMutableRawPointer, pooled: Bool) {
-    curl_easy_reset(handle)
+    ccurl_easy_reset(handle)
     let kept =
       pooled
       && lock.withLock {
@@ -166,7 +167,7 @@ final class CurlHTTPClient: @unchecked Sendable {
         idleHandles.append(handle)
         return true
       }
-    if !kept { curl_easy_cleanup(handle) }
+    if !kept { ccurl_easy_cleanup(handle) }
   }
 
   private static func kind(of code: CURLcode) -> HTTPError.Kind {

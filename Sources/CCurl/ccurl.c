@@ -1,0 +1,95 @@
+#include "ccurl.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+
+static struct {
+  CURLcode (*global_init)(long flags);
+  CURL *(*easy_init)(void);
+  void (*easy_cleanup)(CURL *handle);
+  void (*easy_reset)(CURL *handle);
+  CURLcode (*easy_perform)(CURL *handle);
+  const char *(*easy_strerror)(CURLcode code);
+  CURLcode (*easy_setopt)(CURL *handle, CURLoption option, ...);
+  CURLcode (*easy_getinfo)(CURL *handle, CURLINFO info, ...);
+  struct curl_slist *(*slist_append)(struct curl_slist *list, const char *line);
+  void (*slist_free_all)(struct curl_slist *list);
+} curl;
+
+static char failure[512];
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+static int find(void *library, void **function, const char *name) {
+  *function = dlsym(library, name);
+  if (*function == NULL) snprintf(failure, sizeof failure, "libcurl.so.4 has no %s", name);
+  return *function != NULL;
+}
+
+static void load(void) {
+  void *library = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
+  if (library == NULL) {
+    snprintf(failure, sizeof failure,
+             "libcurl could not be loaded (%s); install it (Debian, Ubuntu: apt-get install libcurl4)",
+             dlerror());
+    return;
+  }
+  if (find(library, (void **)&curl.global_init, "curl_global_init") &&
+      find(library, (void **)&curl.easy_init, "curl_easy_init") &&
+      find(library, (void **)&curl.easy_cleanup, "curl_easy_cleanup") &&
+      find(library, (void **)&curl.easy_reset, "curl_easy_reset") &&
+      find(library, (void **)&curl.easy_perform, "curl_easy_perform") &&
+      find(library, (void **)&curl.easy_strerror, "curl_easy_strerror") &&
+      find(library, (void **)&curl.easy_setopt, "curl_easy_setopt") &&
+      find(library, (void **)&curl.easy_getinfo, "curl_easy_getinfo") &&
+      find(library, (void **)&curl.slist_append, "curl_slist_append") &&
+      find(library, (void **)&curl.slist_free_all, "curl_slist_free_all")) {
+    curl.global_init(CURL_GLOBAL_DEFAULT);
+  }
+}
+
+const char *ccurl_load(void) {
+  pthread_once(&once, load);
+  return failure[0] ? failure : NULL;
+}
+
+CURL *ccurl_easy_init(void) { return curl.easy_init(); }
+void ccurl_easy_cleanup(CURL *handle) { curl.easy_cleanup(handle); }
+void ccurl_easy_reset(CURL *handle) { curl.easy_reset(handle); }
+CURLcode ccurl_easy_perform(CURL *handle) { return curl.easy_perform(handle); }
+const char *ccurl_easy_strerror(CURLcode code) { return curl.easy_strerror(code); }
+struct curl_slist *ccurl_slist_append(struct curl_slist *list, const char *line) {
+  return curl.slist_append(list, line);
+}
+void ccurl_slist_free_all(struct curl_slist *list) { curl.slist_free_all(list); }
+
+CURLcode ccurl_set_long(CURL *handle, CURLoption option, long value) {
+  return curl.easy_setopt(handle, option, value);
+}
+CURLcode ccurl_set_string(CURL *handle, CURLoption option, const char *value) {
+  return curl.easy_setopt(handle, option, value);
+}
+CURLcode ccurl_set_pointer(CURL *handle, CURLoption option, void *value) {
+  return curl.easy_setopt(handle, option, value);
+}
+CURLcode ccurl_set_headers(CURL *handle, struct curl_slist *headers) {
+  return curl.easy_setopt(handle, CURLOPT_HTTPHEADER, headers);
+}
+CURLcode ccurl_set_post_body(CURL *handle, const char *bytes, long length) {
+  curl.easy_setopt(handle, CURLOPT_POSTFIELDSIZE, length);
+  return curl.easy_setopt(handle, CURLOPT_COPYPOSTFIELDS, bytes);
+}
+CURLcode ccurl_set_write_function(CURL *handle, ccurl_write_function function, void *context) {
+  curl.easy_setopt(handle, CURLOPT_WRITEDATA, context);
+  return curl.easy_setopt(handle, CURLOPT_WRITEFUNCTION, function);
+}
+CURLcode ccurl_set_progress_function(CURL *handle, ccurl_progress_function function, void *context) {
+  curl.easy_setopt(handle, CURLOPT_XFERINFODATA, context);
+  curl.easy_setopt(handle, CURLOPT_NOPROGRESS, 0L);
+  return curl.easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, function);
+}
+long ccurl_response_code(CURL *handle) {
+  long code = 0;
+  curl.easy_getinfo(handle, CURLINFO_RESPONSE_CODE, &code);
+  return code;
+}
