@@ -30,7 +30,7 @@ struct SpawnedProgram {
     let argv = ([program] + arguments).map { strdup($0) } + [nil]
     let variables = environment ?? ProcessInfo.processInfo.environment
     let envp = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
-    defer { (argv + envp).forEach { free($0) } }
+    defer { for pointer in argv + envp { free(pointer) } }
     var child: pid_t = 0
     guard posix_spawn(&child, program, &actions, nil, argv, envp) == 0 else { return nil }
     pid = child

@@ -15,7 +15,8 @@ struct ConcurrentWritersMeasure {
       environment["XDG_CONFIG_HOME"] = workspace.folder.path
       let writers = (0..<processes).map { index in
         let arguments = ["key-writer", file.path, "p\(index)", "\(keysPerProcess)"]
-        guard let writer = SpawnedProgram(Worker.executable.path, arguments, environment: environment)
+        guard
+          let writer = SpawnedProgram(Worker.executable.path, arguments, environment: environment)
         else { abort("cannot start a writer") }
         return writer
       }

@@ -17,7 +17,8 @@ struct ScaleMeasure {
   func run(into table: ResultTable) {
     DconfBaseline.installIfMissing()
     guard FileManager.default.isExecutableFile(atPath: DconfBaseline.editor.path) else {
-      abort("the scale rows run settings-editor: `swift build -c release` builds it beside benchmarks")
+      abort(
+        "the scale rows run settings-editor: `swift build -c release` builds it beside benchmarks")
     }
     for keys in Self.sizes {
       let label = "\(keys.formatted()) keys"

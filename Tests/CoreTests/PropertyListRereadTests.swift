@@ -8,18 +8,18 @@ import Testing
 @Suite struct PropertyListRereadTests {
   static var before: [String: Any] {
     [
-    "same string": "unchanged, and long enough to live on the heap",
-    "same short": "ok",
-    "empty": "",
-    "same unicode": "Grüße 🎹",
-    "same nan": Double.nan,
-    "same date": Date(timeIntervalSinceReferenceDate: 694_900_766),
-    "same nested": ["a": [1, 2, ["b": Data([1, 2])]] as [Any]],
-    "string, same length": "abcdef",
-    "string, longer": "abc",
-    "string to unicode": "Grusse",
-    "int to bool": 1,
-    "nested deep": ["a": [1, 2, ["b": Data([1, 2])]] as [Any]],
+      "same string": "unchanged, and long enough to live on the heap",
+      "same short": "ok",
+      "empty": "",
+      "same unicode": "Grüße 🎹",
+      "same nan": Double.nan,
+      "same date": Date(timeIntervalSinceReferenceDate: 694_900_766),
+      "same nested": ["a": [1, 2, ["b": Data([1, 2])]] as [Any]],
+      "string, same length": "abcdef",
+      "string, longer": "abc",
+      "string to unicode": "Grusse",
+      "int to bool": 1,
+      "nested deep": ["a": [1, 2, ["b": Data([1, 2])]] as [Any]],
       "removed": "gone after",
     ]
   }
@@ -53,7 +53,9 @@ import Testing
   }
 
   @Test(arguments: [PropertyListSerialization.PropertyListFormat.binary, .xml])
-  func aRereadNamesExactlyTheKeysThatChanged(format: PropertyListSerialization.PropertyListFormat) throws {
+  func aRereadNamesExactlyTheKeysThatChanged(format: PropertyListSerialization.PropertyListFormat)
+    throws
+  {
     let data = try PropertyListEncoding.data(
       of: PropertyListDocument(values: Self.after, format: format))
     let (values, changedKeys) = try reread(data, comparingTo: Self.before)

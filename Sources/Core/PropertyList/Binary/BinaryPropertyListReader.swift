@@ -44,9 +44,9 @@ struct BinaryPropertyListReader {
   /// - Parameter previous: The values read or written before.
   /// - Returns: The top object, and nil keys when it is not a dictionary.
   /// - Throws: ``PropertyListRejection`` when the bytes are not a consistent binary property list.
-  static func value(of data: Data, comparingTo previous: [String: Any]) throws(
-    PropertyListRejection
-  ) -> (root: Any, changedKeys: Set<String>?) {
+  static func value(of data: Data, comparingTo previous: [String: Any])
+    throws(PropertyListRejection) -> (root: Any, changedKeys: Set<String>?)
+  {
     do {
       return try data.withUnsafeBytes { bytes in
         let reader = try BinaryPropertyListReader(bytes: bytes)
@@ -174,21 +174,23 @@ struct BinaryPropertyListReader {
       if !isEqual { changedKeys.insert(key) }
     }
     if keptKeys < previous.count {
-      for key in previous.keys where dictionary.index(forKey: key) == nil { changedKeys.insert(key) }
+      for key in previous.keys where dictionary.index(forKey: key) == nil {
+        changedKeys.insert(key)
+      }
     }
     return (dictionary, changedKeys)
   }
 
   /// Whether object `index` is an ASCII string whose bytes are those of `value` (false for any
   /// other object: decode it to compare).
-  private func stringObject(_ index: Int, equals value: Any) throws(PropertyListRejection) -> Bool
-  {
+  private func stringObject(_ index: Int, equals value: Any) throws(PropertyListRejection) -> Bool {
     let offset = try objectOffset(index)
     guard bytes[offset] >> 4 == 0x5, var string = value as? String else { return false }
     let (start, count) = try lengthAndStart(offset, Int(bytes[offset] & 0x0F))
     try require(start, count)
     return string.withUTF8 { utf8 in
-      utf8.count == count && (count == 0 || memcmp(utf8.baseAddress!, bytes.baseAddress! + start, count) == 0)
+      utf8.count == count
+        && (count == 0 || memcmp(utf8.baseAddress!, bytes.baseAddress! + start, count) == 0)
     }
   }
 
