@@ -48,7 +48,8 @@ import Testing
     defer { folder.remove() }
     let file = PropertyListFile(url: folder.file("reread.plist"))
     try data.write(to: file.url)
-    let (snapshot, changedKeys) = try file.rereadSnapshot(comparingTo: previous)
+    var base: PropertyListSnapshot?
+    let (snapshot, changedKeys) = try file.rereadSnapshot(comparingTo: previous, since: &base)
     return (try #require(snapshot).document.values, changedKeys)
   }
 
@@ -63,6 +64,55 @@ import Testing
     #expect(propertyListValuesEqual(values, Self.after))
     #expect(try reread(data, comparingTo: Self.after).changedKeys.isEmpty)
     #expect(try reread(data, comparingTo: [:]).changedKeys == Set(Self.after.keys))
+  }
+
+  /// The version before as the file had it: read from `before`'s bytes.
+  private func rereadSince(_ before: Data, _ after: Data) throws -> (
+    values: [String: Any], changedKeys: Set<String>, comparedBytes: Bool
+  ) {
+    let folder = try TemporaryFolder()
+    defer { folder.remove() }
+    let file = PropertyListFile(url: folder.file("reread.plist"))
+    try before.write(to: file.url)
+    var base = try file.readSnapshot()
+    let previous = try #require(base).document.values
+    try after.write(to: file.url)
+    let (snapshot, changedKeys) = try file.rereadSnapshot(comparingTo: [:], since: &base)
+    let values = try #require(snapshot).document.values
+    // Parsed whole against the empty `previous`, every key would be named.
+    return (values, changedKeys, changedKeys.count < values.count || previous.isEmpty)
+  }
+
+  @Test func aFileWrittenThroughADraftIsComparedByteByByte() throws {
+    var values: [String: Any] = [:]
+    for index in 0..<300 { values["key \(index)"] = "value \(index)" }
+    values.merge(Self.before) { $1 }
+    var draft = try BinaryPropertyListDraft(values: values)
+    let before = draft.data()
+    var changes: [String: PropertyListChange] = [:]
+    for (key, value) in Self.after { changes[key] = .set(value) }
+    changes["removed"] = .remove
+    changes["key 5"] = .remove
+    changes["key 6"] = .set("value 6")  // written again, equal
+    #expect(try draft.apply(changes))
+    var expected = PropertyListDocument(values: values, format: .binary)
+    expected.apply(changes)
+    let (read, changedKeys, comparedBytes) = try rereadSince(before, draft.data())
+    #expect(comparedBytes)
+    #expect(changedKeys == Self.changedKeys.union(["key 5"]))
+    #expect(propertyListValuesEqual(read, expected.values))
+  }
+
+  @Test func aFileAnotherWriterRewroteIsParsedWhole() throws {
+    var values: [String: Any] = [:]
+    for index in 0..<300 { values["key \(index)"] = "value \(index)" }
+    let before = try BinaryPropertyListDraft(values: values).data()
+    values["key 7"] = "seven"
+    let after = try PropertyListSerialization.data(
+      fromPropertyList: values, format: .binary, options: 0)
+    let (read, changedKeys, _) = try rereadSince(before, after)
+    #expect(propertyListValuesEqual(read, values))
+    #expect(changedKeys == Set(values.keys))  // against the empty `previous`: parsed whole
   }
 
   @Test func aKeyHeldTwiceKeepsItsFirstValueAndIsComparedOnce() throws {
@@ -83,7 +133,8 @@ import Testing
     let folder = try TemporaryFolder()
     defer { folder.remove() }
     let missing = PropertyListFile(url: folder.file("missing.plist"))
-    let (snapshot, missingKeys) = try missing.rereadSnapshot(comparingTo: previous)
+    var base: PropertyListSnapshot?
+    let (snapshot, missingKeys) = try missing.rereadSnapshot(comparingTo: previous, since: &base)
     #expect(snapshot == nil)
     #expect(missingKeys == ["a", "b"])
     let (values, changedKeys) = try reread(Data(), comparingTo: previous)

@@ -63,23 +63,73 @@ public struct PropertyListFile: Sendable {
   func readSnapshot() throws -> PropertyListSnapshot? {
     guard let (data, identity) = try readData() else { return nil }
     PropertyListCounters.count(\.parses, path: url.resolvingSymlinksInPath().path)
-    return PropertyListSnapshot(document: try parse(data), identity: identity)
+    let document = try parse(data)
+    return PropertyListSnapshot(
+      document: document, identity: identity, bytes: document.format == .binary ? data : nil)
   }
 
-  /// Reads and parses the file again after a change, comparing it with `previous` (the values
-  /// this process holds). In a binary file, values equal to `previous`'s are `previous`'s own,
-  /// and unchanged strings are compared with the file's bytes instead of being decoded again.
+  /// Reads and parses the file again after a change.
   ///
+  /// When `base` (the version read or written before) is a binary file and so is the file now,
+  /// the two are compared byte by byte and only the entries of the top dictionary that differ
+  /// are decoded and changed in `base`'s document (see
+  /// ``BinaryPropertyListReader/changes(of:since:previous:)``). Otherwise the file is parsed
+  /// whole, comparing it with `previous` (the values this process holds): in a binary file,
+  /// values equal to `previous`'s are `previous`'s own, and unchanged strings are compared with
+  /// the file's bytes instead of being decoded again.
+  ///
+  /// - Parameters:
+  ///   - previous: The values this process holds.
+  ///   - base: The version before, taken (its document is changed in place).
   /// - Returns: The version read (nil when the file does not exist), and the keys whose value
-  ///   was added, changed or removed since `previous`.
+  ///   was added, changed or removed since `base` (or, when the file was parsed whole, since
+  ///   `previous`).
   /// - Throws: ``PropertyListError`` as ``read()`` does.
-  func rereadSnapshot(comparingTo previous: [String: Any]) throws -> (
-    snapshot: PropertyListSnapshot?, changedKeys: Set<String>
-  ) {
+  func rereadSnapshot(comparingTo previous: [String: Any], since base: inout PropertyListSnapshot?)
+    throws -> (snapshot: PropertyListSnapshot?, changedKeys: Set<String>)
+  {
+    var taken: PropertyListSnapshot?
+    swap(&taken, &base)
     guard let (data, identity) = try readData() else { return (nil, Set(previous.keys)) }
     PropertyListCounters.count(\.parses, path: url.resolvingSymlinksInPath().path)
+    if var taken, let old = taken.bytes, data.starts(with: "bplist".utf8) {
+      try validate(data)
+      let changes: (set: [String: Any], removed: [String])?
+      do {
+        changes = try BinaryPropertyListReader.changes(
+          of: data, since: old, previous: taken.document.values)
+      } catch {
+        throw PropertyListError(file: url, kind: .malformed, reason: error.reason)
+      }
+      if let changes {
+        var changedKeys = Set(changes.removed)
+        for key in changes.removed { taken.document.values[key] = nil }
+        for (key, value) in changes.set
+        where !propertyListValuesEqual(taken.document.values[key], value) {
+          changedKeys.insert(key)
+          taken.document.values[key] = value
+        }
+        taken.identity = identity
+        taken.bytes = data
+        taken.draft = nil
+        return (taken, changedKeys)
+      }
+    }
     let (document, changedKeys) = try parse(data, comparingTo: previous)
-    return (PropertyListSnapshot(document: document, identity: identity), changedKeys ?? [])
+    let snapshot = PropertyListSnapshot(
+      document: document, identity: identity, bytes: document.format == .binary ? data : nil)
+    return (snapshot, changedKeys ?? [])
+  }
+
+  /// Throws unless `data` passes ``PropertyListValidator``.
+  ///
+  /// - Throws: ``PropertyListError`` of kind `.malformed`.
+  private func validate(_ data: Data) throws {
+    do {
+      try PropertyListValidator.validate(data)
+    } catch {
+      throw PropertyListError(file: url, kind: .malformed, reason: error.reason)
+    }
   }
 
   /// Parses `data` as this file's contents.
@@ -98,11 +148,7 @@ public struct PropertyListFile: Sendable {
     document: PropertyListDocument, changedKeys: Set<String>?
   ) {
     if data.isEmpty { return (PropertyListDocument(), previous.map { Set($0.keys) }) }
-    do {
-      try PropertyListValidator.validate(data)
-    } catch {
-      throw PropertyListError(file: url, kind: .malformed, reason: error.reason)
-    }
+    try validate(data)
     var format = PropertyListSerialization.PropertyListFormat.xml
     let root: Any
     let values: [String: Any]?
@@ -156,7 +202,7 @@ public struct PropertyListFile: Sendable {
   func apply(_ changes: [String: PropertyListChange], known: inout PropertyListSnapshot?) throws
     -> Bool
   {
-    try update(known: &known) { document in
+    try update(known: &known, applying: changes) { document in
       let changed = changes.contains { key, change in
         switch change {
         case .set(let value): !propertyListValuesEqual(document.values[key], value)
@@ -196,12 +242,15 @@ public struct PropertyListFile: Sendable {
   ///   - known: The version of the file this process last read or wrote: when the file on disk
   ///     is still that version (same ``FileIdentity``), its document is used and the file is not
   ///     read. Replaced by the version on disk afterwards (nil after a failure).
+  ///   - changes: The changes `body` applies, when it applies exactly these: a binary file this
+  ///     process wrote as `known` is then written by adding only their objects to its draft.
   ///   - body: Changes the document; returns whether it changed anything.
   /// - Returns: Whether the file was read (it was not the `known` version).
   /// - Throws: The errors of ``apply(_:)``, and what `body` throws (the file is then unchanged).
   @discardableResult
   func update(
-    known: inout PropertyListSnapshot?, _ body: (inout PropertyListDocument) throws -> Bool
+    known: inout PropertyListSnapshot?, applying changes: [String: PropertyListChange]? = nil,
+    _ body: (inout PropertyListDocument) throws -> Bool
   ) throws -> Bool {
     let lock: FileLock
     let target: URL
@@ -219,20 +268,24 @@ public struct PropertyListFile: Sendable {
     TemporaryFileNames.removeStale(for: target)
 
     var document = PropertyListDocument()
-    let (oldIdentity, wasRead) = try takeDocument(known: &known, onDisk: target, into: &document)
+    var draft: BinaryPropertyListDraft?
+    var bytes: Data?
+    let (oldIdentity, wasRead) = try takeDocument(
+      known: &known, onDisk: target, into: &document, draft: &draft, bytes: &bytes)
     if oldIdentity != nil, access(target.path, W_OK) != 0 {
       known = nil
       throw PropertyListError(
         file: url, kind: .unwritable, reason: "the file is read-only (\(systemError()))")
     }
     guard try body(&document) else {
-      known = PropertyListSnapshot(document: document, identity: oldIdentity)
+      known = PropertyListSnapshot(
+        document: document, identity: oldIdentity, draft: draft, bytes: bytes)
       return wasRead
     }
     if document.format != .binary { document.format = .xml }
     let data: Data
     do {
-      data = try PropertyListEncoding.data(of: document)
+      (data, draft) = try encode(document, changes: changes, draft: draft)
     } catch let failure as PropertyListEncodingFailure {
       throw PropertyListError(file: url, kind: .unwritable, reason: failure.reason)
     } catch {
@@ -241,16 +294,33 @@ public struct PropertyListFile: Sendable {
     try AtomicFileWriter(target: target, reportingAs: url).write(data)
     PropertyListCounters.count(\.writes, path: target.path)
     known = PropertyListSnapshot(
-      document: document, identity: FileIdentity.ofFile(atPath: target.path))
+      document: document, identity: FileIdentity.ofFile(atPath: target.path), draft: draft,
+      bytes: document.format == .binary ? data : nil)
     return wasRead
   }
 
-  /// The document on disk now, with the file locked: `known`'s when the file is still that
-  /// version, else read. `known` is emptied first so that the document returned is the only
-  /// reference to its values: changing them then mutates in place instead of copying every key.
+  /// The bytes of `document`, and for a binary one the draft that wrote them: `draft` (the
+  /// document before `changes`) with `changes` added when there is one, else a new draft.
+  private func encode(
+    _ document: PropertyListDocument, changes: [String: PropertyListChange]?,
+    draft: BinaryPropertyListDraft?
+  ) throws -> (Data, BinaryPropertyListDraft?) {
+    guard document.format == .binary else {
+      return (try PropertyListEncoding.data(of: document), nil)
+    }
+    if var draft, let changes, try draft.apply(changes) { return (draft.data(), draft) }
+    let made = try BinaryPropertyListDraft(values: document.values)
+    return (made.data(), made)
+  }
+
+  /// The document on disk now, with the file locked: `known`'s (and its draft) when the file is
+  /// still that version, else read. `known` is emptied first so that the document and draft
+  /// returned are the only references to their storage: changing them then mutates in place
+  /// instead of copying every key.
   private func takeDocument(
     known: inout PropertyListSnapshot?, onDisk target: URL,
-    into document: inout PropertyListDocument
+    into document: inout PropertyListDocument, draft: inout BinaryPropertyListDraft?,
+    bytes: inout Data?
   ) throws -> (identity: FileIdentity?, wasRead: Bool) {
     var cached: PropertyListSnapshot?
     swap(&cached, &known)
@@ -259,10 +329,13 @@ public struct PropertyListFile: Sendable {
       cached = nil
       guard var snapshot = try readSnapshot() else { return (nil, true) }
       swap(&document, &snapshot.document)
+      bytes = snapshot.bytes
       return (snapshot.identity, true)
     }
     cached = nil
     swap(&document, &taken.document)
+    swap(&draft, &taken.draft)
+    bytes = taken.bytes
     return (identity, false)
   }
 }

@@ -213,9 +213,9 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
     if let disk, disk.identity == FileIdentity.ofFile(atPath: file.url.path) {
       return lock.withLock { fileError }
     }
-    disk = nil
     do {
-      let (snapshot, changedKeys) = try file.rereadSnapshot(comparingTo: allValues())
+      let (snapshot, changedKeys) = try file.rereadSnapshot(
+        comparingTo: allValues(), since: &disk)
       disk = snapshot ?? PropertyListSnapshot(document: PropertyListDocument(), identity: nil)
       merge(snapshot?.document.values ?? [:], changedKeys: changedKeys)
       FreedMemory.release(afterReplacingDocumentOf: snapshot?.document.values.count ?? 0)

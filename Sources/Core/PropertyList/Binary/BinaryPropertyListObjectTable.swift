@@ -77,6 +77,7 @@ struct BinaryPropertyListObjectTable {
     let index = objects.count
     let start = references.count
     objects.append(Object(kind: kind, start: start, count: count))
+    lastContainer = index
     references.append(contentsOf: repeatElement(0, count: kind == .dictionary ? 2 * count : count))
     return (index, start)
   }
@@ -84,6 +85,40 @@ struct BinaryPropertyListObjectTable {
   /// Sets the reference at position `position` of ``references`` to object `object`.
   mutating func setReference(_ object: Int, at position: Int) {
     references[position] = object
+  }
+
+  /// Gives container `index` new references (a dictionary's keys, then its values): in place
+  /// when its references are the last ones (it is the container added or moved last), else
+  /// after the others (the old ones then stay in ``references``, unused, and are counted in
+  /// ``unusedReferences``).
+  mutating func replaceReferences(of index: Int, with newReferences: [Int]) {
+    let object = objects[index]
+    let isDictionary = object.kind == .dictionary
+    if lastContainer == index {
+      references.replaceSubrange(object.start..., with: newReferences)
+    } else {
+      unusedReferences += (isDictionary ? 2 : 1) * object.count
+      objects[index].start = references.count
+      references.append(contentsOf: newReferences)
+      lastContainer = index
+    }
+    objects[index].count = isDictionary ? newReferences.count / 2 : newReferences.count
+  }
+
+  /// How many of ``references`` no container uses any more.
+  private(set) var unusedReferences = 0
+  /// The container whose references are the last of ``references``.
+  private var lastContainer: Int?
+
+  /// The bytes object `index` takes in a file, about: a scalar's bytes, or a container's
+  /// references (at 4 bytes each).
+  func approximateSize(of index: Int) -> Int {
+    let object = objects[index]
+    switch object.kind {
+    case .scalar: return object.count
+    case .array: return 4 * object.count
+    case .dictionary: return 8 * object.count
+    }
   }
 
   /// A per-process random seed, so no file can be made to collide on purpose.

@@ -12,12 +12,12 @@ import Foundation
 /// reals widen to `Double`; dates are seconds since 2001-01-01 00:00:00 UTC; when a dictionary
 /// holds a key twice, the first value is kept, as CoreFoundation's reader does.
 struct BinaryPropertyListReader {
-  private let bytes: UnsafeRawBufferPointer
+  let bytes: UnsafeRawBufferPointer
   private let offsetSize: Int
-  private let referenceSize: Int
+  let referenceSize: Int
   private let objectCount: Int
   private let tableOffset: Int
-  private let topObject: Int
+  let topObject: Int
 
   /// The value of the top object of `data`.
   ///
@@ -60,7 +60,7 @@ struct BinaryPropertyListReader {
     }
   }
 
-  private init(bytes: UnsafeRawBufferPointer) throws(PropertyListRejection) {
+  init(bytes: UnsafeRawBufferPointer) throws(PropertyListRejection) {
     self.bytes = bytes
     guard bytes.count >= 8 + 1 + 32, bytes.starts(with: "bplist00".utf8) else {
       throw Self.inconsistent()
@@ -82,7 +82,7 @@ struct BinaryPropertyListReader {
     tableOffset = Int(table)
   }
 
-  private func value(_ index: Int, depth: Int) throws(PropertyListRejection) -> Any {
+  func value(_ index: Int, depth: Int) throws(PropertyListRejection) -> Any {
     guard depth <= PropertyListLimits.preferences.maximumDepth else { throw Self.inconsistent() }
     let offset = Int(bytes.bigEndianInteger(at: tableOffset + index * offsetSize, size: offsetSize))
     guard offset >= 8, offset < tableOffset else { throw Self.inconsistent() }
@@ -146,32 +146,30 @@ struct BinaryPropertyListReader {
   private func topDictionary(comparingTo previous: [String: Any]) throws(PropertyListRejection)
     -> (root: Any, changedKeys: Set<String>?)?
   {
-    let offset = try objectOffset(topObject)
-    guard bytes[offset] >> 4 == 0xD else { return nil }
-    let (start, count) = try lengthAndStart(offset, Int(bytes[offset] & 0x0F))
-    try require(start, 2 * count * referenceSize)
+    guard let (start, count) = try topDictionaryEntries() else { return nil }
     var dictionary: [String: Any] = [:]
     dictionary.reserveCapacity(count)
     var changedKeys = Set<String>()
     var keptKeys = 0
     for position in 0..<count {
       let key = try string(at: try objectOffset(try reference(start, position)))
-      guard dictionary.index(forKey: key) == nil else { continue }  // the first value is kept
       let index = try reference(start, count + position)
-      guard let old = previous[key] else {
-        dictionary[key] = try value(index, depth: 2)
-        changedKeys.insert(key)
+      let old = previous[key]
+      var isChanged = true
+      var element: Any
+      if let old, try stringObject(index, equals: old) {
+        (element, isChanged) = (old, false)
+      } else {
+        element = try value(index, depth: 2)
+        if let old, propertyListValuesEqual(old, element) { (element, isChanged) = (old, false) }
+      }
+      // Two lookups per key: the insertion tells a key held twice, whose first value is kept.
+      if let first = dictionary.updateValue(element, forKey: key) {
+        dictionary[key] = first
         continue
       }
-      keptKeys += 1
-      if try stringObject(index, equals: old) {
-        dictionary[key] = old
-        continue
-      }
-      let new = try value(index, depth: 2)
-      let isEqual = propertyListValuesEqual(old, new)
-      dictionary[key] = isEqual ? old : new
-      if !isEqual { changedKeys.insert(key) }
+      if old != nil { keptKeys += 1 }
+      if isChanged { changedKeys.insert(key) }
     }
     if keptKeys < previous.count {
       for key in previous.keys where dictionary.index(forKey: key) == nil {
@@ -195,7 +193,7 @@ struct BinaryPropertyListReader {
   }
 
   /// The string object at byte `offset`: ASCII (marker 0x5) or UTF-16 big-endian (0x6).
-  private func string(at offset: Int) throws(PropertyListRejection) -> String {
+  func string(at offset: Int) throws(PropertyListRejection) -> String {
     let marker = bytes[offset]
     let (start, count) = try lengthAndStart(offset, Int(marker & 0x0F))
     switch marker >> 4 {
@@ -227,13 +225,13 @@ struct BinaryPropertyListReader {
     }
   }
 
-  private func reference(_ start: Int, _ position: Int) throws(PropertyListRejection) -> Int {
+  func reference(_ start: Int, _ position: Int) throws(PropertyListRejection) -> Int {
     let object = bytes.bigEndianInteger(at: start + position * referenceSize, size: referenceSize)
     guard object < UInt64(objectCount) else { throw Self.inconsistent() }
     return Int(object)
   }
 
-  private func objectOffset(_ index: Int) throws(PropertyListRejection) -> Int {
+  func objectOffset(_ index: Int) throws(PropertyListRejection) -> Int {
     let offset = Int(bytes.bigEndianInteger(at: tableOffset + index * offsetSize, size: offsetSize))
     guard offset >= 8, offset < tableOffset else { throw Self.inconsistent() }
     return offset
@@ -241,7 +239,7 @@ struct BinaryPropertyListReader {
 
   /// The count of a data, string or container object (in its marker, or the integer object
   /// after it when the marker's count is 0xF) and where its contents start.
-  private func lengthAndStart(_ offset: Int, _ low: Int) throws(PropertyListRejection) -> (
+  func lengthAndStart(_ offset: Int, _ low: Int) throws(PropertyListRejection) -> (
     start: Int, count: Int
   ) {
     guard low == 0xF else { return (offset + 1, low) }
@@ -256,7 +254,7 @@ struct BinaryPropertyListReader {
   }
 
   /// Throws unless `count` bytes from `start` lie before the offset table.
-  private func require(_ start: Int, _ count: Int) throws(PropertyListRejection) {
+  func require(_ start: Int, _ count: Int) throws(PropertyListRejection) {
     guard count >= 0, start <= tableOffset, count <= tableOffset - start else {
       throw Self.inconsistent()
     }

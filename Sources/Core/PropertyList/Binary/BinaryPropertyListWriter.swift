@@ -27,7 +27,7 @@ enum BinaryPropertyListWriter {
   }
 
   /// Adds `value` and everything it holds; returns its object index.
-  private static func add(_ value: Any, to table: inout BinaryPropertyListObjectTable)
+  static func add(_ value: Any, to table: inout BinaryPropertyListObjectTable)
     throws(PropertyListEncodingFailure) -> Int
   {
     let kind = type(of: value)
@@ -92,7 +92,7 @@ enum BinaryPropertyListWriter {
 
   /// Writes the header, the objects in index order, the offset table and the trailer, through
   /// one pointer into a buffer of an upper bound of the size.
-  private static func write(_ table: BinaryPropertyListObjectTable) -> Data {
+  static func write(_ table: BinaryPropertyListObjectTable) -> Data {
     let objects = table.objects
     let referenceSize = byteCount(UInt64(objects.count))
     // Each container's marker and count take at most 10 bytes; offsets at most 8 bytes each.
@@ -136,7 +136,7 @@ enum BinaryPropertyListWriter {
 
   /// A string: ASCII (marker 0x5) when every byte of its UTF-8 is below 0x80, else UTF-16
   /// big-endian (marker 0x6) with its count of UTF-16 code units.
-  private static func appendString(_ string: String, to bytes: inout [UInt8]) {
+  static func appendString(_ string: String, to bytes: inout [UInt8]) {
     var contiguous = string
     let wasASCII = contiguous.withUTF8 { utf8 in
       guard isASCII(utf8) else { return false }

@@ -1,0 +1,112 @@
+import Foundation
+
+/// The objects of the last binary file this process wrote for a suite, kept so that the next
+/// version is written by adding only the changed keys' objects.
+///
+/// A flush used to encode every key again: at 10,000 keys that was three quarters of it (the
+/// profile: hashing, copying and allocating per value). With a draft, a change adds its new
+/// objects to the table (equal scalars are still stored once) and points the root dictionary at
+/// them; writing the file is then one pass that copies bytes. The objects no longer referenced
+/// stay in the file until they reach a quarter of it, when the draft is made again from the
+/// values (`apply(_:)` returns false): so a one-value edit grows the file by the new value's
+/// bytes and one offset, as before, and a file never holds more than about a third more than
+/// its values need. Readers (ours, Foundation's, Apple's) start from the top object and never
+/// see unreferenced objects.
+struct BinaryPropertyListDraft {
+  private var table: BinaryPropertyListObjectTable
+  /// The root dictionary's keys, in the order of its references.
+  private var keys: [String]
+  /// The position of each key in ``keys``.
+  private var positions: [String: Int]
+  /// About how many bytes of the file no reference reaches any more (an upper bound: a replaced
+  /// object may still be shared by another key).
+  private var unreferencedBytes = 0
+
+  /// Encodes `values` as the root dictionary of a new file.
+  ///
+  /// - Throws: ``PropertyListEncodingFailure`` naming a value that is not a property-list value.
+  init(values: [String: Any]) throws(PropertyListEncodingFailure) {
+    table = BinaryPropertyListObjectTable(
+      capacity: 2 * values.count + 1, bytes: 32 * values.count)
+    _ = try BinaryPropertyListWriter.add(values, to: &table)
+    // The writer adds a dictionary's keys in its iteration order, which is this one.
+    keys = Array(values.keys)
+    positions = Dictionary(uniqueKeysWithValues: zip(keys, keys.indices))
+  }
+
+  /// The bytes of the file.
+  func data() -> Data {
+    BinaryPropertyListWriter.write(table)
+  }
+
+  /// Applies `changes` (canonical values) to the root dictionary.
+  ///
+  /// - Returns: false when the objects no longer referenced have grown past a quarter of the
+  ///   file (or the unused references past half of them): make a new draft from the values
+  ///   instead (this one is then unusable).
+  /// - Throws: ``PropertyListEncodingFailure`` naming a value that is not a property-list value
+  ///   (this draft is then unusable too).
+  mutating func apply(_ changes: [String: PropertyListChange]) throws(PropertyListEncodingFailure)
+    -> Bool
+  {
+    var root = table.objects[0]
+    var added: [(key: String, value: Int)] = []
+    var removed: [Int] = []
+    for (key, change) in changes {
+      switch change {
+      case .set(let value):
+        let object = try BinaryPropertyListWriter.add(value, to: &table)
+        if let position = positions[key] {
+          let slot = root.start + root.count + position
+          unreferencedBytes += table.approximateSize(of: table.references[slot])
+          table.setReference(object, at: slot)
+        } else {
+          added.append((key, object))
+        }
+      case .remove:
+        guard let position = positions[key] else { continue }
+        unreferencedBytes += table.approximateSize(of: table.references[root.start + position])
+        unreferencedBytes += table.approximateSize(
+          of: table.references[root.start + root.count + position])
+        removed.append(position)
+      }
+    }
+    if !added.isEmpty || !removed.isEmpty {
+      rebuildRoot(adding: added, removing: removed)
+      root = table.objects[0]
+    }
+    return unreferencedBytes <= table.scalarBytes.count / 4 + 4096
+      && table.unusedReferences <= table.references.count / 2
+  }
+
+  /// Gives the root dictionary its new entries: each removed position takes the last entry's
+  /// place (so no other key moves), then the added keys follow.
+  private mutating func rebuildRoot(
+    adding added: [(key: String, value: Int)], removing removed: [Int]
+  ) {
+    let root = table.objects[0]
+    var keyReferences = Array(table.references[root.start..<root.start + root.count])
+    var valueReferences = Array(
+      table.references[root.start + root.count..<root.start + 2 * root.count])
+    for position in removed.sorted(by: >) {
+      positions[keys[position]] = nil
+      let last = keys.count - 1
+      if position != last {
+        keys[position] = keys[last]
+        keyReferences[position] = keyReferences[last]
+        valueReferences[position] = valueReferences[last]
+        positions[keys[position]] = position
+      }
+      keys.removeLast()
+      keyReferences.removeLast()
+      valueReferences.removeLast()
+    }
+    for (key, value) in added {
+      positions[key] = keys.count
+      keys.append(key)
+      keyReferences.append(table.addScalar { BinaryPropertyListWriter.appendString(key, to: &$0) })
+      valueReferences.append(value)
+    }
+    table.replaceReferences(of: 0, with: keyReferences + valueReferences)
+  }
+}
