@@ -27,7 +27,14 @@ struct ExternalChangeMeasure {
   func run(keys: Int, changes: Int) -> Result {
     let file = workspace.newFile("external-\(keys)")
     EditorMeasure.writeSuite(at: file, keys: keys, valueLength: 20)
-    let settings = BenchmarkSettings(userDefaults: PropertyListDefaults(fileURL: file))
+    let store = PropertyListDefaults(fileURL: file)
+    let settings = BenchmarkSettings(userDefaults: store)
+    // Memory is sampled when the reader is idle: `flush()` (nothing pending) waits for the
+    // suite's queue, so a re-read in progress (two versions of the file in memory) is over.
+    func idleResidentMemory() -> Int {
+      try? store.flush()
+      return residentMemory()
+    }
     let writer = Worker.process(["change-writer", file.path], configHome: workspace.folder)
     let channel = LineChannel(writer)
     do { try writer.run() } catch { abort("cannot start the writer: \(error)") }
@@ -40,7 +47,7 @@ struct ExternalChangeMeasure {
     var latencies: [Double] = []
     var residentBefore = 0
     for index in 0..<(changes + 5) {  // the first 5 warm up
-      if index == 5 { residentBefore = residentMemory() }
+      if index == 5 { residentBefore = idleResidentMemory() }
       withObservationTracking {
         _ = settings.name
       } onChange: {
@@ -56,7 +63,8 @@ struct ExternalChangeMeasure {
       if index >= 5 { latencies.append(Double(Int64(bitPattern: seen &- written)) / 1e9) }
     }
     return Result(
-      latencies: Samples(latencies), residentBefore: residentBefore, residentAfter: residentMemory()
+      latencies: Samples(latencies), residentBefore: residentBefore,
+      residentAfter: idleResidentMemory()
     )
   }
 
