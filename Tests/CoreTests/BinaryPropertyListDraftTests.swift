@@ -76,6 +76,10 @@ import Testing
       }
       let data = draft.data()
       try expectReadsBack(data, as: values)
+      // The writer's entries are the reader's: a re-read compares them.
+      let read = try #require(try BinaryPropertyListReader.entries(of: data))
+      let written = draft.entries()
+      #expect(written.keys == read.keys && written.fingerprints == read.fingerprints)
       let fresh = try BinaryPropertyListDraft(values: values).data()
       // Unreferenced objects stay below about a third of what the values need.
       #expect(data.count <= fresh.count * 3 / 2 + 8192, "round \(round)")

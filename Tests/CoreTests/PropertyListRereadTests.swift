@@ -66,7 +66,7 @@ import Testing
     #expect(try reread(data, comparingTo: [:]).changedKeys == Set(Self.after.keys))
   }
 
-  /// The version before as the file had it: read from `before`'s bytes.
+  /// The version before as a first re-read of the file leaves it (with its entries).
   private func rereadSince(_ before: Data, _ after: Data) throws -> (
     values: [String: Any], changedKeys: Set<String>, comparedBytes: Bool
   ) {
@@ -74,7 +74,9 @@ import Testing
     defer { folder.remove() }
     let file = PropertyListFile(url: folder.file("reread.plist"))
     try before.write(to: file.url)
-    var base = try file.readSnapshot()
+    var none: PropertyListSnapshot?
+    var base = try file.rereadSnapshot(comparingTo: [:], since: &none).snapshot
+    #expect(base?.entries != nil)
     let previous = try #require(base).document.values
     try after.write(to: file.url)
     let (snapshot, changedKeys) = try file.rereadSnapshot(comparingTo: [:], since: &base)
@@ -83,7 +85,7 @@ import Testing
     return (values, changedKeys, changedKeys.count < values.count || previous.isEmpty)
   }
 
-  @Test func aFileWrittenThroughADraftIsComparedByteByByte() throws {
+  @Test func aFileWrittenThroughADraftIsComparedEntryByEntry() throws {
     var values: [String: Any] = [:]
     for index in 0..<300 { values["key \(index)"] = "value \(index)" }
     values.merge(Self.before) { $1 }

@@ -53,7 +53,7 @@ struct PropertyListSnapshot {
   /// The objects of the binary file this process wrote for `document` (nil when it was read, or
   /// is XML): the next write adds only its changes to them.
   var draft: BinaryPropertyListDraft?
-  /// The bytes of a binary file (nil for another format): the next re-read compares the file
-  /// with them and decodes only the entries that differ.
-  var bytes: Data?
+  /// The entries of a binary file (nil for another format, or when not known yet): the next
+  /// re-read compares the file with them and decodes only the entries that differ.
+  var entries: BinaryPropertyListEntries?
 }

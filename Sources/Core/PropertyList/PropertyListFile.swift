@@ -63,16 +63,14 @@ public struct PropertyListFile: Sendable {
   func readSnapshot() throws -> PropertyListSnapshot? {
     guard let (data, identity) = try readData() else { return nil }
     PropertyListCounters.count(\.parses, path: url.resolvingSymlinksInPath().path)
-    let document = try parse(data)
-    return PropertyListSnapshot(
-      document: document, identity: identity, bytes: document.format == .binary ? data : nil)
+    return PropertyListSnapshot(document: try parse(data), identity: identity)
   }
 
   /// Reads and parses the file again after a change.
   ///
-  /// When `base` (the version read or written before) is a binary file and so is the file now,
-  /// the two are compared byte by byte and only the entries of the top dictionary that differ
-  /// are decoded and changed in `base`'s document (see
+  /// When the entries of `base` (the version read or written before) are known and the file is
+  /// binary, the two are compared entry by entry and only the entries of the top dictionary that
+  /// differ are decoded and changed in `base`'s document (see
   /// ``BinaryPropertyListReader/changes(of:since:previous:)``). Otherwise the file is parsed
   /// whole, comparing it with `previous` (the values this process holds): in a binary file,
   /// values equal to `previous`'s are `previous`'s own, and unchanged strings are compared with
@@ -92,14 +90,10 @@ public struct PropertyListFile: Sendable {
     swap(&taken, &base)
     guard let (data, identity) = try readData() else { return (nil, Set(previous.keys)) }
     PropertyListCounters.count(\.parses, path: url.resolvingSymlinksInPath().path)
-    if var taken, let old = taken.bytes, data.starts(with: "bplist".utf8) {
+    if var taken, let old = taken.entries, data.starts(with: "bplist".utf8) {
       try validate(data)
-      let changes: (set: [String: Any], removed: [String])?
-      do {
-        changes = try BinaryPropertyListReader.changes(
-          of: data, since: old, previous: taken.document.values)
-      } catch {
-        throw PropertyListError(file: url, kind: .malformed, reason: error.reason)
+      let changes = try malformedIfRejected { () throws(PropertyListRejection) in
+        try BinaryPropertyListReader.changes(of: data, since: old, previous: taken.document.values)
       }
       if let changes {
         var changedKeys = Set(changes.removed)
@@ -110,15 +104,30 @@ public struct PropertyListFile: Sendable {
           taken.document.values[key] = value
         }
         taken.identity = identity
-        taken.bytes = data
+        taken.entries = changes.entries
         taken.draft = nil
         return (taken, changedKeys)
       }
     }
     let (document, changedKeys) = try parse(data, comparingTo: previous)
-    let snapshot = PropertyListSnapshot(
-      document: document, identity: identity, bytes: document.format == .binary ? data : nil)
+    var snapshot = PropertyListSnapshot(document: document, identity: identity)
+    if document.format == .binary {
+      snapshot.entries = try malformedIfRejected { () throws(PropertyListRejection) in
+        try BinaryPropertyListReader.entries(of: data)
+      }
+    }
     return (snapshot, changedKeys ?? [])
+  }
+
+  /// `body`'s result; its ``PropertyListRejection`` becomes a `.malformed` ``PropertyListError``.
+  private func malformedIfRejected<Result>(
+    _ body: () throws(PropertyListRejection) -> Result
+  ) throws -> Result {
+    do {
+      return try body()
+    } catch {
+      throw PropertyListError(file: url, kind: .malformed, reason: error.reason)
+    }
   }
 
   /// Throws unless `data` passes ``PropertyListValidator``.
@@ -269,9 +278,9 @@ public struct PropertyListFile: Sendable {
 
     var document = PropertyListDocument()
     var draft: BinaryPropertyListDraft?
-    var bytes: Data?
+    var entries: BinaryPropertyListEntries?
     let (oldIdentity, wasRead) = try takeDocument(
-      known: &known, onDisk: target, into: &document, draft: &draft, bytes: &bytes)
+      known: &known, onDisk: target, into: &document, draft: &draft, entries: &entries)
     if oldIdentity != nil, access(target.path, W_OK) != 0 {
       known = nil
       throw PropertyListError(
@@ -279,7 +288,7 @@ public struct PropertyListFile: Sendable {
     }
     guard try body(&document) else {
       known = PropertyListSnapshot(
-        document: document, identity: oldIdentity, draft: draft, bytes: bytes)
+        document: document, identity: oldIdentity, draft: draft, entries: entries)
       return wasRead
     }
     if document.format != .binary { document.format = .xml }
@@ -295,7 +304,7 @@ public struct PropertyListFile: Sendable {
     PropertyListCounters.count(\.writes, path: target.path)
     known = PropertyListSnapshot(
       document: document, identity: FileIdentity.ofFile(atPath: target.path), draft: draft,
-      bytes: document.format == .binary ? data : nil)
+      entries: draft?.entries())
     return wasRead
   }
 
@@ -320,7 +329,7 @@ public struct PropertyListFile: Sendable {
   private func takeDocument(
     known: inout PropertyListSnapshot?, onDisk target: URL,
     into document: inout PropertyListDocument, draft: inout BinaryPropertyListDraft?,
-    bytes: inout Data?
+    entries: inout BinaryPropertyListEntries?
   ) throws -> (identity: FileIdentity?, wasRead: Bool) {
     var cached: PropertyListSnapshot?
     swap(&cached, &known)
@@ -329,13 +338,12 @@ public struct PropertyListFile: Sendable {
       cached = nil
       guard var snapshot = try readSnapshot() else { return (nil, true) }
       swap(&document, &snapshot.document)
-      bytes = snapshot.bytes
       return (snapshot.identity, true)
     }
     cached = nil
     swap(&document, &taken.document)
     swap(&draft, &taken.draft)
-    bytes = taken.bytes
+    swap(&entries, &taken.entries)
     return (identity, false)
   }
 }

@@ -37,10 +37,7 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
     self.file = file
     queue = DispatchQueue(label: "ObservableDefaultsCore.suite:" + file.url.lastPathComponent)
     do {
-      var snapshot = try file.readSnapshot()
-      // The file's bytes are kept from the first re-read or write on, not when opening: the
-      // peak memory of an open stays the values' (the first re-read parses the file whole).
-      snapshot?.bytes = nil
+      let snapshot = try file.readSnapshot()
       values = snapshot?.document.values ?? [:]
       disk = snapshot ?? PropertyListSnapshot(document: PropertyListDocument(), identity: nil)
     } catch {

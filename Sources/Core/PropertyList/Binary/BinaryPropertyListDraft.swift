@@ -39,6 +39,26 @@ struct BinaryPropertyListDraft {
     BinaryPropertyListWriter.write(table)
   }
 
+  /// The entries of the file (``data()``), from the objects: no key is decoded again.
+  func entries() -> BinaryPropertyListEntries {
+    let root = table.objects[0]
+    let fingerprints = table.scalarBytes.withUnsafeBytes { scalars in
+      (0..<root.count).map { position in
+        let value = table.objects[table.references[root.start + root.count + position]]
+        return BinaryPropertyListEntries.fingerprint(
+          key: bytes(of: table.objects[table.references[root.start + position]], in: scalars),
+          value: value.kind == .scalar ? bytes(of: value, in: scalars) : nil)
+      }
+    }
+    return BinaryPropertyListEntries(keys: keys, fingerprints: fingerprints)
+  }
+
+  private func bytes(
+    of object: BinaryPropertyListObjectTable.Object, in scalars: UnsafeRawBufferPointer
+  ) -> UnsafeRawBufferPointer {
+    UnsafeRawBufferPointer(rebasing: scalars[object.start..<object.start + object.count])
+  }
+
   /// Applies `changes` (canonical values) to the root dictionary.
   ///
   /// - Returns: false when the objects no longer referenced have grown past a quarter of the

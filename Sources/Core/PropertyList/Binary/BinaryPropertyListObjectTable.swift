@@ -126,7 +126,7 @@ struct BinaryPropertyListObjectTable {
 
   /// A 64-bit hash of `count` bytes: 8 bytes per multiply (SipHash, `Hasher`'s, was a quarter of
   /// a flush's instructions).
-  private static func hash(_ bytes: UnsafeRawPointer, _ count: Int) -> UInt64 {
+  static func hash(_ bytes: UnsafeRawPointer, _ count: Int) -> UInt64 {
     var hash = seed ^ (UInt64(count) &* 0x9E37_79B9_7F4A_7C15)
     var offset = 0
     while offset + 8 <= count {

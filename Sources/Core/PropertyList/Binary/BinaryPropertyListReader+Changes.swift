@@ -1,32 +1,60 @@
 import Foundation
 
 extension BinaryPropertyListReader {
-  /// The entries of the top dictionary of `data` that differ from those of `old`, the previous
-  /// version of the same file, told apart by their bytes.
+  /// The entries of the top dictionary of `data`, or nil when its top object is not a
+  /// dictionary.
+  ///
+  /// - Throws: ``PropertyListRejection`` when `data` is not a consistent binary property list.
+  static func entries(of data: Data) throws(PropertyListRejection) -> BinaryPropertyListEntries? {
+    try reading(data) { reader throws(PropertyListRejection) in
+      guard let (start, count) = try reader.topDictionaryEntries() else { return nil }
+      var entries = BinaryPropertyListEntries(keys: [], fingerprints: [])
+      entries.keys.reserveCapacity(count)
+      entries.fingerprints.reserveCapacity(count)
+      for position in 0..<count {
+        let keyObject = try reader.reference(start, position)
+        entries.keys.append(try reader.string(at: try reader.objectOffset(keyObject)))
+        entries.fingerprints.append(
+          try reader.fingerprint(keyObject, try reader.reference(start, count + position)))
+      }
+      return entries
+    }
+  }
+
+  /// The entries of the top dictionary of `data` that differ from those of the previous version
+  /// of the file, told apart by their fingerprints.
   ///
   /// A writer that changes a few keys of a large file (this package's, through
   /// ``BinaryPropertyListDraft``) leaves every other entry of the top dictionary at its position,
-  /// with the same key and value objects. Such an entry is recognized by comparing the bytes of
-  /// its key and scalar value in both files, without decoding them, hashing its key or touching
-  /// the values in memory; only the other entries are decoded.
+  /// with the same key and value objects. Such an entry is recognized by the fingerprint of its
+  /// bytes, without decoding it, hashing its key into a dictionary or touching the values in
+  /// memory; only the other entries are decoded.
   ///
   /// - Parameters:
   ///   - data: The file now; it passed ``PropertyListValidator``.
-  ///   - old: The file before (it was read or written as `previous`).
-  ///   - previous: The top dictionary of `old`.
-  /// - Returns: The keys set (with their values) and removed, or nil when the files do not share
-  ///   most entries (another writer rewrote the file) or a top object is not a dictionary: read
-  ///   the whole file then.
+  ///   - old: The entries of the previous version.
+  ///   - previous: The top dictionary of the previous version.
+  /// - Returns: The keys set (with their values) and removed, and the entries of `data`; nil
+  ///   when the versions do not share most entries (another writer rewrote the file), a key is
+  ///   held twice, or a top object is not a dictionary: read the whole file then.
   /// - Throws: ``PropertyListRejection`` when `data` is not a consistent binary property list.
-  static func changes(of data: Data, since old: Data, previous: [String: Any])
-    throws(PropertyListRejection) -> (set: [String: Any], removed: [String])?
+  static func changes(
+    of data: Data, since old: BinaryPropertyListEntries, previous: [String: Any]
+  ) throws(PropertyListRejection)
+    -> (set: [String: Any], removed: [String], entries: BinaryPropertyListEntries)?
   {
+    try reading(data) { reader throws(PropertyListRejection) in
+      try reader.changes(since: old, previous: previous)
+    }
+  }
+
+  /// `body`'s result for a reader of `data`.
+  private static func reading<Result>(
+    _ data: Data, _ body: (BinaryPropertyListReader) throws(PropertyListRejection) -> Result
+  ) throws(PropertyListRejection) -> Result {
     do {
-      return try data.withUnsafeBytes { new in
-        try old.withUnsafeBytes { old in
-          try BinaryPropertyListReader(bytes: new).changes(
-            since: try BinaryPropertyListReader(bytes: old), previous: previous)
-        }
+      return try data.withUnsafeBytes { bytes in
+        try body(try BinaryPropertyListReader(bytes: bytes))
       }
     } catch let rejection as PropertyListRejection {
       throw rejection
@@ -35,20 +63,26 @@ extension BinaryPropertyListReader {
     }
   }
 
-  private func changes(since old: BinaryPropertyListReader, previous: [String: Any])
-    throws(PropertyListRejection) -> (set: [String: Any], removed: [String])?
+  private func changes(since old: BinaryPropertyListEntries, previous: [String: Any])
+    throws(PropertyListRejection)
+    -> (set: [String: Any], removed: [String], entries: BinaryPropertyListEntries)?
   {
-    guard let (start, count) = try topDictionaryEntries(),
-      let (oldStart, oldCount) = try old.topDictionaryEntries(), oldCount == previous.count
-    else { return nil }
+    let oldCount = old.keys.count
+    guard let (start, count) = try topDictionaryEntries(), oldCount == previous.count else {
+      return nil
+    }
+    var entries = BinaryPropertyListEntries(keys: [], fingerprints: [])
+    entries.fingerprints.reserveCapacity(count)
     var touched: [Int] = []
     for position in 0..<max(count, oldCount) {
-      guard position < count, position < oldCount,
-        try sameScalar(
-          try reference(start, position), in: old, try old.reference(oldStart, position)),
-        try sameScalar(
-          try reference(start, count + position), in: old,
-          try old.reference(oldStart, oldCount + position))
+      var fingerprint: UInt64 = 0
+      if position < count {
+        fingerprint = try self.fingerprint(
+          try reference(start, position), try reference(start, count + position))
+        entries.fingerprints.append(fingerprint)
+      }
+      guard position < count, position < oldCount, fingerprint != 0,
+        fingerprint == old.fingerprints[position]
       else {
         touched.append(position)
         // Another writer rewrote the file: reading it whole is as cheap.
@@ -56,21 +90,21 @@ extension BinaryPropertyListReader {
         continue
       }
     }
+    entries.keys = Array(old.keys.prefix(count))
     var set: [String: Any] = [:]
-    var oldKeys = Set<String>()
-    for position in touched {
-      if position < oldCount {
-        oldKeys.insert(
-          try old.string(at: try old.objectOffset(try old.reference(oldStart, position))))
-      }
-    }
+    let oldKeys = Set(touched.lazy.filter { $0 < oldCount }.map { old.keys[$0] })
     for position in touched where position < count {
       let key = try string(at: try objectOffset(try reference(start, position)))
       // A key also held at an entry that did not change (a key twice): read the whole file.
       guard set[key] == nil, previous[key] == nil || oldKeys.contains(key) else { return nil }
       set[key] = try value(try reference(start, count + position), depth: 2)
+      if position < entries.keys.count {
+        entries.keys[position] = key
+      } else {
+        entries.keys.append(key)
+      }
     }
-    return (set, oldKeys.filter { set[$0] == nil })
+    return (set, oldKeys.filter { set[$0] == nil }, entries)
   }
 
   /// The start of the top dictionary's references and its count of entries, or nil when the top
@@ -83,16 +117,13 @@ extension BinaryPropertyListReader {
     return (start, count)
   }
 
-  /// Whether object `index` is a scalar whose bytes are those of object `oldIndex` of `old`.
-  private func sameScalar(_ index: Int, in old: BinaryPropertyListReader, _ oldIndex: Int)
-    throws(PropertyListRejection) -> Bool
-  {
-    guard let range = try scalarRange(index), let oldRange = try old.scalarRange(oldIndex),
-      range.count == oldRange.count
-    else { return false }
-    return memcmp(
-      bytes.baseAddress! + range.lowerBound, old.bytes.baseAddress! + oldRange.lowerBound,
-      range.count) == 0
+  /// The fingerprint of the entry whose key is object `key` and whose value is object `value`.
+  private func fingerprint(_ key: Int, _ value: Int) throws(PropertyListRejection) -> UInt64 {
+    guard let keyRange = try scalarRange(key) else { throw Self.inconsistent() }
+    let valueRange = try scalarRange(value)
+    return BinaryPropertyListEntries.fingerprint(
+      key: UnsafeRawBufferPointer(rebasing: bytes[keyRange]),
+      value: valueRange.map { UnsafeRawBufferPointer(rebasing: bytes[$0]) })
   }
 
   /// The bytes of object `index` (marker included) when it is a scalar; nil for a container.

@@ -260,7 +260,7 @@ struct BinaryPropertyListReader {
     }
   }
 
-  private static func inconsistent() -> PropertyListRejection {
+  static func inconsistent() -> PropertyListRejection {
     PropertyListRejection(
       reason: "binary property list: an offset, length or reference is inconsistent")
   }
