@@ -7,15 +7,13 @@ import Testing
 /// Files written by adding changes to the draft of the previous version read back exactly, in
 /// our reader and Foundation's, and stay small.
 @Suite struct BinaryPropertyListDraftTests {
-  /// A seeded generator (SplitMix64), so a failure repeats.
+  /// A seeded generator (Knuth's MMIX linear congruential step, high bits mixed in), so a
+  /// failure repeats.
   private struct Generator: RandomNumberGenerator {
     var state: UInt64
     mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return state ^ (state >> 33)
     }
   }
 
