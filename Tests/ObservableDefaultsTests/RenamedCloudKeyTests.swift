@@ -31,7 +31,11 @@ import Testing
     settings.displayName = "Bo"
     #expect(first.synchronize())
 
-    #expect(pollBlocking { second.object(forKey: "displayName") as? String == "Bo" })
+    // Observers are told just after the new values are visible: wait for both.
+    #expect(
+      pollBlocking {
+        second.object(forKey: "displayName") as? String == "Bo" && !changes.withLock { $0.isEmpty }
+      })
     #expect(second.object(forKey: "name") == nil)
     #expect(changes.withLock { $0 } == [["displayName", "name"]])
     #expect(RenamedCloudSettings(store: device()).displayName == "Bo")

@@ -55,6 +55,11 @@ import Testing
     #expect(first.synchronize())
 
     #expect(runs() == before + 1)
+    // Observers are told just after the new values are visible: wait for both logs.
+    #expect(
+      pollBlocking {
+        !changesOnFirst.withLock { $0.isEmpty } && !changesOnSecond.withLock { $0.isEmpty }
+      })
     let migratedKeys: Set<String> = [
       "ObservableDefaults.schemaVersion", "appearanceTheme", "theme",
     ]
