@@ -109,13 +109,8 @@ public struct PropertyListFile: Sendable {
         return (taken, changedKeys)
       }
     }
-    let (document, changedKeys) = try parse(data, comparingTo: previous)
-    var snapshot = PropertyListSnapshot(document: document, identity: identity)
-    if document.format == .binary {
-      snapshot.entries = try malformedIfRejected { () throws(PropertyListRejection) in
-        try BinaryPropertyListReader.entries(of: data)
-      }
-    }
+    let (document, changedKeys, entries) = try parse(data, comparingTo: previous)
+    let snapshot = PropertyListSnapshot(document: document, identity: identity, entries: entries)
     return (snapshot, changedKeys ?? [])
   }
 
@@ -149,26 +144,29 @@ public struct PropertyListFile: Sendable {
   }
 
   /// Parses `data` as this file's contents: the one place where bytes become values. With
-  /// `previous`, also returns the keys whose value differs from it (see
-  /// ``rereadSnapshot(comparingTo:)``).
+  /// `previous`, also returns the keys whose value differs from it and, for a binary file, its
+  /// entries (see ``rereadSnapshot(comparingTo:since:)``).
   ///
   /// - Throws: ``PropertyListError`` of kind `.malformed`.
   private func parse(_ data: Data, comparingTo previous: [String: Any]?) throws -> (
-    document: PropertyListDocument, changedKeys: Set<String>?
+    document: PropertyListDocument, changedKeys: Set<String>?,
+    entries: BinaryPropertyListEntries?
   ) {
-    if data.isEmpty { return (PropertyListDocument(), previous.map { Set($0.keys) }) }
+    if data.isEmpty { return (PropertyListDocument(), previous.map { Set($0.keys) }, nil) }
     try validate(data)
     var format = PropertyListSerialization.PropertyListFormat.xml
     let root: Any
     let values: [String: Any]?
     var changedKeys: Set<String>?
+    var entries: BinaryPropertyListEntries?
     do {
       if data.starts(with: "bplist".utf8) {
         // Our reader: canonical values in one pass (Foundation's parse and the normalization of
         // its values were the cost of every open and every re-read after a change).
         format = .binary
         if let previous {
-          (root, changedKeys) = try BinaryPropertyListReader.value(of: data, comparingTo: previous)
+          (root, changedKeys, entries) = try BinaryPropertyListReader.value(
+            of: data, comparingTo: previous)
         } else {
           root = try BinaryPropertyListReader.value(of: data)
         }
@@ -189,7 +187,7 @@ public struct PropertyListFile: Sendable {
     if let previous, changedKeys == nil {
       changedKeys = PropertyListDiff.changedKeys(from: previous, to: values)
     }
-    return (PropertyListDocument(values: values, format: format), changedKeys)
+    return (PropertyListDocument(values: values, format: format), changedKeys, entries)
   }
 
   /// Parses `data` as if it were this file's contents, with every check of ``read()``: for bytes

@@ -1,26 +1,6 @@
 import Foundation
 
 extension BinaryPropertyListReader {
-  /// The entries of the top dictionary of `data`, or nil when its top object is not a
-  /// dictionary.
-  ///
-  /// - Throws: ``PropertyListRejection`` when `data` is not a consistent binary property list.
-  static func entries(of data: Data) throws(PropertyListRejection) -> BinaryPropertyListEntries? {
-    try reading(data) { reader throws(PropertyListRejection) in
-      guard let (start, count) = try reader.topDictionaryEntries() else { return nil }
-      var entries = BinaryPropertyListEntries(keys: [], fingerprints: [])
-      entries.keys.reserveCapacity(count)
-      entries.fingerprints.reserveCapacity(count)
-      for position in 0..<count {
-        let keyObject = try reader.reference(start, position)
-        entries.keys.append(try reader.string(at: try reader.objectOffset(keyObject)))
-        entries.fingerprints.append(
-          try reader.fingerprint(keyObject, try reader.reference(start, count + position)))
-      }
-      return entries
-    }
-  }
-
   /// The entries of the top dictionary of `data` that differ from those of the previous version
   /// of the file, told apart by their fingerprints.
   ///
@@ -118,7 +98,7 @@ extension BinaryPropertyListReader {
   }
 
   /// The fingerprint of the entry whose key is object `key` and whose value is object `value`.
-  private func fingerprint(_ key: Int, _ value: Int) throws(PropertyListRejection) -> UInt64 {
+  func fingerprint(_ key: Int, _ value: Int) throws(PropertyListRejection) -> UInt64 {
     guard let keyRange = try scalarRange(key) else { throw Self.inconsistent() }
     let valueRange = try scalarRange(value)
     return BinaryPropertyListEntries.fingerprint(

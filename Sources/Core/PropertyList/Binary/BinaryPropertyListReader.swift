@@ -41,17 +41,21 @@ struct BinaryPropertyListReader {
   /// allocated again), and `changedKeys` names every key added, changed or removed since
   /// `previous`.
   ///
+  /// `entries` are the dictionary's entries, for the next re-read (see
+  /// ``changes(of:since:previous:)``).
+  ///
   /// - Parameter previous: The values read or written before.
-  /// - Returns: The top object, and nil keys when it is not a dictionary.
+  /// - Returns: The top object, and nil keys and entries when it is not a dictionary.
   /// - Throws: ``PropertyListRejection`` when the bytes are not a consistent binary property list.
   static func value(of data: Data, comparingTo previous: [String: Any])
-    throws(PropertyListRejection) -> (root: Any, changedKeys: Set<String>?)
+    throws(PropertyListRejection)
+    -> (root: Any, changedKeys: Set<String>?, entries: BinaryPropertyListEntries?)
   {
     do {
       return try data.withUnsafeBytes { bytes in
         let reader = try BinaryPropertyListReader(bytes: bytes)
         if let reread = try reader.topDictionary(comparingTo: previous) { return reread }
-        return (try reader.value(reader.topObject, depth: 1), nil)
+        return (try reader.value(reader.topObject, depth: 1), nil, nil)
       }
     } catch let rejection as PropertyListRejection {
       throw rejection
@@ -141,19 +145,27 @@ struct BinaryPropertyListReader {
     }
   }
 
-  /// The top dictionary read against `previous` (see ``value(of:comparingTo:)``), or nil when
+  /// The top dictionary read against `previous`, with its entries (see
+  /// ``value(of:comparingTo:)``), or nil when
   /// the top object is not a dictionary.
   private func topDictionary(comparingTo previous: [String: Any]) throws(PropertyListRejection)
-    -> (root: Any, changedKeys: Set<String>?)?
+    -> (root: Any, changedKeys: Set<String>?, entries: BinaryPropertyListEntries?)?
   {
     guard let (start, count) = try topDictionaryEntries() else { return nil }
     var dictionary: [String: Any] = [:]
     dictionary.reserveCapacity(count)
     var changedKeys = Set<String>()
     var keptKeys = 0
+    var entries = BinaryPropertyListEntries(keys: [], fingerprints: [])
+    entries.keys.reserveCapacity(count)
+    entries.fingerprints.reserveCapacity(count)
     for position in 0..<count {
-      let key = try string(at: try objectOffset(try reference(start, position)))
+      let keyObject = try reference(start, position)
+      let key = try string(at: try objectOffset(keyObject))
       let index = try reference(start, count + position)
+      // Every position, a key held twice included (the next re-read then parses whole).
+      entries.keys.append(key)
+      entries.fingerprints.append(try fingerprint(keyObject, index))
       let old = previous[key]
       var isChanged = true
       var element: Any
@@ -176,7 +188,7 @@ struct BinaryPropertyListReader {
         changedKeys.insert(key)
       }
     }
-    return (dictionary, changedKeys)
+    return (dictionary, changedKeys, entries)
   }
 
   /// Whether object `index` is an ASCII string whose bytes are those of `value` (false for any
