@@ -52,7 +52,11 @@ extension TerminalEditorTests {
 
     // Another shell writes a key: its row is marked and updated; the cursor stays.
     #expect(try editor.run("write", "com.example.types", "volume", "-int", "7").status == 0)
-    screen = try session.waitForScreen { self.row("volume", in: $0)?.hasSuffix("7") == true }
+    // The value and its mark may reach the screen in two frames: wait for the row with both.
+    screen = try session.waitForScreen {
+      guard let row = self.row("volume", in: $0) else { return false }
+      return row.hasSuffix("7") && row.contains("~ volume")
+    }
     #expect(row("volume", in: screen)?.contains("~ volume") == true)
     #expect(screen[22].hasPrefix(" windowFrame"), "the focus stayed on windowFrame")
   }
