@@ -163,3 +163,36 @@ import Testing
     #expect(TypeSettings._$settingsSchema.first { $0.name == "url" }?.valueType == .url)
   }
 }
+
+/// Codecs are made once per type and rule: the rules a type meets in different contexts keep
+/// their own codecs, whichever is asked for first.
+@Suite struct CodecCacheTests {
+  /// The codec a generic context that only knows `Codable` gets: JSON.
+  private func codableCodec<Value: Codable>(_: Value.Type) -> DefaultsCodec<Value> { .automatic() }
+  private func optionalCodableCodec<Value: Codable>(_: Value.Type) -> DefaultsCodec<Value?> {
+    .automatic()
+  }
+
+  @Test func eachRuleOfOneTypeKeepsItsOwnCodec() {
+    for jsonFirst in [true, false] {
+      if jsonFirst { _ = codableCodec(Int16.self).encode(1) }
+      #expect(DefaultsCodec<Int16>.automatic().encode(5) as? Int == 5)
+      #expect(codableCodec(Int16.self).encode(5) as? Data == Data("5".utf8))
+      #expect(DefaultsCodec<Int16?>.automatic().encode(5) as? Int == 5)
+      #expect(DefaultsCodec<Int16?>.automatic().encode(nil) == nil)
+      #expect(optionalCodableCodec(Int16.self).encode(5) as? Data == Data("5".utf8))
+      #expect(optionalCodableCodec(Int16.self).encode(nil) == nil)
+      // The cloud store does not take an Int8 as it is; defaults do.
+      #expect(DefaultsCodec<Int8>.automaticForCloud().encode(3) as? Data == Data("3".utf8))
+      #expect(DefaultsCodec<Int8>.automatic().encode(3) as? Int == 3)
+    }
+  }
+
+  @Test func integersAreStoredInTheFormAFileReadsBack() {
+    #expect(DefaultsCodec<Int>.automatic().encode(.min) as? Int == .min)
+    #expect(DefaultsCodec<Int64>.automatic().encode(.max) as? Int == .max)
+    #expect(DefaultsCodec<UInt32>.automatic().encode(.max) as? Int == Int(UInt32.max))
+    #expect(DefaultsCodec<UInt64>.automatic().encode(.max) as? UInt64 == .max)
+    #expect(DefaultsCodec<UInt>.automatic().encode(UInt(Int.max) + 1) as? UInt64 == 1 << 63)
+  }
+}

@@ -4,13 +4,15 @@ import Foundation
 /// safely.
 ///
 /// Use it wherever a `UserDefaults` is expected. Unlike Foundation's on Linux, it
-/// - writes every accepted value to the file without `synchronize()` (a flush is scheduled at
-///   once and coalesces bursts; an `atexit` hook flushes the rest at normal exit),
+/// - writes every accepted value to the file without `synchronize()` (a flush runs at once after a
+///   quiet millisecond, and at most once per millisecond during a burst, taking in every write
+///   made before it; an `atexit` hook flushes the rest at normal exit),
 /// - merges: a write locks the file, re-reads it and changes only the keys written, so keys
 ///   written by other processes are never dropped,
 /// - never overwrites a file that does not parse (writes fail, see ``lastError``),
 /// - reports changes (``observe(_:)`` per key, at once; and `UserDefaults.didChangeNotification`
-///   with the instance as object, once per burst, on a background queue), including changes made
+///   with the instance as object, once per burst and at most once per millisecond, on a
+///   background queue), including changes made
 ///   by other processes or by hand, seen through inotify.
 ///
 /// All instances of one file (symbolic links resolved) in a process share one in-memory domain,
@@ -29,8 +31,8 @@ open class PropertyListDefaults: UserDefaults {
   public let fileURL: URL
   /// The shared state of the file.
   let storage: SuiteStorage
-  /// Posts `UserDefaults.didChangeNotification` for this instance (once per burst of changes,
-  /// on a background queue).
+  /// Posts `UserDefaults.didChangeNotification` for this instance (once per burst of changes, at
+  /// most once per millisecond, on a background queue).
   private var notificationObservation: DefaultsObservation?
 
   /// Opens the file of a suite: `PreferencesDirectory.fileURL(forSuite:)`.

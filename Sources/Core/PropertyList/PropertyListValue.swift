@@ -22,8 +22,8 @@ package enum PropertyListValue {
     {
       return value
     }
-    // Every integer width is stored as Int64 by the codecs; one cast instead of normalizedOther's
-    // chain of failing casts (the profile's largest cost of a write after notification).
+    // `Int64` is what `set(_:forKey:)` callers commonly store: one cast instead of
+    // normalizedOther's chain of failing casts.
     if valueType == Int64.self, let integer = value as? Int64 { return Int(integer) }
     if valueType is NSNumber.Type, let number = value as? NSNumber {
       return canonical(number)

@@ -14,14 +14,14 @@ import Foundation
 ///   - rhs: A property-list value, or nil for "no value".
 /// - Returns: `true` when both are nil or both hold equal values.
 public func propertyListValuesEqual(_ lhs: Any?, _ rhs: Any?) -> Bool {
-  switch (lhs, rhs) {
-  case (nil, nil): return true
-  case (nil, _), (_, nil): return false
-  case (let lhs?, let rhs?): return valuesEqual(lhs, rhs)
-  }
+  // Unwrapped one at a time: a switch over the pair copied both values first.
+  guard let lhs else { return rhs == nil }
+  guard let rhs else { return false }
+  return valuesEqual(lhs, rhs)
 }
 
-private func valuesEqual(_ lhs: Any, _ rhs: Any) -> Bool {
+/// ``propertyListValuesEqual(_:_:)`` of two values (no optionals to unwrap and copy first).
+func valuesEqual(_ lhs: Any, _ rhs: Any) -> Bool {
   let kind = type(of: lhs)
   if kind == type(of: rhs), let equal = canonicalValuesEqual(lhs, rhs, kind) { return equal }
   guard let lhs = PropertyListValue.normalized(lhs), let rhs = PropertyListValue.normalized(rhs)
@@ -33,16 +33,19 @@ private func valuesEqual(_ lhs: Any, _ rhs: Any) -> Bool {
 /// Compares two values of the canonical type `kind` without copying them (a diff of two large
 /// documents allocates nothing); nil when `kind` is not a canonical type.
 private func canonicalValuesEqual(_ lhs: Any, _ rhs: Any, _ kind: Any.Type) -> Bool? {
-  // Metatype comparisons first: far cheaper than trying dynamic casts one after another.
-  if kind == String.self { return lhs as? String == rhs as? String }
-  if kind == Int.self { return lhs as? Int == rhs as? Int }
-  if kind == Bool.self { return lhs as? Bool == rhs as? Bool }
-  if kind == Double.self, let l = lhs as? Double, let r = rhs as? Double {
+  // Metatype comparisons first, then each scalar is read as the type both values are known to
+  // have, without a dynamic cast (the two casts were a sixth of a write in the burst
+  // benchmark's profile).
+  if kind == String.self { return value(lhs, as: String.self) == value(rhs, as: String.self) }
+  if kind == Int.self { return value(lhs, as: Int.self) == value(rhs, as: Int.self) }
+  if kind == Bool.self { return value(lhs, as: Bool.self) == value(rhs, as: Bool.self) }
+  if kind == Double.self {
+    let (l, r) = (value(lhs, as: Double.self), value(rhs, as: Double.self))
     return l == r || (l.isNaN && r.isNaN)
   }
-  if kind == Date.self { return lhs as? Date == rhs as? Date }
-  if kind == Data.self { return lhs as? Data == rhs as? Data }
-  if kind == UInt64.self { return lhs as? UInt64 == rhs as? UInt64 }
+  if kind == Date.self { return value(lhs, as: Date.self) == value(rhs, as: Date.self) }
+  if kind == Data.self { return value(lhs, as: Data.self) == value(rhs, as: Data.self) }
+  if kind == UInt64.self { return value(lhs, as: UInt64.self) == value(rhs, as: UInt64.self) }
   if kind == [Any].self, let l = lhs as? [Any], let r = rhs as? [Any] {
     return l.count == r.count && zip(l, r).allSatisfy { valuesEqual($0, $1) }
   }
@@ -51,4 +54,11 @@ private func canonicalValuesEqual(_ lhs: Any, _ rhs: Any, _ kind: Any.Type) -> B
       && l.allSatisfy { key, value in r[key].map { valuesEqual(value, $0) } ?? false }
   }
   return nil
+}
+
+/// `opened`, whose dynamic type the caller checked to be `T`, as a `T`. Passing an `Any` here
+/// opens it (SE-0352): the value arrives as it is, with its type, and is read without a cast.
+private func value<Opened, T>(_ opened: Opened, as type: T.Type) -> T {
+  precondition(Opened.self == type, "a \(Opened.self) is not a \(type)")
+  return unsafeBitCast(opened, to: type)
 }

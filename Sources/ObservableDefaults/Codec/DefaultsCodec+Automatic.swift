@@ -10,25 +10,33 @@ where
   Value.RawValue: UserDefaultsPropertyListValue
 {
   /// A raw-representable property-list value: raw value first, then the value's own form.
+  @inlinable
   public static func automatic() -> Self {
-    rawValue(DefaultsCodec<Value.RawValue>.propertyList, fallback: propertyList.decode)
+    DefaultsCodecCache.codec(.rawValueOrPropertyList) {
+      rawValue(DefaultsCodec<Value.RawValue>.propertyList, fallback: propertyList.decode)
+    }
   }
 }
 
 extension DefaultsCodec
 where Value: RawRepresentable, Value.RawValue: UserDefaultsPropertyListValue {
   /// A raw-representable value (such as a `String` enum): stored as its raw value.
-  public static func automatic() -> Self { rawValue(DefaultsCodec<Value.RawValue>.propertyList) }
+  @inlinable
+  public static func automatic() -> Self {
+    DefaultsCodecCache.codec(.rawValue) { rawValue(DefaultsCodec<Value.RawValue>.propertyList) }
+  }
 }
 
 extension DefaultsCodec where Value: UserDefaultsPropertyListValue {
   /// A property-list value: stored as itself.
+  @inlinable
   public static func automatic() -> Self { propertyList }
 }
 
 extension DefaultsCodec where Value: Codable {
   /// A `Codable` value (such as a struct or a `URL`): stored as JSON `Data`.
   @_disfavoredOverload
+  @inlinable
   public static func automatic() -> Self { json }
 }
 
@@ -39,8 +47,11 @@ extension DefaultsCodec where Value: Codable {
 
 extension DefaultsCodec where Value: _OptionalPropertyListValue {
   /// An optional property-list value; `nil` removes the key.
+  @inlinable
   public static func automatic() -> Self {
-    DefaultsCodec<Value.Wrapped>.propertyList.optional as! Self
+    DefaultsCodecCache.codec(.optionalPropertyList) {
+      DefaultsCodec<Value.Wrapped>.propertyList.optional as! Self
+    }
   }
 }
 
@@ -50,27 +61,32 @@ where
   Value.Wrapped.RawValue: UserDefaultsPropertyListValue
 {
   /// An optional raw-representable property-list value; `nil` removes the key.
+  @inlinable
   public static func automatic() -> Self {
-    let wrapped = DefaultsCodec<Value.Wrapped>.self
-    return wrapped.rawValue(
-      DefaultsCodec<Value.Wrapped.RawValue>.propertyList, fallback: wrapped.propertyList.decode
-    )
-    .optional as! Self
+    DefaultsCodecCache.codec(.optionalRawValueOrPropertyList) {
+      let wrapped = DefaultsCodec<Value.Wrapped>.self
+      return wrapped.rawValue(
+        DefaultsCodec<Value.Wrapped.RawValue>.propertyList, fallback: wrapped.propertyList.decode
+      )
+      .optional as! Self
+    }
   }
 }
 
 extension DefaultsCodec {
   /// An optional raw-representable value; `nil` removes the key.
+  @inlinable
   public static func automatic<Wrapped>() -> Self
   where
     Value == Wrapped?, Wrapped: RawRepresentable, Wrapped.RawValue: UserDefaultsPropertyListValue
   {
-    DefaultsCodec<Wrapped>.automatic().optional
+    DefaultsCodecCache.codec(.optionalRawValue) { DefaultsCodec<Wrapped>.automatic().optional }
   }
 
   /// An optional `Codable` value; `nil` removes the key (it is never stored as JSON `null`).
   @_disfavoredOverload
+  @inlinable
   public static func automatic<Wrapped>() -> Self where Value == Wrapped?, Wrapped: Codable {
-    DefaultsCodec<Wrapped>.automatic().optional
+    DefaultsCodecCache.codec(.optionalJSON) { DefaultsCodec<Wrapped>.automatic().optional }
   }
 }

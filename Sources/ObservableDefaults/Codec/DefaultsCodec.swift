@@ -51,6 +51,7 @@ public struct DefaultsCodec<Value>: @unchecked Sendable {
 
 extension DefaultsCodec {
   /// Compares values by what they store, for types that are not `Equatable`.
+  @usableFromInline
   static func encodedEquality(_ encode: @escaping (Value) -> Any?)
     -> (Value, Value) -> Bool
   {
@@ -59,6 +60,7 @@ extension DefaultsCodec {
 
   /// Stores the raw value in the form `raw` gives it; reads the raw value first, then (with a
   /// `fallback`, for types that are property-list values themselves) the value in its own form.
+  @usableFromInline
   static func rawValue(_ raw: DefaultsCodec<Value.RawValue>, fallback: ((Any) -> Value?)? = nil)
     -> Self
   where Value: RawRepresentable {
@@ -76,6 +78,7 @@ extension DefaultsCodec {
   /// gives the types this library knows; JSON `Data` for another `Codable` type (a type of yours
   /// marked as a property-list value, and `URL`); else the value as it is.
   /// - Parameter isEqual: How values compare; `nil` compares what they store.
+  @usableFromInline
   static func storedForm(isEqual: ((Value, Value) -> Bool)?) -> Self {
     // The type is looked at once per codec; the codec's functions then make no dynamic casts.
     let form: Self =
@@ -92,6 +95,7 @@ extension DefaultsCodec {
 
 extension DefaultsCodec where Value: UserDefaultsPropertyListValue {
   /// Stores a ``UserDefaultsPropertyListValue`` as a property-list object (see ``storedForm(isEqual:)``).
+  @inlinable
   static var propertyList: Self {
     DefaultsCodecCache.codec(.propertyList) { storedForm(isEqual: { $0 == $1 }) }
   }
@@ -114,9 +118,11 @@ private func jsonCodec<Value: Codable>(_: Value.Type) -> Any {
 extension DefaultsCodec where Value: Codable {
   /// Stores the value as JSON `Data` with sorted keys (so one value always stores the same bytes,
   /// and comparing stored forms compares values); reads it back with `JSONDecoder`.
+  @inlinable
   static var json: Self { DefaultsCodecCache.codec(.json) { makeJSON() } }
 
-  private static func makeJSON() -> Self {
+  @usableFromInline
+  static func makeJSON() -> Self {
     let encoder = JSONEncoder()
     encoder.outputFormatting = .sortedKeys
     // An optional can arrive here when Swift prefers this overload to the optional one: its

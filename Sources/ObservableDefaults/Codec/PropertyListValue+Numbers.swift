@@ -53,8 +53,11 @@ enum PropertyListNumber {
 public protocol _PropertyListInteger: FixedWidthInteger, _PropertyListRepresentable {}
 
 extension _PropertyListInteger {
+  /// The integer in the form a property-list file reads back: an `Int` when it fits one (no
+  /// conversion left for the store), else the `UInt64` it is.
   public var propertyListObject: Any {
-    Self.isSigned ? Int64(self) as Any : UInt64(self) as Any
+    if let integer = Int(exactly: self) { return integer }
+    return UInt64(self)
   }
   public init?(propertyListObject object: Any) {
     guard let value = PropertyListNumber(object)?.integer(Self.self) else { return nil }

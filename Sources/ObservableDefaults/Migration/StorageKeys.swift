@@ -32,7 +32,7 @@ struct StorageKeys: Sendable {
   }
 
   /// Whether a change of these keys (with `prefix`) concerns the property.
-  func isChanged(by keys: Set<String>, prefix: String) -> Bool {
-    keys.contains(prefix + key) || previousKeys.contains { keys.contains(prefix + $0) }
+  func isChanged(by change: DefaultsChange, prefix: String) -> Bool {
+    change.contains(prefix + key) || previousKeys.contains { change.contains(prefix + $0) }
   }
 }

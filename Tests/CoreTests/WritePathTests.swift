@@ -1,0 +1,101 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import ObservableDefaultsCore
+
+/// The parts of the write path the burst benchmark measures, counted and compared exactly: the
+/// pacing of flushes and notification posts, the log of pending changes, one-key changes, and the
+/// comparison of stored values without casts.
+@Suite struct WritePathTests {
+  @Test func pacingRunsAtOnceAfterAQuietIntervalAndOtherwiseWaitsForIt() {
+    var pacing = JobPacing(interval: 1_000_000)
+    #expect(pacing.delay(at: 5_000_000) == 0)
+    pacing.noteStart(at: 5_000_000)
+    #expect(pacing.delay(at: 5_000_000) == 1_000_000)
+    #expect(pacing.delay(at: 5_250_000) == 750_000)
+    #expect(pacing.delay(at: 5_999_999) == 1)
+    #expect(pacing.delay(at: 6_000_000) == 0)
+    #expect(pacing.delay(at: 9_000_000) == 0)
+  }
+
+  @Test func pendingChangesKeepTheLatestChangeOfEachKey() {
+    var pending = PendingChanges()
+    #expect(pending.isEmpty)
+    pending.append(.set(1), forKey: "a")
+    pending.append(.set("x"), forKey: "b")
+    pending.append(.set(2), forKey: "a")
+    pending.append(.remove, forKey: "b")
+    #expect(pending.keys == ["a", "b"])
+    let taken = pending.take()
+    #expect(pending.isEmpty)
+    let latest = taken.latest
+    #expect(latest.count == 2)
+    #expect(latest["a"].map(description) == "set 2")
+    #expect(latest["b"].map(description) == "remove")
+  }
+
+  @Test func aFailedFlushsChangesGoBackBeforeTheChangesMadeSince() {
+    var pending = PendingChanges()
+    pending.append(.set("during the flush"), forKey: "a")
+    pending.restore(["a": .set("taken by the flush"), "b": .set(true)])
+    let latest = pending.latest
+    #expect(latest["a"].map(description) == "set during the flush")
+    #expect(latest["b"].map(description) == "set true")
+  }
+
+  @Test func aOneKeyChangeEqualsTheSameChangeWithASet() {
+    let one = DefaultsChange(key: "volume", origin: .thisProcess)
+    #expect(one == DefaultsChange(keys: ["volume"], origin: .thisProcess))
+    #expect(one != DefaultsChange(keys: ["volume"], origin: .otherProcess))
+    #expect(one != DefaultsChange(keys: ["volume", "name"], origin: .thisProcess))
+    #expect(one.keys == ["volume"])
+    #expect(one.contains("volume"))
+    #expect(!one.contains("name"))
+    let several = DefaultsChange(keys: ["volume", "name"], origin: .otherProcess)
+    #expect(several.contains("name"))
+    #expect(!several.contains("theme"))
+  }
+
+  @Test func scalarsCompareByValueAndByType() {
+    let date = Date(timeIntervalSinceReferenceDate: 12.5)
+    let pairs: [(Any, Any, Bool)] = [
+      ("é", "e\u{301}", true), ("a", "b", false),
+      (7, 7, true), (7, 8, false), (7, 7.0, false), (1, true, false),
+      (true, true, true), (true, false, false),
+      (Double.nan, Double.nan, true), (0.5, 0.25, false),
+      (date, Date(timeIntervalSinceReferenceDate: 12.5), true), (date, Date.distantPast, false),
+      (Data([1, 2]), Data([1, 2]), true), (Data([1, 2]), Data([1]), false),
+      (UInt64.max, UInt64.max, true), (UInt64.max, UInt64.max - 1, false),
+      (Int64(3), 3, true), (Float(0.5), 0.5, true),
+    ]
+    for (lhs, rhs, equal) in pairs {
+      #expect(propertyListValuesEqual(lhs, rhs) == equal, "\(lhs) and \(rhs)")
+      #expect(propertyListValuesEqual(rhs, lhs) == equal, "\(rhs) and \(lhs)")
+    }
+  }
+
+  @Test func aBurstOfWritesIsFlushedAtMostOncePerMillisecond() async throws {
+    try await withTemporaryFolder { folder in
+      let url = folder.file("burst.plist")
+      let defaults = PropertyListDefaults(fileURL: url)
+      let start = DispatchTime.now().uptimeNanoseconds
+      for value in 1...5_000 { defaults.set(value, forKey: "counter") }
+      try defaults.flush()
+      let elapsed = DispatchTime.now().uptimeNanoseconds - start
+      // The first write is flushed at once, the next flushes start a millisecond apart, and
+      // `flush()` writes what is left.
+      let writes = PropertyListCounters.counts(for: url).writes
+      #expect(writes >= 1)
+      #expect(writes <= Int(elapsed / 1_000_000) + 2, "\(writes) writes in \(elapsed) ns")
+      #expect(try foundationRead(url)["counter"] as? Int == 5_000)
+    }
+  }
+
+  private func description(_ change: PropertyListChange) -> String {
+    switch change {
+    case .set(let value): "set \(value)"
+    case .remove: "remove"
+    }
+  }
+}
