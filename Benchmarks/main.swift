@@ -10,6 +10,8 @@
 //   benchmarks editor <suite> <report-file>         see EditorMeasure.runEditorWorker
 //   benchmarks open <suite> <report-file>           see EditorMeasure.runOpenWorker
 //   benchmarks dconf-worker <keys> <changes> <report-file>   see DconfBaseline.runWorker
+// and one for profiles (not started by a measure):
+//   benchmarks burst-writer <file> <writes>         see WriteBurstMeasure.runWriter
 import Foundation
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -24,6 +26,9 @@ case "editor" where arguments.count == 3:
   EditorMeasure.runEditorWorker(suite: arguments[1], report: arguments[2])
 case "open" where arguments.count == 3:
   EditorMeasure.runOpenWorker(suite: arguments[1], report: arguments[2])
+case "burst-writer" where arguments.count == 3:
+  guard let writes = Int(arguments[2]), writes > 0 else { abort("burst-writer: bad count") }
+  WriteBurstMeasure.runWriter(file: arguments[1], writes: writes)
 case "dconf-worker" where arguments.count == 4:
   guard let keys = Int(arguments[1]), let changes = Int(arguments[2]) else {
     abort("dconf-worker: bad counts")

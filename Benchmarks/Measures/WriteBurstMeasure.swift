@@ -47,6 +47,18 @@ struct WriteBurstMeasure {
         target: Target(text: "≤ 100 ms (max shown)", isMet: onDisk.max <= 0.1)))
   }
 
+  /// The burst alone, for instruction counts (`valgrind --tool=callgrind`): `writes` writes to one
+  /// property of a suite in `file`, then a flush; prints the time per write.
+  static func runWriter(file: String, writes: Int) {
+    let store = PropertyListDefaults(fileURL: URL(fileURLWithPath: file))
+    let settings = BenchmarkSettings(userDefaults: store)
+    let start = monotonicNanoseconds()
+    for index in 1...writes { settings.counter = index }
+    do { try store.flush() } catch { abort("burst-writer: \(error)") }
+    let perWrite = Double(monotonicNanoseconds() - start) / Double(writes)
+    print("\(writes) writes + flush: \(String(format: "%.0f", perWrite)) ns per write")
+  }
+
   /// Stops the benchmark unless the file holds `counter` = `value`.
   private func verify(_ file: URL, holds value: Int) {
     let stored = (try? PropertyListFile(url: file).read())?.values["counter"] as? Int
