@@ -6,8 +6,8 @@ import Foundation
 /// Writes change memory at once, tell the observers synchronously on the writing thread, and
 /// schedule a flush on ``queue``, at once after a quiet millisecond and otherwise a millisecond
 /// after the last flush started (``JobPacing``); the flush writes everything pending in one
-/// ``PropertyListFile`` apply. Re-reads after a change on disk run on ``queue`` too, so they never interleave with a
-/// flush. Observers are never called while ``lock`` is held.
+/// ``PropertyListFile`` apply. Re-reads after a change on disk run on ``queue`` too, so they
+/// never interleave with a flush. Observers are never called while ``lock`` is held.
 final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
   typealias Handler = @Sendable (DefaultsChange) -> Void
 
