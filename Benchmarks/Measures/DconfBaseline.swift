@@ -45,7 +45,9 @@ struct DconfBaseline {
     let install = "apt-get update && apt-get install -y dconf-cli libglib2.0-bin dconf-service dbus"
     guard getuid() == 0 else { abort("dconf is missing: run `sudo sh -c '\(install)'`") }
     FileHandle.standardError.write(Data("benchmarks: installing dconf (\(install))\n".utf8))
-    guard run("/bin/sh", ["-c", install]) == 0 else { abort("could not install dconf") }
+    guard SpawnedProgram.run("/bin/sh", ["-c", install]) == 0 else {
+      abort("could not install dconf")
+    }
   }
 
   /// Measures a dconf folder of `keys` keys: the load, 3 dumps, 5 writes and `changes` changes.
@@ -64,7 +66,7 @@ struct DconfBaseline {
     ] {
       environment[name] = folder.appendingPathComponent(path).path
     }
-    let status = Self.run(
+    let status = SpawnedProgram.run(
       "/usr/bin/dbus-run-session",
       ["--", Worker.executable.path, "dconf-worker", "\(keys)", "\(changes)", report.path],
       environment: environment, errors: folder.appendingPathComponent("bus.log"))
@@ -112,17 +114,20 @@ struct DconfBaseline {
     }
 
     var start = monotonicNanoseconds()
-    guard run("/usr/bin/dconf", ["load", "/bench/"], input: keyFile) == 0 else { return }
+    guard SpawnedProgram.run("/usr/bin/dconf", ["load", "/bench/"], input: keyFile) == 0 else {
+      return
+    }
     lines.append("load \(seconds(since: start))")
     let dumps = (0..<3).map { _ in
       start = monotonicNanoseconds()
-      _ = run("/usr/bin/dconf", ["dump", "/bench/"])
+      _ = SpawnedProgram.run("/usr/bin/dconf", ["dump", "/bench/"])
       return seconds(since: start)
     }
     lines.append("open " + dumps.map { "\($0)" }.joined(separator: " "))
     let writes = (0..<5).map { index in
       start = monotonicNanoseconds()
-      _ = run("/usr/bin/dconf", ["write", "/bench/\(EditorMeasure.key(2))", "'set-\(index)'"])
+      _ = SpawnedProgram.run(
+        "/usr/bin/dconf", ["write", "/bench/\(EditorMeasure.key(2))", "'set-\(index)'"])
       return seconds(since: start)
     }
     lines.append("set " + writes.map { "\($0)" }.joined(separator: " "))
@@ -148,7 +153,7 @@ struct DconfBaseline {
     for _ in 0..<20 {
       for command in commands {
         let start = monotonicNanoseconds()
-        _ = run(command.program, command.arguments)
+        _ = SpawnedProgram.run(command.program, command.arguments)
         times[command.step, default: []].append(seconds(since: start))
       }
     }
@@ -179,7 +184,7 @@ struct DconfBaseline {
       var seen = false
       for attempt in 0..<(index == 0 ? 50 : 1) where !seen {
         if attempt > 0 { usleep(100_000) }
-        _ = run("/usr/bin/dconf", ["write", "/bench/name", value])
+        _ = SpawnedProgram.run("/usr/bin/dconf", ["write", "/bench/name", value])
         seen = waitFor(
           Data(value.utf8), in: output.fileHandleForReading, buffer: &buffer,
           timeout: index == 0 ? 0.1 : 60)
@@ -225,14 +230,5 @@ struct DconfBaseline {
       while kill(pid, 0) == 0, Date() < deadline { usleep(10_000) }
       if kill(pid, 0) == 0 { kill(pid, SIGKILL) }
     }
-  }
-
-  /// Runs a program to its end (see ``SpawnedProgram``); returns its exit status.
-  @discardableResult
-  private static func run(
-    _ program: String, _ arguments: [String], input: URL? = nil,
-    environment: [String: String]? = nil, errors: URL? = nil
-  ) -> Int32 {
-    SpawnedProgram.run(program, arguments, input: input, environment: environment, errors: errors)
   }
 }

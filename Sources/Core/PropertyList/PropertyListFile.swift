@@ -129,10 +129,8 @@ public struct PropertyListFile: Sendable {
   ///
   /// - Throws: ``PropertyListError`` of kind `.malformed`.
   private func validate(_ data: Data) throws {
-    do {
+    try malformedIfRejected { () throws(PropertyListRejection) in
       try PropertyListValidator.validate(data)
-    } catch {
-      throw PropertyListError(file: url, kind: .malformed, reason: error.reason)
     }
   }
 

@@ -51,7 +51,6 @@ public struct DefaultsCodec<Value>: @unchecked Sendable {
 
 extension DefaultsCodec {
   /// Compares values by what they store, for types that are not `Equatable`.
-  @usableFromInline
   static func encodedEquality(_ encode: @escaping (Value) -> Any?)
     -> (Value, Value) -> Bool
   {

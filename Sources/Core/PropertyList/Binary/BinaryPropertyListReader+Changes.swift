@@ -28,21 +28,6 @@ extension BinaryPropertyListReader {
     }
   }
 
-  /// `body`'s result for a reader of `data`.
-  private static func reading<Result>(
-    _ data: Data, _ body: (BinaryPropertyListReader) throws(PropertyListRejection) -> Result
-  ) throws(PropertyListRejection) -> Result {
-    do {
-      return try data.withUnsafeBytes { bytes in
-        try body(try BinaryPropertyListReader(bytes: bytes))
-      }
-    } catch let rejection as PropertyListRejection {
-      throw rejection
-    } catch {
-      throw PropertyListRejection(reason: "\(error)")
-    }
-  }
-
   private func changes(since old: BinaryPropertyListEntries, previous: [String: Any])
     throws(PropertyListRejection)
     -> (set: [String: Any], removed: [String], entries: BinaryPropertyListEntries)?

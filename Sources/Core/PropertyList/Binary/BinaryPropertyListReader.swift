@@ -23,15 +23,8 @@ struct BinaryPropertyListReader {
   ///
   /// - Throws: ``PropertyListRejection`` when the bytes are not a consistent binary property list.
   static func value(of data: Data) throws(PropertyListRejection) -> Any {
-    do {
-      return try data.withUnsafeBytes { bytes in
-        let reader = try BinaryPropertyListReader(bytes: bytes)
-        return try reader.value(reader.topObject, depth: 1)
-      }
-    } catch let rejection as PropertyListRejection {
-      throw rejection
-    } catch {
-      throw PropertyListRejection(reason: "\(error)")
+    try reading(data) { reader throws(PropertyListRejection) in
+      try reader.value(reader.topObject, depth: 1)
     }
   }
 
@@ -51,11 +44,19 @@ struct BinaryPropertyListReader {
     throws(PropertyListRejection)
     -> (root: Any, changedKeys: Set<String>?, entries: BinaryPropertyListEntries?)
   {
+    try reading(data) { reader throws(PropertyListRejection) in
+      if let reread = try reader.topDictionary(comparingTo: previous) { return reread }
+      return (try reader.value(reader.topObject, depth: 1), nil, nil)
+    }
+  }
+
+  /// `body`'s result for a reader of `data`.
+  static func reading<Result>(
+    _ data: Data, _ body: (BinaryPropertyListReader) throws(PropertyListRejection) -> Result
+  ) throws(PropertyListRejection) -> Result {
     do {
       return try data.withUnsafeBytes { bytes in
-        let reader = try BinaryPropertyListReader(bytes: bytes)
-        if let reread = try reader.topDictionary(comparingTo: previous) { return reread }
-        return (try reader.value(reader.topObject, depth: 1), nil, nil)
+        try body(try BinaryPropertyListReader(bytes: bytes))
       }
     } catch let rejection as PropertyListRejection {
       throw rejection
@@ -88,8 +89,7 @@ struct BinaryPropertyListReader {
 
   func value(_ index: Int, depth: Int) throws(PropertyListRejection) -> Any {
     guard depth <= PropertyListLimits.preferences.maximumDepth else { throw Self.inconsistent() }
-    let offset = Int(bytes.bigEndianInteger(at: tableOffset + index * offsetSize, size: offsetSize))
-    guard offset >= 8, offset < tableOffset else { throw Self.inconsistent() }
+    let offset = try objectOffset(index)
     let marker = bytes[offset]
     let low = Int(marker & 0x0F)
     switch marker >> 4 {
