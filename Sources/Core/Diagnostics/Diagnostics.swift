@@ -37,9 +37,11 @@ public enum Diagnostics {
   /// Receives every diagnostic, on the thread that reports it.
   public typealias Handler = @Sendable (Diagnostic) -> Void
 
-  /// Writes `subsystem: message` and a newline to standard error.
+  /// Writes `subsystem: message` and a newline to standard error, with every character that is
+  /// not printable escaped (``TerminalText/escaped(_:)``): messages quote keys, values and names
+  /// that came from files and the network.
   public static let standardError: Handler = { diagnostic in
-    FileHandle.standardError.write(Data("\(diagnostic)\n".utf8))
+    FileHandle.standardError.write(Data((TerminalText.escaped("\(diagnostic)") + "\n").utf8))
   }
 
   private static let current = Mutex<Handler>(standardError)

@@ -53,8 +53,9 @@ final class CloudReplica: ObservedStoreState, @unchecked Sendable {
     let cursor: CloudCursor?
     do {
       let batch = try backend.load()
-      copy = CloudLocalCopy(records: batch.records)
-      for record in batch.records.values {
+      let records = Self.admitted(batch.records)
+      copy = CloudLocalCopy(records: records)
+      for record in records.values {
         clock.observe(record.timestamp)
       }
       cursor = batch.cursor
@@ -235,6 +236,7 @@ final class CloudReplica: ObservedStoreState, @unchecked Sendable {
   /// Takes each record newer than this device's, tells observers which values changed (as an
   /// initial sync when this is the first successful read) and schedules the writes kept back.
   private func merge(_ records: [String: CloudRecord], reason: Int) {
+    let records = Self.admitted(records)
     var changedKeys = Set<String>()
     lock.lock()
     let reason = hasSynced ? reason : NSUbiquitousKeyValueStoreInitialSyncChange
@@ -259,6 +261,7 @@ final class CloudReplica: ObservedStoreState, @unchecked Sendable {
   /// "the system removes any previous iCloud data and replaces it with data from the new
   /// account"), and tells observers which values changed.
   private func replace(with records: [String: CloudRecord]) {
+    let records = Self.admitted(records)
     lock.lock()
     let old = copy.values
     copy = CloudLocalCopy(records: records)
@@ -272,6 +275,21 @@ final class CloudReplica: ObservedStoreState, @unchecked Sendable {
     let targets = observers
     lock.unlock()
     targets.notify(CloudChange(keys: changedKeys, reason: NSUbiquitousKeyValueStoreAccountChange))
+  }
+
+  /// `records` without the ones stamped more than ``HybridLogicalClock/maximumLead`` ahead of
+  /// this machine's clock: such a record is not taken (its key keeps this device's value) and
+  /// does not move the clock; the refused keys of one batch make one line to ``Diagnostics``.
+  private static func admitted(_ records: [String: CloudRecord]) -> [String: CloudRecord] {
+    let wall = HybridLogicalClock.now()
+    let refused = records.filter { !HybridLogicalClock.admits($0.value.timestamp, wall: wall) }
+    guard let first = refused.min(by: { $0.key < $1.key }) else { return records }
+    let others = refused.count == 1 ? "" : " (and \(refused.count - 1) more)"
+    Diagnostics.report(
+      "NSUbiquitousKeyValueStore",
+      "refused the record of \(first.key)\(others): its timestamp \(first.value.timestamp) is more "
+        + "than 24 hours ahead of this device's clock")
+    return records.filter { refused[$0.key] == nil }
   }
 
   private static func report(_ error: any Error) {

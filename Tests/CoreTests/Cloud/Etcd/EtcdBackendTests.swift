@@ -31,11 +31,11 @@ import Testing
     for (earlier, later) in zip(timestamps, timestamps.dropFirst()) {
       #expect(earlier < later)
       #expect(
-        EtcdRecordCodec.header(earlier).lexicographicallyPrecedes(EtcdRecordCodec.header(later)))
+        CloudRecordCodec.header(earlier).lexicographicallyPrecedes(CloudRecordCodec.header(later)))
       // A stored record (header + value) is below a later header, and not below its own.
-      let stored = try! EtcdRecordCodec.encode(CloudRecord(value: "v", timestamp: earlier))
-      #expect(stored.lexicographicallyPrecedes(EtcdRecordCodec.header(later)))
-      #expect(!stored.lexicographicallyPrecedes(EtcdRecordCodec.header(earlier)))
+      let stored = try! CloudRecordCodec.encode(CloudRecord(value: "v", timestamp: earlier))
+      #expect(stored.lexicographicallyPrecedes(CloudRecordCodec.header(later)))
+      #expect(!stored.lexicographicallyPrecedes(CloudRecordCodec.header(earlier)))
     }
   }
 
@@ -47,18 +47,18 @@ import Testing
     ]
     for value in values {
       let timestamp = CloudTimestamp(time: 42, counter: 7, device: "4711-ABCD")
-      let decoded = try EtcdRecordCodec.decode(
-        EtcdRecordCodec.encode(CloudRecord(value: value, timestamp: timestamp)))
+      let decoded = try CloudRecordCodec.decode(
+        CloudRecordCodec.encode(CloudRecord(value: value, timestamp: timestamp)))
       #expect(
         propertyListValuesEqual(decoded.value, PropertyListValue.normalized(value)),
         Comment(rawValue: String(describing: value)))
       #expect(decoded.timestamp == timestamp)
     }
-    let removal = try EtcdRecordCodec.decode(
-      EtcdRecordCodec.encode(
+    let removal = try CloudRecordCodec.decode(
+      CloudRecordCodec.encode(
         CloudRecord(value: nil, timestamp: CloudTimestamp(time: 1, counter: 0, device: "d"))))
     #expect(removal.value == nil)
-    #expect(throws: EtcdRecordError.self) { try EtcdRecordCodec.decode(Data("plain text".utf8)) }
+    #expect(throws: CloudRecordError.self) { try CloudRecordCodec.decode(Data("plain text".utf8)) }
   }
 
   @Test func savesAreGroupedWithinEtcdsTransactionLimits() {

@@ -6,7 +6,7 @@ import Foundation
 /// both survive a restart, so writes made offline are pushed when the cluster is back.
 ///
 /// The file (binary property list) is `<state directory>/<container>/<account>.plist`, holding
-/// `cursor` (a string) and `records` / `pending` (key → ``EtcdRecordCodec`` bytes). It is written
+/// `cursor` (a string) and `records` / `pending` (key → ``CloudRecordCodec`` bytes). It is written
 /// through ``PropertyListFile`` (locked, atomic) after every save and acknowledgement, and is owned
 /// by one process at a time: while another live process holds it (an exclusive `flock` on
 /// `.<account>.plist.device`), a second process keeps its copy in memory only.
@@ -93,8 +93,8 @@ struct EtcdDeviceJournal {
     guard let file else { return }
     let values: [String: Any] = [
       "cursor": cursor?.cloudCursor.rawValue ?? "",
-      "records": try records.mapValues(EtcdRecordCodec.encode),
-      "pending": try pending.mapValues(EtcdRecordCodec.encode),
+      "records": try records.mapValues(CloudRecordCodec.encode),
+      "pending": try pending.mapValues(CloudRecordCodec.encode),
     ]
     _ = try PropertyListFile(url: file).updateSnapshot { document in
       document.values = values
@@ -106,7 +106,7 @@ struct EtcdDeviceJournal {
   private static func decode(_ value: Any?, in file: URL) throws -> [String: CloudRecord] {
     guard let encoded = value as? [String: Any] else { return [:] }
     return try encoded.mapValues { bytes in
-      guard let bytes = bytes as? Data, let record = try? EtcdRecordCodec.decode(bytes) else {
+      guard let bytes = bytes as? Data, let record = try? CloudRecordCodec.decode(bytes) else {
         throw PropertyListError(file: file, kind: .malformed, reason: "not an etcd device journal")
       }
       return record

@@ -45,7 +45,7 @@ enum EtcdSaveTransaction {
   /// - Returns: The keys refused because the container's ``CloudQuota`` would be exceeded (the
   ///   other records are saved), sorted.
   /// - Throws: ``EtcdError``; also `.server` when other devices kept changing the container for
-  ///   ``maximumAttempts`` rounds; ``EtcdRecordError`` when a record cannot be encoded.
+  ///   ``maximumAttempts`` rounds; ``CloudRecordError`` when a record cannot be encoded.
   static func save(
     _ records: [String: CloudRecord], under layout: EtcdKeyLayout, with client: EtcdClient
   ) throws -> [String] {
@@ -61,8 +61,8 @@ enum EtcdSaveTransaction {
           && stored[key]?.timestamp != record.timestamp
       }.map { key, record in
         Entry(
-          key: layout.key(key), header: EtcdRecordCodec.header(record.timestamp),
-          bytes: try EtcdRecordCodec.encode(record))
+          key: layout.key(key), header: CloudRecordCodec.header(record.timestamp),
+          bytes: try CloudRecordCodec.encode(record))
       }
       if try write(taken, under: layout, since: read.header?.revision?.value ?? 0, with: client) {
         return contents.refusedKeys
