@@ -9,8 +9,10 @@ import Foundation
 /// them; writing the file is then one pass that copies bytes. The objects no longer referenced
 /// stay in the file until they reach a quarter of it, when the draft is made again from the
 /// values (`apply(_:)` returns false): so a one-value edit grows the file by the new value's
-/// bytes and one offset, as before, and a file never holds more than about a third more than
-/// its values need. Readers (ours, Foundation's, Apple's) start from the top object and never
+/// bytes and one offset, as before, and a file never holds more than about twice what its
+/// values need, whatever is rewritten (a replaced array or dictionary counts with everything it
+/// held: counting only its references let a rewritten 8 MB array grow a suite past the 256 MiB
+/// a reader accepts). Readers (ours, Foundation's, Apple's) start from the top object and never
 /// see unreferenced objects.
 struct BinaryPropertyListDraft {
   private var table: BinaryPropertyListObjectTable
@@ -18,8 +20,9 @@ struct BinaryPropertyListDraft {
   private var keys: [String]
   /// The position of each key in ``keys``.
   private var positions: [String: Int]
-  /// About how many bytes of the file no reference reaches any more (an upper bound: a replaced
-  /// object may still be shared by another key).
+  /// At most how many bytes of the file no reference reaches any more (an upper bound: a
+  /// replaced scalar may still be shared by another key), in the units of
+  /// ``BinaryPropertyListObjectTable/footprint(of:)``.
   private var unreferencedBytes = 0
 
   /// Encodes `values` as the root dictionary of a new file.
@@ -61,9 +64,8 @@ struct BinaryPropertyListDraft {
 
   /// Applies `changes` (canonical values) to the root dictionary.
   ///
-  /// - Returns: false when the objects no longer referenced have grown past a quarter of the
-  ///   file (or the unused references past half of them): make a new draft from the values
-  ///   instead (this one is then unusable).
+  /// - Returns: false when the objects and references no longer used have grown past a quarter
+  ///   of the file: make a new draft from the values instead (this one is then unusable).
   /// - Throws: ``PropertyListEncodingFailure`` naming a value that is not a property-list value
   ///   (this draft is then unusable too).
   mutating func apply(_ changes: [String: PropertyListChange]) throws(PropertyListEncodingFailure)
@@ -78,15 +80,15 @@ struct BinaryPropertyListDraft {
         let object = try BinaryPropertyListWriter.add(value, to: &table)
         if let position = positions[key] {
           let slot = root.start + root.count + position
-          unreferencedBytes += table.approximateSize(of: table.references[slot])
+          unreferencedBytes += table.footprint(of: table.references[slot])
           table.setReference(object, at: slot)
         } else {
           added.append((key, object))
         }
       case .remove:
         guard let position = positions[key] else { continue }
-        unreferencedBytes += table.approximateSize(of: table.references[root.start + position])
-        unreferencedBytes += table.approximateSize(
+        unreferencedBytes += table.footprint(of: table.references[root.start + position])
+        unreferencedBytes += table.footprint(
           of: table.references[root.start + root.count + position])
         removed.append(position)
       }
@@ -95,8 +97,8 @@ struct BinaryPropertyListDraft {
       rebuildRoot(adding: added, removing: removed)
       root = table.objects[0]
     }
-    return unreferencedBytes <= table.scalarBytes.count / 4 + 4096
-      && table.unusedReferences <= table.references.count / 2
+    let unused = unreferencedBytes + 4 * table.unusedReferences
+    return unused <= table.fileBytesBound / 4 + 4096
   }
 
   /// Gives the root dictionary its new entries: each removed position takes the last entry's

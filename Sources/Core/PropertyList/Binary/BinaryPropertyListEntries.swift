@@ -16,8 +16,8 @@ struct BinaryPropertyListEntries {
   /// `value` (nil for a container).
   static func fingerprint(key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer?) -> UInt64 {
     guard let value else { return 0 }
-    let keyHash = BinaryPropertyListObjectTable.hash(key.baseAddress!, key.count)
+    let keyHash = ByteHash.of(key.baseAddress!, key.count)
     return keyHash &* 0x9E37_79B9_7F4A_7C15
-      ^ BinaryPropertyListObjectTable.hash(value.baseAddress!, value.count)
+      ^ ByteHash.of(value.baseAddress!, value.count)
   }
 }

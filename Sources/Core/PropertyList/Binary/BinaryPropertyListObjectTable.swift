@@ -51,7 +51,7 @@ struct BinaryPropertyListObjectTable {
     let start = scalarBytes.count
     encode(&scalarBytes)
     let length = scalarBytes.count - start
-    let tag = scalarBytes.withUnsafeBytes { Self.hash($0.baseAddress! + start, length) } >> 32
+    let tag = scalarBytes.withUnsafeBytes { ByteHash.of($0.baseAddress! + start, length) } >> 32
     let mask = slots.count - 1
     var slot = Int(tag) & mask
     while slots[slot] != 0 {
@@ -110,42 +110,37 @@ struct BinaryPropertyListObjectTable {
   /// The container whose references are the last of ``references``.
   private var lastContainer: Int?
 
-  /// The bytes object `index` takes in a file, about: a scalar's bytes, or a container's
-  /// references (at 4 bytes each).
-  func approximateSize(of index: Int) -> Int {
+  /// At most the bytes object `index` and everything it holds take in a file: a scalar's bytes,
+  /// a container's marker and references, each object's offset and reference, and for a
+  /// container the same of every object it holds (a scalar shared with another container is
+  /// counted here too, so this is an upper bound). Containers are never shared, so this visits
+  /// each object of the value once.
+  func footprint(of index: Int) -> Int {
     let object = objects[index]
     switch object.kind {
-    case .scalar: return object.count
-    case .array: return 4 * object.count
-    case .dictionary: return 8 * object.count
+    case .scalar: return object.count + Self.perObject
+    case .array, .dictionary:
+      let end = object.start + (object.kind == .dictionary ? 2 : 1) * object.count
+      return references[object.start..<end].reduce(Self.perContainer + Self.perObject) {
+        $0 + footprint(of: $1)
+      }
     }
   }
 
-  /// A per-process random seed, so no file can be made to collide on purpose.
-  private static let seed = UInt64.random(in: 1...UInt64.max)
-
-  /// A 64-bit hash of `count` bytes: 8 bytes per multiply (SipHash, `Hasher`'s, was a quarter of
-  /// a flush's instructions).
-  static func hash(_ bytes: UnsafeRawPointer, _ count: Int) -> UInt64 {
-    var hash = seed ^ (UInt64(count) &* 0x9E37_79B9_7F4A_7C15)
-    var offset = 0
-    while offset + 8 <= count {
-      hash =
-        (hash ^ bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-        &* 0xBF58_476D_1CE4_E5B9
-      hash ^= hash >> 31
-      offset += 8
-    }
-    var tail: UInt64 = 0
-    while offset < count {
-      tail = tail << 8 | UInt64(bytes.load(fromByteOffset: offset, as: UInt8.self))
-      offset += 1
-    }
-    hash = (hash ^ tail) &* 0x94D0_49BB_1331_11EB
-    hash ^= hash >> 29
-    hash &*= 0xBF58_476D_1CE4_E5B9
-    return hash ^ (hash >> 32)
+  /// At most the bytes of the file ``BinaryPropertyListWriter/write(_:)`` makes of this table,
+  /// every object counted (referenced or not), in the units of ``footprint(of:)``.
+  var fileBytesBound: Int {
+    scalarBytes.count + objects.count * Self.perObject + references.count * Self.perReference
   }
+
+  /// The bytes an object adds besides its contents: its offset in the offset table and the
+  /// reference to it (4 bytes each at most: a file of this package is below 256 MiB and holds
+  /// fewer than 2³² objects).
+  private static let perObject = 8
+  /// The bytes a reference takes, at most.
+  private static let perReference = 4
+  /// A container's marker and count, at most.
+  private static let perContainer = 10
 
   private func bytesEqual(_ object: Object, start: Int, length: Int) -> Bool {
     guard object.kind == .scalar, object.count == length else { return false }
