@@ -17,8 +17,12 @@ struct AtomicFileWriter {
   /// new file: preferences are private, as Foundation makes them). On failure the temporary file
   /// is removed and ``target`` is unchanged.
   ///
+  /// - Returns: The identity of the file written, taken from its descriptor after the rename
+  ///   (`fstat`): a `stat` of the path could see another writer's replacement that landed in
+  ///   between and take it for this version.
   /// - Throws: ``PropertyListError`` of kind `.unwritable`.
-  func write(_ data: Data) throws {
+  @discardableResult
+  func write(_ data: Data) throws -> FileIdentity? {
     let temporary = TemporaryFileNames.make(for: target)
     let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
     guard descriptor >= 0 else { throw failure("temporary file") }
@@ -26,17 +30,16 @@ struct AtomicFileWriter {
     defer {
       if !succeeded { unlink(temporary.path) }
     }
-    do {
-      defer { close(descriptor) }
-      var existing = stat()
-      if stat(target.path, &existing) == 0, fchmod(descriptor, existing.st_mode & 0o7777) != 0 {
-        throw failure("permissions")
-      }
-      try writeAll(data, to: descriptor)
-      guard fsync(descriptor) == 0 else { throw failure("fsync") }
+    defer { close(descriptor) }
+    var existing = stat()
+    if stat(target.path, &existing) == 0, fchmod(descriptor, existing.st_mode & 0o7777) != 0 {
+      throw failure("permissions")
     }
+    try writeAll(data, to: descriptor)
+    guard fsync(descriptor) == 0 else { throw failure("fsync") }
     guard rename(temporary.path, target.path) == 0 else { throw failure("rename") }
     succeeded = true
+    return FileIdentity.of(descriptor: descriptor)
   }
 
   private func writeAll(_ data: Data, to descriptor: Int32) throws {

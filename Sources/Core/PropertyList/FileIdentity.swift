@@ -8,8 +8,12 @@ import Foundation
 /// nanosecond modification and status-change times.
 ///
 /// An atomic replacement makes a new inode; a write in place changes the size or the times (and
-/// always the status-change time, which no program can set back). Two equal identities therefore
-/// mean the bytes were not changed in between, without reading them.
+/// the status-change time, which no program can set back) — but only when the clock has moved on
+/// by the file system's timestamp granularity: the kernel stamps files with a coarse clock
+/// (a few milliseconds), ext4 with 128-byte inodes and FAT by the second or two, network and
+/// FUSE file systems by their server's rules. A same-size rewrite in place within one such tick
+/// keeps every field. So equal identities prove nothing about the bytes until the identity is
+/// ``isSettled(at:)``: see ``PropertyListFile`` for how a version is confirmed.
 struct FileIdentity: Equatable, Sendable {
   private let device: UInt64
   private let inode: UInt64
@@ -23,6 +27,36 @@ struct FileIdentity: Equatable, Sendable {
     size = Int64(status.st_size)
     modified = status.st_mtim
     statusChanged = status.st_ctim
+  }
+
+  /// How long after a file's last timestamp its timestamps are sure to tell a later write from
+  /// it: 3 seconds, above the coarsest local granularity (FAT's 2 s) with room for the
+  /// kernel's coarse clock lagging the real one. (A network file system whose server clock runs
+  /// behind the client's by more is not covered; such a file is confirmed by its bytes until
+  /// then.)
+  static let settlingSeconds = 3
+
+  /// Whether a write to the file made at `moment` or later (wall clock) would change this
+  /// identity: `moment` is at least ``settlingSeconds`` past both its times.
+  func isSettled(at moment: timespec) -> Bool {
+    let latest = max(modified.tv_sec, statusChanged.tv_sec)
+    return Int(moment.tv_sec) > Int(latest) + Self.settlingSeconds
+  }
+
+  /// Whether the file had no bytes.
+  var isEmpty: Bool { size == 0 }
+
+  /// The wall clock now.
+  static func now() -> timespec {
+    var moment = timespec()
+    clock_gettime(CLOCK_REALTIME, &moment)
+    return moment
+  }
+
+  /// The identity of the file open as `descriptor`, or nil when `fstat` fails.
+  static func of(descriptor: Int32) -> FileIdentity? {
+    var status = stat()
+    return fstat(descriptor, &status) == 0 ? FileIdentity(status) : nil
   }
 
   /// The identity of the file at `path` (symbolic links followed), or nil when there is none.

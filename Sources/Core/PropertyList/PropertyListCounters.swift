@@ -10,6 +10,11 @@ enum PropertyListCounters {
     var parses = 0
     /// Files written (each an atomic replacement).
     var writes = 0
+    /// Reads of the file's bytes that confirmed a version by its hash (``FileVersion``).
+    var confirmations = 0
+    /// Pauses before reading again a file that looked half-written
+    /// (``PropertyListFile/retryingHalfWritten(suspecting:_:)``).
+    var halfWrittenRetries = 0
   }
 
   private static let lock = NSLock()

@@ -45,11 +45,11 @@ public enum PropertyListChange {
   case remove
 }
 
-/// A document together with the identity of the file version it was read from or written as.
+/// A document together with the file version it was read from or written as.
 struct PropertyListSnapshot {
   var document: PropertyListDocument
   /// nil when there is no file.
-  var identity: FileIdentity?
+  var version: FileVersion?
   /// The objects of the binary file this process wrote for `document` (nil when it was read, or
   /// is XML): the next write adds only its changes to them.
   var draft: BinaryPropertyListDraft?

@@ -50,8 +50,8 @@ public struct PropertyListFile: Sendable {
     try applySnapshot(changes).document
   }
 
-  /// The file's bytes and the identity of the version they were read from, or nil when it does
-  /// not exist.
+  /// The file's bytes and the identity of the version they were read from (taken from the open
+  /// descriptor), or nil when it does not exist.
   ///
   /// - Throws: ``PropertyListError`` of kind `.unreadable`.
   func readData() throws -> (data: Data, identity: FileIdentity)? {
@@ -63,7 +63,8 @@ public struct PropertyListFile: Sendable {
   func readSnapshot() throws -> PropertyListSnapshot? {
     guard let (data, identity) = try readData() else { return nil }
     PropertyListCounters.count(\.parses, path: url.resolvingSymlinksInPath().path)
-    return PropertyListSnapshot(document: try parse(data), identity: identity)
+    return PropertyListSnapshot(
+      document: try parse(data), version: FileVersion(identity: identity, data: data))
   }
 
   /// Reads and parses the file again after a change.
@@ -103,14 +104,15 @@ public struct PropertyListFile: Sendable {
           changedKeys.insert(key)
           taken.document.values[key] = value
         }
-        taken.identity = identity
+        taken.version = FileVersion(identity: identity, data: data)
         taken.entries = changes.entries
         taken.draft = nil
         return (taken, changedKeys)
       }
     }
     let (document, changedKeys, entries) = try parse(data, comparingTo: previous)
-    let snapshot = PropertyListSnapshot(document: document, identity: identity, entries: entries)
+    let snapshot = PropertyListSnapshot(
+      document: document, version: FileVersion(identity: identity, data: data), entries: entries)
     return (snapshot, changedKeys ?? [])
   }
 
@@ -223,7 +225,7 @@ public struct PropertyListFile: Sendable {
   func applySnapshot(_ changes: [String: PropertyListChange]) throws -> PropertyListSnapshot {
     var known: PropertyListSnapshot?
     _ = try apply(changes, known: &known)
-    return known ?? PropertyListSnapshot(document: PropertyListDocument(), identity: nil)
+    return known ?? PropertyListSnapshot(document: PropertyListDocument(), version: nil)
   }
 
   /// ``update(known:_:)`` for a writer that keeps no version of the file: reads it under the
@@ -233,7 +235,7 @@ public struct PropertyListFile: Sendable {
   {
     var known: PropertyListSnapshot?
     try update(known: &known, body)
-    return known ?? PropertyListSnapshot(document: PropertyListDocument(), identity: nil)
+    return known ?? PropertyListSnapshot(document: PropertyListDocument(), version: nil)
   }
 
   /// Locks the file, re-reads it and lets `body` change the document read under the lock; writes
@@ -275,16 +277,16 @@ public struct PropertyListFile: Sendable {
     var document = PropertyListDocument()
     var draft: BinaryPropertyListDraft?
     var entries: BinaryPropertyListEntries?
-    let (oldIdentity, wasRead) = try takeDocument(
+    let (oldVersion, wasRead) = try takeDocument(
       known: &known, onDisk: target, into: &document, draft: &draft, entries: &entries)
-    if oldIdentity != nil, access(target.path, W_OK) != 0 {
+    if oldVersion != nil, access(target.path, W_OK) != 0 {
       known = nil
       throw PropertyListError(
         file: url, kind: .unwritable, reason: "the file is read-only (\(systemError()))")
     }
     guard try body(&document) else {
       known = PropertyListSnapshot(
-        document: document, identity: oldIdentity, draft: draft, entries: entries)
+        document: document, version: oldVersion, draft: draft, entries: entries)
       return wasRead
     }
     if document.format != .binary { document.format = .xml }
@@ -296,11 +298,11 @@ public struct PropertyListFile: Sendable {
     } catch {
       throw PropertyListError(file: url, kind: .unwritable, reason: describe(error))
     }
-    try AtomicFileWriter(target: target, reportingAs: url).write(data)
+    let written = try AtomicFileWriter(target: target, reportingAs: url).write(data)
     PropertyListCounters.count(\.writes, path: target.path)
     known = PropertyListSnapshot(
-      document: document, identity: FileIdentity.ofFile(atPath: target.path), draft: draft,
-      entries: draft?.entries())
+      document: document, version: written.map { FileVersion(identity: $0, data: data) },
+      draft: draft, entries: draft?.entries())
     return wasRead
   }
 
@@ -319,28 +321,30 @@ public struct PropertyListFile: Sendable {
   }
 
   /// The document on disk now, with the file locked: `known`'s (and its draft) when the file is
-  /// still that version, else read. `known` is emptied first so that the document and draft
-  /// returned are the only references to their storage: changing them then mutates in place
-  /// instead of copying every key.
+  /// still that version (``isStill(_:)``: never metadata alone, which can miss another writer's
+  /// change), else read. `known` is emptied first so that the document and draft returned are
+  /// the only references to their storage: changing them then mutates in place instead of
+  /// copying every key.
   private func takeDocument(
     known: inout PropertyListSnapshot?, onDisk target: URL,
     into document: inout PropertyListDocument, draft: inout BinaryPropertyListDraft?,
     entries: inout BinaryPropertyListEntries?
-  ) throws -> (identity: FileIdentity?, wasRead: Bool) {
+  ) throws -> (version: FileVersion?, wasRead: Bool) {
     var cached: PropertyListSnapshot?
     swap(&cached, &known)
-    let identity = FileIdentity.ofFile(atPath: target.path)
-    guard let identity, cached?.identity == identity, var taken = cached else {
+    guard var taken = cached, var version = taken.version,
+      PropertyListFile(url: target).isStill(&version)
+    else {
       cached = nil
-      guard var snapshot = try readSnapshot() else { return (nil, true) }
+      guard var snapshot = try readSnapshotBeforeWriting() else { return (nil, true) }
       swap(&document, &snapshot.document)
-      return (snapshot.identity, true)
+      return (snapshot.version, true)
     }
     cached = nil
     swap(&document, &taken.document)
     swap(&draft, &taken.draft)
     swap(&entries, &taken.entries)
-    return (identity, false)
+    return (version, false)
   }
 }
 

@@ -30,8 +30,8 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
   private var latestError: PropertyListError?
   // Set once by `startWatching()`: the watch of the file, ended when the storage goes.
   private var fileWatch: DefaultsObservation?
-  // Confined to `queue` (or to `init`): the version of the file last read or written, whose
-  // identity tells a flush or a change notice that the file is unchanged (nil: unknown, read it).
+  // Confined to `queue` (or to `init`): the version of the file last read or written, which
+  // tells a flush or a change notice that the file is unchanged (nil: unknown, read it).
   private var disk: PropertyListSnapshot?
 
   /// Loads the file now; a malformed file leaves the domain empty and refuses writes until it
@@ -40,9 +40,11 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
     self.file = file
     queue = DispatchQueue(label: "ObservableDefaultsCore.suite:" + file.url.lastPathComponent)
     do {
-      let snapshot = try file.readSnapshot()
+      let snapshot = try file.retryingHalfWritten(suspecting: { _ in false }) {
+        try file.readSnapshot()
+      }
       values = snapshot?.document.values ?? [:]
-      disk = snapshot ?? PropertyListSnapshot(document: PropertyListDocument(), identity: nil)
+      disk = snapshot ?? PropertyListSnapshot(document: PropertyListDocument(), version: nil)
     } catch {
       let failure = PropertyListError(wrapping: error, file: file.url, kind: .unreadable)
       values = [:]
@@ -206,21 +208,29 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
     if mustSchedule { queue.async { self.reload() } }
   }
 
-  /// Re-reads the file and merges it unless it is the version last read or written (same
-  /// ``FileIdentity``: then nothing is read). A malformed file keeps the last good values in
-  /// memory and refuses writes until it parses again.
+  /// Re-reads the file and merges it unless it is still the version last read or written
+  /// (``PropertyListFile/isStill(_:)``: then it is not parsed). A file that does not parse, or
+  /// that is empty or gone while this process holds values, is read again after a pause before
+  /// anyone is told (``PropertyListFile/retryingHalfWritten(suspecting:_:)``): another program
+  /// writing it in place must not read as "every key removed". A file still malformed then keeps
+  /// the last good values in memory and refuses writes until it parses again.
   ///
   /// - Returns: The failure, or the file's known parse failure when it is unchanged.
   @discardableResult
   private func reload() -> PropertyListError? {
     lock.withLock { reloadScheduled = false }
-    if let disk, disk.identity == FileIdentity.ofFile(atPath: file.url.path) {
+    if var version = disk?.version, file.isStill(&version) {
+      disk?.version = version
       return lock.withLock { fileError }
     }
     do {
-      let (snapshot, changedKeys) = try file.rereadSnapshot(
-        comparingTo: allValues(), since: &disk)
-      disk = snapshot ?? PropertyListSnapshot(document: PropertyListDocument(), identity: nil)
+      let previous = allValues()
+      let (snapshot, changedKeys) = try file.retryingHalfWritten(
+        suspecting: { reread in
+          !previous.isEmpty && (reread.snapshot?.version?.identity.isEmpty ?? true)
+        },
+        { try file.rereadSnapshot(comparingTo: previous, since: &disk) })
+      disk = snapshot ?? PropertyListSnapshot(document: PropertyListDocument(), version: nil)
       merge(snapshot?.document.values ?? [:], changedKeys: changedKeys)
       FreedMemory.release(afterReplacingDocumentOf: snapshot?.document.values.count ?? 0)
       return nil

@@ -1,0 +1,46 @@
+import Foundation
+
+/// One version of a file on disk as this process last read or wrote it: its identity, a hash of
+/// its bytes, and whether the identity alone now tells it from any later version.
+///
+/// Metadata alone cannot prove a file unchanged (see ``FileIdentity``: a same-size rewrite in
+/// place within one timestamp tick keeps every field), and a wrong "unchanged" is data loss: the
+/// process keeps its old values and its next flush writes them back over the other program's
+/// change. So a version is taken as current only when its identity matches and either its
+/// bytes were confirmed after its timestamps settled (from then on, any write changes the
+/// identity) or its bytes hash the same now (``PropertyListFile/isStill(_:)``).
+struct FileVersion: Equatable, Sendable {
+  /// The file's identity when read or written.
+  var identity: FileIdentity
+  /// ``ByteHash`` of the file's bytes (a per-process seed: never stored).
+  var contentHash: UInt64
+  /// Whether the bytes were found unchanged at a moment the identity was settled
+  /// (``FileIdentity/isSettled(at:)``): later writes then always change the identity.
+  var isConfirmed = false
+
+  /// The version of `data` read or written as the file of `identity`.
+  init(identity: FileIdentity, data: Data) {
+    self.identity = identity
+    contentHash = ByteHash.of(data)
+  }
+}
+
+extension PropertyListFile {
+  /// Whether the file on disk is still `version`: the same identity, and — until the version is
+  /// confirmed — the same bytes (the file is read and hashed, not parsed). Marks `version`
+  /// confirmed when the bytes are unchanged and the identity has settled since.
+  ///
+  /// - Returns: false when the file changed, is gone, or cannot be read (read it again).
+  func isStill(_ version: inout FileVersion) -> Bool {
+    guard FileIdentity.ofFile(atPath: url.path) == version.identity else { return false }
+    if version.isConfirmed { return true }
+    // The moment before reading: a write the read does not see comes after it.
+    let moment = FileIdentity.now()
+    PropertyListCounters.count(\.confirmations, path: url.resolvingSymlinksInPath().path)
+    guard let (data, identity) = try? readData(), identity == version.identity,
+      ByteHash.of(data) == version.contentHash
+    else { return false }
+    version.isConfirmed = identity.isSettled(at: moment)
+    return true
+  }
+}

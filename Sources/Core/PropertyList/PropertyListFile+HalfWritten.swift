@@ -1,0 +1,47 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+extension PropertyListFile {
+  /// The pauses before reading a file again that looked half-written: 20 ms, then 100 ms.
+  ///
+  /// Programs that write a file in place (shell redirections, editors without atomic save,
+  /// `truncate` then `write`) leave it empty or cut short for a moment, and one that deletes
+  /// the file before creating it again leaves no file; a reader that takes that moment for the
+  /// file's contents would tell observers every key was removed, or refuse writes as if the file
+  /// were corrupt.
+  static let halfWrittenPauses: [useconds_t] = [20_000, 100_000]
+
+  /// `read`'s result, read again after each of ``halfWrittenPauses`` while `read` throws a
+  /// `.malformed` ``PropertyListError`` or `isSuspect` holds for its result; the last attempt's
+  /// result (or error) stands, so a file that really is empty, missing or malformed is taken as
+  /// such about 120 ms later.
+  ///
+  /// - Throws: What the last attempt throws; any other error at once.
+  func retryingHalfWritten<Result>(
+    suspecting isSuspect: (Result) -> Bool, _ read: () throws -> Result
+  ) throws -> Result {
+    for pause in Self.halfWrittenPauses {
+      do {
+        let result = try read()
+        if !isSuspect(result) { return result }
+      } catch let error as PropertyListError where error.kind == .malformed {
+        // Read again below.
+      }
+      PropertyListCounters.count(\.halfWrittenRetries, path: url.resolvingSymlinksInPath().path)
+      usleep(pause)
+    }
+    return try read()
+  }
+
+  /// ``readSnapshot()`` for a writer about to replace the file: a file that does not parse, is
+  /// empty or is missing is read again (``retryingHalfWritten(suspecting:_:)``) before the write
+  /// goes ahead, so no other program's write in progress is replaced by this one.
+  func readSnapshotBeforeWriting() throws -> PropertyListSnapshot? {
+    try retryingHalfWritten(suspecting: { $0?.version?.identity.isEmpty ?? true }) {
+      try readSnapshot()
+    }
+  }
+}

@@ -1,0 +1,145 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import ObservableDefaultsCore
+
+/// Another program's writes are never missed, then overwritten, whatever the file system's
+/// timestamps can tell, and never read half-done.
+@Suite struct ForeignWriteTests {
+  /// Rewrites `url` in place (same inode, no truncation) with `old` replaced by `new` of the same
+  /// length, as `rsync --inplace`, a database or an editor without atomic save would.
+  private func rewriteInPlace(_ url: URL, replacing old: String, with new: String) throws {
+    let text = try String(contentsOf: url, encoding: .utf8)
+    let bytes = Array(text.replacingOccurrences(of: old, with: new).utf8)
+    #expect(bytes.count == text.utf8.count)
+    let descriptor = open(url.path, O_WRONLY)
+    #expect(descriptor >= 0)
+    #expect(pwrite(descriptor, bytes, bytes.count, 0) == bytes.count)
+    close(descriptor)
+  }
+
+  /// The trials of one file system: each flushes, lets another program rewrite one value in place
+  /// at once, then flushes another key; the other program's value must survive on disk and reach
+  /// memory. Returns how many trials kept the file's whole identity (the case metadata cannot
+  /// tell).
+  private func sameSizeRewrites(in folder: URL, trials: Int) async throws -> Int {
+    var identityKept = 0
+    for trial in 0..<trials {
+      let url = folder.appendingPathComponent("suite-\(trial).plist")
+      let defaults = PropertyListDefaults(fileURL: url)
+      defaults.set("xxxx", forKey: "theirs")
+      defaults.set(0, forKey: "mine")
+      try defaults.flush()
+      let before = FileIdentity.ofFile(atPath: url.path)
+      try rewriteInPlace(url, replacing: "<string>xxxx</string>", with: "<string>yyyy</string>")
+      if FileIdentity.ofFile(atPath: url.path) == before { identityKept += 1 }
+      defaults.set(1, forKey: "mine")
+      try defaults.flush()
+      let stored = try foundationRead(url)
+      #expect(stored["theirs"] as? String == "yyyy", "trial \(trial)")
+      #expect(stored["mine"] as? Int == 1, "trial \(trial)")
+      #expect(await poll { defaults.string(forKey: "theirs") == "yyyy" }, "trial \(trial)")
+    }
+    return identityKept
+  }
+
+  @Test func aSameSizeRewriteInPlaceIsSeenAndNotOverwrittenOnTmpfs() async throws {
+    let folder = try TemporaryFolder(
+      at: URL(fileURLWithPath: "/dev/shm/foreign-writes-\(UUID().uuidString)"))
+    _ = try await sameSizeRewrites(in: folder.url, trials: 10)
+  }
+
+  @Test(.enabled(if: CoarseTimestampFolder.isAvailable, "mounting an ext4 image needs root"))
+  func aSameSizeRewriteInTheSameSecondIsSeenAndNotOverwrittenOnExt4WithSecondTimestamps()
+    async throws
+  {
+    let folder = try CoarseTimestampFolder()
+    let identityKept = try await sameSizeRewrites(in: folder.url, trials: 5)
+    // The rewrites landed within the second of the flush: metadata alone could not tell.
+    #expect(identityKept >= 4)
+  }
+
+  @Test func aVersionIsConfirmedByItsBytesUntilItsTimestampsSettle() throws {
+    let folder = try TemporaryFolder()
+    let url = folder.file("version.plist")
+    let file = PropertyListFile(url: url)
+    var known: PropertyListSnapshot?
+    _ = try file.apply(["a": .set("1")], known: &known)
+    var version = try #require(known?.version)
+    #expect(!version.isConfirmed)
+    let confirmations = PropertyListCounters.counts(for: url).confirmations
+    #expect(file.isStill(&version))
+    #expect(file.isStill(&version))
+    // Written a moment ago: not settled, so each check reads and hashes the bytes again.
+    #expect(!version.isConfirmed)
+    #expect(PropertyListCounters.counts(for: url).confirmations == confirmations + 2)
+    // Settled once the clock is more than 3 s past both times (a later write then changes them).
+    var now = FileIdentity.now()
+    #expect(!version.identity.isSettled(at: now))
+    now.tv_sec += 4
+    #expect(version.identity.isSettled(at: now))
+    // A version whose bytes differ is not the file, whatever its identity says.
+    var other = try #require(known?.version)
+    other.contentHash &+= 1
+    #expect(!file.isStill(&other))
+  }
+
+  @Test func anInPlaceTruncateThenWriteNeverReadsAsEveryKeyRemoved() async throws {
+    let folder = try TemporaryFolder()
+    let url = folder.file("suite.plist")
+    let values = Dictionary(uniqueKeysWithValues: (0..<100).map { ("key\($0)", "value \($0)") })
+    try foundationWrite(values, to: url, format: .xml)
+    let defaults = PropertyListDefaults(fileURL: url)
+    let count = defaults.dictionaryRepresentation().count
+    let log = ChangeLog()
+    let observation = defaults.observe(log.handler)
+    defer { observation.cancel() }
+    var changed = values
+    changed["key7"] = "seven"
+    let replacement = folder.file("replacement.plist")
+    try foundationWrite(changed, to: replacement, format: .xml)
+    for round in 0..<5 {
+      // `: > file` closes the empty file (a change notice) before `cat` writes it again; then
+      // once more with a file cut short in between.
+      let script =
+        round % 2 == 0
+        ? ": > '\(url.path)'; cat '\(replacement.path)' > '\(url.path)'"
+        : "head -c 300 '\(replacement.path)' > '\(url.path)'; cat '\(replacement.path)' > '\(url.path)'"
+      #expect(try ChildProcess.runCommand("sh", ["-c", script]).status == 0)
+      #expect(await poll { defaults.string(forKey: "key7") == "seven" }, "round \(round)")
+      #expect(defaults.dictionaryRepresentation().count == count, "round \(round)")
+      try foundationWrite(values, to: url, format: .xml)
+      #expect(await poll { defaults.string(forKey: "key7") == "value 7" }, "round \(round)")
+    }
+    // Observers heard of key7 alone, never of the other 99 keys going and coming back, and no
+    // write was refused as malformed.
+    let keys = Set(log.changes(from: .otherProcess).flatMap(\.keys))
+    #expect(keys == ["key7"])
+    #expect(defaults.lastError == nil)
+    defaults.set(true, forKey: "written")
+    try defaults.flush()
+  }
+
+  @Test func aWriteReadsAHalfWrittenFileAgainBeforeReplacingIt() throws {
+    let folder = try TemporaryFolder()
+    let file = PropertyListFile(url: folder.file("half.plist"))
+    var attempts = 0
+    // Malformed, then empty, then whole: the writer's read takes the third.
+    let document = try file.retryingHalfWritten(suspecting: { $0.isEmpty }) {
+      attempts += 1
+      switch attempts {
+      case 1: throw PropertyListError(file: file.url, kind: .malformed, reason: "cut short")
+      case 2: return [String: Any]()
+      default: return ["a": 1] as [String: Any]
+      }
+    }
+    #expect(attempts == 3)
+    #expect(document["a"] as? Int == 1)
+    #expect(PropertyListCounters.counts(for: file.url).halfWrittenRetries == 2)
+    // A file that really is malformed is refused after the pauses, and left as it is.
+    try Data("<plist><dict><key>a</key>".utf8).write(to: file.url)
+    #expect(throws: PropertyListError.self) { try file.apply(["b": .set(2)]) }
+    #expect(try Data(contentsOf: file.url) == Data("<plist><dict><key>a</key>".utf8))
+  }
+}
