@@ -279,16 +279,18 @@ final class CloudReplica: ObservedStoreState, @unchecked Sendable {
 
   /// `records` without the ones stamped more than ``HybridLogicalClock/maximumLead`` ahead of
   /// this machine's clock: such a record is not taken (its key keeps this device's value) and
-  /// does not move the clock; the refused keys of one batch make one line to ``Diagnostics``.
+  /// does not move the clock; the refusals go to ``RefusedRecords``.
   private static func admitted(_ records: [String: CloudRecord]) -> [String: CloudRecord] {
     let wall = HybridLogicalClock.now()
     let refused = records.filter { !HybridLogicalClock.admits($0.value.timestamp, wall: wall) }
-    guard let first = refused.min(by: { $0.key < $1.key }) else { return records }
-    let others = refused.count == 1 ? "" : " (and \(refused.count - 1) more)"
-    Diagnostics.report(
-      "NSUbiquitousKeyValueStore",
-      "refused the record of \(first.key)\(others): its timestamp \(first.value.timestamp) is more "
-        + "than 24 hours ahead of this device's clock")
+    guard !refused.isEmpty else { return records }
+    RefusedRecords.report(
+      refused.sorted { $0.key < $1.key }.map { key, record in
+        RefusedRecords.Refusal(
+          location: "the record of \(key)", bytes: CloudRecordCodec.header(record.timestamp),
+          reason: "its timestamp \(record.timestamp) is more than 24 hours ahead of this "
+            + "device's clock")
+      })
     return records.filter { refused[$0.key] == nil }
   }
 

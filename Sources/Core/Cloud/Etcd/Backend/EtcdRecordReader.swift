@@ -4,26 +4,22 @@ import Foundation
 enum EtcdRecordReader {
   /// The records of `kvs` by store key (later `mod_revision` wins within the list).
   ///
-  /// A key-value that is not a valid record (see ``CloudRecordCodec/decode(_:)``) is skipped, and
-  /// the skipped keys of one call make one line to ``Diagnostics``: how many, and the first
-  /// key with its reason (a reply of a million bad key-values must not write a million lines).
+  /// A key-value that is not a valid record (see ``CloudRecordCodec/decode(_:)``) is skipped and
+  /// told to ``RefusedRecords`` (a reply of a million bad key-values makes one line).
   static func records(_ kvs: [EtcdKeyValue], layout: EtcdKeyLayout) -> [String: CloudRecord] {
     var records: [String: CloudRecord] = [:]
-    var skipped = 0
-    var first: String?
+    var refusals: [RefusedRecords.Refusal] = []
     for kv in kvs {
       guard let key = layout.storeKey(kv.key) else { continue }
+      let bytes = kv.value ?? Data()
       do {
-        records[key] = try CloudRecordCodec.decode(kv.value ?? Data())
+        records[key] = try CloudRecordCodec.decode(bytes)
       } catch {
-        skipped += 1
-        if first == nil { first = "\(layout.prefix)\(key): \(error.reason)" }
+        refusals.append(
+          .init(location: "etcd key " + layout.prefix + key, bytes: bytes, reason: error.reason))
       }
     }
-    if let first {
-      let others = skipped == 1 ? "" : " (and \(skipped - 1) more)"
-      Diagnostics.report("NSUbiquitousKeyValueStore", "skipped etcd key \(first)\(others)")
-    }
+    RefusedRecords.report(refusals)
     return records
   }
 

@@ -1,0 +1,54 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import ObservableDefaultsCore
+
+/// Records planted in a real etcd account by whoever can write its keys: a set, a
+/// shared-reference expansion and a far-future timestamp crash, stall or stop no device, and the
+/// account's other keys still sync.
+@Suite struct EtcdHostileRecordTests {
+  @Test func plantedRecordsAreSkippedAndTheAccountStillSyncs() async throws {
+    let cluster = try EtcdTestCluster.shared.get()
+    let root = freshEtcdRoot()
+    func device() throws -> NSUbiquitousKeyValueStore {
+      NSUbiquitousKeyValueStore(
+        backend: try EtcdCloudBackend(
+          configuration: EtcdConfiguration(
+            endpoints: cluster.endpoints, root: root, container: "hostile", account: "a")))
+    }
+    let first = try device()
+    let second = try device()
+    first.set("mine", forKey: "k")
+    #expect(first.synchronize())
+    #expect(await poll { second.string(forKey: "k") == "mine" })
+
+    let hostile = HostileRecordTests()
+    let layout = EtcdKeyLayout(root: root, container: "hostile", account: "a")
+    let future = CloudRecordCodec.header(
+      CloudTimestamp(time: .max, counter: .max, device: "planter"))
+    let farFuture = try CloudRecordCodec.encode(
+      CloudRecord(value: "forever", timestamp: CloudTimestamp(time: .max, counter: 0, device: "p")))
+    _ = try cluster.client().txn(
+      EtcdTxnRequest(success: [
+        .put(EtcdPutRequest(key: layout.key("set"), value: hostile.setRecord)),
+        .put(EtcdPutRequest(key: layout.key("expansion"), value: hostile.expandingRecord)),
+        .put(EtcdPutRequest(key: layout.key("k"), value: farFuture)),
+        .put(EtcdPutRequest(key: layout.key("header only"), value: future)),
+      ]))
+
+    first.set("after", forKey: "later")
+    #expect(first.synchronize())
+    #expect(await poll { second.string(forKey: "later") == "after" })
+    // A device started now loads the account with the planted keys left out.
+    let third = try device()
+    #expect(third.string(forKey: "later") == "after")
+    #expect(third.object(forKey: "set") == nil && third.object(forKey: "expansion") == nil)
+    #expect(third.string(forKey: "k") != "forever")
+    #expect(second.string(forKey: "k") == "mine")
+    // Writes go on without trapping on the planted clock.
+    second.set(2, forKey: "count")
+    #expect(second.synchronize())
+    #expect(await poll { first.longLong(forKey: "count") == 2 })
+  }
+}
