@@ -132,3 +132,52 @@ final class LineLog: @unchecked Sendable {
   func append(_ line: String) { lock.withLock { lines.append(line) } }
   var all: [String] { lock.withLock { lines } }
 }
+
+/// A member whose reply exceeds the client's bounds is treated as failed, and the next member
+/// answers.
+@Suite struct EtcdReplyBoundTests {
+  func rangeThroughFake(_ reply: String) throws -> (EtcdRangeResponse, Int, String) {
+    let fake = try FakeHTTPServer(reply: reply)
+    defer { fake.stop() }
+    let cluster = try EtcdTestCluster.shared.get()
+    let client = EtcdClient(
+      endpoints: [fake.endpoint] + cluster.endpoints, credentials: nil, tls: HTTPTLSFiles(),
+      requestTimeout: 10, connectTimeout: 1)
+    let root = freshEtcdRoot()
+    let layout = EtcdKeyLayout(root: root, container: "bounds", account: "a")
+    let response = try client.range(key: layout.prefixKey, rangeEnd: layout.rangeEnd)
+    return (response, fake.requestCount, client.currentEndpoint)
+  }
+
+  @Test func aReplyWithMoreKeysThanTheBoundGoesToTheNextMember() throws {
+    let body = #"{"header":{"revision":"7"},"kvs":[],"more":true}"#
+    let (response, fakeRequests, answered) = try rangeThroughFake(
+      "HTTP/1.1 200 OK\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+    #expect(response.more != true)
+    #expect(fakeRequests == 1)
+    #expect(answered == (try EtcdTestCluster.shared.get().endpoints[0]))
+  }
+
+  @Test func aReplyLargerThan16MiBGoesToTheNextMember() throws {
+    let body = #"{"kvs":[""# + String(repeating: "A", count: EtcdClient.maximumReplyBytes) + "\"}]}"
+    let (_, fakeRequests, answered) = try rangeThroughFake(
+      "HTTP/1.1 200 OK\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+    #expect(fakeRequests == 1)
+    #expect(answered == (try EtcdTestCluster.shared.get().endpoints[0]))
+  }
+
+  @Test func aMemberAloneWithAnOversizedReplyFailsNamingTheBound() throws {
+    let body = #"{"kvs":[],"more":true}"#
+    let fake = try FakeHTTPServer(
+      reply: "HTTP/1.1 200 OK\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+    defer { fake.stop() }
+    let client = EtcdClient(
+      endpoints: [fake.endpoint], credentials: nil, tls: HTTPTLSFiles(), requestTimeout: 0.5,
+      connectTimeout: 1)
+    #expect {
+      _ = try client.range(key: Data("/a/".utf8), rangeEnd: Data("/a0".utf8))
+    } throws: { error in
+      "\(error)".contains("\(fake.endpoint)/v3/kv/range: the reply holds more than 16384 keys")
+    }
+  }
+}

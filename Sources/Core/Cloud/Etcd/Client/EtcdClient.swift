@@ -12,7 +12,18 @@ import Foundation
 ///   refuses (and closes watches) instead of staying silent.
 /// - With credentials, a token from `/v3/auth/authenticate` goes in the `Authorization` header;
 ///   a refused token (expired, or the member restarted) is renewed once and the request repeated.
+/// - Replies are bounded: at most ``maximumReplyBytes`` bytes and ``maximumKeysPerReply`` keys,
+///   within the request's time limit. A member whose reply exceeds a bound is treated as failed
+///   (another member is asked), so a fake or broken member cannot stall a device with a huge
+///   reply.
 final class EtcdClient: @unchecked Sendable {
+  /// The largest reply body read from a member: 16 MiB. An account within Apple's quota
+  /// (1,024 keys, 1 MB) is about 1.4 MB as the gateway sends it (base64 in JSON); this leaves
+  /// room for several devices' writes before the quota is enforced across them.
+  static let maximumReplyBytes = 16 << 20
+  /// The most keys one range reply may hold: 16,384, sixteen times Apple's 1,024-key quota.
+  static let maximumKeysPerReply = 16_384
+
   /// The members' base URLs (`http://host:port`), in the order tried.
   let endpoints: [String]
   let credentials: EtcdCredentials?
@@ -42,7 +53,8 @@ final class EtcdClient: @unchecked Sendable {
     self.endpoints = endpoints.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
     self.credentials = credentials
     self.requestTimeout = requestTimeout
-    http = CurlHTTPClient(tls: tls, connectTimeout: connectTimeout)
+    http = CurlHTTPClient(
+      tls: tls, connectTimeout: connectTimeout, maximumReplyBytes: Self.maximumReplyBytes)
   }
 
   /// The member that answered last (or will be tried first).
@@ -73,7 +85,8 @@ final class EtcdClient: @unchecked Sendable {
       "/v3/kv/range",
       EtcdRangeRequest(
         key: key, rangeEnd: rangeEnd, minModRevision: minModRevision.map(EtcdInt64.init),
-        serializable: serializable ? true : nil, countOnly: countOnly ? true : nil))
+        serializable: serializable ? true : nil, countOnly: countOnly ? true : nil,
+        limit: countOnly ? nil : EtcdInt64(Int64(Self.maximumKeysPerReply))))
   }
 
   /// Runs a transaction.
@@ -168,13 +181,18 @@ final class EtcdClient: @unchecked Sendable {
         status: reply.status, code: gateway?.code, message: gateway?.message ?? gateway?.error,
         endpoint: endpoint)
     }
+    let response: Response
     do {
-      return try EtcdJSON.decode(Response.self, from: reply.body)
+      response = try EtcdJSON.decode(Response.self, from: reply.body)
     } catch {
       throw EtcdError(
         kind: .malformedReply,
         message: "\(endpoint)\(path): not an etcd reply (\(Self.describe(error)))")
     }
+    if let exceeded = (response as? any EtcdBoundedReply)?.exceededBound {
+      throw EtcdError(kind: .malformedReply, message: "\(endpoint)\(path): \(exceeded)")
+    }
+    return response
   }
 
   /// The headers of a request to `endpoint`: `hasleader`, and the token (requested first when

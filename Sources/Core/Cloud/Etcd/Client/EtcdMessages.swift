@@ -75,11 +75,26 @@ struct EtcdRangeRequest: Encodable, Sendable {
   var minModRevision: EtcdInt64? = nil
   var serializable: Bool? = nil
   var countOnly: Bool? = nil
+  /// At most this many keys in the reply (etcd sets `more` when there were others).
+  var limit: EtcdInt64? = nil
 }
 
-struct EtcdRangeResponse: Decodable, Sendable {
+struct EtcdRangeResponse: Decodable, Sendable, EtcdBoundedReply {
   var header: EtcdResponseHeader?
   var kvs: [EtcdKeyValue]?
+  /// Whether keys beyond the request's `limit` were left out.
+  var more: Bool?
+
+  var exceededBound: String? {
+    more == true ? "the reply holds more than \(EtcdClient.maximumKeysPerReply) keys" : nil
+  }
+}
+
+/// A reply whose size the client bounds beyond its bytes: one that exceeds its bound is taken
+/// as a failure of the member that sent it, and another member is asked.
+protocol EtcdBoundedReply {
+  /// What bound the reply exceeds, for people, or nil.
+  var exceededBound: String? { get }
 }
 
 struct EtcdPutRequest: Encodable, Sendable {

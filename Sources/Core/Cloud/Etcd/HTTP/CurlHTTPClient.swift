@@ -146,7 +146,8 @@ final class CurlHTTPClient: @unchecked Sendable {
     let code = withExtendedLifetime(transfer) { ccurl_easy_perform(handle) }
     guard code == CURLE_OK else {
       let detail = String(cString: errorBuffer)
-      let reason = detail.isEmpty ? String(cString: ccurl_easy_strerror(code)) : detail
+      let reason =
+        transfer.failureReason ?? (detail.isEmpty ? String(cString: ccurl_easy_strerror(code)) : detail)
       throw HTTPError(
         kind: transfer.failureKind ?? Self.kind(of: code), endpoint: endpoint, reason: reason)
     }
@@ -210,6 +211,8 @@ private final class Transfer {
   let isCancelled: (() -> Bool)?
   /// Set when a callback ended the transfer: why.
   var failureKind: HTTPError.Kind?
+  /// Set when the reply was too large: the reason for people.
+  var failureReason: String?
 
   init(maximumBytes: Int, lineHandler: ((Data) -> Bool)?, isCancelled: (() -> Bool)?) {
     self.maximumBytes = maximumBytes
@@ -223,7 +226,7 @@ private final class Transfer {
   func receive(_ bytes: UnsafeRawBufferPointer) -> Bool {
     receivedBytes += bytes.count
     guard let lineHandler else {
-      guard receivedBytes <= maximumBytes else { return stop(.malformedReply) }
+      guard receivedBytes <= maximumBytes else { return tooLarge() }
       body.append(contentsOf: bytes)
       return true
     }
@@ -237,8 +240,13 @@ private final class Transfer {
       if !line.isEmpty, !lineHandler(line) { return stop(.cancelled) }
     }
     pendingLine.append(contentsOf: bytes[start...])
-    guard pendingLine.count <= maximumBytes else { return stop(.malformedReply) }
+    guard pendingLine.count <= maximumBytes else { return tooLarge() }
     return true
+  }
+
+  private func tooLarge() -> Bool {
+    failureReason = "the reply is larger than \(maximumBytes) bytes"
+    return stop(.malformedReply)
   }
 
   /// Hands over a last line that had no newline.
