@@ -29,9 +29,14 @@ enum Mutator {
     "<integer>-1</integer>",
   ]
 
+  /// The generator of input `index` of `seed`.
+  static func generator(_ index: Int, seed: UInt64) -> SplitMix64 {
+    SplitMix64(seed: seed ^ (UInt64(index) &* 0x2545_F491_4F6C_DD1D))
+  }
+
   /// Input `index` of `seed`: a mutated copy of one of `fixtures`.
   static func input(_ index: Int, seed: UInt64, fixtures: [Data]) -> Data {
-    var random = SplitMix64(seed: seed ^ (UInt64(index) &* 0x2545_F491_4F6C_DD1D))
+    var random = generator(index, seed: seed)
     var bytes = [UInt8](fixtures[index % fixtures.count])
     let isXML = bytes.starts(with: Array("<?xml".utf8))
     for _ in 0..<Int.random(in: 1...8, using: &random) {
@@ -40,7 +45,8 @@ enum Mutator {
     return Data(bytes)
   }
 
-  private static func mutate(_ bytes: inout [UInt8], isXML: Bool, using random: inout SplitMix64) {
+  /// Applies one mutation to `bytes` (XML pieces only when `isXML`).
+  static func mutate(_ bytes: inout [UInt8], isXML: Bool, using random: inout SplitMix64) {
     guard !bytes.isEmpty else {
       bytes = [UInt8.random(in: 0...255, using: &random)]
       return

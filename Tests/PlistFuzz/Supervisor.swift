@@ -5,6 +5,7 @@ import Foundation
 /// spends more than the hang limit on one input is killed and counted as a hang. Either way a
 /// new worker resumes at the next input.
 struct Supervisor {
+  let mode: Mode
   let seed: UInt64
   let inputs: Int
   let batch: Int
@@ -47,7 +48,7 @@ struct Supervisor {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
     process.arguments = [
-      "worker", "--seed", "\(seed)", "--from", "\(from)", "--count", "\(count)",
+      "worker", "--mode", mode.rawValue, "--seed", "\(seed)", "--from", "\(from)", "--count", "\(count)",
       "--fixtures", fixturesPath, "--scratch", scratch.path,
     ]
     let pipe = Pipe()

@@ -14,7 +14,9 @@ import Foundation
 /// held: counting only its references let a rewritten 8 MB array grow a suite past the 256 MiB
 /// a reader accepts). Readers (ours, Foundation's, Apple's) start from the top object and never
 /// see unreferenced objects.
-struct BinaryPropertyListDraft {
+///
+/// `package`: `plist-fuzz` drives drafts directly in its growth mode.
+package struct BinaryPropertyListDraft {
   private var table: BinaryPropertyListObjectTable
   /// The root dictionary's keys, in the order of its references.
   private var keys: [String]
@@ -28,7 +30,7 @@ struct BinaryPropertyListDraft {
   /// Encodes `values` as the root dictionary of a new file.
   ///
   /// - Throws: ``PropertyListEncodingFailure`` naming a value that is not a property-list value.
-  init(values: [String: Any]) throws(PropertyListEncodingFailure) {
+  package init(values: [String: Any]) throws(PropertyListEncodingFailure) {
     table = BinaryPropertyListObjectTable(
       capacity: 2 * values.count + 1, bytes: 32 * values.count)
     _ = try BinaryPropertyListWriter.add(values, to: &table)
@@ -38,7 +40,7 @@ struct BinaryPropertyListDraft {
   }
 
   /// The bytes of the file.
-  func data() -> Data {
+  package func data() -> Data {
     BinaryPropertyListWriter.write(table)
   }
 
@@ -68,7 +70,8 @@ struct BinaryPropertyListDraft {
   ///   of the file: make a new draft from the values instead (this one is then unusable).
   /// - Throws: ``PropertyListEncodingFailure`` naming a value that is not a property-list value
   ///   (this draft is then unusable too).
-  mutating func apply(_ changes: [String: PropertyListChange]) throws(PropertyListEncodingFailure)
+  package mutating func apply(_ changes: [String: PropertyListChange])
+    throws(PropertyListEncodingFailure)
     -> Bool
   {
     var root = table.objects[0]

@@ -246,7 +246,7 @@ private struct BigEndianOutput {
 }
 
 /// A value that cannot be written as a property list.
-struct PropertyListEncodingFailure: Error, Equatable {
+package struct PropertyListEncodingFailure: Error, Equatable {
   /// One sentence for people, naming the value's type.
-  let reason: String
+  package let reason: String
 }

@@ -1,0 +1,62 @@
+import Foundation
+import ObservableDefaultsCore
+
+/// A mutated file through the readers (validator, then ours or Foundation's), compared with what
+/// Foundation reads from the same bytes, and when it parses, through the write path (saved to a
+/// fresh file in its format and, for XML, also as binary; read back by our reader and by
+/// Foundation and compared exactly, see ``ExactEquality``).
+enum ReadMode {
+  static func run(_ data: Data, index: Int, through file: URL, keepingIn scratch: URL) -> Outcome {
+    let reader = PropertyListFile(url: URL(fileURLWithPath: "/fuzz/input-\(index).plist"))
+    guard let document = try? reader.document(from: data) else { return .refused }
+    var failure: String?
+    if let foundation = ExactEquality.foundationValues(data),
+      !ExactEquality.equal(foundation, document.values)
+    {
+      failure = "read differently from Foundation"
+    }
+    let formats: [PropertyListSerialization.PropertyListFormat] =
+      document.format == .binary ? [.binary] : [document.format, .binary]
+    for format in formats where failure == nil {
+      failure = roundTrip(document.values, format: format, through: file)
+    }
+    guard let failure else { return .parsed }
+    keep(data, written: file, index: index, in: scratch)
+    return .mismatch(failure)
+  }
+
+  /// Saves `values` as a new file in `format`, reads it back with our reader and with Foundation;
+  /// returns what went wrong, or nil.
+  private static func roundTrip(
+    _ values: [String: Any], format: PropertyListSerialization.PropertyListFormat, through file: URL
+  ) -> String? {
+    try? FileManager.default.removeItem(at: file)
+    guard !values.isEmpty else { return nil }  // nothing to save: no file is written
+    do {
+      let saved = try PropertyListFile(url: file).save(
+        values.mapValues(PropertyListChange.set),
+        over: PropertyListDocument(values: [:], format: format))
+      let back = try PropertyListFile(url: file).read()
+      guard let back, ExactEquality.equal(back.values, values),
+        ExactEquality.equal(saved.values, values)
+      else {
+        return "changed by a round trip (\(format))"
+      }
+      guard let written = FileManager.default.contents(atPath: file.path),
+        let foundation = ExactEquality.foundationValues(written),
+        ExactEquality.equal(foundation, values)
+      else { return "written (\(format)) so that Foundation reads other values" }
+      return nil
+    } catch {
+      return "write failed (\(format)): \(error)"
+    }
+  }
+
+  /// Keeps an input whose round trip changed it, and what was written, for a replay.
+  private static func keep(_ input: Data, written: URL, index: Int, in scratch: URL) {
+    guard ProcessInfo.processInfo.environment["PLIST_FUZZ_KEEP"] != nil else { return }
+    try? input.write(to: scratch.appendingPathComponent("mismatch-\(index).input"))
+    try? FileManager.default.copyItem(
+      at: written, to: scratch.appendingPathComponent("mismatch-\(index).plist"))
+  }
+}
