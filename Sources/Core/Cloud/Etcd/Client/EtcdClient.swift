@@ -32,17 +32,18 @@ final class EtcdClient: @unchecked Sendable {
   ///   - endpoints: The members' base URLs (`http://` or `https://`), at least one.
   ///   - credentials: The etcd user, or nil when authentication is off.
   ///   - tls: CA and client-certificate files for `https` endpoints.
+  ///   - proxy: The proxy for every request, or nil to reach the members directly.
   ///   - requestTimeout: Seconds for one request, failovers included.
   ///   - connectTimeout: Seconds to wait for one member's connection.
   init(
-    endpoints: [String], credentials: EtcdCredentials?, tls: HTTPTLSFiles,
+    endpoints: [String], credentials: EtcdCredentials?, tls: HTTPTLSFiles, proxy: String? = nil,
     requestTimeout: TimeInterval,
     connectTimeout: TimeInterval
   ) {
     self.endpoints = endpoints.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
     self.credentials = credentials
     self.requestTimeout = requestTimeout
-    http = CurlHTTPClient(tls: tls, connectTimeout: connectTimeout)
+    http = CurlHTTPClient(tls: tls, proxy: proxy, connectTimeout: connectTimeout)
   }
 
   /// The member that answered last (or will be tried first).
