@@ -57,9 +57,11 @@ struct EditorProcess {
     [("XDG_CONFIG_HOME", preferences.path), ("XDG_DATA_HOME", preferences.path + "/data")]
   }
 
-  /// The command line that starts the program in this folder, for a shell (tmux).
-  func shellCommand(_ arguments: [String]) -> String {
-    (["env"] + environment.map { "\($0)=\($1)" } + [Self.binary.path] + arguments)
+  /// The command line that starts the program in this folder, for a shell (tmux), with `extra`
+  /// variables set too.
+  func shellCommand(_ arguments: [String], environment extra: [String: String] = [:]) -> String {
+    let variables = environment + extra.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+    return (["env"] + variables.map { "\($0)=\($1)" } + [Self.binary.path] + arguments)
       .map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
       .joined(separator: " ")
   }
