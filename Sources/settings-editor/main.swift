@@ -65,7 +65,7 @@ func perform(_ invocation: Invocation) throws {
 }
 
 do {
-  try perform(try Invocation(arguments: Array(CommandLine.arguments.dropFirst())))
+  try perform(try CommandLineArguments.current.invocation())
 } catch let error as VerbError {
   printError(error.report)
   exit(error.kind.exitStatus)
