@@ -23,8 +23,9 @@ import ObservableDefaults
 /// ```
 ///
 /// The editor owns the terminal while ``run()`` runs and restores it on every exit path,
-/// including errors and SIGTERM, SIGHUP and SIGINT. Create and run it on the main thread (top-level
-/// code or `@MainActor`); it draws from there and applies changes made on other threads there.
+/// including errors and SIGTERM, SIGHUP, SIGINT and SIGQUIT. Create and run it on the main thread
+/// (top-level code or `@MainActor`); it draws from there and applies changes made on other threads
+/// there.
 @MainActor
 public final class SettingsEditor {
   private let sources: [any RowSource]
@@ -69,14 +70,15 @@ public final class SettingsEditor {
 
   /// Shows the editor until the user quits.
   ///
-  /// A termination signal ends the editor, restores the terminal, then terminates the process
-  /// with that signal as it would have without the editor.
+  /// A termination signal (SIGTERM, SIGHUP, SIGINT, SIGQUIT) ends the editor, restores the
+  /// terminal, says so on standard error (`myapp: ended by SIGINT (Interrupt)`), then terminates
+  /// the process with that signal as it would have without the editor.
   ///
   /// - Throws: ``SettingsEditorError`` when there is no terminal to draw on; the terminal is
   ///   left untouched then.
   public func run() throws {
-    let loop = EventLoop()
-    let signals = [SIGTERM, SIGHUP, SIGINT]
+    let loop = try EventLoop()
+    let signals = Self.terminationSignals.map(\.number)
     var caughtSignal: Int32?
     do {
       let canvas = try NcursesCanvas(
@@ -90,7 +92,23 @@ public final class SettingsEditor {
       defer { MainActorDelivery.schedule = delivery }
       caughtSignal = runLoop(loop, canvas: canvas)
     }
-    if let caughtSignal { raise(caughtSignal) }
+    if let caughtSignal {
+      // `try?`: after a hang-up standard error may be the terminal that is gone.
+      try? FileHandle.standardError.write(
+        contentsOf: Data("\(programName): ended by \(Self.describe(caughtSignal))\n".utf8))
+      raise(caughtSignal)
+    }
+  }
+
+  /// The signals that end the editor (the terminal restored first), with their names.
+  private static let terminationSignals: [(number: Int32, name: String)] = [
+    (SIGTERM, "SIGTERM"), (SIGHUP, "SIGHUP"), (SIGINT, "SIGINT"), (SIGQUIT, "SIGQUIT"),
+  ]
+
+  /// `SIGINT (Interrupt)`: the signal's name and the system's description of it.
+  private static func describe(_ signal: Int32) -> String {
+    let name = terminationSignals.first { $0.number == signal }?.name ?? "signal \(signal)"
+    return "\(name) (\(strsignal(signal).map { String(cString: $0) } ?? "unknown"))"
   }
 
   /// Lists suites created in the preferences folder while the editor runs, and lets `r` find

@@ -4,6 +4,9 @@ public enum SettingsEditorError: Error, Equatable, CustomStringConvertible {
   case notATerminal
   /// The terminal type (`TERM`, given here) is missing, `dumb`, or unknown to terminfo.
   case unsupportedTerminal(String)
+  /// The event loop's wake-up pipe could not be made (the system's reason, given here: most
+  /// likely no file descriptor left).
+  case noWakeUpPipe(String)
 
   /// One line for the user, such as `the editor cannot draw on this terminal (TERM=dumb)`.
   public var description: String {
@@ -12,6 +15,8 @@ public enum SettingsEditorError: Error, Equatable, CustomStringConvertible {
       "the editor needs a terminal on standard input and output"
     case .unsupportedTerminal(let type):
       "the editor cannot draw on this terminal (TERM=\(type.isEmpty ? "unset" : type))"
+    case .noWakeUpPipe(let reason):
+      "the editor cannot make its event loop's pipe: \(reason)"
     }
   }
 }

@@ -16,13 +16,15 @@ final class EventLoop: Sendable {
     var signal: Int32?
   }
 
-  private let pipe = WakePipe()
+  private let pipe: WakePipe
   private let jobs = Mutex<[@MainActor @Sendable () -> Void]>([])
   private let terminalDescriptor: Int32
 
   /// - Parameter terminalDescriptor: the descriptor keys arrive on (standard input).
-  init(terminalDescriptor: Int32 = STDIN_FILENO) {
+  /// - Throws: ``SettingsEditorError/noWakeUpPipe(_:)`` when its pipe cannot be made.
+  init(terminalDescriptor: Int32 = STDIN_FILENO) throws(SettingsEditorError) {
     self.terminalDescriptor = terminalDescriptor
+    pipe = try WakePipe()
   }
 
   /// Wakes the loop; safe from any thread.

@@ -7,14 +7,13 @@ struct ExternalEditor {
   let canvas: NcursesCanvas
   let loop: EventLoop
 
-  /// Writes `text` to a temporary file ending in `.extension`, runs the editor on it in the
-  /// terminal and returns the file's text when the editor exits with status 0; nil otherwise
-  /// (the editor is missing or failed). The file is removed afterwards.
+  /// Writes `text` to a private temporary file ending in `.extension` (see ``EditingFile``),
+  /// runs the editor on it in the terminal, without the package's secrets in its environment
+  /// (see ``ChildEnvironment``), and returns the file's text when the editor exits with status 0;
+  /// nil otherwise (the editor is missing or failed). The file is removed afterwards.
   func edit(_ text: String, fileExtension: String) -> String? {
-    let file = FileManager.default.temporaryDirectory
-      .appendingPathComponent("settings-editor-\(UUID().uuidString).\(fileExtension)")
-    guard (try? Data(text.utf8).write(to: file)) != nil else { return nil }
-    defer { try? FileManager.default.removeItem(at: file) }
+    guard let file = EditingFile(text, fileExtension: fileExtension) else { return nil }
+    defer { file.remove() }
     let environment = ProcessInfo.processInfo.environment
     let command =
       [environment["VISUAL"], environment["EDITOR"]].compactMap { $0 }
@@ -28,10 +27,11 @@ struct ExternalEditor {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/bin/sh")
     // The command may carry its own arguments (`code --wait`); the file is one more.
-    process.arguments = ["-c", command + " \"$1\"", "sh", file.path]
+    process.arguments = ["-c", command + " \"$1\"", "sh", file.url.path]
+    process.environment = ChildEnvironment.withoutSecrets(environment)
     guard (try? process.run()) != nil else { return nil }
     process.waitUntilExit()
     guard process.terminationReason == .exit, process.terminationStatus == 0 else { return nil }
-    return (try? Data(contentsOf: file)).map { String(decoding: $0, as: UTF8.self) }
+    return file.text()
   }
 }

@@ -10,10 +10,11 @@ final class WakePipe: Sendable {
   let readDescriptor: Int32
   private let writeDescriptor: Int32
 
-  init() {
+  /// - Throws: ``SettingsEditorError/noWakeUpPipe(_:)`` when `pipe(2)` fails.
+  init() throws(SettingsEditorError) {
     var descriptors: [Int32] = [0, 0]
     guard pipe(&descriptors) == 0 else {
-      fatalError("settings-editor: cannot create the wake-up pipe (errno \(errno))")
+      throw .noWakeUpPipe(String(cString: strerror(errno)))
     }
     for descriptor in descriptors {
       _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)

@@ -3,11 +3,13 @@ import ObservableDefaults
 import SettingsEditor
 
 /// Writes a message to standard error, each of its lines with unprintable characters escaped
-/// (it may quote keys, values and names from files).
+/// (it may quote keys, values and names from files). A standard error that cannot be written
+/// (closed, or a terminal that hung up) loses the message: `FileHandle.write(_:)` would trap.
 func printError(_ message: String) {
   let lines = message.split(separator: "\n", omittingEmptySubsequences: false)
     .map { TerminalText.escaped(String($0)) }
-  FileHandle.standardError.write(Data("settings-editor: \(lines.joined(separator: "\n"))\n".utf8))
+  try? FileHandle.standardError.write(
+    contentsOf: Data("settings-editor: \(lines.joined(separator: "\n"))\n".utf8))
 }
 
 /// Writes `data` to standard output, or to the file at `path`.
@@ -65,7 +67,7 @@ func perform(_ invocation: Invocation) throws {
 }
 
 do {
-  try perform(try Invocation(arguments: Array(CommandLine.arguments.dropFirst())))
+  try perform(try CommandLineArguments.current.invocation())
 } catch let error as VerbError {
   printError(error.report)
   exit(error.kind.exitStatus)

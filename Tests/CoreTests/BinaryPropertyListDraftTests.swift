@@ -7,19 +7,9 @@ import Testing
 /// Files written by adding changes to the draft of the previous version read back exactly, in
 /// our reader and Foundation's, and stay small.
 @Suite struct BinaryPropertyListDraftTests {
-  /// A seeded generator (Knuth's MMIX linear congruential step, high bits mixed in), so a
-  /// failure repeats.
-  private struct Generator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-      return state ^ (state >> 33)
-    }
-  }
-
   private static let strings = ["", "a", "shared value", "Grüße 🎹", "long enough to need a length"]
 
-  private func randomValue(_ random: inout Generator, depth: Int = 0) -> Any {
+  private func randomValue(_ random: inout SeededGenerator, depth: Int = 0) -> Any {
     switch Int.random(in: 0..<(depth < 2 ? 9 : 7), using: &random) {
     case 0: return Self.strings.randomElement(using: &random)!
     case 1: return "value \(Int.random(in: 0..<1_000, using: &random))"
@@ -50,7 +40,7 @@ import Testing
   }
 
   @Test func randomChangesReadBackExactlyAndTheDraftIsMadeAgainWhenUnusedObjectsGrow() throws {
-    var random = Generator(state: 11)
+    var random = SeededGenerator(seed: 11)
     var values: [String: Any] = [:]
     for index in 0..<200 { values["key \(index)"] = randomValue(&random) }
     var draft = try BinaryPropertyListDraft(values: values)

@@ -7,11 +7,6 @@ import Testing
 /// Issue 12, items 5 and 7: private new files and folders, links, locks, stale temporary files
 /// and clear messages for what is not a property-list file.
 @Suite struct FileSystemEdgeTests {
-  func mode(_ url: URL) throws -> Int {
-    let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
-    return (attributes[.posixPermissions] as? Int ?? -1) & 0o777
-  }
-
   func write(_ key: String, _ value: String, to url: URL) throws {
     _ = try PropertyListFile(url: url).apply([key: .set(value)])
   }
@@ -30,24 +25,24 @@ import Testing
     try await withTemporaryFolder { folder in
       let url = folder.url.appendingPathComponent("a/b/s.plist")
       try write("k", "v", to: url)
-      #expect(try mode(url) == 0o600)
-      #expect(try mode(folder.url.appendingPathComponent("a")) == 0o700)
-      #expect(try mode(folder.url.appendingPathComponent("a/b")) == 0o700)
+      #expect(try permissions(of: url) == 0o600)
+      #expect(try permissions(of: folder.url.appendingPathComponent("a")) == 0o700)
+      #expect(try permissions(of: folder.url.appendingPathComponent("a/b")) == 0o700)
       let shared = folder.file("shared.plist")
       try foundationWrite([:], to: shared)
       chmod(shared.path, 0o644)
       chmod(folder.url.path, 0o755)
       try write("k", "v", to: shared)
-      #expect(try mode(shared) == 0o644)
-      #expect(try mode(folder.url) == 0o755)
+      #expect(try permissions(of: shared) == 0o644)
+      #expect(try permissions(of: folder.url) == 0o755)
 
       let backend = EmbeddedCloudBackend(root: folder.file("cloud"), container: "c", account: "a")
       let store = NSUbiquitousKeyValueStore(backend: backend)
       store.set("v", forKey: "k")
       #expect(store.synchronize())
-      #expect(try mode(backend.fileURL) == 0o600)
-      #expect(try mode(backend.fileURL.deletingLastPathComponent()) == 0o700)
-      #expect(try mode(folder.file("cloud")) == 0o700)
+      #expect(try permissions(of: backend.fileURL) == 0o600)
+      #expect(try permissions(of: backend.fileURL.deletingLastPathComponent()) == 0o700)
+      #expect(try permissions(of: folder.file("cloud")) == 0o700)
     }
   }
 
@@ -142,7 +137,7 @@ import Testing
         result.output
           == "\(url.path) could not be written (the file is read-only (Permission denied))\n")
       #expect(try Data(contentsOf: url) == before)
-      #expect(try mode(url) == 0o444)
+      #expect(try permissions(of: url) == 0o444)
     }
   }
 }

@@ -8,6 +8,10 @@ struct EditorProcess {
     let status: Int32
     let output: String
     let error: String
+
+    init(_ result: ChildProcess.Result) {
+      (status, output, error) = (result.status, result.output, result.error)
+    }
   }
 
   /// The program, built beside the test bundle (the test target depends on it).
@@ -30,8 +34,18 @@ struct EditorProcess {
 
   /// Runs the program with `arguments` (and `input` on standard input) and waits for it.
   func run(_ arguments: [String], input: Data? = nil) throws -> Result {
-    let result = try start(arguments, input: input).finish()
-    return Result(status: result.status, output: result.output, error: result.error)
+    Result(try start(arguments, input: input).finish())
+  }
+
+  /// Runs the program with arguments written as printf(1) formats (`k\377` is `k` and byte
+  /// 0xFF), through `/bin/sh`: the way to pass bytes that are not UTF-8, which `Process` cannot.
+  func run(printf formats: [String]) throws -> Result {
+    let words = formats.map { "\"$(printf -- '\($0)')\"" }.joined(separator: " ")
+    return Result(
+      try ChildProcess(
+        URL(fileURLWithPath: "/bin/sh"), ["-c", "exec \"$0\" " + words, Self.binary.path],
+        environment: Dictionary(uniqueKeysWithValues: environment)
+      ).finish())
   }
 
   /// Starts the program with `arguments` in this folder, without waiting.
@@ -57,9 +71,11 @@ struct EditorProcess {
     [("XDG_CONFIG_HOME", preferences.path), ("XDG_DATA_HOME", preferences.path + "/data")]
   }
 
-  /// The command line that starts the program in this folder, for a shell (tmux).
-  func shellCommand(_ arguments: [String]) -> String {
-    (["env"] + environment.map { "\($0)=\($1)" } + [Self.binary.path] + arguments)
+  /// The command line that starts the program in this folder, for a shell (tmux), with `extra`
+  /// variables set too.
+  func shellCommand(_ arguments: [String], environment extra: [String: String] = [:]) -> String {
+    let variables = environment + extra.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+    return (["env"] + variables.map { "\($0)=\($1)" } + [Self.binary.path] + arguments)
       .map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
       .joined(separator: " ")
   }

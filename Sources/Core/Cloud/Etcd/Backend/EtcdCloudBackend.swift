@@ -70,7 +70,7 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
     self.configuration = configuration
     client = EtcdClient(
       endpoints: configuration.endpoints, credentials: configuration.credentials,
-      tls: configuration.tls,
+      tls: configuration.tls, proxy: configuration.proxy,
       requestTimeout: configuration.requestTimeout, connectTimeout: configuration.connectTimeout)
     currentAccount = configuration.account
     layout = EtcdKeyLayout(

@@ -5,7 +5,8 @@ import Foundation
 /// save lands here first, a load without a cluster answers from here, and — when kept in a file —
 /// both survive a restart, so writes made offline are pushed when the cluster is back.
 ///
-/// The file (binary property list) is `<state directory>/<container>/<account>.plist`, holding
+/// The file (binary property list) is `<state directory>/<container>/<account>.plist` (missing
+/// folders of that path are made with mode 0700, the file with 0600), holding
 /// `cursor` (a string) and `records` / `pending` (key → ``CloudRecordCodec`` bytes). It is written
 /// through ``PropertyListFile`` (locked, atomic) after every save and acknowledgement, and is owned
 /// by one process at a time: while another live process holds it (an exclusive `flock` on
@@ -31,7 +32,9 @@ struct EtcdDeviceJournal {
     let folder = directory.appendingPathComponent(
       EtcdKeyLayout.encode(container), isDirectory: true)
     let url = folder.appendingPathComponent(EtcdKeyLayout.encode(account) + ".plist")
-    try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    // Missing folders are made 0700 (existing ones keep their mode, as for suites); a folder
+    // that cannot be made leaves the journal in memory, as the failed `open` below does.
+    try? PrivateFolder.create(folder, for: url)
     let descriptor = open(
       folder.appendingPathComponent("." + url.lastPathComponent + ".device").path,
       O_RDWR | O_CREAT | O_CLOEXEC, 0o600)

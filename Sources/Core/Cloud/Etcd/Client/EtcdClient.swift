@@ -43,10 +43,11 @@ final class EtcdClient: @unchecked Sendable {
   ///   - endpoints: The members' base URLs (`http://` or `https://`), at least one.
   ///   - credentials: The etcd user, or nil when authentication is off.
   ///   - tls: CA and client-certificate files for `https` endpoints.
+  ///   - proxy: The proxy for every request, or nil to reach the members directly.
   ///   - requestTimeout: Seconds for one request, failovers included.
   ///   - connectTimeout: Seconds to wait for one member's connection.
   init(
-    endpoints: [String], credentials: EtcdCredentials?, tls: HTTPTLSFiles,
+    endpoints: [String], credentials: EtcdCredentials?, tls: HTTPTLSFiles, proxy: String? = nil,
     requestTimeout: TimeInterval,
     connectTimeout: TimeInterval
   ) {
@@ -54,7 +55,8 @@ final class EtcdClient: @unchecked Sendable {
     self.credentials = credentials
     self.requestTimeout = requestTimeout
     http = CurlHTTPClient(
-      tls: tls, connectTimeout: connectTimeout, maximumReplyBytes: Self.maximumReplyBytes)
+      tls: tls, proxy: proxy, connectTimeout: connectTimeout,
+      maximumReplyBytes: Self.maximumReplyBytes)
   }
 
   /// The member that answered last (or will be tried first).

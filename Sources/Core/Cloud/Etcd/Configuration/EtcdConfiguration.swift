@@ -16,6 +16,11 @@ public struct EtcdConfiguration: Sendable {
   public var credentials: EtcdCredentials?
   /// CA and client-certificate files for `https` endpoints.
   public var tls: HTTPTLSFiles
+  /// The proxy every request goes through (`http://proxy:3128`, `socks5h://…`, any form of
+  /// libcurl's `CURLOPT_PROXY`), or nil to reach the members directly. The environment's
+  /// `http_proxy`, `HTTPS_PROXY`, `ALL_PROXY` and `NO_PROXY` are never used: a variable meant for
+  /// web traffic must not send the account's credentials and records through another host.
+  public var proxy: String?
   /// Seconds one request may take, failing over to other members included; also the longest a
   /// save waits before keeping its writes for later.
   public var requestTimeout: TimeInterval
@@ -40,6 +45,7 @@ public struct EtcdConfiguration: Sendable {
   ///   - account: The account (default: `$OBSERVABLE_DEFAULTS_CLOUD_ACCOUNT` or `default`).
   ///   - credentials: The etcd user, if the cluster has authentication enabled.
   ///   - tls: TLS files for `https` endpoints.
+  ///   - proxy: The proxy for every request, or nil for none.
   ///   - requestTimeout: Seconds per request (3).
   ///   - connectTimeout: Seconds per connection (1).
   ///   - watchIdleTimeout: Seconds of silence before a watch reconnects (60).
@@ -48,7 +54,7 @@ public struct EtcdConfiguration: Sendable {
     endpoints: [String], root: String = defaultRoot,
     container: String = CloudContainerDirectory.defaultContainer,
     account: String = CloudContainerDirectory.defaultAccount, credentials: EtcdCredentials? = nil,
-    tls: HTTPTLSFiles = HTTPTLSFiles(), requestTimeout: TimeInterval = 3,
+    tls: HTTPTLSFiles = HTTPTLSFiles(), proxy: String? = nil, requestTimeout: TimeInterval = 3,
     connectTimeout: TimeInterval = 1,
     watchIdleTimeout: TimeInterval = 60, stateDirectory: URL? = nil
   ) {
@@ -58,6 +64,7 @@ public struct EtcdConfiguration: Sendable {
     self.account = account
     self.credentials = credentials
     self.tls = tls
+    self.proxy = proxy
     self.requestTimeout = requestTimeout
     self.connectTimeout = connectTimeout
     self.watchIdleTimeout = watchIdleTimeout
@@ -80,6 +87,7 @@ public struct EtcdConfiguration: Sendable {
     "cert-file": "OBSERVABLE_DEFAULTS_ETCD_CERT_FILE",
     "key-file": "OBSERVABLE_DEFAULTS_ETCD_KEY_FILE",
     "state-directory": "OBSERVABLE_DEFAULTS_ETCD_STATE_DIRECTORY",
+    "proxy": "OBSERVABLE_DEFAULTS_ETCD_PROXY",
   ]
 
   /// The configuration named by the environment and ``EtcdConfigurationFile``, or nil when
@@ -88,7 +96,8 @@ public struct EtcdConfiguration: Sendable {
   /// For each key of the file, the environment variable of ``variables`` wins. Credentials come
   /// from `credentials-file` (mode `0600`), else from ``EtcdCredentials/userVariable`` and
   /// ``EtcdCredentials/passwordVariable``. The local copy goes in `state-directory`, by default
-  /// `$XDG_STATE_HOME/ObservableDefaults/etcd` (`~/.local/state/…`).
+  /// `$XDG_STATE_HOME/ObservableDefaults/etcd` (`~/.local/state/…`). Requests go through `proxy`
+  /// when it is set, else straight to the members (see ``proxy``).
   ///
   /// - Parameters:
   ///   - container: The container (the program's name by default).
@@ -126,7 +135,7 @@ public struct EtcdConfiguration: Sendable {
       tls: HTTPTLSFiles(
         caFile: fields["ca-file"], certificateFile: fields["cert-file"], keyFile: fields["key-file"]
       ),
-      stateDirectory: state)
+      proxy: fields["proxy"], stateDirectory: state)
   }
 
   /// `$XDG_STATE_HOME/ObservableDefaults/etcd`, else `~/.local/state/ObservableDefaults/etcd`.

@@ -10,7 +10,7 @@ import Foundation
 ///     ca-file = /etc/ssl/etcd/ca.pem
 ///
 /// Keys: `endpoints`, `root`, `account`, `credentials-file`, `ca-file`, `cert-file`, `key-file`,
-/// `state-directory` (see ``EtcdConfiguration/fromEnvironment(container:environment:)``; each
+/// `state-directory`, `proxy` (see ``EtcdConfiguration/fromEnvironment(container:environment:)``; each
 /// environment variable wins over its key). Passwords do not belong here: they go in the
 /// credentials file (mode `0600`) or the environment.
 public enum EtcdConfigurationFile {

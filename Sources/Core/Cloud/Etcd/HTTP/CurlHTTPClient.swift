@@ -20,6 +20,9 @@ final class CurlHTTPClient: @unchecked Sendable {
 
   /// The TLS files for `https` URLs.
   let tls: HTTPTLSFiles
+  /// The proxy of every request, or nil for none; proxies named by the environment are never
+  /// used (see `perform`).
+  let proxy: String?
   /// The longest wait for a connection, in seconds.
   let connectTimeout: TimeInterval
   /// The largest reply body accepted, in bytes; a longer one is refused as malformed.
@@ -34,13 +37,15 @@ final class CurlHTTPClient: @unchecked Sendable {
   ///
   /// - Parameters:
   ///   - tls: CA and client-certificate files for `https`.
+  ///   - proxy: The proxy of every request (any form `CURLOPT_PROXY` takes), or nil for none.
   ///   - connectTimeout: Seconds to wait for a connection.
   ///   - maximumReplyBytes: The largest reply body accepted.
   init(
-    tls: HTTPTLSFiles = HTTPTLSFiles(), connectTimeout: TimeInterval = 2,
+    tls: HTTPTLSFiles = HTTPTLSFiles(), proxy: String? = nil, connectTimeout: TimeInterval = 2,
     maximumReplyBytes: Int = 64 << 20
   ) {
     self.tls = tls
+    self.proxy = proxy
     self.connectTimeout = connectTimeout
     self.maximumReplyBytes = maximumReplyBytes
   }
@@ -127,6 +132,14 @@ final class CurlHTTPClient: @unchecked Sendable {
     _ = ccurl_set_string(handle, CURLOPT_URL, url)
     _ = ccurl_set_string(handle, CURLOPT_PROTOCOLS_STR, "http,https")
     _ = ccurl_set_long(handle, CURLOPT_NOSIGNAL, 1)
+    // Without CURLOPT_PROXY, libcurl takes a proxy from `http_proxy`, `HTTPS_PROXY`, `ALL_PROXY`
+    // (and skips it for `NO_PROXY` hosts). "Setting the proxy string to "" (an empty string)
+    // explicitly disables the use of a proxy, even if there is an environment variable set for
+    // it" (CURLOPT_PROXY(3)); and "Setting the noproxy string to "" (an empty string) will
+    // explicitly enable the proxy for all host names, even if there is an environment variable
+    // set for it" (CURLOPT_NOPROXY(3)). So the configuration alone decides.
+    _ = ccurl_set_string(handle, CURLOPT_PROXY, proxy ?? "")
+    _ = ccurl_set_string(handle, CURLOPT_NOPROXY, "")
     _ = ccurl_set_long(handle, CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(connectTimeout))
     _ = ccurl_set_headers(handle, headerList)
     _ = ccurl_set_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer)
