@@ -39,9 +39,12 @@ public enum Diagnostics {
 
   /// Writes `subsystem: message` and a newline to standard error, with every character that is
   /// not printable escaped (``TerminalText/escaped(_:)``): messages quote keys, values and names
-  /// that came from files and the network.
+  /// that came from files and the network. A closed standard error loses the line, never the
+  /// program.
   public static let standardError: Handler = { diagnostic in
-    FileHandle.standardError.write(Data((TerminalText.escaped("\(diagnostic)") + "\n").utf8))
+    // `write(contentsOf:)`, not `write(_:)`: the latter traps when standard error is closed.
+    try? FileHandle.standardError.write(
+      contentsOf: Data((TerminalText.escaped("\(diagnostic)") + "\n").utf8))
   }
 
   private static let current = Mutex<Handler>(standardError)
