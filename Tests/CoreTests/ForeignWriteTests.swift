@@ -126,7 +126,8 @@ import Testing
     let file = PropertyListFile(url: folder.file("half.plist"))
     var attempts = 0
     // Malformed, then empty, then whole: the writer's read takes the third.
-    let document = try file.retryingHalfWritten(suspecting: { $0.isEmpty }) {
+    let isEmpty = { (values: [String: Any]) in values.isEmpty }
+    let document = try file.retryingHalfWritten(suspecting: isEmpty) {
       attempts += 1
       switch attempts {
       case 1: throw PropertyListError(file: file.url, kind: .malformed, reason: "cut short")

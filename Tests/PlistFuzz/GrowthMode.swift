@@ -18,7 +18,8 @@ enum GrowthMode {
     }
     // At most 200 of the suite's keys, so an input stays small.
     values = Dictionary(
-      uniqueKeysWithValues: values.sorted { $0.key < $1.key }.prefix(200).map { ($0.key, $0.value) })
+      uniqueKeysWithValues: values.sorted { $0.key < $1.key }.prefix(200).map { ($0.key, $0.value) }
+    )
     do {
       var draft = try BinaryPropertyListDraft(values: values)
       for flush in 0..<flushes {
@@ -26,7 +27,8 @@ enum GrowthMode {
         for _ in 0..<Int.random(in: 1...3, using: &random) {
           let key =
             Bool.random(using: &random) && !values.isEmpty
-            ? values.keys.randomElement(using: &random)! : "fuzz \(Int.random(in: 0..<50, using: &random))"
+            ? values.keys.randomElement(using: &random)!
+            : "fuzz \(Int.random(in: 0..<50, using: &random))"
           changes[key] =
             Int.random(in: 0..<5, using: &random) == 0 ? .remove : .set(value(&random, depth: 0))
         }
@@ -69,7 +71,8 @@ enum GrowthMode {
           ("k\($0)", value(&random, depth: depth + 1))
         })
     default:
-      return Data((0..<Int.random(in: 0..<4_096, using: &random)).map { UInt8(truncatingIfNeeded: $0) })
+      return Data(
+        (0..<Int.random(in: 0..<4_096, using: &random)).map { UInt8(truncatingIfNeeded: $0) })
     }
   }
 }

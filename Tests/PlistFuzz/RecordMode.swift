@@ -15,7 +15,8 @@ enum RecordMode {
     else { return .refused }
     let timestamp = CloudTimestamp(
       time: Int64.random(in: 0...Int64.max, using: &random), counter: 0, device: "fuzz-\(index)")
-    guard let encoded = try? CloudRecordCodec.encode(CloudRecord(value: value, timestamp: timestamp))
+    guard
+      let encoded = try? CloudRecordCodec.encode(CloudRecord(value: value, timestamp: timestamp))
     else { return .mismatch("a suite's value could not be encoded as a record") }
     var bytes = [UInt8](encoded)
     for _ in 0..<Int.random(in: 1...6, using: &random) {

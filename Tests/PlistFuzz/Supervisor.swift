@@ -48,7 +48,8 @@ struct Supervisor {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
     process.arguments = [
-      "worker", "--mode", mode.rawValue, "--seed", "\(seed)", "--from", "\(from)", "--count", "\(count)",
+      "worker", "--mode", mode.rawValue, "--seed", "\(seed)", "--from", "\(from)", "--count",
+      "\(count)",
       "--fixtures", fixturesPath, "--scratch", scratch.path,
     ]
     let pipe = Pipe()

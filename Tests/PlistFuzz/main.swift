@@ -43,7 +43,8 @@ if CommandLine.arguments.dropFirst().first == "worker" {
   let scratch = URL(fileURLWithPath: option("--scratch", NSTemporaryDirectory()))
   exit(
     Worker.run(
-      mode: mode, seed: seed, from: Int(option("--from", "0")) ?? 0, count: Int(option("--count", "1")) ?? 1,
+      mode: mode, seed: seed, from: Int(option("--from", "0")) ?? 0,
+      count: Int(option("--count", "1")) ?? 1,
       fixtures: fixtures, scratch: scratch))
 }
 

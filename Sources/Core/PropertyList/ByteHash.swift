@@ -32,7 +32,6 @@ enum ByteHash {
     return hash ^ (hash >> 32)
   }
 
-
   /// The hash of `data`'s bytes.
   static func of(_ data: Data) -> UInt64 {
     data.withUnsafeBytes { bytes in

@@ -21,7 +21,7 @@ extension PropertyListFile {
   ///
   /// - Throws: What the last attempt throws; any other error at once.
   func retryingHalfWritten<Result>(
-    suspecting isSuspect: (Result) -> Bool, _ read: () throws -> Result
+    suspecting isSuspect: (Result) -> Bool = { _ in false }, _ read: () throws -> Result
   ) throws -> Result {
     for pause in Self.halfWrittenPauses {
       do {
@@ -40,8 +40,9 @@ extension PropertyListFile {
   /// empty or is missing is read again (``retryingHalfWritten(suspecting:_:)``) before the write
   /// goes ahead, so no other program's write in progress is replaced by this one.
   func readSnapshotBeforeWriting() throws -> PropertyListSnapshot? {
-    try retryingHalfWritten(suspecting: { $0?.version?.identity.isEmpty ?? true }) {
-      try readSnapshot()
+    let isEmptyOrMissing = { (snapshot: PropertyListSnapshot?) in
+      snapshot?.version?.identity.isEmpty ?? true
     }
+    return try retryingHalfWritten(suspecting: isEmptyOrMissing) { try readSnapshot() }
   }
 }

@@ -40,9 +40,7 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
     self.file = file
     queue = DispatchQueue(label: "ObservableDefaultsCore.suite:" + file.url.lastPathComponent)
     do {
-      let snapshot = try file.retryingHalfWritten(suspecting: { _ in false }) {
-        try file.readSnapshot()
-      }
+      let snapshot = try file.retryingHalfWritten { try file.readSnapshot() }
       values = snapshot?.document.values ?? [:]
       disk = snapshot ?? PropertyListSnapshot(document: PropertyListDocument(), version: nil)
     } catch {

@@ -89,7 +89,9 @@ import Testing
     let lines = Mutex<[String]>([])
     let previous = Diagnostics.handler
     Diagnostics.handler = { diagnostic in
-      if diagnostic.message.contains(layout.prefix) { lines.withLock { $0.append(diagnostic.message) } }
+      if diagnostic.message.contains(layout.prefix) {
+        lines.withLock { $0.append(diagnostic.message) }
+      }
       previous(diagnostic)
     }
     defer { Diagnostics.handler = previous }
@@ -143,8 +145,10 @@ import Testing
     store.set("mine", forKey: "k")
     store.synchronize()
     try planter.save([
-      "k": CloudRecord(value: "forever", timestamp: CloudTimestamp(time: .max, counter: .max, device: "x")),
-      "other": CloudRecord(value: "fine", timestamp: CloudTimestamp(time: 1, counter: 0, device: "x")),
+      "k": CloudRecord(
+        value: "forever", timestamp: CloudTimestamp(time: .max, counter: .max, device: "x")),
+      "other": CloudRecord(
+        value: "fine", timestamp: CloudTimestamp(time: 1, counter: 0, device: "x")),
     ])
     #expect(await poll { store.string(forKey: "other") == "fine" })
     #expect(store.string(forKey: "k") == "mine")

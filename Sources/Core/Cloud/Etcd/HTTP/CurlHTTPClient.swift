@@ -160,7 +160,8 @@ final class CurlHTTPClient: @unchecked Sendable {
     guard code == CURLE_OK else {
       let detail = String(cString: errorBuffer)
       let reason =
-        transfer.failureReason ?? (detail.isEmpty ? String(cString: ccurl_easy_strerror(code)) : detail)
+        transfer.failureReason
+        ?? (detail.isEmpty ? String(cString: ccurl_easy_strerror(code)) : detail)
       throw HTTPError(
         kind: transfer.failureKind ?? Self.kind(of: code), endpoint: endpoint, reason: reason)
     }
