@@ -63,12 +63,18 @@ final class SettingsObjectRows: RowSource {
       editing: property.key == nil && !format.isToggle
         ? .readOnly("not stored (@ObservableOnly)")
         : format.editing(value: value, stored: property.propertyListValue()),
-      problem: Self.problem(of: property, typeName: typeName),
+      problem: problem(of: property, typeName: typeName),
       migration: property.pendingMigration)
   }
 
-  /// Why the stored form of `property` is not shown: it does not decode as its type.
-  private static func problem(of property: AnySettingsProperty, typeName: String) -> String? {
+  /// Why the stored form of `property` is not shown: the cloud's record of it was refused, or it
+  /// does not decode as its type.
+  private func problem(of property: AnySettingsProperty, typeName: String) -> String? {
+    if let cloud = settings.store.store as? NSUbiquitousKeyValueStore,
+      let key = property.storageKey, let refusal = cloud.refusal(forKey: key)
+    {
+      return "undecodable in the cloud: \(refusal)"
+    }
     guard let stored = property.storedObject(), !property.decodes(stored) else { return nil }
     let summary = ValueSummary(stored)
     let text = if case .string(let string) = summary { "\"\(string)\"" } else { summary.text }

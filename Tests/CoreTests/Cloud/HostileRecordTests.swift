@@ -95,10 +95,11 @@ import Testing
       previous(diagnostic)
     }
     defer { Diagnostics.handler = previous }
-    let records = EtcdRecordReader.records(kvs + [good], layout: layout)
+    let records = EtcdRecordReader.records(kvs + [good], layout: layout).records
     #expect(records.keys.sorted() == ["good"])
     // The next read of the same account (every save and watch reads it) reports nothing again.
-    #expect(EtcdRecordReader.records(kvs + [good], layout: layout).keys.sorted() == ["good"])
+    #expect(
+      EtcdRecordReader.records(kvs + [good], layout: layout).records.keys.sorted() == ["good"])
     let reported = lines.withLock { $0 }
     #expect(
       reported == [

@@ -40,15 +40,22 @@ public struct CloudRecordBatch: Sendable {
   public let records: [String: CloudRecord]
   /// Where to resume to get the changes saved after these records.
   public let cursor: CloudCursor
+  /// Key → why its record was refused: bytes the backend read that are not a valid record
+  /// (see ``CloudRecord``); such a key is not in ``records``, and devices keep their own value.
+  public let refused: [String: String]
 
   /// Creates a batch.
   ///
   /// - Parameters:
   ///   - records: Key → record.
   ///   - cursor: The resume point after them.
-  public init(records: [String: CloudRecord], cursor: CloudCursor) {
+  ///   - refused: Key → why the record stored for it was refused (none by default).
+  public init(
+    records: [String: CloudRecord], cursor: CloudCursor, refused: [String: String] = [:]
+  ) {
     self.records = records
     self.cursor = cursor
+    self.refused = refused
   }
 }
 

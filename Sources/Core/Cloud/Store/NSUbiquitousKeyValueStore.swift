@@ -241,6 +241,17 @@ open class NSUbiquitousKeyValueStore: NSObject, @unchecked Sendable {
     replica.lastError
   }
 
+  /// Why the container's record of `key` was refused, or nil (an addition to Apple's API): a
+  /// record whose bytes are not a valid record, or whose timestamp is more than 24 hours ahead
+  /// of this device's clock, is not taken, and the store keeps its own value of the key.
+  ///
+  /// - Parameter key: The key.
+  /// - Returns: The reason, for people (e.g. `the record's value was refused: binary property
+  ///   list: object 1 at byte 10 is a set, which preferences cannot hold`).
+  public func refusal(forKey key: String) -> String? {
+    replica.refusal(forKey: key)
+  }
+
   /// How this device's connection to the container is doing (an addition to Apple's API): the
   /// backend, the endpoint in use, connected or offline, the last sync, and the writes pending —
   /// those the backend has yet to push (etcd while offline) and those this store keeps back

@@ -35,6 +35,9 @@ final class CloudReplica: ObservedStoreState, @unchecked Sendable {
   let lock = NSLock()
   // Guarded by `lock`.
   private var copy: CloudLocalCopy
+  /// Key → why the container's record of it was refused (its bytes, or a far-future
+  /// timestamp), until a valid record of the key arrives.
+  private var refused: [String: String] = [:]
   private var pending: [String: CloudRecord] = [:]
   private var clock: HybridLogicalClock
   private var hasSynced: Bool
@@ -53,8 +56,9 @@ final class CloudReplica: ObservedStoreState, @unchecked Sendable {
     let cursor: CloudCursor?
     do {
       let batch = try backend.load()
-      let records = Self.admitted(batch.records)
+      let (records, refusals) = Self.admitted(batch)
       copy = CloudLocalCopy(records: records)
+      refused = refusals
       for record in records.values {
         clock.observe(record.timestamp)
       }
@@ -79,6 +83,12 @@ final class CloudReplica: ObservedStoreState, @unchecked Sendable {
 
   func allValues() -> [String: Any] {
     lock.withLock { copy.values }
+  }
+
+  /// Why the container's record of `key` was refused, or nil: the device keeps its own value of
+  /// a key whose record is not a valid record or is stamped far in the future.
+  func refusal(forKey key: String) -> String? {
+    lock.withLock { refused[key] }
   }
 
   /// The last failure to load or save; nil after the next success.
@@ -161,7 +171,7 @@ final class CloudReplica: ObservedStoreState, @unchecked Sendable {
     onQueue {
       var succeeded = save()
       do {
-        merge(try backend.load().records, reason: NSUbiquitousKeyValueStoreServerChange)
+        merge(try backend.load(), reason: NSUbiquitousKeyValueStoreServerChange)
       } catch {
         lock.withLock { latestError = error }
         succeeded = false
@@ -227,18 +237,20 @@ final class CloudReplica: ObservedStoreState, @unchecked Sendable {
   private func receive(_ event: CloudBackendEvent) {
     switch event {
     case .changed(let batch):
-      merge(batch.records, reason: NSUbiquitousKeyValueStoreServerChange)
+      merge(batch, reason: NSUbiquitousKeyValueStoreServerChange)
     case .accountChanged(_, let batch):
-      replace(with: batch.records)
+      replace(with: batch)
     }
   }
 
   /// Takes each record newer than this device's, tells observers which values changed (as an
   /// initial sync when this is the first successful read) and schedules the writes kept back.
-  private func merge(_ records: [String: CloudRecord], reason: Int) {
-    let records = Self.admitted(records)
+  private func merge(_ batch: CloudRecordBatch, reason: Int) {
+    let (records, refusals) = Self.admitted(batch)
     var changedKeys = Set<String>()
     lock.lock()
+    for key in records.keys { refused[key] = nil }
+    refused.merge(refusals) { _, new in new }
     let reason = hasSynced ? reason : NSUbiquitousKeyValueStoreInitialSyncChange
     for (key, record) in records {
       clock.observe(record.timestamp)
@@ -260,11 +272,12 @@ final class CloudReplica: ObservedStoreState, @unchecked Sendable {
   /// Replaces the copy with another account's records, dropping writes not yet saved (Apple:
   /// "the system removes any previous iCloud data and replaces it with data from the new
   /// account"), and tells observers which values changed.
-  private func replace(with records: [String: CloudRecord]) {
-    let records = Self.admitted(records)
+  private func replace(with batch: CloudRecordBatch) {
+    let (records, refusals) = Self.admitted(batch)
     lock.lock()
     let old = copy.values
     copy = CloudLocalCopy(records: records)
+    refused = refusals
     for record in records.values { clock.observe(record.timestamp) }
     pending = [:]
     hasSynced = true
@@ -277,21 +290,30 @@ final class CloudReplica: ObservedStoreState, @unchecked Sendable {
     targets.notify(CloudChange(keys: changedKeys, reason: NSUbiquitousKeyValueStoreAccountChange))
   }
 
-  /// `records` without the ones stamped more than ``HybridLogicalClock/maximumLead`` ahead of
-  /// this machine's clock: such a record is not taken (its key keeps this device's value) and
-  /// does not move the clock; the refusals go to ``RefusedRecords``.
-  private static func admitted(_ records: [String: CloudRecord]) -> [String: CloudRecord] {
+  /// The records of `batch` without the ones stamped more than
+  /// ``HybridLogicalClock/maximumLead`` ahead of this machine's clock: such a record is not taken
+  /// (its key keeps this device's value) and does not move the clock; the refusals go to
+  /// ``RefusedRecords``. Also returns every refused key (the batch's and these) with the reason.
+  private static func admitted(_ batch: CloudRecordBatch) -> (
+    records: [String: CloudRecord], refused: [String: String]
+  ) {
+    let records = batch.records
     let wall = HybridLogicalClock.now()
     let refused = records.filter { !HybridLogicalClock.admits($0.value.timestamp, wall: wall) }
-    guard !refused.isEmpty else { return records }
+    guard !refused.isEmpty else { return (records, batch.refused) }
+    let reason = { (record: CloudRecord) in
+      "its timestamp \(record.timestamp) is more than 24 hours ahead of this device's clock"
+    }
     RefusedRecords.report(
       refused.sorted { $0.key < $1.key }.map { key, record in
         RefusedRecords.Refusal(
           location: "the record of \(key)", bytes: CloudRecordCodec.header(record.timestamp),
-          reason: "its timestamp \(record.timestamp) is more than 24 hours ahead of this "
-            + "device's clock")
+          reason: reason(record))
       })
-    return records.filter { refused[$0.key] == nil }
+    return (
+      records.filter { refused[$0.key] == nil },
+      batch.refused.merging(refused.mapValues(reason)) { _, new in new }
+    )
   }
 
   private static func report(_ error: any Error) {

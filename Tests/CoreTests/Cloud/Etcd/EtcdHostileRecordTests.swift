@@ -46,6 +46,16 @@ import Testing
     #expect(third.object(forKey: "set") == nil && third.object(forKey: "expansion") == nil)
     #expect(third.string(forKey: "k") != "forever")
     #expect(second.string(forKey: "k") == "mine")
+    // The keys are shown as undecodable, with the reason.
+    #expect(
+      third.refusal(forKey: "set")
+        == "the record's value was refused: binary property list: object 1 at byte 10 is a set, "
+        + "which preferences cannot hold")
+    #expect(
+      third.refusal(forKey: "k")
+        == "its timestamp 9223372036854775807.0@p is more than 24 hours ahead of this device's clock"
+    )
+    #expect(third.refusal(forKey: "later") == nil)
     // Writes go on without trapping on the planted clock.
     second.set(2, forKey: "count")
     #expect(second.synchronize())

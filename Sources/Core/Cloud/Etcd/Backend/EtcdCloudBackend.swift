@@ -117,16 +117,17 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
       let cursor = EtcdCursor(
         clusterID: response.header?.clusterId ?? "", revision: EtcdRecordReader.highestRevision(kvs)
       )
-      let records = EtcdRecordReader.records(kvs, layout: layout)
+      let read = EtcdRecordReader.records(kvs, layout: layout)
       let hasPending = lock.withLock {
-        journal.absorb(records)
+        journal.absorb(read.records)
         journal.cursor = cursor
         noteSuccess()
         return !journal.pending.isEmpty
       }
       if hasPending { try pushPending() }
       return lock.withLock {
-        CloudRecordBatch(records: journal.records, cursor: cursor.cloudCursor)
+        CloudRecordBatch(
+          records: journal.records, cursor: cursor.cloudCursor, refused: read.refused)
       }
     } catch let error as EtcdError where error.kind == .unreachable {
       return lock.withLock {
@@ -188,10 +189,13 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
         directory: configuration.stateDirectory, container: configuration.container,
         account: account)
       var cursor = newJournal.cursor
+      var refused: [String: String] = [:]
       do {
         let response = try client.range(key: newLayout.prefixKey, rangeEnd: newLayout.rangeEnd)
         let kvs = response.kvs ?? []
-        newJournal.absorb(EtcdRecordReader.records(kvs, layout: newLayout))
+        let read = EtcdRecordReader.records(kvs, layout: newLayout)
+        newJournal.absorb(read.records)
+        refused = read.refused
         cursor = EtcdCursor(
           clusterID: response.header?.clusterId ?? "",
           revision: EtcdRecordReader.highestRevision(kvs))
@@ -203,7 +207,8 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
         throw error
       }
       let batch = CloudRecordBatch(
-        records: newJournal.records, cursor: cursor?.cloudCursor ?? EtcdCursor.none)
+        records: newJournal.records, cursor: cursor?.cloudCursor ?? EtcdCursor.none,
+        refused: refused)
       let handlers: [@Sendable (CloudBackendEvent) -> Void] = lock.withLock {
         journal.releaseFile()
         journal = newJournal
@@ -325,8 +330,9 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
   }
 
   private func deliver(
-    _ records: [String: CloudRecord], cursor: EtcdCursor, to id: UInt64, generation: Int
+    _ read: EtcdRecords, cursor: EtcdCursor, to id: UInt64, generation: Int
   ) {
+    let records = read.records
     let handler: (@Sendable (CloudBackendEvent) -> Void)? = lock.withLock {
       guard generation == self.generation, let subscription = subscriptions[id] else { return nil }
       journal.absorb(records)
@@ -339,7 +345,9 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
       persistJournal()
       return subscription.handler
     }
-    handler?(.changed(CloudRecordBatch(records: records, cursor: cursor.cloudCursor)))
+    handler?(
+      .changed(
+        CloudRecordBatch(records: records, cursor: cursor.cloudCursor, refused: read.refused)))
   }
 
   /// A watch's exchange with `endpoint` succeeded (nil) or failed: a success prefers that member

@@ -51,7 +51,7 @@ enum EtcdSaveTransaction {
   ) throws -> [String] {
     for _ in 0..<maximumAttempts {
       let read = try client.range(key: layout.prefixKey, rangeEnd: layout.rangeEnd)
-      let stored = EtcdRecordReader.records(read.kvs ?? [], layout: layout)
+      let stored = EtcdRecordReader.records(read.kvs ?? [], layout: layout).records
       var contents = CloudContainerContents(
         revision: 0,
         entries: stored.mapValues { CloudContainerContents.Entry(record: $0, revision: 0) })

@@ -17,7 +17,7 @@ final class EtcdWatch: @unchecked Sendable {
   /// What the watch reports to its backend.
   struct Callbacks: Sendable {
     /// Records to deliver, with the resume point after them.
-    let deliver: @Sendable ([String: CloudRecord], EtcdCursor) -> Void
+    let deliver: @Sendable (EtcdRecords, EtcdCursor) -> Void
     /// Whether the last exchange succeeded (for the sync status), with the failure.
     let reachability: @Sendable (EtcdError?, _ endpoint: String) -> Void
   }
@@ -103,13 +103,13 @@ final class EtcdWatch: @unchecked Sendable {
     }
     let cluster = response.header?.clusterId ?? ""
     let revision = response.header?.revision?.value ?? 0
-    let records = EtcdRecordReader.records(response.kvs ?? [], layout: layout)
+    let read = EtcdRecordReader.records(response.kvs ?? [], layout: layout)
     clusterID = cluster
     through = max(revision, through)
     needsCatchUp = false
     callbacks.reachability(nil, client.currentEndpoint)
-    if !records.isEmpty {
-      callbacks.deliver(records, EtcdCursor(clusterID: cluster, revision: through))
+    if !read.isEmpty {
+      callbacks.deliver(read, EtcdCursor(clusterID: cluster, revision: through))
     }
   }
 
@@ -192,9 +192,9 @@ final class EtcdWatch: @unchecked Sendable {
     if result.created == true { callbacks.reachability(nil, endpoint) }
     if !events.isEmpty {
       through = events.compactMap { $0.modRevision?.value }.max() ?? through
-      let records = EtcdRecordReader.records(events, layout: layout)
-      if !records.isEmpty {
-        callbacks.deliver(records, EtcdCursor(clusterID: clusterID ?? "", revision: through))
+      let read = EtcdRecordReader.records(events, layout: layout)
+      if !read.isEmpty {
+        callbacks.deliver(read, EtcdCursor(clusterID: clusterID ?? "", revision: through))
       }
     } else if result.created != true, result.events == nil,
       let revision = result.header?.revision?.value
