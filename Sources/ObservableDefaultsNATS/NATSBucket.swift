@@ -2,12 +2,18 @@ import CNATS
 import Foundation
 import ObservableDefaultsCore
 
-/// One account's bucket of a container, open on a connection: reading it whole, and writing one
-/// key only if it still has the revision read.
+/// One account's bucket of a container, open on a connection: its last revision, one key's
+/// latest entry, and writing one key only if the bucket's last revision is still the one read.
+///
+/// A bucket that has no revision yet gets one when opened: a marker under the NATS key
+/// ``NATSKeyLayout/markerKey``, which is no store key. JetStream's expected last sequence
+/// cannot say "none" (libnats and nats-server 2.9 ignore 0), so every record's write needs a
+/// revision before it.
 final class NATSBucket: @unchecked Sendable {
-  /// One key's latest entry: its record and its revision (the stream sequence that wrote it).
-  struct Entry {
-    let record: CloudRecord
+  /// One key's latest entry: its revision (the stream sequence that wrote it) and its record
+  /// (nil when the stored bytes are not a valid record).
+  struct Entry: Sendable {
+    let record: CloudRecord?
     let revision: UInt64
   }
 
@@ -24,6 +30,34 @@ final class NATSBucket: @unchecked Sendable {
   init(_ layout: NATSKeyLayout, on connection: NATSConnection, replicas: Int) throws(NATSError) {
     self.layout = layout
     self.connection = connection
+    let store = try connection.retryingWhileLeaderless { () throws(NATSError) in
+      try Self.open(layout, on: connection, replicas: replicas)
+    }
+    do {
+      let state = try connection.retryingWhileLeaderless { () throws(NATSError) in
+        try Self.streamState(layout, on: connection)
+      }
+      created = state.created
+      if state.lastRevision == 0 {
+        // Several devices may write the marker at once; one revision of it is kept.
+        try connection.retryingWhileLeaderless { () throws(NATSError) in
+          var revision: UInt64 = 0
+          try NATSError.check(
+            kvStore_PutString(&revision, store, NATSKeyLayout.markerKey, "bucket"),
+            doing: "marking the bucket \(layout.bucket)")
+        }
+      }
+    } catch {
+      kvStore_Destroy(store)
+      throw error
+    }
+    self.store = store
+  }
+
+  /// Opens the bucket, or creates it when it does not exist.
+  private static func open(_ layout: NATSKeyLayout, on connection: NATSConnection, replicas: Int)
+    throws(NATSError) -> OpaquePointer
+  {
     var store: OpaquePointer?
     var status = js_KeyValue(&store, connection.jetStream, layout.bucket)
     if status == NATS_NOT_FOUND {
@@ -46,20 +80,16 @@ final class NATSBucket: @unchecked Sendable {
       }
     }
     try NATSError.check(status, doing: "opening the bucket \(layout.bucket)")
-    self.store = store!
-    do {
-      created = try Self.streamState(layout, on: connection).created
-    } catch {
-      kvStore_Destroy(store)
-      throw error
-    }
+    return store!
   }
 
   /// The highest revision written to the bucket so far.
   ///
   /// - Throws: ``NATSError`` when the servers do not answer or refuse.
   func lastRevision() throws(NATSError) -> UInt64 {
-    try Self.streamState(layout, on: connection).lastRevision
+    try connection.retryingWhileLeaderless { () throws(NATSError) in
+      try Self.streamState(layout, on: connection).lastRevision
+    }
   }
 
   /// The stream's creation time and last sequence.
@@ -73,7 +103,7 @@ final class NATSBucket: @unchecked Sendable {
     options.Wait = connection.timeoutMilliseconds
     try NATSError.check(
       js_GetStreamInfo(&info, connection.jetStream, layout.stream, &options, &code), code: code,
-      doing: "reading the bucket \(layout.bucket)")
+      doing: "reading the state of the bucket \(layout.bucket)")
     defer { jsStreamInfo_Destroy(info) }
     return (info?.pointee.Created ?? 0, info?.pointee.State.LastSeq ?? 0)
   }
@@ -82,47 +112,9 @@ final class NATSBucket: @unchecked Sendable {
     kvStore_Destroy(store)
   }
 
-  /// Every key's latest entry (skipping entries that are not valid records, with one diagnostic),
-  /// and the highest revision read.
-  ///
-  /// - Throws: ``NATSError`` when the servers do not answer or refuse.
-  func readAll() throws(NATSError) -> (entries: [String: Entry], revision: UInt64) {
-    var options = kvWatchOptions()
-    kvWatchOptions_Init(&options)
-    options.Timeout = connection.timeoutMilliseconds
-    var watcher: OpaquePointer?
-    try NATSError.check(
-      kvStore_WatchAll(&watcher, store, &options), doing: "reading the bucket \(layout.bucket)")
-    defer { kvWatcher_Destroy(watcher) }
-    var encoded: [(key: String, bytes: Data)] = []
-    var revisions: [String: UInt64] = [:]
-    var highest: UInt64 = 0
-    while true {
-      var entry: OpaquePointer?
-      try NATSError.check(
-        kvWatcher_Next(&entry, watcher, connection.timeoutMilliseconds),
-        doing: "reading the bucket \(layout.bucket)")
-      guard let entry else { break }
-      defer { kvEntry_Destroy(entry) }
-      let revision = kvEntry_Revision(entry)
-      highest = max(highest, revision)
-      guard kvEntry_Operation(entry) == kvOp_Put,
-        let key = NATSKeyLayout.storeKey(String(cString: kvEntry_Key(entry)))
-      else { continue }
-      let bytes = Data(bytes: kvEntry_Value(entry), count: Int(kvEntry_ValueLen(entry)))
-      encoded.append((key, bytes))
-      revisions[key] = revision
-    }
-    let records = CloudRecordCodec.records(encoded) { "NATS key \(self.layout.bucket).\($0)" }
-    let entries = records.reduce(into: [String: Entry]()) { entries, pair in
-      entries[pair.key] = Entry(record: pair.value, revision: revisions[pair.key] ?? 0)
-    }
-    return (entries, highest)
-  }
-
   /// How a write ended when the server did not store it.
-  enum WriteRefusal: Error {
-    /// The key's revision is no longer the expected one: another device wrote it.
+  enum WriteRefusal: Error, Equatable {
+    /// The bucket's last revision is no longer the expected one: another device wrote.
     case conflict
     /// The bucket's bytes would exceed ``NATSBucketLimits/maximumBytes``.
     case full
@@ -130,14 +122,37 @@ final class NATSBucket: @unchecked Sendable {
     case failed(NATSError)
   }
 
-  /// Writes `bytes` to `key` only if its latest revision is still `revision` (0: only if the
-  /// key has none), tagging the message with `header` (name → value).
+  /// Writes `bytes` to `key` only if the bucket's last revision is still `last`, tagging the
+  /// message with `header` (name → value).
   ///
   /// - Returns: The new revision.
   /// - Throws: ``WriteRefusal``.
-  func write(_ bytes: Data, to key: String, ifRevision revision: UInt64, header: [String: String])
+  func write(_ bytes: Data, to key: String, ifLastRevision last: UInt64, header: [String: String])
     throws(WriteRefusal) -> UInt64
   {
+    var refusal: WriteRefusal?
+    let written: UInt64
+    do {
+      written = try connection.retryingWhileLeaderless { () throws(NATSError) -> UInt64 in
+        do throws(WriteRefusal) {
+          return try writeOnce(bytes, to: key, ifLastRevision: last, header: header)
+        } catch .failed(let error) {
+          throw error
+        } catch {
+          refusal = error
+          return 0
+        }
+      }
+    } catch {
+      throw .failed(error)
+    }
+    if let refusal { throw refusal }
+    return written
+  }
+
+  private func writeOnce(
+    _ bytes: Data, to key: String, ifLastRevision last: UInt64, header: [String: String]
+  ) throws(WriteRefusal) -> UInt64 {
     var message: OpaquePointer?
     let status = bytes.withUnsafeBytes { buffer in
       natsMsg_Create(
@@ -152,11 +167,7 @@ final class NATSBucket: @unchecked Sendable {
     var options = jsPubOptions()
     jsPubOptions_Init(&options)
     options.MaxWait = connection.timeoutMilliseconds
-    if revision == 0 {
-      options.ExpectNoMessage = true
-    } else {
-      options.ExpectLastSubjectSeq = revision
-    }
+    options.ExpectLastSeq = last
     var acknowledgement: UnsafeMutablePointer<jsPubAck>?
     var code = jsErrCode(0)
     let published = js_PublishMsg(&acknowledgement, connection.jetStream, message, &options, &code)

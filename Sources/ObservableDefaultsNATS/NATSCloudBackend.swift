@@ -11,13 +11,15 @@ import ObservableDefaultsCore
 /// key, a record's size, and the bucket's bytes. One key per store key; its value is the record's
 /// timestamp header followed by a binary property list, as etcd's.
 ///
-/// - **Save**: reads the bucket, keeps per key the record with the later timestamp (and
-///   `CloudQuota`), and writes each key with compare-and-set on the revision it read, reading
-///   again on a conflict — so a slower device never overwrites a later write. A write the
-///   server refuses because the bucket is full reaches the store as `CloudQuotaViolation`.
+/// - **Save**: merges the records into the device's copy of the bucket, brought up to the
+///   bucket's last revision (per key the later timestamp, and `CloudQuota`), and writes each
+///   record only if the bucket's last revision is still the one the merge saw, merging again
+///   after another device's write — so a slower device never overwrites a later write, and the
+///   quota holds across devices. A write the server refuses because the bucket is full reaches
+///   the store as `CloudQuotaViolation`.
 /// - **Subscribe**: an ordered JetStream consumer per subscription that starts after the cursor's
 ///   revision and survives reconnections and lost servers (nothing lost, nothing twice); a save's
-///   keys arrive as one change.
+///   keys arrive as one change. The device's copy of each bucket it uses is kept by one more.
 /// - **Connection**: libnats tries the servers in turn, also when none answers at creation, and
 ///   reconnects for as long as the device lives. A load or save without a server throws
 ///   ``NATSError`` of kind `.unreachable` after ``NATSConfiguration/requestTimeout``, and the
@@ -51,7 +53,7 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
   private let lock = NSLock()
   // Guarded by `lock`.
   private var currentAccount: String
-  private var buckets: [NATSKeyLayout: NATSBucket] = [:]
+  private var buckets: [NATSKeyLayout: (bucket: NATSBucket, mirror: NATSMirror)] = [:]
   private var subscriptions: [UInt64: Subscription] = [:]
   /// Changes at each account switch; deliveries of an older generation are dropped.
   private var generation = 0
@@ -102,10 +104,7 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
   ///
   /// - Throws: ``NATSError`` when no server answers or the servers refuse.
   public func load() throws -> CloudRecordBatch {
-    try exchange { () throws(NATSError) in
-      let bucket = try bucket(for: layout(currentAccountName))
-      return Self.batch(bucket, try bucket.readAll())
-    }
+    try exchange { try batch(of: layout(currentAccountName)) }
   }
 
   /// Saves the records that are later than the bucket's, key by key with compare-and-set (see
@@ -117,7 +116,9 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
   public func save(_ records: [String: CloudRecord]) throws {
     guard !records.isEmpty else { return }
     let refused = try exchange {
-      try NATSSave.save(records, to: try bucket(for: layout(currentAccountName)))
+      let (bucket, mirror) = try bucket(for: layout(currentAccountName))
+      return try NATSSave.save(
+        records, to: bucket, mirror: mirror, within: configuration.requestTimeout)
     }
     if !refused.isEmpty { throw CloudQuotaViolation(keys: refused) }
   }
@@ -145,10 +146,7 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
   public func switchAccount(to account: String) throws {
     try onQueue {
       let newLayout = layout(account)
-      let batch = try exchange { () throws(NATSError) in
-        let bucket = try bucket(for: newLayout)
-        return Self.batch(bucket, try bucket.readAll())
-      }
+      let batch = try exchange { try self.batch(of: newLayout) }
       let handlers: [@Sendable (CloudBackendEvent) -> Void] = lock.withLock {
         currentAccount = account
         generation += 1
@@ -171,23 +169,27 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
     NATSKeyLayout(container: configuration.container, account: account)
   }
 
-  /// The open bucket of `layout`, opened (or created) on first use.
-  private func bucket(for layout: NATSKeyLayout) throws(NATSError) -> NATSBucket {
-    if let bucket = lock.withLock({ buckets[layout] }) { return bucket }
+  /// The open bucket of `layout` and the device's copy of it, opened (or created) on first use.
+  private func bucket(for layout: NATSKeyLayout) throws(NATSError) -> (
+    bucket: NATSBucket, mirror: NATSMirror
+  ) {
+    if let open = lock.withLock({ buckets[layout] }) { return open }
     let bucket = try NATSBucket(layout, on: connection, replicas: configuration.replicas)
+    let mirror = NATSMirror(bucket, on: connection)
     return lock.withLock {
       if let existing = buckets[layout] { return existing }
-      buckets[layout] = bucket
-      return bucket
+      buckets[layout] = (bucket, mirror)
+      return (bucket, mirror)
     }
   }
 
-  private static func batch(
-    _ bucket: NATSBucket, _ read: (entries: [String: NATSBucket.Entry], revision: UInt64)
-  ) -> CloudRecordBatch {
-    CloudRecordBatch(
-      records: read.entries.mapValues(\.record),
-      cursor: NATSCursor(created: bucket.created, revision: read.revision).cloudCursor)
+  /// Every record of `layout`'s bucket and the cursor after them.
+  private func batch(of layout: NATSKeyLayout) throws(NATSError) -> CloudRecordBatch {
+    let (bucket, mirror) = try bucket(for: layout)
+    let (entries, revision) = try mirror.contents(within: configuration.requestTimeout)
+    return CloudRecordBatch(
+      records: entries.compactMapValues(\.record),
+      cursor: NATSCursor(created: bucket.created, revision: revision).cloudCursor)
   }
 
   /// Runs `body`, noting its success or failure for ``syncStatus``.
@@ -217,12 +219,14 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
       on: connection,
       open: { [weak self] in
         guard let self else { throw NATSError(kind: .unreachable, message: "the device ended") }
-        return try bucket(for: layout)
+        return try bucket(for: layout).bucket
       },
       after: cursor,
-      deliver: { [weak self] records, cursor in
-        guard let self else { return }
-        queue.async { self.deliver(records, cursor: cursor, to: id, generation: generation) }
+      deliver: { [weak self] change in
+        guard let self, !change.records.isEmpty else { return }
+        queue.async {
+          self.deliver(change.records, cursor: change.cursor, to: id, generation: generation)
+        }
       })
   }
 

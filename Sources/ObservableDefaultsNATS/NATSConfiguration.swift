@@ -29,7 +29,10 @@ public struct NATSConfiguration: Sendable {
   /// How many servers keep each bucket (JetStream replicas, 1–5) when this device creates it:
   /// 3 for a cluster of 3, so that a bucket survives a lost server. A single server needs 1.
   public var replicas: Int
-  /// Seconds one request (a read, a write's acknowledgement, a connection) may take.
+  /// Seconds one request (a read, a write's acknowledgement, a connection) may take, tries
+  /// again included. When the server leading a bucket is lost, JetStream elects another within
+  /// 4–9 s (nats-server's Raft election timeout); a request that does not get an answer in time
+  /// fails as unreachable, and the store keeps its writes for the next sync.
   public var requestTimeout: TimeInterval
 
   /// Creates a configuration.

@@ -17,8 +17,14 @@ final class NATSConnection: @unchecked Sendable {
 
   let connection: OpaquePointer
   let jetStream: OpaquePointer
-  /// Milliseconds a JetStream request (a publish, a read) may take.
+  /// Milliseconds one attempt of a JetStream request (a publish, a read) may take: a third of
+  /// the configuration's request timeout, at least 0.5 s, so that
+  /// ``retryingWhileLeaderless(_:)`` can try again within it.
   let timeoutMilliseconds: Int64
+  /// Seconds a request may take, its attempts together.
+  let requestTimeout: TimeInterval
+  /// The servers, for messages (without credentials).
+  private let serverList: String
   private let options: OpaquePointer
   private let events = Events()
   private let closure: UnsafeMutableRawPointer
@@ -33,15 +39,24 @@ final class NATSConnection: @unchecked Sendable {
     try NATSError.check(natsOptions_Create(&options), doing: "creating the connection options")
     guard let options else { throw NATSError(kind: .refused(code: 0), message: "no options") }
     self.options = options
-    timeoutMilliseconds = Int64(configuration.requestTimeout * 1000)
+    requestTimeout = configuration.requestTimeout
+    timeoutMilliseconds = max(500, Int64(configuration.requestTimeout * 1000 / 3))
+    serverList = configuration.serverList
     var connection: OpaquePointer?
     let closure = NATSCallbacks.register(events)
     do throws(NATSError) {
       try Self.apply(configuration, to: options, closure: closure)
-      let status = natsConnection_Connect(&connection, options)
-      if status != NATS_NOT_YET_CONNECTED {
-        try NATSError.check(status, doing: "connecting to \(configuration.serverList)")
+      // A first attempt tells refused credentials (which libnats' background retries do not
+      // report); when no server answers, libnats connects in the background.
+      var status = natsConnection_Connect(&connection, options)
+      if status == NATS_NO_SERVER {
+        try NATSError.check(
+          natsOptions_SetRetryOnFailedConnect(options, true, Self.changed, closure),
+          doing: "retrying the first connection")
+        status = natsConnection_Connect(&connection, options)
+        if status == NATS_NOT_YET_CONNECTED { status = NATS_OK }
       }
+      try NATSError.check(status, doing: "connecting to \(configuration.serverList)")
       guard let connection else {
         throw NATSError(kind: .unreachable, message: "connecting: no connection")
       }
@@ -72,6 +87,41 @@ final class NATSConnection: @unchecked Sendable {
 
   /// Whether the connection is up, and the server in use (its URL without credentials).
   var current: State { events.current }
+
+  /// Why the connection is closed for good (libnats gives up after the servers refused the
+  /// credentials), or nil while it is open or reconnecting.
+  func closedError() -> NATSError? {
+    guard natsConnection_IsClosed(connection) else { return nil }
+    var text: UnsafePointer<CChar>?
+    let status = natsConnection_GetLastError(connection, &text)
+    let reason = text.map { String(cString: $0) } ?? String(cString: natsStatus_GetText(status))
+    return NATSError(
+      kind: status == NATS_CONNECTION_AUTH_FAILED ? .permissionDenied : .unreachable,
+      message: "connecting to \(serverList): \(reason)")
+  }
+
+  /// Runs `attempt` until it succeeds, fails otherwise than `.unreachable`, or
+  /// ``requestTimeout`` has passed. JetStream answers nobody while a stream or the cluster
+  /// elects a leader (just after a bucket is created, after the leader's server was lost) and
+  /// while libnats reconnects to another server, which libnats reports as no responders, a
+  /// timeout or a disconnection. Writes are retried safely: they are compare-and-set, so a write
+  /// that landed although its acknowledgement was lost is refused as a conflict the next time.
+  func retryingWhileLeaderless<T>(_ attempt: () throws(NATSError) -> T) throws(NATSError) -> T {
+    let deadline = Date().addingTimeInterval(requestTimeout)
+    var delay = 0.05
+    while true {
+      do {
+        return try attempt()
+      } catch {
+        if let closed = closedError() { throw closed }
+        guard error.kind == .unreachable, Date().addingTimeInterval(delay) < deadline else {
+          throw error
+        }
+        Thread.sleep(forTimeInterval: delay)
+        delay = min(delay * 2, 0.5)
+      }
+    }
+  }
 
   /// The connection's state, updated by libnats' callbacks (registered in ``NATSCallbacks``).
   private final class Events: @unchecked Sendable {
@@ -142,16 +192,19 @@ final class NATSConnection: @unchecked Sendable {
     try NATSError.check(natsOptions_SetReconnectWait(options, 100), doing: "reconnecting")
     try NATSError.check(natsOptions_SetPingInterval(options, 2000), doing: "setting pings")
     try NATSError.check(natsOptions_SetMaxPingsOut(options, 2), doing: "setting pings")
-    let changed: natsConnectionHandler = { _, closure in
-      NATSCallbacks.object(closure, as: Events.self)?.noteChange()
-    }
     try NATSError.check(
-      natsOptions_SetRetryOnFailedConnect(options, true, changed, closure),
-      doing: "retrying the first connection")
+      natsOptions_SetDisconnectedCB(options, Self.changed, closure),
+      doing: "watching the connection")
     try NATSError.check(
-      natsOptions_SetDisconnectedCB(options, changed, closure), doing: "watching the connection")
+      natsOptions_SetReconnectedCB(options, Self.changed, closure), doing: "watching the connection"
+    )
     try NATSError.check(
-      natsOptions_SetReconnectedCB(options, changed, closure), doing: "watching the connection")
+      natsOptions_SetClosedCB(options, Self.changed, closure), doing: "watching the connection")
+  }
+
+  /// libnats' callback for every change of the connection's state.
+  private static let changed: natsConnectionHandler = { _, closure in
+    NATSCallbacks.object(closure, as: Events.self)?.noteChange()
   }
 }
 

@@ -41,7 +41,10 @@ public struct NATSError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The error of a libnats call that returned `status` (with JetStream's `code`), doing `what`.
   init(_ status: natsStatus, code: jsErrCode = jsErrCode(0), doing what: String) {
     var text = String(cString: natsStatus_GetText(status))
-    if let last = nats_GetLastError(nil) {
+    // The thread's last error explains `status` only when it is about the same status: libnats
+    // does not set it on every failure, so it may be left from an earlier call.
+    var lastStatus = NATS_OK
+    if let last = nats_GetLastError(&lastStatus), lastStatus == status {
       // libnats prefixes its last error with its source position: "(js.c:535): text".
       let full = String(cString: last)
       let start = full.range(of: "): ")?.upperBound ?? full.startIndex

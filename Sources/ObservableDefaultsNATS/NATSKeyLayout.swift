@@ -43,6 +43,10 @@ struct NATSKeyLayout: Sendable, Hashable {
     return Self.storeKey(String(subject.dropFirst(prefix.count)))
   }
 
+  /// The NATS key of the marker a bucket gets when it is opened empty (see ``NATSBucket``): it
+  /// holds a `.`, which no encoded store key does.
+  static let markerKey = "od.bucket"
+
   /// The NATS key of a store key.
   static func key(_ key: String) -> String {
     key.isEmpty ? "=" : encode(key, escape: "=", keeping: "-_")
@@ -51,6 +55,9 @@ struct NATSKeyLayout: Sendable, Hashable {
   /// The store key of a NATS key, or nil when it is not an encoded key.
   static func storeKey(_ natsKey: String) -> String? {
     guard natsKey != "=" else { return "" }
+    guard natsKey.unicodeScalars.allSatisfy({ encodedKeyCharacters.contains($0) }) else {
+      return nil
+    }
     var bytes: [UInt8] = []
     var iterator = natsKey.utf8.makeIterator()
     while let byte = iterator.next() {
@@ -65,6 +72,10 @@ struct NATSKeyLayout: Sendable, Hashable {
     }
     return String(validating: bytes, as: UTF8.self)
   }
+
+  /// The characters of an encoded key.
+  private static let encodedKeyCharacters = Set(
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_=".unicodeScalars)
 
   /// `text` with every UTF-8 byte outside `A–Z a–z 0–9` and `keeping` replaced by `escape` and
   /// two uppercase hex digits.

@@ -19,13 +19,23 @@ import ObservableDefaultsCore
 ///   is delivered twice. Until the first subscription succeeds (servers down, no bucket yet),
 ///   the watch tries again with a growing delay (at most 1 s).
 final class NATSWatch: @unchecked Sendable {
-  /// Delivers records and the cursor after them.
-  typealias Deliver = @Sendable ([String: CloudRecord], NATSCursor) -> Void
+  /// What the consumer received since the last change.
+  struct Change: Sendable {
+    /// The valid records, by store key.
+    let records: [String: CloudRecord]
+    /// The latest revision of each key received, valid record or not.
+    let revisions: [String: UInt64]
+    /// The resume point after them.
+    let cursor: NATSCursor
+  }
+
+  /// Delivers a change (also one without valid records, so the cursor moves on).
+  typealias Deliver = @Sendable (Change) -> Void
 
   /// The consumer's idle heartbeat: 1 s, in nanoseconds.
   static let heartbeat: Int64 = 1_000_000_000
   /// How long an incomplete save waits for the rest of its keys.
-  static let incompleteSaveDelay: TimeInterval = 0.25
+  static let incompleteSaveDelay: TimeInterval = 1
 
   private let deliver: Deliver
   private let lock = NSLock()
@@ -37,6 +47,7 @@ final class NATSWatch: @unchecked Sendable {
   private var received: UInt64 = 0
   private var catchUpThrough: UInt64 = 0
   private var batch: [(key: String, bytes: Data)] = []
+  private var batchRevisions: [String: UInt64] = [:]
   private var batchRevision: UInt64 = 0
   /// Save id → (keys received, keys announced), for the saves in `batch` after the catch-up.
   private var saves: [String: (received: Int, announced: Int)] = [:]
@@ -163,7 +174,10 @@ final class NATSWatch: @unchecked Sendable {
       received = revision
       batchRevision = revision
       batchGeneration += 1
-      if let key = bucket.layout.storeKey(subject: subject) { batch.append((key, bytes)) }
+      if let key = bucket.layout.storeKey(subject: subject) {
+        batch.append((key, bytes))
+        batchRevisions[key] = revision
+      }
       if revision > catchUpThrough, let save {
         let parts = save.split(separator: " ")
         if parts.count == 2, let announced = Int(parts[1]) {
@@ -193,15 +207,17 @@ final class NATSWatch: @unchecked Sendable {
     }
   }
 
-  /// Delivers the batch (its valid records) and starts a new one. Called with `lock` held, so
-  /// deliveries keep the consumer's order.
+  /// Delivers the batch and starts a new one. Called with `lock` held, so deliveries keep the
+  /// consumer's order.
   private func flush() {
     guard let bucket else { return }
     let records = CloudRecordCodec.records(batch) { "NATS key \(bucket.layout.bucket).\($0)" }
+    let change = Change(
+      records: records, revisions: batchRevisions,
+      cursor: NATSCursor(created: bucket.created, revision: batchRevision))
     batch = []
+    batchRevisions = [:]
     saves = [:]
-    if !records.isEmpty {
-      deliver(records, NATSCursor(created: bucket.created, revision: batchRevision))
-    }
+    deliver(change)
   }
 }
