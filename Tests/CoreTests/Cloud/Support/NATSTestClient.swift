@@ -43,7 +43,9 @@ final class NATSTestClient: @unchecked Sendable {
   /// Throws the ``Failure`` of `status` unless it is `NATS_OK`.
   static func check(_ status: natsStatus, code: jsErrCode = jsErrCode(0)) throws {
     guard status != NATS_OK else { return }
-    let text = nats_GetLastError(nil).map { String(cString: $0) } ?? ""
+    var lastStatus = NATS_OK
+    let last = nats_GetLastError(&lastStatus).map { String(cString: $0) } ?? ""
+    let text = lastStatus == status ? last : ""
     let start = text.range(of: "): ")?.upperBound ?? text.startIndex
     throw Failure(status: status, code: Int(code.rawValue), text: String(text[start...]))
   }
@@ -61,6 +63,15 @@ final class NATSTestClient: @unchecked Sendable {
     var store: OpaquePointer?
     try Self.check(js_KeyValue(&store, jetStream, name))
     return store!
+  }
+
+  /// Reads the last message of `subject` in `stream` (JetStream's message get).
+  func lastMessage(stream: String, subject: String) throws {
+    var message: OpaquePointer?
+    var code = jsErrCode(0)
+    let status = js_GetLastMsg(&message, jetStream, stream, subject, nil, &code)
+    natsMsg_Destroy(message)
+    try Self.check(status, code: code)
   }
 
   /// Creates a bucket in this user's account with `maxBytes`.
