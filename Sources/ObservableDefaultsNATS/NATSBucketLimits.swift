@@ -4,8 +4,8 @@ import ObservableDefaultsCore
 /// of the account, so that no device can fill the bucket past them.
 ///
 /// ``CloudQuota`` (Apple's 1,024 keys and 1 MB, counted as Apple counts) is checked by each save
-/// against the bucket as it reads it; these are the server's backstop for devices that save at
-/// the same moment, counted in stored bytes:
+/// on exactly what the bucket holds (see ``NATSSave``); these limits, counted in stored bytes, are
+/// the servers' own, which also bind clients of the account that do not use this library:
 ///
 /// - **History**: 1 revision per key (JetStream's `MaxMsgsPerSubject`): a record carries its own
 ///   timestamp and removals are records, so older revisions serve nothing. A watch resuming from
