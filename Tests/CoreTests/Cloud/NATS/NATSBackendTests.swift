@@ -92,6 +92,35 @@ import Testing
     #expect(failures.withLock { $0 } == [])
   }
 
+  @Test func twoDevicesOnTwoServersCannotFillTheContainerPastTheQuotaTogether() throws {
+    let cluster = try NATSTestCluster.shared.get()
+    let container = freshNATSContainer()
+    let devices = try cluster.servers.prefix(2).map { server in
+      try NATSCloudBackend(
+        configuration: cluster.configuration(container: container, only: [server]))
+    }
+    _ = try devices[0].load()
+    // Each value fits alone (600,000 of 1,048,576 bytes), not both.
+    let outcomes = Mutex<[String: String]>([:])
+    DispatchQueue.concurrentPerform(iterations: 2) { index in
+      let key = ["a", "b"][index]
+      do {
+        try devices[index].save([key: record(Data(count: 600_000), at: Int64(index + 1))])
+        outcomes.withLock { $0[key] = "saved" }
+      } catch let violation as CloudQuotaViolation {
+        outcomes.withLock { $0[key] = "refused \(violation.keys)" }
+      } catch {
+        outcomes.withLock { $0[key] = "\(error)" }
+      }
+    }
+    let result = outcomes.withLock { $0 }
+    #expect(
+      result.values.sorted() == ["refused [\"\(result["a"] == "saved" ? "b" : "a")\"]", "saved"])
+    let stored = try NATSCloudBackend(configuration: cluster.configuration(container: container))
+      .load().records
+    #expect(Set(stored.keys) == [result["a"] == "saved" ? "a" : "b"])
+  }
+
   @Test func aMalformedRecordPlantedInTheBucketIsSkippedAndTheRestSyncs() async throws {
     let cluster = try NATSTestCluster.shared.get()
     let configuration = cluster.configuration(container: freshNATSContainer())

@@ -9,8 +9,9 @@ import Testing
 
 /// Account A's credentials against account B's data, through the library and through raw libnats
 /// requests: NATS accounts are separate subject spaces, so A finds no bucket of B's, and what A
-/// publishes to B's subjects stays in A.
-@Suite struct NATSSecurityTests {
+/// publishes to B's subjects stays in A. Serialized: a test listening on all of A's subjects
+/// would answer the requests another test expects nobody to answer.
+@Suite(.serialized) struct NATSSecurityTests {
   let cluster: NATSTestCluster
   let container = freshNATSContainer()
   /// B's bucket, which A has no bucket of the same name for.
@@ -60,6 +61,27 @@ import Testing
     }
     // The library, with A's credentials, opens a bucket of that name in A: empty, not B's.
     #expect(try device(NATSTestCluster.accountA).load().records.isEmpty)
+  }
+
+  @Test func accountAListeningOnBsSubjectsAndOnEverythingHearsNothingOfB() async throws {
+    let attacker = try NATSTestClient(url: cluster.urls[2], user: NATSTestCluster.accountA)
+    let listeners = try [layout.allSubjects, "$KV.>", "$JS.>", ">"].map(attacker.subscribe)
+    defer { for listener in listeners { natsSubscription_Destroy(listener) } }
+    let bob = try device(NATSTestCluster.accountB)
+    let seen = Mutex<[String]>([])
+    let subscription = bob.subscribe(from: try bob.load().cursor) { event in
+      if case .changed(let batch) = event { seen.withLock { $0 += batch.records.keys } }
+    }
+    try bob.save(["secret": record("b's", at: 1)])
+    // B's own watch got the change, so the servers routed it: none of it reached A.
+    #expect(await poll { seen.withLock { $0 } == ["secret"] })
+    let heard = try listeners.map { try attacker.received($0, containing: layout.bucket) }
+    #expect(heard == [0, 0, 0, 0])
+    // The same listeners hear A's own writes to a bucket of that name: its marker and the record.
+    try device(NATSTestCluster.accountA).save(["mine": record("a's", at: 1)])
+    let own = try listeners.prefix(2).map { try attacker.received($0, containing: layout.bucket) }
+    #expect(own == [2, 2])
+    subscription.cancel()
   }
 
   @Test func accountAsPublishToBsSubjectsLandsInAOnly() async throws {

@@ -112,6 +112,34 @@ final class NATSTestClient: @unchecked Sendable {
     try Self.check(status, code: code)
   }
 
+  /// Subscribes to `subject` with core NATS (no JetStream); the subscription stays open until
+  /// destroyed.
+  func subscribe(_ subject: String) throws -> OpaquePointer {
+    var subscription: OpaquePointer?
+    try Self.check(natsConnection_SubscribeSync(&subscription, connection, subject))
+    return subscription!
+  }
+
+  /// How many of the messages `subscription` received have a subject or data containing
+  /// `text`, after a round trip to the server (so that everything the server sent before is
+  /// there); reads them all.
+  func received(_ subscription: OpaquePointer, containing text: String) throws -> Int {
+    try Self.check(natsConnection_FlushTimeout(connection, 3000))
+    var count = 0
+    while true {
+      var message: OpaquePointer?
+      guard natsSubscription_NextMsg(&message, subscription, 1) == NATS_OK else { return count }
+      defer { natsMsg_Destroy(message) }
+      let data = Data(
+        bytes: natsMsg_GetData(message), count: Int(natsMsg_GetDataLength(message)))
+      if String(cString: natsMsg_GetSubject(message)).contains(text)
+        || data.range(of: Data(text.utf8)) != nil
+      {
+        count += 1
+      }
+    }
+  }
+
   /// Subscribes to `subject` with an ordered JetStream consumer on `stream`.
   func watch(stream: String, subject: String) throws {
     var options = jsSubOptions()
