@@ -125,6 +125,7 @@ let package = Package(
   products: [
     .library(name: "ObservableDefaults", targets: ["ObservableDefaults"]),
     .library(name: "ObservableDefaultsCore", targets: ["ObservableDefaultsCore"]),
+    .library(name: "ObservableDefaultsNATS", targets: ["ObservableDefaultsNATS"]),
     .library(name: "SettingsEditor", targets: ["SettingsEditor"]),
     .executable(name: "settings-editor", targets: ["settings-editor"]),
   ],
@@ -144,6 +145,14 @@ let package = Package(
     // libcurl, the HTTP client of the etcd cloud backend: built against its headers (Debian:
     // libcurl4-openssl-dev), loaded with dlopen on first use (see Sources/CCurl/include/ccurl.h).
     .target(name: "CCurl", path: "Sources/CCurl", linkerSettings: [.linkedLibrary("dl")]),
+    // The NATS JetStream cloud backend, a library of its own so that a program that never uses
+    // NATS needs neither libnats' headers nor the library (Debian: libnats-dev).
+    .systemLibrary(
+      name: "CNATS", path: "Sources/CNATS", pkgConfig: "libnats",
+      providers: [.apt(["libnats-dev"])]),
+    .target(
+      name: "ObservableDefaultsNATS", dependencies: ["ObservableDefaultsCore", "CNATS"],
+      path: "Sources/ObservableDefaultsNATS"),
     // The library users import: macro declarations and the runtime their expansions call.
     .target(
       name: "ObservableDefaults",
@@ -200,7 +209,10 @@ let package = Package(
     .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(
       name: "CoreTests",
-      dependencies: ["ObservableDefaultsCore", "TestSupport", "core-probe", "plist-fuzz"],
+      dependencies: [
+        "ObservableDefaultsCore", "ObservableDefaultsNATS", "CNATS", "TestSupport", "core-probe",
+        "plist-fuzz",
+      ],
       path: "Tests/CoreTests"
     ),
     .testTarget(

@@ -2,9 +2,9 @@
 # not run).
 #
 # missing_build_packages: the Debian packages the Swift build needs and this machine lacks
-#   (ncurses and libcurl development files).
-# missing_test_packages: the same plus what the tests start (etcd server and client, tmux) and
-#   the shells and man the install files are checked with (zsh, fish, man-db).
+#   (ncurses, libcurl and libnats development files).
+# missing_test_packages: the same plus what the tests start (etcd server and client, NATS
+#   server, tmux) and the shells and man the install files are checked with (zsh, fish, man-db).
 # missing_docs_packages: the build's packages plus jq (scripts/docs reads symbol graphs with it).
 # install_packages WHO PACKAGE…: installs them with apt-get as root (after apt-get update), or
 #   says what to install and exits 1.
@@ -15,6 +15,7 @@ missing_build_packages() {
   [ -e /usr/include/x86_64-linux-gnu/curl/curl.h ] || [ -e /usr/include/curl/curl.h ] ||
     [ -n "$(find /usr/include -maxdepth 3 -path '*curl/curl.h' -print -quit 2>/dev/null)" ] ||
     missing+=(libcurl4-openssl-dev)
+  [ -e /usr/include/nats/nats.h ] || missing+=(libnats-dev)
   echo "${missing[@]}"
 }
 
@@ -22,6 +23,7 @@ missing_test_packages() {
   local missing=($(missing_build_packages))
   command -v etcd >/dev/null 2>&1 || missing+=(etcd-server)
   command -v etcdctl >/dev/null 2>&1 || missing+=(etcd-client)
+  command -v nats-server >/dev/null 2>&1 || [ -x /usr/sbin/nats-server ] || missing+=(nats-server)
   command -v tmux >/dev/null 2>&1 || missing+=(tmux)
   command -v zsh >/dev/null 2>&1 || missing+=(zsh)
   command -v fish >/dev/null 2>&1 || missing+=(fish)

@@ -8,21 +8,26 @@
 ///
 /// Shared by every backend (``InMemoryCloudBackend``, ``EmbeddedCloudBackend``; a server-based
 /// backend merges a save into the contents it read the same way).
-struct CloudContainerContents {
-  struct Entry {
-    var record: CloudRecord
+package struct CloudContainerContents {
+  package struct Entry {
+    package var record: CloudRecord
     /// The revision of the save that stored this record.
-    var revision: Int
+    package var revision: Int
+
+    package init(record: CloudRecord, revision: Int) {
+      self.record = record
+      self.revision = revision
+    }
   }
 
   private(set) var revision = 0
-  private(set) var entries: [String: Entry] = [:]
+  package private(set) var entries: [String: Entry] = [:]
   /// The keys the last ``merge(_:)`` refused because ``CloudQuota`` would be exceeded, sorted.
-  private(set) var refusedKeys: [String] = []
+  package private(set) var refusedKeys: [String] = []
 
   init() {}
 
-  init(revision: Int, entries: [String: Entry]) {
+  package init(revision: Int, entries: [String: Entry]) {
     self.revision = revision
     self.entries = entries
   }
@@ -33,7 +38,7 @@ struct CloudContainerContents {
   /// are taken in key order; one new revision numbers them.
   ///
   /// - Returns: Whether any record was taken (false: nothing changed, nothing to write).
-  mutating func merge(_ records: [String: CloudRecord]) -> Bool {
+  package mutating func merge(_ records: [String: CloudRecord]) -> Bool {
     var keyCount = 0
     var totalBytes = 0
     for (key, entry) in entries {

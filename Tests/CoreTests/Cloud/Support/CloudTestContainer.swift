@@ -1,5 +1,6 @@
 import Foundation
 import ObservableDefaultsCore
+import ObservableDefaultsNATS
 import TestSupport
 import Testing
 
@@ -8,6 +9,7 @@ enum CloudBackendKind: String, CaseIterable, CustomTestStringConvertible {
   case inMemory
   case embedded
   case etcd
+  case nats
 
   var testDescription: String { rawValue }
 }
@@ -21,6 +23,8 @@ struct CloudTestContainer {
   private let memory = InMemoryCloudBackend()
   /// The etcd container's key root (fresh per test) on the shared cluster.
   private let etcdRoot = freshEtcdRoot()
+  /// The NATS container's name (fresh per test, so fresh buckets) on the shared cluster.
+  private let natsContainer = freshNATSContainer()
 
   init(_ kind: CloudBackendKind, in folder: TemporaryFolder) {
     self.kind = kind
@@ -43,6 +47,10 @@ struct CloudTestContainer {
       return EmbeddedCloudBackend(root: folder.url, container: "tests", account: account)
     case .etcd:
       return try EtcdCloudBackend(configuration: etcdConfiguration(account: account))
+    case .nats:
+      let cluster = try NATSTestCluster.shared.get()
+      return try NATSCloudBackend(
+        configuration: cluster.configuration(container: natsContainer, account: account))
     }
   }
 

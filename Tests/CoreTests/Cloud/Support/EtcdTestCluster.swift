@@ -4,12 +4,9 @@ import TestSupport
 @testable import ObservableDefaultsCore
 
 /// A real etcd cluster on 127.0.0.1 for the tests: members started from Debian's `etcd` binary on
-/// free ports, data in a temporary folder, stopped by PID however the tests end.
-///
-/// Each member runs under a small shell that reads its standard input from this process: when
-/// this process ends in any way (even killed), the pipe closes and the shell kills its member by
-/// PID. ``stop()``, `deinit` and an `atexit` hook also kill every member by PID.
-final class EtcdTestCluster: @unchecked Sendable {
+/// free ports, data in a temporary folder, stopped by PID however the tests end (see
+/// ``LoopbackServer``).
+final class EtcdTestCluster: LoopbackCluster, @unchecked Sendable {
   /// etcd is not installed: the tests fail with this message.
   struct NotInstalled: Error, CustomStringConvertible {
     var description: String {
@@ -21,23 +18,15 @@ final class EtcdTestCluster: @unchecked Sendable {
     let description: String
   }
 
-  final class Member: @unchecked Sendable {
-    let name: String
+  final class Member: LoopbackServer, @unchecked Sendable {
     let clientURL: String
     let peerURL: String
-    let arguments: [String]
-    fileprivate(set) var pid: Int32 = 0
-    fileprivate var wrapper: Process?
-    fileprivate var lifeline: Pipe?
 
-    init(name: String, clientURL: String, peerURL: String, arguments: [String]) {
-      self.name = name
+    init(name: String, clientURL: String, peerURL: String, arguments: [String], log: URL) {
       self.clientURL = clientURL
       self.peerURL = peerURL
-      self.arguments = arguments
+      super.init(name: name, arguments: arguments, log: log)
     }
-
-    var isRunning: Bool { pid > 0 && kill(pid, 0) == 0 }
   }
 
   /// The cluster every conformance and sync test shares (a fresh key root per test).
@@ -45,7 +34,6 @@ final class EtcdTestCluster: @unchecked Sendable {
 
   let folder: URL
   let members: [Member]
-  private let lock = NSLock()
 
   /// The members' client URLs.
   var endpoints: [String] { members.map(\.clientURL) }
@@ -60,13 +48,13 @@ final class EtcdTestCluster: @unchecked Sendable {
     size: Int, tls: (certificate: String, key: String, ca: String)? = nil,
     extraArguments: [String] = []
   ) throws {
-    guard let etcd = Self.etcdExecutable else { throw NotInstalled() }
+    guard let etcd = LoopbackServer.executable("etcd") else { throw NotInstalled() }
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
       "etcd-tests-\(UUID().uuidString)")
     self.folder = folder
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let scheme = tls == nil ? "http" : "https"
-    let ports = try Self.freePorts(2 * size)
+    let ports = try LoopbackServer.freePorts(2 * size)
     let names = (0..<size).map { "m\($0)" }
     let peers = names.indices.map { "http://127.0.0.1:\(ports[2 * $0 + 1])" }
     let initialCluster = names.indices.map { "\(names[$0])=\(peers[$0])" }.joined(separator: ",")
@@ -89,9 +77,10 @@ final class EtcdTestCluster: @unchecked Sendable {
           "--experimental-watch-progress-notify-interval", "2s",
         ] + tlsArguments + extraArguments
       return Member(
-        name: names[index], clientURL: client, peerURL: peers[index], arguments: arguments)
+        name: names[index], clientURL: client, peerURL: peers[index], arguments: arguments,
+        log: folder.appendingPathComponent("\(names[index]).log"))
     }
-    EtcdTestClusters.register(self)
+    LoopbackClusters.register(self)
     do {
       for member in members { try start(member) }
       if tls == nil { try waitUntilHealthy() }
@@ -105,58 +94,19 @@ final class EtcdTestCluster: @unchecked Sendable {
     stop()
   }
 
-  /// `etcd` on `PATH` or in `/usr/bin`.
-  static var etcdExecutable: String? {
-    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin"
-    return (path.split(separator: ":").map(String.init) + ["/usr/bin", "/usr/local/bin"])
-      .map { $0 + "/etcd" }.first { FileManager.default.isExecutableFile(atPath: $0) }
-  }
-
   /// Starts (or restarts, on its data folder) `member`.
   func start(_ member: Member) throws {
-    let wrapper = Process()
-    let lifeline = Pipe()
-    let output = Pipe()
-    wrapper.executableURL = URL(fileURLWithPath: "/bin/sh")
-    let log = folder.appendingPathComponent("\(member.name).log").path
-    wrapper.arguments =
-      [
-        "-c", "\"$@\" >>'\(log)' 2>&1 & echo $!; cat >/dev/null; kill -9 $! 2>/dev/null", "sh",
-      ] + member.arguments
-    wrapper.standardInput = lifeline
-    wrapper.standardOutput = output
-    try wrapper.run()
-    var line = Data()
-    while true {
-      let byte = output.fileHandleForReading.readData(ofLength: 1)
-      if byte.isEmpty || byte == Data("\n".utf8) { break }
-      line.append(byte)
-    }
-    guard let pid = Int32(String(decoding: line, as: UTF8.self)) else {
-      throw ClusterError(description: "etcd member \(member.name) did not start")
-    }
-    lock.withLock {
-      member.pid = pid
-      member.wrapper = wrapper
-      member.lifeline = lifeline
-    }
+    try member.start()
   }
 
   /// Kills `member` with `SIGKILL` (by its PID) and waits until it is gone.
   func kill9(_ member: Member) {
-    let (pid, lifeline, wrapper) = lock.withLock { () -> (Int32, Pipe?, Process?) in
-      defer { (member.pid, member.lifeline, member.wrapper) = (0, nil, nil) }
-      return (member.pid, member.lifeline, member.wrapper)
-    }
-    guard pid > 0 else { return }
-    kill(pid, SIGKILL)
-    try? lifeline?.fileHandleForWriting.close()
-    wrapper?.waitUntilExit()
+    member.kill9()
   }
 
   /// Stops every member by PID (the `atexit` hook and `deinit` call it too).
   func stop() {
-    for member in members { kill9(member) }
+    for member in members { member.kill9() }
   }
 
   /// Stops the members and removes the data folder.
@@ -233,56 +183,6 @@ final class EtcdTestCluster: @unchecked Sendable {
   func revision() throws -> Int64 {
     try client().range(key: Data("/".utf8), rangeEnd: Data("0".utf8), countOnly: true).header?
       .revision?.value ?? 0
-  }
-
-  /// `count` distinct free TCP ports on 127.0.0.1.
-  private static func freePorts(_ count: Int) throws -> [Int] {
-    var sockets: [Int32] = []
-    defer { for socket in sockets { close(socket) } }
-    var ports: [Int] = []
-    for _ in 0..<count {
-      let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-      var address = sockaddr_in()
-      address.sin_family = sa_family_t(AF_INET)
-      address.sin_addr.s_addr = inet_addr("127.0.0.1")
-      address.sin_port = 0
-      var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-      let bound = withUnsafeMutablePointer(to: &address) { pointer in
-        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
-          bind(descriptor, generic, length) == 0 && getsockname(descriptor, generic, &length) == 0
-        }
-      }
-      guard bound else { throw ClusterError(description: "no free port on 127.0.0.1") }
-      sockets.append(descriptor)
-      ports.append(Int(UInt16(bigEndian: address.sin_port)))
-    }
-    return ports
-  }
-}
-
-/// Every cluster started by this process, stopped by the `atexit` hook.
-enum EtcdTestClusters {
-  private final class Weak {
-    weak var cluster: EtcdTestCluster?
-    init(_ cluster: EtcdTestCluster) { self.cluster = cluster }
-  }
-
-  nonisolated(unsafe) private static var clusters: [Weak] = []
-  private static let lock = NSLock()
-  nonisolated(unsafe) private static var hookInstalled = false
-
-  static func register(_ cluster: EtcdTestCluster) {
-    let install = lock.withLock {
-      clusters.append(Weak(cluster))
-      defer { hookInstalled = true }
-      return !hookInstalled
-    }
-    if install { atexit { EtcdTestClusters.stopAll() } }
-  }
-
-  static func stopAll() {
-    let live = lock.withLock { clusters.compactMap(\.cluster) }
-    for cluster in live { cluster.remove() }
   }
 }
 

@@ -330,7 +330,7 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
   }
 
   private func deliver(
-    _ read: EtcdRecords, cursor: EtcdCursor, to id: UInt64, generation: Int
+    _ read: DecodedRecords, cursor: EtcdCursor, to id: UInt64, generation: Int
   ) {
     let records = read.records
     let handler: (@Sendable (CloudBackendEvent) -> Void)? = lock.withLock {

@@ -17,7 +17,7 @@ final class EtcdWatch: @unchecked Sendable {
   /// What the watch reports to its backend.
   struct Callbacks: Sendable {
     /// Records to deliver, with the resume point after them.
-    let deliver: @Sendable (EtcdRecords, EtcdCursor) -> Void
+    let deliver: @Sendable (DecodedRecords, EtcdCursor) -> Void
     /// Whether the last exchange succeeded (for the sync status), with the failure.
     let reachability: @Sendable (EtcdError?, _ endpoint: String) -> Void
   }

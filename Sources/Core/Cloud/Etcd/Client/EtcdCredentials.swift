@@ -42,19 +42,11 @@ public struct EtcdCredentials: Sendable, CustomStringConvertible {
   /// - Throws: ``EtcdConfigurationError`` when the file cannot be read, is readable or writable
   ///   by its group or others, or lacks a field.
   public static func read(fromFile path: String) throws -> EtcdCredentials {
-    var status = stat()
-    guard stat(path, &status) == 0 else {
-      throw EtcdConfigurationError(
-        "cannot read the etcd credentials file \(path): \(String(cString: strerror(errno)))")
-    }
-    guard status.st_mode & 0o077 == 0 else {
-      let mode = String(status.st_mode & 0o777, radix: 8)
-      throw EtcdConfigurationError(
-        "the etcd credentials file \(path) has mode \(mode); it must be readable by its owner only (chmod 600 \(path))"
-      )
-    }
-    guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-      throw EtcdConfigurationError("cannot read the etcd credentials file \(path)")
+    let text: String
+    do {
+      text = try SecretFile.text(of: path, what: "etcd credentials file")
+    } catch {
+      throw EtcdConfigurationError(error.message)
     }
     let fields = EtcdConfigurationFile.fields(of: text)
     guard let user = fields["user"], !user.isEmpty, let password = fields["password"] else {

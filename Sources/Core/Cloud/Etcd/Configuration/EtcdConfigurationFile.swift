@@ -33,7 +33,7 @@ public enum EtcdConfigurationFile {
 
   /// The `key = value` fields of `text`: blank lines and lines starting with `#` are skipped,
   /// keys and values trimmed, a later line wins.
-  static func fields(of text: String) -> [String: String] {
+  package static func fields(of text: String) -> [String: String] {
     var fields: [String: String] = [:]
     for line in text.split(whereSeparator: \.isNewline) {
       let trimmed = line.trimmingCharacters(in: .whitespaces)

@@ -1,0 +1,249 @@
+import Foundation
+import ObservableDefaultsCore
+
+/// A cloud backend on a NATS JetStream cluster: devices on different machines sync through
+/// key-value buckets that the servers replicate, and that NATS accounts keep apart.
+///
+/// Each backend instance is one device. The credentials choose the NATS account (the tenant: one
+/// per person or organisation, isolated by the server); in it, each container and account of the
+/// store has its own bucket (`<container>-<account>`, see ``NATSConfiguration``), created by the
+/// first device that needs it with limits the servers enforce for every device: one revision per
+/// key, a record's size, and the bucket's bytes. One key per store key; its value is the record's
+/// timestamp header followed by a binary property list, as etcd's.
+///
+/// - **Save**: merges the records into the device's copy of the bucket, brought up to the
+///   bucket's last revision (per key the later timestamp, and `CloudQuota`), and writes each
+///   record only if the bucket's last revision is still the one the merge saw, merging again
+///   after another device's write — so a slower device never overwrites a later write, and the
+///   quota holds across devices. A write the server refuses because the bucket is full reaches
+///   the store as `CloudQuotaViolation`.
+/// - **Subscribe**: an ordered JetStream consumer per subscription that starts after the cursor's
+///   revision and survives reconnections and lost servers (nothing lost, nothing twice); a save's
+///   keys arrive as one change. The device's copy of each bucket it uses is kept by one more.
+/// - **Connection**: libnats tries the servers in turn, also when none answers at creation, and
+///   reconnects for as long as the device lives. A load or save without a server throws
+///   ``NATSError`` of kind `.unreachable` after ``NATSConfiguration/requestTimeout``, and the
+///   store keeps its writes for the next sync.
+/// - **Security**: the device authenticates with ``NATSConfiguration/credentials``; TLS with
+///   ``NATSConfiguration/tls``. A NATS account sees only its own buckets: another account's is
+///   `.notFound`.
+///
+/// The servers need JetStream enabled for the account and `max_payload` of at least
+/// 2 MiB + 4 KiB, the largest record (NATS' default is 1 MB).
+///
+/// ```swift
+/// let backend = try NATSCloudBackend(configuration: NATSConfiguration(
+///   servers: ["nats://10.0.0.2:4222", "nats://10.0.0.3:4222"], container: "com.example.app",
+///   account: "alice", credentials: try .passwordFile("/home/alice/.config/nats-password")))
+/// let store = NSUbiquitousKeyValueStore(backend: backend)
+/// ```
+public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
+  /// What this device connects to (its account is the one given at creation; see ``account``).
+  public let configuration: NATSConfiguration
+  let connection: NATSConnection
+  /// Serial queue of deliveries and account switches.
+  private let queue = DispatchQueue(label: "ObservableDefaultsNATS.cloud")
+  private static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
+
+  private struct Subscription {
+    let handler: @Sendable (CloudBackendEvent) -> Void
+    var watch: NATSWatch
+  }
+
+  private let lock = NSLock()
+  // Guarded by `lock`.
+  private var currentAccount: String
+  private var buckets: [NATSKeyLayout: (bucket: NATSBucket, mirror: NATSMirror)] = [:]
+  private var subscriptions: [UInt64: Subscription] = [:]
+  /// Changes at each account switch; deliveries of an older generation are dropped.
+  private var generation = 0
+  private var lastSync: Date?
+  private var lastError: String?
+
+  /// Connects a new device (in the background when no server answers yet).
+  ///
+  /// - Parameter configuration: Servers, container, account, credentials, TLS files and limits.
+  /// - Throws: ``NATSConfigurationError`` for a configuration without servers; ``NATSError``
+  ///   when libnats refuses the options (an unreadable certificate or credentials file, a
+  ///   malformed URL) or the servers refuse the credentials.
+  public init(configuration: NATSConfiguration) throws {
+    guard !configuration.servers.isEmpty else {
+      throw NATSConfigurationError(
+        "the NATS backend needs at least one server (\(NATSConfiguration.serversVariable))")
+    }
+    self.configuration = configuration
+    connection = try NATSConnection(configuration)
+    currentAccount = configuration.account
+    queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
+  }
+
+  deinit {
+    for subscription in subscriptions.values { subscription.watch.cancel() }
+  }
+
+  /// The account this device is signed into.
+  public var account: String {
+    lock.withLock { currentAccount }
+  }
+
+  /// `nats`, the server in use, connected / connecting / offline, the last successful exchange
+  /// and the last error (never holding credentials). Nothing is pending: a save returns only
+  /// when the servers acknowledged it or refused it.
+  public var syncStatus: CloudSyncStatus {
+    let state = connection.current
+    return lock.withLock {
+      CloudSyncStatus(
+        backend: "nats", endpoint: state.server, account: currentAccount,
+        connection: state.connection, lastSync: lastSync, lastError: lastError)
+    }
+  }
+
+  // MARK: CloudBackend
+
+  /// Reads every record of the account's bucket (creating the bucket when it does not exist).
+  ///
+  /// - Throws: ``NATSError`` when no server answers or the servers refuse.
+  public func load() throws -> CloudRecordBatch {
+    try exchange { try batch(of: layout(currentAccountName)) }
+  }
+
+  /// Saves the records that are later than the bucket's, key by key with compare-and-set (see
+  /// the type's documentation).
+  ///
+  /// - Throws: `CloudQuotaViolation` naming the records refused by `CloudQuota` or by the
+  ///   bucket's limits on the server (the others are saved); ``NATSError`` when no server
+  ///   answers or the servers refuse.
+  public func save(_ records: [String: CloudRecord]) throws {
+    guard !records.isEmpty else { return }
+    let refused = try exchange {
+      let (bucket, mirror) = try bucket(for: layout(currentAccountName))
+      return try NATSSave.save(
+        records, to: bucket, mirror: mirror, within: configuration.requestTimeout)
+    }
+    if !refused.isEmpty { throw CloudQuotaViolation(keys: refused) }
+  }
+
+  /// Delivers the records saved after `cursor` and every later save, from a watch.
+  public func subscribe(
+    from cursor: CloudCursor?, _ handler: @escaping @Sendable (CloudBackendEvent) -> Void
+  ) -> DefaultsObservation {
+    let id = UInt64.random(in: 1...UInt64.max)
+    lock.withLock {
+      let watch = makeWatch(id: id, layout: layout(currentAccount), after: NATSCursor(cursor))
+      subscriptions[id] = Subscription(handler: handler, watch: watch)
+    }
+    return DefaultsObservation { [weak self] in
+      guard let self else { return }
+      self.lock.withLock { self.subscriptions.removeValue(forKey: id) }?.watch.cancel()
+    }
+  }
+
+  /// Signs this device into `account`, on the backend's queue: reads the account's bucket,
+  /// restarts the watches on it, and delivers `CloudBackendEvent.accountChanged`
+  /// to every subscriber.
+  ///
+  /// - Throws: ``NATSError`` when the bucket cannot be read (the device keeps its account).
+  public func switchAccount(to account: String) throws {
+    try onQueue {
+      let newLayout = layout(account)
+      let batch = try exchange { try self.batch(of: newLayout) }
+      let handlers: [@Sendable (CloudBackendEvent) -> Void] = lock.withLock {
+        currentAccount = account
+        generation += 1
+        for (id, subscription) in subscriptions {
+          subscription.watch.cancel()
+          subscriptions[id]?.watch = makeWatch(
+            id: id, layout: newLayout, after: NATSCursor(batch.cursor))
+        }
+        return subscriptions.values.map(\.handler)
+      }
+      for handler in handlers { handler(.accountChanged(account: account, batch)) }
+    }
+  }
+
+  // MARK: Buckets
+
+  private var currentAccountName: String { lock.withLock { currentAccount } }
+
+  private func layout(_ account: String) -> NATSKeyLayout {
+    NATSKeyLayout(container: configuration.container, account: account)
+  }
+
+  /// The open bucket of `layout` and the device's copy of it, opened (or created) on first use.
+  private func bucket(for layout: NATSKeyLayout) throws(NATSError) -> (
+    bucket: NATSBucket, mirror: NATSMirror
+  ) {
+    if let open = lock.withLock({ buckets[layout] }) { return open }
+    let bucket = try NATSBucket(layout, on: connection, replicas: configuration.replicas)
+    let mirror = NATSMirror(bucket, on: connection)
+    return lock.withLock {
+      if let existing = buckets[layout] { return existing }
+      buckets[layout] = (bucket, mirror)
+      return (bucket, mirror)
+    }
+  }
+
+  /// Every record of `layout`'s bucket and the cursor after them.
+  private func batch(of layout: NATSKeyLayout) throws(NATSError) -> CloudRecordBatch {
+    let (bucket, mirror) = try bucket(for: layout)
+    let (entries, revision) = try mirror.contents(within: configuration.requestTimeout)
+    return CloudRecordBatch(
+      records: entries.compactMapValues(\.record),
+      cursor: NATSCursor(created: bucket.created, revision: revision).cloudCursor)
+  }
+
+  /// Runs `body`, noting its success or failure for ``syncStatus``.
+  private func exchange<T>(_ body: () throws -> T) throws -> T {
+    do {
+      let result = try body()
+      lock.withLock {
+        lastSync = Date()
+        lastError = nil
+      }
+      return result
+    } catch {
+      lock.withLock { lastError = "\(error)" }
+      throw error
+    }
+  }
+
+  // MARK: Watches
+
+  /// A watch whose deliveries go through the queue, dropped after an account switch or cancel.
+  /// Called with `lock` held.
+  private func makeWatch(id: UInt64, layout: NATSKeyLayout, after cursor: NATSCursor?)
+    -> NATSWatch
+  {
+    let generation = self.generation
+    return NATSWatch(
+      on: connection,
+      open: { [weak self] in
+        guard let self else { throw NATSError(kind: .unreachable, message: "the device ended") }
+        return try bucket(for: layout).bucket
+      },
+      after: cursor,
+      deliver: { [weak self] change in
+        guard let self, !change.records.isEmpty else { return }
+        queue.async {
+          self.deliver(change.records, cursor: change.cursor, to: id, generation: generation)
+        }
+      })
+  }
+
+  private func deliver(
+    _ records: [String: CloudRecord], cursor: NATSCursor, to id: UInt64, generation: Int
+  ) {
+    let handler: (@Sendable (CloudBackendEvent) -> Void)? = lock.withLock {
+      guard generation == self.generation, let subscription = subscriptions[id] else { return nil }
+      lastSync = Date()
+      return subscription.handler
+    }
+    handler?(.changed(CloudRecordBatch(records: records, cursor: cursor.cloudCursor)))
+  }
+
+  /// Runs `body` on the backend's queue and waits, or at once when already on it.
+  private func onQueue<T>(_ body: () throws -> T) rethrows -> T {
+    if DispatchQueue.getSpecific(key: Self.queueKey) == ObjectIdentifier(self) { return try body() }
+    return try queue.sync(execute: body)
+  }
+}

@@ -1,0 +1,217 @@
+import CNATS
+import Foundation
+import ObservableDefaultsCore
+
+/// One device's connection to a NATS cluster and its JetStream context.
+///
+/// libnats keeps the connection up on its own: it tries the servers in turn (also when none
+/// answers at creation), reconnects after a failure for as long as the connection lives, and
+/// resends subscriptions. Its state changes arrive through ``NATSCallbacks`` on libnats' threads
+/// and are kept here for ``CloudSyncStatus``.
+final class NATSConnection: @unchecked Sendable {
+  /// Whether the connection is up, and the server in use.
+  struct State: Sendable {
+    var connection = CloudSyncStatus.Connection.connecting
+    var server: String?
+  }
+
+  let connection: OpaquePointer
+  let jetStream: OpaquePointer
+  /// Milliseconds one attempt of a JetStream request (a publish, a read) may take: a third of
+  /// the configuration's request timeout, at least 0.5 s, so that
+  /// ``retryingWhileLeaderless(_:)`` can try again within it.
+  let timeoutMilliseconds: Int64
+  /// Seconds a request may take, its attempts together.
+  let requestTimeout: TimeInterval
+  /// The servers, for messages (without credentials).
+  private let serverList: String
+  private let options: OpaquePointer
+  private let events = Events()
+  private let closure: UnsafeMutableRawPointer
+
+  /// Connects (in the background when no server answers yet).
+  ///
+  /// - Throws: ``NATSError`` for options libnats refuses (an unreadable CA file or client
+  ///   certificate, a malformed server URL, an unreadable credentials file).
+  init(_ configuration: NATSConfiguration) throws(NATSError) {
+    _ = NATSLibrary.opened
+    var options: OpaquePointer?
+    try NATSError.check(natsOptions_Create(&options), doing: "creating the connection options")
+    guard let options else { throw NATSError(kind: .refused(code: 0), message: "no options") }
+    self.options = options
+    requestTimeout = configuration.requestTimeout
+    timeoutMilliseconds = max(500, Int64(configuration.requestTimeout * 1000 / 3))
+    serverList = configuration.serverList
+    var connection: OpaquePointer?
+    let closure = NATSCallbacks.register(events)
+    do throws(NATSError) {
+      try Self.apply(configuration, to: options, closure: closure)
+      // A first attempt tells refused credentials (which libnats' background retries do not
+      // report); when no server answers, libnats connects in the background.
+      var status = natsConnection_Connect(&connection, options)
+      if status == NATS_NO_SERVER {
+        try NATSError.check(
+          natsOptions_SetRetryOnFailedConnect(options, true, Self.changed, closure),
+          doing: "retrying the first connection")
+        status = natsConnection_Connect(&connection, options)
+        if status == NATS_NOT_YET_CONNECTED { status = NATS_OK }
+      }
+      try NATSError.check(status, doing: "connecting to \(configuration.serverList)")
+      guard let connection else {
+        throw NATSError(kind: .unreachable, message: "connecting: no connection")
+      }
+      var jetStream: OpaquePointer?
+      var jsOptions = jsOptions()
+      jsOptions_Init(&jsOptions)
+      jsOptions.Wait = timeoutMilliseconds
+      try NATSError.check(
+        natsConnection_JetStream(&jetStream, connection, &jsOptions), doing: "opening JetStream")
+      self.connection = connection
+      self.jetStream = jetStream!
+      events.watch(connection)
+    } catch {
+      NATSCallbacks.unregister(closure)
+      natsConnection_Destroy(connection)
+      natsOptions_Destroy(options)
+      throw error
+    }
+    self.closure = closure
+  }
+
+  deinit {
+    NATSCallbacks.unregister(closure)
+    jsCtx_Destroy(jetStream)
+    natsConnection_Destroy(connection)
+    natsOptions_Destroy(options)
+  }
+
+  /// Whether the connection is up, and the server in use (its URL without credentials).
+  var current: State { events.current }
+
+  /// Why the connection is closed for good (libnats gives up after the servers refused the
+  /// credentials), or nil while it is open or reconnecting.
+  func closedError() -> NATSError? {
+    guard natsConnection_IsClosed(connection) else { return nil }
+    var text: UnsafePointer<CChar>?
+    let status = natsConnection_GetLastError(connection, &text)
+    let reason = text.map { String(cString: $0) } ?? String(cString: natsStatus_GetText(status))
+    return NATSError(
+      kind: status == NATS_CONNECTION_AUTH_FAILED ? .permissionDenied : .unreachable,
+      message: "connecting to \(serverList): \(reason)")
+  }
+
+  /// Runs `attempt` until it succeeds, fails otherwise than `.unreachable`, or
+  /// ``requestTimeout`` has passed. JetStream answers nobody while a stream or the cluster
+  /// elects a leader (just after a bucket is created, after the leader's server was lost) and
+  /// while libnats reconnects to another server, which libnats reports as no responders, a
+  /// timeout or a disconnection. Writes are retried safely: they are compare-and-set, so a write
+  /// that landed although its acknowledgement was lost is refused as a conflict the next time.
+  func retryingWhileLeaderless<T>(_ attempt: () throws(NATSError) -> T) throws(NATSError) -> T {
+    let deadline = Date().addingTimeInterval(requestTimeout)
+    var delay = 0.05
+    while true {
+      do {
+        return try attempt()
+      } catch {
+        if let closed = closedError() { throw closed }
+        guard error.kind == .unreachable, Date().addingTimeInterval(delay) < deadline else {
+          throw error
+        }
+        Thread.sleep(forTimeInterval: delay)
+        delay = min(delay * 2, 0.5)
+      }
+    }
+  }
+
+  /// The connection's state, updated by libnats' callbacks (registered in ``NATSCallbacks``).
+  private final class Events: @unchecked Sendable {
+    private let lock = NSLock()
+    // Guarded by `lock`.
+    private var connection: OpaquePointer?
+    private var state = State()
+
+    var current: State { lock.withLock { state } }
+
+    /// Starts reading `connection`'s state.
+    func watch(_ connection: OpaquePointer) {
+      lock.withLock { self.connection = connection }
+      noteChange()
+    }
+
+    /// Reads the connection's status after a libnats callback.
+    func noteChange() {
+      lock.withLock {
+        guard let connection else { return }
+        var buffer = [CChar](repeating: 0, count: 256)
+        if natsConnection_GetConnectedUrl(connection, &buffer, buffer.count) == NATS_OK,
+          buffer[0] != 0
+        {
+          let url = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+          state.server = NATSConfiguration.withoutUserInfo(String(decoding: url, as: UTF8.self))
+        }
+        switch natsConnection_Status(connection) {
+        case NATS_CONN_STATUS_CONNECTED: state.connection = .connected
+        case NATS_CONN_STATUS_CONNECTING: state.connection = .connecting
+        default: state.connection = .offline
+        }
+      }
+    }
+  }
+
+  /// Sets servers, credentials, TLS, time limits and reconnection on `options`.
+  private static func apply(
+    _ configuration: NATSConfiguration, to options: OpaquePointer, closure: UnsafeMutableRawPointer
+  ) throws(NATSError) {
+    let servers = configuration.servers.map { strdup($0) }
+    defer { for server in servers { free(server) } }
+    var pointers = servers.map { UnsafePointer<CChar>($0) }
+    try NATSError.check(
+      natsOptions_SetServers(options, &pointers, Int32(pointers.count)),
+      doing: "setting the servers \(configuration.serverList)")
+    try configuration.credentials?.apply(to: options)
+    let tls = configuration.tls
+    if tls.caFile != nil || tls.certificateFile != nil
+      || configuration.servers.contains(where: { $0.hasPrefix("tls://") })
+    {
+      try NATSError.check(natsOptions_SetSecure(options, true), doing: "enabling TLS")
+    }
+    if let caFile = tls.caFile {
+      try NATSError.check(
+        natsOptions_LoadCATrustedCertificates(options, caFile),
+        doing: "loading the CA file \(caFile)")
+    }
+    if let certificate = tls.certificateFile {
+      try NATSError.check(
+        natsOptions_LoadCertificatesChain(options, certificate, tls.keyFile ?? certificate),
+        doing: "loading the client certificate \(certificate)")
+    }
+    let timeout = Int64(configuration.requestTimeout * 1000)
+    try NATSError.check(natsOptions_SetTimeout(options, timeout), doing: "setting the timeout")
+    try NATSError.check(natsOptions_SetName(options, "ObservableDefaults"), doing: "naming")
+    try NATSError.check(natsOptions_SetMaxReconnect(options, -1), doing: "reconnecting")
+    try NATSError.check(natsOptions_SetReconnectWait(options, 100), doing: "reconnecting")
+    try NATSError.check(natsOptions_SetPingInterval(options, 2000), doing: "setting pings")
+    try NATSError.check(natsOptions_SetMaxPingsOut(options, 2), doing: "setting pings")
+    try NATSError.check(
+      natsOptions_SetDisconnectedCB(options, Self.changed, closure),
+      doing: "watching the connection")
+    try NATSError.check(
+      natsOptions_SetReconnectedCB(options, Self.changed, closure), doing: "watching the connection"
+    )
+    try NATSError.check(
+      natsOptions_SetClosedCB(options, Self.changed, closure), doing: "watching the connection")
+  }
+
+  /// libnats' callback for every change of the connection's state.
+  private static let changed: natsConnectionHandler = { _, closure in
+    NATSCallbacks.object(closure, as: Events.self)?.noteChange()
+  }
+}
+
+/// libnats' process-wide state, opened once.
+enum NATSLibrary {
+  /// Opens libnats (its threads and timers) the first time it is read.
+  static let opened: Bool = {
+    nats_Open(-1) == NATS_OK
+  }()
+}

@@ -1,0 +1,224 @@
+import CNATS
+import Foundation
+import ObservableDefaultsCore
+
+/// One subscription's watch of a bucket: a JetStream ordered consumer on `$KV.<bucket>.>` that
+/// starts just after the resume point.
+///
+/// - **Start**: from the revision after the cursor (by stream sequence), or from the first when
+///   there is none or it belongs to another bucket. With one revision kept per key, that is
+///   exactly each key changed since the cursor, at its latest revision. The keys stored when the
+///   watch starts (up to the stream's last sequence then) are delivered as one change.
+/// - **Batches**: a later change is delivered once the consumer has nothing pending and every save
+///   it holds part of is complete (the ``NATSSave/header`` says how many keys each save
+///   writes), so a save's keys arrive as one change; a save that wrote fewer keys than announced
+///   (a conflict made it skip one) is delivered after ``incompleteSaveDelay``.
+/// - **Resilience**: libnats' ordered consumer survives a reconnection or a lost server: on a gap
+///   or missed heartbeats (every ``heartbeat``) it creates the consumer again from the last
+///   sequence received + 1. Revisions at or below the last one received are dropped, so nothing
+///   is delivered twice. Until the first subscription succeeds (servers down, no bucket yet),
+///   the watch tries again with a growing delay (at most 1 s).
+final class NATSWatch: @unchecked Sendable {
+  /// What the consumer received since the last change.
+  struct Change: Sendable {
+    /// The valid records, by store key.
+    let records: [String: CloudRecord]
+    /// The latest revision of each key received, valid record or not.
+    let revisions: [String: UInt64]
+    /// The resume point after them.
+    let cursor: NATSCursor
+  }
+
+  /// Delivers a change (also one without valid records, so the cursor moves on).
+  typealias Deliver = @Sendable (Change) -> Void
+
+  /// The consumer's idle heartbeat: 1 s, in nanoseconds.
+  static let heartbeat: Int64 = 1_000_000_000
+  /// How long an incomplete save waits for the rest of its keys.
+  static let incompleteSaveDelay: TimeInterval = 1
+
+  private let deliver: Deliver
+  private let lock = NSLock()
+  // Guarded by `lock`.
+  private var cancelled = false
+  private var subscription: OpaquePointer?
+  private var closure: UnsafeMutableRawPointer?
+  private var bucket: NATSBucket?
+  private var received: UInt64 = 0
+  private var catchUpThrough: UInt64 = 0
+  private var batch: [(key: String, bytes: Data)] = []
+  private var batchRevisions: [String: UInt64] = [:]
+  private var batchRevision: UInt64 = 0
+  /// Save id → (keys received, keys announced), for the saves in `batch` after the catch-up.
+  private var saves: [String: (received: Int, announced: Int)] = [:]
+  private var batchGeneration = 0
+
+  /// Starts watching the bucket `open` returns, after `cursor`.
+  init(
+    on connection: NATSConnection, open: @escaping @Sendable () throws -> NATSBucket,
+    after cursor: NATSCursor?, deliver: @escaping Deliver
+  ) {
+    self.deliver = deliver
+    let thread = Thread { [self] in start(connection, open: open, after: cursor) }
+    thread.name = "ObservableDefaults NATS watch"
+    thread.start()
+  }
+
+  /// Ends the watch: nothing is delivered after this returns, except a delivery already running.
+  func cancel() {
+    let (subscription, closure) = lock.withLock {
+      cancelled = true
+      defer { (self.subscription, self.closure) = (nil, nil) }
+      return (self.subscription, self.closure)
+    }
+    if let subscription {
+      natsSubscription_Unsubscribe(subscription)
+      natsSubscription_Destroy(subscription)
+    }
+    if let closure { NATSCallbacks.unregister(closure) }
+  }
+
+  private var isCancelled: Bool { lock.withLock { cancelled } }
+
+  /// Subscribes, trying again until it works or the watch is cancelled.
+  private func start(
+    _ connection: NATSConnection, open: () throws -> NATSBucket, after cursor: NATSCursor?
+  ) {
+    var delay = 0.05
+    while !isCancelled {
+      do {
+        try subscribe(connection, to: open(), after: cursor)
+        return
+      } catch {
+        let deadline = Date().addingTimeInterval(delay)
+        while !isCancelled, Date() < deadline { usleep(10_000) }
+        delay = min(delay * 2, 1)
+      }
+    }
+  }
+
+  private func subscribe(
+    _ connection: NATSConnection, to bucket: NATSBucket, after cursor: NATSCursor?
+  )
+    throws(NATSError)
+  {
+    let start = cursor.flatMap { $0.created == bucket.created ? $0.revision : nil } ?? 0
+    let last = try bucket.lastRevision()
+    let closure = NATSCallbacks.register(self)
+    lock.withLock {
+      self.bucket = bucket
+      received = start
+      catchUpThrough = last
+      batchRevision = start
+    }
+    var options = jsSubOptions()
+    jsSubOptions_Init(&options)
+    options.Ordered = true
+    options.Config.Heartbeat = Self.heartbeat
+    if start > 0 {
+      options.Config.DeliverPolicy = js_DeliverByStartSequence
+      options.Config.OptStartSeq = start + 1
+    } else {
+      options.Config.DeliverPolicy = js_DeliverAll
+    }
+    var jsOptions = jsOptions()
+    jsOptions_Init(&jsOptions)
+    jsOptions.Wait = connection.timeoutMilliseconds
+    let handler: natsMsgHandler = { _, _, message, closure in
+      NATSCallbacks.object(closure, as: NATSWatch.self)?.receive(message)
+      natsMsg_Destroy(message)
+    }
+    var subscription: OpaquePointer?
+    var code = jsErrCode(0)
+    let status = bucket.layout.stream.withCString { stream in
+      options.Stream = stream
+      return js_Subscribe(
+        &subscription, connection.jetStream, bucket.layout.allSubjects, handler, closure,
+        &jsOptions, &options, &code)
+    }
+    do {
+      try NATSError.check(status, code: code, doing: "watching \(bucket.layout.allSubjects)")
+    } catch {
+      NATSCallbacks.unregister(closure)
+      throw error
+    }
+    let kept = lock.withLock {
+      guard !cancelled else { return false }
+      (self.subscription, self.closure) = (subscription, closure)
+      return true
+    }
+    if !kept {
+      natsSubscription_Unsubscribe(subscription)
+      natsSubscription_Destroy(subscription)
+      NATSCallbacks.unregister(closure)
+      return
+    }
+    if last <= start { lock.withLock { flushIfComplete(pending: 0) } }
+  }
+
+  /// Takes one message of the consumer (on libnats' delivery thread).
+  private func receive(_ message: OpaquePointer?) {
+    var metadata: UnsafeMutablePointer<jsMsgMetaData>?
+    guard natsMsg_GetMetaData(&metadata, message) == NATS_OK, let metadata else { return }
+    let (revision, pending) = (metadata.pointee.Sequence.Stream, metadata.pointee.NumPending)
+    jsMsgMetaData_Destroy(metadata)
+    var saveHeader: UnsafePointer<CChar>?
+    let save =
+      natsMsgHeader_Get(message, NATSSave.header, &saveHeader) == NATS_OK
+      ? saveHeader.map { String(cString: $0) } : nil
+    let subject = String(cString: natsMsg_GetSubject(message))
+    let bytes = Data(
+      bytes: natsMsg_GetData(message), count: Int(natsMsg_GetDataLength(message)))
+    lock.withLock {
+      guard !cancelled, revision > received, let bucket else { return }
+      received = revision
+      batchRevision = revision
+      batchGeneration += 1
+      if let key = bucket.layout.storeKey(subject: subject) {
+        batch.append((key, bytes))
+        batchRevisions[key] = revision
+      }
+      if revision > catchUpThrough, let save {
+        let parts = save.split(separator: " ")
+        if parts.count == 2, let announced = Int(parts[1]) {
+          saves[String(parts[0]), default: (0, announced)].received += 1
+        }
+      }
+      flushIfComplete(pending: pending)
+    }
+  }
+
+  /// Delivers the batch when the consumer is past the catch-up with nothing pending and every
+  /// save of the batch is complete; otherwise, when nothing is pending, after
+  /// ``incompleteSaveDelay`` unless more messages come. Called with `lock` held.
+  private func flushIfComplete(pending: UInt64) {
+    guard pending == 0, received >= catchUpThrough else { return }
+    if saves.values.allSatisfy({ $0.received >= $0.announced }) {
+      flush()
+      return
+    }
+    let generation = batchGeneration
+    DispatchQueue.global().asyncAfter(deadline: .now() + Self.incompleteSaveDelay) {
+      [weak self] in
+      guard let self else { return }
+      lock.withLock {
+        if generation == batchGeneration, !cancelled { flush() }
+      }
+    }
+  }
+
+  /// Delivers the batch and starts a new one. Called with `lock` held, so deliveries keep the
+  /// consumer's order.
+  private func flush() {
+    guard let bucket else { return }
+    let records = CloudRecordCodec.records(batch) { "NATS key \(bucket.layout.bucket).\($0)" }
+      .records
+    let change = Change(
+      records: records, revisions: batchRevisions,
+      cursor: NATSCursor(created: bucket.created, revision: batchRevision))
+    batch = []
+    batchRevisions = [:]
+    saves = [:]
+    deliver(change)
+  }
+}

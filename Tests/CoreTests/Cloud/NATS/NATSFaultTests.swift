@@ -1,0 +1,61 @@
+import Foundation
+import ObservableDefaultsCore
+import ObservableDefaultsNATS
+import Synchronization
+import TestSupport
+import Testing
+
+/// Servers of a cluster of its own (the shared one keeps all its servers) killed under devices.
+@Suite struct NATSFaultTests {
+  @Test func aServerKilledWithSignal9TheDeviceContinuesOnAnotherNothingLostOrTwice()
+    async throws
+  {
+    let cluster = try NATSTestCluster()
+    defer { cluster.remove() }
+    // A new leader of the bucket's stream takes 4–9 s to elect (nats-server's Raft election
+    // timeout) when the killed server led it: the devices wait that long instead of failing.
+    var configuration = cluster.configuration(container: freshNATSContainer())
+    configuration.requestTimeout = 15
+    let writer = try NATSCloudBackend(configuration: configuration)
+    let reader = try NATSCloudBackend(configuration: configuration)
+    let cursor = try reader.load().cursor
+    try writer.save(["k0": record(0)])
+    let delivered = Mutex<[String]>([])
+    let subscription = reader.subscribe(from: cursor) { event in
+      if case .changed(let batch) = event { delivered.withLock { $0 += batch.records.keys } }
+    }
+    #expect(await poll { delivered.withLock { $0 } == ["k0"] })
+
+    // Kill the server the writer is connected to: it goes on through another; the killed
+    // server comes back and catches up.
+    let killed = try #require(server(of: writer, in: cluster))
+    killed.kill9()
+    for index in 1..<10 { try writer.save(["k\(index)": record(index)]) }
+    let survivor = try #require(server(of: writer, in: cluster))
+    #expect(survivor !== killed)
+    try killed.start()
+    try cluster.waitUntilReady([killed])
+    for index in 10..<20 { try writer.save(["k\(index)": record(index)]) }
+    #expect(await poll(within: .seconds(30)) { delivered.withLock { $0 }.count >= 20 })
+    #expect(delivered.withLock { $0 }.sorted() == (0..<20).map { "k\($0)" }.sorted())
+    let loaded = try NATSCloudBackend(configuration: configuration).load().records
+    #expect(loaded.count == 20)
+    #expect(writer.syncStatus.connection == .connected)
+    subscription.cancel()
+  }
+
+  private func record(_ value: Int) -> CloudRecord {
+    CloudRecord(
+      value: value, timestamp: CloudTimestamp(time: Int64(value + 1), counter: 0, device: "w"))
+  }
+
+  /// The server `backend` is connected to now.
+  private func server(of backend: NATSCloudBackend, in cluster: NATSTestCluster)
+    -> LoopbackServer?
+  {
+    guard let endpoint = backend.syncStatus.endpoint,
+      let index = cluster.urls.firstIndex(of: endpoint)
+    else { return nil }
+    return cluster.servers[index]
+  }
+}

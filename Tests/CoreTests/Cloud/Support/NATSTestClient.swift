@@ -1,0 +1,157 @@
+import CNATS
+import Foundation
+import ObservableDefaultsNATS
+
+/// A raw libnats connection as one user of the test cluster, for what the library never does:
+/// planting bytes, and attacks with one account's credentials on another's bucket.
+final class NATSTestClient: @unchecked Sendable {
+  /// A libnats call that failed: its status, JetStream error code and last error text.
+  struct Failure: Error, Equatable, CustomStringConvertible {
+    let status: natsStatus
+    let code: Int
+    let text: String
+
+    var description: String { "\(String(cString: natsStatus_GetText(status))) (\(code)): \(text)" }
+  }
+
+  let connection: OpaquePointer
+  let jetStream: OpaquePointer
+
+  init(url: String, user: NATSTestCluster.User) throws {
+    var options: OpaquePointer?
+    try Self.check(natsOptions_Create(&options))
+    defer { natsOptions_Destroy(options) }
+    try Self.check(natsOptions_SetURL(options, url))
+    try Self.check(natsOptions_SetUserInfo(options, user.name, user.password))
+    try Self.check(natsOptions_SetTimeout(options, 2000))
+    var connection: OpaquePointer?
+    try Self.check(natsConnection_Connect(&connection, options))
+    var jetStream: OpaquePointer?
+    var jsOptions = jsOptions()
+    jsOptions_Init(&jsOptions)
+    jsOptions.Wait = 3000
+    try Self.check(natsConnection_JetStream(&jetStream, connection, &jsOptions))
+    self.connection = connection!
+    self.jetStream = jetStream!
+  }
+
+  deinit {
+    jsCtx_Destroy(jetStream)
+    natsConnection_Destroy(connection)
+  }
+
+  /// Throws the ``Failure`` of `status` unless it is `NATS_OK`.
+  static func check(_ status: natsStatus, code: jsErrCode = jsErrCode(0)) throws {
+    guard status != NATS_OK else { return }
+    var lastStatus = NATS_OK
+    let last = nats_GetLastError(&lastStatus).map { String(cString: $0) } ?? ""
+    let text = lastStatus == status ? last : ""
+    let start = text.range(of: "): ")?.upperBound ?? text.startIndex
+    throw Failure(status: status, code: Int(code.rawValue), text: String(text[start...]))
+  }
+
+  /// The account's JetStream information (fails until the cluster has a JetStream leader).
+  func accountInfo() throws {
+    var info: UnsafeMutablePointer<jsAccountInfo>?
+    var code = jsErrCode(0)
+    try Self.check(js_GetAccountInfo(&info, jetStream, nil, &code), code: code)
+    jsAccountInfo_Destroy(info)
+  }
+
+  /// Opens a bucket of this user's account.
+  func bucket(_ name: String) throws -> OpaquePointer {
+    var store: OpaquePointer?
+    try Self.check(js_KeyValue(&store, jetStream, name))
+    return store!
+  }
+
+  /// Reads the last message of `subject` in `stream` (JetStream's message get).
+  func lastMessage(stream: String, subject: String) throws {
+    var message: OpaquePointer?
+    var code = jsErrCode(0)
+    let status = js_GetLastMsg(&message, jetStream, stream, subject, nil, &code)
+    natsMsg_Destroy(message)
+    try Self.check(status, code: code)
+  }
+
+  /// Creates a bucket in this user's account with `maxBytes`.
+  func createBucket(_ name: String, maxBytes: Int64 = -1) throws -> OpaquePointer {
+    var config = kvConfig()
+    kvConfig_Init(&config)
+    config.MaxBytes = maxBytes
+    config.Replicas = 3
+    var store: OpaquePointer?
+    let status = name.withCString { bucket in
+      config.Bucket = bucket
+      return js_CreateKeyValue(&store, jetStream, &config)
+    }
+    try Self.check(status)
+    return store!
+  }
+
+  /// Puts `bytes` under the NATS key `key` of `store`, as any client of the account can.
+  @discardableResult
+  func put(_ bytes: Data, key: String, in store: OpaquePointer) throws -> UInt64 {
+    var revision: UInt64 = 0
+    let status = bytes.withUnsafeBytes { buffer in
+      kvStore_Put(&revision, store, key, buffer.baseAddress, Int32(buffer.count))
+    }
+    try Self.check(status)
+    return revision
+  }
+
+  /// Publishes `bytes` to `subject` through JetStream, waiting for a stream's acknowledgement.
+  func publish(_ bytes: Data, to subject: String) throws {
+    var acknowledgement: UnsafeMutablePointer<jsPubAck>?
+    var code = jsErrCode(0)
+    let status = bytes.withUnsafeBytes { buffer in
+      js_Publish(
+        &acknowledgement, jetStream, subject, buffer.baseAddress, Int32(buffer.count), nil, &code)
+    }
+    jsPubAck_Destroy(acknowledgement)
+    try Self.check(status, code: code)
+  }
+
+  /// Subscribes to `subject` with core NATS (no JetStream); the subscription stays open until
+  /// destroyed.
+  func subscribe(_ subject: String) throws -> OpaquePointer {
+    var subscription: OpaquePointer?
+    try Self.check(natsConnection_SubscribeSync(&subscription, connection, subject))
+    return subscription!
+  }
+
+  /// How many of the messages `subscription` received have a subject or data containing
+  /// `text`, after a round trip to the server (so that everything the server sent before is
+  /// there); reads them all.
+  func received(_ subscription: OpaquePointer, containing text: String) throws -> Int {
+    try Self.check(natsConnection_FlushTimeout(connection, 3000))
+    var count = 0
+    while true {
+      var message: OpaquePointer?
+      guard natsSubscription_NextMsg(&message, subscription, 1) == NATS_OK else { return count }
+      defer { natsMsg_Destroy(message) }
+      let data = Data(
+        bytes: natsMsg_GetData(message), count: Int(natsMsg_GetDataLength(message)))
+      if String(cString: natsMsg_GetSubject(message)).contains(text)
+        || data.range(of: Data(text.utf8)) != nil
+      {
+        count += 1
+      }
+    }
+  }
+
+  /// Subscribes to `subject` with an ordered JetStream consumer on `stream`.
+  func watch(stream: String, subject: String) throws {
+    var options = jsSubOptions()
+    jsSubOptions_Init(&options)
+    options.Ordered = true
+    var subscription: OpaquePointer?
+    var code = jsErrCode(0)
+    let status = stream.withCString { name in
+      options.Stream = name
+      return js_SubscribeSync(&subscription, jetStream, subject, nil, &options, &code)
+    }
+    natsSubscription_Destroy(subscription)
+    try Self.check(status, code: code)
+  }
+}
