@@ -17,12 +17,15 @@ import Testing
       let file = data.path + "/ObservableDefaults/CloudContainers/core-probe/bob/store.plist"
       #expect(located.output == file + "\n")
       #expect(FileManager.default.fileExists(atPath: (file as NSString).deletingLastPathComponent))
+      // The home folder is `$HOME` (whatever the password database says: sandboxes and CI runners
+      // give processes a private one).
+      let home = folder.file("home").path
       let byDefault = try CoreProbe.run(
         ["cloud-location"],
         environment: [
-          "XDG_DATA_HOME": "relative/ignored", CloudContainerDirectory.accountVariable: "",
+          "HOME": home, "XDG_DATA_HOME": "relative/ignored",
+          CloudContainerDirectory.accountVariable: "",
         ])
-      let home = FileManager.default.homeDirectoryForCurrentUser.path
       #expect(
         byDefault.output == home
           + "/.local/share/ObservableDefaults/CloudContainers/core-probe/default/store.plist\n")
