@@ -13,8 +13,11 @@ final class NATSBucket: @unchecked Sendable {
   /// One key's latest entry: its revision (the stream sequence that wrote it) and its record
   /// (nil when the stored bytes are not a valid record).
   struct Entry: Sendable {
+    /// The record, or nil when the key's bytes were refused (see ``refusal``).
     let record: CloudRecord?
     let revision: UInt64
+    /// Why the key's bytes are not a valid record, when they are not.
+    var refusal: String? = nil
   }
 
   let layout: NATSKeyLayout

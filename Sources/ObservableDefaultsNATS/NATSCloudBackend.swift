@@ -189,7 +189,8 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
     let (entries, revision) = try mirror.contents(within: configuration.requestTimeout)
     return CloudRecordBatch(
       records: entries.compactMapValues(\.record),
-      cursor: NATSCursor(created: bucket.created, revision: revision).cloudCursor)
+      cursor: NATSCursor(created: bucket.created, revision: revision).cloudCursor,
+      refused: entries.compactMapValues(\.refusal))
   }
 
   /// Runs `body`, noting its success or failure for ``syncStatus``.
@@ -223,22 +224,21 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
       },
       after: cursor,
       deliver: { [weak self] change in
-        guard let self, !change.records.isEmpty else { return }
-        queue.async {
-          self.deliver(change.records, cursor: change.cursor, to: id, generation: generation)
-        }
+        guard let self, !change.records.isEmpty || !change.refused.isEmpty else { return }
+        queue.async { self.deliver(change, to: id, generation: generation) }
       })
   }
 
-  private func deliver(
-    _ records: [String: CloudRecord], cursor: NATSCursor, to id: UInt64, generation: Int
-  ) {
+  private func deliver(_ change: NATSWatch.Change, to id: UInt64, generation: Int) {
     let handler: (@Sendable (CloudBackendEvent) -> Void)? = lock.withLock {
       guard generation == self.generation, let subscription = subscriptions[id] else { return nil }
       lastSync = Date()
       return subscription.handler
     }
-    handler?(.changed(CloudRecordBatch(records: records, cursor: cursor.cloudCursor)))
+    handler?(
+      .changed(
+        CloudRecordBatch(
+          records: change.records, cursor: change.cursor.cloudCursor, refused: change.refused)))
   }
 
   /// Runs `body` on the backend's queue and waits, or at once when already on it.

@@ -73,7 +73,8 @@ final class NATSMirror: @unchecked Sendable {
   private func absorb(_ change: NATSWatch.Change) {
     condition.withLock {
       for (key, keyRevision) in change.revisions where keyRevision > entries[key]?.revision ?? 0 {
-        entries[key] = NATSBucket.Entry(record: change.records[key], revision: keyRevision)
+        entries[key] = NATSBucket.Entry(
+          record: change.records[key], revision: keyRevision, refusal: change.refused[key])
       }
       revision = max(revision, change.cursor.revision)
       condition.broadcast()

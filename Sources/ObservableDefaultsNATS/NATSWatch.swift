@@ -23,6 +23,8 @@ final class NATSWatch: @unchecked Sendable {
   struct Change: Sendable {
     /// The valid records, by store key.
     let records: [String: CloudRecord]
+    /// Store key → why its bytes are not a valid record.
+    let refused: [String: String]
     /// The latest revision of each key received, valid record or not.
     let revisions: [String: UInt64]
     /// The resume point after them.
@@ -211,10 +213,9 @@ final class NATSWatch: @unchecked Sendable {
   /// consumer's order.
   private func flush() {
     guard let bucket else { return }
-    let records = CloudRecordCodec.records(batch) { "NATS key \(bucket.layout.bucket).\($0)" }
-      .records
+    let decoded = CloudRecordCodec.records(batch) { "NATS key \(bucket.layout.bucket).\($0)" }
     let change = Change(
-      records: records, revisions: batchRevisions,
+      records: decoded.records, refused: decoded.refused, revisions: batchRevisions,
       cursor: NATSCursor(created: bucket.created, revision: batchRevision))
     batch = []
     batchRevisions = [:]

@@ -139,11 +139,16 @@ import Testing
     try attacker.put(Data([1, 0, 0]), key: "short", in: store)
 
     let reader = try NATSCloudBackend(configuration: configuration)
-    #expect(Set(try reader.load().records.keys) == ["good"])
+    let loaded = try reader.load()
+    #expect(Set(loaded.records.keys) == ["good"])
+    // The refused keys are named, so a device can show them as undecodable.
+    #expect(loaded.refused.keys.sorted() == ["bad", "short"])
     let changes = Mutex<[Set<String>]>([])
+    let refusedLater = Mutex<Set<String>>([])
     let subscription = reader.subscribe(from: nil) { event in
       if case .changed(let batch) = event {
-        changes.withLock { $0.append(Set(batch.records.keys)) }
+        if !batch.records.isEmpty { changes.withLock { $0.append(Set(batch.records.keys)) } }
+        refusedLater.withLock { $0.formUnion(batch.refused.keys) }
       }
     }
     #expect(await poll { changes.withLock { $0 } == [["good"]] })
@@ -151,6 +156,8 @@ import Testing
     try writer.save(["after": record("synced", at: 2)])
     #expect(await poll { changes.withLock { $0 }.last == ["after"] })
     #expect(changes.withLock { $0 } == [["good"], ["after"]])
+    #expect(refusedLater.withLock { $0 }.isSubset(of: ["bad", "short"]))
+    #expect(refusedLater.withLock { $0 }.contains("bad"))
     subscription.cancel()
 
     // Each refused record (the same key with the same bytes) is reported once in the process,
