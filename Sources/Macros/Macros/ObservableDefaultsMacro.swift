@@ -34,6 +34,12 @@ public enum ObservableDefaultsMacro: SettingsClassMacro {
       }
       """,
       """
+      private var _ignoredKeyPathsForExternalUpdates: [PartialKeyPath<\(raw: className)>] {
+        get { _$defaults.ignoredKeyPaths }
+        set { _$defaults.ignoredKeyPaths = newValue }
+      }
+      """,
+      """
       private func observerStarter(observableKeysBlacklist: [PartialKeyPath<\(raw: className)>] = []) {
         _$defaults.start(self, ignoring: observableKeysBlacklist)
       }
