@@ -53,6 +53,20 @@ import Testing
     )
   }
 
+  /// A `nonisolated` class (in a module whose default isolation is the main actor) gets a
+  /// `nonisolated` conformance extension, as Apple's `@Observable` expands.
+  @Test func nonisolatedClassGetsANonisolatedConformance() {
+    expectExpansion(
+      #"""
+      @ObservableDefaults
+      nonisolated final class Settings {
+        var name = "x"
+      }
+      """#,
+      named: "nonisolatedClassGetsANonisolatedConformance"
+    )
+  }
+
   @Test func observeFirstPersistsOnlyDefaultsBacked() {
     expectExpansion(
       #"""

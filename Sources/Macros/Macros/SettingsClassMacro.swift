@@ -82,7 +82,10 @@ extension SettingsClassMacro {
     guard declaration.is(ClassDeclSyntax.self) else { return [] }
     let options = ClassOptions(node, flavor: flavor, context: nil)
     let mainActor = options.flag("defaultIsolationIsMainActor") || declaration.isMainActor
-    return [ClassMembers.conformances(of: type, mainActor: mainActor)]
+    return [
+      ClassMembers.conformances(
+        of: type, mainActor: mainActor, nonisolated: declaration.isNonisolated)
+    ]
   }
 }
 

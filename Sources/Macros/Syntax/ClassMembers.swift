@@ -77,12 +77,17 @@ struct ClassMembers {
   }
 
   /// `extension C: Observation.Observable, ObservableSettings {}`; for a main-actor class the
-  /// settings conformance is isolated to the main actor, as its properties are.
-  static func conformances(of type: some TypeSyntaxProtocol, mainActor: Bool) -> ExtensionDeclSyntax
-  {
-    let isolation = mainActor ? "@MainActor " : ""
+  /// settings conformance is isolated to the main actor, as its properties are; for a
+  /// `nonisolated` class the extension is `nonisolated` too, so that in a module whose default
+  /// isolation is the main actor its conformances are not isolated (as Apple's `@Observable`
+  /// expands).
+  static func conformances(
+    of type: some TypeSyntaxProtocol, mainActor: Bool, nonisolated: Bool
+  ) -> ExtensionDeclSyntax {
+    let isolation = mainActor && !nonisolated ? "@MainActor " : ""
+    let modifier = nonisolated ? "nonisolated " : ""
     let declaration: DeclSyntax =
-      "extension \(type.trimmed): Observation.Observable, \(raw: isolation)_ObservableDefaultsRuntime.Settings {}"
+      "\(raw: modifier)extension \(type.trimmed): Observation.Observable, \(raw: isolation)_ObservableDefaultsRuntime.Settings {}"
     return declaration.cast(ExtensionDeclSyntax.self)
   }
 }

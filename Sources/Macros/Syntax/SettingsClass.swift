@@ -143,6 +143,12 @@ extension DeclGroupSyntax {
     return isPublic ? "public " : ""
   }
 
+  /// Whether the type is declared `nonisolated` (SE-0449: out of the module's default
+  /// main-actor isolation).
+  var isNonisolated: Bool {
+    modifiers.contains { $0.name.tokenKind == .keyword(.nonisolated) }
+  }
+
   /// Whether the type carries an explicit `@MainActor`.
   var isMainActor: Bool {
     attributes.contains {
