@@ -14,6 +14,11 @@ import ObservableDefaultsCore
 ///   servers' `max_payload` must be at least that (its default is 1 MB).
 /// - **Bucket bytes**: ``maximumBytes``. Beyond it the server refuses a write ("maximum bytes
 ///   exceeded", JetStream error 10077), which the device reports as ``CloudQuotaViolation``.
+/// - **Keys**: ``maximumMessages``, JetStream's `MaxMsgs` with new messages discarded: with one
+///   revision per key it counts the keys, so no client of the account stores more than
+///   ``CloudQuota/maximumKeyCount`` keys however many devices write at once. Beyond it the
+///   server refuses a new key ("maximum messages exceeded", 10077), reported as
+///   ``CloudQuotaViolation``; a write that replaces a key's revision is not refused.
 enum NATSBucketLimits {
   /// Revisions kept per key.
   static let history: UInt8 = 1
@@ -29,4 +34,8 @@ enum NATSBucketLimits {
   /// only its growth (measured with nats-server 2.9.10).
   static let maximumBytes = Int64(
     2 * CloudQuota.maximumTotalBytes + 512 * CloudQuota.maximumKeyCount)
+
+  /// The bucket's messages (1,025): ``CloudQuota/maximumKeyCount`` keys and the bucket's marker
+  /// (``NATSKeyLayout/markerKey``).
+  static let maximumMessages = Int64(CloudQuota.maximumKeyCount + 1)
 }
