@@ -1,5 +1,6 @@
 import CNATS
 import Foundation
+import ObservableDefaultsCore
 import ObservableDefaultsNATS
 
 /// A raw libnats connection as one user of the test cluster, for what the library never does:
@@ -17,13 +18,29 @@ final class NATSTestClient: @unchecked Sendable {
   let connection: OpaquePointer
   let jetStream: OpaquePointer
 
-  init(url: String, user: NATSTestCluster.User) throws {
+  /// Connects as `user`, with TLS when `tls` is given, expecting `expectedHostname` in the
+  /// server's certificate (the URL's host when nil).
+  init(
+    url: String, user: NATSTestCluster.User, tls: HTTPTLSFiles? = nil,
+    expectedHostname: String? = nil
+  ) throws {
     var options: OpaquePointer?
     try Self.check(natsOptions_Create(&options))
     defer { natsOptions_Destroy(options) }
     try Self.check(natsOptions_SetURL(options, url))
     try Self.check(natsOptions_SetUserInfo(options, user.name, user.password))
     try Self.check(natsOptions_SetTimeout(options, 2000))
+    if let tls {
+      try Self.check(natsOptions_SetSecure(options, true))
+      if let expectedHostname {
+        try Self.check(natsOptions_SetExpectedHostname(options, expectedHostname))
+      }
+      if let ca = tls.caFile { try Self.check(natsOptions_LoadCATrustedCertificates(options, ca)) }
+      if let certificate = tls.certificateFile {
+        try Self.check(
+          natsOptions_LoadCertificatesChain(options, certificate, tls.keyFile ?? certificate))
+      }
+    }
     var connection: OpaquePointer?
     try Self.check(natsConnection_Connect(&connection, options))
     var jetStream: OpaquePointer?
