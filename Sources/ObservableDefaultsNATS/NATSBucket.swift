@@ -64,14 +64,15 @@ final class NATSBucket: @unchecked Sendable {
     var store: OpaquePointer?
     var status = js_KeyValue(&store, connection.jetStream, layout.bucket)
     if status == NATS_NOT_FOUND {
-      status = create(layout, on: connection, replicas: replicas)
-      if status == NATS_OK { status = js_KeyValue(&store, connection.jetStream, layout.bucket) }
-      if status != NATS_OK {
-        // Another device may have created it meanwhile.
-        let creation = NATSError(status, doing: "creating the bucket \(layout.bucket)")
-        status = js_KeyValue(&store, connection.jetStream, layout.bucket)
-        if status != NATS_OK { throw creation }
+      var creation: NATSError?
+      do throws(NATSError) {
+        try create(layout, on: connection, replicas: replicas)
+      } catch {
+        creation = error
       }
+      // When the creation failed, another device may have created it meanwhile.
+      status = js_KeyValue(&store, connection.jetStream, layout.bucket)
+      if status != NATS_OK, let creation { throw creation }
     }
     try NATSError.check(status, doing: "opening the bucket \(layout.bucket)")
     return store!
@@ -81,8 +82,11 @@ final class NATSBucket: @unchecked Sendable {
   /// rollups allowed, deletes denied, direct gets, new messages discarded at the limits), with
   /// ``NATSBucketLimits`` and the key count, which libnats' `kvConfig` cannot set:
   /// ``NATSBucketLimits/maximumMessages``.
+  ///
+  /// - Throws: ``NATSError``, e.g. `.refused(code: 10047)` when the account's JetStream storage
+  ///   (`max_file`) has no room for the bucket's bytes.
   private static func create(_ layout: NATSKeyLayout, on connection: NATSConnection, replicas: Int)
-    -> natsStatus
+    throws(NATSError)
   {
     var config = jsStreamConfig()
     jsStreamConfig_Init(&config)
@@ -98,7 +102,7 @@ final class NATSBucket: @unchecked Sendable {
     config.AllowDirect = true
     config.Duplicates = 120_000_000_000
     var code = jsErrCode(0)
-    return layout.stream.withCString { name in
+    let status = layout.stream.withCString { name in
       layout.allSubjects.withCString { subject in
         var subjects: [UnsafePointer<CChar>?] = [subject]
         return subjects.withUnsafeMutableBufferPointer { list in
@@ -109,6 +113,7 @@ final class NATSBucket: @unchecked Sendable {
         }
       }
     }
+    try NATSError.check(status, code: code, doing: "creating the bucket \(layout.bucket)")
   }
 
   /// The highest revision written to the bucket so far.
