@@ -6,9 +6,9 @@ import Testing
 
 @testable import ObservableDefaultsNATS
 
-/// Apple's key limits held across devices: 1,024 keys per container whoever writes them (the
-/// library's merge on the bucket's exact state, and the servers' `MaxMsgs` for any client), and
-/// 64-byte keys.
+/// Apple's key limits held across devices: 1,024 keys per container (the library's merge on the
+/// bucket's exact state), at most 2,048 for any client (the servers' `MaxMsgs`, which also
+/// counts removed keys), and 64-byte keys.
 @Suite struct NATSQuotaTests {
   let cluster: NATSTestCluster
   let configuration: NATSConfiguration
@@ -68,13 +68,13 @@ import Testing
     let client = try NATSTestClient(url: cluster.urls[1], user: NATSTestCluster.accountA)
     let config = try client.request("$JS.API.STREAM.INFO.\(layout.stream)").body["config"]
     let limits = config as? [String: Any] ?? [:]
-    #expect(limits["max_msgs"] as? Int == 1025)
+    #expect(limits["max_msgs"] as? Int == 2049)
     #expect(limits["discard"] as? String == "new")
-    // A client without the library's quota check writes 1,024 keys of garbage (which devices
-    // skip, so they do not count them): the 1,025th key is refused, a replacement is not.
+    // A client without the library's quota check writes 2,048 keys of garbage (which devices
+    // skip, so they do not count them): the 2,049th key is refused, a replacement is not.
     let store = try client.bucket(layout.bucket)
     defer { kvStore_Destroy(store) }
-    for index in 0..<1024 { try client.put(Data("x".utf8), key: "k\(index)", in: store) }
+    for index in 0..<2048 { try client.put(Data("x".utf8), key: "k\(index)", in: store) }
     #expect(
       throws: NATSTestClient.Failure(status: NATS_ERR, code: 0, text: "maximum messages exceeded")
     ) {
