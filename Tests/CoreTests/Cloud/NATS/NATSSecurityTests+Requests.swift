@@ -1,6 +1,7 @@
 import CNATS
 import Foundation
 import ObservableDefaultsCore
+import TestSupport
 import Testing
 
 @testable import ObservableDefaultsNATS
@@ -116,26 +117,46 @@ extension NATSSecurityTests {
     #expect(own.body.isEmpty)
   }
 
-  @Test func accountInformationCountsOnlyTheAccountsOwnStreamsAndBytes() throws {
+  /// The account's JetStream usage (`$JS.API.INFO`): its streams and stored bytes.
+  func usage(_ client: NATSTestClient) throws -> [Int] {
+    let info = try client.request("$JS.API.INFO").body
+    return [info["streams"] as? Int ?? -1, info["storage"] as? Int ?? -1]
+  }
+
+  /// The account's streams and the sum of their messages' bytes, from the streams themselves.
+  func streamsAndBytes(_ client: NATSTestClient) throws -> [Int] {
+    let streams = try client.request("$JS.API.STREAM.LIST").body["streams"] as? [Any] ?? []
+    let bytes = streams.compactMap { stream in
+      ((stream as? [String: Any])?["state"] as? [String: Any])?["bytes"] as? Int
+    }
+    return [streams.count, bytes.reduce(0, +)]
+  }
+
+  @Test func accountInformationCountsOnlyTheAccountsOwnStreamsAndBytes() async throws {
     _ = try victim()
     let attacker = try NATSTestClient(url: cluster.urls[1], user: NATSTestCluster.accountA)
     let named = try attacker.request(
       "$JS.API.STREAM.NAMES", #"{"subject":"\#(layout.allSubjects)"}"#)
     #expect(named.error == nil)
     #expect(named.body["total"] as? Int == 0)
-    // B's usage (only this suite writes to B) does not move when A stores 500,000 bytes, and
-    // counts exactly B's own streams.
+    // B's usage (only this suite writes to B) counts exactly B's own streams, and does not move
+    // when A stores 500,000 bytes.
     let owner = try NATSTestClient(url: cluster.urls[1], user: NATSTestCluster.accountB)
-    func usage(_ client: NATSTestClient) throws -> String {
-      let info = try client.request("$JS.API.INFO").body
-      return "streams=\(info["streams"] ?? "none") storage=\(info["storage"] ?? "none")"
-    }
+    // The servers count an account's usage a moment after a write (every 1.5 s or so): B's
+    // counts at least its streams' bytes once its last save is counted (the servers add a few
+    // bytes of their own).
+    #expect(
+      try await poll {
+        let (counted, stored) = (try usage(owner), try streamsAndBytes(owner))
+        return counted[0] == stored[0] && counted[1] >= stored[1]
+      })
     let before = try usage(owner)
-    let names = try owner.request("$JS.API.STREAM.NAMES").body
-    #expect(before.hasPrefix("streams=\(names["total"] ?? "none") "))
+    let attackerBefore = try usage(attacker)[1]
     try device(NATSTestCluster.accountA).save([
       "big": record(String(repeating: "a", count: 500_000), at: 1)
     ])
+    // A's usage counts its save, so the servers have counted it.
+    #expect(try await poll { try usage(attacker)[1] >= attackerBefore + 500_000 })
     #expect(try usage(owner) == before)
   }
 
