@@ -64,26 +64,56 @@ final class NATSBucket: @unchecked Sendable {
     var store: OpaquePointer?
     var status = js_KeyValue(&store, connection.jetStream, layout.bucket)
     if status == NATS_NOT_FOUND {
-      var config = kvConfig()
-      kvConfig_Init(&config)
-      config.MaxValueSize = NATSBucketLimits.maximumValueBytes
-      config.History = NATSBucketLimits.history
-      config.MaxBytes = NATSBucketLimits.maximumBytes
-      config.Replicas = Int32(replicas)
-      config.StorageType = js_FileStorage
-      status = layout.bucket.withCString { name in
-        config.Bucket = name
-        return js_CreateKeyValue(&store, connection.jetStream, &config)
+      var creation: NATSError?
+      do throws(NATSError) {
+        try create(layout, on: connection, replicas: replicas)
+      } catch {
+        creation = error
       }
-      if status != NATS_OK {
-        // Another device may have created it meanwhile.
-        let creation = NATSError(status, doing: "creating the bucket \(layout.bucket)")
-        status = js_KeyValue(&store, connection.jetStream, layout.bucket)
-        if status != NATS_OK { throw creation }
-      }
+      // When the creation failed, another device may have created it meanwhile.
+      status = js_KeyValue(&store, connection.jetStream, layout.bucket)
+      if status != NATS_OK, let creation { throw creation }
     }
     try NATSError.check(status, doing: "opening the bucket \(layout.bucket)")
     return store!
+  }
+
+  /// Creates the bucket's stream as libnats' `js_CreateKeyValue` does (the subjects `$KV.<bucket>.>`,
+  /// rollups allowed, deletes denied, direct gets, new messages discarded at the limits), with
+  /// ``NATSBucketLimits`` and the key count, which libnats' `kvConfig` cannot set:
+  /// ``NATSBucketLimits/maximumMessages``.
+  ///
+  /// - Throws: ``NATSError``, e.g. `.refused(code: 10047)` when the account's JetStream storage
+  ///   (`max_file`) has no room for the bucket's bytes.
+  private static func create(_ layout: NATSKeyLayout, on connection: NATSConnection, replicas: Int)
+    throws(NATSError)
+  {
+    var config = jsStreamConfig()
+    jsStreamConfig_Init(&config)
+    config.MaxMsgsPerSubject = Int64(NATSBucketLimits.history)
+    config.MaxMsgs = NATSBucketLimits.maximumMessages
+    config.MaxBytes = NATSBucketLimits.maximumBytes
+    config.MaxMsgSize = NATSBucketLimits.maximumValueBytes
+    config.Discard = js_DiscardNew
+    config.Storage = js_FileStorage
+    config.Replicas = Int64(replicas)
+    config.AllowRollup = true
+    config.DenyDelete = true
+    config.AllowDirect = true
+    config.Duplicates = 120_000_000_000
+    var code = jsErrCode(0)
+    let status = layout.stream.withCString { name in
+      layout.allSubjects.withCString { subject in
+        var subjects: [UnsafePointer<CChar>?] = [subject]
+        return subjects.withUnsafeMutableBufferPointer { list in
+          config.Name = name
+          config.Subjects = list.baseAddress
+          config.SubjectsLen = 1
+          return js_AddStream(nil, connection.jetStream, &config, nil, &code)
+        }
+      }
+    }
+    try NATSError.check(status, code: code, doing: "creating the bucket \(layout.bucket)")
   }
 
   /// The highest revision written to the bucket so far.
@@ -119,7 +149,8 @@ final class NATSBucket: @unchecked Sendable {
   enum WriteRefusal: Error, Equatable {
     /// The bucket's last revision is no longer the expected one: another device wrote.
     case conflict
-    /// The bucket's bytes would exceed ``NATSBucketLimits/maximumBytes``.
+    /// The bucket's bytes would exceed ``NATSBucketLimits/maximumBytes``, or its keys
+    /// ``NATSBucketLimits/maximumMessages``.
     case full
     /// Another failure.
     case failed(NATSError)
@@ -178,7 +209,10 @@ final class NATSBucket: @unchecked Sendable {
     guard published == NATS_OK else {
       let error = NATSError(published, code: code, doing: "writing \(layout.subject(key))")
       if code == JSStreamWrongLastSequenceErr { throw .conflict }
-      if code == JSStreamStoreFailedErr, error.message.hasSuffix("maximum bytes exceeded") {
+      if code == JSStreamStoreFailedErr,
+        error.message.hasSuffix("maximum bytes exceeded")
+          || error.message.hasSuffix("maximum messages exceeded")
+      {
         throw .full
       }
       throw .failed(error)

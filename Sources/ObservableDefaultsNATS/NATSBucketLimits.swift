@@ -14,6 +14,15 @@ import ObservableDefaultsCore
 ///   servers' `max_payload` must be at least that (its default is 1 MB).
 /// - **Bucket bytes**: ``maximumBytes``. Beyond it the server refuses a write ("maximum bytes
 ///   exceeded", JetStream error 10077), which the device reports as ``CloudQuotaViolation``.
+/// - **Keys**: ``maximumMessages``, JetStream's `MaxMsgs` with new messages discarded. With one
+///   revision per key it counts the keys the bucket has ever held: a removal is a record (so
+///   that an older write cannot bring the key back), which stays. So it allows
+///   ``CloudQuota/maximumKeyCount`` keys and as many removed ones: no client of the account
+///   stores more than twice Apple's keys however it writes (the library's merge holds Apple's
+///   1,024 exactly, see ``NATSSave``), and a container that has removed more than 1,024
+///   distinct keys takes fewer new ones. Beyond it the server refuses a new key ("maximum
+///   messages exceeded", 10077), reported as ``CloudQuotaViolation``; a write that replaces a
+///   key's revision is never refused.
 enum NATSBucketLimits {
   /// Revisions kept per key.
   static let history: UInt8 = 1
@@ -29,4 +38,8 @@ enum NATSBucketLimits {
   /// only its growth (measured with nats-server 2.9.10).
   static let maximumBytes = Int64(
     2 * CloudQuota.maximumTotalBytes + 512 * CloudQuota.maximumKeyCount)
+
+  /// The bucket's messages (2,049): ``CloudQuota/maximumKeyCount`` keys, as many removed keys,
+  /// and the bucket's marker (``NATSKeyLayout/markerKey``).
+  static let maximumMessages = Int64(2 * CloudQuota.maximumKeyCount + 1)
 }

@@ -56,7 +56,10 @@ final class NATSConnection: @unchecked Sendable {
         status = natsConnection_Connect(&connection, options)
         if status == NATS_NOT_YET_CONNECTED { status = NATS_OK }
       }
-      try NATSError.check(status, doing: "connecting to \(configuration.serverList)")
+      if status != NATS_OK {
+        throw NATSError.connecting(
+          status, to: configuration, secure: Self.isSecure(configuration))
+      }
       guard let connection else {
         throw NATSError(kind: .unreachable, message: "connecting: no connection")
       }
@@ -170,9 +173,7 @@ final class NATSConnection: @unchecked Sendable {
       doing: "setting the servers \(configuration.serverList)")
     try configuration.credentials?.apply(to: options)
     let tls = configuration.tls
-    if tls.caFile != nil || tls.certificateFile != nil
-      || configuration.servers.contains(where: { $0.hasPrefix("tls://") })
-    {
+    if isSecure(configuration) {
       try NATSError.check(natsOptions_SetSecure(options, true), doing: "enabling TLS")
     }
     if let caFile = tls.caFile {
@@ -200,6 +201,12 @@ final class NATSConnection: @unchecked Sendable {
     )
     try NATSError.check(
       natsOptions_SetClosedCB(options, Self.changed, closure), doing: "watching the connection")
+  }
+
+  /// Whether the device connects with TLS: a CA file, a client certificate or a `tls://` server.
+  private static func isSecure(_ configuration: NATSConfiguration) -> Bool {
+    configuration.tls.caFile != nil || configuration.tls.certificateFile != nil
+      || configuration.servers.contains { $0.hasPrefix("tls://") }
   }
 
   /// libnats' callback for every change of the connection's state.

@@ -43,6 +43,19 @@ import Testing
       ])
   }
 
+  @Test func aDeviceOfAWithBsContainerAndAccountNamesIsToldNothingOfBsSaves() async throws {
+    let alice = try device(NATSTestCluster.accountA)
+    let seen = Mutex<[String]>([])
+    let subscription = alice.subscribe(from: try alice.load().cursor) { event in
+      if case .changed(let batch) = event { seen.withLock { $0 += batch.records.keys.sorted() } }
+    }
+    try device(NATSTestCluster.accountB).save(["secret": record("b's", at: 1)])
+    try alice.save(["mine": record("a's", at: 2)])
+    // A's watch delivers in order: a save of B's in A's bucket would have come first.
+    #expect(await poll { seen.withLock { $0 } == ["mine"] })
+    subscription.cancel()
+  }
+
   @Test func accountACannotOpenReadOrWatchAccountBsBucket() throws {
     try device(NATSTestCluster.accountB).save(["secret": record("b's", at: 1)])
     let attacker = try NATSTestClient(url: cluster.urls[0], user: NATSTestCluster.accountA)

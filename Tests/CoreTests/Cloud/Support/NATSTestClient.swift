@@ -1,5 +1,6 @@
 import CNATS
 import Foundation
+import ObservableDefaultsCore
 import ObservableDefaultsNATS
 
 /// A raw libnats connection as one user of the test cluster, for what the library never does:
@@ -17,13 +18,29 @@ final class NATSTestClient: @unchecked Sendable {
   let connection: OpaquePointer
   let jetStream: OpaquePointer
 
-  init(url: String, user: NATSTestCluster.User) throws {
+  /// Connects as `user`, with TLS when `tls` is given, expecting `expectedHostname` in the
+  /// server's certificate (the URL's host when nil).
+  init(
+    url: String, user: NATSTestCluster.User, tls: HTTPTLSFiles? = nil,
+    expectedHostname: String? = nil
+  ) throws {
     var options: OpaquePointer?
     try Self.check(natsOptions_Create(&options))
     defer { natsOptions_Destroy(options) }
     try Self.check(natsOptions_SetURL(options, url))
     try Self.check(natsOptions_SetUserInfo(options, user.name, user.password))
     try Self.check(natsOptions_SetTimeout(options, 2000))
+    if let tls {
+      try Self.check(natsOptions_SetSecure(options, true))
+      if let expectedHostname {
+        try Self.check(natsOptions_SetExpectedHostname(options, expectedHostname))
+      }
+      if let ca = tls.caFile { try Self.check(natsOptions_LoadCATrustedCertificates(options, ca)) }
+      if let certificate = tls.certificateFile {
+        try Self.check(
+          natsOptions_LoadCertificatesChain(options, certificate, tls.keyFile ?? certificate))
+      }
+    }
     var connection: OpaquePointer?
     try Self.check(natsConnection_Connect(&connection, options))
     var jetStream: OpaquePointer?
@@ -100,16 +117,51 @@ final class NATSTestClient: @unchecked Sendable {
     return revision
   }
 
-  /// Publishes `bytes` to `subject` through JetStream, waiting for a stream's acknowledgement.
-  func publish(_ bytes: Data, to subject: String) throws {
+  /// Publishes `bytes` to `subject` through JetStream with `header` (name → value), waiting for
+  /// a stream's acknowledgement.
+  func publish(_ bytes: Data, to subject: String, header: [String: String] = [:]) throws {
+    var message: OpaquePointer?
+    try Self.check(
+      bytes.withUnsafeBytes { buffer in
+        natsMsg_Create(
+          &message, subject, nil, buffer.baseAddress?.assumingMemoryBound(to: CChar.self),
+          Int32(buffer.count))
+      })
+    defer { natsMsg_Destroy(message) }
+    for (name, value) in header { try Self.check(natsMsgHeader_Set(message, name, value)) }
     var acknowledgement: UnsafeMutablePointer<jsPubAck>?
     var code = jsErrCode(0)
-    let status = bytes.withUnsafeBytes { buffer in
-      js_Publish(
-        &acknowledgement, jetStream, subject, buffer.baseAddress, Int32(buffer.count), nil, &code)
-    }
+    let status = js_PublishMsg(&acknowledgement, jetStream, message, nil, &code)
     jsPubAck_Destroy(acknowledgement)
     try Self.check(status, code: code)
+  }
+
+  /// A JetStream API reply: its `Status` header (e.g. `404` for a direct get of no message) and
+  /// its body as JSON (empty when it has none).
+  struct Reply {
+    let status: String?
+    let body: [String: Any]
+
+    /// The JetStream error, `<err_code> <description>`, or nil when the request succeeded.
+    var error: String? {
+      guard let error = body["error"] as? [String: Any] else { return nil }
+      return "\(error["err_code"] ?? "") \(error["description"] ?? "")"
+    }
+  }
+
+  /// Sends `body` to `subject` (a `$JS.API.…` request) with core NATS and waits `timeout`
+  /// milliseconds for the reply.
+  func request(_ subject: String, _ body: String = "", timeout: Int64 = 3000) throws -> Reply {
+    var reply: OpaquePointer?
+    try Self.check(natsConnection_RequestString(&reply, connection, subject, body, timeout))
+    defer { natsMsg_Destroy(reply) }
+    var status: UnsafePointer<CChar>?
+    let hasStatus = natsMsgHeader_Get(reply, "Status", &status) == NATS_OK
+    let data = Data(bytes: natsMsg_GetData(reply), count: Int(natsMsg_GetDataLength(reply)))
+    let json = data.isEmpty ? [:] : try JSONSerialization.jsonObject(with: data)
+    return Reply(
+      status: hasStatus ? status.map { String(cString: $0) } : nil,
+      body: json as? [String: Any] ?? [:])
   }
 
   /// Subscribes to `subject` with core NATS (no JetStream); the subscription stays open until

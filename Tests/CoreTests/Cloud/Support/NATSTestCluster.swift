@@ -1,13 +1,14 @@
 import CNATS
 import Foundation
+import ObservableDefaultsCore
 import ObservableDefaultsNATS
 import TestSupport
 
-/// A real 3-server NATS JetStream cluster on 127.0.0.1 for the tests: `nats-server` (Debian's
-/// package) on free ports, one configuration file per server with a `cluster` block, JetStream
-/// in a temporary folder, and two accounts, ``accountA`` and ``accountB``, each with one user and
-/// JetStream enabled. Servers are started and stopped by PID however the tests end (see
-/// ``LoopbackServer``).
+/// A real NATS JetStream cluster on 127.0.0.1 for the tests (3 servers, or one; see
+/// ``Options``): `nats-server` (Debian's package) on free ports, one configuration file per
+/// server with a `cluster` block, JetStream in a temporary folder, and two accounts,
+/// ``accountA`` and ``accountB``, each with one user and JetStream enabled. Servers are started
+/// and stopped by PID however the tests end (see ``LoopbackServer``).
 final class NATSTestCluster: LoopbackCluster, @unchecked Sendable {
   /// nats-server or libnats is missing: the tests fail with this message.
   struct NotInstalled: Error, CustomStringConvertible {
@@ -32,6 +33,22 @@ final class NATSTestCluster: LoopbackCluster, @unchecked Sendable {
   static let accountA = User(account: "A", name: "alice-device", password: "a-secret-7f3c")
   static let accountB = User(account: "B", name: "bob-device", password: "b-secret-91d2")
 
+  /// How the servers differ from the shared cluster's.
+  struct Options {
+    /// Servers: 3, or 1 (no `cluster` block then).
+    var size = 3
+    /// The content of each server's `tls { … }` block, or nil for none.
+    var tls: String? = nil
+    /// The TLS files the readiness check (``waitUntilReady(_:)``) connects with.
+    var clientTLS: HTTPTLSFiles? = nil
+    /// The host name the readiness check expects in the server's certificate (its IP address
+    /// when nil).
+    var readinessHost: String? = nil
+    /// Each account's JetStream file storage (`max_file`) and the server's (`max_file_store`).
+    var accountStorage = "2GB"
+    var serverStorage = "2GB"
+  }
+
   /// The cluster every NATS test shares (a fresh container, so fresh buckets, per test).
   static let shared: Result<NATSTestCluster, any Error> = Result { try NATSTestCluster() }
 
@@ -39,25 +56,28 @@ final class NATSTestCluster: LoopbackCluster, @unchecked Sendable {
   let servers: [LoopbackServer]
   /// The servers' client URLs, in the order of ``servers``.
   let urls: [String]
+  let options: Options
 
-  /// Starts 3 servers and waits until JetStream answers on each.
-  init() throws {
+  /// Starts the servers and waits until JetStream answers on each.
+  init(_ options: Options = Options()) throws {
+    self.options = options
     guard let program = LoopbackServer.executable("nats-server"),
       FileManager.default.fileExists(atPath: "/usr/include/nats/nats.h")
     else { throw NotInstalled() }
     folder = FileManager.default.temporaryDirectory.appendingPathComponent(
       "nats-tests-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    let ports = try LoopbackServer.freePorts(6)
-    let routes = (0..<3).map { "nats-route://127.0.0.1:\(ports[3 + $0])" }
-    urls = (0..<3).map { "nats://127.0.0.1:\(ports[$0])" }
+    let size = options.size
+    let ports = try LoopbackServer.freePorts(2 * size)
+    let routes = (0..<size).map { "nats-route://127.0.0.1:\(ports[size + $0])" }
+    urls = (0..<size).map { "nats://127.0.0.1:\(ports[$0])" }
     var servers: [LoopbackServer] = []
-    for index in 0..<3 {
+    for index in 0..<size {
       let name = "n\(index)"
       let file = folder.appendingPathComponent("\(name).conf")
       try Self.configuration(
-        name: name, client: ports[index], cluster: ports[3 + index], routes: routes,
-        storage: folder.appendingPathComponent(name)
+        name: name, client: ports[index], cluster: ports[size + index], routes: routes,
+        storage: folder.appendingPathComponent(name), options: options
       ).write(to: file, atomically: true, encoding: .utf8)
       servers.append(
         LoopbackServer(
@@ -84,31 +104,40 @@ final class NATSTestCluster: LoopbackCluster, @unchecked Sendable {
     try? FileManager.default.removeItem(at: folder)
   }
 
-  /// One server's configuration: the cluster, JetStream, a payload limit that fits the largest
-  /// record, and the two accounts. A bucket reserves its `MaxBytes` (2.5 MiB) on each of its 3
+  /// One server's configuration: the cluster (of more than one server), JetStream, a payload
+  /// limit that fits the largest record, TLS, and the two accounts. A bucket reserves its `MaxBytes` (2.5 MiB) on each of its 3
   /// servers against the account's `max_file` and the server's `max_file_store`, so both allow
   /// the few hundred buckets of a test run (the files themselves stay small).
   private static func configuration(
-    name: String, client: Int, cluster: Int, routes: [String], storage: URL
+    name: String, client: Int, cluster: Int, routes: [String], storage: URL, options: Options
   ) -> String {
     func account(_ user: User) -> String {
       """
         \(user.account): {
-          jetstream: { max_file: 2GB, max_mem: 8MB }
+          jetstream: { max_file: \(options.accountStorage), max_mem: 8MB }
           users: [{ user: "\(user.name)", password: "\(user.password)" }]
         }
       """
     }
-    return """
-      server_name: \(name)
-      listen: 127.0.0.1:\(client)
-      max_payload: 4MB
-      jetstream { store_dir: "\(storage.path)", max_file_store: 2GB, max_memory_store: 32MB }
+    let clustered =
+      routes.count < 2
+      ? ""
+      : """
       cluster {
         name: tests
         listen: 127.0.0.1:\(cluster)
         routes: [\(routes.joined(separator: ", "))]
       }
+      """
+    return """
+      server_name: \(name)
+      listen: 127.0.0.1:\(client)
+      max_payload: 4MB
+      jetstream {
+        store_dir: "\(storage.path)", max_file_store: \(options.serverStorage), max_memory_store: 32MB
+      }
+      \(clustered)
+      \(options.tls.map { "tls { \($0) }" } ?? "")
       accounts {
       \(account(accountA))
       \(account(accountB))
@@ -124,7 +153,10 @@ final class NATSTestCluster: LoopbackCluster, @unchecked Sendable {
       let url = urls[servers.firstIndex { $0 === server } ?? 0]
       let ready = pollBlocking(within: .seconds(20)) {
         do {
-          try NATSTestClient(url: url, user: Self.accountA).accountInfo()
+          try NATSTestClient(
+            url: url, user: Self.accountA, tls: options.clientTLS,
+            expectedHostname: options.readinessHost
+          ).accountInfo()
           return true
         } catch {
           lastError = "\(error)"
@@ -132,7 +164,10 @@ final class NATSTestCluster: LoopbackCluster, @unchecked Sendable {
         }
       }
       if !ready {
-        throw ClusterError(description: "\(server.name) had no JetStream in 20 s: \(lastError)")
+        let log = (try? String(contentsOf: server.log, encoding: .utf8)) ?? ""
+        throw ClusterError(
+          description: "\(server.name) had no JetStream in 20 s: \(lastError); its log ends: "
+            + log.suffix(600))
       }
     }
   }
@@ -147,7 +182,7 @@ final class NATSTestCluster: LoopbackCluster, @unchecked Sendable {
     }
     return NATSConfiguration(
       servers: chosen, container: container, account: account, credentials: user.credentials,
-      replicas: 3, requestTimeout: 5)
+      replicas: servers.count, requestTimeout: 5)
   }
 }
 
