@@ -121,6 +121,17 @@ import Testing
     try defaults.flush()
   }
 
+  @Test func aNewSuitesFirstWriteMakesNoPause() throws {
+    let folder = try TemporaryFolder()
+    let url = folder.file("new.plist")
+    let defaults = PropertyListDefaults(fileURL: url)
+    defaults.set(1, forKey: "first")
+    try defaults.flush()
+    #expect(try foundationRead(url)["first"] as? Int == 1)
+    // The missing file is looked for once more, at once: no pause for a half-written file.
+    #expect(PropertyListCounters.counts(for: url).halfWrittenRetries == 0)
+  }
+
   @Test func aWriteReadsAHalfWrittenFileAgainBeforeReplacingIt() throws {
     let folder = try TemporaryFolder()
     let file = PropertyListFile(url: folder.file("half.plist"))

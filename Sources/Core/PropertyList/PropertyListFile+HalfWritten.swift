@@ -36,13 +36,18 @@ extension PropertyListFile {
     return try read()
   }
 
-  /// ``readSnapshot()`` for a writer about to replace the file: a file that does not parse, is
-  /// empty or is missing is read again (``retryingHalfWritten(suspecting:_:)``) before the write
-  /// goes ahead, so no other program's write in progress is replaced by this one.
+  /// ``readSnapshot()`` for a writer about to replace the file: a file that does not parse or is
+  /// empty is read again (``retryingHalfWritten(suspecting:_:)``) before the write goes ahead, so
+  /// no other program's write in progress is replaced by this one; a missing file is looked for
+  /// once more at once (a program that deletes the file before creating it again leaves no file
+  /// for a moment), not after the pauses: every new suite's first write meets a missing file.
   func readSnapshotBeforeWriting() throws -> PropertyListSnapshot? {
-    let isEmptyOrMissing = { (snapshot: PropertyListSnapshot?) in
-      snapshot?.version?.identity.isEmpty ?? true
+    let isEmpty = { (snapshot: PropertyListSnapshot?) in
+      snapshot?.version?.identity.isEmpty ?? false
     }
-    return try retryingHalfWritten(suspecting: isEmptyOrMissing) { try readSnapshot() }
+    if let snapshot = try retryingHalfWritten(suspecting: isEmpty, { try readSnapshot() }) {
+      return snapshot
+    }
+    return try readSnapshot()
   }
 }
