@@ -36,8 +36,11 @@ final class NATSWatch: @unchecked Sendable {
 
   /// The consumer's idle heartbeat: 1 s, in nanoseconds.
   static let heartbeat: Int64 = 1_000_000_000
-  /// How long an incomplete save waits for the rest of its keys.
-  static let incompleteSaveDelay: TimeInterval = 1
+  /// How long an incomplete save waits for the rest of its keys: 5 s. A save writes its keys one
+  /// after another, each replicated before the next, and on a loaded machine two keys have come
+  /// more than a second apart (a CI run delivered `x` of the save `x, y` alone). Only a save a
+  /// conflict cut short waits this long.
+  static let incompleteSaveDelay: TimeInterval = 5
 
   private let deliver: Deliver
   private let lock = NSLock()
