@@ -5,19 +5,20 @@ import Foundation
 #endif
 
 extension PropertyListFile {
-  /// The pauses before reading a file again that looked half-written: 20 ms, then 100 ms.
+  /// The pauses before reading a file again that looked half-written: 20 ms, 100 ms, then
+  /// 400 ms (another program's second command may take that long to start on a loaded machine).
   ///
   /// Programs that write a file in place (shell redirections, editors without atomic save,
   /// `truncate` then `write`) leave it empty or cut short for a moment, and one that deletes
   /// the file before creating it again leaves no file; a reader that takes that moment for the
   /// file's contents would tell observers every key was removed, or refuse writes as if the file
   /// were corrupt.
-  static let halfWrittenPauses: [useconds_t] = [20_000, 100_000]
+  static let halfWrittenPauses: [useconds_t] = [20_000, 100_000, 400_000]
 
   /// `read`'s result, read again after each of ``halfWrittenPauses`` while `read` throws a
   /// `.malformed` ``PropertyListError`` or `isSuspect` holds for its result; the last attempt's
   /// result (or error) stands, so a file that really is empty, missing or malformed is taken as
-  /// such about 120 ms later.
+  /// such about half a second later.
   ///
   /// - Throws: What the last attempt throws; any other error at once.
   func retryingHalfWritten<Result>(
