@@ -107,12 +107,11 @@ let swiftSyntaxLibraries = [
 ]
 
 let swiftSyntaxSource = SwiftSyntaxSource.current
-let pluginSwiftSyntax = SwiftSyntaxUse(
-  [
-    "SwiftSyntax", "SwiftSyntaxBuilder", "SwiftSyntaxMacros", "SwiftDiagnostics",
-    "SwiftCompilerPluginMessageHandling",
-  ],
+let macroSwiftSyntax = SwiftSyntaxUse(
+  ["SwiftSyntax", "SwiftSyntaxBuilder", "SwiftSyntaxMacros", "SwiftDiagnostics"],
   from: swiftSyntaxSource)
+let pluginSwiftSyntax = SwiftSyntaxUse(
+  ["SwiftSyntaxMacros", "SwiftCompilerPluginMessageHandling"], from: swiftSyntaxSource)
 let macroTestsSwiftSyntax = SwiftSyntaxUse(
   [
     "SwiftSyntax", "SwiftSyntaxBuilder", "SwiftSyntaxMacros", "SwiftDiagnostics", "SwiftParser",
@@ -125,42 +124,76 @@ let package = Package(
   products: [
     .library(name: "ObservableDefaults", targets: ["ObservableDefaults"]),
     .library(name: "ObservableDefaultsCore", targets: ["ObservableDefaultsCore"]),
+    .library(name: "ObservableDefaultsEtcd", targets: ["ObservableDefaultsEtcd"]),
     .library(name: "ObservableDefaultsNATS", targets: ["ObservableDefaultsNATS"]),
+    .library(name: "ObservableDefaultsTesting", targets: ["ObservableDefaultsTesting"]),
     .library(name: "SettingsEditor", targets: ["SettingsEditor"]),
     .executable(name: "settings-editor", targets: ["settings-editor"]),
+  ],
+  // The sync engines `ObservableDefaults` re-exports and chooses from configuration (see
+  // `CloudEngines`). `traits: []` drops them, and with them the need for their C headers.
+  traits: [
+    .default(enabledTraits: ["EtcdSupport"]),
+    .trait(
+      name: "EtcdSupport",
+      description: """
+        The etcd backend (ObservableDefaultsEtcd): chosen when OBSERVABLE_DEFAULTS_ETCD_ENDPOINTS \
+        or cloud.conf names etcd endpoints. Builds against libcurl's headers \
+        (libcurl4-openssl-dev); loads libcurl only when a program talks to etcd.
+        """),
+    .trait(
+      name: "NATSSupport",
+      description: """
+        The NATS JetStream backend (ObservableDefaultsNATS): chosen when \
+        OBSERVABLE_DEFAULTS_NATS_SERVERS or cloud.conf names NATS servers. Off by default: it \
+        builds against libnats' headers (libnats-dev) and every program linking it loads libnats.
+        """),
   ],
   dependencies: swiftSyntaxSource == .package
     ? [.package(url: "https://github.com/swiftlang/swift-syntax.git", "602.0.0"..<"700.0.0")] : [],
   targets: [
-    // Macros: the compiler plugin, built on the toolchain's own SwiftSyntax.
+    // Macros: the expansions, a plain library (so that the package's own builds compile every
+    // other library once, not again as a host tool), and the compiler plugin that serves them.
+    .target(
+      name: "ObservableDefaultsMacroImplementation",
+      dependencies: macroSwiftSyntax.dependencies,
+      swiftSettings: macroSwiftSyntax.swiftSettings,
+      linkerSettings: macroSwiftSyntax.linkerSettings
+    ),
     .macro(
       name: "ObservableDefaultsMacros",
-      dependencies: pluginSwiftSyntax.dependencies,
-      path: "Sources/Macros",
+      dependencies: ["ObservableDefaultsMacroImplementation"] + pluginSwiftSyntax.dependencies,
       swiftSettings: pluginSwiftSyntax.swiftSettings,
       linkerSettings: pluginSwiftSyntax.linkerSettings
     ),
-    // Core: property-list files, suites shared between processes, change signals, codecs.
-    .target(name: "ObservableDefaultsCore", dependencies: ["CCurl"], path: "Sources/Core"),
-    // libcurl, the HTTP client of the etcd cloud backend: built against its headers (Debian:
-    // libcurl4-openssl-dev), loaded with dlopen on first use (see Sources/CCurl/include/ccurl.h).
-    .target(name: "CCurl", path: "Sources/CCurl", linkerSettings: [.linkedLibrary("dl")]),
-    // The NATS JetStream cloud backend, a library of its own so that a program that never uses
-    // NATS needs neither libnats' headers nor the library (Debian: libnats-dev).
-    .systemLibrary(
-      name: "CNATS", path: "Sources/CNATS", pkgConfig: "libnats",
-      providers: [.apt(["libnats-dev"])]),
-    .target(
-      name: "ObservableDefaultsNATS", dependencies: ["ObservableDefaultsCore", "CNATS"],
-      path: "Sources/ObservableDefaultsNATS"),
-    // The library users import: macro declarations and the runtime their expansions call.
+    // Core: property-list files, suites shared between processes, change signals, codecs, the
+    // cloud store and its engine-neutral backends.
+    .target(name: "ObservableDefaultsCore", dependencies: ["CCloudEngineRegistration"]),
+    // The hook through which the umbrella module registers the engines it was built with.
+    .target(name: "CCloudEngineRegistration"),
+    // The etcd cloud backend and its HTTP client. libcurl is built against its headers (Debian:
+    // libcurl4-openssl-dev) and loaded with dlopen on first use (see Sources/CCurl/include/ccurl.h).
+    .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
+    .target(name: "ObservableDefaultsEtcd", dependencies: ["ObservableDefaultsCore", "CCurl"]),
+    // The NATS JetStream cloud backend over libnats (Debian: libnats-dev).
+    .systemLibrary(name: "CNATS", pkgConfig: "libnats", providers: [.apt(["libnats-dev"])]),
+    .target(name: "ObservableDefaultsNATS", dependencies: ["ObservableDefaultsCore", "CNATS"]),
+    // The library users import: macro declarations, the runtime their expansions call, and the
+    // engines of the enabled traits.
     .target(
       name: "ObservableDefaults",
-      dependencies: ["ObservableDefaultsCore", "ObservableDefaultsMacros"],
-      path: "Sources/ObservableDefaults"
+      dependencies: [
+        "ObservableDefaultsCore", "ObservableDefaultsMacros",
+        .target(name: "ObservableDefaultsEtcd", condition: .when(traits: ["EtcdSupport"])),
+        .target(name: "ObservableDefaultsNATS", condition: .when(traits: ["NATSSupport"])),
+      ]
     ),
-    // Editor: ncurses front end (top-level Screens/) and its command-line program.
-    .systemLibrary(name: "CNcursesW", path: "Sources/CNcursesW"),
+    // The contracts for users' and third-party backends' tests: the CloudBackend conformance
+    // suite, temporary suites, and the polling helper.
+    .target(name: "ObservableDefaultsTesting", dependencies: ["ObservableDefaultsCore"]),
+    // Editor: ncurses front end (top-level Screens/) and its command-line program, which links
+    // every engine.
+    .systemLibrary(name: "CNcursesW"),
     .target(
       name: "SettingsEditor",
       dependencies: ["ObservableDefaults", "CNcursesW"],
@@ -169,8 +202,9 @@ let package = Package(
     ),
     .executableTarget(
       name: "settings-editor",
-      dependencies: ["SettingsEditor", "ObservableDefaults"],
-      path: "Sources/settings-editor"
+      dependencies: [
+        "SettingsEditor", "ObservableDefaults", "ObservableDefaultsEtcd", "ObservableDefaultsNATS",
+      ]
     ),
     // A program the library tests start as another process holding settings objects.
     .executableTarget(
@@ -197,51 +231,58 @@ let package = Package(
       dependencies: ["ObservableDefaultsCore"],
       path: "Tests/PlistFuzz"
     ),
-    // The performance measures of the README (release build; see Benchmarks/README.md).
+    // The performance measures (release build; see Benchmarks/README.md).
     .executableTarget(
       name: "benchmarks",
-      dependencies: ["ObservableDefaults", "SettingsEditor"],
+      dependencies: ["ObservableDefaults", "ObservableDefaultsEtcd", "SettingsEditor"],
       path: "Benchmarks",
       exclude: ["README.md", "measure-build.sh"]
     ),
-    // What every test target shares: the one polling helper, temporary folders, child
-    // processes, tmux sessions and golden files.
-    .target(name: "TestSupport", path: "Tests/TestSupport"),
+    // What every test target shares: temporary folders, child processes, loopback servers,
+    // certificates, tmux sessions and golden files (and, from ObservableDefaultsTesting, the one
+    // polling helper).
+    .target(name: "TestSupport", dependencies: ["ObservableDefaultsTesting"], path: "Tests/TestSupport"),
     .testTarget(
       name: "CoreTests",
       dependencies: [
-        "ObservableDefaultsCore", "ObservableDefaultsNATS", "CNATS", "TestSupport", "core-probe",
+        "ObservableDefaultsCore", "ObservableDefaultsTesting", "TestSupport", "core-probe",
         "plist-fuzz",
-      ],
-      path: "Tests/CoreTests"
+      ]
+    ),
+    .testTarget(
+      name: "EtcdTests",
+      dependencies: [
+        "ObservableDefaultsEtcd", "ObservableDefaultsTesting", "TestSupport", "defaults-probe",
+      ]
+    ),
+    .testTarget(
+      name: "NATSTests",
+      dependencies: ["ObservableDefaultsNATS", "CNATS", "ObservableDefaultsTesting", "TestSupport"]
     ),
     .testTarget(
       name: "ObservableDefaultsTests",
-      dependencies: ["ObservableDefaults", "TestSupport", "defaults-probe", "readme-examples"],
-      path: "Tests/ObservableDefaultsTests"
+      dependencies: ["ObservableDefaults", "TestSupport", "defaults-probe", "readme-examples"]
     ),
     // Settings classes in a module whose default isolation is the main actor.
     .testTarget(
       name: "MainActorTests",
       dependencies: ["ObservableDefaults", "TestSupport", "defaults-probe"],
-      path: "Tests/MainActorTests",
       swiftSettings: [.defaultIsolation(MainActor.self)]
     ),
     .testTarget(
       name: "MacroTests",
-      dependencies: ["ObservableDefaultsMacros", "TestSupport"]
+      dependencies: ["ObservableDefaultsMacroImplementation", "TestSupport"]
         + macroTestsSwiftSyntax.dependencies,
-      path: "Tests/MacroTests",
       exclude: ["Expansions"],
       swiftSettings: macroTestsSwiftSyntax.swiftSettings,
       linkerSettings: macroTestsSwiftSyntax.linkerSettings
     ),
-    // The manifest as a root package and as a checked-out dependency (runs `swift package`).
-    .testTarget(name: "PackageTests", dependencies: ["TestSupport"], path: "Tests/PackageTests"),
+    // The manifest as a root package and as a checked-out dependency (runs `swift package`), and
+    // the linkage check: an app built with the traits off holds no engine.
+    .testTarget(name: "PackageTests", dependencies: ["TestSupport"]),
     .testTarget(
       name: "EditorTests",
       dependencies: ["SettingsEditor", "TestSupport", "settings-editor"],
-      path: "Tests/EditorTests",
       exclude: ["Snapshots"]
     ),
   ],

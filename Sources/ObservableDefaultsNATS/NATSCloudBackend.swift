@@ -127,12 +127,12 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
   public func subscribe(
     from cursor: CloudCursor?, _ handler: @escaping @Sendable (CloudBackendEvent) -> Void
   ) -> DefaultsObservation {
-    let id = UInt64.random(in: 1...UInt64.max)
+    let id = ObserverIDs.next()
     lock.withLock {
       let watch = makeWatch(id: id, layout: layout(currentAccount), after: NATSCursor(cursor))
       subscriptions[id] = Subscription(handler: handler, watch: watch)
     }
-    return DefaultsObservation { [weak self] in
+    return DefaultsObservation(id: id) { [weak self] in
       guard let self else { return }
       self.lock.withLock { self.subscriptions.removeValue(forKey: id) }?.watch.cancel()
     }

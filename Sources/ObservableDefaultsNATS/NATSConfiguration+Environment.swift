@@ -7,7 +7,7 @@ extension NATSConfiguration {
   public static let serversVariable = "OBSERVABLE_DEFAULTS_NATS_SERVERS"
 
   /// The environment variables read by ``fromEnvironment(container:environment:)``, by key of
-  /// the configuration file (`cloud.conf`, see `EtcdConfigurationFile`).
+  /// the configuration file (`cloud.conf`, see `CloudConfigurationFile`).
   ///
   /// | key | variable | meaning |
   /// |---|---|---|
@@ -43,7 +43,7 @@ extension NATSConfiguration {
   public static let passwordVariable = "OBSERVABLE_DEFAULTS_NATS_PASSWORD"
 
   /// The configuration named by the environment and the cloud configuration file
-  /// (`EtcdConfigurationFile.url(environment:)`, the same `cloud.conf` as etcd's, with the
+  /// (`CloudConfigurationFile.url(environment:)`, the same `cloud.conf` as etcd's, with the
   /// keys of ``variables``), or nil when neither names servers.
   ///
   /// For each key of the file, the environment variable of ``variables`` wins. The credentials
@@ -59,17 +59,8 @@ extension NATSConfiguration {
     container: String = CloudContainerDirectory.defaultContainer,
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) throws -> NATSConfiguration? {
-    let file = EtcdConfigurationFile.url(environment: environment)
-    var fields: [String: String] = [:]
-    if FileManager.default.fileExists(atPath: file.path) {
-      guard let text = try? String(contentsOf: file, encoding: .utf8) else {
-        throw NATSConfigurationError("cannot read the cloud configuration file \(file.path)")
-      }
-      fields = EtcdConfigurationFile.fields(of: text)
-    }
-    for (key, variable) in variables {
-      if let value = environment[variable], !value.isEmpty { fields[key] = value }
-    }
+    let fields = try CloudConfigurationFile.fields(
+      overriddenBy: variables, environment: environment, unreadable: NATSConfigurationError.init)
     let servers = (fields["nats-servers"] ?? "").split(separator: ",")
       .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     guard !servers.isEmpty else { return nil }
@@ -85,7 +76,7 @@ extension NATSConfiguration {
       servers: servers, container: container,
       account: fields["account"].flatMap { $0.isEmpty ? nil : $0 } ?? "default",
       credentials: try credentials(fields, environment: environment),
-      tls: HTTPTLSFiles(
+      tls: CloudTLSFiles(
         caFile: fields["nats-ca-file"], certificateFile: fields["nats-cert-file"],
         keyFile: fields["nats-key-file"]),
       replicas: replicas)

@@ -10,7 +10,7 @@ import ObservableDefaultsCore
 ///   servers: ["tls://nats1.example.com:4222", "tls://nats2.example.com:4222"],
 ///   container: "com.example.app", account: "alice",
 ///   credentials: try .credsFile("/home/alice/.config/ObservableDefaults/alice.creds"),
-///   tls: HTTPTLSFiles(caFile: "/etc/ssl/nats/ca.pem"))
+///   tls: CloudTLSFiles(caFile: "/etc/ssl/nats/ca.pem"))
 /// ```
 public struct NATSConfiguration: Sendable {
   /// The servers' URLs (`nats://host:4222`, or `tls://…` for TLS), tried in turn; libnats also
@@ -25,7 +25,7 @@ public struct NATSConfiguration: Sendable {
   public var credentials: NATSCredentials?
   /// CA and client-certificate files (PEM) for TLS; a CA file, a client certificate or a
   /// `tls://` server turns TLS on.
-  public var tls: HTTPTLSFiles
+  public var tls: CloudTLSFiles
   /// How many servers keep each bucket (JetStream replicas, 1–5) when this device creates it:
   /// 3 for a cluster of 3, so that a bucket survives a lost server. A single server needs 1.
   public var replicas: Int
@@ -48,7 +48,7 @@ public struct NATSConfiguration: Sendable {
   public init(
     servers: [String], container: String = CloudContainerDirectory.defaultContainer,
     account: String = CloudContainerDirectory.defaultAccount,
-    credentials: NATSCredentials? = nil, tls: HTTPTLSFiles = HTTPTLSFiles(), replicas: Int = 3,
+    credentials: NATSCredentials? = nil, tls: CloudTLSFiles = CloudTLSFiles(), replicas: Int = 3,
     requestTimeout: TimeInterval = 3
   ) {
     self.servers = servers

@@ -80,7 +80,7 @@ public struct NATSCredentials: Sendable, CustomStringConvertible, CustomDebugStr
     } catch {
       throw NATSConfigurationError(error.message)
     }
-    let fields = EtcdConfigurationFile.fields(of: text)
+    let fields = CloudConfigurationFile.fields(of: text)
     guard let user = fields["user"], !user.isEmpty, let password = fields["password"] else {
       throw NATSConfigurationError(
         "the NATS password file \(path) needs both a `user = …` and a `password = …` line")

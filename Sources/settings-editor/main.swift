@@ -1,5 +1,7 @@
 import Foundation
 import ObservableDefaults
+import ObservableDefaultsEtcd
+import ObservableDefaultsNATS
 import SettingsEditor
 
 /// Writes a message to standard error, each of its lines with unprintable characters escaped
@@ -66,6 +68,10 @@ func perform(_ invocation: Invocation) throws {
   }
 }
 
+// The editor opens programs' cloud containers with whichever engine the configuration names,
+// whatever traits the package was built with.
+CloudEngines.register(EtcdCloudBackend.engine)
+CloudEngines.register(NATSCloudBackend.engine)
 do {
   try perform(try CommandLineArguments.current.invocation())
 } catch let error as VerbError {

@@ -35,15 +35,9 @@
 //       <threads> threads each open and drop PropertyListDefaults(suiteName: "churn.<0…2>")
 //       <iterations> times, then NSUbiquitousKeyValueStore on three in-memory backends as often;
 //       prints "finished" (the registries' deadlock reproduction: it never returned)
-//   core-probe default-cloud-set <key> <string>
-//       NSUbiquitousKeyValueStore.default (its backend chosen by the environment): sets one
-//       string, synchronizes, prints "<backend> <status summary>" and exits
 //   core-probe migrate <file> <log> <go>
 //   core-probe migrate-blocking <file> <log>
 //       the suite migrations of ProbeMigration.swift (see there)
-//   core-probe default-cloud-get <key>
-//       NSUbiquitousKeyValueStore.default: synchronizes, prints "<backend> <status summary>" and
-//       the string value (empty when none) on a second line
 import Foundation
 import ObservableDefaultsCore
 
@@ -184,17 +178,6 @@ case "registry-churn":
     }
   }
   print("finished")
-case "default-cloud-set":
-  let given = operands(2)
-  let store = NSUbiquitousKeyValueStore.default
-  store.set(given[1], forKey: given[0])
-  store.synchronize()
-  print(store.syncStatus.backend, store.syncStatus.summary)
-case "default-cloud-get":
-  let store = NSUbiquitousKeyValueStore.default
-  store.synchronize()
-  print(store.syncStatus.backend, store.syncStatus.summary)
-  print(store.string(forKey: operands(1)[0]) ?? "")
 case "migrate":
   runMigrationCommand("migrate", operands(3))
 case "migrate-blocking":

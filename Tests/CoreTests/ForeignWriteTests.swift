@@ -92,7 +92,7 @@ import Testing
     let values = Dictionary(uniqueKeysWithValues: (0..<100).map { ("key\($0)", "value \($0)") })
     try foundationWrite(values, to: url, format: .xml)
     let defaults = PropertyListDefaults(fileURL: url)
-    let log = ChangeLog()
+    let log = DefaultsChangeLog()
     let observation = defaults.observe(log.handler)
     defer { observation.cancel() }
     var changed = values

@@ -7,7 +7,7 @@ import Testing
   @Test func instancesOfOneFileShareWritesSynchronously() async throws {
     try await withDefaults("shared.plist") { first, folder in
       let second = PropertyListDefaults(fileURL: folder.file("shared.plist"))
-      let log = ChangeLog()
+      let log = DefaultsChangeLog()
       let observation = second.observe(log.handler)
       first.set("Fatbobman", forKey: "name")
       #expect(second.string(forKey: "name") == "Fatbobman")
@@ -107,8 +107,8 @@ import Testing
 
   @Test func excludedObservationIsNotToldAndUnchangedValuesAreNotReported() async throws {
     try await withDefaults("exclude.plist") { defaults, _ in
-      let writer = ChangeLog()
-      let other = ChangeLog()
+      let writer = DefaultsChangeLog()
+      let other = DefaultsChangeLog()
       let writerObservation = defaults.observe(writer.handler)
       let otherObservation = defaults.observe(other.handler)
       try defaults.write(1, forKey: "k", excluding: writerObservation)
@@ -121,7 +121,7 @@ import Testing
 
   @Test func didChangeNotificationNamesTheInstanceAndSkipsUnchangedWrites() async throws {
     try await withDefaults("notify.plist") { defaults, _ in
-      let count = ChangeLog()
+      let count = DefaultsChangeLog()
       let token = NotificationCenter.default.addObserver(
         forName: UserDefaults.didChangeNotification, object: defaults, queue: nil
       ) { _ in count.handler(DefaultsChange(keys: [], origin: .thisProcess)) }

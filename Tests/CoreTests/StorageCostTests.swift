@@ -64,7 +64,7 @@ import Testing
     try await withTemporaryFolder { folder in
       let url = try suite(keys: 100, in: folder)
       let defaults = PropertyListDefaults(fileURL: url)
-      let log = ChangeLog()
+      let log = DefaultsChangeLog()
       let observation = defaults.observe(log.handler)
       defer { observation.cancel() }
       defaults.set("x", forKey: "mine")

@@ -9,6 +9,14 @@
 //   defaults-probe cloud-mode                       prints whether an @ObservableCloud object with
 //                                                   the generated init is in development mode, sets
 //                                                   it, and prints what a new object reads
+//   defaults-probe default-cloud-set <key> <string>
+//                                                   NSUbiquitousKeyValueStore.default (its backend
+//                                                   chosen by the environment, through the engines
+//                                                   the umbrella registers): sets one string,
+//                                                   synchronizes, prints "<backend> <status summary>"
+//   defaults-probe default-cloud-get <key>          the same store: synchronizes, prints "<backend>
+//                                                   <status summary>" and the string value (empty
+//                                                   when none) on a second line
 //   defaults-probe foundation <suite>               hands Foundation's UserDefaults(suiteName:) to
 //                                                   ProbeSettings, changes it both ways, prints what
 //                                                   the object reads, and exits without synchronize()
@@ -50,6 +58,20 @@ if arguments == ["cloud-mode"] {
   let settings = ProbeModeSettings()
   settings.value = 5
   print("development \(settings._developmentMode_) fresh \(ProbeModeSettings().value)")
+  exit(0)
+}
+if arguments.count == 3, arguments[0] == "default-cloud-set" {
+  let store = NSUbiquitousKeyValueStore.default
+  store.set(arguments[2], forKey: arguments[1])
+  store.synchronize()
+  print(store.syncStatus.backend, store.syncStatus.summary)
+  exit(0)
+}
+if arguments.count == 2, arguments[0] == "default-cloud-get" {
+  let store = NSUbiquitousKeyValueStore.default
+  store.synchronize()
+  print(store.syncStatus.backend, store.syncStatus.summary)
+  print(store.string(forKey: arguments[1]) ?? "")
   exit(0)
 }
 if arguments.count == 2, arguments[0] == "foundation" {

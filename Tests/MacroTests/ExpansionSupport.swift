@@ -8,7 +8,7 @@ import SwiftSyntaxMacros
 import TestSupport
 import Testing
 
-@testable import ObservableDefaultsMacros
+@testable import ObservableDefaultsMacroImplementation
 
 /// Every macro of the plugin, under the names the library declares them with.
 let macroSpecs: [String: MacroSpec] = [

@@ -99,7 +99,7 @@ import Testing
 
   @Test func refusalsAreNotReportedAsValueChanges() throws {
     let store = NSUbiquitousKeyValueStore.inMemory()
-    let log = ChangeLog()
+    let log = DefaultsChangeLog()
     let observation = store.observe(log.handler)
     #expect(throws: CloudStoreError.self) {
       try store.write(1, forKey: String(repeating: "k", count: 65))
@@ -128,77 +128,5 @@ import Testing
     #expect(CloudQuota.entryBytes(key: "k", value: 5) == 9)
     #expect(CloudQuota.entryBytes(key: "k", value: ["ab", 1.5] as [Any]) == 11)
     #expect(CloudQuota.entryBytes(key: "k", value: ["xy": "z"]) == 4)
-  }
-}
-
-/// Issue 12, item 9: the container holds the limits across devices.
-@Suite struct CloudContainerQuotaTests {
-  func records(_ prefix: String, _ count: Int, at time: Int64) -> [String: CloudRecord] {
-    Dictionary(
-      uniqueKeysWithValues: (0..<count).map { index in
-        (
-          String(format: "%@-%04d", prefix, index),
-          CloudRecord(
-            value: index, timestamp: CloudTimestamp(time: time, counter: 0, device: prefix))
-        )
-      })
-  }
-
-  /// Every container holds the limits across devices: each device checks only its own copy, so
-  /// the container (for etcd: a save merged on what the cluster stores, see
-  /// `EtcdSaveTransaction`) refuses what would take it past them.
-  @Test(arguments: CloudBackendKind.allCases)
-  func twoDevicesCannotFillTheContainerPast1024Keys(kind: CloudBackendKind) async throws {
-    try await withCloudContainer(kind) { container in
-      try container.device().save(records("a", 700, at: 1))
-      let refusedKeys = (700..<1400).map { String(format: "b-%04d", $0 - 700) }.suffix(376)
-      #expect {
-        try container.device().save(records("b", 700, at: 2))
-      } throws: { error in
-        (error as? CloudQuotaViolation)?.keys == Array(refusedKeys)
-      }
-      let stored = try container.device().load().records
-      #expect(stored.count == 1024)
-      #expect(stored["b-0323"]?.value as? Int == 323)
-      #expect(stored["b-0324"] == nil)
-      // Updates of existing keys and removals still go through.
-      try container.device().save([
-        "a-0000": CloudRecord(
-          value: "updated", timestamp: CloudTimestamp(time: 3, counter: 0, device: "a")),
-        "a-0001": CloudRecord(
-          value: nil, timestamp: CloudTimestamp(time: 3, counter: 0, device: "a")),
-      ])
-      let after = try container.device().load().records
-      #expect(after["a-0000"]?.value as? String == "updated")
-      try container.device().save(records("c", 1, at: 4))
-      #expect(try container.device().load().records["c-0000"]?.value as? Int == 0)
-    }
-  }
-
-  @Test(arguments: CloudBackendKind.allCases)
-  func theWritingDeviceIsToldWhichKeysTheContainerRefusedAndDropsThem(kind: CloudBackendKind)
-    async throws
-  {
-    try await withCloudContainer(kind) { container in
-      let (store, _) = try container.store()
-      let notifications = CloudNotificationLog(store)
-      // Another device fills the container behind this device's back (its copy does not know).
-      try container.device().save(records("a", 1020, at: 1))
-      for index in 0..<10 { store.set(index, forKey: "mine-\(index)") }
-      _ = store.synchronize()
-      let stored = try container.device().load().records
-      #expect(stored.count == 1024)
-      let refused = Set((0..<10).map { "mine-\($0)" }).subtracting(stored.keys)
-      #expect(refused.count == 6)
-      let toldAll = await poll(within: .seconds(20)) {
-        let told = notifications.all.filter {
-          $0.reason == NSUbiquitousKeyValueStoreQuotaViolationChange
-        }
-        return Set(told.flatMap(\.keys)) == refused
-      }
-      #expect(toldAll, "\(notifications.all)")
-      #expect(store.dictionaryRepresentation.count == 1024)
-      for key in refused { #expect(store.object(forKey: key) == nil) }
-    }
   }
 }

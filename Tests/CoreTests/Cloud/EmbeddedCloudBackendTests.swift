@@ -95,7 +95,7 @@ import Testing
       store.set("mine", forKey: "local")
       #expect(store.synchronize())
       let notifications = CloudNotificationLog(store)
-      let changes = ChangeLog()
+      let changes = DefaultsChangeLog()
       let observation = store.observe(changes.handler)
       let result = try CoreProbe.run(["cloud-set", folder.url.path, "shared", "remote", "theirs"])
       #expect(result.status == 0)
@@ -186,6 +186,28 @@ import Testing
       let second = device()
       #expect(second.string(forKey: "b") == "while corrupt")
       #expect(second.string(forKey: "a") == "before")
+    }
+  }
+
+  /// A save of nothing newer does not rewrite the container file (`savingNothingNewerChangesNothing`
+  /// of the conformance suite checks the cursor; this checks the file).
+  @Test func savingNothingNewerLeavesTheFileUntouched() async throws {
+    try await withTemporaryFolder { folder in
+      let backend = EmbeddedCloudBackend(root: folder.url, container: "c")
+      func record(_ value: String, at time: Int64) -> CloudRecord {
+        CloudRecord(value: value, timestamp: CloudTimestamp(time: time, counter: 0, device: "d"))
+      }
+      try backend.save(["k": record("v", at: 5)])
+      // A modification date in the past: any rewrite, even within the same clock tick, moves it.
+      let past = Date(timeIntervalSince1970: 1_000_000_000)
+      try FileManager.default.setAttributes(
+        [.modificationDate: past], ofItemAtPath: backend.fileURL.path)
+      let attributes = try FileManager.default.attributesOfItem(atPath: backend.fileURL.path)
+      try backend.save(["k": record("v", at: 5)])
+      try backend.save(["k": record("old", at: 4)])
+      let after = try FileManager.default.attributesOfItem(atPath: backend.fileURL.path)
+      #expect(after[.modificationDate] as? Date == attributes[.modificationDate] as? Date)
+      #expect(after[.systemFileNumber] as? Int == attributes[.systemFileNumber] as? Int)
     }
   }
 }

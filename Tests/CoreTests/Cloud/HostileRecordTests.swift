@@ -8,21 +8,13 @@ import Testing
 /// Records come from the network: any device of an account, a fake member, a bug. A record that
 /// would crash, stall or stop a device is refused, and the rest of the account syncs.
 @Suite struct HostileRecordTests {
-  let timestamp = CloudTimestamp(time: 1_764_420_000_000_000, counter: 0, device: "planter")
+  let timestamp = HostileCloudRecords.timestamp
+  let setRecord = HostileCloudRecords.setRecord
+  let expandingRecord = HostileCloudRecords.expandingRecord
 
-  /// A record of `timestamp` whose value is the binary property list `value` (objects as in
-  /// ``BinaryPropertyListBytes/file(_:top:)``).
+  /// A record of `timestamp` whose value is the binary property list `objects`.
   func record(value objects: [[UInt8]]) -> Data {
-    CloudRecordCodec.header(timestamp) + BinaryPropertyListBytes.file(objects)
-  }
-
-  /// `[set("x")]`: a record of 74 bytes that crashed every device reading it with Foundation.
-  var setRecord: Data { record(value: [[0xA1, 1], [0xC1, 2], [0x51, UInt8(ascii: "x")]]) }
-
-  /// `[a0]` where each `a_i` is `[a_(i+1), a_(i+1)]`: 2⁴⁰ values once expanded, in 231 bytes.
-  var expandingRecord: Data {
-    let arrays = (0..<40).map { index in [0xA2, UInt8(2 + index), UInt8(2 + index)] }
-    return record(value: [[0xA1, 1]] + arrays + [[0x51, UInt8(ascii: "x")]])
+    HostileCloudRecords.record(value: objects)
   }
 
   func refusal(_ bytes: Data) -> String? {
@@ -75,37 +67,6 @@ import Testing
       CloudRecordCodec.encode(CloudRecord(value: value, timestamp: timestamp)))
     #expect(propertyListValuesEqual(decoded.value, value))
     #expect(decoded.timestamp == timestamp)
-  }
-
-  @Test func aReplyOfManyBadRecordsMakesOneDiagnostic() {
-    let layout = EtcdKeyLayout(root: "hostile-\(UUID().uuidString)", container: "c", account: "a")
-    let kvs = (0..<1_000).map { index in
-      EtcdKeyValue(key: layout.key("bad \(index)"), value: setRecord, modRevision: nil)
-    }
-    let good = EtcdKeyValue(
-      key: layout.key("good"),
-      value: try? CloudRecordCodec.encode(CloudRecord(value: "fine", timestamp: timestamp)),
-      modRevision: nil)
-    let lines = Mutex<[String]>([])
-    let previous = Diagnostics.handler
-    Diagnostics.handler = { diagnostic in
-      if diagnostic.message.contains(layout.prefix) {
-        lines.withLock { $0.append(diagnostic.message) }
-      }
-      previous(diagnostic)
-    }
-    defer { Diagnostics.handler = previous }
-    let records = EtcdRecordReader.records(kvs + [good], layout: layout).records
-    #expect(records.keys.sorted() == ["good"])
-    // The next read of the same account (every save and watch reads it) reports nothing again.
-    #expect(
-      EtcdRecordReader.records(kvs + [good], layout: layout).records.keys.sorted() == ["good"])
-    let reported = lines.withLock { $0 }
-    #expect(
-      reported == [
-        "skipped etcd key \(layout.prefix)bad 0: the record's value was refused: binary property "
-          + "list: object 1 at byte 10 is a set, which preferences cannot hold (and 999 more)"
-      ])
   }
 }
 

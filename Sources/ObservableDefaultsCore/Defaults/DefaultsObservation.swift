@@ -1,0 +1,52 @@
+import Foundation
+import Synchronization
+
+/// A registration made by ``PropertyListDefaults/observe(_:)``; ends on ``cancel()`` or deinit.
+public final class DefaultsObservation: Sendable {
+  /// Identifies the observer inside its storage (unique in the process).
+  let id: UInt64
+  private let onCancel: Mutex<(@Sendable () -> Void)?>
+
+  package init(id: UInt64, onCancel: @escaping @Sendable () -> Void) {
+    self.id = id
+    self.onCancel = Mutex(onCancel)
+  }
+
+  /// Creates an observation for a store of another kind; `onCancel` runs once, on ``cancel()``
+  /// or deinit.
+  public convenience init(onCancel: @escaping @Sendable () -> Void) {
+    self.init(id: ObserverIDs.next(), onCancel: onCancel)
+  }
+
+  /// Stops the observation: the handler is not called for changes made after this returns
+  /// (a call already running on another thread may finish). Calling it again does nothing.
+  public func cancel() {
+    let action = onCancel.withLock { action in
+      defer { action = nil }
+      return action
+    }
+    action?()
+  }
+
+  deinit {
+    cancel()
+  }
+}
+
+/// Process-unique observer ids.
+///
+/// A class with a lock rather than a `static let` `Mutex`: on this toolchain a non-copyable
+/// global was seen locked through two different mutexes at once (ThreadSanitizer), which
+/// corrupted the ids and crashed `SuiteStorage.addObserver`.
+package final class ObserverIDs: @unchecked Sendable {
+  private static let shared = ObserverIDs()
+  private let lock = NSLock()
+  private var last: UInt64 = 0
+
+  package static func next() -> UInt64 {
+    shared.lock.withLock {
+      shared.last += 1
+      return shared.last
+    }
+  }
+}

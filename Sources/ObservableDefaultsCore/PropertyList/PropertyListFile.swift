@@ -1,0 +1,375 @@
+import Foundation
+
+/// One property-list file on disk (XML or binary), read and written safely by several processes.
+///
+/// Reading never changes the file. ``apply(_:)`` is the only way this package writes: it locks,
+/// re-reads, changes only the given keys and replaces the file atomically, so keys written by
+/// other processes in the meantime are kept, and a file that does not parse is never replaced.
+public struct PropertyListFile: Sendable {
+  /// The file's location (it need not exist yet).
+  public let url: URL
+
+  /// Creates a handle for the property-list file at `url`; nothing is read or created.
+  ///
+  /// - Parameter url: A `file:` URL.
+  public init(url: URL) {
+    self.url = url
+  }
+
+  /// Reads and parses the file.
+  ///
+  /// An empty (zero-byte) file reads as an empty XML document.
+  ///
+  /// - Returns: The document, or nil when the file does not exist.
+  /// - Throws: ``PropertyListError`` of kind `.unreadable` when the file cannot be read, `.malformed`
+  ///   when it does not parse or its root is not a dictionary.
+  public func read() throws -> PropertyListDocument? {
+    try readSnapshot()?.document
+  }
+
+  /// Applies `changes` to the file, keeping every other key as it is on disk now.
+  ///
+  /// Takes an exclusive `flock` on a lock file beside the file (`.<name>.lock`, removed again
+  /// when done; a lock file that is a symbolic link is never followed), removes temporary files
+  /// killed writers left, re-reads the file, applies only these changes, writes a temporary file
+  /// (`.<name>.<random>.tmp`) in the same folder in the file's format (binary stays binary; XML
+  /// for a new file or any other format), `fsync`s it and renames it over the file. Missing
+  /// folders are created with mode 0700 and a new file gets mode 0600; an existing file keeps its
+  /// mode, and one its writer may not write (read-only for a user other than root) is refused, as
+  /// Foundation does. A symbolic link is followed, also one whose target does not exist yet: its
+  /// target is written, the link stays.
+  /// When nothing changes, the file is not rewritten.
+  ///
+  /// - Parameter changes: Key → change. Values of `.set` must be property-list values.
+  /// - Returns: The document now on disk.
+  /// - Throws: ``PropertyListError``: `.malformed` when the existing file does not parse (its
+  ///   bytes are left untouched), `.unreadable` when it cannot be read (or is a folder, a device,
+  ///   a symbolic link loop), `.unwritable` when it is read-only, or the folder, the lock, the
+  ///   temporary file, serialization or the rename fails (the file is then unchanged).
+  public func apply(_ changes: [String: PropertyListChange]) throws -> PropertyListDocument {
+    try applySnapshot(changes).document
+  }
+
+  /// The file's bytes and the identity of the version they were read from (taken from the open
+  /// descriptor), or nil when it does not exist.
+  ///
+  /// - Throws: ``PropertyListError`` of kind `.unreadable`.
+  func readData() throws -> (data: Data, identity: FileIdentity)? {
+    try FileContents.read(url)
+  }
+
+  /// Reads and parses the file, keeping the identity of the version parsed (and counting the
+  /// parse, see ``PropertyListCounters``).
+  func readSnapshot() throws -> PropertyListSnapshot? {
+    guard let (data, identity) = try readData() else { return nil }
+    PropertyListCounters.count(\.parses, path: url.resolvingSymlinksInPath().path)
+    return PropertyListSnapshot(
+      document: try parse(data), version: FileVersion(identity: identity, data: data))
+  }
+
+  /// Reads and parses the file again after a change.
+  ///
+  /// When the entries of `base` (the version read or written before) are known and the file is
+  /// binary, the two are compared entry by entry and only the entries of the top dictionary that
+  /// differ are decoded and changed in `base`'s document (see
+  /// ``BinaryPropertyListReader/changes(of:since:previous:)``). Otherwise the file is parsed
+  /// whole, comparing it with `previous` (the values this process holds): in a binary file,
+  /// values equal to `previous`'s are `previous`'s own, and unchanged strings are compared with
+  /// the file's bytes instead of being decoded again.
+  ///
+  /// - Parameters:
+  ///   - previous: The values this process holds.
+  ///   - base: The version before, taken (its document is changed in place).
+  /// - Returns: The version read (nil when the file does not exist), and the keys whose value
+  ///   was added, changed or removed since `base` (or, when the file was parsed whole, since
+  ///   `previous`).
+  /// - Throws: ``PropertyListError`` as ``read()`` does.
+  func rereadSnapshot(comparingTo previous: [String: Any], since base: inout PropertyListSnapshot?)
+    throws -> (snapshot: PropertyListSnapshot?, changedKeys: Set<String>)
+  {
+    var taken: PropertyListSnapshot?
+    swap(&taken, &base)
+    guard let (data, identity) = try readData() else { return (nil, Set(previous.keys)) }
+    PropertyListCounters.count(\.parses, path: url.resolvingSymlinksInPath().path)
+    if var taken, let old = taken.entries, data.starts(with: "bplist".utf8) {
+      try validate(data)
+      let changes = try malformedIfRejected { () throws(PropertyListRejection) in
+        try BinaryPropertyListReader.changes(of: data, since: old, previous: taken.document.values)
+      }
+      if let changes {
+        var changedKeys = Set(changes.removed)
+        for key in changes.removed { taken.document.values[key] = nil }
+        for (key, value) in changes.set
+        where !propertyListValuesEqual(taken.document.values[key], value) {
+          changedKeys.insert(key)
+          taken.document.values[key] = value
+        }
+        taken.version = FileVersion(identity: identity, data: data)
+        taken.entries = changes.entries
+        taken.draft = nil
+        return (taken, changedKeys)
+      }
+    }
+    let (document, changedKeys, entries) = try parse(data, comparingTo: previous)
+    let snapshot = PropertyListSnapshot(
+      document: document, version: FileVersion(identity: identity, data: data), entries: entries)
+    return (snapshot, changedKeys ?? [])
+  }
+
+  /// `body`'s result; its ``PropertyListRejection`` becomes a `.malformed` ``PropertyListError``.
+  private func malformedIfRejected<Result>(
+    _ body: () throws(PropertyListRejection) -> Result
+  ) throws -> Result {
+    do {
+      return try body()
+    } catch {
+      throw PropertyListError(file: url, kind: .malformed, reason: error.reason)
+    }
+  }
+
+  /// Throws unless `data` passes ``PropertyListValidator``.
+  ///
+  /// - Throws: ``PropertyListError`` of kind `.malformed`.
+  private func validate(_ data: Data) throws {
+    try malformedIfRejected { () throws(PropertyListRejection) in
+      try PropertyListValidator.validate(data)
+    }
+  }
+
+  /// Parses `data` as this file's contents.
+  ///
+  /// - Throws: ``PropertyListError`` of kind `.malformed`.
+  func parse(_ data: Data) throws -> PropertyListDocument {
+    try parse(data, comparingTo: nil).document
+  }
+
+  /// Parses `data` as this file's contents: the one place where bytes become values. With
+  /// `previous`, also returns the keys whose value differs from it and, for a binary file, its
+  /// entries (see ``rereadSnapshot(comparingTo:since:)``).
+  ///
+  /// - Throws: ``PropertyListError`` of kind `.malformed`.
+  private func parse(_ data: Data, comparingTo previous: [String: Any]?) throws -> (
+    document: PropertyListDocument, changedKeys: Set<String>?,
+    entries: BinaryPropertyListEntries?
+  ) {
+    if data.isEmpty { return (PropertyListDocument(), previous.map { Set($0.keys) }, nil) }
+    try validate(data)
+    var format = PropertyListSerialization.PropertyListFormat.xml
+    let root: Any
+    let values: [String: Any]?
+    var changedKeys: Set<String>?
+    var entries: BinaryPropertyListEntries?
+    do {
+      if data.starts(with: "bplist".utf8) {
+        // Our reader: canonical values in one pass (Foundation's parse and the normalization of
+        // its values were the cost of every open and every re-read after a change).
+        format = .binary
+        if let previous {
+          (root, changedKeys, entries) = try BinaryPropertyListReader.value(
+            of: data, comparingTo: previous)
+        } else {
+          root = try BinaryPropertyListReader.value(of: data)
+        }
+        values = root as? [String: Any]
+      } else {
+        root = try PropertyListSerialization.propertyList(from: data, options: [], format: &format)
+        values = PropertyListValue.normalized(root) as? [String: Any]
+      }
+    } catch let rejection as PropertyListRejection {
+      throw PropertyListError(file: url, kind: .malformed, reason: rejection.reason)
+    } catch {
+      throw PropertyListError(file: url, kind: .malformed, reason: describe(error))
+    }
+    guard let values else {
+      let reason = "the root is a \(type(of: root)), not a dictionary with string keys"
+      throw PropertyListError(file: url, kind: .malformed, reason: reason)
+    }
+    if let previous, changedKeys == nil {
+      changedKeys = PropertyListDiff.changedKeys(from: previous, to: values)
+    }
+    return (PropertyListDocument(values: values, format: format), changedKeys, entries)
+  }
+
+  /// Parses `data` as if it were this file's contents, with every check of ``read()``: for bytes
+  /// that come from elsewhere (standard input, a download) and are named by this file in errors.
+  ///
+  /// - Parameter data: The bytes of a property list (XML, binary or OpenStep text).
+  /// - Returns: The document (empty for empty bytes).
+  /// - Throws: ``PropertyListError`` of kind `.malformed`.
+  public func document(from data: Data) throws -> PropertyListDocument {
+    try parse(data)
+  }
+
+  /// ``apply(_:)``, also returning the identity of the file now on disk.
+  ///
+  /// - Parameter known: The version of the file this process last read or wrote; used instead of
+  ///   reading the file when the file is still that version, and replaced by the version now on
+  ///   disk (nil after a failure).
+  /// - Returns: Whether the file was read (another writer changed it since `known`).
+  func apply(_ changes: [String: PropertyListChange], known: inout PropertyListSnapshot?) throws
+    -> Bool
+  {
+    try update(known: &known, applying: changes) { document in
+      let changed = changes.contains { key, change in
+        switch change {
+        case .set(let value): !propertyListValuesEqual(document.values[key], value)
+        case .remove: document.values[key] != nil
+        }
+      }
+      document.apply(changes)
+      return changed
+    }
+  }
+
+  /// ``apply(_:)``, returning the version now on disk.
+  func applySnapshot(_ changes: [String: PropertyListChange]) throws -> PropertyListSnapshot {
+    var known: PropertyListSnapshot?
+    _ = try apply(changes, known: &known)
+    return known ?? PropertyListSnapshot(document: PropertyListDocument(), version: nil)
+  }
+
+  /// Replaces the file's contents with `values` in `format`, under the lock (a journal that
+  /// rewrites itself whole).
+  ///
+  /// - Throws: ``PropertyListError`` when the file cannot be written (it is then unchanged).
+  package func replaceContents(
+    with values: [String: Any], format: PropertyListSerialization.PropertyListFormat
+  )
+    throws
+  {
+    _ = try updateSnapshot { document in
+      document.values = values
+      document.format = format
+      return true
+    }
+  }
+
+  /// ``update(known:_:)`` for a writer that keeps no version of the file: reads it under the
+  /// lock and returns the version now on disk.
+  func updateSnapshot(_ body: (inout PropertyListDocument) throws -> Bool) throws
+    -> PropertyListSnapshot
+  {
+    var known: PropertyListSnapshot?
+    try update(known: &known, body)
+    return known ?? PropertyListSnapshot(document: PropertyListDocument(), version: nil)
+  }
+
+  /// Locks the file, re-reads it and lets `body` change the document read under the lock; writes
+  /// the result (as ``apply(_:)`` does) only when `body` returns true.
+  ///
+  /// For writers whose changes depend on what is on disk now (the cloud container merges by
+  /// timestamp). `body` may set the document's format (`.binary` stays binary, anything else is
+  /// written as XML).
+  ///
+  /// - Parameters:
+  ///   - known: The version of the file this process last read or wrote: when the file on disk
+  ///     is still that version (same ``FileIdentity``), its document is used and the file is not
+  ///     read. Replaced by the version on disk afterwards (nil after a failure).
+  ///   - changes: The changes `body` applies, when it applies exactly these: a binary file this
+  ///     process wrote as `known` is then written by adding only their objects to its draft.
+  ///   - body: Changes the document; returns whether it changed anything.
+  /// - Returns: Whether the file was read (it was not the `known` version).
+  /// - Throws: The errors of ``apply(_:)``, and what `body` throws (the file is then unchanged).
+  @discardableResult
+  func update(
+    known: inout PropertyListSnapshot?, applying changes: [String: PropertyListChange]? = nil,
+    _ body: (inout PropertyListDocument) throws -> Bool
+  ) throws -> Bool {
+    let lock: FileLock
+    let target: URL
+    do {
+      target = try SymbolicLinks.target(of: url)
+      let folder = target.deletingLastPathComponent()
+      try PrivateFolder.create(folder, for: url)
+      let lockURL = folder.appendingPathComponent(".\(target.lastPathComponent).lock")
+      lock = try FileLock(url: lockURL, guarding: url)
+    } catch {
+      known = nil
+      throw error
+    }
+    defer { lock.release() }
+    TemporaryFileNames.removeStale(for: target)
+
+    var document = PropertyListDocument()
+    var draft: BinaryPropertyListDraft?
+    var entries: BinaryPropertyListEntries?
+    let (oldVersion, wasRead) = try takeDocument(
+      known: &known, onDisk: target, into: &document, draft: &draft, entries: &entries)
+    if oldVersion != nil, access(target.path, W_OK) != 0 {
+      known = nil
+      throw PropertyListError(
+        file: url, kind: .unwritable, reason: "the file is read-only (\(systemError()))")
+    }
+    guard try body(&document) else {
+      known = PropertyListSnapshot(
+        document: document, version: oldVersion, draft: draft, entries: entries)
+      return wasRead
+    }
+    if document.format != .binary { document.format = .xml }
+    let data: Data
+    do {
+      (data, draft) = try encode(document, changes: changes, draft: draft)
+    } catch let failure as PropertyListEncodingFailure {
+      throw PropertyListError(file: url, kind: .unwritable, reason: failure.reason)
+    } catch {
+      throw PropertyListError(file: url, kind: .unwritable, reason: describe(error))
+    }
+    let written = try AtomicFileWriter(target: target, reportingAs: url).write(data)
+    PropertyListCounters.count(\.writes, path: target.path)
+    known = PropertyListSnapshot(
+      document: document, version: written.map { FileVersion(identity: $0, data: data) },
+      draft: draft, entries: draft?.entries())
+    return wasRead
+  }
+
+  /// The bytes of `document`, and for a binary one the draft that wrote them: `draft` (the
+  /// document before `changes`) with `changes` added when there is one, else a new draft.
+  private func encode(
+    _ document: PropertyListDocument, changes: [String: PropertyListChange]?,
+    draft: BinaryPropertyListDraft?
+  ) throws -> (Data, BinaryPropertyListDraft?) {
+    guard document.format == .binary else {
+      return (try PropertyListEncoding.data(of: document), nil)
+    }
+    if var draft, let changes, try draft.apply(changes) { return (draft.data(), draft) }
+    let made = try BinaryPropertyListDraft(values: document.values)
+    return (made.data(), made)
+  }
+
+  /// The document on disk now, with the file locked: `known`'s (and its draft) when the file is
+  /// still that version (``isStill(_:)``: never metadata alone, which can miss another writer's
+  /// change), else read. `known` is emptied first so that the document and draft returned are
+  /// the only references to their storage: changing them then mutates in place instead of
+  /// copying every key.
+  private func takeDocument(
+    known: inout PropertyListSnapshot?, onDisk target: URL,
+    into document: inout PropertyListDocument, draft: inout BinaryPropertyListDraft?,
+    entries: inout BinaryPropertyListEntries?
+  ) throws -> (version: FileVersion?, wasRead: Bool) {
+    var cached: PropertyListSnapshot?
+    swap(&cached, &known)
+    guard var taken = cached, var version = taken.version,
+      PropertyListFile(url: target).isStill(&version)
+    else {
+      cached = nil
+      guard var snapshot = try readSnapshotBeforeWriting() else { return (nil, true) }
+      swap(&document, &snapshot.document)
+      return (snapshot.version, true)
+    }
+    cached = nil
+    swap(&document, &taken.document)
+    swap(&draft, &taken.draft)
+    swap(&entries, &taken.entries)
+    return (version, false)
+  }
+}
+
+/// The most useful message of a Foundation error (its debug description when it has one).
+func describe(_ error: any Error) -> String {
+  let nsError = error as NSError
+  if let debug = nsError.userInfo[NSDebugDescriptionErrorKey] as? String { return debug }
+  if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError {
+    return underlying.localizedDescription
+  }
+  return nsError.localizedDescription
+}

@@ -1,0 +1,43 @@
+import Foundation
+
+/// Builds binary property lists (`bplist00`) object by object, for files no writer would make.
+///
+/// Objects are given as their raw bytes (marker and contents; references are 1 byte); the
+/// offset table and trailer are computed.
+package enum BinaryPropertyListBytes {
+  /// The file holding `objects`, whose object `top` is the root.
+  package static func file(_ objects: [[UInt8]], top: Int = 0) -> Data {
+    var data = Data("bplist00".utf8)
+    var offsets: [Int] = []
+    for object in objects {
+      offsets.append(data.count)
+      data.append(contentsOf: object)
+    }
+    let table = data.count
+    let offsetSize = table < 256 ? 1 : 2
+    for offset in offsets {
+      data.append(contentsOf: bigEndian(UInt64(offset), size: offsetSize))
+    }
+    data.append(contentsOf: [0, 0, 0, 0, 0, 0, UInt8(offsetSize), 1])
+    data.append(contentsOf: bigEndian(UInt64(objects.count), size: 8))
+    data.append(contentsOf: bigEndian(UInt64(top), size: 8))
+    data.append(contentsOf: bigEndian(UInt64(table), size: 8))
+    return data
+  }
+
+  /// `{"k": <object 2>}` followed by `objects` from object 2 on.
+  package static func dictionary(holding objects: [[UInt8]]) -> Data {
+    file([[0xD1, 1, 2], [0x51, UInt8(ascii: "k")]] + objects)
+  }
+
+  /// `{"k": a0}` where each `a_i` is `[a_(i+1), a_(i+1)]` and `a_n` is `"x"`: 2ⁿ values once
+  /// expanded, in a file of `50 + 4n` bytes.
+  package static func doublingChain(_ n: Int) -> Data {
+    let arrays = (0..<n).map { index in [0xA2, UInt8(3 + index), UInt8(3 + index)] }
+    return dictionary(holding: arrays + [[0x51, UInt8(ascii: "x")]])
+  }
+
+  package static func bigEndian(_ value: UInt64, size: Int) -> [UInt8] {
+    (0..<size).reversed().map { UInt8(truncatingIfNeeded: value >> (8 * UInt64($0))) }
+  }
+}

@@ -1,0 +1,44 @@
+import Foundation
+public import ObservableDefaultsCore
+
+/// A backend that forwards to another and records each save: the writes a store makes (a store
+/// that writes back what is already stored, or saves on every launch, shows up here).
+public final class CountingCloudBackend: CloudBackend, @unchecked Sendable {
+  /// The backend every call goes to.
+  public let base: any CloudBackend
+  private let lock = NSLock()
+  private var saved: [[String: CloudRecord]] = []
+
+  /// A backend forwarding to `base`.
+  public init(_ base: any CloudBackend) {
+    self.base = base
+  }
+
+  /// The number of `save(_:)` calls so far.
+  public var saveCount: Int { lock.withLock { saved.count } }
+
+  /// The keys of every save so far, oldest first.
+  public var savedKeys: [Set<String>] { lock.withLock { saved.map { Set($0.keys) } } }
+
+  /// The base backend's records.
+  public func load() throws -> CloudRecordBatch { try base.load() }
+
+  /// Records the save, then saves to the base backend.
+  public func save(_ records: [String: CloudRecord]) throws {
+    lock.withLock { saved.append(records) }
+    try base.save(records)
+  }
+
+  /// The base backend's subscription.
+  public func subscribe(
+    from cursor: CloudCursor?, _ handler: @escaping @Sendable (CloudBackendEvent) -> Void
+  ) -> DefaultsObservation {
+    base.subscribe(from: cursor, handler)
+  }
+
+  /// Switches the base backend's account.
+  public func switchAccount(to account: String) throws { try base.switchAccount(to: account) }
+
+  /// The base backend's state.
+  public var syncStatus: CloudSyncStatus { base.syncStatus }
+}

@@ -1,0 +1,192 @@
+import CNATS
+import Foundation
+import ObservableDefaultsCore
+import ObservableDefaultsNATS
+import TestSupport
+
+/// A real NATS JetStream cluster on 127.0.0.1 for the tests (3 servers, or one; see
+/// ``Options``): `nats-server` (Debian's package) on free ports, one configuration file per
+/// server with a `cluster` block, JetStream in a temporary folder, and two accounts,
+/// ``accountA`` and ``accountB``, each with one user and JetStream enabled. Servers are started
+/// and stopped by PID however the tests end (see ``LoopbackServer``).
+final class NATSTestCluster: LoopbackCluster, @unchecked Sendable {
+  /// nats-server or libnats is missing: the tests fail with this message.
+  struct NotInstalled: Error, CustomStringConvertible {
+    var description: String {
+      "the NATS tests need nats-server and libnats: apt-get install nats-server libnats-dev (`.ci/run` and scripts/test install them)"
+    }
+  }
+
+  struct ClusterError: Error, CustomStringConvertible {
+    let description: String
+  }
+
+  /// A user of one of the cluster's NATS accounts.
+  struct User: Sendable {
+    let account: String
+    let name: String
+    let password: String
+
+    var credentials: NATSCredentials { .user(name, password: password) }
+  }
+
+  static let accountA = User(account: "A", name: "alice-device", password: "a-secret-7f3c")
+  static let accountB = User(account: "B", name: "bob-device", password: "b-secret-91d2")
+
+  /// How the servers differ from the shared cluster's.
+  struct Options {
+    /// Servers: 3, or 1 (no `cluster` block then).
+    var size = 3
+    /// The content of each server's `tls { … }` block, or nil for none.
+    var tls: String? = nil
+    /// The TLS files the readiness check (``waitUntilReady(_:)``) connects with.
+    var clientTLS: CloudTLSFiles? = nil
+    /// The host name the readiness check expects in the server's certificate (its IP address
+    /// when nil).
+    var readinessHost: String? = nil
+    /// Each account's JetStream file storage (`max_file`) and the server's (`max_file_store`).
+    var accountStorage = "2GB"
+    var serverStorage = "2GB"
+  }
+
+  /// The cluster every NATS test shares (a fresh container, so fresh buckets, per test).
+  static let shared: Result<NATSTestCluster, any Error> = Result { try NATSTestCluster() }
+
+  let folder: URL
+  let servers: [LoopbackServer]
+  /// The servers' client URLs, in the order of ``servers``.
+  let urls: [String]
+  let options: Options
+
+  /// Starts the servers and waits until JetStream answers on each.
+  init(_ options: Options = Options()) throws {
+    self.options = options
+    guard let program = LoopbackServer.executable("nats-server"),
+      FileManager.default.fileExists(atPath: "/usr/include/nats/nats.h")
+    else { throw NotInstalled() }
+    folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "nats-tests-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let size = options.size
+    let ports = try LoopbackServer.freePorts(2 * size)
+    let routes = (0..<size).map { "nats-route://127.0.0.1:\(ports[size + $0])" }
+    urls = (0..<size).map { "nats://127.0.0.1:\(ports[$0])" }
+    var servers: [LoopbackServer] = []
+    for index in 0..<size {
+      let name = "n\(index)"
+      let file = folder.appendingPathComponent("\(name).conf")
+      try Self.configuration(
+        name: name, client: ports[index], cluster: ports[size + index], routes: routes,
+        storage: folder.appendingPathComponent(name), options: options
+      ).write(to: file, atomically: true, encoding: .utf8)
+      servers.append(
+        LoopbackServer(
+          name: name, arguments: [program, "-c", file.path],
+          log: folder.appendingPathComponent("\(name).log")))
+    }
+    self.servers = servers
+    LoopbackClusters.register(self)
+    do {
+      for server in servers { try server.start() }
+      try waitUntilReady()
+    } catch {
+      remove()
+      throw error
+    }
+  }
+
+  deinit {
+    remove()
+  }
+
+  func remove() {
+    for server in servers { server.kill9() }
+    try? FileManager.default.removeItem(at: folder)
+  }
+
+  /// One server's configuration: the cluster (of more than one server), JetStream, a payload
+  /// limit that fits the largest record, TLS, and the two accounts. A bucket reserves its `MaxBytes` (2.5 MiB) on each of its 3
+  /// servers against the account's `max_file` and the server's `max_file_store`, so both allow
+  /// the few hundred buckets of a test run (the files themselves stay small).
+  private static func configuration(
+    name: String, client: Int, cluster: Int, routes: [String], storage: URL, options: Options
+  ) -> String {
+    func account(_ user: User) -> String {
+      """
+        \(user.account): {
+          jetstream: { max_file: \(options.accountStorage), max_mem: 8MB }
+          users: [{ user: "\(user.name)", password: "\(user.password)" }]
+        }
+      """
+    }
+    let clustered =
+      routes.count < 2
+      ? ""
+      : """
+      cluster {
+        name: tests
+        listen: 127.0.0.1:\(cluster)
+        routes: [\(routes.joined(separator: ", "))]
+      }
+      """
+    return """
+      server_name: \(name)
+      listen: 127.0.0.1:\(client)
+      max_payload: 4MB
+      jetstream {
+        store_dir: "\(storage.path)", max_file_store: \(options.serverStorage), max_memory_store: 32MB
+      }
+      \(clustered)
+      \(options.tls.map { "tls { \($0) }" } ?? "")
+      accounts {
+      \(account(accountA))
+      \(account(accountB))
+      }
+
+      """
+  }
+
+  /// Waits (up to 20 s) until each server answers a JetStream account-information request.
+  func waitUntilReady(_ only: [LoopbackServer]? = nil) throws {
+    var lastError = ""
+    for server in only ?? servers {
+      let url = urls[servers.firstIndex { $0 === server } ?? 0]
+      let ready = pollBlocking(within: .seconds(20)) {
+        do {
+          try NATSTestClient(
+            url: url, user: Self.accountA, tls: options.clientTLS,
+            expectedHostname: options.readinessHost
+          ).accountInfo()
+          return true
+        } catch {
+          lastError = "\(error)"
+          return false
+        }
+      }
+      if !ready {
+        let log = (try? String(contentsOf: server.log, encoding: .utf8)) ?? ""
+        throw ClusterError(
+          description: "\(server.name) had no JetStream in 20 s: \(lastError); its log ends: "
+            + log.suffix(600))
+      }
+    }
+  }
+
+  /// A device's configuration on this cluster (all servers, or `only` some).
+  func configuration(
+    container: String, account: String = "default", user: User = accountA,
+    only: [LoopbackServer]? = nil
+  ) -> NATSConfiguration {
+    let chosen = (only ?? servers).compactMap { server in
+      servers.firstIndex { $0 === server }.map { urls[$0] }
+    }
+    return NATSConfiguration(
+      servers: chosen, container: container, account: account, credentials: user.credentials,
+      replicas: servers.count, requestTimeout: 5)
+  }
+}
+
+/// A fresh container name for one test on the shared cluster.
+func freshNATSContainer() -> String {
+  "tests-\(UUID().uuidString.prefix(12))"
+}
