@@ -72,11 +72,15 @@ import Testing
     #expect(swiftSyntaxURLs(json) == ["https://github.com/swiftlang/swift-syntax.git"])
     let targets = targets(json)
     #expect(targets.values.filter(hasUnsafeFlags).map { $0["name"] as? String } == [])
+    let implementation = try #require(targets["ObservableDefaultsMacroImplementation"])
+    #expect(
+      products(of: implementation, from: "swift-syntax") == [
+        "SwiftSyntax", "SwiftSyntaxBuilder", "SwiftSyntaxMacros", "SwiftDiagnostics",
+      ])
     let plugin = try #require(targets["ObservableDefaultsMacros"])
     #expect(
       products(of: plugin, from: "swift-syntax") == [
-        "SwiftSyntax", "SwiftSyntaxBuilder", "SwiftSyntaxMacros", "SwiftDiagnostics",
-        "_SwiftCompilerPluginMessageHandling",
+        "SwiftSyntaxMacros", "_SwiftCompilerPluginMessageHandling",
       ])
   }
 
@@ -86,7 +90,8 @@ import Testing
     #expect(swiftSyntaxURLs(json) == [])
     let targets = targets(json)
     let unsafe = targets.values.filter(hasUnsafeFlags).compactMap { $0["name"] as? String }.sorted()
-    #expect(unsafe == ["MacroTests", "ObservableDefaultsMacros"])
+    #expect(
+      unsafe == ["MacroTests", "ObservableDefaultsMacroImplementation", "ObservableDefaultsMacros"])
   }
 
   @Test func theEnvironmentChoosesThePackageInTheRoot() throws {
