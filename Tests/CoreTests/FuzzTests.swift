@@ -2,11 +2,12 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Bounded fuzz runs (`plist-fuzz`, see README: Fuzzing), in worker processes, with 0 crashes,
-/// 0 hangs over 20 s, no value changed by a round trip and no bound broken: mutated real
-/// fixtures through the readers and the write path, random edits of real suites through the
-/// binary draft (each file at most twice its values), and mutated cloud records through the
-/// record decoder.
+/// Bounded fuzz runs (`plist-fuzz`, see the DocC article *Files and records from outside*,
+/// `Sources/ObservableDefaults/ObservableDefaults.docc/FilesAndRecordsFromOutside.md`), in worker
+/// processes, with 0 crashes, 0 hangs over 20 s, no value changed by a round trip and no bound
+/// broken: mutated real fixtures through the readers and the write path, random edits of real
+/// suites through the binary draft (each file at most twice its values), and mutated cloud
+/// records through the record decoder.
 @Suite struct FuzzTests {
   @Test(arguments: [("read", 2_000), ("growth", 150), ("record", 2_000)])
   func mutatedInputsNeitherCrashNorHangNorChange(mode: String, inputs: Int) async throws {

@@ -2,8 +2,9 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The README's walk-through on the built program at 80×24 under tmux: search, edit an enum and
-/// a Codable value, reset, undo, a write from another shell, `--readonly`, NO_COLOR.
+/// The walk-through of the editor's manual (`Screens/SettingsEditor.docc/UsingTheEditor.md`) on
+/// the built program at 80×24 under tmux: search, edit an enum and a Codable value, reset, undo, a
+/// write from another shell, `--readonly`, NO_COLOR.
 extension TerminalEditorTests {
   @Test func searchEditResetUndoAndAnotherShellsWrite() throws {
     let session = try TmuxSession(command: editor.shellCommand([]))

@@ -29,7 +29,8 @@ import Testing
 
   /// A one-member cluster with authentication on: `root`, and users `alice` and `bob`, each
   /// allowed to read and write only its own account's prefix of container `app` under root
-  /// `secure` (the commands of README's deployment section).
+  /// `secure` (the commands of "Deploying etcd" in the DocC article *Choosing and deploying a
+  /// sync engine*).
   func clusterWithAccounts(extraArguments: [String] = []) throws -> EtcdTestCluster {
     let cluster = try EtcdTestCluster(size: 1, extraArguments: extraArguments)
     let etcdctl = "ETCDCTL_API=3 etcdctl --endpoints=\(cluster.endpoints[0])"
