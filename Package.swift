@@ -225,7 +225,7 @@ let package = Package(
       dependencies: ["ObservableDefaultsCore"],
       path: "Tests/CoreProbe"
     ),
-    // Mutated real property lists through the readers and the write path (see README: Fuzzing).
+    // Mutated real property lists through the readers and the write path (see the article "Files and records from outside").
     .executableTarget(
       name: "plist-fuzz",
       dependencies: ["ObservableDefaultsCore"],

@@ -1,4 +1,4 @@
-// benchmarks: the performance measures of the README's "Performance" section.
+// benchmarks: the performance measures of Benchmarks/README.md.
 //
 //   benchmarks [--runs N] [--only read|burst|scale|editor|open|writers|cloud[,…]] [--build]
 //       runs each measure N times (default 7) and prints the results as a Markdown table;

@@ -42,7 +42,7 @@ struct ResultRow {
   var shown: Double { value ?? samples.median }
 }
 
-/// Collects rows and prints them as a Markdown table (the README's "Performance" table).
+/// Collects rows and prints them as a Markdown table (the tables of Benchmarks/README.md).
 final class ResultTable {
   private(set) var rows: [ResultRow] = []
 

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import ObservableDefaultsCore
 
 /// Records the `NSUbiquitousKeyValueStore.didChangeExternallyNotification`s posted for one store

@@ -62,7 +62,7 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
   /// - Parameter configuration: Endpoints, key root, container, account, credentials, TLS files,
   ///   time limits and the journal folder.
   /// - Throws: ``EtcdConfigurationError`` for a configuration without endpoints;
-  ///   ``PropertyListError`` when the journal file exists but cannot be read.
+  ///   `PropertyListError` when the journal file exists but cannot be read.
   public init(configuration: EtcdConfiguration) throws {
     guard !configuration.endpoints.isEmpty else {
       throw EtcdConfigurationError(
@@ -148,8 +148,8 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
   ///
   /// - Throws: ``EtcdError`` when the cluster refuses the save (permission denied, a request too
   ///   large): the refused writes are dropped from the journal, and the store keeps them.
-  ///   ``CloudQuotaViolation`` naming the records that would take the container past
-  ///   ``CloudQuota`` across all devices (the others are saved).
+  ///   `CloudQuotaViolation` naming the records that would take the container past
+  ///   `CloudQuota` across all devices (the others are saved).
   public func save(_ records: [String: CloudRecord]) throws {
     guard !records.isEmpty else { return }
     let waitForRetry = lock.withLock {
@@ -178,10 +178,10 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
 
   /// Signs this device into `account`, on the backend's queue: reads the account's records
   /// (from its journal when the cluster is unreachable), restarts the watches on its prefix, and
-  /// delivers ``CloudBackendEvent/accountChanged(account:_:)`` to every subscriber.
+  /// delivers `CloudBackendEvent/accountChanged(account:_:)` to every subscriber.
   ///
   /// - Throws: ``EtcdError`` when the cluster refuses the read (the device keeps its account), or
-  ///   ``PropertyListError`` for an unreadable journal file.
+  ///   `PropertyListError` for an unreadable journal file.
   public func switchAccount(to account: String) throws {
     try onQueue {
       let newLayout = EtcdKeyLayout(
@@ -231,7 +231,7 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
   /// Sends the journal's pending writes; on success they leave the journal.
   ///
   /// - Throws: ``EtcdError`` for a refusal (not for an unreachable cluster, which schedules a
-  ///   retry); ``CloudQuotaViolation`` naming the writes the container's quota refused (the
+  ///   retry); `CloudQuotaViolation` naming the writes the container's quota refused (the
   ///   others are saved; all leave the journal).
   private func pushPending() throws {
     let refused: [String] = try pushLock.withLock {

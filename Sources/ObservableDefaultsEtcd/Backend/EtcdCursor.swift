@@ -1,7 +1,7 @@
 import ObservableDefaultsCore
 /// A resume point in one account's prefix: the cluster's identity and the highest revision seen
 /// under the prefix (never etcd's global revision, which other prefixes move). Encoded as
-/// `etcd:<cluster id>:<revision>` in ``CloudCursor/rawValue``.
+/// `etcd:<cluster id>:<revision>` in `CloudCursor/rawValue`.
 struct EtcdCursor: Sendable, Equatable {
   /// The cluster's identity (from reply headers); a cursor of another cluster means "deliver
   /// everything again".

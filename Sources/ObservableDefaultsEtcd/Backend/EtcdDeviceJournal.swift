@@ -23,7 +23,7 @@ struct EtcdDeviceJournal {
   /// Opens the journal of `account` under `directory` (memory only for nil or a file owned by
   /// another process).
   ///
-  /// - Throws: ``PropertyListError`` when the file exists but cannot be read as a journal (it is
+  /// - Throws: `PropertyListError` when the file exists but cannot be read as a journal (it is
   ///   left untouched).
   init(directory: URL?, container: String, account: String) throws {
     guard let directory else {
@@ -92,7 +92,7 @@ struct EtcdDeviceJournal {
 
   /// Writes the journal to its file (nothing for a memory-only journal).
   ///
-  /// - Throws: ``PropertyListError`` when the file cannot be written (it is then unchanged).
+  /// - Throws: `PropertyListError` when the file cannot be written (it is then unchanged).
   func persist() throws {
     guard let file else { return }
     let values: [String: Any] = [

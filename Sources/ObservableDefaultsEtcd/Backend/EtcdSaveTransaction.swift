@@ -3,7 +3,7 @@ import ObservableDefaultsCore
 
 /// One save to etcd, merged on the server's state as the containers on this machine merge
 /// (``CloudContainerContents``): per key the record with the later timestamp is kept, and the
-/// account's ``CloudQuota`` holds across devices.
+/// account's `CloudQuota` holds across devices.
 ///
 /// 1. One range reads every record under the account's prefix, at the store's revision `R`.
 /// 2. The records are merged into what was read: a record no later than the stored one is
@@ -43,7 +43,7 @@ enum EtcdSaveTransaction {
 
   /// Saves `records` (store key → record) under `layout` through `client`.
   ///
-  /// - Returns: The keys refused because the container's ``CloudQuota`` would be exceeded (the
+  /// - Returns: The keys refused because the container's `CloudQuota` would be exceeded (the
   ///   other records are saved), sorted.
   /// - Throws: ``EtcdError``; also `.server` when other devices kept changing the container for
   ///   ``maximumAttempts`` rounds; ``CloudRecordError`` when a record cannot be encoded.

@@ -74,7 +74,7 @@ public struct EtcdConfiguration: Sendable {
 
   /// The environment variable naming the endpoints (comma-separated):
   /// `OBSERVABLE_DEFAULTS_ETCD_ENDPOINTS`. Setting it (or `endpoints` in the configuration file)
-  /// selects etcd for ``NSUbiquitousKeyValueStore/default``.
+  /// selects etcd for `NSUbiquitousKeyValueStore/default`.
   public static let endpointsVariable = "OBSERVABLE_DEFAULTS_ETCD_ENDPOINTS"
 
   /// The environment variables read by ``fromEnvironment(container:environment:)``, by
@@ -91,7 +91,7 @@ public struct EtcdConfiguration: Sendable {
     "proxy": "OBSERVABLE_DEFAULTS_ETCD_PROXY",
   ]
 
-  /// The configuration named by the environment and ``CloudConfigurationFile``, or nil when
+  /// The configuration named by the environment and `CloudConfigurationFile`, or nil when
   /// neither names endpoints (the embedded backend stays then).
   ///
   /// For each key of the file, the environment variable of ``variables`` wins. Credentials come

@@ -7,8 +7,10 @@
 /// (see ``save(_:)``), and the store does the same with what it receives, so all devices converge.
 ///
 /// Implementations: ``EmbeddedCloudBackend`` (a container on disk shared by the processes of this
-/// machine, the default), ``EtcdCloudBackend`` (an etcd cluster, across machines) and
-/// ``InMemoryCloudBackend`` (tests and development mode).
+/// machine, the default) and ``InMemoryCloudBackend`` (tests and development mode) here;
+/// `EtcdCloudBackend` (module `ObservableDefaultsEtcd`: an etcd cluster, one trust domain) and
+/// `NATSCloudBackend` (module `ObservableDefaultsNATS`: JetStream, accounts as tenants) across
+/// machines. `ObservableDefaultsTesting`'s `CloudBackendConformance` checks an implementation.
 public protocol CloudBackend: AnyObject, Sendable {
   /// Reads everything stored for the current account.
   ///

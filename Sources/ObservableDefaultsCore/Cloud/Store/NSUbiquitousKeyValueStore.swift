@@ -50,9 +50,10 @@ open class NSUbiquitousKeyValueStore: NSObject, @unchecked Sendable {
     "NSUbiquitousKeyValueStoreDidChangeExternallyNotification")
 
   /// The shared store of this program, created on first use. Its backend is, in this order: the
-  /// one given to ``setDefaultBackend(_:)``; an ``EtcdCloudBackend`` when
-  /// `OBSERVABLE_DEFAULTS_ETCD_ENDPOINTS` or `$XDG_CONFIG_HOME/ObservableDefaults/cloud.conf`
-  /// names etcd endpoints (see ``EtcdConfiguration/fromEnvironment(container:environment:)``);
+  /// one given to ``setDefaultBackend(_:)``; a sync engine's, when the environment or
+  /// ``CloudConfigurationFile`` names one that the program registered (the `ObservableDefaults`
+  /// module registers etcd with its `EtcdSupport` trait, on by default, and NATS with
+  /// `NATSSupport`: `OBSERVABLE_DEFAULTS_ETCD_ENDPOINTS`, `OBSERVABLE_DEFAULTS_NATS_SERVERS`);
   /// else an ``EmbeddedCloudBackend`` with the default container (the program's name), account
   /// (`$OBSERVABLE_DEFAULTS_CLOUD_ACCOUNT` or `default`) and folder (see
   /// ``CloudContainerDirectory``).

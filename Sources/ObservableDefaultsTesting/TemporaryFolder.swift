@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A fresh folder under the system's temporary folder (`$TMPDIR`, else `/tmp`), for one test.
 ///
