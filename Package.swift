@@ -236,7 +236,7 @@ let package = Package(
       name: "benchmarks",
       dependencies: ["ObservableDefaults", "ObservableDefaultsEtcd", "SettingsEditor"],
       path: "Benchmarks",
-      exclude: ["README.md", "measure-build.sh"]
+      exclude: ["README.md", "measure-build.sh", "measure-size.sh"]
     ),
     // What every test target shares: temporary folders, child processes, loopback servers,
     // certificates, tmux sessions and golden files (and, from ObservableDefaultsTesting, the one

@@ -64,11 +64,26 @@ public enum PropertyListScalarType: String, CaseIterable, Sendable {
       case .integer: Int(trimmed) ?? UInt64(trimmed).map { $0 as Any }
       case .real: Double(trimmed).flatMap { $0.isFinite ? $0 : nil }
       case .bool: Self.bool(trimmed)
-      case .date: PropertyListDateText.date(from: trimmed)
+      case .date: PropertyListDateText.date(from: trimmed) ?? Self.dateInDefaultsForm(trimmed)
       case .data: Self.data(fromHex: trimmed)
       }
     guard let value else { throw PropertyListScalarError(text: text, type: self) }
     return PropertyListValue.normalized(value) ?? value
+  }
+
+  /// A date in a form macOS `defaults` prints or accepts besides ISO 8601:
+  /// `2023-01-08 19:59:26 +0000` (what `defaults read` prints), or a day `2023-01-08`
+  /// (midnight UTC).
+  private static func dateInDefaultsForm(_ text: String) -> Date? {
+    if let match = text.wholeMatch(
+      of: /([0-9]{4}-[0-9]{2}-[0-9]{2}) ([0-9]{2}:[0-9]{2}:[0-9]{2}) ([+-][0-9]{2}):?([0-9]{2})/)
+    {
+      return PropertyListDateText.date(from: "\(match.1)T\(match.2)\(match.3):\(match.4)")
+    }
+    if text.wholeMatch(of: /[0-9]{4}-[0-9]{2}-[0-9]{2}/) != nil {
+      return PropertyListDateText.date(from: text + "T00:00:00Z")
+    }
+    return nil
   }
 
   /// The text of a scalar value, which ``parse(_:)`` turns back into an equal value; nil for a
@@ -142,7 +157,8 @@ public struct PropertyListScalarError: Error, Equatable, CustomStringConvertible
 
   /// Why the text was refused, without the text: e.g. `not a bool (use true, false, …)`.
   public var reason: String {
-    let article = type == .integer ? "an" : "a"
+    // "data" is a mass noun: "not data", not "not a data".
+    let article = type == .integer ? "an " : type == .data ? "" : "a "
     let hint =
       switch type {
       case .string, .real: ""
@@ -151,6 +167,6 @@ public struct PropertyListScalarError: Error, Equatable, CustomStringConvertible
       case .date: " (ISO 8601, e.g. 2023-01-08T19:59:26.426036Z)"
       case .data: " (hexadecimal bytes, e.g. 0a1b2c)"
       }
-    return "not \(article) \(type.rawValue)\(hint)"
+    return "not \(article)\(type.rawValue)\(hint)"
   }
 }

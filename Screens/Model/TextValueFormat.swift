@@ -68,22 +68,18 @@ struct TextValueFormat: Hashable, Sendable {
     case .string:
       return wrapped(text)
     case .double:
-      guard let value = Double(trimmed), value.isFinite else {
-        throw refusal(text, "not a number")
-      }
-      return wrapped(value)
+      return wrapped(try Self.finite(trimmed, as: Double.self, text: text, refusal: refusal))
     case .float:
-      guard let value = Float(trimmed), value.isFinite else {
-        throw refusal(text, "not a number")
-      }
-      return wrapped(value)
+      return wrapped(try Self.finite(trimmed, as: Float.self, text: text, refusal: refusal))
     case .integer(let name, let bitWidth, let signed):
       return try parseInteger(
         trimmed, as: Self.integerType(name: name, bitWidth: bitWidth, signed: signed))
     case .date:
       // The one date form of the editor and the CLI: ISO 8601 keeping every fraction digit.
       guard let date = try? PropertyListScalarType.date.parse(trimmed) as? Date else {
-        throw refusal(text, "not an ISO 8601 date like 2026-01-31T09:30:00Z")
+        throw refusal(
+          text,
+          "not a date that exists, in ISO 8601 (2026-01-31T09:30:00Z) or as a day (2026-01-31)")
       }
       return wrapped(date)
     case .url:
@@ -102,6 +98,22 @@ struct TextValueFormat: Hashable, Sendable {
         throw refusal(text, error.reason)
       }
     }
+  }
+
+  /// The finite `T` of `digits`; a number past `T`'s range (`1e39` for a `Float`) is refused as
+  /// such, `inf` and `nan` as not finite, anything else as not a number.
+  private static func finite<T: BinaryFloatingPoint & LosslessStringConvertible>(
+    _ digits: String, as type: T.Type, text: String,
+    refusal: (String, String) -> ValueInputError
+  ) throws(ValueInputError) -> T {
+    guard let value = T(digits) else { throw refusal(text, "not a number") }
+    guard value.isFinite else {
+      if digits.contains(where: \.isNumber) {
+        throw refusal(text, "outside \(T.self)'s range (±\(T.greatestFiniteMagnitude))")
+      }
+      throw refusal(text, "not a finite number")
+    }
+    return value
   }
 
   /// The Swift type of a non-nil value.

@@ -42,29 +42,11 @@ enum TypedValueWords {
       throw .usage(.write, "unknown type \(first) (use -string for text that starts with -)")
     }
     guard let text = words.popFirst() else { throw .usage(.write, "\(first) needs a value") }
-    if type == .date, let date = dateInDefaultsForm(text) { return date }
     do {
       return try type.parse(text)
     } catch {
       throw .invalid(error.description)
     }
-  }
-
-  /// A date in a form macOS `defaults` prints or accepts besides ISO 8601:
-  /// `2023-01-08 19:59:26 +0000` (what `defaults read` prints), or a day `2023-01-08`
-  /// (midnight UTC).
-  private static func dateInDefaultsForm(_ text: String) -> Date? {
-    let trimmed = text.trimmingCharacters(in: .whitespaces)
-    if let match = trimmed.wholeMatch(
-      of: /([0-9]{4}-[0-9]{2}-[0-9]{2}) ([0-9]{2}:[0-9]{2}:[0-9]{2}) ([+-][0-9]{2}):?([0-9]{2})/)
-    {
-      return try? PropertyListScalarType.date.parse("\(match.1)T\(match.2)\(match.3):\(match.4)")
-        as? Date
-    }
-    if trimmed.wholeMatch(of: /[0-9]{4}-[0-9]{2}-[0-9]{2}/) != nil {
-      return try? PropertyListScalarType.date.parse(trimmed + "T00:00:00Z") as? Date
-    }
-    return nil
   }
 
   /// `-array-add` or `-dict-add`: a value added to the one stored under the key.

@@ -66,7 +66,10 @@ import Testing
   @Test(arguments: [
     (["-int", "1.5"], "\"1.5\" is not an integer"), (["-float", "abc"], "\"abc\" is not a real"),
     (["-bool", "maybe"], "\"maybe\" is not a bool"), (["-date", "2023-13"], "is not a date"),
-    (["-data", "xyz"], "\"xyz\" is not a data"),
+    (["-data", "xyz"], "\"xyz\" is not data (hexadecimal bytes"),
+    (["-date", "2024-02-30T25:61:00Z"], "\"2024-02-30T25:61:00Z\" is not a date"),
+    (["-date", "2023-02-29"], "\"2023-02-29\" is not a date"),
+    (["-date", "2024-01-31 24:00:00 +0000"], "is not a date"),
     (["-array", "-int", "x"], "\"x\" is not an integer"),
   ])
   func writeRefusesInvalidValuesWith65(words: [String], message: String) throws {

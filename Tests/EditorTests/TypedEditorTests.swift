@@ -101,7 +101,18 @@ import Testing
     try enter("2026-01-31T09:30:00Z", into: "started")
     #expect(settings.started == (try Date("2026-01-31T09:30:00Z", strategy: .iso8601)))
     try enter("tomorrow", into: "started")
-    #expect(session.state.message?.text.contains("not an ISO 8601 date") == true)
+    #expect(session.state.message?.text.contains("not a date that exists, in ISO 8601") == true)
+    press(.escape)
+    // A day or time that does not exist is refused, not moved to a later date.
+    try enter("2024-02-30T25:61:00Z", into: "started")
+    #expect(session.state.message?.text.contains("not a date that exists") == true)
+    #expect(settings.started == (try Date("2026-01-31T09:30:00Z", strategy: .iso8601)))
+    press(.escape)
+    // The forms `write -date` takes besides ISO 8601: what `defaults read` prints, and a day.
+    try enter("2024-02-29 23:30:00 +0100", into: "started")
+    #expect(settings.started == (try Date("2024-02-29T22:30:00Z", strategy: .iso8601)))
+    try enter("2024-03-01", into: "started")
+    #expect(settings.started == (try Date("2024-03-01T00:00:00Z", strategy: .iso8601)))
   }
 
   @Test func aURLAndAnOptionalURL() throws {

@@ -19,14 +19,23 @@ package enum PropertyListDateText {
   }
 
   /// The date of ISO 8601 text with an optional fraction of any length and a `Z` or `±hh:mm`
-  /// zone; nil when it is not such a date.
+  /// zone; nil when it is not such a date, or names a day or time that does not exist
+  /// (`2024-02-30`, `25:61`): Foundation's parser would move those on to a later date.
   package static func date(from text: String) -> Date? {
     guard
       let match = text.wholeMatch(
         of:
-          /(?<base>[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2})(?:\.(?<fraction>[0-9]+))?(?<zone>Z|[+-][0-9]{2}:?[0-9]{2})/
+          /(?<year>[0-9]{4})-(?<month>[0-9]{2})-(?<day>[0-9]{2})T(?<hour>[0-9]{2}):(?<minute>[0-9]{2}):(?<second>[0-9]{2})(?:\.(?<fraction>[0-9]+))?(?<zone>Z|[+-](?<zoneHours>[0-9]{2}):?(?<zoneMinutes>[0-9]{2}))/
       ),
-      let base = try? wholeSeconds.parse(String(match.base + match.zone))
+      let year = Int(match.year), let month = Int(match.month), let day = Int(match.day),
+      (1...12).contains(month), (1...daysIn(month: month, of: year)).contains(day),
+      let hour = Int(match.hour), hour < 24, let minute = Int(match.minute), minute < 60,
+      let second = Int(match.second), second < 60,
+      Int(match.zoneHours ?? "0").map({ $0 < 24 }) == true,
+      Int(match.zoneMinutes ?? "0").map({ $0 < 60 }) == true,
+      let base = try? wholeSeconds.parse(
+        "\(match.year)-\(match.month)-\(match.day)T\(match.hour):\(match.minute):\(match.second)"
+          + match.zone)
     else { return nil }
     let whole = base.timeIntervalSinceReferenceDate
     guard let fraction = match.fraction else { return base }
@@ -35,6 +44,15 @@ package enum PropertyListDateText {
       whole >= 0
       ? Double("\(Int(whole)).\(fraction)") : Double("0.\(fraction)").map { whole + $0 }
     return seconds.map(Date.init(timeIntervalSinceReferenceDate:))
+  }
+
+  /// The number of days of `month` (1…12) of `year` in the Gregorian calendar.
+  private static func daysIn(month: Int, of year: Int) -> Int {
+    switch month {
+    case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+    case 4, 6, 9, 11: 30
+    default: 31
+    }
   }
 
   private static func fractionDigits(_ seconds: Double, whole: Double) -> String {
