@@ -62,6 +62,9 @@ enum Invocation: Equatable {
       throw .usage(nil, "unknown option \(word)")
     } else {
       guard arguments.allSatisfy({ Domain($0) != .suite($0) }) else {
+        if let verb = Verb.nearest(to: word) {
+          throw .usage(nil, "unknown command \(word); did you mean \(verb.rawValue)?")
+        }
         throw .usage(
           nil,
           "unknown command \(word) (property-list files must exist and end in .plist or contain /)")
@@ -92,7 +95,10 @@ enum Invocation: Equatable {
     case .help:
       try count(0...1)
       guard let name = operands.first else { return .help(nil) }
-      guard let topic = Verb(rawValue: name) else { throw .usage(verb, "unknown verb \(name)") }
+      guard let topic = Verb(rawValue: name) else {
+        let guess = Verb.nearest(to: name).map { "; did you mean \($0.rawValue)?" } ?? ""
+        throw .usage(verb, "unknown verb \(name)\(guess)")
+      }
       return .help(topic)
     case .read:
       guard (1...2).contains(words.count) else { throw .usage(verb, "wrong number of arguments") }

@@ -370,3 +370,33 @@ import Testing
     #expect(try editor.run("help").output == (try editor.run("--help")).output)
   }
 }
+
+/// A mistyped verb gets the verb it most likely meant, as git and gsettings users expect.
+@Suite struct MistypedVerbTests {
+  let editor: EditorProcess
+
+  init() throws {
+    editor = try EditorProcess()
+  }
+
+  @Test(arguments: [
+    ("raed", "read"), ("wirte", "write"), ("domain", "domains"), ("hlep", "help"),
+    ("migrat", "migrate"), ("Delete", "delete"),
+  ])
+  func aMistypedVerbGetsTheNearestOne(typed: String, meant: String) throws {
+    let result = try editor.run(typed, "com.example.demo")
+    #expect(result.status == 64)
+    #expect(
+      result.error
+        == "settings-editor: unknown command \(typed); did you mean \(meant)?\n"
+        + "Run settings-editor --help for usage.\n")
+  }
+
+  @Test func aWordNearNoVerbGetsNoGuess() throws {
+    let result = try editor.run("xyzzy")
+    #expect(result.status == 64)
+    #expect(!result.error.contains("did you mean"), "\(result.error)")
+    let help = try editor.run("help", "wach")
+    #expect(help.error.contains("unknown verb wach; did you mean watch?"), "\(help.error)")
+  }
+}

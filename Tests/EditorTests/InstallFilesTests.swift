@@ -73,27 +73,48 @@ import Testing
   }
 
   @Test(arguments: ["bash", "fish"])
+  func cloudCompletesItsOneWord(shell: String) throws {
+    #expect(try complete(["settings-editor", "cloud", "st"], shell: shell) == ["status"])
+  }
+
+  @Test(arguments: ["bash", "fish"])
   func theCompletionsOfferVerbsAndSuiteNames(shell: String) throws {
     #expect(try complete(["settings-editor", "rea"], shell: shell) == ["read", "read-type"])
     let suites = try complete(["settings-editor", "read", "com.example.comp"], shell: shell)
     #expect(suites == ["com.example.completion"])
   }
 
+  /// Every verb of the built program, from its usage (`settings-editor <verb> …` lines).
+  private func programVerbs() throws -> [String] {
+    let usage = try EditorProcess().run("--help").output
+    return usage.split(separator: "\n").compactMap { line -> String? in
+      let words = line.split(separator: " ")
+      guard words.count >= 2, words[0] == "settings-editor", words[1].first?.isLetter == true
+      else {
+        return nil
+      }
+      return String(words[1])
+    }
+  }
+
   @Test func theManPageRendersAndNamesEveryVerb() throws {
     let page = Self.scripts.appendingPathComponent("share/settings-editor.1").path
     let (status, text) = try #require(try run("man", ["-l", "-P", "cat", page]))
     #expect(status == 0)
-    for verb in [
-      "read", "read-type", "write", "rename", "delete", "domains", "find", "export", "import",
-      "watch", "help",
-    ] {
+    let verbs = try programVerbs()
+    #expect(verbs.count == 13, "\(verbs)")
+    for verb in verbs {
       #expect(text.contains(verb), "\(verb)")
     }
+    #expect(text.contains("cloud status"))
     #expect(text.contains("C-u C-k"), "the field keys")
   }
 
   @Test func theCompletionsOfferEveryVerb() throws {
-    let verbs = "read read-type write rename delete domains find export import watch migrate help"
+    let verbs = try programVerbs().joined(separator: " ")
+    #expect(
+      verbs
+        == "read read-type write rename delete domains find export import watch migrate cloud help")
     for name in ["settings-editor.bash", "settings-editor.fish"] {
       let text = try String(
         contentsOf: Self.scripts.appendingPathComponent("share/" + name), encoding: .utf8)

@@ -1,7 +1,7 @@
 # bash completion for settings-editor: verbs, options, suite names, write's type flags.
 _settings_editor() {
   local current=${COMP_WORDS[COMP_CWORD]}
-  local verbs="read read-type write rename delete domains find export import watch migrate help"
+  local verbs="read read-type write rename delete domains find export import watch migrate cloud help"
   local options="--readonly --color=auto --color=always --color=never --help"
   if [ "$COMP_CWORD" -eq 1 ]; then
     if [[ $current == -* ]]; then
@@ -16,6 +16,8 @@ _settings_editor() {
   case "$verb" in
     help)
       mapfile -t COMPREPLY < <(compgen -W "$verbs" -- "$current") ;;
+    cloud)
+      [ "$COMP_CWORD" -eq 2 ] && mapfile -t COMPREPLY < <(compgen -W "status" -- "$current") ;;
     read|read-type|write|rename|delete|export|import|watch|migrate)
       if [ "$COMP_CWORD" -eq 2 ]; then
         mapfile -t COMPREPLY < <(compgen -W "$(settings-editor domains 2>/dev/null)" -- "$current")

@@ -1,5 +1,5 @@
 # fish completion for settings-editor: verbs, options, suite names, write's type flags.
-set -l verbs read read-type write rename delete domains find export import watch migrate help
+set -l verbs read read-type write rename delete domains find export import watch migrate cloud help
 complete -c settings-editor -f
 complete -c settings-editor -n "not __fish_seen_subcommand_from $verbs" -a "$verbs"
 complete -c settings-editor -n "not __fish_seen_subcommand_from $verbs" -l readonly -d 'show values, change none'
@@ -7,6 +7,7 @@ complete -c settings-editor -n "not __fish_seen_subcommand_from $verbs" -l color
 complete -c settings-editor -n "not __fish_seen_subcommand_from $verbs" -a '(__fish_complete_suffix .plist)'
 complete -c settings-editor -n "__fish_seen_subcommand_from read read-type write rename delete export import watch migrate; and test (count (commandline -opc)) -eq 2" -a '(settings-editor domains 2>/dev/null)' -d suite
 complete -c settings-editor -n "__fish_seen_subcommand_from help" -a "$verbs"
+complete -c settings-editor -n "__fish_seen_subcommand_from cloud; and not __fish_seen_subcommand_from status" -a status -d 'the state of the cloud store'
 complete -c settings-editor -n "__fish_seen_subcommand_from read" -l raw -d 'data as bytes, not JSON'
 complete -c settings-editor -n "__fish_seen_subcommand_from export import" -l json -d 'JSON instead of a property list'
 for flag in string int integer float real bool boolean date data array array-add dict dict-add
