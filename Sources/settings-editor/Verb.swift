@@ -65,7 +65,7 @@ enum Verb: String, CaseIterable, Sendable {
       that holds JSON (a Codable value) prints as that JSON; --raw prints its bytes in hex.
       """
     case .readType:
-      "Prints `Type is <type>`: string, integer, float, boolean, date, data, array or dictionary."
+      "Prints 'Type is <type>': string, integer, float, boolean, date, data, array or dictionary."
     case .rename:
       """
       Stores the value of the old key under the new one and removes the old key. Refused \
@@ -116,7 +116,7 @@ enum Verb: String, CaseIterable, Sendable {
       """
     case .watch:
       """
-      Prints one line per change, `key: old → new` (`(none)` for a missing value), for every \
+      Prints one line per change, 'key: old → new' ('(none)' for a missing value), for every \
       key or only the one given, until SIGINT or SIGTERM, then exits with 0.
       """
     case .migrate:
@@ -124,18 +124,18 @@ enum Verb: String, CaseIterable, Sendable {
       Runs, under the suite file's lock and in one atomic write, the schema steps this \
       program's settings class for the suite declares above the version recorded in the suite \
       (ObservableDefaults.schemaVersion), and records the new version. Prints the steps and \
-      every changed key as `key: old → new`. With --dry-run nothing is written.
+      every changed key as 'key: old → new'. With --dry-run nothing is written.
       """
     case .cloud:
       """
       Connects this program's cloud store (NSUbiquitousKeyValueStore.default: etcd when \
       OBSERVABLE_DEFAULTS_ETCD_ENDPOINTS or $XDG_CONFIG_HOME/ObservableDefaults/cloud.conf names \
-      endpoints, else the embedded container) and prints one `name: value` line each: backend, \
+      endpoints, else the embedded container) and prints one 'name: value' line each: backend, \
       endpoint, account, state (connected, connecting, offline), pending (writes not yet \
       acknowledged), last sync (ISO 8601, or never), and error when the last exchange failed.
       """
     case .help:
-      "Prints the help of a verb; `settings-editor <verb> --help` does the same."
+      "Prints the help of a verb; 'settings-editor <verb> --help' does the same."
     }
   }
 

@@ -400,3 +400,17 @@ import Testing
     #expect(help.error.contains("unknown verb wach; did you mean watch?"), "\(help.error)")
   }
 }
+
+/// `help <verb>` is plain text for a terminal: no Markdown.
+@Suite struct VerbHelpTests {
+  @Test(arguments: [
+    "read", "read-type", "write", "rename", "delete", "domains", "find", "export", "import",
+    "watch", "migrate", "cloud", "help",
+  ])
+  func theHelpOfAVerbHasNoMarkdown(verb: String) throws {
+    let result = try EditorProcess().run("help", verb)
+    #expect(result.status == 0)
+    #expect(result.output.hasPrefix("Usage: settings-editor \(verb)"), "\(result.output)")
+    #expect(!result.output.contains("`"), "\(result.output)")
+  }
+}
