@@ -107,24 +107,20 @@ final class NcursesCanvas: Canvas {
     doupdate()
   }
 
-  /// Every key waiting in curses' buffer (nodelay: returns at once when none). Esc followed at
-  /// once by a character (in the same read) is that character with Meta.
+  /// Every key waiting in curses' buffer (nodelay: returns at once when none), with the escape
+  /// sequences curses did not decode decoded (``TerminalInputDecoder``): Esc followed at once by
+  /// a character (in the same read) is that character with Meta.
   func pendingKeys() -> [KeyPress] {
-    var keys: [KeyPress] = []
+    var input: [TerminalInput] = []
     var value: wint_t = 0
     while true {
       let status = wget_wch(window, &value)
       if status == KEY_CODE_YES {
-        keys.append(Self.functionKey(Int32(value)))
+        input.append(.functionKey(Int32(value)))
       } else if status == OK {
-        let character = UInt32(value)
-        if keys.last == .escape, character != 27, let scalar = Unicode.Scalar(character) {
-          keys[keys.count - 1] = .meta(Character(scalar))
-        } else {
-          keys.append(Self.characterKey(character))
-        }
+        input.append(.character(UInt32(value)))
       } else {
-        return keys
+        return TerminalInputDecoder.keys(from: input)
       }
     }
   }
@@ -171,35 +167,5 @@ final class NcursesCanvas: Canvas {
     if style.contains(.dim) { attributes |= cnc_a_dim() }
     if style.contains(.underline) { attributes |= cnc_a_underline() }
     return attributes
-  }
-
-  private static func functionKey(_ code: Int32) -> KeyPress {
-    switch code {
-    case KEY_UP: .up
-    case KEY_DOWN: .down
-    case KEY_LEFT: .left
-    case KEY_RIGHT: .right
-    case KEY_PPAGE: .pageUp
-    case KEY_NPAGE: .pageDown
-    case KEY_HOME: .home
-    case KEY_END: .end
-    case KEY_ENTER: .enter
-    case KEY_BACKSPACE: .backspace
-    case KEY_DC: .delete
-    case KEY_RESIZE: .resize
-    case KEY_BTAB: .tab
-    default: .other(code)
-    }
-  }
-
-  private static func characterKey(_ value: UInt32) -> KeyPress {
-    switch value {
-    case 10, 13: .enter
-    case 27: .escape
-    case 9: .tab
-    case 8, 127: .backspace
-    default:
-      Unicode.Scalar(value).map { .character(Character($0)) } ?? .other(Int32(bitPattern: value))
-    }
   }
 }
