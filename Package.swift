@@ -241,7 +241,8 @@ let package = Package(
     // What every test target shares: temporary folders, child processes, loopback servers,
     // certificates, tmux sessions and golden files (and, from ObservableDefaultsTesting, the one
     // polling helper).
-    .target(name: "TestSupport", dependencies: ["ObservableDefaultsTesting"], path: "Tests/TestSupport"),
+    .target(
+      name: "TestSupport", dependencies: ["ObservableDefaultsTesting"], path: "Tests/TestSupport"),
     .testTarget(
       name: "CoreTests",
       dependencies: [

@@ -1,5 +1,5 @@
-@_spi(PluginMessage) import SwiftCompilerPluginMessageHandling
 import ObservableDefaultsMacroImplementation
+@_spi(PluginMessage) import SwiftCompilerPluginMessageHandling
 import SwiftSyntaxMacros
 
 /// The compiler plugin's entry point: serves the macros of this module over standard I/O.

@@ -105,19 +105,31 @@ public struct CloudBackendConformance: Sendable {
       switch check {
       case .emptyContainerLoadsNoRecords: try await devices.emptyContainerLoadsNoRecords()
       case .savedRecordsLoadOnAnotherDevice: try await devices.savedRecordsLoadOnAnotherDevice()
-      case .eachKeyKeepsTheRecordWithTheLaterTimestamp: try await devices.eachKeyKeepsTheRecordWithTheLaterTimestamp()
+      case .eachKeyKeepsTheRecordWithTheLaterTimestamp:
+        try await devices.eachKeyKeepsTheRecordWithTheLaterTimestamp()
       case .savingNothingNewerChangesNothing: try await devices.savingNothingNewerChangesNothing()
-      case .subscriberGetsExactlyTheKeysSavedByAnotherDevice: try await devices.subscriberGetsExactlyTheKeysSavedByAnotherDevice()
-      case .subscribingFromAResumePointDeliversOnlyLaterSaves: try await devices.subscribingFromAResumePointDeliversOnlyLaterSaves()
-      case .switchingAccountDeliversTheNewAccountsRecords: try await devices.switchingAccountDeliversTheNewAccountsRecords()
-      case .twoDevicesCannotFillTheContainerPast1024Keys: try await devices.twoDevicesCannotFillTheContainerPast1024Keys()
-      case .theWritingDeviceIsToldWhichKeysTheContainerRefusedAndDropsThem: try await devices.theWritingDeviceIsToldWhichKeysTheContainerRefusedAndDropsThem()
-      case .sameKeyOnTwoDevicesTheLaterWriteWinsOnBoth: try await devices.sameKeyOnTwoDevicesTheLaterWriteWinsOnBoth()
-      case .differentKeysOnTwoDevicesBothSurvive: try await devices.differentKeysOnTwoDevicesBothSurvive()
-      case .aFreshDeviceWithDefaultsDoesNotOverwriteCloudValues: try await devices.aFreshDeviceWithDefaultsDoesNotOverwriteCloudValues()
-      case .threeRestartsWithoutEditsPerformZeroWrites: try await devices.threeRestartsWithoutEditsPerformZeroWrites()
-      case .remoteChangesArriveAsServerChangesNamingExactlyTheChangedKeys: try await devices.remoteChangesArriveAsServerChangesNamingExactlyTheChangedKeys()
-      case .switchingAccountReplacesValuesAndReportsTheAccountChange: try await devices.switchingAccountReplacesValuesAndReportsTheAccountChange()
+      case .subscriberGetsExactlyTheKeysSavedByAnotherDevice:
+        try await devices.subscriberGetsExactlyTheKeysSavedByAnotherDevice()
+      case .subscribingFromAResumePointDeliversOnlyLaterSaves:
+        try await devices.subscribingFromAResumePointDeliversOnlyLaterSaves()
+      case .switchingAccountDeliversTheNewAccountsRecords:
+        try await devices.switchingAccountDeliversTheNewAccountsRecords()
+      case .twoDevicesCannotFillTheContainerPast1024Keys:
+        try await devices.twoDevicesCannotFillTheContainerPast1024Keys()
+      case .theWritingDeviceIsToldWhichKeysTheContainerRefusedAndDropsThem:
+        try await devices.theWritingDeviceIsToldWhichKeysTheContainerRefusedAndDropsThem()
+      case .sameKeyOnTwoDevicesTheLaterWriteWinsOnBoth:
+        try await devices.sameKeyOnTwoDevicesTheLaterWriteWinsOnBoth()
+      case .differentKeysOnTwoDevicesBothSurvive:
+        try await devices.differentKeysOnTwoDevicesBothSurvive()
+      case .aFreshDeviceWithDefaultsDoesNotOverwriteCloudValues:
+        try await devices.aFreshDeviceWithDefaultsDoesNotOverwriteCloudValues()
+      case .threeRestartsWithoutEditsPerformZeroWrites:
+        try await devices.threeRestartsWithoutEditsPerformZeroWrites()
+      case .remoteChangesArriveAsServerChangesNamingExactlyTheChangedKeys:
+        try await devices.remoteChangesArriveAsServerChangesNamingExactlyTheChangedKeys()
+      case .switchingAccountReplacesValuesAndReportsTheAccountChange:
+        try await devices.switchingAccountReplacesValuesAndReportsTheAccountChange()
       }
     }
   }

@@ -30,11 +30,14 @@ import Testing
 
   @Test func aFloatPastItsRangeIsRefusedAsSuch() {
     let float = TextValueFormat(base: .float)
-    #expect(throws: ValueInputError(
-      text: "1e39", typeName: "Float", reason: "outside Float's range (±3.4028235e+38)")) {
+    #expect(
+      throws: ValueInputError(
+        text: "1e39", typeName: "Float", reason: "outside Float's range (±3.4028235e+38)")
+    ) {
       try float.parse("1e39")
     }
-    #expect(throws: ValueInputError(text: "inf", typeName: "Float", reason: "not a finite number")) {
+    #expect(throws: ValueInputError(text: "inf", typeName: "Float", reason: "not a finite number"))
+    {
       try float.parse("inf")
     }
     #expect(throws: ValueInputError(text: "x", typeName: "Double", reason: "not a number")) {

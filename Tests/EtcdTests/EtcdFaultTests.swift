@@ -135,7 +135,8 @@ import Testing
       #expect(offline.output == "etcd offline, 1 pending\n")
       try cluster.start(cluster.members[0])
       try cluster.waitUntilHealthy()
-      let restarted = try DefaultsProbe.run(["default-cloud-get", "offline"], environment: environment)
+      let restarted = try DefaultsProbe.run(
+        ["default-cloud-get", "offline"], environment: environment)
       #expect(restarted.output == "etcd connected\n2\n")
       let stored = try EtcdCloudBackend(
         configuration: EtcdConfiguration(

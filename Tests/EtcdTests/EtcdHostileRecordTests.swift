@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import ObservableDefaultsCore
+import Synchronization
 import TestSupport
 import Testing
 
@@ -33,7 +33,8 @@ import Testing
     _ = try cluster.client().txn(
       EtcdTxnRequest(success: [
         .put(EtcdPutRequest(key: layout.key("set"), value: HostileCloudRecords.setRecord)),
-        .put(EtcdPutRequest(key: layout.key("expansion"), value: HostileCloudRecords.expandingRecord)),
+        .put(
+          EtcdPutRequest(key: layout.key("expansion"), value: HostileCloudRecords.expandingRecord)),
         .put(EtcdPutRequest(key: layout.key("k"), value: farFuture)),
         .put(EtcdPutRequest(key: layout.key("header only"), value: future)),
       ]))
@@ -66,11 +67,13 @@ import Testing
   @Test func aReplyOfManyBadRecordsMakesOneDiagnostic() {
     let layout = EtcdKeyLayout(root: "hostile-\(UUID().uuidString)", container: "c", account: "a")
     let kvs = (0..<1_000).map { index in
-      EtcdKeyValue(key: layout.key("bad \(index)"), value: HostileCloudRecords.setRecord, modRevision: nil)
+      EtcdKeyValue(
+        key: layout.key("bad \(index)"), value: HostileCloudRecords.setRecord, modRevision: nil)
     }
     let good = EtcdKeyValue(
       key: layout.key("good"),
-      value: try? CloudRecordCodec.encode(CloudRecord(value: "fine", timestamp: HostileCloudRecords.timestamp)),
+      value: try? CloudRecordCodec.encode(
+        CloudRecord(value: "fine", timestamp: HostileCloudRecords.timestamp)),
       modRevision: nil)
     let lines = Mutex<[String]>([])
     let previous = Diagnostics.handler

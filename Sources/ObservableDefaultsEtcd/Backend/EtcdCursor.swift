@@ -1,4 +1,5 @@
 import ObservableDefaultsCore
+
 /// A resume point in one account's prefix: the cluster's identity and the highest revision seen
 /// under the prefix (never etcd's global revision, which other prefixes move). Encoded as
 /// `etcd:<cluster id>:<revision>` in `CloudCursor/rawValue`.

@@ -1,4 +1,5 @@
 import ObservableDefaultsCore
+
 /// Why a request to an etcd cluster failed. Messages name endpoints and etcd's explanation, never
 /// a password or token.
 public struct EtcdError: Error, Sendable, CustomStringConvertible {

@@ -1,4 +1,5 @@
 import ObservableDefaultsCore
+
 /// A configuration of the etcd backend that cannot be used (a credentials file readable by
 /// others, a missing field, no endpoint). The message names the file or variable to fix.
 public struct EtcdConfigurationError: Error, Sendable, CustomStringConvertible {

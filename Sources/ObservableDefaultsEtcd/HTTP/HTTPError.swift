@@ -1,4 +1,5 @@
 import ObservableDefaultsCore
+
 /// Why an HTTP exchange with a server failed. Never holds a request's body or headers, so
 /// credentials never reach an error message.
 public struct HTTPError: Error, Sendable, CustomStringConvertible {

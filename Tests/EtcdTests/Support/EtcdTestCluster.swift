@@ -118,7 +118,8 @@ final class EtcdTestCluster: LoopbackCluster, @unchecked Sendable {
 
   /// A client of the whole cluster (or of `only` members).
   func client(
-    _ only: [Member]? = nil, credentials: EtcdCredentials? = nil, tls: CloudTLSFiles = CloudTLSFiles()
+    _ only: [Member]? = nil, credentials: EtcdCredentials? = nil,
+    tls: CloudTLSFiles = CloudTLSFiles()
   ) -> EtcdClient {
     EtcdClient(
       endpoints: (only ?? members).map(\.clientURL), credentials: credentials, tls: tls,
