@@ -32,12 +32,18 @@ import Testing
     let withOffset = try #require(
       try PropertyListScalarType.date.parse("2023-01-08T20:59:26.25+01:00") as? Date)
     #expect(withOffset.timeIntervalSinceReferenceDate == 694900766.25)
+    // What `defaults read` prints, and a day (midnight UTC).
+    let printed = try #require(
+      try PropertyListScalarType.date.parse("2023-01-08 20:59:26 +0100") as? Date)
+    #expect(printed.timeIntervalSinceReferenceDate == 694900766)
+    let day = try #require(try PropertyListScalarType.date.parse("2023-01-08") as? Date)
+    #expect(day.timeIntervalSinceReferenceDate == 694828800)
   }
 
   @Test(arguments: [
     (PropertyListScalarType.integer, "twenty"), (.integer, "18446744073709551616"),
     (.integer, "1.5"),
-    (.real, "inf"), (.real, "x"), (.bool, "maybe"), (.date, "2023-01-08"), (.date, "yesterday"),
+    (.real, "inf"), (.real, "x"), (.bool, "maybe"), (.date, "2023-02-29"), (.date, "yesterday"),
     (.data, "abc"), (.data, "zz"),
   ])
   func invalidTextIsRefusedWithItsType(type: PropertyListScalarType, text: String) {
