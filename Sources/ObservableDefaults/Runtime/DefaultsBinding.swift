@@ -211,17 +211,21 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
   /// Applies a store change: re-reads the changed keys, then assigns every changed cache at once
   /// inside the `withMutation` of each notified property, so no observer sees a half-applied change.
   func apply(_ change: DefaultsChange, to object: Object) {
-    let (updates, silent) = lock.withLock { () -> ([SettingsProperty<Object>.Update], Bool) in
+    // The ignored key paths are read under the lock with the updates: `start(_:ignoring:)`
+    // replaces them under the same lock, possibly on another thread.
+    let (updates, notified) = lock.withLock {
+      () -> ([SettingsProperty<Object>.Update], [SettingsProperty<Object>.Update]) in
       let updates = schema.compactMap { property -> SettingsProperty<Object>.Update? in
         guard let keys = property.storageKeys, keys.isChanged(by: change, prefix: prefix)
         else { return nil }
         return property.refresh(object, resolveStore(), prefix)
       }
-      return (updates, ignoresExternalChanges)
+      guard !updates.isEmpty, !ignoresExternalChanges else { return (updates, []) }
+      if ignoredKeyPaths.isEmpty { return (updates, updates) }
+      let ignored = Set(ignoredKeyPaths.map { $0 as AnyKeyPath })
+      return (updates, updates.filter { !ignored.contains($0.keyPath) })
     }
     guard !updates.isEmpty else { return }
-    let ignored = Set(ignoredKeyPaths.map { $0 as AnyKeyPath })
-    let notified = silent ? [] : updates.filter { !ignored.contains($0.keyPath) }
     withMutations(of: object, notified[...]) {
       lock.withLock { for update in updates { update.assign() } }
     }
