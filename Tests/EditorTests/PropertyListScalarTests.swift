@@ -35,9 +35,9 @@ import Testing
     // What `defaults read` prints, and a day (midnight UTC).
     let printed = try #require(
       try PropertyListScalarType.date.parse("2023-01-08 20:59:26 +0100") as? Date)
-    #expect(printed.timeIntervalSinceReferenceDate == 694900766)
+    #expect(printed.timeIntervalSinceReferenceDate == 694_900_766)
     let day = try #require(try PropertyListScalarType.date.parse("2023-01-08") as? Date)
-    #expect(day.timeIntervalSinceReferenceDate == 694828800)
+    #expect(day.timeIntervalSinceReferenceDate == 694_828_800)
   }
 
   @Test(arguments: [
