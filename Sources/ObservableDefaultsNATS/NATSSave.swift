@@ -14,9 +14,11 @@ import ObservableDefaultsCore
 ///    is still the one before it (JetStream's expected last sequence: `R` for the first, then
 ///    the revision of the previous write), so each lands only if no device wrote anything since
 ///    the merge decided it — the timestamps and the quota were decided on exactly what is
-///    stored. When another device wrote meanwhile, the copy catches up and the rest is merged
-///    again, at most ``maximumAttempts`` times: a slower writer never overwrites a later write,
-///    and the later timestamp wins on every server.
+///    stored. When another device wrote meanwhile, the copy catches up, waits for the end of
+///    the other devices' saves in progress (so that a long save is not refused again by each of
+///    its keys; two devices saving 600 keys each at once gave up after 8 rounds without it), and
+///    the rest is merged again, at most ``maximumAttempts`` times: a slower writer never
+///    overwrites a later write, and the later timestamp wins on every server.
 /// 4. A write the server refuses because the bucket is full (``NATSBucketLimits``) is a refused
 ///    key, as for the quota.
 ///
@@ -51,8 +53,9 @@ enum NATSSave {
   ) throws -> [String] {
     var remaining = records
     var refused: Set<String> = []
+    var ownSaves: Set<String>?
     for _ in 0..<maximumAttempts {
-      var (stored, last) = try mirror.contents(within: timeout)
+      var (stored, last) = try mirror.contents(within: timeout, awaitingSavesOtherThan: ownSaves)
       var contents = CloudContainerContents(
         revision: 0,
         entries: stored.compactMapValues { entry in
@@ -65,7 +68,9 @@ enum NATSSave {
         contents.entries[key]?.record.timestamp == record.timestamp
           && stored[key]?.record?.timestamp != record.timestamp
       }
-      let id = "\(UUID().uuidString) \(taken.count)"
+      let save = UUID().uuidString
+      let id = "\(save) \(taken.count)"
+      ownSaves = (ownSaves ?? []).union([save])
       remaining = [:]
       var conflicted = false
       for (key, record) in taken.sorted(by: { $0.key < $1.key }) {

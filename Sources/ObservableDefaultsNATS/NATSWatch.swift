@@ -12,7 +12,9 @@ import ObservableDefaultsCore
 /// - **Batches**: a later change is delivered once the consumer has nothing pending and every save
 ///   it holds part of is complete (the ``NATSSave/header`` says how many keys each save
 ///   writes), so a save's keys arrive as one change; a save that wrote fewer keys than announced
-///   (a conflict made it skip one) is delivered after ``incompleteSaveDelay``.
+///   (a conflict made it skip one) is delivered after ``incompleteSaveDelay``. A watch made with
+///   `wholeSaves: false` (a device's ``NATSMirror``) does not wait for saves: it delivers as soon
+///   as the consumer has nothing pending, with the parts of saves it holds (``Change/saves``).
 /// - **Resilience**: libnats' ordered consumer survives a reconnection or a lost server: on a gap
 ///   or missed heartbeats (every ``heartbeat``) it creates the consumer again from the last
 ///   sequence received + 1. Revisions at or below the last one received are dropped, so nothing
@@ -29,6 +31,8 @@ final class NATSWatch: @unchecked Sendable {
     let revisions: [String: UInt64]
     /// The resume point after them.
     let cursor: NATSCursor
+    /// Save id → (keys of it in this change, keys it announced), for saves after the catch-up.
+    let saves: [String: (received: Int, announced: Int)]
   }
 
   /// Delivers a change (also one without valid records, so the cursor moves on).
@@ -43,6 +47,7 @@ final class NATSWatch: @unchecked Sendable {
   static let incompleteSaveDelay: TimeInterval = 5
 
   private let deliver: Deliver
+  private let wholeSaves: Bool
   private let lock = NSLock()
   // Guarded by `lock`.
   private var cancelled = false
@@ -58,12 +63,14 @@ final class NATSWatch: @unchecked Sendable {
   private var saves: [String: (received: Int, announced: Int)] = [:]
   private var batchGeneration = 0
 
-  /// Starts watching the bucket `open` returns, after `cursor`.
+  /// Starts watching the bucket `open` returns, after `cursor`; `wholeSaves` makes a change wait
+  /// for the rest of each save it holds part of.
   init(
     on connection: NATSConnection, open: @escaping @Sendable () throws -> NATSBucket,
-    after cursor: NATSCursor?, deliver: @escaping Deliver
+    after cursor: NATSCursor?, wholeSaves: Bool = true, deliver: @escaping Deliver
   ) {
     self.deliver = deliver
+    self.wholeSaves = wholeSaves
     let thread = Thread { [self] in start(connection, open: open, after: cursor) }
     thread.name = "ObservableDefaults NATS watch"
     thread.start()
@@ -198,7 +205,7 @@ final class NATSWatch: @unchecked Sendable {
   /// ``incompleteSaveDelay`` unless more messages come. Called with `lock` held.
   private func flushIfComplete(pending: UInt64) {
     guard pending == 0, received >= catchUpThrough else { return }
-    if saves.values.allSatisfy({ $0.received >= $0.announced }) {
+    if !wholeSaves || saves.values.allSatisfy({ $0.received >= $0.announced }) {
       flush()
       return
     }
@@ -219,7 +226,7 @@ final class NATSWatch: @unchecked Sendable {
     let decoded = CloudRecordCodec.records(batch) { "NATS key \(bucket.layout.bucket).\($0)" }
     let change = Change(
       records: decoded.records, refused: decoded.refused, revisions: batchRevisions,
-      cursor: NATSCursor(created: bucket.created, revision: batchRevision))
+      cursor: NATSCursor(created: bucket.created, revision: batchRevision), saves: saves)
     batch = []
     batchRevisions = [:]
     saves = [:]

@@ -64,6 +64,26 @@ import Testing
     #expect(try mirror.contents(within: 5).revision == read.revision + 2)
   }
 
+  @Test func aDevicesCopyTakesAKeyOfAnotherDevicesSaveWithoutWaitingForTheRestOfIt() throws {
+    let cluster = try NATSTestCluster.shared.get()
+    let configuration = cluster.configuration(container: freshNATSContainer())
+    let device = try NATSCloudBackend(configuration: configuration)
+    try device.save(["k": record("first", at: 5)])
+    let bucket = try NATSBucket(
+      NATSKeyLayout(container: configuration.container, account: "default"),
+      on: device.connection, replicas: 3)
+    let mirror = NATSMirror(bucket, on: device.connection)
+    let before = try mirror.contents(within: 5)
+    // Another device's save of two keys has written its first; a 600-key save on a loaded
+    // machine is seconds long, longer than a load may wait for its copy.
+    let written = try bucket.write(
+      CloudRecordCodec.encode(record("a", at: 6)), to: "a", ifLastRevision: before.revision,
+      header: [NATSSave.header: "other-device 2"])
+    let after = try mirror.contents(within: 2)
+    #expect(after.revision == written)
+    #expect(after.entries["a"]?.record?.value as? String == "a")
+  }
+
   @Test func twoDevicesRacingOnOneKeyTheLaterTimestampWinsOnEveryServer() async throws {
     let cluster = try NATSTestCluster.shared.get()
     let container = freshNATSContainer()
