@@ -44,6 +44,38 @@ import Testing
     subscription.cancel()
   }
 
+  @Test func quorumLostThenRegainedDeliversThePendingWrites() async throws {
+    let cluster = try NATSTestCluster()
+    defer { cluster.remove() }
+    var configuration = cluster.configuration(container: freshNATSContainer())
+    configuration.requestTimeout = 1
+    let device = try NATSCloudBackend(configuration: configuration)
+    let store = NSUbiquitousKeyValueStore(backend: device)
+    store.set("v0", forKey: "before")
+    #expect(store.synchronize())
+    // The device's server stays: the two others are the quorum lost.
+    let kept = try #require(server(of: device, in: cluster))
+    let lost = cluster.servers.filter { $0 !== kept }
+    for server in lost { server.kill9() }
+    for index in 1...3 { store.set("v\(index)", forKey: "k\(index)") }
+    #expect(await poll(within: .seconds(30)) { device.syncStatus.lastError != nil })
+    #expect(store.string(forKey: "k3") == "v3")
+    for server in lost { try server.start() }
+    try cluster.waitUntilReady(lost)
+    // No write and no synchronize() after the quorum is back: the pending writes go by themselves.
+    let reader = try NATSCloudBackend(configuration: configuration)
+    #expect(
+      await poll(within: .seconds(60)) {
+        ((try? reader.load().records) ?? [:]).count == 4
+      })
+    let stored = try reader.load().records
+    #expect(
+      stored.mapValues { $0.value as? String } == [
+        "before": "v0", "k1": "v1", "k2": "v2", "k3": "v3",
+      ])
+    #expect(device.syncStatus.lastError == nil)
+  }
+
   private func record(_ value: Int) -> CloudRecord {
     CloudRecord(
       value: value, timestamp: CloudTimestamp(time: Int64(value + 1), counter: 0, device: "w"))

@@ -24,6 +24,11 @@ struct CloudChange: Sendable {
 ///   other's changes.
 /// - When the first load fails (an unreadable container), writes are kept back until the
 ///   container can be read; that first successful read is reported as an initial sync.
+/// - A save that fails (the backend unreachable, its quorum lost) is tried again by itself after
+///   ``firstRetryDelay``, then after twice the previous delay up to ``maximumRetryDelay``, until
+///   one succeeds: a write made while the servers were away reaches them when they are back,
+///   without another write or `synchronize()`. A NATS device whose quorum came back kept three
+///   writes pending for more than 60 s without it.
 final class CloudReplica: ObservedStoreState, @unchecked Sendable {
   typealias Handler = @Sendable (CloudChange) -> Void
 
@@ -46,10 +51,17 @@ final class CloudReplica: ObservedStoreState, @unchecked Sendable {
   private var clock: HybridLogicalClock
   private var hasSynced: Bool
   private var saveScheduled = false
+  private var retryScheduled = false
+  private var retryDelay = CloudReplica.firstRetryDelay
   var observers = ObserverList<CloudChange>()
   private var latestError: (any Error)?
   // Set once at the end of `init`.
   private var subscription: DefaultsObservation?
+
+  /// The delay before a failed save is first tried again: 1 s.
+  static let firstRetryDelay: TimeInterval = 1
+  /// The longest delay between two tries of a failed save: 30 s.
+  static let maximumRetryDelay: TimeInterval = 30
 
   /// Loads the backend's records and subscribes to its changes.
   init(backend: any CloudBackend) {
@@ -188,8 +200,9 @@ final class CloudReplica: ObservedStoreState, @unchecked Sendable {
   // MARK: Syncing (on `queue`, or on the backend's queue for events)
 
   /// Saves every pending write in one backend save (nothing before the first sync). On failure
-  /// the writes stay pending, retried by the next write or `synchronize()`. Writes the container
-  /// refused for its quota are taken back (see ``takeBack(_:of:)``).
+  /// the writes stay pending, retried by the next write, `synchronize()` or the retry this
+  /// schedules (see ``scheduleRetry()``). Writes the container refused for its quota are taken
+  /// back (see ``takeBack(_:of:)``).
   ///
   /// - Returns: false when the save failed.
   @discardableResult
@@ -212,13 +225,32 @@ final class CloudReplica: ObservedStoreState, @unchecked Sendable {
     } catch {
       lock.withLock { latestError = error }
       Self.report(error)
+      scheduleRetry()
       return false
+    }
+  }
+
+  /// Schedules one retry of the pending writes on ``queue`` after ``retryDelay`` (unless one is
+  /// scheduled), and doubles the delay for the next one.
+  private func scheduleRetry() {
+    let delay: TimeInterval? = lock.withLock {
+      guard !retryScheduled else { return nil }
+      retryScheduled = true
+      defer { retryDelay = min(retryDelay * 2, Self.maximumRetryDelay) }
+      return retryDelay
+    }
+    guard let delay else { return }
+    queue.asyncAfter(deadline: .now() + delay) { [weak self] in
+      guard let self else { return }
+      lock.withLock { retryScheduled = false }
+      save()
     }
   }
 
   /// Forgets the pending writes of `records` that were not written again since.
   private func clearPending(_ records: [String: CloudRecord], error: (any Error)?) {
     lock.withLock {
+      retryDelay = Self.firstRetryDelay
       for (key, record) in records where pending[key]?.timestamp == record.timestamp {
         pending[key] = nil
       }
