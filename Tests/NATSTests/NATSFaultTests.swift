@@ -1,11 +1,13 @@
 import Foundation
 import ObservableDefaultsCore
-import ObservableDefaultsNATS
 import Synchronization
 import TestSupport
 import Testing
 
-/// Servers of a cluster of its own (the shared one keeps all its servers) killed under devices.
+@testable import ObservableDefaultsNATS
+
+/// Servers of a cluster of its own (the shared one keeps all its servers) killed under devices,
+/// and the shared cluster's stream leaders moved under them.
 @Suite struct NATSFaultTests {
   @Test func aServerKilledWithSignal9TheDeviceContinuesOnAnotherNothingLostOrTwice()
     async throws
@@ -74,6 +76,45 @@ import Testing
         "before": "v0", "k1": "v1", "k2": "v2", "k3": "v3",
       ])
     #expect(device.syncStatus.lastError == nil)
+  }
+
+  @Test func theStreamsLeaderMovingTwiceLosesNoWriteAndDeliversNoneTwice() async throws {
+    let cluster = try NATSTestCluster.shared.get()
+    let configuration = cluster.configuration(container: freshNATSContainer())
+    let writer = try NATSCloudBackend(configuration: configuration)
+    let reader = try NATSCloudBackend(configuration: configuration)
+    let cursor = try reader.load().cursor
+    let delivered = Mutex<[String]>([])
+    let subscription = reader.subscribe(from: cursor) { event in
+      if case .changed(let batch) = event { delivered.withLock { $0 += batch.records.keys } }
+    }
+    defer { subscription.cancel() }
+    let stream = NATSKeyLayout(container: configuration.container, account: "default").stream
+    let monitor = try NATSTestClient(url: cluster.urls[0], user: NATSTestCluster.accountA)
+    func leader() throws -> String? {
+      let info = try monitor.request("$JS.API.STREAM.INFO.\(stream)")
+      return (info.body["cluster"] as? [String: Any])?["leader"] as? String
+    }
+    var leaders = [try #require(try leader())]
+    for index in 0..<30 {
+      try writer.save(["k\(index)": record(index)])
+      guard index == 9 || index == 19 else { continue }
+      let reply = try monitor.request("$JS.API.STREAM.LEADER.STEPDOWN.\(stream)")
+      #expect(reply.error == nil)
+      // The stream elects another leader (none leads meanwhile); the devices' next requests
+      // wait for it.
+      var elected: String?
+      #expect(
+        pollBlocking(within: .seconds(20)) {
+          elected = (try? leader()) ?? nil
+          return elected != nil && elected != leaders.last
+        })
+      leaders.append(try #require(elected))
+    }
+    #expect(leaders.count == 3)
+    #expect(await poll(within: .seconds(30)) { delivered.withLock { $0 }.count >= 30 })
+    #expect(delivered.withLock { $0 }.sorted() == (0..<30).map { "k\($0)" }.sorted())
+    #expect(try reader.load().records.count == 30)
   }
 
   private func record(_ value: Int) -> CloudRecord {
