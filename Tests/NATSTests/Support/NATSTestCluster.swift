@@ -47,6 +47,11 @@ final class NATSTestCluster: LoopbackCluster, @unchecked Sendable {
     /// Each account's JetStream file storage (`max_file`) and the server's (`max_file_store`).
     var accountStorage = "2GB"
     var serverStorage = "2GB"
+    /// The cluster's name (also its gateway's).
+    var name = "tests"
+    /// The gateway port of each server, and the gateway ports of every cluster of the
+    /// supercluster by name (this one included), or nil for no `gateway` block.
+    var gateway: (ports: [Int], clusters: [String: [Int]])? = nil
   }
 
   /// The cluster every NATS test shares (a fresh container, so fresh buckets, per test).
@@ -73,11 +78,11 @@ final class NATSTestCluster: LoopbackCluster, @unchecked Sendable {
     urls = (0..<size).map { "nats://127.0.0.1:\(ports[$0])" }
     var servers: [LoopbackServer] = []
     for index in 0..<size {
-      let name = "n\(index)"
+      let name = options.gateway == nil ? "n\(index)" : "\(options.name)-n\(index)"
       let file = folder.appendingPathComponent("\(name).conf")
       try Self.configuration(
-        name: name, client: ports[index], cluster: ports[size + index], routes: routes,
-        storage: folder.appendingPathComponent(name), options: options
+        name: name, index: index, client: ports[index], cluster: ports[size + index],
+        routes: routes, storage: folder.appendingPathComponent(name), options: options
       ).write(to: file, atomically: true, encoding: .utf8)
       servers.append(
         LoopbackServer(
@@ -109,7 +114,8 @@ final class NATSTestCluster: LoopbackCluster, @unchecked Sendable {
   /// servers against the account's `max_file` and the server's `max_file_store`, so both allow
   /// the few hundred buckets of a test run (the files themselves stay small).
   private static func configuration(
-    name: String, client: Int, cluster: Int, routes: [String], storage: URL, options: Options
+    name: String, index: Int, client: Int, cluster: Int, routes: [String], storage: URL,
+    options: Options
   ) -> String {
     func account(_ user: User) -> String {
       """
@@ -124,7 +130,7 @@ final class NATSTestCluster: LoopbackCluster, @unchecked Sendable {
       ? ""
       : """
       cluster {
-        name: tests
+        name: \(options.name)
         listen: 127.0.0.1:\(cluster)
         routes: [\(routes.joined(separator: ", "))]
       }
@@ -137,12 +143,28 @@ final class NATSTestCluster: LoopbackCluster, @unchecked Sendable {
         store_dir: "\(storage.path)", max_file_store: \(options.serverStorage), max_memory_store: 32MB
       }
       \(clustered)
+      \(options.gateway.map { gateway(options.name, port: $0.ports[index], clusters: $0.clusters) } ?? "")
       \(options.tls.map { "tls { \($0) }" } ?? "")
       accounts {
       \(account(accountA))
       \(account(accountB))
       }
 
+      """
+  }
+
+  /// A `gateway` block: this server's gateway port, and every cluster's gateway URLs.
+  private static func gateway(_ name: String, port: Int, clusters: [String: [Int]]) -> String {
+    let remotes = clusters.sorted { $0.key < $1.key }.map { cluster, ports in
+      let urls = ports.map { "\"nats://127.0.0.1:\($0)\"" }.joined(separator: ", ")
+      return "{ name: \(cluster), urls: [\(urls)] }"
+    }
+    return """
+      gateway {
+        name: \(name)
+        listen: 127.0.0.1:\(port)
+        gateways: [\(remotes.joined(separator: ", "))]
+      }
       """
   }
 

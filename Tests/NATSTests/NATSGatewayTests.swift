@@ -1,0 +1,63 @@
+import Foundation
+import ObservableDefaultsCore
+import ObservableDefaultsNATS
+import Synchronization
+import TestSupport
+import Testing
+
+/// Two 3-server clusters, `east` and `west`, joined by gateways into one supercluster (one
+/// JetStream domain): a device on each cluster, one container, syncing both ways.
+@Suite struct NATSGatewayTests {
+  @Test func aDeviceOnEachOfTwoClustersJoinedByAGatewaySyncsBothWays() async throws {
+    let ports = try LoopbackServer.freePorts(6)
+    let clusters = ["east": Array(ports[0..<3]), "west": Array(ports[3..<6])]
+    func options(_ name: String) -> NATSTestCluster.Options {
+      var options = NATSTestCluster.Options()
+      options.name = name
+      options.gateway = (clusters[name]!, clusters)
+      return options
+    }
+    // JetStream's meta group spans both clusters: neither is ready before the other has started.
+    async let startingEast = Task.detached { try NATSTestCluster(options("east")) }.value
+    async let startingWest = Task.detached { try NATSTestCluster(options("west")) }.value
+    let (east, west) = try await (startingEast, startingWest)
+    defer {
+      east.remove()
+      west.remove()
+    }
+    let container = freshNATSContainer()
+    let eastDevice = try NATSCloudBackend(configuration: east.configuration(container: container))
+    let westDevice = try NATSCloudBackend(configuration: west.configuration(container: container))
+    let seen = (east: Seen(), west: Seen())
+    func watch(_ device: NATSCloudBackend, into seen: Seen) throws -> DefaultsObservation {
+      device.subscribe(from: try device.load().cursor) { event in
+        guard case .changed(let batch) = event else { return }
+        seen.values.withLock {
+          $0.merge(batch.records.compactMapValues { $0.value as? String }) { $1 }
+        }
+      }
+    }
+    let watches = [try watch(eastDevice, into: seen.east), try watch(westDevice, into: seen.west)]
+    defer { for watch in watches { watch.cancel() } }
+
+    try eastDevice.save(["from-east": record("e", by: "east")])
+    #expect(
+      await poll(within: .seconds(30)) { seen.west.values.withLock { $0 } == ["from-east": "e"] })
+    try westDevice.save(["from-west": record("w", by: "west")])
+    #expect(
+      await poll(within: .seconds(30)) {
+        seen.east.values.withLock { $0 } == ["from-east": "e", "from-west": "w"]
+      })
+    #expect(eastDevice.syncStatus.endpoint.map(east.urls.contains) == true)
+    #expect(westDevice.syncStatus.endpoint.map(west.urls.contains) == true)
+  }
+
+  /// The string values a device's watch delivered, by key.
+  final class Seen: Sendable {
+    let values = Mutex<[String: String]>([:])
+  }
+
+  private func record(_ value: String, by device: String) -> CloudRecord {
+    CloudRecord(value: value, timestamp: CloudTimestamp(time: 1, counter: 0, device: device))
+  }
+}
