@@ -4,7 +4,8 @@
 # missing_build_packages: the Debian packages the Swift build needs and this machine lacks
 #   (ncurses, libcurl and libnats development files).
 # missing_test_packages: the same plus what the tests start (etcd server and client, NATS
-#   server, tmux) and the shells and man the install files are checked with (zsh, fish, man-db).
+#   server, tmux), the shells and man the install files are checked with (zsh, fish, man-db), and
+#   python3-cryptography (the NATS tests make NKeys with it).
 # missing_docs_packages: the build's packages plus jq (scripts/docs reads symbol graphs with it).
 # install_packages WHO PACKAGE…: installs them with apt-get as root (after apt-get update), or
 #   says what to install and exits 1.
@@ -28,6 +29,7 @@ missing_test_packages() {
   command -v zsh >/dev/null 2>&1 || missing+=(zsh)
   command -v fish >/dev/null 2>&1 || missing+=(fish)
   command -v man >/dev/null 2>&1 || missing+=(man-db)
+  python3 -c 'import cryptography' >/dev/null 2>&1 || missing+=(python3-cryptography)
   echo "${missing[@]}"
 }
 

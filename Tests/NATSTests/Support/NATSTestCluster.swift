@@ -52,6 +52,8 @@ final class NATSTestCluster: LoopbackCluster, @unchecked Sendable {
     /// The gateway port of each server, and the gateway ports of every cluster of the
     /// supercluster by name (this one included), or nil for no `gateway` block.
     var gateway: (ports: [Int], clusters: [String: [Int]])? = nil
+    /// NKey users (public keys) of ``accountA`` besides its password user.
+    var nkeyUsersOfA: [String] = []
   }
 
   /// The cluster every NATS test shares (a fresh container, so fresh buckets, per test).
@@ -118,12 +120,16 @@ final class NATSTestCluster: LoopbackCluster, @unchecked Sendable {
     options: Options
   ) -> String {
     func account(_ user: User) -> String {
-      """
-        \(user.account): {
-          jetstream: { max_file: \(options.accountStorage), max_mem: 8MB }
-          users: [{ user: "\(user.name)", password: "\(user.password)" }]
-        }
-      """
+      let nkeys = user.account == accountA.account ? options.nkeyUsersOfA : []
+      let users =
+        [#"{ user: "\#(user.name)", password: "\#(user.password)" }"#]
+        + nkeys.map { #"{ nkey: "\#($0)" }"# }
+      return """
+          \(user.account): {
+            jetstream: { max_file: \(options.accountStorage), max_mem: 8MB }
+            users: [\(users.joined(separator: ", "))]
+          }
+        """
     }
     let clustered =
       routes.count < 2
