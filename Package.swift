@@ -234,7 +234,9 @@ let package = Package(
     // The performance measures (release build; see Benchmarks/README.md).
     .executableTarget(
       name: "benchmarks",
-      dependencies: ["ObservableDefaults", "ObservableDefaultsEtcd", "SettingsEditor"],
+      dependencies: [
+        "ObservableDefaults", "ObservableDefaultsEtcd", "ObservableDefaultsNATS", "SettingsEditor",
+      ],
       path: "Benchmarks",
       exclude: ["README.md", "measure-build.sh", "measure-size.sh"]
     ),

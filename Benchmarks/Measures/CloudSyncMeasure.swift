@@ -1,10 +1,13 @@
 import Foundation
 import ObservableDefaults
+import ObservableDefaultsNATS
 
 /// Cloud sync between devices: device A sets a key → device B's store observer fires (what
-/// updates an `@ObservableCloud` property), through the embedded container and through etcd with
-/// A and B on two different members of a 3-member loopback cluster (`scripts/etcd-cluster`); and
-/// the time for 8 etcd devices writing 100 keys each to all hold the 800 keys.
+/// updates an `@ObservableCloud` property), through the embedded container, through etcd with
+/// A and B on two different members of a 3-member loopback cluster (`scripts/etcd-cluster`),
+/// and through NATS with A and B on two servers of a 3-server JetStream cluster
+/// (`scripts/nats-cluster`); and, for each engine, the time for 8 devices writing 100 keys each
+/// to all hold the 800 keys.
 ///
 /// Both devices live in this process (each backend object is one device with its own copy and,
 /// for etcd, its own connections and watch).
@@ -13,10 +16,10 @@ struct CloudSyncMeasure {
   let changes: Int
   let runs: Int
 
-  /// `scripts/etcd-cluster` of this package.
-  static let clusterScript = URL(fileURLWithPath: #filePath)
+  /// The `scripts` folder of this package.
+  static let scripts = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("scripts/etcd-cluster")
+    .appendingPathComponent("scripts")
 
   func run(into table: ResultTable) {
     let root = workspace.folder.appendingPathComponent("cloud-containers")
@@ -24,37 +27,56 @@ struct CloudSyncMeasure {
       EmbeddedCloudBackend(root: root, container: "bench"),
       EmbeddedCloudBackend(root: root, container: "bench"))
 
-    let (cluster, endpoints) = startCluster()
-    defer { stop(cluster) }
-    func device(first: Int, root: String) -> EtcdCloudBackend {
-      let ordered = Array(endpoints[first...] + endpoints[..<first])
-      do {
-        return try EtcdCloudBackend(
-          configuration: EtcdConfiguration(endpoints: ordered, root: root, container: "bench"))
-      } catch { abort("cannot create an etcd device: \(error)") }
+    let etcd = startCluster("etcd-cluster", announcing: "endpoints")
+    defer { stop(etcd.process) }
+    measure("etcd", via: "members", embedded: embedded, into: table) { first, root in
+      let ordered = Array(etcd.urls[first...] + etcd.urls[..<first])
+      return try EtcdCloudBackend(
+        configuration: EtcdConfiguration(endpoints: ordered, root: root, container: "bench"))
     }
-    let etcd = latencies(device(first: 0, root: "latency"), device(first: 1, root: "latency"))
-    let baseline = (name: "embedded container", samples: embedded)
-    table.add(
-      ResultRow(
-        measure: "Cloud change, device A sets → device B's observer, etcd via 2 members: p50",
-        samples: etcd,
-        unit: .milliseconds, baseline: baseline))
+    let nats = startCluster("nats-cluster", announcing: "servers")
+    defer { stop(nats.process) }
+    let password = workspace.folder.appendingPathComponent("nats-cluster/demo.password").path
+    measure("NATS", via: "servers", embedded: embedded, into: table) { first, root in
+      // One container per root: NATS has no key prefix, so the root names the container.
+      try NATSCloudBackend(
+        configuration: NATSConfiguration(
+          servers: Array(nats.urls[first...] + nats.urls[..<first]), container: "bench-" + root,
+          account: "demo", credentials: try .passwordFile(password)))
+    }
+  }
+
+  /// The latency rows and the convergence row of one engine, its devices made by `device`
+  /// (the first server or member to reach, and the root the devices of one measure share).
+  private func measure(
+    _ engine: String, via servers: String, embedded: Samples, into table: ResultTable,
+    device make: @escaping (Int, String) throws -> any CloudBackend
+  ) {
+    func device(first: Int, root: String) -> any CloudBackend {
+      do { return try make(first, root) } catch {
+        abort("cannot create a \(engine) device: \(error)")
+      }
+    }
+    let changed = latencies(device(first: 0, root: "latency"), device(first: 1, root: "latency"))
     table.add(
       ResultRow(
         measure:
-          "Cloud change, etcd: p99 (of \(changes); baseline: embedded p99 \(Unit.milliseconds.format(embedded.percentile(99))))",
-        samples: etcd, unit: .milliseconds, value: etcd.percentile(99)))
-
+          "Cloud change, device A sets → device B's observer, \(engine) via 2 \(servers): p50",
+        samples: changed, unit: .milliseconds,
+        baseline: (name: "embedded container", samples: embedded)))
+    table.add(
+      ResultRow(
+        measure:
+          "Cloud change, \(engine): p99 (of \(changes); baseline: embedded p99 \(Unit.milliseconds.format(embedded.percentile(99))))",
+        samples: changed, unit: .milliseconds, value: changed.percentile(99)))
     let convergence = Samples(
       (0..<runs).map { run in
         converge(
-          devices: (0..<8).map { device(first: $0 % endpoints.count, root: "converge-\(run)") },
-          keys: 100)
+          devices: (0..<8).map { device(first: $0 % 3, root: "converge-\(run)") }, keys: 100)
       })
     table.add(
       ResultRow(
-        measure: "Cloud convergence, 8 etcd devices × 100 keys each → all hold 800",
+        measure: "Cloud convergence, 8 \(engine) devices × 100 keys each → all hold 800",
         samples: convergence, unit: .seconds))
   }
 
@@ -79,7 +101,7 @@ struct CloudSyncMeasure {
   }
 
   /// Seconds from the first write until every device holds every device's `keys` keys.
-  private func converge(devices: [EtcdCloudBackend], keys: Int) -> Double {
+  private func converge(devices: [any CloudBackend], keys: Int) -> Double {
     let stores = devices.map { NSUbiquitousKeyValueStore(backend: $0) }
     let total = stores.count * keys
     let start = monotonicNanoseconds()
@@ -94,19 +116,20 @@ struct CloudSyncMeasure {
     return seconds(since: start)
   }
 
-  /// Starts a 3-member cluster in the workspace; returns the script's process and the endpoints.
-  private func startCluster() -> (Process, [String]) {
+  /// Starts a 3-member cluster in the workspace with `scripts/<script>`, which prints
+  /// `<word> <url>,<url>,<url>`; returns the script's process and the URLs.
+  private func startCluster(_ script: String, announcing word: String) -> (
+    process: Process, urls: [String]
+  ) {
     let process = Process()
     let input = Pipe()
     let output = Pipe()
-    process.executableURL = Self.clusterScript
-    process.arguments = ["3", workspace.folder.appendingPathComponent("etcd").path]
+    process.executableURL = Self.scripts.appendingPathComponent(script)
+    process.arguments = ["3", workspace.folder.appendingPathComponent(script).path]
     process.standardInput = input
     process.standardOutput = output
     do { try process.run() } catch {
-      abort(
-        "cannot start \(Self.clusterScript.path): \(error) (apt-get install etcd-server etcd-client)"
-      )
+      abort("cannot start scripts/\(script): \(error) (see scripts/packages.sh)")
     }
     var line = Data()
     while true {
@@ -115,7 +138,7 @@ struct CloudSyncMeasure {
       line.append(byte)
     }
     let words = String(decoding: line, as: UTF8.self).split(separator: " ")
-    guard words.count == 2, words[0] == "endpoints" else { abort("the etcd cluster did not start") }
+    guard words.count == 2, words[0] == word else { abort("scripts/\(script) did not start") }
     return (process, words[1].split(separator: ",").map(String.init))
   }
 
