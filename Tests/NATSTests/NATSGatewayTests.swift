@@ -15,6 +15,7 @@ import Testing
       var options = NATSTestCluster.Options()
       options.name = name
       options.gateway = (clusters[name]!, clusters)
+      options.readyWithin = 90
       return options
     }
     // JetStream's meta group spans both clusters: neither is ready before the other has started.

@@ -54,6 +54,9 @@ final class NATSTestCluster: LoopbackCluster, @unchecked Sendable {
     var gateway: (ports: [Int], clusters: [String: [Int]])? = nil
     /// NKey users (public keys) of ``accountA`` besides its password user.
     var nkeyUsersOfA: [String] = []
+    /// How long each server may take to answer with JetStream: a supercluster elects its
+    /// JetStream leader across the gateways, which took more than 20 s in a loaded test run.
+    var readyWithin = 20
   }
 
   /// The cluster every NATS test shares (a fresh container, so fresh buckets, per test).
@@ -174,12 +177,12 @@ final class NATSTestCluster: LoopbackCluster, @unchecked Sendable {
       """
   }
 
-  /// Waits (up to 20 s) until each server answers a JetStream account-information request.
+  /// Waits (up to ``Options/readyWithin`` seconds) until each server answers a JetStream account-information request.
   func waitUntilReady(_ only: [LoopbackServer]? = nil) throws {
     var lastError = ""
     for server in only ?? servers {
       let url = urls[servers.firstIndex { $0 === server } ?? 0]
-      let ready = pollBlocking(within: .seconds(20)) {
+      let ready = pollBlocking(within: .seconds(options.readyWithin)) {
         do {
           try NATSTestClient(
             url: url, user: Self.accountA, tls: options.clientTLS,
@@ -194,7 +197,8 @@ final class NATSTestCluster: LoopbackCluster, @unchecked Sendable {
       if !ready {
         let log = (try? String(contentsOf: server.log, encoding: .utf8)) ?? ""
         throw ClusterError(
-          description: "\(server.name) had no JetStream in 20 s: \(lastError); its log ends: "
+          description:
+            "\(server.name) had no JetStream in \(options.readyWithin) s: \(lastError); its log ends: "
             + log.suffix(600))
       }
     }
