@@ -99,6 +99,7 @@ import Testing
     cluster.kill9(cluster.members[2])
     for index in 1...3 { store.set("v\(index)", forKey: "k\(index)") }
     #expect(await poll(within: .seconds(30)) { device.syncStatus.summary == "offline, 3 pending" })
+    #expect(store.syncStatus.summary == "offline, 3 pending", "each write counted once")
     #expect(store.string(forKey: "k3") == "v3")
     try cluster.start(cluster.members[1])
     try cluster.start(cluster.members[2])

@@ -48,6 +48,9 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
   private var currentAccount: String
   private var layout: EtcdKeyLayout
   private var journal: EtcdDeviceJournal
+  /// The timestamps of the records of the `save` calls that have not returned: the store that
+  /// called counts those as its own pending writes, so ``syncStatus`` does not count them again.
+  private var accepting: [String: CloudTimestamp] = [:]
   private var subscriptions: [UInt64: Subscription] = [:]
   /// Changes at each account switch; deliveries of an older generation are dropped.
   private var generation = 0
@@ -99,7 +102,8 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
     return lock.withLock {
       CloudSyncStatus(
         backend: "etcd", endpoint: endpoint, account: currentAccount, connection: connection,
-        pendingCount: journal.pending.count, lastSync: lastSync, lastError: lastError)
+        pendingCount: journal.pending.count(where: { accepting[$0.key] != $0.value.timestamp }),
+        lastSync: lastSync, lastError: lastError)
     }
   }
 
@@ -153,9 +157,17 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
   public func save(_ records: [String: CloudRecord]) throws {
     guard !records.isEmpty else { return }
     let waitForRetry = lock.withLock {
+      accepting.merge(records.mapValues(\.timestamp)) { $1 }
       journal.add(pending: records)
       persistJournal()
       return connection == .offline && retryScheduled
+    }
+    defer {
+      lock.withLock {
+        for (key, record) in records where accepting[key] == record.timestamp {
+          accepting[key] = nil
+        }
+      }
     }
     if waitForRetry { return }
     try pushPending()

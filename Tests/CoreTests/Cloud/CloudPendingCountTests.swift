@@ -5,13 +5,16 @@ import TestSupport
 import Testing
 
 /// `syncStatus.pendingCount` counts each write once: while a save runs, the writes it carries
-/// are the backend's to count (a journal holds them from the call's start), not the store's too.
+/// are the store's to count, and a journaling backend (like etcd's) counts only what it holds
+/// beyond the running save; a backend with no journal (embedded, NATS) counts nothing.
 @Suite struct CloudPendingCountTests {
-  /// A backend that journals what it is handed, like etcd's, and whose saves wait for `open`.
+  /// A backend that journals what it is handed, like etcd's, whose saves wait for `open`, and
+  /// whose status counts the journal beyond the running save.
   final class JournalingBackend: CloudBackend, @unchecked Sendable {
     let base = InMemoryCloudBackend()
     private let lock = NSLock()
     private var journal: Set<String> = []
+    private var running: Set<String> = []
     private var waiting = 0
     let open = DispatchSemaphore(value: 0)
 
@@ -23,12 +26,14 @@ import Testing
     func save(_ records: [String: CloudRecord]) throws {
       lock.withLock {
         journal.formUnion(records.keys)
+        running = Set(records.keys)
         waiting += 1
       }
       open.wait()
       try base.save(records)
       lock.withLock {
         journal.subtract(records.keys)
+        running = []
         waiting -= 1
       }
     }
@@ -43,7 +48,7 @@ import Testing
 
     var syncStatus: CloudSyncStatus {
       var status = base.syncStatus
-      status.pendingCount = lock.withLock { journal.count }
+      status.pendingCount = lock.withLock { journal.subtracting(running).count }
       return status
     }
   }
@@ -58,9 +63,9 @@ import Testing
     for index in 1..<20 { store.set(index, forKey: "k\(index)") }
     #expect(store.syncStatus.pendingCount == 20)
     backend.open.signal()
-    // The next save carries the 19; the backend's journal counts them, the store does not.
-    #expect(await poll { backend.waitingSaves == 1 && backend.syncStatus.pendingCount == 19 })
-    #expect(store.syncStatus.pendingCount == 19)
+    // The next save carries the 19; the store counts them, the backend's journal does not.
+    #expect(await poll { backend.waitingSaves == 1 && store.syncStatus.pendingCount == 19 })
+    #expect(backend.syncStatus.pendingCount == 0)
     backend.open.signal()
     #expect(await poll { backend.waitingSaves == 0 && store.syncStatus.pendingCount == 0 })
     #expect(backend.base.load().records.count == 20)

@@ -55,5 +55,9 @@ public protocol CloudBackend: AnyObject, Sendable {
 
   /// How this device's connection is doing (backend, endpoint, connected or offline, writes
   /// pending, last sync); a snapshot that never waits for the network.
+  ///
+  /// Its `pendingCount` counts the writes the backend holds beyond the ``save(_:)`` calls that
+  /// are running (such as a journal of writes made offline): the store that calls `save` counts
+  /// the writes of a running save as its own, so each write is counted once.
   var syncStatus: CloudSyncStatus { get }
 }

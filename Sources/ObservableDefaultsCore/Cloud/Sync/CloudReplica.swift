@@ -44,10 +44,6 @@ final class CloudReplica: ObservedStoreState, @unchecked Sendable {
   /// timestamp), until a valid record of the key arrives.
   private var refused: [String: String] = [:]
   private var pending: [String: CloudRecord] = [:]
-  /// The timestamps of the pending writes handed to the backend's `save` that has not returned:
-  /// the backend counts those (a journal holds them from the call's start), so this device does
-  /// not count them again.
-  private var saving: [String: CloudTimestamp] = [:]
   private var clock: HybridLogicalClock
   private var hasSynced: Bool
   private var saveScheduled = false
@@ -112,10 +108,11 @@ final class CloudReplica: ObservedStoreState, @unchecked Sendable {
     lock.withLock { latestError }
   }
 
-  /// How many writes this device holds that it has not handed to the backend yet (or that a
-  /// failed save gave back); those in a save that is running are the backend's to count.
+  /// How many writes this device holds that no save has taken yet: those not handed to the
+  /// backend, those in a save that is running, and those a failed save gave back. (A backend
+  /// counts only what it holds beyond a running save, such as etcd's journal.)
   var pendingWriteCount: Int {
-    lock.withLock { pending.count(where: { saving[$0.key] != $0.value.timestamp }) }
+    lock.withLock { pending.count }
   }
 
   // MARK: Writing
@@ -209,11 +206,9 @@ final class CloudReplica: ObservedStoreState, @unchecked Sendable {
   private func save() -> Bool {
     let records: [String: CloudRecord] = lock.withLock {
       saveScheduled = false
-      saving = hasSynced ? pending.mapValues(\.timestamp) : [:]
       return hasSynced ? pending : [:]
     }
     guard !records.isEmpty else { return true }
-    defer { lock.withLock { saving = [:] } }
     do {
       try backend.save(records)
       clearPending(records, error: nil)
