@@ -21,9 +21,13 @@ import ObservableDefaultsCore
 ///   revision and survives reconnections and lost servers (nothing lost, nothing twice); a save's
 ///   keys arrive as one change. The device's copy of each bucket it uses is kept by one more.
 /// - **Connection**: libnats tries the servers in turn, also when none answers at creation, and
-///   reconnects for as long as the device lives. A load or save without a server throws
-///   ``NATSError`` of kind `.unreachable` after ``NATSConfiguration/requestTimeout``, and the
-///   store keeps its writes for the next sync.
+///   reconnects for as long as the device lives. A save without a server throws ``NATSError`` of
+///   kind `.unreachable` after ``NATSConfiguration/requestTimeout``, and the store keeps its
+///   writes and tries again; a load without a server answers from the device's local copy.
+/// - **Local copy**: every save lands first in the device's journal (`CloudDeviceJournal`, a
+///   file under ``NATSConfiguration/stateDirectory``), which also keeps the records last seen and
+///   the resume point. Writes made offline survive a restart and are pushed by the next save or
+///   load that reaches a server.
 /// - **Security**: the device authenticates with ``NATSConfiguration/credentials``; TLS with
 ///   ``NATSConfiguration/tls``. A NATS account sees only its own buckets: another account's is
 ///   `.notFound`.
@@ -54,6 +58,10 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
   // Guarded by `lock`.
   private var currentAccount: String
   private var buckets: [NATSKeyLayout: (bucket: NATSBucket, mirror: NATSMirror)] = [:]
+  private var journal: CloudDeviceJournal
+  /// The timestamps of the journal's pending writes that the store handed to ``save(_:)`` in this
+  /// process: the store counts those as its own until they are acknowledged.
+  private var handed: [String: CloudTimestamp] = [:]
   private var subscriptions: [UInt64: Subscription] = [:]
   /// Changes at each account switch; deliveries of an older generation are dropped.
   private var generation = 0
@@ -65,20 +73,30 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
   /// - Parameter configuration: Servers, container, account, credentials, TLS files and limits.
   /// - Throws: ``NATSConfigurationError`` for a configuration without servers; ``NATSError``
   ///   when libnats refuses the options (an unreadable certificate or credentials file, a
-  ///   malformed URL) or the servers refuse the credentials.
+  ///   malformed URL) or the servers refuse the credentials; `PropertyListError` when the
+  ///   journal file exists but cannot be read (it is left untouched).
   public init(configuration: NATSConfiguration) throws {
     guard !configuration.servers.isEmpty else {
       throw NATSConfigurationError(
         "the NATS backend needs at least one server (\(NATSConfiguration.serversVariable))")
     }
     self.configuration = configuration
-    connection = try NATSConnection(configuration)
+    journal = try CloudDeviceJournal(
+      directory: configuration.stateDirectory, container: configuration.container,
+      account: configuration.account)
+    do {
+      connection = try NATSConnection(configuration)
+    } catch {
+      journal.releaseFile()
+      throw error
+    }
     currentAccount = configuration.account
     queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
   }
 
   deinit {
     for subscription in subscriptions.values { subscription.watch.cancel() }
+    journal.releaseFile()
   }
 
   /// The account this device is signed into.
@@ -86,25 +104,45 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
     lock.withLock { currentAccount }
   }
 
-  /// `nats`, the server in use, connected / connecting / offline, the last successful exchange
-  /// and the last error (never holding credentials). Nothing is pending: a save returns only
-  /// when the servers acknowledged it or refused it.
+  /// `nats`, the server in use, connected / connecting / offline, the writes of the journal
+  /// that the store does not count (those made before a restart and not yet acknowledged), the
+  /// last successful exchange and the last error (never holding credentials).
   public var syncStatus: CloudSyncStatus {
     let state = connection.current
     return lock.withLock {
       CloudSyncStatus(
         backend: "nats", endpoint: state.server, account: currentAccount,
-        connection: state.connection, lastSync: lastSync, lastError: lastError)
+        connection: state.connection,
+        pendingCount: journal.pending.count(where: { handed[$0.key] != $0.value.timestamp }),
+        lastSync: lastSync, lastError: lastError)
     }
   }
 
   // MARK: CloudBackend
 
-  /// Reads every record of the account's bucket (creating the bucket when it does not exist).
+  /// Pushes the journal's pending writes, reads every record of the account's bucket (creating
+  /// the bucket when it does not exist), and returns them with the pending writes over them.
+  /// Without a server, returns the journal's copy.
   ///
-  /// - Throws: ``NATSError`` when no server answers or the servers refuse.
+  /// - Throws: ``NATSError`` when the servers refuse (never for unreachable servers).
   public func load() throws -> CloudRecordBatch {
-    try exchange { try batch(of: layout(currentAccountName)) }
+    do {
+      do {
+        try pushPending()
+      } catch is CloudQuotaViolation {
+        // The refused writes left the journal; the bucket's records take their place.
+      }
+      let read = try exchange { try batch(of: layout(currentAccountName)) }
+      return lock.withLock {
+        journal.absorb(read.records)
+        journal.cursor = read.cursor
+        persistJournal()
+        return CloudRecordBatch(
+          records: journal.records, cursor: read.cursor, refused: read.refused)
+      }
+    } catch let error as NATSError where error.kind == .unreachable {
+      return lock.withLock { Self.offlineBatch(journal) }
+    }
   }
 
   /// Saves the records that are later than the bucket's, key by key with compare-and-set (see
@@ -115,12 +153,12 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
   ///   answers or the servers refuse.
   public func save(_ records: [String: CloudRecord]) throws {
     guard !records.isEmpty else { return }
-    let refused = try exchange {
-      let (bucket, mirror) = try bucket(for: layout(currentAccountName))
-      return try NATSSave.save(
-        records, to: bucket, mirror: mirror, within: configuration.requestTimeout)
+    lock.withLock {
+      handed.merge(records.mapValues(\.timestamp)) { $1 }
+      journal.add(pending: records)
+      persistJournal()
     }
-    if !refused.isEmpty { throw CloudQuotaViolation(keys: refused) }
+    try pushPending()
   }
 
   /// Delivers the records saved after `cursor` and every later save, from a watch.
@@ -146,8 +184,27 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
   public func switchAccount(to account: String) throws {
     try onQueue {
       let newLayout = layout(account)
-      let batch = try exchange { try self.batch(of: newLayout) }
+      var newJournal = try CloudDeviceJournal(
+        directory: configuration.stateDirectory, container: configuration.container,
+        account: account)
+      var batch: CloudRecordBatch
+      do {
+        batch = try exchange { try self.batch(of: newLayout) }
+        newJournal.absorb(batch.records)
+        newJournal.cursor = batch.cursor
+        batch = CloudRecordBatch(
+          records: newJournal.records, cursor: batch.cursor, refused: batch.refused)
+      } catch let error as NATSError where error.kind == .unreachable {
+        batch = Self.offlineBatch(newJournal)
+      } catch {
+        newJournal.releaseFile()
+        throw error
+      }
       let handlers: [@Sendable (CloudBackendEvent) -> Void] = lock.withLock {
+        journal.releaseFile()
+        journal = newJournal
+        handed = [:]
+        persistJournal()
         currentAccount = account
         generation += 1
         for (id, subscription) in subscriptions {
@@ -158,6 +215,62 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
         return subscriptions.values.map(\.handler)
       }
       for handler in handlers { handler(.accountChanged(account: account, batch)) }
+    }
+  }
+
+  // MARK: Journal
+
+  /// Sends the journal's pending writes; once the servers took or refused them they leave it.
+  ///
+  /// - Throws: ``NATSError`` when no server answers (the writes stay in the journal) or the
+  ///   servers refuse; `CloudQuotaViolation` naming the writes refused by `CloudQuota` or the
+  ///   bucket's limits (the others are saved).
+  private func pushPending() throws {
+    let (pending, target) = lock.withLock { (journal.pending, layout(currentAccount)) }
+    guard !pending.isEmpty else { return }
+    var refused: [String] = []
+    do {
+      refused = try exchange {
+        let (bucket, mirror) = try bucket(for: target)
+        return try NATSSave.save(
+          pending, to: bucket, mirror: mirror, within: configuration.requestTimeout)
+      }
+    } catch let error as NATSError where error.kind == .unreachable {
+      throw error
+    } catch {
+      acknowledge(pending, refused: [])
+      throw error
+    }
+    acknowledge(pending, refused: refused)
+    if !refused.isEmpty { throw CloudQuotaViolation(keys: refused) }
+  }
+
+  /// Takes `pushed` out of the journal's pending writes (and the `refused` ones out of its
+  /// records, so that the bucket's record of each takes its place).
+  private func acknowledge(_ pushed: [String: CloudRecord], refused: [String]) {
+    lock.withLock {
+      journal.acknowledge(pushed)
+      journal.forget(refused, of: pushed)
+      for (key, record) in pushed where handed[key] == record.timestamp { handed[key] = nil }
+      persistJournal()
+    }
+  }
+
+  /// The journal's records and resume point, for a load without a server.
+  private static func offlineBatch(_ journal: CloudDeviceJournal) -> CloudRecordBatch {
+    CloudRecordBatch(
+      records: journal.records,
+      cursor: journal.cursor ?? NATSCursor(created: 0, revision: 0).cloudCursor)
+  }
+
+  /// Writes the journal's file, reporting a failure (the device keeps working from memory).
+  /// Called with `lock` held.
+  private func persistJournal() {
+    do {
+      try journal.persist()
+    } catch {
+      lastError = "\(error)"
+      Diagnostics.report("NSUbiquitousKeyValueStore", "\(error)")
     }
   }
 
@@ -233,6 +346,12 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
     let handler: (@Sendable (CloudBackendEvent) -> Void)? = lock.withLock {
       guard generation == self.generation, let subscription = subscriptions[id] else { return nil }
       lastSync = Date()
+      journal.absorb(change.records)
+      let seen = NATSCursor(journal.cursor)
+      if (seen?.revision ?? 0) < change.cursor.revision || seen?.created != change.cursor.created {
+        journal.cursor = change.cursor.cloudCursor
+      }
+      persistJournal()
       return subscription.handler
     }
     handler?(

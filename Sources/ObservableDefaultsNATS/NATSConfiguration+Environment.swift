@@ -22,6 +22,7 @@ extension NATSConfiguration {
   /// | `nats-cert-file` | `OBSERVABLE_DEFAULTS_NATS_CERT_FILE` | a client certificate (PEM) |
   /// | `nats-key-file` | `OBSERVABLE_DEFAULTS_NATS_KEY_FILE` | its private key (PEM) |
   /// | `nats-replicas` | `OBSERVABLE_DEFAULTS_NATS_REPLICAS` | replicas of a new bucket |
+  /// | `nats-state-directory` | `OBSERVABLE_DEFAULTS_NATS_STATE_DIRECTORY` | the device's local copy |
   public static let variables: [String: String] = [
     "nats-servers": serversVariable,
     "account": CloudContainerDirectory.accountVariable,
@@ -34,6 +35,7 @@ extension NATSConfiguration {
     "nats-cert-file": "OBSERVABLE_DEFAULTS_NATS_CERT_FILE",
     "nats-key-file": "OBSERVABLE_DEFAULTS_NATS_KEY_FILE",
     "nats-replicas": "OBSERVABLE_DEFAULTS_NATS_REPLICAS",
+    "nats-state-directory": "OBSERVABLE_DEFAULTS_NATS_STATE_DIRECTORY",
   ]
 
   /// The environment variable of a user's name: `OBSERVABLE_DEFAULTS_NATS_USER`.
@@ -48,7 +50,8 @@ extension NATSConfiguration {
   ///
   /// For each key of the file, the environment variable of ``variables`` wins. The credentials
   /// are the first of: a `.creds` file, an NKey and its seed file, a password file, a user and
-  /// ``passwordVariable``. Every secret file must be readable by its owner only.
+  /// ``passwordVariable``. Every secret file must be readable by its owner only. The local copy
+  /// goes in `nats-state-directory`, by default `$XDG_STATE_HOME/ObservableDefaults/nats`.
   ///
   /// - Parameters:
   ///   - container: The container (the program's name by default).
@@ -79,7 +82,11 @@ extension NATSConfiguration {
       tls: CloudTLSFiles(
         caFile: fields["nats-ca-file"], certificateFile: fields["nats-cert-file"],
         keyFile: fields["nats-key-file"]),
-      replicas: replicas)
+      replicas: replicas,
+      stateDirectory: fields["nats-state-directory"].map {
+        URL(fileURLWithPath: $0, isDirectory: true)
+      }
+        ?? CloudDeviceJournal.defaultDirectory(engine: "nats", environment: environment))
   }
 
   private static func credentials(_ fields: [String: String], environment: [String: String])

@@ -34,6 +34,11 @@ public struct NATSConfiguration: Sendable {
   /// 4–9 s (nats-server's Raft election timeout); a request that does not get an answer in time
   /// fails as unreachable, and the store keeps its writes for the next sync.
   public var requestTimeout: TimeInterval
+  /// The folder of the device's local copy (its journal: the records last seen and the writes
+  /// not yet acknowledged, kept across restarts; see `CloudDeviceJournal`), or nil to keep it in
+  /// memory only. ``fromEnvironment(container:environment:)`` gives
+  /// `$XDG_STATE_HOME/ObservableDefaults/nats` (`~/.local/state/…`) unless configured.
+  public var stateDirectory: URL?
 
   /// Creates a configuration.
   ///
@@ -45,11 +50,12 @@ public struct NATSConfiguration: Sendable {
   ///   - tls: TLS files.
   ///   - replicas: Replicas of a bucket this device creates (3).
   ///   - requestTimeout: Seconds per request (3).
+  ///   - stateDirectory: The device's local-copy folder, or nil for memory only.
   public init(
     servers: [String], container: String = CloudContainerDirectory.defaultContainer,
     account: String = CloudContainerDirectory.defaultAccount,
     credentials: NATSCredentials? = nil, tls: CloudTLSFiles = CloudTLSFiles(), replicas: Int = 3,
-    requestTimeout: TimeInterval = 3
+    requestTimeout: TimeInterval = 3, stateDirectory: URL? = nil
   ) {
     self.servers = servers
     self.container = container
@@ -58,6 +64,7 @@ public struct NATSConfiguration: Sendable {
     self.tls = tls
     self.replicas = replicas
     self.requestTimeout = requestTimeout
+    self.stateDirectory = stateDirectory
   }
 
   /// The servers, comma-separated, without any user or password written in a URL.

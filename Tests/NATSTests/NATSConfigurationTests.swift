@@ -41,12 +41,14 @@ import Testing
           "OBSERVABLE_DEFAULTS_NATS_CERT_FILE": "/etc/nats/client.pem",
           "OBSERVABLE_DEFAULTS_NATS_KEY_FILE": "/etc/nats/client-key.pem",
           "OBSERVABLE_DEFAULTS_NATS_REPLICAS": "5", "XDG_CONFIG_HOME": "/nonexistent",
+          "XDG_STATE_HOME": "/home/alice/.state",
         ]))
     #expect(configuration.servers == ["tls://10.0.0.2:4222", "tls://10.0.0.3:4222"])
     #expect(configuration.container == "app")
     #expect(configuration.account == "alice")
     #expect(configuration.replicas == 5)
     #expect(configuration.requestTimeout == 3)
+    #expect(configuration.stateDirectory?.path == "/home/alice/.state/ObservableDefaults/nats")
     #expect(
       configuration.tls
         == CloudTLSFiles(
@@ -159,12 +161,18 @@ import Testing
       servers: ["nats://127.0.0.1:\(try LoopbackServer.freePorts(1)[0])"], container: "app",
       requestTimeout: 0.5)
     let device = try NATSCloudBackend(configuration: configuration)
+    // A load without a server answers from the device's (empty) local copy.
+    #expect(try device.load().records.isEmpty)
+    #expect(device.syncStatus.connection == .offline)
+    #expect(device.syncStatus.lastError == "nats: opening the bucket app-default: Timeout")
     #expect(
       throws: NATSError(kind: .unreachable, message: "opening the bucket app-default: Timeout")
     ) {
-      try device.load()
+      try device.save([
+        "k": CloudRecord(value: "v", timestamp: CloudTimestamp(time: 1, counter: 0, device: "d"))
+      ])
     }
-    #expect(device.syncStatus.connection == .offline)
+    #expect(device.syncStatus.pendingCount == 0, "the store that handed the write counts it")
     configuration.servers = []
     #expect {
       try NATSCloudBackend(configuration: configuration)

@@ -47,7 +47,7 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
   // Guarded by `lock`.
   private var currentAccount: String
   private var layout: EtcdKeyLayout
-  private var journal: EtcdDeviceJournal
+  private var journal: CloudDeviceJournal
   /// The timestamps of the records of the `save` calls that have not returned: the store that
   /// called counts those as its own pending writes, so ``syncStatus`` does not count them again.
   private var accepting: [String: CloudTimestamp] = [:]
@@ -79,7 +79,7 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
     currentAccount = configuration.account
     layout = EtcdKeyLayout(
       root: configuration.root, container: configuration.container, account: configuration.account)
-    journal = try EtcdDeviceJournal(
+    journal = try CloudDeviceJournal(
       directory: configuration.stateDirectory, container: configuration.container,
       account: configuration.account)
     queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
@@ -125,7 +125,7 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
       let read = EtcdRecordReader.records(kvs, layout: layout)
       let hasPending = lock.withLock {
         journal.absorb(read.records)
-        journal.cursor = cursor
+        journal.cursor = cursor.cloudCursor
         noteSuccess()
         return !journal.pending.isEmpty
       }
@@ -138,7 +138,7 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
       return lock.withLock {
         noteOffline(error)
         return CloudRecordBatch(
-          records: journal.records, cursor: journal.cursor?.cloudCursor ?? EtcdCursor.none)
+          records: journal.records, cursor: journal.cursor ?? EtcdCursor.none)
       }
     } catch {
       lock.withLock { lastError = "\(error)" }
@@ -198,10 +198,10 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
     try onQueue {
       let newLayout = EtcdKeyLayout(
         root: configuration.root, container: configuration.container, account: account)
-      var newJournal = try EtcdDeviceJournal(
+      var newJournal = try CloudDeviceJournal(
         directory: configuration.stateDirectory, container: configuration.container,
         account: account)
-      var cursor = newJournal.cursor
+      var cursor = EtcdCursor(newJournal.cursor)
       var refused: [String: String] = [:]
       do {
         let response = try client.range(key: newLayout.prefixKey, rangeEnd: newLayout.rangeEnd)
@@ -212,7 +212,7 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
         cursor = EtcdCursor(
           clusterID: response.header?.clusterId ?? "",
           revision: EtcdRecordReader.highestRevision(kvs))
-        newJournal.cursor = cursor
+        newJournal.cursor = cursor?.cloudCursor
       } catch let error as EtcdError where error.kind == .unreachable {
         lock.withLock { noteOffline(error) }
       } catch {
@@ -349,10 +349,9 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
     let handler: (@Sendable (CloudBackendEvent) -> Void)? = lock.withLock {
       guard generation == self.generation, let subscription = subscriptions[id] else { return nil }
       journal.absorb(records)
-      if (journal.cursor?.revision ?? 0) < cursor.revision
-        || journal.cursor?.clusterID != cursor.clusterID
-      {
-        journal.cursor = cursor
+      let seen = EtcdCursor(journal.cursor)
+      if (seen?.revision ?? 0) < cursor.revision || seen?.clusterID != cursor.clusterID {
+        journal.cursor = cursor.cloudCursor
       }
       noteSuccess()
       persistJournal()

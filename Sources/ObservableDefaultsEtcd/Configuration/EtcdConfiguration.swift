@@ -119,7 +119,7 @@ public struct EtcdConfiguration: Sendable {
       ?? EtcdCredentials.fromEnvironment(environment)
     let state =
       fields["state-directory"].map { URL(fileURLWithPath: $0, isDirectory: true) }
-      ?? defaultStateDirectory(environment: environment)
+      ?? CloudDeviceJournal.defaultDirectory(engine: "etcd", environment: environment)
     return EtcdConfiguration(
       endpoints: endpoints, root: fields["root"] ?? defaultRoot, container: container,
       account: fields["account"].flatMap { $0.isEmpty ? nil : $0 } ?? "default",
@@ -128,17 +128,5 @@ public struct EtcdConfiguration: Sendable {
         caFile: fields["ca-file"], certificateFile: fields["cert-file"], keyFile: fields["key-file"]
       ),
       proxy: fields["proxy"], stateDirectory: state)
-  }
-
-  /// `$XDG_STATE_HOME/ObservableDefaults/etcd`, else `~/.local/state/ObservableDefaults/etcd`.
-  static func defaultStateDirectory(environment: [String: String]) -> URL {
-    if let value = environment["XDG_STATE_HOME"], value.hasPrefix("/") {
-      return URL(fileURLWithPath: value, isDirectory: true).appendingPathComponent(
-        "ObservableDefaults/etcd")
-    }
-    let home =
-      environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
-      ?? FileManager.default.homeDirectoryForCurrentUser
-    return home.appendingPathComponent(".local/state/ObservableDefaults/etcd", isDirectory: true)
   }
 }

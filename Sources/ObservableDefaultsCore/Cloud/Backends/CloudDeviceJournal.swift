@@ -1,23 +1,25 @@
 import Foundation
-import ObservableDefaultsCore
 
-/// One device's local copy of an account under etcd: the records last seen, the writes the
-/// cluster has not acknowledged yet, and the resume point. It lets the device work offline: a
-/// save lands here first, a load without a cluster answers from here, and — when kept in a file —
-/// both survive a restart, so writes made offline are pushed when the cluster is back.
+/// One device's local copy of an account under a sync engine (etcd, NATS): the records last
+/// seen, the writes the servers have not acknowledged yet, and the resume point. It lets the
+/// device work offline: a save lands here first, a load without a server answers from here, and
+/// — when kept in a file — both survive a restart, so writes made offline are pushed when the
+/// servers are back.
 ///
-/// The file (binary property list) is `<state directory>/<container>/<account>.plist` (missing
-/// folders of that path are made with mode 0700, the file with 0600), holding
-/// `cursor` (a string) and `records` / `pending` (key → ``CloudRecordCodec`` bytes). It is written
-/// through ``PropertyListFile`` (locked, atomic) after every save and acknowledgement, and is owned
-/// by one process at a time: while another live process holds it (an exclusive `flock` on
+/// The file (binary property list) is `<state directory>/<container>/<account>.plist`, each
+/// name percent-encoded (every byte but `A–Z a–z 0–9 - . _ ~`; missing folders of that path are
+/// made with mode 0700, the file with 0600), holding `cursor` (the engine's ``CloudCursor``
+/// text) and `records` / `pending` (key → ``CloudRecordCodec`` bytes). It is written through
+/// ``PropertyListFile`` (locked, atomic) after every save and acknowledgement, and is owned by
+/// one process at a time: while another live process holds it (an exclusive `flock` on
 /// `.<account>.plist.device`), a second process keeps its copy in memory only.
-struct EtcdDeviceJournal {
-  private(set) var records: [String: CloudRecord] = [:]
-  private(set) var pending: [String: CloudRecord] = [:]
-  var cursor: EtcdCursor?
+package struct CloudDeviceJournal {
+  package private(set) var records: [String: CloudRecord] = [:]
+  package private(set) var pending: [String: CloudRecord] = [:]
+  /// Where the records leave off in the engine's history (nil: never read).
+  package var cursor: CloudCursor?
   /// The file, when this process owns it.
-  let file: URL?
+  package let file: URL?
   private let ownership: Int32?
 
   /// Opens the journal of `account` under `directory` (memory only for nil or a file owned by
@@ -25,14 +27,14 @@ struct EtcdDeviceJournal {
   ///
   /// - Throws: `PropertyListError` when the file exists but cannot be read as a journal (it is
   ///   left untouched).
-  init(directory: URL?, container: String, account: String) throws {
+  package init(directory: URL?, container: String, account: String) throws {
     guard let directory else {
       (file, ownership) = (nil, nil)
       return
     }
     let folder = directory.appendingPathComponent(
-      EtcdKeyLayout.encode(container), isDirectory: true)
-    let url = folder.appendingPathComponent(EtcdKeyLayout.encode(account) + ".plist")
+      Self.encode(container), isDirectory: true)
+    let url = folder.appendingPathComponent(Self.encode(account) + ".plist")
     // Missing folders are made 0700 (existing ones keep their mode, as for suites); a folder
     // that cannot be made leaves the journal in memory, as the failed `open` below does.
     try? PrivateFolder.create(folder, for: url)
@@ -50,16 +52,16 @@ struct EtcdDeviceJournal {
     }
     records = try Self.decode(values["records"], in: url)
     pending = try Self.decode(values["pending"], in: url)
-    cursor = EtcdCursor((values["cursor"] as? String).map(CloudCursor.init(rawValue:)))
+    cursor = (values["cursor"] as? String).flatMap { $0.isEmpty ? nil : CloudCursor(rawValue: $0) }
   }
 
   /// Releases the file for other processes.
-  func releaseFile() {
+  package func releaseFile() {
     if let ownership { close(ownership) }
   }
 
   /// Takes records from the cluster (keeping, per key, the later timestamp).
-  mutating func absorb(_ incoming: [String: CloudRecord]) {
+  package mutating func absorb(_ incoming: [String: CloudRecord]) {
     for (key, record) in incoming
     where records[key].map({ record.timestamp > $0.timestamp }) ?? true {
       records[key] = record
@@ -67,7 +69,7 @@ struct EtcdDeviceJournal {
   }
 
   /// Adds writes to push (newer than what is pending per key).
-  mutating func add(pending writes: [String: CloudRecord]) {
+  package mutating func add(pending writes: [String: CloudRecord]) {
     for (key, record) in writes where pending[key].map({ record.timestamp > $0.timestamp }) ?? true
     {
       pending[key] = record
@@ -76,7 +78,7 @@ struct EtcdDeviceJournal {
   }
 
   /// Forgets pending writes that were pushed (unless a newer write of the key came since).
-  mutating func acknowledge(_ pushed: [String: CloudRecord]) {
+  package mutating func acknowledge(_ pushed: [String: CloudRecord]) {
     for (key, record) in pushed where pending[key]?.timestamp == record.timestamp {
       pending[key] = nil
     }
@@ -84,7 +86,7 @@ struct EtcdDeviceJournal {
 
   /// Forgets the records of `keys` that are still the ones `pushed` (the cluster refused them for
   /// the quota), so the cluster's record of each key takes its place at the next read.
-  mutating func forget(_ keys: [String], of pushed: [String: CloudRecord]) {
+  package mutating func forget(_ keys: [String], of pushed: [String: CloudRecord]) {
     for key in keys where records[key]?.timestamp == pushed[key]?.timestamp {
       records[key] = nil
     }
@@ -93,21 +95,43 @@ struct EtcdDeviceJournal {
   /// Writes the journal to its file (nothing for a memory-only journal).
   ///
   /// - Throws: `PropertyListError` when the file cannot be written (it is then unchanged).
-  func persist() throws {
+  package func persist() throws {
     guard let file else { return }
     let values: [String: Any] = [
-      "cursor": cursor?.cloudCursor.rawValue ?? "",
+      "cursor": cursor?.rawValue ?? "",
       "records": try records.mapValues(CloudRecordCodec.encode),
       "pending": try pending.mapValues(CloudRecordCodec.encode),
     ]
     try PropertyListFile(url: file).replaceContents(with: values, format: .binary)
   }
 
+  /// The `$XDG_STATE_HOME/ObservableDefaults/<engine>` folder of `environment`, else
+  /// `~/.local/state/ObservableDefaults/<engine>` (XDG Base Directory Specification: state data
+  /// that should persist between restarts).
+  package static func defaultDirectory(engine: String, environment: [String: String]) -> URL {
+    if let value = environment["XDG_STATE_HOME"], value.hasPrefix("/") {
+      return URL(fileURLWithPath: value, isDirectory: true).appendingPathComponent(
+        "ObservableDefaults/\(engine)", isDirectory: true)
+    }
+    let home =
+      environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
+      ?? FileManager.default.homeDirectoryForCurrentUser
+    return home.appendingPathComponent(
+      ".local/state/ObservableDefaults/\(engine)", isDirectory: true)
+  }
+
+  private static let unreserved = CharacterSet(
+    charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
+  private static func encode(_ name: String) -> String {
+    name.addingPercentEncoding(withAllowedCharacters: unreserved) ?? name
+  }
+
   private static func decode(_ value: Any?, in file: URL) throws -> [String: CloudRecord] {
     guard let encoded = value as? [String: Any] else { return [:] }
     return try encoded.mapValues { bytes in
       guard let bytes = bytes as? Data, let record = try? CloudRecordCodec.decode(bytes) else {
-        throw PropertyListError(file: file, kind: .malformed, reason: "not an etcd device journal")
+        throw PropertyListError(file: file, kind: .malformed, reason: "not a device journal")
       }
       return record
     }

@@ -1,16 +1,15 @@
 import Foundation
-import ObservableDefaultsCore
 import TestSupport
 import Testing
 
-@testable import ObservableDefaultsEtcd
+@testable import ObservableDefaultsCore
 
 /// Issue 20: the device journal's folders are private, like the suites' folders.
-@Suite struct EtcdDeviceJournalTests {
+@Suite struct CloudDeviceJournalTests {
   @Test func newStateFoldersAre0700AndTheJournal0600ExistingFoldersKeepTheirMode() async throws {
     try await withTemporaryFolder { folder in
       let state = folder.file("state/ObservableDefaults/etcd")
-      let journal = try EtcdDeviceJournal(directory: state, container: "app", account: "alice")
+      let journal = try CloudDeviceJournal(directory: state, container: "app", account: "alice")
       defer { journal.releaseFile() }
       try journal.persist()
       let file = try #require(journal.file)
@@ -24,7 +23,7 @@ import Testing
       let shared = folder.file("shared")
       try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: false)
       chmod(shared.path, 0o755)
-      let other = try EtcdDeviceJournal(directory: shared, container: "app", account: "bob")
+      let other = try CloudDeviceJournal(directory: shared, container: "app", account: "bob")
       defer { other.releaseFile() }
       try other.persist()
       #expect(try permissions(of: shared) == 0o755)
