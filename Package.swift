@@ -203,7 +203,8 @@ let package = Package(
     .executableTarget(
       name: "settings-editor",
       dependencies: [
-        "SettingsEditor", "ObservableDefaults", "ObservableDefaultsEtcd", "ObservableDefaultsNATS",
+        "SettingsEditor", "ObservableDefaults", "ObservableDefaultsCore", "ObservableDefaultsEtcd",
+        "ObservableDefaultsNATS",
       ]
     ),
     // A program the library tests start as another process holding settings objects.
@@ -285,7 +286,10 @@ let package = Package(
     .testTarget(name: "PackageTests", dependencies: ["TestSupport"]),
     .testTarget(
       name: "EditorTests",
-      dependencies: ["SettingsEditor", "TestSupport", "settings-editor"],
+      dependencies: [
+        "SettingsEditor", "TestSupport", "settings-editor", "ObservableDefaultsCore",
+        "ObservableDefaultsEtcd",
+      ],
       exclude: ["Snapshots"]
     ),
   ],

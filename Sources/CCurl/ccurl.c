@@ -93,3 +93,8 @@ long ccurl_response_code(CURL *handle) {
   curl.easy_getinfo(handle, CURLINFO_RESPONSE_CODE, &code);
   return code;
 }
+int ccurl_tls_established(CURL *handle) {
+  curl_off_t microseconds = 0;
+  curl.easy_getinfo(handle, CURLINFO_APPCONNECT_TIME_T, &microseconds);
+  return microseconds > 0;
+}

@@ -1,9 +1,18 @@
+import Foundation
 import ObservableDefaultsCore
 
 extension NATSCloudBackend {
   /// NATS as an engine of the shared cloud store: used when the environment or
   /// `CloudConfigurationFile` names servers (``NATSConfiguration/fromEnvironment(container:environment:)``).
-  package static let engine = CloudEngine(name: "NATS") {
-    try NATSConfiguration.fromEnvironment().map { try NATSCloudBackend(configuration: $0) }
+  package static let engine = CloudEngine(name: "NATS") { container in
+    try NATSConfiguration.fromEnvironment(container: container).map {
+      try NATSCloudBackend(configuration: $0)
+    }
+  }
+}
+
+extension NATSCloudBackend: CloudJournaledBackend {
+  package var journalLocation: (url: URL, isHeldElsewhere: Bool)? {
+    lock.withLock { journal.whereKept }
   }
 }

@@ -54,11 +54,11 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
     var watch: NATSWatch
   }
 
-  private let lock = NSLock()
+  let lock = NSLock()
   // Guarded by `lock`.
   private var currentAccount: String
   private var buckets: [NATSKeyLayout: (bucket: NATSBucket, mirror: NATSMirror)] = [:]
-  private var journal: CloudDeviceJournal
+  private(set) var journal: CloudDeviceJournal
   /// The timestamps of the journal's pending writes that the store handed to ``save(_:)`` in this
   /// process: the store counts those as its own until they are acknowledged.
   private var handed: [String: CloudTimestamp] = [:]
@@ -67,6 +67,8 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
   private var generation = 0
   private var lastSync: Date?
   private var lastError: String?
+  /// Whether the servers refused the last exchange's permission (until one succeeds).
+  private var refused = false
 
   /// Connects a new device (in the background when no server answers yet).
   ///
@@ -112,9 +114,9 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
     return lock.withLock {
       CloudSyncStatus(
         backend: "nats", endpoint: state.server, account: currentAccount,
-        connection: state.connection,
+        connection: refused ? .refused : state.connection,
         pendingCount: journal.pending.count(where: { handed[$0.key] != $0.value.timestamp }),
-        lastSync: lastSync, lastError: lastError)
+        lastSync: lastSync, lastError: state.refusal ?? lastError)
     }
   }
 
@@ -313,10 +315,14 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
       lock.withLock {
         lastSync = Date()
         lastError = nil
+        refused = false
       }
       return result
     } catch {
-      lock.withLock { lastError = "\(error)" }
+      lock.withLock {
+        lastError = "\(error)"
+        refused = (error as? NATSError)?.kind == .permissionDenied
+      }
       throw error
     }
   }

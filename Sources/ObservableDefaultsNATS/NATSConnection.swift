@@ -13,6 +13,8 @@ final class NATSConnection: @unchecked Sendable {
   struct State: Sendable {
     var connection = CloudSyncStatus.Connection.connecting
     var server: String?
+    /// Why the servers refused the connection (its credentials), while they do.
+    var refusal: String?
   }
 
   let connection: OpaquePointer
@@ -46,10 +48,11 @@ final class NATSConnection: @unchecked Sendable {
     let closure = NATSCallbacks.register(events)
     do throws(NATSError) {
       try Self.apply(configuration, to: options, closure: closure)
-      // A first attempt tells refused credentials (which libnats' background retries do not
-      // report); when no server answers, libnats connects in the background.
+      // A first attempt tells refused credentials at once; when no server answers (none
+      // listening, or one that accepts and then says nothing, as a stopped process), libnats
+      // connects in the background.
       var status = natsConnection_Connect(&connection, options)
-      if status == NATS_NO_SERVER {
+      if status == NATS_NO_SERVER || status == NATS_TIMEOUT {
         try NATSError.check(
           natsOptions_SetRetryOnFailedConnect(options, true, Self.changed, closure),
           doing: "retrying the first connection")
@@ -152,9 +155,17 @@ final class NATSConnection: @unchecked Sendable {
           let url = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
           state.server = NATSConfiguration.withoutUserInfo(String(decoding: url, as: UTF8.self))
         }
+        state.refusal = nil
         switch natsConnection_Status(connection) {
         case NATS_CONN_STATUS_CONNECTED: state.connection = .connected
         case NATS_CONN_STATUS_CONNECTING: state.connection = .connecting
+        case NATS_CONN_STATUS_CLOSED:
+          // Reconnecting never ends (`natsOptions_SetMaxReconnect(-1)`) while the device lives:
+          // libnats closes a live connection only after a server refused its credentials twice
+          // in a row, which it does not report otherwise.
+          state.connection = .refused
+          state.refusal =
+            "nats: the servers refused this device's credentials; check its user, password, NKey or .creds file"
         default: state.connection = .offline
         }
       }

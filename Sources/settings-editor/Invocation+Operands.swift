@@ -3,8 +3,10 @@ extension Invocation {
   /// `suite name`, `file`…), in command-line order.
   var namedOperands: [(role: String, text: String)] {
     switch self {
-    case .editor, .help, .domains, .cloudStatus:
+    case .editor, .help, .domains, .cloudStatus(nil):
       return []
+    case .cloudStatus(let container?):
+      return [("container", container)]
     case .editFiles(let paths, _):
       return paths.map { ("file", $0) }
     case .read(let domain, let key, _):

@@ -23,7 +23,7 @@ enum Invocation: Equatable {
   case `import`(suite: String, input: String, json: Bool)
   case watch(suite: String, key: String?)
   case migrate(suite: String, dryRun: Bool)
-  case cloudStatus
+  case cloudStatus(container: String?)
 
   /// A suite name or a property-list file named on the command line.
   enum Domain: Equatable {
@@ -135,8 +135,10 @@ enum Invocation: Equatable {
       guard words.count == 1 else { throw .usage(verb, "wrong number of arguments") }
       return .migrate(suite: try suite(words[0]), dryRun: dryRun)
     case .cloud:
-      guard operands == ["status"] else { throw .usage(verb, "the cloud verb takes: status") }
-      return .cloudStatus
+      guard (1...2).contains(operands.count), operands[0] == "status" else {
+        throw .usage(verb, "the cloud verb takes: status [container]")
+      }
+      return .cloudStatus(container: operands.count == 2 ? operands[1] : nil)
     }
   }
 }

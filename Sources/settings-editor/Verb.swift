@@ -19,7 +19,7 @@ enum Verb: String, CaseIterable, Sendable {
     case .import: "<suite> <input | -> [--json]"
     case .watch: "<suite> [key]"
     case .migrate: "<suite> [--dry-run]"
-    case .cloud: "status"
+    case .cloud: "status [container]"
     case .help: "[verb]"
     }
   }
@@ -128,11 +128,17 @@ enum Verb: String, CaseIterable, Sendable {
       """
     case .cloud:
       """
-      Connects this program's cloud store (NSUbiquitousKeyValueStore.default: etcd when \
+      Connects a device to a program's cloud container (the container given, by default this \
+      program's: settings-editor) on the backend its configuration names (etcd when \
       OBSERVABLE_DEFAULTS_ETCD_ENDPOINTS or $XDG_CONFIG_HOME/ObservableDefaults/cloud.conf names \
-      endpoints, else the embedded container) and prints one 'name: value' line each: backend, \
-      endpoint, account, state (connected, connecting, offline), pending (writes not yet \
-      acknowledged), last sync (ISO 8601, or never), and error when the last exchange failed.
+      endpoints, NATS when OBSERVABLE_DEFAULTS_NATS_SERVERS or the file names servers, else the \
+      embedded container), waiting at most the backend's request timeout (3 s), and prints one \
+      'name: value' line each: backend, endpoint, account, state (connected, connecting, \
+      offline, refused), pending (writes not yet acknowledged), last sync (ISO 8601, or never), \
+      journal (the device journal of the program, with the writes it holds, and whether the \
+      program holds it now), and error when the last exchange failed. Exits with 0 when \
+      connected, 69 when offline or still connecting, 77 when the servers refused the \
+      credentials.
       """
     case .help:
       "Prints the help of a verb; 'settings-editor <verb> --help' does the same."

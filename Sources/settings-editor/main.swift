@@ -63,8 +63,10 @@ func perform(_ invocation: Invocation) throws {
     try WatchVerb.run(suite: suite, key: key)
   case .migrate(let suite, let dryRun):
     print(try MigrateVerb.run(suite: suite, dryRun: dryRun))
-  case .cloudStatus:
-    print(CloudStatusVerb.report(NSUbiquitousKeyValueStore.default.syncStatus))
+  case .cloudStatus(let container):
+    let (report, status) = CloudStatusVerb.run(container: container)
+    print(report)
+    if status != 0 { exit(status) }
   }
 }
 

@@ -1,4 +1,6 @@
 import Foundation
+import ObservableDefaultsCore
+import ObservableDefaultsEtcd
 import TestSupport
 import Testing
 
@@ -44,7 +46,7 @@ import Testing
         "OBSERVABLE_DEFAULTS_ETCD_ENDPOINTS": "http://127.0.0.1:1",
         "OBSERVABLE_DEFAULTS_CLOUD_ACCOUNT": "alice",
       ])
-    #expect(status == 0)
+    #expect(status == 69)
     let lines = output.split(separator: "\n").map(String.init)
     #expect(
       Array(lines.prefix(6)) == [
@@ -55,6 +57,37 @@ import Testing
     #expect(
       lines.last?.hasPrefix("error: etcd: no member answered: http://127.0.0.1:1 is unreachable")
         == true)
+  }
+
+  /// The status of a program's container reports the program's device journal: the writes
+  /// it keeps while offline, though the program (here: this test process) holds the file.
+  @Test func aProgramsJournalIsReportedWithItsPendingWrites() throws {
+    let folder = try TemporaryFolder(prefix: "cloud-status-journal")
+    defer { folder.remove() }
+    do {
+      let state = folder.file("state")
+      let program = try EtcdCloudBackend(
+        configuration: EtcdConfiguration(
+          endpoints: ["http://127.0.0.1:1"], container: "com.example.app", account: "alice",
+          requestTimeout: 0.5,
+          stateDirectory: state.appendingPathComponent("ObservableDefaults/etcd")))
+      try program.save(
+        ["k": CloudRecord(value: "v", timestamp: CloudTimestamp(time: 1, counter: 0, device: "d"))])
+      #expect(program.syncStatus.summary == "offline, 1 pending")
+      let (status, output) = try run(
+        ["cloud", "status", "com.example.app"],
+        environment: [
+          "OBSERVABLE_DEFAULTS_ETCD_ENDPOINTS": "http://127.0.0.1:1",
+          "OBSERVABLE_DEFAULTS_CLOUD_ACCOUNT": "alice", "XDG_STATE_HOME": state.path,
+        ])
+      #expect(status == 69)
+      let lines = output.split(separator: "\n").map(String.init)
+      #expect(lines.contains("state: offline"))
+      #expect(
+        lines.contains(
+          "journal: \(state.path)/ObservableDefaults/etcd/com.example.app/alice.plist (held by a running program: 1 pending)"
+        ), "\(lines)")
+    }
   }
 
   @Test func theVerbHasHelpAndRefusesOtherWords() throws {

@@ -90,6 +90,8 @@ import Testing
     let wrong = try device(cluster, account: "alice", user: "alice", password: "not-the-password")
     let error = try #require(throws: EtcdError.self) { try wrong.load() }
     #expect(error.kind == .authenticationFailed)
+    #expect(wrong.syncStatus.connection == .refused)
+    #expect(wrong.syncStatus.summary == "refused")
     #expect(error.description.contains("etcd user alice (from code) was refused"))
     #expect(!error.description.contains("not-the-password"))
   }
@@ -147,6 +149,12 @@ import Testing
       let withoutClientCertificate = try device(CloudTLSFiles(caFile: path("ca.pem")))
       #expect(try withoutClientCertificate.load().records.isEmpty)
       #expect(withoutClientCertificate.syncStatus.connection == .offline)
+      // With TLS 1.3 the member refuses a client without a certificate after the handshake.
+      let missing = withoutClientCertificate.syncStatus.lastError ?? ""
+      #expect(
+        missing.contains(
+          "failed: the server closed the connection after the TLS handshake; most likely it requires a client certificate, and none is configured (cert-file and key-file)"
+        ), "\(missing)")
       let withoutCA = try device(
         CloudTLSFiles(certificateFile: path("client.pem"), keyFile: path("client.key")))
       #expect(try withoutCA.load().records.isEmpty)

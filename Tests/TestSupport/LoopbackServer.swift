@@ -78,6 +78,13 @@ open class LoopbackServer: @unchecked Sendable {
     wrapper?.waitUntilExit()
   }
 
+  /// Stops the server with `SIGSTOP` (its sockets stay open; it answers nothing), or lets it go
+  /// on with `SIGCONT`.
+  public func pause(_ paused: Bool = true) {
+    let pid = lock.withLock { processID }
+    if pid > 0 { kill(pid, paused ? SIGSTOP : SIGCONT) }
+  }
+
   /// `count` distinct free TCP ports on 127.0.0.1.
   public static func freePorts(_ count: Int) throws -> [Int] {
     var sockets: [Int32] = []

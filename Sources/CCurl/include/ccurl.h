@@ -35,5 +35,7 @@ CURLcode ccurl_set_post_body(CURL *handle, const char *bytes, long length);
 CURLcode ccurl_set_write_function(CURL *handle, ccurl_write_function function, void *context);
 CURLcode ccurl_set_progress_function(CURL *handle, ccurl_progress_function function, void *context);
 long ccurl_response_code(CURL *handle);
+/// Whether the transfer's TLS handshake finished (CURLINFO_APPCONNECT_TIME_T > 0).
+int ccurl_tls_established(CURL *handle);
 
 #endif

@@ -1,9 +1,18 @@
+import Foundation
 import ObservableDefaultsCore
 
 extension EtcdCloudBackend {
   /// etcd as an engine of the shared cloud store: used when the environment or
   /// `CloudConfigurationFile` names endpoints (``EtcdConfiguration/fromEnvironment(container:environment:)``).
-  package static let engine = CloudEngine(name: "etcd") {
-    try EtcdConfiguration.fromEnvironment().map { try EtcdCloudBackend(configuration: $0) }
+  package static let engine = CloudEngine(name: "etcd") { container in
+    try EtcdConfiguration.fromEnvironment(container: container).map {
+      try EtcdCloudBackend(configuration: $0)
+    }
+  }
+}
+
+extension EtcdCloudBackend: CloudJournaledBackend {
+  package var journalLocation: (url: URL, isHeldElsewhere: Bool)? {
+    lock.withLock { journal.whereKept }
   }
 }

@@ -43,11 +43,11 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
     var watch: EtcdWatch
   }
 
-  private let lock = NSLock()
+  let lock = NSLock()
   // Guarded by `lock`.
   private var currentAccount: String
   private var layout: EtcdKeyLayout
-  private var journal: CloudDeviceJournal
+  private(set) var journal: CloudDeviceJournal
   /// The timestamps of the records of the `save` calls that have not returned: the store that
   /// called counts those as its own pending writes, so ``syncStatus`` does not count them again.
   private var accepting: [String: CloudTimestamp] = [:]
@@ -59,6 +59,8 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
   private var lastError: String?
   private var retryScheduled = false
   private var released = false
+  /// Checks that a member answers every ``EtcdConfiguration/heartbeatInterval``.
+  private var heartbeat: (any DispatchSourceTimer)?
 
   /// Connects a new device.
   ///
@@ -83,9 +85,11 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
       directory: configuration.stateDirectory, container: configuration.container,
       account: configuration.account)
     queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
+    startHeartbeat()
   }
 
   deinit {
+    heartbeat?.cancel()
     for subscription in subscriptions.values { subscription.watch.cancel() }
     journal.releaseFile()
   }
@@ -141,7 +145,7 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
           records: journal.records, cursor: journal.cursor ?? EtcdCursor.none)
       }
     } catch {
-      lock.withLock { lastError = "\(error)" }
+      lock.withLock { noteFailure(error) }
       throw error
     }
   }
@@ -264,7 +268,7 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
       } catch {
         lock.withLock {
           journal.acknowledge(pending)
-          lastError = "\(error)"
+          noteFailure(error)
           persistJournal()
         }
         throw error
@@ -281,11 +285,50 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
     lastError = nil
   }
 
+  /// Notes a failure other than an unreachable cluster: refused credentials or permissions make
+  /// the device `refused` until an exchange succeeds.
+  private func noteFailure(_ error: any Error) {
+    lastError = "\(error)"
+    if let error = error as? EtcdError,
+      error.kind == .authenticationFailed || error.kind == .permissionDenied
+    {
+      connection = .refused
+    }
+  }
+
   /// Marks the device offline and schedules a retry of the pending writes.
   private func noteOffline(_ error: EtcdError) {
     connection = .offline
     lastError = "\(error)"
     scheduleRetry()
+  }
+
+  /// Starts the checks that a member answers (none for an interval of 0): a watch waiting on a
+  /// member that stopped answering (a stopped process, a lost network) learns nothing until its
+  /// idle timeout, so without them the device would stay `connected`.
+  private func startHeartbeat() {
+    let interval = configuration.heartbeatInterval
+    guard interval > 0 else { return }
+    let timer = DispatchSource.makeTimerSource(queue: .global())
+    timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(100))
+    timer.setEventHandler { [weak self] in self?.checkReachability() }
+    timer.resume()
+    heartbeat = timer
+  }
+
+  /// One heartbeat: counts the account's keys (unless the device is offline, which its retry
+  /// checks) and notes the answer.
+  private func checkReachability() {
+    let layout: EtcdKeyLayout? = lock.withLock { connection == .offline ? nil : self.layout }
+    guard let layout else { return }
+    do {
+      _ = try client.range(key: layout.prefixKey, rangeEnd: layout.rangeEnd, countOnly: true)
+      lock.withLock { noteSuccess() }
+    } catch let error as EtcdError where error.kind == .unreachable {
+      lock.withLock { noteOffline(error) }
+    } catch {
+      lock.withLock { noteFailure(error) }
+    }
   }
 
   private func scheduleRetry(after delay: TimeInterval = 0.25) {
@@ -375,7 +418,7 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
       if mustPush { DispatchQueue.global().async { [weak self] in try? self?.pushPending() } }
       return
     }
-    lock.withLock { lastError = "\(error)" }
+    lock.withLock { noteFailure(error) }
   }
 
   /// Runs `body` on the backend's queue and waits, or at once when already on it.

@@ -30,6 +30,10 @@ public struct EtcdConfiguration: Sendable {
   /// Seconds without a byte (not even a progress notification) after which a watch is
   /// reconnected.
   public var watchIdleTimeout: TimeInterval
+  /// Seconds between the device's checks that a member answers (one count of the account's keys
+  /// each; 0: none). A device whose cluster stops answering while it exchanges nothing else is
+  /// `offline` within this plus ``requestTimeout`` (5 s with the defaults).
+  public var heartbeatInterval: TimeInterval
   /// The folder of the device's local copy (values last seen, writes not yet acknowledged), so
   /// writes made offline survive a restart; nil keeps it in memory only.
   public var stateDirectory: URL?
@@ -50,6 +54,7 @@ public struct EtcdConfiguration: Sendable {
   ///   - requestTimeout: Seconds per request (3).
   ///   - connectTimeout: Seconds per connection (1).
   ///   - watchIdleTimeout: Seconds of silence before a watch reconnects (60).
+  ///   - heartbeatInterval: Seconds between checks that a member answers (2).
   ///   - stateDirectory: The device's local-copy folder, or nil for memory only.
   public init(
     endpoints: [String], root: String = defaultRoot,
@@ -57,7 +62,8 @@ public struct EtcdConfiguration: Sendable {
     account: String = CloudContainerDirectory.defaultAccount, credentials: EtcdCredentials? = nil,
     tls: CloudTLSFiles = CloudTLSFiles(), proxy: String? = nil, requestTimeout: TimeInterval = 3,
     connectTimeout: TimeInterval = 1,
-    watchIdleTimeout: TimeInterval = 60, stateDirectory: URL? = nil
+    watchIdleTimeout: TimeInterval = 60, heartbeatInterval: TimeInterval = 2,
+    stateDirectory: URL? = nil
   ) {
     self.endpoints = endpoints
     self.root = root
@@ -69,6 +75,7 @@ public struct EtcdConfiguration: Sendable {
     self.requestTimeout = requestTimeout
     self.connectTimeout = connectTimeout
     self.watchIdleTimeout = watchIdleTimeout
+    self.heartbeatInterval = heartbeatInterval
     self.stateDirectory = stateDirectory
   }
 

@@ -163,10 +163,27 @@ final class CurlHTTPClient: @unchecked Sendable {
       let reason =
         transfer.failureReason
         ?? (detail.isEmpty ? String(cString: ccurl_easy_strerror(code)) : detail)
-      throw HTTPError(
-        kind: transfer.failureKind ?? Self.kind(of: code), endpoint: endpoint, reason: reason)
+      let kind = transfer.failureKind ?? Self.kind(of: code)
+      if kind == .unreachable, ccurl_tls_established(handle) != 0, ccurl_response_code(handle) == 0
+      {
+        throw HTTPError(kind: .tls, endpoint: endpoint, reason: closedAfterHandshake(reason))
+      }
+      throw HTTPError(kind: kind, endpoint: endpoint, reason: reason)
     }
     return ccurl_response_code(handle)
+  }
+
+  /// Why a server ends a connection right after a finished TLS handshake, without a reply: with
+  /// TLS 1.3 a server checks the client's certificate after the client finished, and one that
+  /// requires a certificate it did not get or does not trust closes the connection (libcurl then
+  /// reports only the broken connection, such as `getpeername() failed with errno 107`).
+  private func closedAfterHandshake(_ detail: String) -> String {
+    let cause =
+      tls.certificateFile == nil
+      ? "it requires a client certificate, and none is configured (cert-file and key-file)"
+      : "it does not accept the client certificate \(tls.certificateFile ?? "")"
+    return
+      "the server closed the connection after the TLS handshake; most likely \(cause) (\(detail))"
   }
 
   private func takeHandle(pooled: Bool) -> UnsafeMutableRawPointer? {

@@ -20,6 +20,8 @@ package struct CloudDeviceJournal {
   package var cursor: CloudCursor?
   /// The file, when this process owns it.
   package let file: URL?
+  /// The file's place (nil for a journal in memory only by choice), owned by this process or not.
+  package let location: URL?
   private let ownership: Int32?
 
   /// Opens the journal of `account` under `directory` (memory only for nil or a file owned by
@@ -29,12 +31,13 @@ package struct CloudDeviceJournal {
   ///   left untouched).
   package init(directory: URL?, container: String, account: String) throws {
     guard let directory else {
-      (file, ownership) = (nil, nil)
+      (file, location, ownership) = (nil, nil, nil)
       return
     }
     let folder = directory.appendingPathComponent(
       Self.encode(container), isDirectory: true)
     let url = folder.appendingPathComponent(Self.encode(account) + ".plist")
+    location = url
     // Missing folders are made 0700 (existing ones keep their mode, as for suites); a folder
     // that cannot be made leaves the journal in memory, as the failed `open` below does.
     try? PrivateFolder.create(folder, for: url)
@@ -53,6 +56,18 @@ package struct CloudDeviceJournal {
     records = try Self.decode(values["records"], in: url)
     pending = try Self.decode(values["pending"], in: url)
     cursor = (values["cursor"] as? String).flatMap { $0.isEmpty ? nil : CloudCursor(rawValue: $0) }
+  }
+
+  /// Whether another live process holds the file (this journal then lives in memory only).
+  package var isHeldElsewhere: Bool { location != nil && file == nil }
+
+  /// How many pending writes the journal file at `url` holds (for a file that another process
+  /// holds, read without taking it).
+  ///
+  /// - Throws: `PropertyListError` when the file cannot be read as a journal.
+  package static func pendingCount(at url: URL) throws -> Int {
+    let values = try PropertyListFile(url: url).read()?.values ?? [:]
+    return try decode(values["pending"], in: url).count
   }
 
   /// Releases the file for other processes.

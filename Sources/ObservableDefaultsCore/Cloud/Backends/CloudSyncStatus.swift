@@ -19,6 +19,9 @@ public struct CloudSyncStatus: Sendable, Equatable, CustomStringConvertible {
     case connecting
     /// No member answered the last exchange; writes are kept and pushed when it answers again.
     case offline
+    /// The servers refused the device's credentials or a permission it needs (``lastError``
+    /// says which); writes are kept, and the device tries again.
+    case refused
   }
 
   /// The backend's kind: `embedded`, `in-memory` or `etcd`.

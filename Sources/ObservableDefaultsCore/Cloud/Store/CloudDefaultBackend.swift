@@ -11,7 +11,7 @@ import Foundation
 /// An unusable configuration (say, a credentials file readable by others) is reported on
 /// standard error and the embedded backend is used, so the app still starts. When several engines
 /// are configured, the first registered one is used (etcd before NATS).
-enum CloudDefaultBackend {
+package enum CloudDefaultBackend {
   private static let lock = NSLock()
   nonisolated(unsafe) private static var chosen: (any CloudBackend)?
   nonisolated(unsafe) private static var resolved: (any CloudBackend)?
@@ -30,16 +30,18 @@ enum CloudDefaultBackend {
   static var backend: any CloudBackend {
     lock.withLock {
       if let resolved { return resolved }
-      let backend = chosen ?? configured()
+      let backend = chosen ?? configured(container: CloudContainerDirectory.defaultContainer)
       resolved = backend
       return backend
     }
   }
 
-  private static func configured() -> any CloudBackend {
+  /// A new device of `container` on the backend the configuration names (the rule above,
+  /// without step 1): what the shared store of a program with that container would use.
+  package static func configured(container: String) -> any CloudBackend {
     for engine in CloudEngines.registered {
       do {
-        if let backend = try engine.configuredBackend() { return backend }
+        if let backend = try engine.configuredBackend(container) { return backend }
       } catch {
         Diagnostics.report(
           "NSUbiquitousKeyValueStore",
@@ -47,7 +49,7 @@ enum CloudDefaultBackend {
         break
       }
     }
-    return EmbeddedCloudBackend()
+    return EmbeddedCloudBackend(container: container)
   }
 }
 

@@ -12,14 +12,15 @@ package struct CloudEngine: Sendable {
   /// The engine's name in diagnostics, e.g. `etcd`.
   package var name: String
 
-  /// The backend the environment or the configuration file names for this engine, `nil` when
-  /// they name none; throws when they name one that cannot be used (say, a credentials file
-  /// readable by others).
-  package var configuredBackend: @Sendable () throws -> (any CloudBackend)?
+  /// The backend of a container (its name) that the environment or the configuration file
+  /// names for this engine, `nil` when they name none; throws when they name one that cannot be
+  /// used (say, a credentials file readable by others).
+  package var configuredBackend: @Sendable (_ container: String) throws -> (any CloudBackend)?
 
   /// An engine named `name` whose configured backend is `configuredBackend`.
   package init(
-    name: String, configuredBackend: @escaping @Sendable () throws -> (any CloudBackend)?
+    name: String,
+    configuredBackend: @escaping @Sendable (_ container: String) throws -> (any CloudBackend)?
   ) {
     self.name = name
     self.configuredBackend = configuredBackend

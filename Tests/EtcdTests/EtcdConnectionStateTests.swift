@@ -1,0 +1,35 @@
+import Foundation
+import ObservableDefaultsCore
+import TestSupport
+import Testing
+
+@testable import ObservableDefaultsEtcd
+
+/// Issue 25: the connection state is true while the device writes nothing — a device whose
+/// members all stop answering (stopped processes keep their sockets open, so nothing fails) is
+/// `offline` within the heartbeat interval plus the request timeout, and `connected` again
+/// once a member answers.
+@Suite struct EtcdConnectionStateTests {
+  @Test func aDeviceThatWritesNothingSeesItsStoppedClusterGoOfflineAndComeBack() async throws {
+    let cluster = try EtcdTestCluster(size: 3)
+    defer { cluster.remove() }
+    let device = try EtcdCloudBackend(
+      configuration: EtcdConfiguration(
+        endpoints: cluster.endpoints, root: freshEtcdRoot(), container: "state", account: "a",
+        requestTimeout: 1, heartbeatInterval: 1))
+    let store = NSUbiquitousKeyValueStore(backend: device)
+    store.set("v", forKey: "k")
+    #expect(store.synchronize())
+    #expect(store.syncStatus.summary == "connected")
+
+    for member in cluster.members { member.pause() }
+    defer { for member in cluster.members { member.pause(false) } }
+    // Heartbeat 1 s + request timeout 1 s (a request tries the members in turn within it).
+    #expect(await poll(within: .seconds(30)) { store.syncStatus.connection == .offline })
+    #expect(store.syncStatus.lastError?.hasPrefix("etcd: no member answered") == true)
+
+    for member in cluster.members { member.pause(false) }
+    #expect(await poll(within: .seconds(30)) { store.syncStatus.summary == "connected" })
+    #expect(store.string(forKey: "k") == "v")
+  }
+}
