@@ -57,6 +57,11 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
   /// Whether the store reports no changes (a Foundation `UserDefaults`), so every read and
   /// write first reads the property's value from the store; guarded by ``lock``.
   @usableFromInline @exclusivity(unchecked) var readsThrough = false
+  /// The thread applying an outside change, from its first `willSet` to its last `didSet`;
+  /// guarded by ``lock``. A getter on any other thread waits for the change (see ``read``).
+  @usableFromInline @exclusivity(unchecked) var applyingThread: pthread_t?
+  /// Entered while an outside change is applied.
+  @usableFromInline let applying = DispatchGroup()
 
   /// Creates the state of an object.
   /// - Parameters:
@@ -130,17 +135,33 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
   /// not happened yet (an object whose own initializer did not call `observerStarter()`). For a
   /// store that reports no changes, returns the value stored now instead (the cache then keeps
   /// the value observers were last told about, so a posted change notification still tells them).
+  ///
+  /// While another thread applies an outside change (between its `willSet` and `didSet`), waits
+  /// for it, at most 1 s: an observer woken by the `willSet` on another thread — an
+  /// `Observations` sequence of a class without actor isolation — then reads the new value, not
+  /// the old one with no later change to correct it. Observers on the applying thread read the
+  /// old value, as Observation's `willSet` promises.
   /// - Parameters:
   ///   - key: The property's storage key without prefix.
   ///   - cached: Reads the property's cache.
   @inlinable
   public func read<Value>(_ object: Object, key: String, _ cached: (Object) -> Value) -> Value {
-    lock.withLock {
-      if !isStarted || readsThrough, let stored: Value = prepareRead(object, key: key) {
-        return stored
-      }
-      return cached(object)
+    let value: Value? = lock.withLock {
+      if let applyingThread, pthread_equal(applyingThread, pthread_self()) == 0 { return nil }
+      return readLocked(object, key: key, cached)
     }
+    if let value { return value }
+    _ = applying.wait(timeout: .now() + 1)
+    return lock.withLock { readLocked(object, key: key, cached) }
+  }
+
+  /// ``read(_:key:_:)`` under ``lock``.
+  @inlinable
+  func readLocked<Value>(_ object: Object, key: String, _ cached: (Object) -> Value) -> Value {
+    if !isStarted || readsThrough, let stored: Value = prepareRead(object, key: key) {
+      return stored
+    }
+    return cached(object)
   }
 
   /// Starts the object if needed; for a store without change reports, returns the value of the
@@ -226,6 +247,12 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
       return (updates, updates.filter { !ignored.contains($0.keyPath) })
     }
     guard !updates.isEmpty else { return }
+    applying.enter()
+    lock.withLock { applyingThread = pthread_self() }
+    defer {
+      lock.withLock { applyingThread = nil }
+      applying.leave()
+    }
     withMutations(of: object, notified[...]) {
       lock.withLock { for update in updates { update.assign() } }
     }
