@@ -59,19 +59,34 @@ final class EditorSession {
     sources.indices.contains(state.sourceIndex) ? sources[state.sourceIndex] : nil
   }
 
-  /// The focused row, read now.
+  /// The focused row, read now; nil when the `m` filter hides it (nothing is listed).
   var focusedRow: PropertyRow? {
     guard let source = currentSource, state.rowIndex < source.rowCount else { return nil }
-    return source.row(at: state.rowIndex)
+    let row = source.row(at: state.rowIndex)
+    return state.showsModifiedOnly && !row.isModified ? nil : row
   }
 
-  /// The indices of the shown source's rows that are listed, in order (all of them, or the
-  /// modified ones under the `m` filter; the focused row stays listed).
+  /// The indices of the shown source's rows that are listed, in order: all of them, or the
+  /// modified ones under the `m` filter (the focused row too is hidden when it is not).
   func listedRows() -> [Int] {
     guard let source = currentSource else { return [] }
     let all = Array(0..<source.rowCount)
     guard state.showsModifiedOnly else { return all }
-    return all.filter { $0 == state.rowIndex || source.row(at: $0).isModified }
+    return all.filter { source.row(at: $0).isModified }
+  }
+
+  /// Moves the focus to the listed row nearest to it (the next one on a tie) when the focused
+  /// row is not among `listed`; it stays where it is when nothing is listed.
+  func keepFocus(amongListed listed: [Int]) {
+    guard !listed.contains(state.rowIndex),
+      let nearest = listed.min(by: { distance($0) < distance($1) })
+    else { return }
+    state.rowIndex = nearest
+  }
+
+  /// How far row `index` is from the focused one; a row below it counts as a little nearer.
+  private func distance(_ index: Int) -> Double {
+    Double(abs(index - state.rowIndex)) - (index > state.rowIndex ? 0.5 : 0)
   }
 
   /// Applies one key and reports what to redraw.
@@ -138,6 +153,7 @@ final class EditorSession {
     case .previousMatch: return stepMatch(forward: false)
     case .toggleModifiedOnly:
       state.showsModifiedOnly.toggle()
+      keepFocus(amongListed: listedRows())
       state.message = .init(
         text: state.showsModifiedOnly ? "Showing modified rows only (m: all)" : "Showing all rows",
         isError: false)

@@ -108,10 +108,11 @@ final class EditorScreen {
     let visible = layout?.visibleCount ?? 0
     let state = session.state
     let oldScrolls = (rowScroll, sourceScroll)
-    if let position = positions[state.rowIndex] {
+    if let position = positions[state.rowIndex], session.focusedRow != nil {
       rowScroll = Self.scroll(rowScroll, toShow: position, visible: visible)
     } else if !listed.isEmpty {
-      return true  // the focus left the listed rows (a filter changed): list them again
+      // The focus left the listed rows (a filter changed, `d` under `m`): list them again.
+      return true
     }
     sourceScroll = Self.scroll(sourceScroll, toShow: state.sourceIndex, visible: visible)
     return oldScrolls != (rowScroll, sourceScroll)
@@ -137,6 +138,7 @@ final class EditorScreen {
       invalidation.invalidateLayout(generation: generation)
     }
     listed = session.listedRows().filter { $0 < rowCount }
+    session.keepFocus(amongListed: listed)
     positions = Dictionary(uniqueKeysWithValues: listed.enumerated().map { ($1, $0) })
     let rows = rowsToFit(rowCount: rowCount)
     let layout = ScreenLayout(
