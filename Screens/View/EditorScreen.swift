@@ -148,11 +148,9 @@ final class EditorScreen {
     self.layout = layout
     session.pageSize = max(1, layout.visibleCount - 1)
     guard !layout.isTooSmall else {
-      let need = ScreenLayout.minimumSize
-      canvas.put(
-        TextWidth.fit(
-          "Terminal too small: need \(need.columns)x\(need.rows)", width: layout.size.columns,
-          ellipsis: glyphs.ellipsis, pad: false), row: 0, column: 0, style: .bold)
+      for (line, text) in TooSmallMessage.lines(for: layout.size).enumerated() {
+        canvas.put(text, row: line, column: 0, style: .bold)
+      }
       return
     }
     _ = scrollToFocus()
