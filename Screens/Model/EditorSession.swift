@@ -246,32 +246,37 @@ final class EditorSession {
     return Damage(layout: index != state.sourceIndex, objects: true)
   }
 
-  /// Reads the shown file or suite again from disk; the rows whose values changed redraw (and
-  /// are marked as changed elsewhere), the focus stays on its key. New suites are listed too.
+  /// Lists the suites created since, then reads the shown object, suite or file again from disk;
+  /// the rows whose values changed redraw (and are marked as changed elsewhere), the focus stays
+  /// on its key.
   private func reload() -> Damage {
-    if state.pane == .objects || !(currentSource is any ReloadableRowSource) {
-      let damage = listNewSources()
-      if damage.objects { return damage }
-    }
+    let listed = listNewSources()
+    let newSources = listed.objects ? state.message?.text : nil
     guard let source = currentSource as? any ReloadableRowSource else {
-      state.message = .init(
-        text: "\(currentSource?.title ?? "This object") is not read from a file: nothing to reload",
-        isError: false)
-      return Damage()
+      if newSources == nil {
+        state.message = .init(
+          text: "\(currentSource?.title ?? "This object") is not read from disk: nothing to reload",
+          isError: false)
+      }
+      return listed
     }
     let index = state.rowIndex
     let key = focusedRow?.key
     do {
       try source.reload()
-      state.message = .init(text: "Reloaded \(source.title) from disk", isError: false)
+      state.message = .init(
+        text: (["Reloaded \(source.title) from disk"] + [newSources].compactMap { $0 })
+          .joined(separator: "; "), isError: false)
     } catch {
       state.message = .init(text: "Could not reload \(source.title): \(error)", isError: true)
     }
     if let key { refocus(onRowKeyed: key) }
     state.rowIndex = max(0, min(state.rowIndex, source.rowCount - 1))
     // The rows that changed redraw by themselves, marked as changed elsewhere.
-    let moved: Set<Int> = index == state.rowIndex ? [] : [index, state.rowIndex]
-    return Damage(rows: moved, focusPlaced: true)
+    var damage = Damage(
+      rows: index == state.rowIndex ? [] : [index, state.rowIndex], focusPlaced: true)
+    damage.formUnion(listed)
+    return damage
   }
 
   /// Puts the focus on the row stored under `key` in the shown source, when there is one.

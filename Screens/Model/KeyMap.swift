@@ -106,7 +106,7 @@ enum KeyMap {
       help: "show how often each row was redrawn"),
     KeyBinding(
       keys: [.character("r")], command: .reload, label: "r",
-      help: "reload from disk (unsaved edits are dropped)", hint: "r reload"),
+      help: "read again from disk (drops a file's edits)", hint: "r reload"),
     KeyBinding(
       // 265 is KEY_F(1).
       keys: [.character("?"), .other(265)], command: .help, label: "? F1",
@@ -116,11 +116,9 @@ enum KeyMap {
       keys: [.character("q")], command: .quit, label: "q", help: "quit", hint: "q quit"),
   ]
 
-  /// The help screen's lines (label, text), leaving out `r` where nothing reloads and `a` `R`
-  /// where keys are fixed.
-  static func helpLines(reloads: Bool, editsKeys: Bool = false) -> [(label: String, text: String)] {
+  /// The help screen's lines (label, text), leaving out `a` `R` where keys are fixed.
+  static func helpLines(editsKeys: Bool = false) -> [(label: String, text: String)] {
     browse.compactMap { binding in
-      guard reloads || binding.command != .reload else { return nil }
       guard editsKeys || ![.addEntry, .renameKey].contains(binding.command) else { return nil }
       return binding.help.map { (binding.label, $0) }
     }
@@ -148,7 +146,7 @@ enum KeyMap {
   }
 
   /// The key-bar hints of browse mode for a row edited as `editing` (nil: no row focused), in a
-  /// source that `r` reloads or not; with `readOnly` (`--readonly`) no key that changes a value
+  /// source whose refused saves point at `r` (a raw suite, a file) or not; with `readOnly` (`--readonly`) no key that changes a value
   /// is offered.
   static func browseHints(for editing: RowEditing?, reloads: Bool = false, readOnly: Bool = false)
     -> [String]

@@ -8,7 +8,7 @@ import ObservableDefaults
 /// scalars go through their stored form (``AnySettingsProperty/propertyListValue()``), so no
 /// code here knows a settings class.
 @MainActor
-final class SettingsObjectRows: RowSource {
+final class SettingsObjectRows: ReloadableRowSource {
   private let settings: AnySettings
 
   init(_ settings: AnySettings) {
@@ -98,6 +98,19 @@ final class SettingsObjectRows: RowSource {
 
   func resetValue(at index: Int) throws {
     try settings.properties[index].resetValue()
+  }
+
+  /// Writes what is pending and reads the object's store again (its suite file, or the cloud
+  /// container); the properties another writer changed redraw.
+  ///
+  /// - Throws: The store's last error when it could not be written or read.
+  func reload() throws {
+    let store = settings.store.store
+    guard !store.synchronize() else { return }
+    let error: (any Error)? =
+      (store as? PropertyListDefaults)?.lastError
+      ?? (store as? NSUbiquitousKeyValueStore)?.lastError
+    throw error ?? RowSourceError.unsupported("\(title)'s store could not be written or read")
   }
 
   func snapshot(at index: Int) -> RowSnapshot? {

@@ -5,7 +5,6 @@ extension EditorScreen {
   func paintHelp() {
     paintTable(
       KeyMap.helpLines(
-        reloads: session.currentSource is any ReloadableRowSource,
         editsKeys: session.currentSource is any KeyEditingRowSource))
   }
 

@@ -32,7 +32,8 @@ extension EditorScreen {
       if state.message == nil { paintLine(contextLine(), layout.statusLine, style: []) }
       hints = KeyMap.browseHints(
         for: state.pane == .rows ? session.focusedRow?.editing : nil,
-        reloads: session.currentSource is any ReloadableRowSource, readOnly: session.isReadOnly)
+        reloads: [.suite, .file].contains(session.currentSource?.kind),
+        readOnly: session.isReadOnly)
     }
     paintLine(" " + hints.joined(separator: "  "), layout.keyBarLine, style: .dim)
     paintMessage()
