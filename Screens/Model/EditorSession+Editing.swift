@@ -40,6 +40,9 @@ extension EditorSession {
   /// Why `row` cannot be changed now, or nil when it can.
   func refusal(for row: PropertyRow) -> String? {
     if isReadOnly { return "\(row.name) is not changed: the editor runs with --readonly" }
+    if let source = currentSource, let reason = source.unreadableReason {
+      return "\(row.name) not saved: \(source.title) is unreadable (\(reason))"
+    }
     if case .readOnly(let reason) = row.editing { return "\(row.name) is read-only: \(reason)" }
     return nil
   }

@@ -47,6 +47,10 @@ final class SettingsObjectRows: ReloadableRowSource {
     return status.connection == .connected && status.pendingCount == 0 ? "synced" : status.summary
   }
 
+  var unreadableReason: String? {
+    (settings.store.store as? PropertyListDefaults)?.unreadableReason
+  }
+
   var rowCount: Int { settings.properties.count }
 
   func row(at index: Int) -> PropertyRow {

@@ -108,6 +108,8 @@ extension EditorScreen {
 
   /// The context line: the focused key's description, type, default and allowed values.
   private func contextLine() -> String {
+    // The header names the file; the reason goes last (it may be long and get cut).
+    if let reason = session.currentSource?.unreadableReason { return " Stale values: \(reason)" }
     guard session.state.pane == .rows, let row = session.focusedRow else {
       return session.currentSource.map { " \($0.title): \($0.location)" } ?? ""
     }

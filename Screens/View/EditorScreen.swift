@@ -32,6 +32,9 @@ final class EditorScreen {
   /// compared with the source's: it changes without any value changing (the cluster went away),
   /// so while one is shown the loop wakes every ``stateInterval`` to look.
   private var shownState: String?
+  /// Why the shown source's file could not be read when the screen was last drawn (the rows
+  /// are drawn stale meanwhile); it too changes without a value changing.
+  private var shownUnreadable: String?
   private var stateCheckedAt: ContinuousClock.Instant?
 
   /// How often a shown source state is compared with the source's: 1 s.
@@ -59,9 +62,11 @@ final class EditorScreen {
   }
 
   /// When the screen must be drawn again without a key or a change: a change mark runs out, or
-  /// a shown source state is due to be compared; nil when neither.
+  /// a shown source state is due to be compared (a sync state, or whether a source read from
+  /// disk still reads); nil when neither.
   var nextDeadline: ContinuousClock.Instant? {
-    let stateCheck = shownState == nil ? nil : stateCheckedAt.map { $0 + Self.stateInterval }
+    let checksState = shownState != nil || session.currentSource is any ReloadableRowSource
+    let stateCheck = checksState ? stateCheckedAt.map { $0 + Self.stateInterval } : nil
     return [marks.nextDeadline, stateCheck].compactMap { $0 }.min()
   }
 
@@ -87,6 +92,7 @@ final class EditorScreen {
       || session.state.mode.overlay != nil || scrollToFocus()
       || (messageCover != self.messageCover && max(messageCover, self.messageCover) > 0)
       || (damage.objects && objectsWidth() != layout?.objectsWidth)
+      || session.currentSource?.unreadableReason != shownUnreadable
     {
       paintAll(keysChanged: pending.layout && !damage.focusPlaced)
     } else {
@@ -130,6 +136,7 @@ final class EditorScreen {
     canvas.clearAll()
     if keysChanged, let focusedIdentity { session.refocus(onRow: focusedIdentity) }
     let source = session.currentSource
+    shownUnreadable = source?.unreadableReason
     let generation = generation
     let invalidation = invalidation
     let rowCount = trackAfterChange {
@@ -208,7 +215,12 @@ final class EditorScreen {
     let source = session.currentSource
     shownState = source?.state
     var badges = [source?.kind.rawValue, shownState].compactMap { $0 }
-    badges.append(session.isReadOnly ? "RO" : "LIVE")
+    if session.isReadOnly { badges.append("RO") }
+    if shownUnreadable != nil {
+      badges.append("UNREADABLE")
+    } else if !session.isReadOnly {
+      badges.append("LIVE")
+    }
     if session.state.showsModifiedOnly { badges.append("modified only") }
     let columns = layout.size.columns
     // The badges keep at most half the line (a long sync error is cut, never wrapped).
@@ -276,6 +288,7 @@ final class EditorScreen {
     let isMarked = marks.isMarked(id, at: now())
     let counter = "\(glyphs.redraws)\(redrawCount(source: state.sourceIndex, row: index))"
     var style: TextStyle = row.isModified ? .bold : []
+    if shownUnreadable != nil { style.insert(.dim) }  // the last values read: stale
     if isFocused { style.insert(state.pane == .rows ? .reverse : .underline) }
     if isMarked { style.formUnion(isFocused ? .changed : [.reverse, .changed]) }
     let marker =
