@@ -108,6 +108,8 @@ final class EditorSession {
       return Damage(layout: true)
     case .prompting(let prompt, var field):
       return handlePrompt(key, prompt: prompt, field: &field)
+    case .picking(let row, let choices, let selected):
+      return handlePicking(key, row: row, choices: choices, selected: selected)
     case .browsing:
       state.message = nil
       if let command = state.confirmation {

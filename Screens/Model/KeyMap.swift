@@ -4,7 +4,8 @@ enum EditorCommand: Hashable, Sendable {
   /// Moves the focus to the objects pane (←) or the rows pane (→), or to the other one (Tab);
   /// on an enumeration row ← and → pick the previous or next case instead.
   case focusObjects, focusRows, switchPane
-  /// Enter: edits a value, toggles a flag, picks the next case, or opens the focused object.
+  /// Enter: edits a value, opens the picker of a flag or an enumeration, or opens the focused
+  /// object.
   case activate
   /// Space: toggles a `Bool`, picks the next case of an enumeration.
   case toggle
@@ -68,7 +69,7 @@ enum KeyMap {
       keys: [.tab], command: .switchPane, label: "Tab", help: "other pane", hint: "Tab pane"),
     KeyBinding(
       keys: [.enter], command: .activate, label: "Enter",
-      help: "edit the value (Esc restores); open an object", hint: "Enter edit"),
+      help: "edit or pick the value; open an object", hint: "Enter edit"),
     KeyBinding(
       keys: [.character(" ")], command: .toggle, label: "Space",
       help: "toggle a Bool, next case of an enum", hint: "Space toggle"),
@@ -131,6 +132,8 @@ enum KeyMap {
   static let editingHints = [
     "Enter save", "Esc restore", "←→ C-a C-e move", "C-u C-k C-w erase", "C-g $EDITOR",
   ]
+  /// The hints for the key bar while a value is picked.
+  static let pickingHints = ["←→ pick", "Enter save", "Esc cancel"]
   /// The hints for the key bar while a search is typed.
   static let searchingHints = ["Enter keep", "Esc back", "then n/N next/previous"]
   /// The hints for the key bar while the help or the details are shown.

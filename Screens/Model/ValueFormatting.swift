@@ -13,7 +13,7 @@ struct ValueFormatting {
     return (type, false)
   }
 
-  /// Whether Space/Enter toggle the value (a non-optional `Bool`).
+  /// Whether Space toggles the value and Enter picks it (a non-optional `Bool`).
   var isToggle: Bool { type == .bool }
 
   /// The value on one line: scalars as text, dates in ISO 8601, data as size and hex, JSON for

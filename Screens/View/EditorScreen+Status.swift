@@ -21,6 +21,12 @@ extension EditorScreen {
     case .prompting(let prompt, let field):
       cursor = paintField(prompt: session.promptText(prompt), field: field, layout: layout)
       hints = KeyMap.editingHints
+    case .picking(let index, let choices, let selected):
+      let row = session.currentSource.map { $0.row(at: index) }
+      paintPicker(
+        prompt: " \(row?.name ?? "") (\(row?.typeName ?? "")): ", choices: choices,
+        selected: selected, layout: layout)
+      hints = KeyMap.pickingHints
     case .overlay(let overlay):
       let title =
         overlay == .help
@@ -56,9 +62,9 @@ extension EditorScreen {
   private func paintMessage() {
     guard let layout, let message = session.state.message else { return }
     let lines = messageLines()
-    let last = session.state.mode.hasField ? layout.statusLine - 1 : layout.statusLine
+    let last = session.state.mode.ownsStatusLine ? layout.statusLine - 1 : layout.statusLine
     let style: TextStyle =
-      message.isError ? [.bold, .alert] : session.state.mode.hasField ? .bold : []
+      message.isError ? [.bold, .alert] : session.state.mode.ownsStatusLine ? .bold : []
     for (offset, text) in lines.enumerated() {
       let line = last - lines.count + 1 + offset
       canvas.clearLine(line, from: 0)
@@ -94,6 +100,22 @@ extension EditorScreen {
       layout.statusLine,
       min(layout.size.columns - 1, start + TextWidth.columns(beforeCursor) - skip)
     )
+  }
+
+  /// Draws a prompt and the choices of a picker on the status line, the selected one reversed.
+  private func paintPicker(
+    prompt: String, choices: [String], selected: Int, layout: ScreenLayout
+  ) {
+    canvas.put(prompt, row: layout.statusLine, column: 0, style: .bold)
+    var column = TextWidth.columns(prompt)
+    for (index, choice) in choices.enumerated() {
+      let text = TextWidth.fit(
+        " \(glyphs.spelled(TextWidth.singleLine(choice))) ",
+        width: max(0, layout.size.columns - column), ellipsis: glyphs.ellipsis, pad: false)
+      canvas.put(
+        text, row: layout.statusLine, column: column, style: index == selected ? .reverse : [])
+      column += TextWidth.columns(text)
+    }
   }
 
   private static func dropColumns(_ count: Int, of text: String) -> Substring {

@@ -86,7 +86,7 @@ final class EditorScreen {
     let expired = marks.expire(at: now()).filter { $0.source == source }.map(\.row)
     // A message over the rows (long, or above a field) that went or changed size: the rows
     // under it are drawn again.
-    let messageCover = messageLines().count - (session.state.mode.hasField ? 0 : 1)
+    let messageCover = messageLines().count - (session.state.mode.ownsStatusLine ? 0 : 1)
     defer { self.messageCover = messageCover }
     if layout == nil || damage.layout || pending.layout || layout?.size != canvas.size
       || session.state.mode.overlay != nil || scrollToFocus()
