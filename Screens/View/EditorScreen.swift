@@ -114,10 +114,12 @@ final class EditorScreen {
     let visible = layout?.visibleCount ?? 0
     let state = session.state
     let oldScrolls = (rowScroll, sourceScroll)
-    if let position = positions[state.rowIndex], session.focusedRow != nil {
+    // Under `m` the focused row leaves the list when it is no longer modified (`d`).
+    let focusHidden = state.showsModifiedOnly && session.focusedRow == nil
+    if let position = positions[state.rowIndex], !focusHidden {
       rowScroll = Self.scroll(rowScroll, toShow: position, visible: visible)
     } else if !listed.isEmpty {
-      // The focus left the listed rows (a filter changed, `d` under `m`): list them again.
+      // The focus left the listed rows (a filter changed): list them again.
       return true
     }
     sourceScroll = Self.scroll(sourceScroll, toShow: state.sourceIndex, visible: visible)

@@ -1,4 +1,5 @@
 import Foundation
+import ObservableDefaults
 import ObservableDefaultsCore
 import TestSupport
 import Testing
@@ -46,5 +47,27 @@ import Testing
     #expect(canvas.line(0).hasSuffix("[suite, LIVE]"), "\(canvas.line(0))")
     #expect(canvas.line(2).hasSuffix("│~ age   Int   99"), "fresh, marked as changed elsewhere")
     #expect(!canvas.style(row: 2, column: 30).contains(.dim))
+  }
+
+  @Test func aSettingsObjectWhoseSuiteStopsParsingIsReportedToo() async throws {
+    let suite = TestPreferences.uniqueSuite()
+    let store = TestPreferences.writer(ofSuite: suite)
+    let settings = EditorTypeSettings(userDefaults: store)
+    settings.volume = 7
+    try store.flush()
+    let rows = SettingsObjectRows(AnySettings(settings))
+    let (canvas, session, screen) = TestScreen.show(rows, rows: 24)
+    #expect(canvas.line(0).hasSuffix("[object, LIVE]"))
+    try Data("not a plist".utf8).write(to: TestPreferences.file(ofSuite: suite))
+    #expect(await poll { rows.unreadableReason != nil })
+    screen.draw(Damage())
+    #expect(canvas.line(0).hasSuffix("[object, UNREADABLE]"), "\(canvas.line(0))")
+    #expect(canvas.line(4).contains("volume    Int8           7"), "the last values stay")
+    session.state.rowIndex = 2
+    _ = session.handle(.character("d"))
+    #expect(
+      session.state.message?.text.hasPrefix("volume not saved: EditorTypeSettings is unreadable (")
+        == true)
+    #expect(settings.volume == 7)
   }
 }
