@@ -13,13 +13,12 @@ extension EditorSession {
     }
     guard let reason = refusal(for: row) else {
       switch row.editing {
-      case .toggle(let flag):
-        change(row, at: index, label: "toggle \(row.name)") {
-          try source.setValue(!flag, at: index)
-        }
-        return written(index)
-      case .choice:
+      case .toggle(let flag) where toggling:
+        return storeChoice(flag ? 0 : 1, at: index)
+      case .choice where toggling:
         return cycleChoice(by: 1) ?? Damage()
+      case .toggle, .choice:
+        return startPicking(row.editing, at: index)
       case .text(let format, let text):
         if toggling {
           state.message = .init(
@@ -40,6 +39,9 @@ extension EditorSession {
   /// Why `row` cannot be changed now, or nil when it can.
   func refusal(for row: PropertyRow) -> String? {
     if isReadOnly { return "\(row.name) is not changed: the editor runs with --readonly" }
+    if let source = currentSource, let reason = source.unreadableReason {
+      return "\(row.name) not saved: \(source.title) is unreadable (\(reason))"
+    }
     if case .readOnly(let reason) = row.editing { return "\(row.name) is read-only: \(reason)" }
     return nil
   }
@@ -47,7 +49,7 @@ extension EditorSession {
   /// Stores the case `offset` steps from the current one of an enumeration row; nil when the
   /// focused row is not one (the key then does its pane job).
   func cycleChoice(by offset: Int) -> Damage? {
-    guard state.pane == .rows, let source = currentSource, let row = focusedRow,
+    guard state.pane == .rows, let row = focusedRow,
       case .choice(let cases, let selected) = row.editing, !cases.isEmpty
     else { return nil }
     let index = state.rowIndex
@@ -55,11 +57,7 @@ extension EditorSession {
       state.message = .init(text: reason, isError: true)
       return Damage(rows: [index])
     }
-    let next = ((selected ?? -1) + offset + cases.count) % cases.count
-    change(row, at: index, label: "\(row.name) = \(cases[next] ?? "nil")") {
-      try source.setValue(EnumerationCase(rawText: cases[next]), at: index)
-    }
-    return written(index)
+    return storeChoice(((selected ?? -1) + offset + cases.count) % cases.count, at: index)
   }
 
   func handleEditing(
@@ -222,7 +220,7 @@ extension EditorSession {
   /// The rows a write to the row at `index` changed: the row, and in a tree the containers
   /// above it (their values hold it). They are redrawn as this session's own change, never
   /// marked as changed elsewhere.
-  private func written(_ index: Int) -> Damage {
+  func written(_ index: Int) -> Damage {
     guard let source = currentSource, index < source.rowCount,
       let key = source.row(at: index).key, key.contains(" / ")
     else { return Damage(rows: [index]) }
@@ -235,7 +233,7 @@ extension EditorSession {
   /// Runs `write` for the row at `index`, remembering what the row held for undo, and says in
   /// the status line what happened; returns whether the write succeeded.
   @discardableResult
-  private func change(
+  func change(
     _ row: PropertyRow, at index: Int, label: String, _ write: () throws -> Void
   ) -> Bool {
     guard let source = currentSource else { return false }

@@ -59,19 +59,34 @@ final class EditorSession {
     sources.indices.contains(state.sourceIndex) ? sources[state.sourceIndex] : nil
   }
 
-  /// The focused row, read now.
+  /// The focused row, read now; nil when the `m` filter hides it (nothing is listed).
   var focusedRow: PropertyRow? {
     guard let source = currentSource, state.rowIndex < source.rowCount else { return nil }
-    return source.row(at: state.rowIndex)
+    let row = source.row(at: state.rowIndex)
+    return state.showsModifiedOnly && !row.isModified ? nil : row
   }
 
-  /// The indices of the shown source's rows that are listed, in order (all of them, or the
-  /// modified ones under the `m` filter; the focused row stays listed).
+  /// The indices of the shown source's rows that are listed, in order: all of them, or the
+  /// modified ones under the `m` filter (the focused row too is hidden when it is not).
   func listedRows() -> [Int] {
     guard let source = currentSource else { return [] }
     let all = Array(0..<source.rowCount)
     guard state.showsModifiedOnly else { return all }
-    return all.filter { $0 == state.rowIndex || source.row(at: $0).isModified }
+    return all.filter { source.row(at: $0).isModified }
+  }
+
+  /// Moves the focus to the listed row nearest to it (the next one on a tie) when the focused
+  /// row is not among `listed`; it stays where it is when nothing is listed.
+  func keepFocus(amongListed listed: [Int]) {
+    guard !listed.contains(state.rowIndex),
+      let nearest = listed.min(by: { distance($0) < distance($1) })
+    else { return }
+    state.rowIndex = nearest
+  }
+
+  /// How far row `index` is from the focused one; a row below it counts as a little nearer.
+  private func distance(_ index: Int) -> Double {
+    Double(abs(index - state.rowIndex)) - (index > state.rowIndex ? 0.5 : 0)
   }
 
   /// Applies one key and reports what to redraw.
@@ -93,6 +108,8 @@ final class EditorSession {
       return Damage(layout: true)
     case .prompting(let prompt, var field):
       return handlePrompt(key, prompt: prompt, field: &field)
+    case .picking(let row, let choices, let selected):
+      return handlePicking(key, row: row, choices: choices, selected: selected)
     case .browsing:
       state.message = nil
       if let command = state.confirmation {
@@ -138,6 +155,7 @@ final class EditorSession {
     case .previousMatch: return stepMatch(forward: false)
     case .toggleModifiedOnly:
       state.showsModifiedOnly.toggle()
+      keepFocus(amongListed: listedRows())
       state.message = .init(
         text: state.showsModifiedOnly ? "Showing modified rows only (m: all)" : "Showing all rows",
         isError: false)
@@ -230,32 +248,37 @@ final class EditorSession {
     return Damage(layout: index != state.sourceIndex, objects: true)
   }
 
-  /// Reads the shown file or suite again from disk; the rows whose values changed redraw (and
-  /// are marked as changed elsewhere), the focus stays on its key. New suites are listed too.
+  /// Lists the suites created since, then reads the shown object, suite or file again from disk;
+  /// the rows whose values changed redraw (and are marked as changed elsewhere), the focus stays
+  /// on its key.
   private func reload() -> Damage {
-    if state.pane == .objects || !(currentSource is any ReloadableRowSource) {
-      let damage = listNewSources()
-      if damage.objects { return damage }
-    }
+    let listed = listNewSources()
+    let newSources = listed.objects ? state.message?.text : nil
     guard let source = currentSource as? any ReloadableRowSource else {
-      state.message = .init(
-        text: "\(currentSource?.title ?? "This object") is not read from a file: nothing to reload",
-        isError: false)
-      return Damage()
+      if newSources == nil {
+        state.message = .init(
+          text: "\(currentSource?.title ?? "This object") is not read from disk: nothing to reload",
+          isError: false)
+      }
+      return listed
     }
     let index = state.rowIndex
     let key = focusedRow?.key
     do {
       try source.reload()
-      state.message = .init(text: "Reloaded \(source.title) from disk", isError: false)
+      state.message = .init(
+        text: (["Reloaded \(source.title) from disk"] + [newSources].compactMap { $0 })
+          .joined(separator: "; "), isError: false)
     } catch {
       state.message = .init(text: "Could not reload \(source.title): \(error)", isError: true)
     }
     if let key { refocus(onRowKeyed: key) }
     state.rowIndex = max(0, min(state.rowIndex, source.rowCount - 1))
     // The rows that changed redraw by themselves, marked as changed elsewhere.
-    let moved: Set<Int> = index == state.rowIndex ? [] : [index, state.rowIndex]
-    return Damage(rows: moved, focusPlaced: true)
+    var damage = Damage(
+      rows: index == state.rowIndex ? [] : [index, state.rowIndex], focusPlaced: true)
+    damage.formUnion(listed)
+    return damage
   }
 
   /// Puts the focus on the row stored under `key` in the shown source, when there is one.

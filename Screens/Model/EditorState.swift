@@ -14,13 +14,22 @@ struct EditorState {
     case overlay(Overlay)
     /// Typing the answer to a prompt of a raw suite (a new key, a new name, a new element).
     case prompting(Prompt, field: LineEditor)
+    /// Picking one of `choices` (a `Bool`'s or an enumeration's values, as shown) for one row;
+    /// `selected` is the highlighted one. Nothing is stored before Enter.
+    case picking(row: Int, choices: [String], selected: Int)
 
     /// Whether keys go to a line editor (a value or a search being typed).
     var hasField: Bool {
       switch self {
       case .editing, .searching, .prompting: true
-      case .browsing, .overlay: false
+      case .browsing, .overlay, .picking: false
       }
+    }
+
+    /// Whether the status line shows what is being typed or picked (messages go above it).
+    var ownsStatusLine: Bool {
+      if case .picking = self { return true }
+      return hasField
     }
 
     /// What covers the rows pane, if anything.

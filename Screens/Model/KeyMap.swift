@@ -4,7 +4,8 @@ enum EditorCommand: Hashable, Sendable {
   /// Moves the focus to the objects pane (←) or the rows pane (→), or to the other one (Tab);
   /// on an enumeration row ← and → pick the previous or next case instead.
   case focusObjects, focusRows, switchPane
-  /// Enter: edits a value, toggles a flag, picks the next case, or opens the focused object.
+  /// Enter: edits a value, opens the picker of a flag or an enumeration, or opens the focused
+  /// object.
   case activate
   /// Space: toggles a `Bool`, picks the next case of an enumeration.
   case toggle
@@ -68,7 +69,7 @@ enum KeyMap {
       keys: [.tab], command: .switchPane, label: "Tab", help: "other pane", hint: "Tab pane"),
     KeyBinding(
       keys: [.enter], command: .activate, label: "Enter",
-      help: "edit the value (Esc restores); open an object", hint: "Enter edit"),
+      help: "edit or pick the value; open an object", hint: "Enter edit"),
     KeyBinding(
       keys: [.character(" ")], command: .toggle, label: "Space",
       help: "toggle a Bool, next case of an enum", hint: "Space toggle"),
@@ -106,7 +107,7 @@ enum KeyMap {
       help: "show how often each row was redrawn"),
     KeyBinding(
       keys: [.character("r")], command: .reload, label: "r",
-      help: "reload from disk (unsaved edits are dropped)", hint: "r reload"),
+      help: "read again from disk (drops a file's edits)", hint: "r reload"),
     KeyBinding(
       // 265 is KEY_F(1).
       keys: [.character("?"), .other(265)], command: .help, label: "? F1",
@@ -116,11 +117,9 @@ enum KeyMap {
       keys: [.character("q")], command: .quit, label: "q", help: "quit", hint: "q quit"),
   ]
 
-  /// The help screen's lines (label, text), leaving out `r` where nothing reloads and `a` `R`
-  /// where keys are fixed.
-  static func helpLines(reloads: Bool, editsKeys: Bool = false) -> [(label: String, text: String)] {
+  /// The help screen's lines (label, text), leaving out `a` `R` where keys are fixed.
+  static func helpLines(editsKeys: Bool = false) -> [(label: String, text: String)] {
     browse.compactMap { binding in
-      guard reloads || binding.command != .reload else { return nil }
       guard editsKeys || ![.addEntry, .renameKey].contains(binding.command) else { return nil }
       return binding.help.map { (binding.label, $0) }
     }
@@ -133,6 +132,8 @@ enum KeyMap {
   static let editingHints = [
     "Enter save", "Esc restore", "←→ C-a C-e move", "C-u C-k C-w erase", "C-g $EDITOR",
   ]
+  /// The hints for the key bar while a value is picked.
+  static let pickingHints = ["←→ pick", "Enter save", "Esc cancel"]
   /// The hints for the key bar while a search is typed.
   static let searchingHints = ["Enter keep", "Esc back", "then n/N next/previous"]
   /// The hints for the key bar while the help or the details are shown.
@@ -148,7 +149,7 @@ enum KeyMap {
   }
 
   /// The key-bar hints of browse mode for a row edited as `editing` (nil: no row focused), in a
-  /// source that `r` reloads or not; with `readOnly` (`--readonly`) no key that changes a value
+  /// source whose refused saves point at `r` (a raw suite, a file) or not; with `readOnly` (`--readonly`) no key that changes a value
   /// is offered.
   static func browseHints(for editing: RowEditing?, reloads: Bool = false, readOnly: Bool = false)
     -> [String]

@@ -33,10 +33,10 @@ struct PropertyRow: Equatable {
 enum RowEditing: Equatable {
   /// Enter opens a line editor holding `text`; the format turns the text back into a value.
   case text(TextValueFormat, text: String)
-  /// Space stores the opposite of the current flag.
+  /// Space stores the opposite of the current flag; Enter picks `false` or `true`.
   case toggle(Bool)
-  /// ←/→ (and Space/Enter) store the previous/next of `cases` (raw values as text; `nil` last
-  /// when the property is optional); `selected` is the current one's index.
+  /// ←/→ (and Space) store the previous/next of `cases` (raw values as text; `nil` last when
+  /// the property is optional), Enter picks one; `selected` is the current one's index.
   case choice(cases: [String?], selected: Int?)
   /// The value cannot be changed here, for the reason given.
   case readOnly(String)

@@ -75,7 +75,8 @@ struct TextValueFormat: Hashable, Sendable {
       return try parseInteger(
         trimmed, as: Self.integerType(name: name, bitWidth: bitWidth, signed: signed))
     case .date:
-      // The one date form of the editor and the CLI: ISO 8601 keeping every fraction digit.
+      // The one date form of the editor and the CLI: ISO 8601 with a fraction of any length,
+      // kept as far as a `Date` (a `Double`) holds it.
       guard let date = try? PropertyListScalarType.date.parse(trimmed) as? Date else {
         throw refusal(
           text,

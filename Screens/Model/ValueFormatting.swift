@@ -13,7 +13,7 @@ struct ValueFormatting {
     return (type, false)
   }
 
-  /// Whether Space/Enter toggle the value (a non-optional `Bool`).
+  /// Whether Space toggles the value and Enter picks it (a non-optional `Bool`).
   var isToggle: Bool { type == .bool }
 
   /// The value on one line: scalars as text, dates in ISO 8601, data as size and hex, JSON for
@@ -34,7 +34,8 @@ struct ValueFormatting {
     }
   }
 
-  /// How the row is edited: a toggle, a choice of cases, or a line of text in the type's format.
+  /// How the row is edited: a toggle, a choice of cases, or a line of text in the type's format
+  /// (`Data` as hexadecimal bytes, the form a raw suite's data is edited in).
   func editing(value: Any, stored: Any?) -> RowEditing {
     let (kind, isOptional) = base
     let current = Self.unwrapped(value)
@@ -56,7 +57,7 @@ struct ValueFormatting {
       textBase = .integer(
         name: isOptional ? String(typeName.dropLast()) : typeName, bitWidth: bitWidth,
         signed: signed)
-    case .data: return .readOnly("Data is shown as its size and first bytes; edit it in code")
+    case .data: textBase = .propertyList(.data)
     default: return .readOnly("\(typeName) values cannot be edited here")
     }
     let format = TextValueFormat(base: textBase, isOptional: isOptional)
@@ -69,6 +70,7 @@ struct ValueFormatting {
     case .string: return value as? String ?? ""
     case .date: return (value as? Date).flatMap(PropertyListScalarType.text(of:)) ?? ""
     case .url: return (value as? URL)?.absoluteString ?? ""
+    case .data: return (value as? Data).map(PropertyListScalarType.hexadecimal) ?? ""
     case .array, .dictionary, .codable:
       return Self.rawValueText(of: stored) ?? stored.flatMap(JSONValue.text(ofStored:)) ?? ""
     default: return ValueSummary(value).text

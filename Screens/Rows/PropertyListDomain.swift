@@ -48,11 +48,11 @@ final class PropertyListDomain: ExpandableRowSource, LiveRowSource, ReloadableRo
   }
 
   var problem: String? {
-    guard let error = defaults.lastError else { return nil }
     // The header already names the file; the rows pane is narrow.
-    guard error.kind == .malformed else { return error.description }
-    return "not a valid property list, left unchanged: \(error.reason)"
+    defaults.unreadableReason ?? defaults.lastError?.description
   }
+
+  var unreadableReason: String? { defaults.unreadableReason }
 
   func toggleExpansion(at index: Int) -> Bool {
     guard tree.toggle(at: index, in: values) else { return false }

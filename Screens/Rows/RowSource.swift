@@ -20,6 +20,10 @@ protocol RowSource: AnyObject {
   func setValue(_ value: Any, at index: Int) throws
   /// Why the source cannot show its values (a suite file that does not parse), if it cannot.
   var problem: String? { get }
+  /// Why the file the values come from cannot be read now (it stopped parsing), nil while it
+  /// reads. The header says `UNREADABLE`, the rows keep the last values read, marked stale, and
+  /// every change is refused; the file is never written meanwhile.
+  var unreadableReason: String? { get }
   /// A short state for the header, such as a cloud store's sync state; nil when none.
   var state: String? { get }
   /// Removes the stored value of the row at `index` so it reads its default again.
@@ -35,6 +39,8 @@ protocol RowSource: AnyObject {
 
 extension RowSource {
   var problem: String? { nil }
+
+  var unreadableReason: String? { nil }
 
   var state: String? { nil }
 

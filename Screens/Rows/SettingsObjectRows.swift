@@ -8,7 +8,7 @@ import ObservableDefaults
 /// scalars go through their stored form (``AnySettingsProperty/propertyListValue()``), so no
 /// code here knows a settings class.
 @MainActor
-final class SettingsObjectRows: RowSource {
+final class SettingsObjectRows: ReloadableRowSource {
   private let settings: AnySettings
 
   init(_ settings: AnySettings) {
@@ -45,6 +45,10 @@ final class SettingsObjectRows: RowSource {
         + (waiting > 0 ? " (\(waiting) write\(waiting == 1 ? "" : "s") pending)" : "")
     }
     return status.connection == .connected && status.pendingCount == 0 ? "synced" : status.summary
+  }
+
+  var unreadableReason: String? {
+    (settings.store.store as? PropertyListDefaults)?.unreadableReason
   }
 
   var rowCount: Int { settings.properties.count }
@@ -98,6 +102,19 @@ final class SettingsObjectRows: RowSource {
 
   func resetValue(at index: Int) throws {
     try settings.properties[index].resetValue()
+  }
+
+  /// Writes what is pending and reads the object's store again (its suite file, or the cloud
+  /// container); the properties another writer changed redraw.
+  ///
+  /// - Throws: The store's last error when it could not be written or read.
+  func reload() throws {
+    let store = settings.store.store
+    guard !store.synchronize() else { return }
+    let error: (any Error)? =
+      (store as? PropertyListDefaults)?.lastError
+      ?? (store as? NSUbiquitousKeyValueStore)?.lastError
+    throw error ?? RowSourceError.unsupported("\(title)'s store could not be written or read")
   }
 
   func snapshot(at index: Int) -> RowSnapshot? {

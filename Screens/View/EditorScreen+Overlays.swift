@@ -5,7 +5,6 @@ extension EditorScreen {
   func paintHelp() {
     paintTable(
       KeyMap.helpLines(
-        reloads: session.currentSource is any ReloadableRowSource,
         editsKeys: session.currentSource is any KeyEditingRowSource))
   }
 
@@ -29,8 +28,8 @@ extension EditorScreen {
 
   private static func howToEdit(_ editing: RowEditing) -> String {
     switch editing {
-    case .toggle: "Space toggles it"
-    case .choice: "Space or ←→ picks the next or previous value"
+    case .toggle: "Space toggles it; Enter picks false or true"
+    case .choice: "Space or ←→ picks the next or previous value; Enter picks from the list"
     case .text(let format, _): "Enter edits it (\(format.typeName)\(format.inputHint))"
     case .readOnly(let reason): "read-only: \(reason)"
     }

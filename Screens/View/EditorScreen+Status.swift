@@ -21,6 +21,12 @@ extension EditorScreen {
     case .prompting(let prompt, let field):
       cursor = paintField(prompt: session.promptText(prompt), field: field, layout: layout)
       hints = KeyMap.editingHints
+    case .picking(let index, let choices, let selected):
+      let row = session.currentSource.map { $0.row(at: index) }
+      paintPicker(
+        prompt: " \(row?.name ?? "") (\(row?.typeName ?? "")): ", choices: choices,
+        selected: selected, layout: layout)
+      hints = KeyMap.pickingHints
     case .overlay(let overlay):
       let title =
         overlay == .help
@@ -32,7 +38,8 @@ extension EditorScreen {
       if state.message == nil { paintLine(contextLine(), layout.statusLine, style: []) }
       hints = KeyMap.browseHints(
         for: state.pane == .rows ? session.focusedRow?.editing : nil,
-        reloads: session.currentSource is any ReloadableRowSource, readOnly: session.isReadOnly)
+        reloads: [.suite, .file].contains(session.currentSource?.kind),
+        readOnly: session.isReadOnly)
     }
     paintLine(" " + hints.joined(separator: "  "), layout.keyBarLine, style: .dim)
     paintMessage()
@@ -55,9 +62,9 @@ extension EditorScreen {
   private func paintMessage() {
     guard let layout, let message = session.state.message else { return }
     let lines = messageLines()
-    let last = session.state.mode.hasField ? layout.statusLine - 1 : layout.statusLine
+    let last = session.state.mode.ownsStatusLine ? layout.statusLine - 1 : layout.statusLine
     let style: TextStyle =
-      message.isError ? [.bold, .alert] : session.state.mode.hasField ? .bold : []
+      message.isError ? [.bold, .alert] : session.state.mode.ownsStatusLine ? .bold : []
     for (offset, text) in lines.enumerated() {
       let line = last - lines.count + 1 + offset
       canvas.clearLine(line, from: 0)
@@ -95,6 +102,22 @@ extension EditorScreen {
     )
   }
 
+  /// Draws a prompt and the choices of a picker on the status line, the selected one reversed.
+  private func paintPicker(
+    prompt: String, choices: [String], selected: Int, layout: ScreenLayout
+  ) {
+    canvas.put(prompt, row: layout.statusLine, column: 0, style: .bold)
+    var column = TextWidth.columns(prompt)
+    for (index, choice) in choices.enumerated() {
+      let text = TextWidth.fit(
+        " \(glyphs.spelled(TextWidth.singleLine(choice))) ",
+        width: max(0, layout.size.columns - column), ellipsis: glyphs.ellipsis, pad: false)
+      canvas.put(
+        text, row: layout.statusLine, column: column, style: index == selected ? .reverse : [])
+      column += TextWidth.columns(text)
+    }
+  }
+
   private static func dropColumns(_ count: Int, of text: String) -> Substring {
     var dropped = 0
     var rest = Substring(text)
@@ -107,6 +130,8 @@ extension EditorScreen {
 
   /// The context line: the focused key's description, type, default and allowed values.
   private func contextLine() -> String {
+    // The header names the file; the reason goes last (it may be long and get cut).
+    if let reason = session.currentSource?.unreadableReason { return " Stale values: \(reason)" }
     guard session.state.pane == .rows, let row = session.focusedRow else {
       return session.currentSource.map { " \($0.title): \($0.location)" } ?? ""
     }

@@ -32,6 +32,9 @@ final class EditorScreen {
   /// compared with the source's: it changes without any value changing (the cluster went away),
   /// so while one is shown the loop wakes every ``stateInterval`` to look.
   private var shownState: String?
+  /// Why the shown source's file could not be read when the screen was last drawn (the rows
+  /// are drawn stale meanwhile); it too changes without a value changing.
+  private var shownUnreadable: String?
   private var stateCheckedAt: ContinuousClock.Instant?
 
   /// How often a shown source state is compared with the source's: 1 s.
@@ -59,9 +62,11 @@ final class EditorScreen {
   }
 
   /// When the screen must be drawn again without a key or a change: a change mark runs out, or
-  /// a shown source state is due to be compared; nil when neither.
+  /// a shown source state is due to be compared (a sync state, or whether a source read from
+  /// disk still reads); nil when neither.
   var nextDeadline: ContinuousClock.Instant? {
-    let stateCheck = shownState == nil ? nil : stateCheckedAt.map { $0 + Self.stateInterval }
+    let checksState = shownState != nil || session.currentSource is any ReloadableRowSource
+    let stateCheck = checksState ? stateCheckedAt.map { $0 + Self.stateInterval } : nil
     return [marks.nextDeadline, stateCheck].compactMap { $0 }.min()
   }
 
@@ -81,12 +86,13 @@ final class EditorScreen {
     let expired = marks.expire(at: now()).filter { $0.source == source }.map(\.row)
     // A message over the rows (long, or above a field) that went or changed size: the rows
     // under it are drawn again.
-    let messageCover = messageLines().count - (session.state.mode.hasField ? 0 : 1)
+    let messageCover = messageLines().count - (session.state.mode.ownsStatusLine ? 0 : 1)
     defer { self.messageCover = messageCover }
     if layout == nil || damage.layout || pending.layout || layout?.size != canvas.size
       || session.state.mode.overlay != nil || scrollToFocus()
       || (messageCover != self.messageCover && max(messageCover, self.messageCover) > 0)
       || (damage.objects && objectsWidth() != layout?.objectsWidth)
+      || session.currentSource?.unreadableReason != shownUnreadable
     {
       paintAll(keysChanged: pending.layout && !damage.focusPlaced)
     } else {
@@ -108,10 +114,13 @@ final class EditorScreen {
     let visible = layout?.visibleCount ?? 0
     let state = session.state
     let oldScrolls = (rowScroll, sourceScroll)
-    if let position = positions[state.rowIndex] {
+    // Under `m` the focused row leaves the list when it is no longer modified (`d`).
+    let focusHidden = state.showsModifiedOnly && session.focusedRow == nil
+    if let position = positions[state.rowIndex], !focusHidden {
       rowScroll = Self.scroll(rowScroll, toShow: position, visible: visible)
     } else if !listed.isEmpty {
-      return true  // the focus left the listed rows (a filter changed): list them again
+      // The focus left the listed rows (a filter changed): list them again.
+      return true
     }
     sourceScroll = Self.scroll(sourceScroll, toShow: state.sourceIndex, visible: visible)
     return oldScrolls != (rowScroll, sourceScroll)
@@ -129,6 +138,7 @@ final class EditorScreen {
     canvas.clearAll()
     if keysChanged, let focusedIdentity { session.refocus(onRow: focusedIdentity) }
     let source = session.currentSource
+    shownUnreadable = source?.unreadableReason
     let generation = generation
     let invalidation = invalidation
     let rowCount = trackAfterChange {
@@ -137,6 +147,7 @@ final class EditorScreen {
       invalidation.invalidateLayout(generation: generation)
     }
     listed = session.listedRows().filter { $0 < rowCount }
+    session.keepFocus(amongListed: listed)
     positions = Dictionary(uniqueKeysWithValues: listed.enumerated().map { ($1, $0) })
     let rows = rowsToFit(rowCount: rowCount)
     let layout = ScreenLayout(
@@ -146,11 +157,9 @@ final class EditorScreen {
     self.layout = layout
     session.pageSize = max(1, layout.visibleCount - 1)
     guard !layout.isTooSmall else {
-      let need = ScreenLayout.minimumSize
-      canvas.put(
-        TextWidth.fit(
-          "Terminal too small: need \(need.columns)x\(need.rows)", width: layout.size.columns,
-          ellipsis: glyphs.ellipsis, pad: false), row: 0, column: 0, style: .bold)
+      for (line, text) in TooSmallMessage.lines(for: layout.size).enumerated() {
+        canvas.put(text, row: line, column: 0, style: .bold)
+      }
       return
     }
     _ = scrollToFocus()
@@ -208,7 +217,12 @@ final class EditorScreen {
     let source = session.currentSource
     shownState = source?.state
     var badges = [source?.kind.rawValue, shownState].compactMap { $0 }
-    badges.append(session.isReadOnly ? "RO" : "LIVE")
+    if session.isReadOnly { badges.append("RO") }
+    if shownUnreadable != nil {
+      badges.append("UNREADABLE")
+    } else if !session.isReadOnly {
+      badges.append("LIVE")
+    }
     if session.state.showsModifiedOnly { badges.append("modified only") }
     let columns = layout.size.columns
     // The badges keep at most half the line (a long sync error is cut, never wrapped).
@@ -276,6 +290,7 @@ final class EditorScreen {
     let isMarked = marks.isMarked(id, at: now())
     let counter = "\(glyphs.redraws)\(redrawCount(source: state.sourceIndex, row: index))"
     var style: TextStyle = row.isModified ? .bold : []
+    if shownUnreadable != nil { style.insert(.dim) }  // the last values read: stale
     if isFocused { style.insert(state.pane == .rows ? .reverse : .underline) }
     if isMarked { style.formUnion(isFocused ? .changed : [.reverse, .changed]) }
     let marker =

@@ -157,6 +157,35 @@ import Testing
     #expect(session.listedRows().count == session.currentSource!.rowCount)
   }
 
+  @Test func mHidesTheFocusedRowWhenItIsNotModified() {
+    press(.character(" "), .end)  // mood: busy
+    press(.enter)
+    type("https://a.example")
+    press(.enter)  // proxy set
+    press(.home, .down, .down, .down)
+    #expect(rowName == "ratio")
+    press(.character("m"))
+    #expect(
+      session.listedRows().map { session.currentSource!.row(at: $0).name } == ["mood", "proxy"])
+    #expect(rowName == "mood", "the focus moves to the nearest listed row")
+  }
+
+  @Test func underMAResetRowLeavesTheListAndTheFocusMovesOn() {
+    press(.character(" "), .end)
+    press(.enter)
+    type("https://a.example")
+    press(.enter)
+    press(.character("m"))
+    let canvas = MemoryCanvas(rows: 12, columns: 80)
+    let screen = EditorScreen(canvas: canvas, session: session, glyphs: .unicode, wake: {})
+    screen.draw(Damage(layout: true))
+    #expect(rowName == "proxy")
+    screen.draw(session.handle(.character("d")))
+    #expect(rowName == "mood")
+    #expect(canvas.line(2).contains("* mood"))
+    #expect(!canvas.line(3).contains("proxy"))
+  }
+
   @Test func questionMarkShowsHelpAndAnyKeyClosesIt() {
     press(.character("?"))
     #expect(session.state.mode == .overlay(.help))

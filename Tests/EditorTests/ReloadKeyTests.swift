@@ -1,11 +1,12 @@
 import Foundation
+import ObservableDefaults
 import ObservableDefaultsCore
 import TestSupport
 import Testing
 
 @testable import SettingsEditor
 
-/// `r` reads a file or suite again from disk; a save refused because another writer changed
+/// `r` reads an object, a file or a suite again from disk; a save refused because another writer changed
 /// the file already says so.
 @MainActor
 @Suite struct ReloadKeyTests {
@@ -55,6 +56,20 @@ import Testing
     #expect(session.focusedRow?.value == "false")
   }
 
+  @Test func rReadsASettingsObjectAgainFromDisk() throws {
+    let suite = TestPreferences.uniqueSuite()
+    let settings = EditorTypeSettings(userDefaults: TestPreferences.writer(ofSuite: suite))
+    let session = EditorSession(sources: [SettingsObjectRows(AnySettings(settings))])
+    // Another process's write: the file's bytes change under the store.
+    try PropertyListSerialization.data(fromPropertyList: ["volume": 42], format: .xml, options: 0)
+      .write(to: TestPreferences.file(ofSuite: suite))
+    _ = session.handle(.character("r"))
+    #expect(
+      session.state.message
+        == .init(text: "Reloaded EditorTypeSettings from disk", isError: false))
+    #expect(settings.volume == 42)
+  }
+
   @Test func rReloadsASuite() throws {
     let (suite, _) = try TestPreferences.suite(["age": 20])
     let domain = PropertyListDomain(suite: suite, folder: TestPreferences.folder)
@@ -64,13 +79,14 @@ import Testing
     #expect(session.focusedRow?.value == "20")
   }
 
-  @Test func rIsOfferedOnlyWhereItReloads() {
+  @Test func rIsInEveryHelpAndInTheKeyBarWhereSavesPointAtIt() {
     #expect(KeyMap.browseHints(for: nil, reloads: true).contains("r reload"))
     #expect(!KeyMap.browseHints(for: nil, reloads: false).contains("r reload"))
-    #expect(KeyMap.helpLines(reloads: true).contains { $0.label == "r" })
-    #expect(!KeyMap.helpLines(reloads: false).contains { $0.label == "r" })
+    #expect(
+      KeyMap.helpLines().first { $0.label == "r" }?.text
+        == "read again from disk (drops a file's edits)")
     // A suite's key list (r, a, R too) fits the 21 lines of an 80×24 screen, one line each.
-    let suiteKeys = KeyMap.helpLines(reloads: true, editsKeys: true)
+    let suiteKeys = KeyMap.helpLines(editsKeys: true)
     let labelWidth = suiteKeys.map(\.label.count).max() ?? 0
     #expect(suiteKeys.count <= 21)
     #expect(suiteKeys.allSatisfy { labelWidth + 4 + $0.text.count <= 59 }, "\(suiteKeys)")

@@ -150,12 +150,18 @@ import Testing
     #expect(settings.frame == Frame(width: 1024, height: 768))
   }
 
-  @Test func dataIsShownAsSizeAndHexAndNotEdited() throws {
+  @Test func dataIsEditedAsHexLikeASuitesData() throws {
     try focus("token")
     #expect(session.focusedRow?.value == "<2 bytes: cafe>")
-    press(.enter)
-    #expect(session.state.mode == .browsing)
-    #expect(session.state.message?.text.hasPrefix("token is read-only") == true)
+    #expect(
+      session.focusedRow?.editing
+        == .text(TextValueFormat(base: .propertyList(.data)), text: "cafe"))
+    try enter("deadbeef", into: "token")
+    #expect(settings.token == Data([0xDE, 0xAD, 0xBE, 0xEF]))
+    #expect(session.focusedRow?.value == "<4 bytes: deadbeef>")
+    try enter("xyz", into: "token")
+    expectRefusal("hexadecimal bytes", for: "token", wasStored: true)
+    #expect(settings.token == Data([0xDE, 0xAD, 0xBE, 0xEF]))
   }
 
   @Test func escRestoresTheValueAndTheText() throws {
