@@ -36,7 +36,10 @@ final class NATSMirror: @unchecked Sendable {
   }
 
   deinit {
-    watch?.cancel()
+    // The last reference may go inside the watch's own delivery (the copy outlived its device
+    // only for that call), which holds the watch's lock: cancel it from another thread.
+    let watch = self.watch
+    DispatchQueue.global().async { watch?.cancel() }
   }
 
   /// Every key's latest entry and the revision through which the copy is complete, once it has

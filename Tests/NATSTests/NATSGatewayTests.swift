@@ -9,12 +9,15 @@ import Testing
 /// JetStream domain): a device on each cluster, one container, syncing both ways.
 @Suite struct NATSGatewayTests {
   @Test func aDeviceOnEachOfTwoClustersJoinedByAGatewaySyncsBothWays() async throws {
-    let ports = try LoopbackServer.freePorts(6)
+    // Gateway, client and route ports of both clusters, all distinct.
+    let ports = try LoopbackServer.freePorts(18)
     let clusters = ["east": Array(ports[0..<3]), "west": Array(ports[3..<6])]
+    let serverPorts = ["east": Array(ports[6..<12]), "west": Array(ports[12..<18])]
     func options(_ name: String) -> NATSTestCluster.Options {
       var options = NATSTestCluster.Options()
       options.name = name
       options.gateway = (clusters[name]!, clusters)
+      options.ports = serverPorts[name]
       options.readyWithin = 90
       return options
     }

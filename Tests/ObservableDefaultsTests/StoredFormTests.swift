@@ -31,6 +31,31 @@ import Testing
     }
   }
 
+  /// Issue 25: the refusal of a `Codable` value names the field that is missing or of another
+  /// type.
+  @Test func aCodableValueMissingAFieldIsRefusedNamingTheField() throws {
+    let profile = try property("profile")
+    let expected = String(describing: Profile.self)
+    #expect(
+      throws: SettingsValueError.undecodable(
+        key: "profile", expected: expected, reason: "the field 'age' is missing")
+    ) {
+      try profile.setValue(fromPropertyList: Data(#"{"name": "Ann"}"#.utf8))
+    }
+    #expect(
+      throws: SettingsValueError.undecodable(
+        key: "profile", expected: expected, reason: "'age' is not a Int")
+    ) {
+      try profile.setValue(fromPropertyList: Data(#"{"name": "Ann", "age": "old"}"#.utf8))
+    }
+    let error = SettingsValueError.undecodable(
+      key: "profile", expected: "Profile", reason: "the field 'age' is missing")
+    #expect(
+      error.description
+        == "'profile' holds Profile values; the value given does not decode as one: the field 'age' is missing"
+    )
+  }
+
   @Test func propertyListValuesRoundTrip() throws {
     let strings = try property("strings")
     try strings.setValue(fromPropertyList: ["a", "b"])

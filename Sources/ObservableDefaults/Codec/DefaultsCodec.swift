@@ -20,16 +20,27 @@ public struct DefaultsCodec<Value>: @unchecked Sendable {
   public let decode: (Any) -> Value?
   /// Whether two values store the same thing; a write of an equal value is skipped.
   public let isEqual: (Value, Value) -> Bool
+  /// Why a stored object does not decode, for people (`the field 'port' is missing`), or nil
+  /// when the codec cannot tell.
+  public let explainFailure: (Any) -> String?
 
-  /// Creates a codec from its three functions.
+  /// Creates a codec from its functions.
+  ///
+  /// - Parameters:
+  ///   - encode: The property-list object to store for a value, or `nil` to remove the key.
+  ///   - decode: The value of a stored object, or `nil` when it is not one.
+  ///   - isEqual: Whether two values store the same thing.
+  ///   - explainFailure: Why a stored object does not decode (nil: the codec cannot tell).
   public init(
     encode: @escaping (Value) -> Any?,
     decode: @escaping (Any) -> Value?,
-    isEqual: @escaping (Value, Value) -> Bool
+    isEqual: @escaping (Value, Value) -> Bool,
+    explainFailure: @escaping (Any) -> String? = { _ in nil }
   ) {
     self.encode = encode
     self.decode = decode
     self.isEqual = isEqual
+    self.explainFailure = explainFailure
   }
 
   /// The same rules for `Value?`: `nil` removes the key, anything else is encoded as `Value`.
@@ -44,7 +55,8 @@ public struct DefaultsCodec<Value>: @unchecked Sendable {
         case (let lhs?, let rhs?): codec.isEqual(lhs, rhs)
         default: false
         }
-      }
+      },
+      explainFailure: codec.explainFailure
     )
   }
 }
@@ -135,7 +147,16 @@ extension DefaultsCodec where Value: Codable {
       decode: { object in
         (object as? Data).flatMap { try? JSONDecoder().decode(Value.self, from: $0) }
       },
-      isEqual: encodedEquality(encode)
+      isEqual: encodedEquality(encode),
+      explainFailure: { object in
+        guard let data = object as? Data else { return "it is not JSON data" }
+        do {
+          _ = try JSONDecoder().decode(Value.self, from: data)
+          return nil
+        } catch {
+          return DecodingErrorText.describe(error)
+        }
+      }
     )
   }
 }

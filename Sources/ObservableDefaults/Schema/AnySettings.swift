@@ -92,7 +92,7 @@ public struct AnySettingsProperty: @unchecked Sendable {
   public func propertyListValue() -> Any? { encode() }
   /// Assigns the value read from a stored form (a raw value, a property-list object, JSON `Data`;
   /// `nil` for an empty optional); see ``SettingsProperty/setValue(fromPropertyList:of:)``.
-  /// - Throws: ``SettingsValueError/undecodable(key:expected:)`` when it does not decode.
+  /// - Throws: ``SettingsValueError/undecodable(key:expected:reason:)`` when it does not decode.
   public func setValue(fromPropertyList object: Any?) throws { try writeEncoded(object) }
   /// Removes the stored value so the property reads its default again.
   /// - Throws: What the store throws when it refuses the removal, such as `PropertyListError`

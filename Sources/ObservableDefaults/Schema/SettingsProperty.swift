@@ -66,7 +66,7 @@ public struct SettingsProperty<Object: AnyObject>: @unchecked Sendable {
   /// is stored and observers are notified: an enumeration's raw value, a property-list object,
   /// JSON `Data` for a `Codable` value. `nil` assigns `nil` to an optional property.
   ///
-  /// - Throws: ``SettingsValueError/undecodable(key:expected:)`` when the codec cannot read a
+  /// - Throws: ``SettingsValueError/undecodable(key:expected:reason:)`` when the codec cannot read a
   ///   value of the property's type from `object` (or `object` is `nil` and the property is not
   ///   optional, or the property is `@ObservableOnly`); nothing is assigned then.
   public func setValue(fromPropertyList object: Any?, of settings: Object) throws {
@@ -183,7 +183,7 @@ extension SettingsProperty {
       },
       encode: { codec.encode($0[keyPath: property]) },
       writeEncoded: { object, stored in
-        object[keyPath: property] = try decoded(stored, by: codec.decode, key: key)
+        object[keyPath: property] = try decoded(stored, by: codec, key: key)
       },
       reads: { codec.decode($0) != nil },
       equalsDefault: { codec.isEqual($0[keyPath: property], fallback($0, $1)) },
@@ -245,8 +245,9 @@ extension SettingsProperty {
 public enum SettingsValueError: Error, Equatable, CustomStringConvertible {
   /// `key` holds values of type `expected`; the value given was of type `actual`.
   case typeMismatch(key: String, expected: String, actual: String)
-  /// `key` holds values of type `expected`; the stored form given does not decode as one.
-  case undecodable(key: String, expected: String)
+  /// `key` holds values of type `expected`; the stored form given does not decode as one, for
+  /// `reason` when the codec can tell (a `Codable` value: the field missing or of another type).
+  case undecodable(key: String, expected: String, reason: String? = nil)
 
   /// One line naming the key and both types, such as `'age' holds Int values; a value of type
   /// String was refused`.
@@ -254,8 +255,9 @@ public enum SettingsValueError: Error, Equatable, CustomStringConvertible {
     switch self {
     case .typeMismatch(let key, let expected, let actual):
       "'\(key)' holds \(expected) values; a value of type \(actual) was refused"
-    case .undecodable(let key, let expected):
+    case .undecodable(let key, let expected, let reason):
       "'\(key)' holds \(expected) values; the value given does not decode as one"
+        + (reason.map { ": \($0)" } ?? "")
     }
   }
 }
@@ -269,12 +271,15 @@ private func cast<Value>(_ value: Any, to: Value.Type, key: String) throws -> Va
   return typed
 }
 
-/// The value `decode` reads from `stored`; `nil` stands for an empty optional.
-private func decoded<Value>(_ stored: Any?, by decode: (Any) -> Value?, key: String) throws -> Value
+/// The value `codec` reads from `stored`; `nil` stands for an empty optional.
+private func decoded<Value>(_ stored: Any?, by codec: DefaultsCodec<Value>, key: String) throws
+  -> Value
 {
-  if let stored, let value = decode(stored) { return value }
+  if let stored, let value = codec.decode(stored) { return value }
   if stored == nil, let none = (Value.self as? any _OptionalType.Type)?.none as? Value {
     return none
   }
-  throw SettingsValueError.undecodable(key: key, expected: String(describing: Value.self))
+  throw SettingsValueError.undecodable(
+    key: key, expected: String(describing: Value.self),
+    reason: stored.flatMap(codec.explainFailure))
 }

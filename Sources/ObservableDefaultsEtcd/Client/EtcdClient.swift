@@ -190,7 +190,7 @@ final class EtcdClient: @unchecked Sendable {
     } catch {
       throw EtcdError(
         kind: .malformedReply,
-        message: "\(endpoint)\(path): not an etcd reply (\(Self.describe(error)))")
+        message: "\(endpoint)\(path): not an etcd reply (\(DecodingErrorText.describe(error)))")
     }
     if let exceeded = (response as? any EtcdBoundedReply)?.exceededBound {
       throw EtcdError(kind: .malformedReply, message: "\(endpoint)\(path): \(exceeded)")
@@ -245,15 +245,5 @@ final class EtcdClient: @unchecked Sendable {
   func prefer(_ endpoint: String) {
     guard let index = endpoints.firstIndex(of: endpoint) else { return }
     lock.withLock { preferred = index }
-  }
-
-  static func describe(_ error: any Error) -> String {
-    switch error {
-    case DecodingError.dataCorrupted(let context): context.debugDescription
-    case DecodingError.keyNotFound(let key, _): "missing \(key.stringValue)"
-    case DecodingError.typeMismatch(_, let context): context.debugDescription
-    case DecodingError.valueNotFound(_, let context): context.debugDescription
-    default: "\(error)"
-    }
   }
 }

@@ -57,6 +57,10 @@ final class NATSTestCluster: LoopbackCluster, @unchecked Sendable {
     /// How long each server may take to answer with JetStream: a supercluster elects its
     /// JetStream leader across the gateways, which took more than 20 s in a loaded test run.
     var readyWithin = 20
+    /// The client ports, then the route ports, of the servers (2 × ``size``), or nil for free
+    /// ports found at start: a supercluster takes all its ports in one search, so that no
+    /// cluster's search hands out a port another one's configuration already names.
+    var ports: [Int]? = nil
   }
 
   /// The cluster every NATS test shares (a fresh container, so fresh buckets, per test).
@@ -78,7 +82,7 @@ final class NATSTestCluster: LoopbackCluster, @unchecked Sendable {
       "nats-tests-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let size = options.size
-    let ports = try LoopbackServer.freePorts(2 * size)
+    let ports = try options.ports ?? LoopbackServer.freePorts(2 * size)
     let routes = (0..<size).map { "nats-route://127.0.0.1:\(ports[size + $0])" }
     urls = (0..<size).map { "nats://127.0.0.1:\(ports[$0])" }
     var servers: [LoopbackServer] = []
