@@ -159,7 +159,8 @@ final class EtcdWatch: @unchecked Sendable {
     } catch {
       throw EtcdError(
         kind: .malformedReply,
-        message: "\(endpoint)/v3/watch: not a watch response (\(DecodingErrorText.describe(error)))")
+        message: "\(endpoint)/v3/watch: not a watch response (\(DecodingErrorText.describe(error)))"
+      )
     }
     if let error = decoded.error {
       throw EtcdError.fromGateway(
