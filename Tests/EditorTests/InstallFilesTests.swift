@@ -124,4 +124,65 @@ import Testing
       contentsOf: Self.scripts.appendingPathComponent("share/_settings-editor"), encoding: .utf8)
     for verb in verbs.split(separator: " ") { #expect(zsh.contains("'\(verb):"), "\(verb)") }
   }
+
+  /// Issue 25: `scripts/install` says what each shell still needs to find the completions, each
+  /// shell finds them once told so, and `--uninstall` removes every installed file.
+  @Test func installSaysWhatEachShellNeedsAndUninstallRemovesEveryFile() throws {
+    let home = try TemporaryFolder(prefix: "install-home")
+    defer { home.remove() }
+    let prefix = home.file("prefix").path
+    let environment = Self.privateHome(home).merging(["XDG_CONFIG_HOME": home.file("config").path])
+    { $1 }
+    func install(_ arguments: String...) throws -> ChildProcess.Result {
+      try ChildProcess.run(
+        URL(fileURLWithPath: "/usr/bin/env"),
+        ["bash", Self.scripts.appendingPathComponent("install").path] + arguments,
+        environment: environment)
+    }
+    let installed = try install("--prefix", prefix, "--binary", EditorProcess.binary.path)
+    #expect(installed.status == 0, "\(installed.error)")
+    let lines = installed.output.split(separator: "\n").map(String.init)
+    let files = [
+      "bin/settings-editor", "share/man/man1/settings-editor.1",
+      "share/bash-completion/completions/settings-editor",
+      "share/zsh/site-functions/_settings-editor",
+      "share/fish/vendor_completions.d/settings-editor.fish",
+    ].map { prefix + "/" + $0 }
+    for file in files { #expect(FileManager.default.fileExists(atPath: file), "\(file)") }
+    #expect(lines.contains { $0.hasPrefix("PATH: add \(prefix)/bin") })
+    #expect(lines.contains { $0.hasPrefix("bash: ") && $0.hasSuffix("source '\(files[2])'") })
+
+    let zshFolder = prefix + "/share/zsh/site-functions"
+    if let (status, output) = try run(
+      "zsh",
+      [
+        "-c",
+        "fpath=('\(zshFolder)' $fpath); autoload -U compinit; compinit -u; print $_comps[settings-editor]",
+      ])
+    {
+      #expect(
+        lines.contains("zsh: add to ~/.zshrc, before compinit: fpath=('\(zshFolder)' $fpath)"))
+      #expect(status == 0)
+      #expect(output.hasSuffix("_settings-editor\n"), "\(output)")
+    }
+    let fishFolder = prefix + "/share/fish/vendor_completions.d"
+    if let (status, output) = try run(
+      "fish",
+      [
+        "-c",
+        "set -p PATH '\(prefix)/bin'; set -p fish_complete_path '\(fishFolder)'; complete -C 'settings-editor clo'",
+      ])
+    {
+      #expect(
+        lines.contains(
+          "fish: add to ~/.config/fish/config.fish: set -p fish_complete_path '\(fishFolder)'"))
+      #expect(status == 0)
+      #expect(output.hasPrefix("cloud"), "\(output)")
+    }
+
+    let removed = try install("--prefix", prefix, "--uninstall")
+    #expect(removed.status == 0)
+    #expect(removed.output == files.map { "Removed \($0)\n" }.joined())
+    for file in files { #expect(!FileManager.default.fileExists(atPath: file), "\(file)") }
+  }
 }
