@@ -220,6 +220,14 @@ let package = Package(
       path: "Examples/OriginalReadme",
       swiftSettings: [.swiftLanguageMode(.v5)]
     ),
+    // Real app code's shapes in Swift 5 mode under main-actor default isolation (run by
+    // ParityProgramTests).
+    .executableTarget(
+      name: "parity-swift5",
+      dependencies: ["ObservableDefaults"],
+      path: "Tests/ParitySwift5",
+      swiftSettings: [.swiftLanguageMode(.v5), .defaultIsolation(MainActor.self)]
+    ),
     // A program the core tests start as other processes writing one suite.
     .executableTarget(
       name: "core-probe",
@@ -265,7 +273,9 @@ let package = Package(
     ),
     .testTarget(
       name: "ObservableDefaultsTests",
-      dependencies: ["ObservableDefaults", "TestSupport", "defaults-probe", "readme-examples"]
+      dependencies: [
+        "ObservableDefaults", "TestSupport", "defaults-probe", "readme-examples", "parity-swift5",
+      ]
     ),
     // Settings classes in a module whose default isolation is the main actor.
     .testTarget(
