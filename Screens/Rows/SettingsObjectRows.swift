@@ -21,12 +21,14 @@ final class SettingsObjectRows: ReloadableRowSource {
     let store = settings.store
     switch store.kind {
     case .cloud:
+      // A sync engine's server and account (the embedded and in-memory containers have none).
       guard let cloud = store.store as? NSUbiquitousKeyValueStore,
-        cloud.syncStatus.backend == "etcd"
+        case let status = cloud.syncStatus, ["etcd", "nats"].contains(status.backend)
       else {
         return "cloud key-value store"
       }
-      return "cloud key-value store on etcd \(cloud.syncStatus.endpoint ?? "")"
+      return
+        "cloud key-value store on \(status.backend) \(status.endpoint ?? "(no server yet)"), account \(status.account)"
     case .userDefaults: return store.fileURL?.path ?? "UserDefaults"
     }
   }
