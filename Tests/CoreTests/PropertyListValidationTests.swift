@@ -133,6 +133,31 @@ import Testing
     }
   }
 
+  /// Issue 23: the limits scale with the file — a valid suite of 520,000 keys (1,040,000 values,
+  /// beyond the fixed 1,000,000) opens in both formats, while an expansion stays refused.
+  @Test func aValidSuiteBeyondAMillionValuesOpensInBothFormats() async throws {
+    try await withTemporaryFolder { folder in
+      let keys = 520_000
+      var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?><plist version=\"1.0\"><dict>"
+      xml.reserveCapacity(keys * 40)
+      for index in 0..<keys { xml += "<key>k\(index)</key><integer>\(index)</integer>" }
+      xml += "</dict></plist>"
+      let file = PropertyListFile(url: folder.file("large"))
+      #expect(try file.document(from: Data(xml.utf8)).values.count == keys)
+      let values = Dictionary(uniqueKeysWithValues: (0..<keys).map { ("k\($0)", $0) })
+      let binary = try PropertyListSerialization.data(
+        fromPropertyList: values, format: .binary, options: 0)
+      let read = try file.document(from: binary).values
+      #expect(read.count == keys)
+      #expect(read["k519999"] as? Int == 519_999)
+      // 2⁴⁰ values from 210 bytes: far beyond 4 per object of the file.
+      #expect(
+        try refusal(of: BinaryPropertyListBytes.doublingChain(40), in: folder)
+          == "binary property list: it expands to more than 1000000 values (objects referred to many times)"
+      )
+    }
+  }
+
   @Test func deepNestingIsRefusedInEveryFormat() async throws {
     try await withTemporaryFolder { folder in
       let xml =

@@ -12,6 +12,9 @@ struct BinaryPropertyListValidator {
   private let objectCount: Int
   private let topObject: Int
   private let tableOffset: Int
+  /// The file's expansion limits (see ``PropertyListLimits/maximumObjects(inBinaryFileOf:)``).
+  private let maximumObjects: Int
+  private let maximumBytes: Int
 
   private enum Visit: UInt8 { case new, inProgress, done }
   private var visits: [Visit]
@@ -49,6 +52,8 @@ struct BinaryPropertyListValidator {
     objectCount = Int(count)
     topObject = Int(top)
     tableOffset = Int(table)
+    maximumObjects = limits.maximumObjects(inBinaryFileOf: objectCount)
+    maximumBytes = limits.maximumBytes(inBinaryFileOf: bytes.count)
     visits = Array(repeating: .new, count: objectCount)
     subtreeObjects = Array(repeating: 0, count: objectCount)
     subtreeBytes = Array(repeating: 0, count: objectCount)
@@ -162,13 +167,13 @@ struct BinaryPropertyListValidator {
     default:
       throw object("has the unknown marker 0x\(Self.hex(marker))")
     }
-    guard objects <= limits.maximumObjects else {
+    guard objects <= maximumObjects else {
       throw Self.rejection(
-        "it expands to more than \(limits.maximumObjects) values (objects referred to many times)")
+        "it expands to more than \(maximumObjects) values (objects referred to many times)")
     }
-    guard payload <= limits.maximumBytes else {
+    guard payload <= maximumBytes else {
       throw Self.rejection(
-        "it expands to more than \(limits.maximumBytes) bytes of strings and data (objects referred to many times)"
+        "it expands to more than \(maximumBytes) bytes of strings and data (objects referred to many times)"
       )
     }
     visits[index] = .done

@@ -11,10 +11,13 @@ struct XMLPropertyListScanner {
   private var position = 0
   private var depth = 0
   private var elements = 0
+  /// The file's element limit (``PropertyListLimits/maximumElements(inXMLFileOf:)``).
+  private let maximumElements: Int
 
   init(bytes: UnsafeRawBufferPointer, limits: PropertyListLimits) {
     self.bytes = bytes
     self.limits = limits
+    maximumElements = limits.maximumElements(inXMLFileOf: bytes.count)
   }
 
   /// Whether `bytes` (UTF-8, optionally with a byte-order mark) start, after white space, with `<`.
@@ -76,8 +79,8 @@ struct XMLPropertyListScanner {
     guard let close = find(UInt8(ascii: ">"), from: position) else { return false }
     let isEmpty = bytes[close - 1] == UInt8(ascii: "/")
     elements += 1
-    guard elements <= limits.maximumObjects else {
-      throw rejection("it holds more than \(limits.maximumObjects) elements")
+    guard elements <= maximumElements else {
+      throw rejection("it holds more than \(maximumElements) elements")
     }
     position = close + 1
     guard !isEmpty else { return true }
