@@ -4,7 +4,7 @@ import Foundation
 ///
 /// A path is an array of components from the top-level dictionary, e.g.
 /// `["New Bookmarks", 0, "Columns"]`.
-public enum PropertyListPathComponent: Hashable, Sendable, CustomStringConvertible,
+package enum PropertyListPathComponent: Hashable, Sendable, CustomStringConvertible,
   ExpressibleByStringLiteral, ExpressibleByIntegerLiteral
 {
   /// A key of a dictionary.
@@ -13,13 +13,13 @@ public enum PropertyListPathComponent: Hashable, Sendable, CustomStringConvertib
   case index(Int)
 
   /// Creates a key component.
-  public init(stringLiteral value: String) { self = .key(value) }
+  package init(stringLiteral value: String) { self = .key(value) }
 
   /// Creates an index component.
-  public init(integerLiteral value: Int) { self = .index(value) }
+  package init(integerLiteral value: Int) { self = .index(value) }
 
   /// The key itself, or the index in brackets (`[0]`).
-  public var description: String {
+  package var description: String {
     switch self {
     case .key(let key): key
     case .index(let index): "[\(index)]"
@@ -28,32 +28,32 @@ public enum PropertyListPathComponent: Hashable, Sendable, CustomStringConvertib
 }
 
 /// A path from the top-level dictionary of a property list to one of its values.
-public typealias PropertyListPath = [PropertyListPathComponent]
+package typealias PropertyListPath = [PropertyListPathComponent]
 
 /// A path that leads to no value of a property list.
-public struct PropertyListPathError: Error, Equatable, CustomStringConvertible {
+package struct PropertyListPathError: Error, Equatable, CustomStringConvertible {
   /// The path asked for.
-  public let path: PropertyListPath
+  package let path: PropertyListPath
 
   /// Creates the error for `path`.
-  public init(path: PropertyListPath) {
+  package init(path: PropertyListPath) {
     self.path = path
   }
 
   /// Names the path, e.g. `no value at New Bookmarks / [3]`.
-  public var description: String {
+  package var description: String {
     "no value at " + path.map(\.description).joined(separator: " / ")
   }
 }
 
 /// Reading and replacing values deep inside a property list by ``PropertyListPath``.
-public enum PropertyListTree {
+package enum PropertyListTree {
   /// The value at `path` in `root`, or nil when the path leads nowhere.
   ///
   /// - Parameters:
   ///   - path: Keys and indexes from the top level; an empty path is `root` itself.
   ///   - root: A top-level dictionary in canonical form.
-  public static func value(at path: PropertyListPath, in root: [String: Any]) -> Any? {
+  package static func value(at path: PropertyListPath, in root: [String: Any]) -> Any? {
     var current: Any = root
     for component in path {
       guard let next = child(component, of: current) else { return nil }
@@ -71,7 +71,7 @@ public enum PropertyListTree {
   /// - Returns: The new top-level dictionary.
   /// - Throws: ``PropertyListPathError`` when the path does not lead to a container that holds
   ///   (or, for a dictionary, can hold) the last component.
-  public static func setting(_ value: Any, at path: PropertyListPath, in root: [String: Any])
+  package static func setting(_ value: Any, at path: PropertyListPath, in root: [String: Any])
     throws(PropertyListPathError) -> [String: Any]
   {
     guard !path.isEmpty, let result = replacing(in: root, path[...], with: value) as? [String: Any]

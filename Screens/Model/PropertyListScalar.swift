@@ -12,7 +12,7 @@ import ObservableDefaultsCore
 /// | bool | `true`/`false` (also accepts `yes`/`no`, `1`/`0`) |
 /// | date | ISO 8601 in UTC with the seconds' fraction (`2023-01-08T19:59:26.426036Z`) |
 /// | data | hexadecimal bytes (`626f6f6b`; `0x`, spaces and `<…>` are accepted) |
-public enum PropertyListScalarType: String, CaseIterable, Sendable {
+package enum PropertyListScalarType: String, CaseIterable, Sendable {
   /// A `String` (`<string>` in XML); its text is the string itself.
   case string
   /// An integer (`<integer>`), read as `Int`, or as `UInt64` above `Int.max`.
@@ -27,7 +27,7 @@ public enum PropertyListScalarType: String, CaseIterable, Sendable {
   case data
 
   /// The type of `value`, or nil for a container or a value that is not a property-list value.
-  public init?(of value: Any) {
+  package init?(of value: Any) {
     switch PropertyListValue.normalized(value) {
     case is String: self = .string
     case is Bool: self = .bool
@@ -41,7 +41,7 @@ public enum PropertyListScalarType: String, CaseIterable, Sendable {
 
   /// The type a type flag of macOS `defaults write` names: `-string`, `-int` / `-integer`,
   /// `-float` / `-real`, `-bool` / `-boolean`, `-date`, `-data`; nil for any other word.
-  public init?(flag: String) {
+  package init?(flag: String) {
     switch flag {
     case "-string": self = .string
     case "-int", "-integer": self = .integer
@@ -56,7 +56,7 @@ public enum PropertyListScalarType: String, CaseIterable, Sendable {
   /// The value `text` stands for, in canonical form.
   ///
   /// - Throws: ``PropertyListScalarError`` naming the text and the type.
-  public func parse(_ text: String) throws(PropertyListScalarError) -> Any {
+  package func parse(_ text: String) throws(PropertyListScalarError) -> Any {
     let trimmed = text.trimmingCharacters(in: .whitespaces)
     let value: Any? =
       switch self {
@@ -88,7 +88,7 @@ public enum PropertyListScalarType: String, CaseIterable, Sendable {
 
   /// The text of a scalar value, which ``parse(_:)`` turns back into an equal value; nil for a
   /// container.
-  public static func text(of value: Any) -> String? {
+  package static func text(of value: Any) -> String? {
     switch PropertyListValue.normalized(value) {
     case let text as String: text
     case let flag as Bool: flag ? "true" : "false"
@@ -102,7 +102,7 @@ public enum PropertyListScalarType: String, CaseIterable, Sendable {
   }
 
   /// `data` as lowercase hexadecimal digits, two per byte (`626f6f6b`), in one pass.
-  public static func hexadecimal(_ data: Data) -> String {
+  package static func hexadecimal(_ data: Data) -> String {
     let digits = Array("0123456789abcdef".utf8)
     return String(unsafeUninitializedCapacity: data.count * 2) { buffer in
       var index = 0
@@ -140,23 +140,23 @@ public enum PropertyListScalarType: String, CaseIterable, Sendable {
 }
 
 /// Text that is not a value of the type it was given for.
-public struct PropertyListScalarError: Error, Equatable, CustomStringConvertible {
+package struct PropertyListScalarError: Error, Equatable, CustomStringConvertible {
   /// What was typed.
-  public let text: String
+  package let text: String
   /// The type it was meant to be.
-  public let type: PropertyListScalarType
+  package let type: PropertyListScalarType
 
   /// Creates the error for `text` refused as a `type`.
-  public init(text: String, type: PropertyListScalarType) {
+  package init(text: String, type: PropertyListScalarType) {
     self.text = text
     self.type = type
   }
 
   /// E.g. `"twenty" is not an integer (whole number up to 18446744073709551615)`.
-  public var description: String { "\"\(text)\" is " + reason }
+  package var description: String { "\"\(text)\" is " + reason }
 
   /// Why the text was refused, without the text: e.g. `not a bool (use true, false, …)`.
-  public var reason: String {
+  package var reason: String {
     // "data" is a mass noun: "not data", not "not a data".
     let article = type == .integer ? "an " : type == .data ? "" : "a "
     let hint =

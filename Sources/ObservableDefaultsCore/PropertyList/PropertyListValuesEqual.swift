@@ -13,7 +13,7 @@ import Foundation
 ///   - lhs: A property-list value, or nil for "no value".
 ///   - rhs: A property-list value, or nil for "no value".
 /// - Returns: `true` when both are nil or both hold equal values.
-public func propertyListValuesEqual(_ lhs: Any?, _ rhs: Any?) -> Bool {
+package func propertyListValuesEqual(_ lhs: Any?, _ rhs: Any?) -> Bool {
   // Unwrapped one at a time: a switch over the pair copied both values first.
   guard let lhs else { return rhs == nil }
   guard let rhs else { return false }

@@ -1,6 +1,6 @@
 /// Text made safe to show on a terminal: the one escaping rule of the editor and the
 /// command-line verbs.
-public enum TerminalText {
+package enum TerminalText {
   /// `text` with every character that is not printable, or that would change how other text is
   /// shown, replaced by a visible escape, so one value stays one line and no terminal control
   /// sequence, reordering or hidden character reaches the terminal.
@@ -19,7 +19,7 @@ public enum TerminalText {
   ///
   /// - Parameter text: Any text.
   /// - Returns: Text holding only printable characters; `text` itself when nothing is escaped.
-  public static func escaped(_ text: String) -> String {
+  package static func escaped(_ text: String) -> String {
     // Most text is printable ASCII: one pass over the UTF-8 bytes, no copy.
     guard text.utf8.contains(where: { $0 < 0x20 || $0 >= 0x7F }) else { return text }
     guard text.unicodeScalars.contains(where: needsEscape) else { return text }
@@ -34,7 +34,7 @@ public enum TerminalText {
   ///   - text: Any text.
   ///   - escape: The escape of a scalar, or nil to keep it.
   /// - Returns: The text with the escapes in place.
-  public static func escaped(_ text: String, by escape: (Unicode.Scalar) -> String?) -> String {
+  package static func escaped(_ text: String, by escape: (Unicode.Scalar) -> String?) -> String {
     var result = ""
     result.reserveCapacity(text.utf8.count + 8)
     for scalar in text.unicodeScalars {
@@ -49,7 +49,7 @@ public enum TerminalText {
 
   /// The escape ``escaped(_:)`` writes for `scalar` (`\n`, `\u{1b}`), or nil when `scalar` is
   /// shown as it is.
-  public static func escape(_ scalar: Unicode.Scalar) -> String? {
+  package static func escape(_ scalar: Unicode.Scalar) -> String? {
     switch scalar {
     case "\n": "\\n"
     case "\t": "\\t"
@@ -60,7 +60,7 @@ public enum TerminalText {
   }
 
   /// Whether `scalar` is shown escaped by ``escaped(_:)``.
-  public static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+  package static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
     switch scalar.value {
     case 0x00...0x1F, 0x7F...0x9F, 0xAD, 0x61C, 0x180E, 0x200B...0x200F, 0x2028...0x202E,
       0x2060...0x2064, 0x2066...0x2069, 0xFEFF:

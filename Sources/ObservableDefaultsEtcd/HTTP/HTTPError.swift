@@ -2,9 +2,9 @@ import ObservableDefaultsCore
 
 /// Why an HTTP exchange with a server failed. Never holds a request's body or headers, so
 /// credentials never reach an error message.
-public struct HTTPError: Error, Sendable, CustomStringConvertible {
+struct HTTPError: Error, Sendable, CustomStringConvertible {
   /// What went wrong.
-  public enum Kind: Sendable, Equatable {
+  enum Kind: Sendable, Equatable {
     /// No connection could be made, or it broke before a complete reply (the server may still
     /// have acted on the request).
     case unreachable
@@ -19,14 +19,14 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
   }
 
   /// What went wrong.
-  public let kind: Kind
+  let kind: Kind
   /// The server's base URL (`scheme://host:port`).
-  public let endpoint: String
+  let endpoint: String
   /// libcurl's explanation.
-  public let reason: String
+  let reason: String
 
   /// Creates an error.
-  public init(kind: Kind, endpoint: String, reason: String) {
+  init(kind: Kind, endpoint: String, reason: String) {
     self.kind = kind
     self.endpoint = endpoint
     self.reason = reason
@@ -34,7 +34,7 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
 
   /// One line naming ``endpoint``, what went wrong (from ``kind``) and libcurl's ``reason``, such
   /// as `http://127.0.0.1:2379 did not answer in time: …`.
-  public var description: String {
+  var description: String {
     switch kind {
     case .unreachable: "\(endpoint) is unreachable: \(reason)"
     case .timedOut: "\(endpoint) did not answer in time: \(reason)"
