@@ -31,6 +31,6 @@ enum TestPreferences {
 
   /// The real preference files of `Tests/Fixtures/plists` (see the SOURCES.md there).
   static let fixtures: URL = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     .appendingPathComponent("Fixtures/plists")
 }

@@ -3,24 +3,6 @@ import Testing
 
 @testable import SettingsEditor
 
-/// The seed documentation's first example.
-@ObservableDefaults
-final class ProfileSettings {
-  /// The user's name.
-  var name: String = "Fatbobman"
-  var age: Int = 20
-  var nickname: String? = nil
-}
-
-/// A custom key, a narrow integer and an observable-only property.
-@ObservableDefaults(prefix: "look_")
-final class LookSettings {
-  @DefaultsKey(userDefaultsKey: "ui-theme") var theme: String = "system"
-  var columns: UInt8 = 80
-  var showsToolbar = true
-  @ObservableOnly var isPreviewing = false
-}
-
 @MainActor
 @Suite struct SettingsObjectRowsTests {
   private let suite = TestPreferences.uniqueSuite()
@@ -87,5 +69,40 @@ final class LookSettings {
     #expect(profile.age == 42)
     #expect(canvas.line(3).hasSuffix("│~ age       Int      42"), "marked: changed elsewhere")
     #expect((0..<3).map { screen.redrawCount(source: 0, row: $0) } == [0, 1, 0])
+  }
+
+  /// Issue 13, bug 7: Space on an `@ObservableOnly` property said "Saved" though nothing is stored.
+  @Test func anObservableOnlyToggleSaysItIsNotStored() {
+    let suite = TestPreferences.uniqueSuite()
+    let rows = SettingsObjectRows(
+      AnySettings(LookSettings(userDefaults: TestPreferences.writer(ofSuite: suite))))
+    let (_, session, _) = TestScreen.show(rows, rows: 10)
+    for key: KeyPress in [.down, .down, .down, .character(" ")] { _ = session.handle(key) }
+    #expect(
+      session.state.message?.text == "Set isPreviewing = true (@ObservableOnly: not stored)")
+  }
+
+  /// Issue 13, bug 6: a stored value that does not decode showed the default with no mark; `i`
+  /// showed the default too. Now: `!`, the reason on the context line and in `i`, and `d` removes
+  /// it.
+  @Test func anUndecodableStoredValueIsMarkedExplainedAndRemovedByD() throws {
+    let suite = TestPreferences.uniqueSuite()
+    let writer = TestPreferences.writer(ofSuite: suite)
+    try writer.write("hello", forKey: "volume")
+    let settings = EditorTypeSettings(userDefaults: TestPreferences.writer(ofSuite: suite))
+    let rows = SettingsObjectRows(AnySettings(settings))
+    let (canvas, session, screen) = TestScreen.show(rows, rows: 24)
+    for _ in 0..<2 { screen.draw(session.handle(.down)) }
+    #expect(canvas.line(4).contains("│! volume") && canvas.line(4).contains("Int8"))
+    #expect(canvas.line(4).hasSuffix("5"), "the default is what the program reads")
+    #expect(
+      canvas.line(22)
+        == #" volume: stored "hello" (String) does not decode as Int8; d removes it"#)
+    screen.draw(session.handle(.character("i")))
+    #expect(canvas.lines.contains { $0.contains(#"Problem  stored "hello" (String) does not"#) })
+    screen.draw(session.handle(.escape))
+    screen.draw(session.handle(.character("d")))
+    #expect(writer.persistentValue(forKey: "volume") == nil)
+    #expect(canvas.line(4).contains("│  volume"))
   }
 }

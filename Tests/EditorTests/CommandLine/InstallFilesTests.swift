@@ -8,6 +8,7 @@ import Testing
 @Suite struct InstallFilesTests {
   private static let scripts = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
     .appendingPathComponent("scripts")
 
   /// Runs `command` with `arguments`, with a home of its own (shells such as fish make their

@@ -1,3 +1,5 @@
+import ObservableDefaults
+import ObservableDefaultsCore
 import Testing
 
 @testable import SettingsEditor
@@ -88,5 +90,44 @@ import Testing
     screen.draw(session.handle(.resize))
     #expect(canvas.line(2).contains("name"))
     #expect(canvas.line(11).hasPrefix(" ↑↓ move"))
+  }
+
+  /// Issue 13, bug 18: the library's diagnostics show on the status line while the editor owns the
+  /// screen (the editor routes `Diagnostics.handler` to ``EditorSession/show(_:)``).
+  @Test func aDiagnosticShowsOnTheStatusLine() {
+    let (canvas, session, screen) = TestScreen.show(SampleRowSource(SampleObject()), rows: 10)
+    session.show(
+      Diagnostic(subsystem: "PropertyListDefaults", message: "x.plist could not be written"))
+    screen.draw(Damage())
+    #expect(canvas.line(8) == " PropertyListDefaults: x.plist could not be written")
+  }
+
+  /// Issue 13 (a new user's report): the header names the program that shows the editor
+  /// (`myapp settings`).
+  @Test func theHeaderNamesTheEmbeddingProgram() {
+    let (canvas, session, screen) = TestScreen.show(SampleRowSource(SampleObject()), rows: 10)
+    session.programName = "myapp"
+    screen.draw(Damage(layout: true))
+    #expect(canvas.line(0).hasPrefix(" myapp  Sample"))
+  }
+
+  /// Issue 13, bug 14: error and status lines were cut at the screen width, and could not be read
+  /// while editing. A long message now wraps over the lines above; they are drawn again when it
+  /// goes.
+  @Test func aLongMessageWrapsAboveTheFieldAndGoesAway() {
+    let suite = TestPreferences.uniqueSuite()
+    let rows = SettingsObjectRows(
+      AnySettings(ProfileSettings(userDefaults: TestPreferences.writer(ofSuite: suite))))
+    let (canvas, session, screen) = TestScreen.show(rows, rows: 10, columns: 50)
+    for key: KeyPress in [.down, .enter, .character("x"), .enter] {
+      screen.draw(session.handle(key))
+    }
+    #expect(canvas.line(6) == " age (Int) not changed: not a whole number (Int")
+    #expect(canvas.line(7) == #"expected): "20x""#)
+    #expect(canvas.line(8).hasPrefix(" age (Int): 20x"))
+    #expect(canvas.line(9).hasPrefix(" Enter save"))
+    screen.draw(session.handle(.escape))
+    #expect(canvas.line(6).hasSuffix("│"), "the rows pane under the message is drawn again")
+    #expect(canvas.line(7).hasSuffix("│"))
   }
 }

@@ -221,4 +221,13 @@ import Testing
     press(.character("q"))
     #expect(session.state.isFinished)
   }
+
+  /// Issue 13, bug 8: with `--readonly` the key bar still offered `Enter edit  d default  u undo`.
+  @Test func theReadOnlyKeyBarOffersNoChange() {
+    let hints = KeyMap.browseHints(
+      for: .text(TextValueFormat(base: .string), text: "x"), readOnly: true)
+    #expect(hints == ["↑↓ move", "Tab pane", "/ find", "? help", "q quit"])
+    #expect(
+      KeyMap.browseHints(for: .toggle(true), readOnly: true).contains("Space toggle") == false)
+  }
 }

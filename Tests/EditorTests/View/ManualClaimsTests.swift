@@ -11,6 +11,7 @@ import Testing
   private static let manual: String = {
     let url = URL(fileURLWithPath: #filePath)
       .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent()
       .appendingPathComponent("Screens/SettingsEditor.docc/UsingTheEditor.md")
     let text = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
     return text.split(whereSeparator: \.isNewline).joined(separator: " ")

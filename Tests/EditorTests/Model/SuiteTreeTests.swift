@@ -96,4 +96,21 @@ import Testing
     screen.draw(Damage())
     #expect(session.focusedRow?.key == "c / x", "not the first row named x")
   }
+
+  /// Issue 13, bug 5: a nested edit in a raw suite marked the parent row `~` ("another process
+  /// changed it").
+  @Test func aNestedEditDoesNotMarkItsContainerAsChangedElsewhere() throws {
+    let (suite, writer) = try TestPreferences.suite(["prefs": ["theme": "dark"]])
+    let domain = PropertyListDomain(suite: suite, folder: TestPreferences.folder)
+    domain.startWatching { job in MainActor.assumeIsolated { job() } }
+    let (canvas, session, screen) = TestScreen.show(domain, rows: 10)
+    for key: KeyPress in [.enter, .down, .enter, .character("\u{15}")] {
+      screen.draw(session.handle(key))
+    }
+    for character in "light" { screen.draw(session.handle(.character(character))) }
+    screen.draw(session.handle(.enter))
+    #expect((writer.persistentValue(forKey: "prefs") as? [String: String])?["theme"] == "light")
+    #expect(canvas.line(2).contains("│  prefs ▾"), "not ~: this session wrote it")
+    #expect(canvas.line(3).contains("│    theme") && canvas.line(3).hasSuffix("light"))
+  }
 }

@@ -1,0 +1,24 @@
+import Foundation
+import ObservableDefaults
+import ObservableDefaultsCore
+import Testing
+
+@testable import SettingsEditor
+
+/// The header shows a cloud object's sync state as it is now: a change of the connection alone
+/// (no value changed) is drawn at the next state check, which the loop wakes for every second.
+@MainActor
+@Suite struct CloudStateHeaderTests {
+  @Test func aConnectionChangeAloneRedrawsTheHeaderAndNoRow() {
+    let backend = StatusBackend()
+    let settings = StatusCloudSettings(store: NSUbiquitousKeyValueStore(backend: backend))
+    let (canvas, _, screen) = TestScreen.show(SettingsObjectRows(AnySettings(settings)), rows: 10)
+    #expect(canvas.line(0).contains("[cloud, synced, LIVE]"), "\(canvas.line(0))")
+    #expect(screen.nextDeadline != nil, "the loop wakes to compare the state")
+
+    backend.set(.offline, pending: 2)
+    screen.draw(Damage())
+    #expect(canvas.line(0).contains("[cloud, offline, 2 pending, LIVE]"), "\(canvas.line(0))")
+    #expect(screen.redrawCount(source: 0, row: 0) == 0)
+  }
+}
