@@ -38,7 +38,7 @@ public enum Diagnostics {
   public typealias Handler = @Sendable (Diagnostic) -> Void
 
   /// Writes `subsystem: message` and a newline to standard error, with every character that is
-  /// not printable escaped (``TerminalText/escaped(_:)``): messages quote keys, values and names
+  /// not printable escaped (`TerminalText.escaped(_:)`): messages quote keys, values and names
   /// that came from files and the network. A closed standard error loses the line, never the
   /// program.
   public static let standardError: Handler = { diagnostic in

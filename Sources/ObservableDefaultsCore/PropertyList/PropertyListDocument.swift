@@ -2,7 +2,7 @@ import Foundation
 
 /// The contents of one property-list file: its top-level dictionary and the format it is stored in.
 ///
-/// Values are in their canonical in-memory form (see ``propertyListValuesEqual(_:_:)``): `String`,
+/// Values are in their canonical in-memory form (see `propertyListValuesEqual(_:_:)`): `String`,
 /// `Bool`, `Int` (every integer that fits), `UInt64` (larger unsigned integers), `Double` (every
 /// real, including 4-byte reals), `Date`, `Data`, `[Any]` and `[String: Any]`.
 public struct PropertyListDocument {
