@@ -82,7 +82,10 @@ extension TerminalEditorTests {
 extension TerminalEditorTests {
   @Test func withoutAUTF8LocaleEveryGlyphIsASCII() throws {
     let session = try TmuxSession(command: "env LC_ALL=C " + editor.shellCommand([]))
-    let screen = try session.waitForScreen { $0.contains { $0.contains("nickname") } }
+    // tmux may capture a frame half drawn: wait for the rows and the key bar.
+    let screen = try session.waitForScreen {
+      $0.contains { $0.contains("nickname") } && $0[23].hasPrefix(" ^v move")
+    }
     #expect(screen[2].hasPrefix("> Settings          |  name"))
     #expect(screen[23].hasPrefix(" ^v move  Tab pane"))
     #expect(screen.allSatisfy { $0.unicodeScalars.allSatisfy(\.isASCII) })

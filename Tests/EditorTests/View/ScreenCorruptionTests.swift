@@ -30,8 +30,10 @@ extension TerminalEditorTests {
     let session = try TmuxSession(command: editor.shellCommand([]))
     try session.waitForScreen { $0.contains { $0.contains("nickname") } }
     try session.send("Tab", "Down", "Down", "Down", "c")
+    // tmux may capture a frame half drawn: wait for the header, the columns and the list.
     let screen = try session.waitForScreen {
       $0.first?.contains("CloudSettings") == true && $0[1].contains("Redraws")
+        && $0[1].contains("Value") && $0[5].hasPrefix("▸ CloudSettings")
     }
     #expect(screen[1].contains("Value"))
     #expect(screen[2].hasPrefix("  Settings "))
@@ -47,18 +49,23 @@ extension TerminalEditorTests {
     let session = try TmuxSession(command: "env LC_ALL=C " + editor.shellCommand([]))
     try session.waitForScreen { $0.contains { $0.contains("nickname") } }
     try session.send("Tab", "End", "Tab")
-    var screen = try session.waitForScreen { $0.first?.contains("org.me.raw") == true }
+    var screen = try session.waitForScreen {
+      $0.first?.contains("org.me.raw") == true && $0.contains { $0.contains("|  list >") }
+    }
     #expect(screen.contains { $0.contains("|  list >") }, "the tree's triangle in ASCII too")
     try session.send("Enter")
     // tmux may capture a frame half drawn: wait for the opened list and the row below it.
     screen = try session.waitForScreen { lines in
       lines.contains { $0.contains("|  list v") }
         && lines.contains { $0.contains(#"Gr\u{fc}\u{df}e"#) }
+        && lines.contains { $0.contains(#"  String  \u{fc}"#) }
     }
     #expect(screen.contains { $0.contains(#"  String  \u{fc}"#) })
     #expect(screen.contains { $0.contains(#"Gr\u{fc}\u{df}e"#) })
     try session.send("End", "Enter")
-    screen = try session.waitForScreen { $0[22].contains("word (String") }
+    screen = try session.waitForScreen {
+      $0[22].contains("word (String") && $0[22].contains(#"Gr\u{fc}\u{df}e"#)
+    }
     #expect(screen[22].contains(#"Gr\u{fc}\u{df}e"#), "the field shows the text escaped")
     #expect(screen.allSatisfy { $0.unicodeScalars.allSatisfy(\.isASCII) })
   }
