@@ -268,12 +268,7 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
   /// Writes the journal's file, reporting a failure (the device keeps working from memory).
   /// Called with `lock` held.
   private func persistJournal() {
-    do {
-      try journal.persist()
-    } catch {
-      lastError = "\(error)"
-      Diagnostics.report("NSUbiquitousKeyValueStore", "\(error)")
-    }
+    if let failure = journal.persistReportingFailure() { lastError = failure }
   }
 
   // MARK: Buckets

@@ -359,12 +359,7 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
   }
 
   private func persistJournal() {
-    do {
-      try journal.persist()
-    } catch {
-      lastError = "\(error)"
-      Diagnostics.report("NSUbiquitousKeyValueStore", "\(error)")
-    }
+    if let failure = journal.persistReportingFailure() { lastError = failure }
   }
 
   // MARK: Watches

@@ -22,7 +22,7 @@ import Testing
   }
 
   private func press(_ keys: KeyPress...) {
-    for key in keys { _ = session.handle(key) }
+    for key in keys { session.press(key) }
   }
 
   private func type(_ text: String) {

@@ -16,60 +16,50 @@ import Testing
     session = EditorSession(sources: [SettingsObjectRows(AnySettings(settings))])
   }
 
-  private func focus(_ name: String) throws {
-    let source = try #require(session.currentSource)
-    session.state.rowIndex = try #require(
-      (0..<source.rowCount).first { source.row(at: $0).name == name })
-  }
-
-  private func press(_ keys: KeyPress...) {
-    for key in keys { _ = session.handle(key) }
-  }
-
   @Test func enterOnABoolPicksAndStoresOnlyOnEnter() throws {
-    try focus("isOn")
-    press(.enter)
+    try session.focus("isOn")
+    session.press(.enter)
     let index = session.state.rowIndex
     #expect(session.state.mode == .picking(row: index, choices: ["false", "true"], selected: 0))
     #expect(settings.isOn == false, "opening the picker stores nothing")
-    press(.right)
+    session.press(.right)
     #expect(session.state.mode == .picking(row: index, choices: ["false", "true"], selected: 1))
     #expect(settings.isOn == false)
-    press(.enter)
+    session.press(.enter)
     #expect(session.state.mode == .browsing)
     #expect(settings.isOn == true)
     #expect(session.state.message == .init(text: "Saved isOn = true", isError: false))
   }
 
   @Test func escCancelsThePicker() throws {
-    try focus("mood")
-    press(.enter)
+    try session.focus("mood")
+    session.press(.enter)
     #expect(
       session.state.mode
         == .picking(row: 0, choices: ["calm", "busy", "away"], selected: 0))
-    press(.right, .right, .escape)
+    session.press(.right, .right, .escape)
     #expect(session.state.mode == .browsing)
     #expect(settings.mood == .calm)
   }
 
   @Test func enterOnAnEnumStoresThePickedCase() throws {
-    try focus("mood")
-    press(.enter, .left, .enter)
+    try session.focus("mood")
+    session.press(.enter, .left, .enter)
     #expect(settings.mood == .away, "← from the first case wraps to the last")
-    press(.enter, .enter)
+    session.press(.enter, .enter)
     #expect(settings.mood == .away)
     #expect(session.state.message == .init(text: "Nothing changed", isError: false))
   }
 
   @Test func spaceStillTogglesAtOnce() throws {
-    try focus("isOn")
-    press(.character(" "))
+    try session.focus("isOn")
+    session.press(.character(" "))
     #expect(settings.isOn == true)
     #expect(session.state.mode == .browsing)
   }
 
   @Test func thePickerIsDrawnOnTheStatusLine() throws {
-    try focus("isOn")
+    try session.focus("isOn")
     let canvas = MemoryCanvas(rows: 24, columns: 80)
     let screen = EditorScreen(canvas: canvas, session: session, glyphs: .unicode, wake: {})
     screen.draw(Damage(layout: true))

@@ -18,28 +18,17 @@ import Testing
     session = EditorSession(sources: [SettingsObjectRows(AnySettings(settings))])
   }
 
-  /// Focuses the row named `name`.
-  private func focus(_ name: String) throws {
-    let source = try #require(session.currentSource)
-    session.state.rowIndex = try #require(
-      (0..<source.rowCount).first { source.row(at: $0).name == name })
-  }
-
-  private func press(_ keys: KeyPress...) {
-    for key in keys { _ = session.handle(key) }
-  }
-
   /// Opens the focused row's editor, replaces its text with `text` and presses Enter.
   private func enter(_ text: String, into name: String) throws {
-    try focus(name)
-    press(.enter)
+    try session.focus(name)
+    session.press(.enter)
     guard case .editing(_, _, let field) = session.state.mode else {
       Issue.record("\(name) opens no line editor")
       return
     }
-    for _ in field.text { press(.backspace) }
-    for character in text { press(.character(character)) }
-    press(.enter)
+    for _ in field.text { session.press(.backspace) }
+    for character in text { session.press(.character(character)) }
+    session.press(.enter)
   }
 
   private func isStored(_ key: String) -> Bool {
@@ -57,24 +46,24 @@ import Testing
   }
 
   @Test func anEnumCyclesWithArrowsAndSpaceAndWraps() throws {
-    try focus("mood")
-    press(.right)
+    try session.focus("mood")
+    session.press(.right)
     #expect(settings.mood == .busy)
-    press(.character(" "), .character(" "))
+    session.press(.character(" "), .character(" "))
     #expect(settings.mood == .calm, "wraps")
-    press(.left)
+    session.press(.left)
     #expect(settings.mood == .away)
     #expect(session.state.pane == .rows, "← on an enum row does not leave the pane")
   }
 
   @Test func anIntEnumAndAnOptionalEnumIncludingNil() throws {
-    try focus("interval")
-    press(.right)
+    try session.focus("interval")
+    session.press(.right)
     #expect(settings.interval == .never, "wraps from the last case")
-    try focus("status")
-    press(.right)
+    try session.focus("status")
+    session.press(.right)
     #expect(settings.status == .calm)
-    press(.left)
+    session.press(.left)
     #expect(settings.status == nil)
     #expect(session.focusedRow?.editing.allowedValues == ["calm", "busy", "away", "nil"])
   }
@@ -85,7 +74,7 @@ import Testing
     try enter("300", into: "volume")
     #expect(session.state.message?.text.contains("out of range -128…127 (Int8 expected)") == true)
     #expect(settings.volume == -100)
-    press(.escape)
+    session.press(.escape)
     try enter("x", into: "ratio")
     expectRefusal("not a number (Double expected)", for: "ratio")
   }
@@ -102,12 +91,12 @@ import Testing
     #expect(settings.started == (try Date("2026-01-31T09:30:00Z", strategy: .iso8601)))
     try enter("tomorrow", into: "started")
     #expect(session.state.message?.text.contains("not a date that exists, in ISO 8601") == true)
-    press(.escape)
+    session.press(.escape)
     // A day or time that does not exist is refused, not moved to a later date.
     try enter("2024-02-30T25:61:00Z", into: "started")
     #expect(session.state.message?.text.contains("not a date that exists") == true)
     #expect(settings.started == (try Date("2026-01-31T09:30:00Z", strategy: .iso8601)))
-    press(.escape)
+    session.press(.escape)
     // The forms `write -date` takes besides ISO 8601: what `defaults read` prints, and a day.
     try enter("2024-02-29 23:30:00 +0100", into: "started")
     #expect(settings.started == (try Date("2024-02-29T22:30:00Z", strategy: .iso8601)))
@@ -119,7 +108,7 @@ import Testing
     try enter("no scheme", into: "homepage")
     expectRefusal(
       "not a URL with a scheme like https://example.com (URL expected)", for: "homepage")
-    press(.escape)
+    session.press(.escape)
     try enter("https://swift.org", into: "proxy")
     #expect(settings.proxy == URL(string: "https://swift.org"))
     try enter("", into: "proxy")
@@ -131,17 +120,17 @@ import Testing
     #expect(settings.tags == ["x", "y"])
     try enter(#"{"a": 2, "b": 3}"#, into: "limits")
     #expect(settings.limits == ["a": 2, "b": 3])
-    press(.escape)
+    session.press(.escape)
     try enter(#"["x", "#, into: "tags")
     #expect(session.state.message?.text.contains("not valid JSON") == true)
-    press(.escape)
+    session.press(.escape)
     try enter(#"{"a": "two"}"#, into: "limits")
     #expect(session.state.message?.text.contains("does not decode") == true)
     #expect(settings.limits == ["a": 2, "b": 3])
   }
 
   @Test func aCodableStructAsJSON() throws {
-    try focus("frame")
+    try session.focus("frame")
     #expect(session.focusedRow?.value == #"{"height":600,"width":800}"#)
     try enter(#"{"width": 1024, "height": 768}"#, into: "frame")
     #expect(settings.frame == Frame(width: 1024, height: 768))
@@ -151,7 +140,7 @@ import Testing
   }
 
   @Test func dataIsEditedAsHexLikeASuitesData() throws {
-    try focus("token")
+    try session.focus("token")
     #expect(session.focusedRow?.value == "<2 bytes: cafe>")
     #expect(
       session.focusedRow?.editing
@@ -165,11 +154,11 @@ import Testing
   }
 
   @Test func escRestoresTheValueAndTheText() throws {
-    try focus("greeting")
-    press(.enter, .backspace, .character("o"), .escape)
+    try session.focus("greeting")
+    session.press(.enter, .backspace, .character("o"), .escape)
     #expect(settings.greeting == "hi")
     #expect(session.state.mode == .browsing)
-    press(.enter)
+    session.press(.enter)
     guard case .editing(_, _, let field) = session.state.mode else {
       Issue.record("no editor")
       return

@@ -135,6 +135,19 @@ package struct CloudDeviceJournal {
       ".local/state/ObservableDefaults/\(engine)", isDirectory: true)
   }
 
+  /// ``persist()``, reporting a failure to `Diagnostics` (the device keeps working from memory).
+  ///
+  /// - Returns: The failure's description, or nil when the file was written.
+  package func persistReportingFailure() -> String? {
+    do {
+      try persist()
+      return nil
+    } catch {
+      Diagnostics.report("NSUbiquitousKeyValueStore", "\(error)")
+      return "\(error)"
+    }
+  }
+
   private static let unreserved = CharacterSet(
     charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
