@@ -1,6 +1,8 @@
 import Foundation
 import ObservableDefaults
 import ObservableDefaultsCore
+import ObservableDefaultsEtcd
+import ObservableDefaultsNATS
 
 /// `settings-editor cloud status [container]`: the sync status of a program's cloud container,
 /// for scripts.
@@ -9,10 +11,18 @@ enum CloudStatusVerb {
   /// names, and reports its status and the program's journal.
   ///
   /// - Returns: The report and the exit status: 0 connected, 69 (`EX_UNAVAILABLE`) offline or
-  ///   connecting, 77 (`EX_NOPERM`) refused.
+  ///   connecting, 77 (`EX_NOPERM`) refused, 78 (`EX_CONFIG`) a configuration the engine cannot
+  ///   use (the shared store of a program would fall back to its embedded container).
   static func run(container: String?) -> (report: String, status: Int32) {
-    let backend = CloudDefaultBackend.configured(
-      container: container ?? CloudContainerDirectory.defaultContainer)
+    let name = container ?? CloudContainerDirectory.defaultContainer
+    let backend: any CloudBackend
+    do {
+      backend =
+        try CloudDefaultBackend.engineBackend(container: name)
+        ?? EmbeddedCloudBackend(container: name)
+    } catch {
+      return unusable(error)
+    }
     let status = NSUbiquitousKeyValueStore(backend: backend).syncStatus
     let journal = (backend as? any CloudJournaledBackend)?.journalLocation
     let exitStatus: Int32 =
@@ -22,6 +32,22 @@ enum CloudStatusVerb {
       case .refused: 77
       }
     return (report(status, journal: journal), exitStatus)
+  }
+
+  /// The report of an engine that cannot be used: refused (its servers refused the credentials
+  /// when the device connected) or unusable (its configuration).
+  private static func unusable(_ failure: CloudEngineFailure) -> (report: String, status: Int32) {
+    let refused =
+      (failure.error as? NATSError).map { $0.kind == .permissionDenied }
+      ?? (failure.error as? EtcdError).map {
+        $0.kind == .permissionDenied || $0.kind == .authenticationFailed
+      } ?? false
+    let lines = [
+      "backend: \(failure.engine.lowercased())",
+      "state: \(refused ? "refused" : "unusable configuration")",
+      "error: \(failure.error)",
+    ]
+    return (lines.joined(separator: "\n"), refused ? 77 : 78)
   }
 
   /// One `name: value` line per field of `status` (`journal` for a backend with one, `error`

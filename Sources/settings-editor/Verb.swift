@@ -138,7 +138,8 @@ enum Verb: String, CaseIterable, Sendable {
       journal (the device journal of the program, with the writes it holds, and whether the \
       program holds it now), and error when the last exchange failed. Exits with 0 when \
       connected, 69 when offline or still connecting, 77 when the servers refused the \
-      credentials.
+      credentials, 78 when the configuration cannot be used (say, a credentials file readable by \
+      others).
       """
     case .help:
       "Prints the help of a verb; 'settings-editor <verb> --help' does the same."

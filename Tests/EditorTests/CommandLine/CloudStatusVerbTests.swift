@@ -90,6 +90,27 @@ import Testing
     }
   }
 
+  /// A configuration the engine cannot use is the status (exit 78), not the embedded container
+  /// a program's shared store falls back to.
+  @Test func anUnusableConfigurationIsReportedWithExit78() throws {
+    let folder = try TemporaryFolder(prefix: "cloud-status-unusable")
+    defer { folder.remove() }
+    let passwords = folder.file("nats-password")
+    try "user = alice\npassword = secret\n".write(to: passwords, atomically: true, encoding: .utf8)
+    chmod(passwords.path, 0o644)
+    let (status, output) = try run(
+      ["cloud", "status"],
+      environment: [
+        "OBSERVABLE_DEFAULTS_NATS_SERVERS": "nats://127.0.0.1:1",
+        "OBSERVABLE_DEFAULTS_NATS_PASSWORD_FILE": passwords.path,
+      ])
+    #expect(status == 78)
+    let lines = output.split(separator: "\n").map(String.init)
+    #expect(Array(lines.prefix(2)) == ["backend: nats", "state: unusable configuration"])
+    #expect(lines.last?.contains("must be readable by its owner only") == true, "\(lines)")
+    #expect(!output.contains("secret"))
+  }
+
   @Test func theVerbHasHelpAndRefusesOtherWords() throws {
     #expect(
       try run(["help", "cloud"], environment: [:]).output.hasPrefix(

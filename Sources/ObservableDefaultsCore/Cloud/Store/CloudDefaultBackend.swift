@@ -39,18 +39,42 @@ package enum CloudDefaultBackend {
   /// A new device of `container` on the backend the configuration names (the rule above,
   /// without step 1): what the shared store of a program with that container would use.
   package static func configured(container: String) -> any CloudBackend {
+    do {
+      return try engineBackend(container: container) ?? EmbeddedCloudBackend(container: container)
+    } catch {
+      Diagnostics.report(
+        "NSUbiquitousKeyValueStore", "\(error.engine) not used, the embedded container is: \(error)"
+      )
+      return EmbeddedCloudBackend(container: container)
+    }
+  }
+
+  /// A new device of `container` on the first registered engine the configuration names, or
+  /// nil when it names none.
+  ///
+  /// - Throws: ``CloudEngineFailure`` when the first engine it names cannot be used (an unusable
+  ///   credentials file, servers that refuse the credentials).
+  package static func engineBackend(container: String) throws(CloudEngineFailure)
+    -> (any CloudBackend)?
+  {
     for engine in CloudEngines.registered {
       do {
         if let backend = try engine.configuredBackend(container) { return backend }
       } catch {
-        Diagnostics.report(
-          "NSUbiquitousKeyValueStore",
-          "\(engine.name) not used, the embedded container is: \(error)")
-        break
+        throw CloudEngineFailure(engine: engine.name, error: error)
       }
     }
-    return EmbeddedCloudBackend(container: container)
+    return nil
   }
+}
+
+/// The engine a configuration names cannot be used: which engine, and why.
+package struct CloudEngineFailure: Error, CustomStringConvertible {
+  /// The engine's name (`etcd`, `NATS`).
+  package var engine: String
+  /// What the engine threw.
+  package var error: any Error
+  package var description: String { "\(error)" }
 }
 
 /// ``NSUbiquitousKeyValueStore/setDefaultBackend(_:)`` was called after the default store was
