@@ -116,7 +116,7 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
         backend: "nats", endpoint: state.server, account: currentAccount,
         connection: refused ? .refused : state.connection,
         pendingCount: journal.pending.count(where: { handed[$0.key] != $0.value.timestamp }),
-        lastSync: lastSync, lastError: state.refusal ?? lastError)
+        lastSync: lastSync, lastError: state.closure ?? lastError)
     }
   }
 

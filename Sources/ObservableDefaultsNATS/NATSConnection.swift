@@ -13,8 +13,8 @@ final class NATSConnection: @unchecked Sendable {
   struct State: Sendable {
     var connection = CloudSyncStatus.Connection.connecting
     var server: String?
-    /// Why the servers refused the connection (its credentials), while they do.
-    var refusal: String?
+    /// Why libnats closed the connection for good, once it has.
+    var closure: String?
   }
 
   let connection: OpaquePointer
@@ -155,17 +155,18 @@ final class NATSConnection: @unchecked Sendable {
           let url = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
           state.server = NATSConfiguration.withoutUserInfo(String(decoding: url, as: UTF8.self))
         }
-        state.refusal = nil
+        state.closure = nil
         switch natsConnection_Status(connection) {
         case NATS_CONN_STATUS_CONNECTED: state.connection = .connected
         case NATS_CONN_STATUS_CONNECTING: state.connection = .connecting
         case NATS_CONN_STATUS_CLOSED:
-          // Reconnecting never ends (`natsOptions_SetMaxReconnect(-1)`) while the device lives:
-          // libnats closes a live connection only after a server refused its credentials twice
-          // in a row, which it does not report otherwise.
-          state.connection = .refused
-          state.refusal =
-            "nats: the servers refused this device's credentials; check its user, password, NKey or .creds file"
+          // Reconnecting never ends while the device lives (`natsOptions_SetMaxReconnect(-1)`),
+          // yet libnats closes a connection that fails its background first connection —
+          // measured with a server that refused the credentials and with one stopped by
+          // SIGSTOP — and reports no reason for it.
+          state.connection = .offline
+          state.closure =
+            "nats: libnats gave up connecting in the background (the servers refused this device's credentials, or accepted and never answered); the device reconnects only when the program starts again"
         default: state.connection = .offline
         }
       }
@@ -224,6 +225,7 @@ final class NATSConnection: @unchecked Sendable {
   private static let changed: natsConnectionHandler = { _, closure in
     NATSCallbacks.object(closure, as: Events.self)?.noteChange()
   }
+
 }
 
 /// libnats' process-wide state, opened once.
