@@ -54,9 +54,9 @@ public final class SettingsEditor {
   public convenience init(objects: [AnySettings] = [], suites: [String] = [], files: [URL] = [])
     throws
   {
-    let fileSources: [any RowSource] = try files.map { try PropertyListFileDomain(file: $0) }
+    let fileSources: [any RowSource] = try files.map { try PropertyListFileRows(file: $0) }
     let objectSources: [any RowSource] = objects.map(SettingsObjectRows.init)
-    self.init(sources: objectSources + suites.map { PropertyListDomain(suite: $0) } + fileSources)
+    self.init(sources: objectSources + suites.map { SuiteRows(suite: $0) } + fileSources)
   }
 
   init(sources: [any RowSource]) {
@@ -117,7 +117,7 @@ public final class SettingsEditor {
     session.discoverSources = {
       let listed = Set(session.sources.filter { $0.kind == .suite }.map(\.title))
       return PreferencesDirectory.suiteNames().filter { !listed.contains($0) }.map { name in
-        let domain = PropertyListDomain(suite: name)
+        let domain = SuiteRows(suite: name)
         domain.startWatching(post: loop.post)
         return domain
       }

@@ -17,7 +17,7 @@ import Testing
       fromPropertyList: Dictionary(uniqueKeysWithValues: keys.map { ($0, "value of \($0)") }),
       format: .binary, options: 0)
     try contents.write(to: TestPreferences.file(ofSuite: suite))
-    let domain = PropertyListDomain(suite: suite, folder: TestPreferences.folder)
+    let domain = SuiteRows(suite: suite, folder: TestPreferences.folder)
     var jobs = 0
     domain.startWatching { job in
       MainActor.assumeIsolated {
@@ -52,7 +52,7 @@ import Testing
       uniqueKeysWithValues: (0..<10_000).map { ("key-\(100_000 + $0)", "value \($0)") })
     try PropertyListSerialization.data(fromPropertyList: values, format: .binary, options: 0)
       .write(to: TestPreferences.file(ofSuite: suite))
-    let domain = PropertyListDomain(suite: suite, folder: TestPreferences.folder)
+    let domain = SuiteRows(suite: suite, folder: TestPreferences.folder)
     let canvas = MemoryCanvas(rows: 40, columns: 120)
     let screen = EditorScreen(
       canvas: canvas, session: EditorSession(sources: [domain]), glyphs: .unicode, wake: {})

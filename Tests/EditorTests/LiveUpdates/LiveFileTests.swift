@@ -14,7 +14,7 @@ import Testing
     let url = try TestPreferences.propertyListFile([
       "age": 20, "name": "Fatbobman", "prefs": ["size": 12, "theme": "dark"], "zeta": 1,
     ])
-    let domain = try PropertyListFileDomain(file: url)
+    let domain = try PropertyListFileRows(file: url)
     domain.startWatching { job in Task { @MainActor in job() } }
     let (canvas, session, screen) = TestScreen.show(domain, rows: 14)
     for key: KeyPress in [.down, .down, .enter, .up] { screen.draw(session.handle(key)) }
@@ -48,7 +48,7 @@ import Testing
 
   @Test func ownSavesAndUnchangedRewritesRedrawNothingMore() async throws {
     let url = try TestPreferences.propertyListFile(["age": 20, "name": "Fatbobman"])
-    let domain = try PropertyListFileDomain(file: url)
+    let domain = try PropertyListFileRows(file: url)
     domain.startWatching { job in Task { @MainActor in job() } }
     let (_, session, screen) = TestScreen.show(domain, rows: 10)
     for key: KeyPress in [.enter, .backspace, .backspace, .character("7"), .enter] {

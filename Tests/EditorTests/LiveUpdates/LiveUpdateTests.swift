@@ -78,7 +78,7 @@ import Testing
     let writer = TestPreferences.writer(ofSuite: suite)
     try writer.write("b", forKey: "b")
     try writer.write("c", forKey: "c")
-    let domain = PropertyListDomain(suite: suite, folder: TestPreferences.folder)
+    let domain = SuiteRows(suite: suite, folder: TestPreferences.folder)
     domain.startWatching { job in MainActor.assumeIsolated { job() } }
     let (canvas, session, screen) = show(domain)
     screen.draw(session.handle(.down))

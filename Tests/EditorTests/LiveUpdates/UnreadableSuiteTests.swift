@@ -15,7 +15,7 @@ import Testing
     let (suite, writer) = try TestPreferences.suite(["age": 20])
     try writer.flush()  // the file exists before it is broken
     let file = TestPreferences.file(ofSuite: suite)
-    let domain = PropertyListDomain(suite: suite, folder: TestPreferences.folder)
+    let domain = SuiteRows(suite: suite, folder: TestPreferences.folder)
     domain.startWatching { job in Task { @MainActor in job() } }
     let (canvas, session, screen) = TestScreen.show(domain, rows: 10, columns: 100)
     #expect(canvas.line(0).hasSuffix("[suite, LIVE]"))

@@ -10,11 +10,11 @@ import Testing
 @MainActor
 @Suite struct SuiteTreeTests {
   private func show() throws -> (
-    PropertyListDefaults, PropertyListDomain, MemoryCanvas, EditorSession, EditorScreen
+    PropertyListDefaults, SuiteRows, MemoryCanvas, EditorSession, EditorScreen
   ) {
     let (suite, writer) = try TestPreferences.suite(
       ["age": 20, "prefs": ["theme": "dark", "sizes": [1, 2]], "zeta": true])
-    let domain = PropertyListDomain(suite: suite, folder: TestPreferences.folder)
+    let domain = SuiteRows(suite: suite, folder: TestPreferences.folder)
     domain.startWatching { job in MainActor.assumeIsolated { job() } }
     let (canvas, session, screen) = TestScreen.show(domain, rows: 14)
     return (writer, domain, canvas, session, screen)
@@ -86,7 +86,7 @@ import Testing
 
   @Test func theSelectionFollowsItsPathWhereNamesRepeat() throws {
     let (suite, writer) = try TestPreferences.suite(["b": ["x": 1], "c": ["x": 2]])
-    let domain = PropertyListDomain(suite: suite, folder: TestPreferences.folder)
+    let domain = SuiteRows(suite: suite, folder: TestPreferences.folder)
     domain.startWatching { job in MainActor.assumeIsolated { job() } }
     let (_, session, screen) = TestScreen.show(domain, rows: 14)
     for key: KeyPress in [.enter, .down, .down, .enter, .down] { screen.draw(session.handle(key)) }
@@ -101,7 +101,7 @@ import Testing
   /// changed it").
   @Test func aNestedEditDoesNotMarkItsContainerAsChangedElsewhere() throws {
     let (suite, writer) = try TestPreferences.suite(["prefs": ["theme": "dark"]])
-    let domain = PropertyListDomain(suite: suite, folder: TestPreferences.folder)
+    let domain = SuiteRows(suite: suite, folder: TestPreferences.folder)
     domain.startWatching { job in MainActor.assumeIsolated { job() } }
     let (canvas, session, screen) = TestScreen.show(domain, rows: 10)
     for key: KeyPress in [.enter, .down, .enter, .character("\u{15}")] {

@@ -11,7 +11,7 @@ import Testing
 @Suite struct RawSuiteKeyTests {
   @Test func addRenameAndArrayElements() throws {
     let (suite, writer) = try TestPreferences.suite(["list": ["a", "b"]])
-    let domain = PropertyListDomain(suite: suite, folder: TestPreferences.folder)
+    let domain = SuiteRows(suite: suite, folder: TestPreferences.folder)
     domain.startWatching { job in MainActor.assumeIsolated { job() } }
     let (canvas, session, screen) = TestScreen.show(domain, rows: 12)
     func press(_ keys: KeyPress...) { for key in keys { screen.draw(session.handle(key)) } }
@@ -56,7 +56,7 @@ import Testing
     try PropertyListSerialization.data(
       fromPropertyList: ["list": ["a", "b"], "keep": 1], format: .binary, options: 0
     ).write(to: url)
-    let domain = try PropertyListFileDomain(file: url)
+    let domain = try PropertyListFileRows(file: url)
     let (_, session, screen) = TestScreen.show(domain, rows: 12)
     func press(_ keys: KeyPress...) { for key in keys { screen.draw(session.handle(key)) } }
     func type(_ text: String) { for character in text { press(.character(character)) } }

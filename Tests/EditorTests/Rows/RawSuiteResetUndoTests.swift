@@ -11,7 +11,7 @@ import Testing
 @Suite struct RawSuiteResetUndoTests {
   @Test func dRemovesTheKeyAndUPutsItBack() throws {
     let (suite, writer) = try TestPreferences.suite(["age": 20, "name": "Fatbobman"])
-    let domain = PropertyListDomain(suite: suite, folder: TestPreferences.folder)
+    let domain = SuiteRows(suite: suite, folder: TestPreferences.folder)
     let session = EditorSession(sources: [domain])
     #expect(session.focusedRow?.key == "age")
 
@@ -40,7 +40,7 @@ import Testing
 
   @Test func undoOfAnEditFindsItsKeyAfterAnotherWriterAddedOne() throws {
     let (suite, writer) = try TestPreferences.suite(["b": 20])
-    let domain = PropertyListDomain(suite: suite, folder: TestPreferences.folder)
+    let domain = SuiteRows(suite: suite, folder: TestPreferences.folder)
     domain.startWatching { job in MainActor.assumeIsolated { job() } }
     let session = EditorSession(sources: [domain])
     for key: KeyPress in [.enter, .backspace, .backspace, .character("7"), .enter] {
@@ -57,7 +57,7 @@ import Testing
   @Test func onScreenTheRemovedRowGoesAndUndoBringsItBackFocused() throws {
     let (suite, _) = try TestPreferences.suite(
       ["age": 20, "enabled": true, "name": "Fatbobman"])
-    let domain = PropertyListDomain(suite: suite, folder: TestPreferences.folder)
+    let domain = SuiteRows(suite: suite, folder: TestPreferences.folder)
     domain.startWatching { job in MainActor.assumeIsolated { job() } }
     let (canvas, session, screen) = TestScreen.show(domain, rows: 10)
     screen.draw(session.handle(.character("j")))  // focus "enabled"

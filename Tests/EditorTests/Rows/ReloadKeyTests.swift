@@ -12,7 +12,7 @@ import Testing
 @Suite struct ReloadKeyTests {
   @Test func aRefusedSaveOffersRAndRShowsTheOtherWritersValuesThenSavesAgain() throws {
     let url = try TestPreferences.propertyListFile(["age": 20, "name": "Fatbobman"])
-    let domain = try PropertyListFileDomain(file: url)
+    let domain = try PropertyListFileRows(file: url)
     let (canvas, session, screen) = TestScreen.show(domain, rows: 12, columns: 100)
     #expect(canvas.line(11).contains("r reload"))
 
@@ -47,7 +47,7 @@ import Testing
 
   @Test func aRefusedToggleOffersRDirectly() throws {
     let url = try TestPreferences.propertyListFile(["on": true])
-    let domain = try PropertyListFileDomain(file: url)
+    let domain = try PropertyListFileRows(file: url)
     let session = EditorSession(sources: [domain])
     _ = try PropertyListFile(url: url).apply(["on": .set(false)])
     _ = session.handle(.character(" "))
@@ -72,7 +72,7 @@ import Testing
 
   @Test func rReloadsASuite() throws {
     let (suite, _) = try TestPreferences.suite(["age": 20])
-    let domain = PropertyListDomain(suite: suite, folder: TestPreferences.folder)
+    let domain = SuiteRows(suite: suite, folder: TestPreferences.folder)
     let session = EditorSession(sources: [domain])
     _ = session.handle(.character("r"))
     #expect(session.state.message == .init(text: "Reloaded \(suite) from disk", isError: false))

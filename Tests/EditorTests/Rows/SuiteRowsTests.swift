@@ -6,14 +6,14 @@ import Testing
 @testable import SettingsEditor
 
 @MainActor
-@Suite struct PropertyListDomainTests {
+@Suite struct SuiteRowsTests {
   @Test func anotherWriterRedrawsOnlyTheChangedKeysRow() throws {
     let suite = TestPreferences.uniqueSuite()
     let writer = TestPreferences.writer(ofSuite: suite)
     try writer.write("Fatbobman", forKey: "name")
     try writer.write(20, forKey: "age")
     try writer.write(true, forKey: "enabled")
-    let domain = PropertyListDomain(suite: suite, folder: TestPreferences.folder)
+    let domain = SuiteRows(suite: suite, folder: TestPreferences.folder)
     domain.startWatching { job in MainActor.assumeIsolated { job() } }
     let canvas = MemoryCanvas(rows: 10, columns: 80)
     let session = EditorSession(sources: [domain])
@@ -35,7 +35,7 @@ import Testing
     let suite = TestPreferences.uniqueSuite()
     let writer = TestPreferences.writer(ofSuite: suite)
     try writer.write(20, forKey: "age")
-    let domain = PropertyListDomain(suite: suite, folder: TestPreferences.folder)
+    let domain = SuiteRows(suite: suite, folder: TestPreferences.folder)
     domain.startWatching { job in MainActor.assumeIsolated { job() } }
     let canvas = MemoryCanvas(rows: 10, columns: 80)
     let session = EditorSession(sources: [domain])
@@ -58,7 +58,7 @@ import Testing
     try writer.write(UInt64.max, forKey: "big")
     try writer.write(Data([0xca, 0xfe]), forKey: "bytes")
     try writer.write([1, 2], forKey: "list")
-    let domain = PropertyListDomain(suite: suite, folder: TestPreferences.folder)
+    let domain = SuiteRows(suite: suite, folder: TestPreferences.folder)
     let rows = (0..<domain.rowCount).map(domain.row(at:))
     #expect(
       rows.map(\.editing) == [
@@ -78,7 +78,7 @@ import Testing
     let suite = TestPreferences.uniqueSuite()
     let writer = TestPreferences.writer(ofSuite: suite)
     try writer.write("b", forKey: "b")
-    let domain = PropertyListDomain(suite: suite, folder: TestPreferences.folder)
+    let domain = SuiteRows(suite: suite, folder: TestPreferences.folder)
     domain.startWatching { job in MainActor.assumeIsolated { job() } }
     let canvas = MemoryCanvas(rows: 10, columns: 80)
     let screen = EditorScreen(
@@ -98,7 +98,7 @@ import Testing
     let suite = TestPreferences.uniqueSuite()
     let file = TestPreferences.file(ofSuite: suite)
     try Data("garbage".utf8).write(to: file)
-    let domain = PropertyListDomain(suite: suite, folder: TestPreferences.folder)
+    let domain = SuiteRows(suite: suite, folder: TestPreferences.folder)
     #expect(domain.rowCount == 0)
     let canvas = MemoryCanvas(rows: 10, columns: 120)
     let screen = EditorScreen(

@@ -7,7 +7,7 @@ import Observation
 /// a new value for one key redraws that key's rows only. The suite is editable (a nested edit
 /// writes its top-level key) and follows writes from other processes.
 @MainActor
-final class PropertyListDomain: ExpandableRowSource, LiveRowSource, ReloadableRowSource,
+final class SuiteRows: ExpandableRowSource, LiveRowSource, ReloadableRowSource,
   KeyEditingRowSource, Observable
 {
   let title: String

@@ -14,7 +14,7 @@ import Observation
 /// Once watching starts, other writers are followed live: the file is re-read when it changes
 /// and merged key by key (see ``merge(_:)``).
 @MainActor
-final class PropertyListFileDomain: ExpandableRowSource, ReloadableRowSource, LiveRowSource,
+final class PropertyListFileRows: ExpandableRowSource, ReloadableRowSource, LiveRowSource,
   KeyEditingRowSource, Observable
 {
   let title: String
@@ -194,7 +194,7 @@ final class PropertyListFileDomain: ExpandableRowSource, ReloadableRowSource, Li
   }
 }
 
-/// An edit a ``PropertyListFileDomain`` refused.
+/// An edit a ``PropertyListFileRows`` refused.
 enum PropertyListEditError: Error, Equatable, CustomStringConvertible {
   case notAScalar(PropertyListPath)
   case wrongType(PropertyListPath, expected: PropertyListScalarType)

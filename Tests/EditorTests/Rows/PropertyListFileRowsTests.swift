@@ -8,7 +8,7 @@ import Testing
 /// Property-list files opened by path: trees, typed edits, saves that keep the format and refuse
 /// to overwrite what another writer changed.
 @MainActor
-@Suite struct PropertyListFileDomainTests {
+@Suite struct PropertyListFileRowsTests {
   /// A writable copy of a fixture in the test folder.
   private func copy(_ fixture: String) throws -> URL {
     let url = TestPreferences.folder.appendingPathComponent("\(UUID().uuidString)-\(fixture)")
@@ -18,11 +18,11 @@ import Testing
     return url
   }
 
-  private func rows(_ domain: PropertyListFileDomain) -> [PropertyRow] {
+  private func rows(_ domain: PropertyListFileRows) -> [PropertyRow] {
     (0..<domain.rowCount).map(domain.row(at:))
   }
 
-  private func index(of path: PropertyListPath, in domain: PropertyListFileDomain) throws -> Int {
+  private func index(of path: PropertyListPath, in domain: PropertyListFileRows) throws -> Int {
     try #require((0..<domain.rowCount).first { domain.path(at: $0) == path }, "\(path)")
   }
 
@@ -33,7 +33,7 @@ import Testing
     ("quicksilver-plugins-xml.plist", 2),
   ])
   func opensEveryFixtureWithItsTopLevelKeysClosed(file: String, keyCount: Int) throws {
-    let domain = try PropertyListFileDomain(
+    let domain = try PropertyListFileRows(
       file: TestPreferences.fixtures.appendingPathComponent(file))
     #expect(domain.rowCount == keyCount)
     #expect(domain.kind == .file)
@@ -41,7 +41,7 @@ import Testing
   }
 
   @Test func showsFixtureValuesWithTheirTypes() throws {
-    let rectangle = try PropertyListFileDomain(
+    let rectangle = try PropertyListFileRows(
       file: TestPreferences.fixtures.appendingPathComponent("rectangle-binary.plist"))
     let rows = rows(rectangle)
     let lastVersion = try #require(rows.first { $0.name == "lastVersion" })
@@ -51,7 +51,7 @@ import Testing
     #expect(rows.first { $0.name == "hideMenubarIcon" }?.editing == .toggle(true))
     #expect(rows.first { $0.name == "leftHalf ▸" }?.value == "{2 keys}")
 
-    let global = try PropertyListFileDomain(
+    let global = try PropertyListFileRows(
       file: TestPreferences.fixtures.appendingPathComponent("global-preferences-binary.plist"))
     let globalRows = self.rows(global)
     #expect(globalRows.first { $0.name == "AppleLanguagesSchemaVersion" }?.value == "3000")
@@ -62,7 +62,7 @@ import Testing
   }
 
   @Test func containersOpenAndCloseToShowTheirChildren() throws {
-    let domain = try PropertyListFileDomain(
+    let domain = try PropertyListFileRows(
       file: TestPreferences.fixtures.appendingPathComponent("iterm2-xml.plist"))
     let bookmarks = try index(of: ["New Bookmarks"], in: domain)
     #expect(domain.toggleExpansion(at: bookmarks))
@@ -89,7 +89,7 @@ import Testing
   @Test func editingANestedValueThroughTheKeysSavesOnlyThatValue() throws {
     let url = try copy("iterm2-xml.plist")
     let before = try #require(try PropertyListFile(url: url).read())
-    let domain = try PropertyListFileDomain(file: url)
+    let domain = try PropertyListFileRows(file: url)
     let session = EditorSession(sources: [domain])
     let bookmarks = try index(of: ["New Bookmarks"], in: domain)
     for _ in 0..<bookmarks { _ = session.handle(.down) }
@@ -117,7 +117,7 @@ import Testing
 
   @Test func editsAreTypedAndBadTextIsRefused() throws {
     let url = try copy("global-preferences-binary.plist")
-    let domain = try PropertyListFileDomain(file: url)
+    let domain = try PropertyListFileRows(file: url)
     let session = EditorSession(sources: [domain])
     let dateRow = try index(of: ["AKLastEmailListRequestDateKey"], in: domain)
     for _ in 0..<dateRow { _ = session.handle(.down) }
@@ -153,7 +153,7 @@ import Testing
   @Test func saveWithoutEditsDoesNotTouchTheFile() throws {
     let url = try copy("finder-binary.plist")
     let before = try FileManager.default.attributesOfItem(atPath: url.path)
-    let domain = try PropertyListFileDomain(file: url)
+    let domain = try PropertyListFileRows(file: url)
     try domain.save()
     let after = try FileManager.default.attributesOfItem(atPath: url.path)
     #expect(after[.modificationDate] as? Date == before[.modificationDate] as? Date)
@@ -162,7 +162,7 @@ import Testing
 
   @Test func aValueChangedOnDiskIsNotOverwrittenAndReloadShowsIt() throws {
     let url = try copy("rectangle-binary.plist")
-    let domain = try PropertyListFileDomain(file: url)
+    let domain = try PropertyListFileRows(file: url)
     _ = try PropertyListFile(url: url).apply(["lastVersion": .set("93")])
     let row = try index(of: ["lastVersion"], in: domain)
     #expect(throws: PropertyListConflictError(file: url, keys: ["lastVersion"])) {
@@ -180,7 +180,7 @@ import Testing
 
   @Test func anEditRedrawsItsRowAndAMergedSaveRedrawsTheOtherWritersRow() throws {
     let url = try copy("rectangle-binary.plist")
-    let domain = try PropertyListFileDomain(file: url)
+    let domain = try PropertyListFileRows(file: url)
     let canvas = MemoryCanvas(rows: 30, columns: 100)
     let session = EditorSession(sources: [domain])
     let screen = EditorScreen(canvas: canvas, session: session, glyphs: .unicode, wake: {})
@@ -200,7 +200,7 @@ import Testing
   }
 
   @Test func theEditorsReadOnlyModeStillOpensContainers() throws {
-    let domain = try PropertyListFileDomain(
+    let domain = try PropertyListFileRows(
       file: TestPreferences.fixtures.appendingPathComponent("rectangle-binary.plist"))
     let session = EditorSession(sources: [domain], isReadOnly: true)
     let leftHalf = try index(of: ["leftHalf"], in: domain)
@@ -215,7 +215,7 @@ import Testing
 
   @Test func aMissingFileIsAnError() {
     #expect(throws: PropertyListError.self) {
-      try PropertyListFileDomain(file: URL(fileURLWithPath: "/nonexistent/x.plist"))
+      try PropertyListFileRows(file: URL(fileURLWithPath: "/nonexistent/x.plist"))
     }
   }
 }
