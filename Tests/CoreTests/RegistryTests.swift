@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The weak registries of suite storages and cloud replicas under churn from many threads.
+/// The weak registries of suite storages and cloud devices under churn from many threads.
 @Suite struct RegistryTests {
   /// Issue 12, item 8: a storage's `deinit` ran inside the registry's lock (a weak load dropped
   /// the last strong reference) and blocked on that lock; every thread, and the exit flush, then

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The in-process state of a store (a suite's ``SuiteStorage``, a cloud device's
-/// ``CloudReplica``): observers kept under ``lock``, and disk or backend work run on ``queue``.
+/// ``CloudDevice``): observers kept under ``lock``, and disk or backend work run on ``queue``.
 protocol ObservedStoreState: AnyObject, Sendable {
   associatedtype Change: Sendable
   /// Guards ``observers`` and the store's values.

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A table of objects held weakly by key: the one registry mechanism of the core (suite storages
-/// by file, cloud replicas by backend, in-memory devices by container).
+/// by file, cloud devices by backend, in-memory devices by container).
 ///
 /// Deadlock-free by construction: no strong reference to a registered object is ever released
 /// while ``lock`` is held. Loading a weak reference makes a strong one; if the object's last

@@ -19,7 +19,7 @@ extension NSUbiquitousKeyValueStore: ObservableKeyValueStore {
   ///   property-list value. Nothing changes on failure.
   public func write(_ value: Any?, forKey key: String, excluding: DefaultsObservation? = nil) throws
   {
-    try replica.write(canonical(value, forKey: key), forKey: key, excluding: excluding?.id)
+    try device.write(canonical(value, forKey: key), forKey: key, excluding: excluding?.id)
   }
 
   /// Stores (or with nil removes) several values together, checked: they are saved to the
@@ -34,7 +34,7 @@ extension NSUbiquitousKeyValueStore: ObservableKeyValueStore {
     let checked = try values.reduce(into: [String: Any?]()) { result, entry in
       result[entry.key] = .some(try canonical(entry.value, forKey: entry.key))
     }
-    try replica.write(checked, excluding: excluding?.id)
+    try device.write(checked, excluding: excluding?.id)
   }
 
   /// The canonical form of `value` (nil stays nil).
@@ -60,7 +60,7 @@ extension NSUbiquitousKeyValueStore: ObservableKeyValueStore {
   public func observe(_ handler: @escaping @Sendable (DefaultsChange) -> Void)
     -> DefaultsObservation
   {
-    replica.addObserver { change in
+    device.addObserver { change in
       switch change.reason {
       case nil:
         handler(DefaultsChange(keys: change.keys, origin: .thisProcess))

@@ -34,7 +34,7 @@ open class NSUbiquitousKeyValueStore: NSObject, @unchecked Sendable {
   /// The backend keeping this store's container.
   public let backend: any CloudBackend
   /// The device copy shared by every store object of ``backend``.
-  let replica: CloudReplica
+  let device: CloudDevice
   /// Posts ``didChangeExternallyNotification`` for this object.
   private var notificationObservation: DefaultsObservation?
 
@@ -92,10 +92,10 @@ open class NSUbiquitousKeyValueStore: NSObject, @unchecked Sendable {
   ///   ``InMemoryCloudBackend``.
   public init(backend: any CloudBackend) {
     self.backend = backend
-    replica = CloudReplicaRegistry.shared.replica(for: backend)
+    device = CloudDeviceRegistry.shared.device(for: backend)
     super.init()
     let weakSelf = WeakStore(self)
-    notificationObservation = replica.addObserver { change in
+    notificationObservation = device.addObserver { change in
       weakSelf.store?.postDidChangeExternally(change)
     }
   }
@@ -110,7 +110,7 @@ open class NSUbiquitousKeyValueStore: NSObject, @unchecked Sendable {
 
   /// The value of `aKey`, or nil.
   open func object(forKey aKey: String) -> Any? {
-    replica.value(forKey: aKey)
+    device.value(forKey: aKey)
   }
 
   /// The value of `aKey` when it is a string, else nil.
@@ -159,7 +159,7 @@ open class NSUbiquitousKeyValueStore: NSObject, @unchecked Sendable {
   ///
   /// Apple: "A dictionary with all of the key-value pairs in the iCloud key-value store."
   open var dictionaryRepresentation: [String: Any] {
-    replica.allValues()
+    device.allValues()
   }
 
   // MARK: Writing (Apple's setters; a refused write is reported, see `write(_:forKey:excluding:)`)
@@ -233,13 +233,13 @@ open class NSUbiquitousKeyValueStore: NSObject, @unchecked Sendable {
   /// - Returns: false when the container could not be written or read (see ``lastError``).
   @discardableResult
   open func synchronize() -> Bool {
-    replica.synchronize()
+    device.synchronize()
   }
 
   /// The last failure to read or write the container through this backend; nil after the next
   /// success (an addition to Apple's API).
   public var lastError: (any Error)? {
-    replica.lastError
+    device.lastError
   }
 
   /// Why the container's record of `key` was refused, or nil (an addition to Apple's API): a
@@ -250,7 +250,7 @@ open class NSUbiquitousKeyValueStore: NSObject, @unchecked Sendable {
   /// - Returns: The reason, for people (e.g. `the record's value was refused: binary property
   ///   list: object 1 at byte 10 is a set, which preferences cannot hold`).
   public func refusal(forKey key: String) -> String? {
-    replica.refusal(forKey: key)
+    device.refusal(forKey: key)
   }
 
   /// How this device's connection to the container is doing (an addition to Apple's API): the
@@ -260,7 +260,7 @@ open class NSUbiquitousKeyValueStore: NSObject, @unchecked Sendable {
   /// across exits meanwhile).
   public var syncStatus: CloudSyncStatus {
     var status = backend.syncStatus
-    status.pendingCount += replica.pendingWriteCount
+    status.pendingCount += device.pendingWriteCount
     return status
   }
 
@@ -272,7 +272,7 @@ open class NSUbiquitousKeyValueStore: NSObject, @unchecked Sendable {
   /// - Parameter account: The new account (``EmbeddedCloudBackend``: a folder name).
   /// - Throws: What the backend throws when the new account cannot be read; nothing changes then.
   public func switchAccount(to account: String) throws {
-    replica.flush()
+    device.flush()
     try backend.switchAccount(to: account)
   }
 }

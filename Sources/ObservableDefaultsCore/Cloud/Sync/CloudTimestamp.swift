@@ -44,7 +44,7 @@ public struct CloudTimestamp: Sendable, Hashable, Comparable, CustomStringConver
 ///
 /// Timestamps come from other devices, so the clock bounds what it takes from them: a timestamp
 /// more than ``maximumLead`` ahead of this device's wall clock is not admitted (the record
-/// carrying it is refused, see ``CloudReplica``), and no arithmetic traps: at the largest time the
+/// carrying it is refused, see ``CloudDevice``), and no arithmetic traps: at the largest time the
 /// counter still advances, and at the largest time and counter the clock stays there.
 struct HybridLogicalClock {
   /// How far ahead of the local wall clock an observed timestamp may be: 24 hours, in

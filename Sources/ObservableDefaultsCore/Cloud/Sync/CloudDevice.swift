@@ -11,10 +11,10 @@ struct CloudChange: Sendable {
 
 /// One device: its copy of a container, the writes not yet saved, and its clock.
 ///
-/// Every ``NSUbiquitousKeyValueStore`` on one backend object in a process shares one replica
-/// (see ``CloudReplicaRegistry``).
+/// Every ``NSUbiquitousKeyValueStore`` on one backend object in a process shares one device
+/// (see ``CloudDeviceRegistry``).
 ///
-/// - The copy is loaded from the backend when the replica is created, before any write can be
+/// - The copy is loaded from the backend when the device is created, before any write can be
 ///   saved: a new device pulls before it pushes, so it never overwrites cloud values.
 /// - A write changes the copy at once, tells observers synchronously, and is saved on ``queue``
 ///   shortly after (bursts coalesce into one save). A write of the value already stored does
@@ -29,7 +29,7 @@ struct CloudChange: Sendable {
 ///   one succeeds: a write made while the servers were away reaches them when they are back,
 ///   without another write or `synchronize()`. A NATS device whose quorum came back kept three
 ///   writes pending for more than 60 s without it.
-final class CloudReplica: ObservedStoreState, @unchecked Sendable {
+final class CloudDevice: ObservedStoreState, @unchecked Sendable {
   typealias Handler = @Sendable (CloudChange) -> Void
 
   let backend: any CloudBackend
@@ -48,7 +48,7 @@ final class CloudReplica: ObservedStoreState, @unchecked Sendable {
   private var hasSynced: Bool
   private var saveScheduled = false
   private var retryScheduled = false
-  private var retryDelay = CloudReplica.firstRetryDelay
+  private var retryDelay = CloudDevice.firstRetryDelay
   var observers = ObserverList<CloudChange>()
   private var latestError: (any Error)?
   // Set once at the end of `init`.
@@ -357,6 +357,6 @@ final class CloudReplica: ObservedStoreState, @unchecked Sendable {
   deinit {
     subscription?.cancel()
     if hasSynced, !pending.isEmpty { try? backend.save(pending) }
-    CloudReplicaRegistry.shared.remove(self)
+    CloudDeviceRegistry.shared.remove(self)
   }
 }
