@@ -64,10 +64,12 @@ import Testing
     #expect(store.string(forKey: "k3") == "v3")
     for server in lost { try server.start() }
     try cluster.waitUntilReady(lost)
-    // No write and no synchronize() after the quorum is back: the pending writes go by themselves.
+    // No write and no synchronize() after the quorum is back: the pending writes go by themselves
+    // (a try at most every 10 s; the bucket's new leader may take 4–9 s to elect, more when the
+    // machine is loaded).
     let reader = try NATSCloudBackend(configuration: configuration)
     #expect(
-      await poll(within: .seconds(60)) {
+      await poll(within: .seconds(90)) {
         ((try? reader.load().records) ?? [:]).count == 4
       })
     let stored = try reader.load().records

@@ -56,8 +56,9 @@ final class CloudDevice: ObservedStoreState, @unchecked Sendable {
 
   /// The delay before a failed save is first tried again: 1 s.
   static let firstRetryDelay: TimeInterval = 1
-  /// The longest delay between two tries of a failed save: 30 s.
-  static let maximumRetryDelay: TimeInterval = 30
+  /// The longest delay between two tries of a failed save: 10 s, so writes reach servers that
+  /// come back within about 10 s (one request per 10 s while they are away).
+  static let maximumRetryDelay: TimeInterval = 10
 
   /// Loads the backend's records and subscribes to its changes.
   init(backend: any CloudBackend) {
