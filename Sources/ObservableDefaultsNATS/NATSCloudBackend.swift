@@ -116,7 +116,7 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
         backend: "nats", endpoint: state.server, account: currentAccount,
         connection: refused ? .refused : state.connection,
         pendingCount: journal.pending.count(where: { handed[$0.key] != $0.value.timestamp }),
-        lastSync: lastSync, lastError: state.closure ?? lastError)
+        lastSync: lastSync, lastError: state.gaveUp ?? lastError)
     }
   }
 
@@ -136,11 +136,9 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
       }
       let read = try exchange { try batch(of: layout(currentAccountName)) }
       return lock.withLock {
-        journal.absorb(read.records)
-        journal.cursor = read.cursor
-        persistJournal()
-        return CloudRecordBatch(
-          records: journal.records, cursor: read.cursor, refused: read.refused)
+        let (batch, changed) = Self.absorb(read, into: &journal)
+        if changed { persistJournal() }
+        return batch
       }
     } catch let error as NATSError where error.kind == .unreachable {
       return lock.withLock { Self.offlineBatch(journal) }
@@ -191,11 +189,7 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
         account: account)
       var batch: CloudRecordBatch
       do {
-        batch = try exchange { try self.batch(of: newLayout) }
-        newJournal.absorb(batch.records)
-        newJournal.cursor = batch.cursor
-        batch = CloudRecordBatch(
-          records: newJournal.records, cursor: batch.cursor, refused: batch.refused)
+        batch = Self.absorb(try exchange { try self.batch(of: newLayout) }, into: &newJournal).batch
       } catch let error as NATSError where error.kind == .unreachable {
         batch = Self.offlineBatch(newJournal)
       } catch {
@@ -256,6 +250,22 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
       for (key, record) in pushed where handed[key] == record.timestamp { handed[key] = nil }
       persistJournal()
     }
+  }
+
+  /// Takes a read of the bucket into `journal`.
+  ///
+  /// - Returns: What a load gives (the bucket's records with the journal's pending writes over
+  ///   them), and whether the journal changed (so must be written).
+  private static func absorb(_ read: CloudRecordBatch, into journal: inout CloudDeviceJournal)
+    -> (batch: CloudRecordBatch, changed: Bool)
+  {
+    let taken = journal.absorb(read.records)
+    let moved = journal.cursor != read.cursor
+    journal.cursor = read.cursor
+    return (
+      CloudRecordBatch(records: journal.records, cursor: read.cursor, refused: read.refused),
+      taken || moved
+    )
   }
 
   /// The journal's records and resume point, for a load without a server.

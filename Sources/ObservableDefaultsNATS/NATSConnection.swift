@@ -14,7 +14,7 @@ final class NATSConnection: @unchecked Sendable {
     var connection = CloudSyncStatus.Connection.connecting
     var server: String?
     /// Why libnats closed the connection for good, once it has.
-    var closure: String?
+    var gaveUp: String?
   }
 
   let connection: OpaquePointer
@@ -155,7 +155,7 @@ final class NATSConnection: @unchecked Sendable {
           let url = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
           state.server = NATSConfiguration.withoutUserInfo(String(decoding: url, as: UTF8.self))
         }
-        state.closure = nil
+        state.gaveUp = nil
         switch natsConnection_Status(connection) {
         case NATS_CONN_STATUS_CONNECTED: state.connection = .connected
         case NATS_CONN_STATUS_CONNECTING: state.connection = .connecting
@@ -165,7 +165,7 @@ final class NATSConnection: @unchecked Sendable {
           // measured with a server that refused the credentials and with one stopped by
           // SIGSTOP — and reports no reason for it.
           state.connection = .offline
-          state.closure =
+          state.gaveUp =
             "nats: libnats gave up connecting in the background (the servers refused this device's credentials, or accepted and never answered); the device reconnects only when the program starts again"
         default: state.connection = .offline
         }

@@ -322,13 +322,19 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
     let layout: EtcdKeyLayout? = lock.withLock { connection == .offline ? nil : self.layout }
     guard let layout else { return }
     do {
-      _ = try client.range(key: layout.prefixKey, rangeEnd: layout.rangeEnd, countOnly: true)
-      lock.withLock { noteSuccess() }
+      try probe(layout)
     } catch let error as EtcdError where error.kind == .unreachable {
       lock.withLock { noteOffline(error) }
     } catch {
       lock.withLock { noteFailure(error) }
     }
+  }
+
+  /// Counts the account's keys (the heartbeat's and the retry's check that a member answers)
+  /// and notes the success.
+  private func probe(_ layout: EtcdKeyLayout) throws {
+    _ = try client.range(key: layout.prefixKey, rangeEnd: layout.rangeEnd, countOnly: true)
+    lock.withLock { noteSuccess() }
   }
 
   private func scheduleRetry(after delay: TimeInterval = 0.25) {
@@ -347,8 +353,7 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
       return self.layout
     }
     do {
-      _ = try client.range(key: layout.prefixKey, rangeEnd: layout.rangeEnd, countOnly: true)
-      lock.withLock { noteSuccess() }
+      try probe(layout)
       try pushPending()
     } catch {
       lock.withLock {

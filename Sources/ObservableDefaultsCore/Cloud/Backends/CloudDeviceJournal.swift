@@ -76,11 +76,17 @@ package struct CloudDeviceJournal {
   }
 
   /// Takes records from the cluster (keeping, per key, the later timestamp).
-  package mutating func absorb(_ incoming: [String: CloudRecord]) {
+  ///
+  /// - Returns: Whether any record was taken.
+  @discardableResult
+  package mutating func absorb(_ incoming: [String: CloudRecord]) -> Bool {
+    var changed = false
     for (key, record) in incoming
     where records[key].map({ record.timestamp > $0.timestamp }) ?? true {
       records[key] = record
+      changed = true
     }
+    return changed
   }
 
   /// Adds writes to push (newer than what is pending per key).
