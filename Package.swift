@@ -213,6 +213,12 @@ let package = Package(
       dependencies: ["ObservableDefaults"],
       path: "Tests/DefaultsProbe"
     ),
+    // A program that publishes settings schemas, for the tests of the schemas and the editor.
+    .executableTarget(
+      name: "schema-probe",
+      dependencies: ["ObservableDefaults"],
+      path: "Tests/SchemaProbe"
+    ),
     // The Apple-platform README's examples, ported line by line (run by ReadmeExamplesTests).
     .executableTarget(
       name: "readme-examples",
@@ -275,6 +281,7 @@ let package = Package(
       name: "ObservableDefaultsTests",
       dependencies: [
         "ObservableDefaults", "TestSupport", "defaults-probe", "readme-examples", "parity-swift5",
+        "schema-probe",
       ]
     ),
     // Settings classes in a module whose default isolation is the main actor.
@@ -298,7 +305,7 @@ let package = Package(
       name: "EditorTests",
       dependencies: [
         "SettingsEditor", "TestSupport", "settings-editor", "ObservableDefaultsCore",
-        "ObservableDefaultsEtcd",
+        "ObservableDefaultsEtcd", "schema-probe",
       ],
       exclude: ["Snapshots"]
     ),

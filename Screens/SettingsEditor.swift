@@ -50,18 +50,40 @@ public final class SettingsEditor {
   ///     edited key by key; pass ``availableSuites`` for all of them.
   ///   - files: Property-list files (XML or binary), shown as trees and editable; a save keeps
   ///     the file's format.
+  ///   - includesPublishedSchemas: Whether to list, after the objects, the settings classes
+  ///     other programs published (``SettingsSchemaDirectory/searchPath``), grouped by program:
+  ///     typed rows with defaults and descriptions on their suite or cloud container. A suite a
+  ///     schema describes is then listed through its schema only. Schemas this program published
+  ///     are left out (its objects are the ones given); files that hold no usable schema are
+  ///     named on the status line.
   /// - Throws: `PropertyListError` when a file is missing or is not a property list.
-  public convenience init(objects: [AnySettings] = [], suites: [String] = [], files: [URL] = [])
-    throws
-  {
+  public convenience init(
+    objects: [AnySettings] = [], suites: [String] = [], files: [URL] = [],
+    includesPublishedSchemas: Bool = false
+  ) throws {
     let fileSources: [any RowSource] = try files.map { try PropertyListFileRows(file: $0) }
     let objectSources: [any RowSource] = objects.map(SettingsObjectRows.init)
-    self.init(sources: objectSources + suites.map { SuiteRows(suite: $0) } + fileSources)
+    var schemaSources: [PublishedSchemaRows] = []
+    var problems: [String] = []
+    if includesPublishedSchemas {
+      let published = PublishedSchemas()
+      let program = ProcessInfo.processInfo.processName
+      schemaSources = published.entries.filter { $0.schema.program.name != program }
+        .map { PublishedSchemaRows($0.schema) }
+      problems = published.unusable.map { "\($0.error)" }
+    }
+    let described = Set(schemaSources.compactMap(\.suiteName))
+    let suiteSources = suites.filter { !described.contains($0) }.map { SuiteRows(suite: $0) }
+    self.init(sources: objectSources + schemaSources + suiteSources + fileSources)
+    schemaProblems = problems
   }
 
   init(sources: [any RowSource]) {
     self.sources = sources
   }
+
+  /// The schema files that could not be used, reported once the editor runs.
+  private var schemaProblems: [String] = []
 
   /// The names of the suites in the preferences folder, sorted.
   public static var availableSuites: [String] {
@@ -115,7 +137,7 @@ public final class SettingsEditor {
   /// them too.
   private func followSuites(_ session: EditorSession, loop: EventLoop) -> DefaultsObservation {
     session.discoverSources = {
-      let listed = Set(session.sources.filter { $0.kind == .suite }.map(\.title))
+      let listed = Set(session.sources.compactMap(\.suiteName))
       return PreferencesDirectory.suiteNames().filter { !listed.contains($0) }.map { name in
         let domain = SuiteRows(suite: name)
         domain.startWatching(post: loop.post)
@@ -139,6 +161,7 @@ public final class SettingsEditor {
     let diagnostics = Diagnostics.handler
     Diagnostics.handler = { diagnostic in loop.post { session.show(diagnostic) } }
     defer { Diagnostics.handler = diagnostics }
+    for problem in schemaProblems { Diagnostics.report(programName, problem) }
     for case let source as any LiveRowSource in sources { source.startWatching(post: loop.post) }
     let suiteWatch = listsNewSuites ? followSuites(session, loop: loop) : nil
     defer { suiteWatch?.cancel() }

@@ -12,6 +12,8 @@ protocol RowSource: AnyObject {
   var location: String { get }
   /// What kind of source this is, shown as a badge.
   var kind: RowSourceKind { get }
+  /// The suite of the preferences folder the rows show, if they show one.
+  var suiteName: String? { get }
   /// The number of rows.
   var rowCount: Int { get }
   /// The row at `index`, read now.
@@ -38,6 +40,8 @@ protocol RowSource: AnyObject {
 }
 
 extension RowSource {
+  var suiteName: String? { nil }
+
   var problem: String? { nil }
 
   var unreadableReason: String? { nil }

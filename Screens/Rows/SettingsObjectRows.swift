@@ -35,18 +35,9 @@ final class SettingsObjectRows: ReloadableRowSource {
 
   var kind: RowSourceKind { settings.store.kind == .cloud ? .cloud : .object }
 
-  /// The cloud store's sync state: the last error reading or writing the container and how many
-  /// writes wait for it; else `synced` when connected with nothing pending; else the backend's
-  /// ``CloudSyncStatus/summary`` (`offline, 2 pending`, `connecting`).
+  /// The cloud store's sync state (``CloudStoreState``).
   var state: String? {
-    guard let cloud = settings.store.store as? NSUbiquitousKeyValueStore else { return nil }
-    let status = cloud.syncStatus
-    if let error = cloud.lastError {
-      let waiting = status.pendingCount
-      return "sync error: \(error)"
-        + (waiting > 0 ? " (\(waiting) write\(waiting == 1 ? "" : "s") pending)" : "")
-    }
-    return status.connection == .connected && status.pendingCount == 0 ? "synced" : status.summary
+    (settings.store.store as? NSUbiquitousKeyValueStore).map(CloudStoreState.text)
   }
 
   var unreadableReason: String? {

@@ -33,6 +33,8 @@ final class SuiteRows: ExpandableRowSource, LiveRowSource, ReloadableRowSource,
     tree = PropertyListTreeRows(root: values)
   }
 
+  var suiteName: String? { title }
+
   var rowCount: Int {
     registrar.access(self, keyPath: \.tree)
     return tree.lines.count

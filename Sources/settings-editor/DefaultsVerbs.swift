@@ -37,13 +37,19 @@ enum DefaultsVerbs {
 
   /// Stores the value `words` stand for under `key` and waits until it is in the file;
   /// `-array-add` and `-dict-add` add to the array or dictionary stored there.
+  /// A suite's value is checked against the published schema that describes the key.
   static func write(_ domain: Invocation.Domain, key: String, words: [String]) throws {
-    let value = try TypedValueWords.value(of: words)
-    guard let addition = TypedValueWords.Addition(words.first) else {
-      return try store(value, forKey: key, in: domain)
+    var value = try TypedValueWords.value(of: words)
+    if let addition = TypedValueWords.Addition(words.first) {
+      value = try addition.merge(value, into: (try? values(of: domain))?[key], key: key)
     }
-    let stored = (try? values(of: domain))?[key]
-    try store(addition.merge(value, into: stored, key: key), forKey: key, in: domain)
+    if case .suite(let suite) = domain { try SchemaVerbs.check(value, forKey: key, in: suite) }
+    try store(value, forKey: key, in: domain)
+  }
+
+  /// Removes `keys` in one write; keys not stored are no change.
+  static func remove(_ keys: [String], from domain: Invocation.Domain) throws {
+    try store(Dictionary(uniqueKeysWithValues: keys.map { ($0, nil as Any?) }), in: domain)
   }
 
   /// Moves the value of `key` to `newKey` in one write.

@@ -1,9 +1,11 @@
+import ObservableDefaults
+
 extension Invocation {
   /// The arguments the invocation carries, each with the role errors name it by (`key`, `value`,
   /// `suite name`, `file`…), in command-line order.
   var namedOperands: [(role: String, text: String)] {
     switch self {
-    case .editor, .help, .domains, .cloudStatus(nil):
+    case .editor, .help, .domains, .cloudStatus(nil), .listSchemas, .removeSchemas(nil):
       return []
     case .cloudStatus(let container?):
       return [("container", container)]
@@ -29,6 +31,14 @@ extension Invocation {
       return [("suite name", suite)] + (key.map { [("key", $0)] } ?? [])
     case .migrate(let suite, _):
       return [("suite name", suite)]
+    case .listKeys(let store):
+      return [store.named]
+    case .describe(let store, let key), .range(let store, let key):
+      return [store.named, ("key", key)]
+    case .reset(let suite, let key):
+      return [("suite name", suite)] + (key.map { [("key", $0)] } ?? [])
+    case .removeSchemas(let program?):
+      return [("program", program)]
     }
   }
 }
@@ -39,6 +49,16 @@ extension Invocation.Domain {
     switch self {
     case .suite(let name): ("suite name", name)
     case .file(let path): ("file", path)
+    }
+  }
+}
+
+extension SettingsSchema.Store {
+  /// The store with its role: `suite name` or `container`.
+  fileprivate var named: (role: String, text: String) {
+    switch self {
+    case .suite(let name): ("suite name", name)
+    case .cloud(let container): ("container", container)
     }
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ObservableDefaults
 import SettingsEditor
 
 /// What the command line asks for.
@@ -24,6 +25,14 @@ enum Invocation: Equatable {
   case watch(suite: String, key: String?)
   case migrate(suite: String, dryRun: Bool)
   case cloudStatus(container: String?)
+  case listSchemas
+  case listKeys(store: SettingsSchema.Store)
+  case describe(store: SettingsSchema.Store, key: String)
+  case range(store: SettingsSchema.Store, key: String)
+  /// `reset <suite> <key>`, or (key nil) `reset-recursively <suite>`.
+  case reset(suite: String, key: String?)
+  /// `schema remove <program>`, or (nil) `schema remove --gone`.
+  case removeSchemas(program: String?)
 
   /// A suite name or a property-list file named on the command line.
   enum Domain: Equatable {
@@ -79,6 +88,7 @@ enum Invocation: Equatable {
     let json = verb == .export || verb == .import ? flags.remove("--json") != nil : false
     let raw = verb == .read ? flags.remove("--raw") != nil : false
     let dryRun = verb == .migrate ? flags.remove("--dry-run") != nil : false
+    let gone = verb == .schema ? flags.remove("--gone") != nil : false
     if verb != .write, let unknown = flags.sorted().first {
       throw .usage(verb, "unknown option \(unknown)")
     }
@@ -134,6 +144,28 @@ enum Invocation: Equatable {
     case .migrate:
       guard words.count == 1 else { throw .usage(verb, "wrong number of arguments") }
       return .migrate(suite: try suite(words[0]), dryRun: dryRun)
+    case .listSchemas:
+      try count(0...0)
+      return .listSchemas
+    case .listKeys:
+      try count(1...1)
+      return .listKeys(store: SchemaVerbs.store(try suite(operands[0])))
+    case .describe, .range:
+      try count(2...2)
+      let store = SchemaVerbs.store(try suite(operands[0]))
+      return verb == .describe
+        ? .describe(store: store, key: operands[1]) : .range(store: store, key: operands[1])
+    case .reset:
+      try count(2...2)
+      return .reset(suite: try suite(operands[0]), key: operands[1])
+    case .resetRecursively:
+      try count(1...1)
+      return .reset(suite: try suite(operands[0]), key: nil)
+    case .schema:
+      guard words.first == "remove", words.count == (gone ? 1 : 2) else {
+        throw .usage(verb, "the schema verb takes: remove <program> | remove --gone")
+      }
+      return .removeSchemas(program: gone ? nil : words[1])
     case .cloud:
       guard (1...2).contains(operands.count), operands[0] == "status" else {
         throw .usage(verb, "the cloud verb takes: status [container]")

@@ -3,7 +3,12 @@ enum Verb: String, CaseIterable, Sendable {
   case read
   case readType = "read-type"
   case write, rename, delete, domains, find, export, `import`
-  case watch, migrate, cloud, help
+  case watch, migrate
+  case listSchemas = "list-schemas"
+  case listKeys = "list-keys"
+  case describe, range, reset
+  case resetRecursively = "reset-recursively"
+  case schema, cloud, help
 
   /// The arguments after the verb, e.g. `<suite | file.plist> [key]`.
   var synopsis: String {
@@ -19,6 +24,12 @@ enum Verb: String, CaseIterable, Sendable {
     case .import: "<suite> <input | -> [--json]"
     case .watch: "<suite> [key]"
     case .migrate: "<suite> [--dry-run]"
+    case .listSchemas: ""
+    case .listKeys: "<suite | cloud:container>"
+    case .describe, .range: "<suite | cloud:container> <key>"
+    case .reset: "<suite> <key>"
+    case .resetRecursively: "<suite>"
+    case .schema: "remove <program> | remove --gone"
     case .cloud: "status [container]"
     case .help: "[verb]"
     }
@@ -44,6 +55,13 @@ enum Verb: String, CaseIterable, Sendable {
     case .watch: "print each change to a suite as it happens, until interrupted"
     case .migrate:
       "bring a suite to the schema version of this program's settings, or show the changes"
+    case .listSchemas: "list the settings schemas programs published"
+    case .listKeys: "list the keys the schemas of a suite or cloud container describe"
+    case .describe: "print a key's type, default, description, choices or range, and value"
+    case .range: "print the values a key admits"
+    case .reset: "reset a key a schema describes to its default (removes it)"
+    case .resetRecursively: "reset every key the schemas of a suite describe"
+    case .schema: "remove the published schemas of a program, or of every program gone"
     case .cloud: "print the cloud store's backend, endpoint, connection, pending writes, last sync"
     case .help: "explain a verb"
     }
@@ -89,6 +107,8 @@ enum Verb: String, CaseIterable, Sendable {
         -dict-add <key> <value>...  adds to (or replaces in) the dictionary under the key
       A string value may not start with - unless it is a number (use -string).
       A suite or file stored as a binary property list stays binary; other keys are kept.
+      When a published schema describes the key (see list-schemas), a value that does not fit \
+      its type, range or choices is refused with 65, naming the key and both types.
       XML property lists store dates to the second (the format has no fractions); binary
       ones keep every digit.
       """
@@ -140,6 +160,41 @@ enum Verb: String, CaseIterable, Sendable {
       connected, 69 when offline or still connecting, 77 when the servers refused the \
       credentials, 78 when the configuration cannot be used (say, a credentials file readable by \
       others).
+      """
+    case .listSchemas:
+      """
+      Programs built with ObservableDefaults publish a schema of each settings class they use \
+      in $XDG_DATA_HOME/ObservableDefaults/schemas (else ~/.local/share/…); packages install \
+      them in ObservableDefaults/schemas of each folder of $XDG_DATA_DIRS (/usr/local/share, \
+      /usr/share). Prints one line per schema, tab-separated: the store (a suite, or \
+      cloud:<container>), the class (Module.Class), the program, and '(program gone)' when the \
+      program that published it no longer exists. A file that cannot be used is named on \
+      standard error with the reason.
+      """
+    case .listKeys:
+      "Prints the stored keys (prefix included), one per line, in the order the classes declare them."
+    case .describe:
+      """
+      Prints 'name: value' lines: key, schema (the class and its program), type, stored as \
+      (the property-list form), default, choices (an enumeration's cases and raw values), \
+      range (an integer type's), previous keys, summary and discussion (the documentation \
+      comment), and for a suite the value stored now ('not set' when the default applies; \
+      'does not fit' when it is not of the schema's type).
+      """
+    case .range:
+      """
+      Prints, as gsettings range does, 'enum' and the raw values one per line, 'range <type> \
+      <minimum> <maximum>' for an integer, or 'type <type>'.
+      """
+    case .reset:
+      "Removes the key from the suite, so the program reads its default; the key must be in a schema."
+    case .resetRecursively:
+      "Removes every key the suite's schemas describe; keys no schema lists are kept."
+    case .schema:
+      """
+      remove <program> deletes the schemas the program published in the user's folder; \
+      remove --gone deletes those of every program whose executable no longer exists. Schemas \
+      installed with a package are left to the package. Prints each file removed.
       """
     case .help:
       "Prints the help of a verb; 'settings-editor <verb> --help' does the same."

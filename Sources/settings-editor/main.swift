@@ -32,7 +32,8 @@ func perform(_ invocation: Invocation) throws {
       AnySettings(Settings()), AnySettings(AppearanceSettings()), AnySettings(EveryTypeSettings()),
       AnySettings(CloudSettings()),
     ]
-    let editor = try SettingsEditor(objects: demo, suites: SettingsEditor.availableSuites)
+    let editor = try SettingsEditor(
+      objects: demo, suites: SettingsEditor.availableSuites, includesPublishedSchemas: true)
     editor.listsNewSuites = true
     try options.run(editor)
   case .editFiles(let paths, let options):
@@ -63,6 +64,20 @@ func perform(_ invocation: Invocation) throws {
     try WatchVerb.run(suite: suite, key: key)
   case .migrate(let suite, let dryRun):
     print(try MigrateVerb.run(suite: suite, dryRun: dryRun))
+  case .listSchemas:
+    let list = SchemaVerbs.listSchemas()
+    if !list.isEmpty { print(list) }
+  case .listKeys(let store):
+    print(try SchemaVerbs.listKeys(store))
+  case .describe(let store, let key):
+    print(try SchemaVerbs.describe(store, key: key))
+  case .range(let store, let key):
+    print(try SchemaVerbs.range(store, key: key))
+  case .reset(let suite, let key):
+    let keys = try SchemaVerbs.keysToReset(in: suite, key: key)
+    if !keys.isEmpty { try DefaultsVerbs.remove(keys, from: .suite(suite)) }
+  case .removeSchemas(let program):
+    for path in try SchemaVerbs.remove(program: program) { print(TerminalText.escaped(path)) }
   case .cloudStatus(let container):
     let (report, status) = CloudStatusVerb.run(container: container)
     print(report)
@@ -70,6 +85,8 @@ func perform(_ invocation: Invocation) throws {
   }
 }
 
+// The demo settings are the editor's own: no schema of them is published for other tools.
+SettingsSchemaPublisher.isEnabled = false
 // The editor opens programs' cloud containers with whichever engine the configuration names,
 // whatever traits the package was built with.
 CloudEngines.register(EtcdCloudBackend.engine)

@@ -70,7 +70,9 @@ public final class ChildProcess {
   ///   - program: The executable.
   ///   - arguments: Its arguments.
   ///   - environment: Variables set (or replaced) on top of this process's environment; a `nil`
-  ///     value removes the variable.
+  ///     value removes the variable. Unless it says otherwise, the child publishes no settings
+  ///     schemas (`OBSERVABLE_DEFAULTS_PUBLISH_SCHEMAS=0`): a test's programs must not leave
+  ///     schemas in the user's folder.
   ///   - input: Written to its standard input, which is then closed; `nil` gives it `/dev/null`.
   ///   - folder: Its working directory; this process's when `nil`.
   /// - Throws: The error of `Process.run()` when it cannot be started.
@@ -82,6 +84,7 @@ public final class ChildProcess {
     process.executableURL = program
     process.arguments = arguments
     var variables = ProcessInfo.processInfo.environment
+    variables["OBSERVABLE_DEFAULTS_PUBLISH_SCHEMAS"] = "0"
     for (name, value) in environment { variables[name] = value }
     process.environment = variables
     process.currentDirectoryURL = folder

@@ -30,9 +30,9 @@ public final class TmuxSession {
     _ = try tmux(["send-keys", "-t", name] + keys)
   }
 
-  /// Sends `text` literally, character by character.
+  /// Sends `text` literally, character by character (`-7` too: it is not read as an option).
   public func type(_ text: String) throws {
-    _ = try tmux(["send-keys", "-t", name, "-l", text])
+    _ = try tmux(["send-keys", "-t", name, "-l", "--", text])
   }
 
   /// Changes the window size.

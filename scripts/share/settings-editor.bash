@@ -1,7 +1,8 @@
-# bash completion for settings-editor: verbs, options, suite names, write's type flags.
+# bash completion for settings-editor: verbs, options, suite names, keys of published schemas,
+# write's type flags.
 _settings_editor() {
   local current=${COMP_WORDS[COMP_CWORD]}
-  local verbs="read read-type write rename delete domains find export import watch migrate cloud help"
+  local verbs="read read-type write rename delete domains find export import watch migrate list-schemas list-keys describe range reset reset-recursively schema cloud help"
   local options="--readonly --color=auto --color=always --color=never --help"
   if [ "$COMP_CWORD" -eq 1 ]; then
     if [[ $current == -* ]]; then
@@ -18,6 +19,21 @@ _settings_editor() {
       mapfile -t COMPREPLY < <(compgen -W "$verbs" -- "$current") ;;
     cloud)
       [ "$COMP_CWORD" -eq 2 ] && mapfile -t COMPREPLY < <(compgen -W "status" -- "$current") ;;
+    schema)
+      if [ "$COMP_CWORD" -eq 2 ]; then
+        mapfile -t COMPREPLY < <(compgen -W "remove" -- "$current")
+      elif [ "$COMP_CWORD" -eq 3 ]; then
+        mapfile -t COMPREPLY < <(compgen -W "--gone $(settings-editor list-schemas 2>/dev/null \
+          | cut -f3 | sort -u)" -- "$current")
+      fi ;;
+    list-keys|describe|range|reset|reset-recursively)
+      if [ "$COMP_CWORD" -eq 2 ]; then
+        mapfile -t COMPREPLY < <(compgen -W "$(settings-editor list-schemas 2>/dev/null \
+          | cut -f1 | sort -u)" -- "$current")
+      elif [ "$COMP_CWORD" -eq 3 ] && [ "$verb" != list-keys ] && [ "$verb" != reset-recursively ]; then
+        mapfile -t COMPREPLY < <(compgen -W "$(settings-editor list-keys "${COMP_WORDS[2]}" \
+          2>/dev/null)" -- "$current")
+      fi ;;
     read|read-type|write|rename|delete|export|import|watch|migrate)
       if [ "$COMP_CWORD" -eq 2 ]; then
         mapfile -t COMPREPLY < <(compgen -W "$(settings-editor domains 2>/dev/null)" -- "$current")

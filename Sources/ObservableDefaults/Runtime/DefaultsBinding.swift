@@ -202,6 +202,7 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
     let store = resolveStore()
     readsThrough = store is FoundationDefaultsStore
     VersionedSettingsMigration.run(for: Object.self, on: store)
+    SettingsSchemaPublisher.publish(schema, of: object, store: store, prefix: prefix)
     for property in schema {
       property.refresh(object, store, prefix)?.assign()
     }

@@ -15,6 +15,7 @@ public struct AnySettings: @unchecked Sendable {
   public let object: AnyObject
 
   private let storeInfo: () -> SettingsStoreInfo
+  private let makeSchema: (SettingsSchema.Program) -> SettingsSchema?
 
   /// Wraps a settings object.
   public init<Settings: ObservableSettings>(_ object: Settings) {
@@ -24,7 +25,17 @@ public struct AnySettings: @unchecked Sendable {
     properties = Settings._$settingsSchema.map {
       AnySettingsProperty($0, of: object._$settingsRoot)
     }
+    makeSchema = { program in
+      let store = object._$settingsStore
+      return SettingsSchema(
+        properties: Settings._$settingsSchema, of: object._$settingsRoot, store: store.store,
+        prefix: store.prefix, program: program)
+    }
   }
+
+  /// The object's class and store as a published schema describes them, when other programs
+  /// can open the store by name (see ``SettingsSchemaPublisher``).
+  func schema(program: SettingsSchema.Program) -> SettingsSchema? { makeSchema(program) }
 
   /// The properties whose stored value waits for a migration, as `name: what will change`
   /// (see ``AnySettingsProperty/pendingMigration``), in declaration order.

@@ -19,8 +19,12 @@ public struct SettingsProperty<Object: AnyObject>: @unchecked Sendable {
   public let valueType: SettingsValueType
   /// The Swift type as written, such as `"Int"` or `"Optional<String>"`.
   public let typeName: String
-  /// The property's `///` documentation comment, without the slashes; `nil` when it has none.
+  /// The first paragraph of the property's `///` documentation comment, without the slashes;
+  /// `nil` when it has none.
   public let summary: String?
+  /// The paragraphs of the documentation comment after the first (DocC's discussion), separated
+  /// by a blank line; `nil` when there are none.
+  public let discussion: String?
   /// The key path of the property.
   public let keyPath: AnyKeyPath
 
@@ -31,6 +35,8 @@ public struct SettingsProperty<Object: AnyObject>: @unchecked Sendable {
   private let writeEncoded: (Object, Any?) throws -> Void
   private let reads: (Any) -> Bool
   private let equalsDefault: (Object, SettingsStoreInfo) -> Bool
+  /// The property's entry in a published schema; `nil` for an `@ObservableOnly` property.
+  let schemaKey: (Object) -> SettingsSchema.Key?
   /// The value stored under the key (with the given prefix) in a store, else the property's
   /// fallback; for an `@ObservableOnly` property, its value.
   let storedValue: (Object, any ObservableKeyValueStore, String) -> Any
@@ -140,7 +146,7 @@ extension SettingsProperty {
   ///   - previousKeys: The keys of earlier versions, newest first, without prefix: while `key`
   ///     holds no value, the value is read from the first that holds one; the first write of the
   ///     property or ``migrateStoredValue(of:)`` moves it to `key`.
-  ///   - summary: The property's documentation comment.
+  ///   - summary: The property's documentation comment (paragraphs separated by a blank line).
   ///   - property: The property.
   ///   - storage: Its cache (`_name` in the expansion).
   ///   - defaultValue: Its declaration-time default (`_default_value_of_name`).
@@ -173,9 +179,11 @@ extension SettingsProperty {
         as: Value.self)
       return object[keyPath: defaultValue]
     }
+    let documentation = DocumentationText(summary)
     return Self(
       name: name, key: key, previousKeys: previousKeys, valueType: SettingsValueType(Value.self),
-      typeName: String(describing: Value.self), summary: summary, keyPath: property,
+      typeName: String(describing: Value.self), summary: documentation.summary,
+      discussion: documentation.discussion, keyPath: property,
       read: { $0[keyPath: property] },
       readDefault: fallback,
       write: { object, value in
@@ -187,6 +195,11 @@ extension SettingsProperty {
       },
       reads: { codec.decode($0) != nil },
       equalsDefault: { codec.isEqual($0[keyPath: property], fallback($0, $1)) },
+      schemaKey: { object in
+        SettingsSchema.Key(
+          name: name, key: key, previousKeys: previousKeys, documentation: summary,
+          defaultValue: object[keyPath: defaultValue], codec: codec)
+      },
       storedValue: storedValue,
       refresh: { object, store, prefix in
         let stored = storedValue(object, store, prefix)
@@ -218,9 +231,11 @@ extension SettingsProperty {
   public static func observableOnly<Value>(
     _ name: String, summary: String? = nil, property: ReferenceWritableKeyPath<Object, Value>
   ) -> Self {
-    Self(
+    let documentation = DocumentationText(summary)
+    return Self(
       name: name, key: nil, previousKeys: [], valueType: SettingsValueType(Value.self),
-      typeName: String(describing: Value.self), summary: summary, keyPath: property,
+      typeName: String(describing: Value.self), summary: documentation.summary,
+      discussion: documentation.discussion, keyPath: property,
       read: { $0[keyPath: property] },
       readDefault: nil,
       write: { object, value in
@@ -232,6 +247,7 @@ extension SettingsProperty {
       },
       reads: { _ in false },
       equalsDefault: { _, _ in true },
+      schemaKey: { _ in nil },
       storedValue: { object, _, _ in object[keyPath: property] },
       refresh: { _, _, _ in nil },
       reset: { _, _ in },

@@ -4,10 +4,10 @@ import Foundation
 /// Directory specification (https://specifications.freedesktop.org/basedir-spec/latest/):
 /// `$XDG_CONFIG_HOME` and `$XDG_DATA_HOME` count only when set to an absolute path; otherwise
 /// `$HOME/.config` and `$HOME/.local/share`.
-enum HomeFolder {
+package enum HomeFolder {
   /// `$HOME` when it is an absolute path (as Foundation's `NSHomeDirectory()` reads it), else
   /// the password database's home folder of the user.
-  static func url(environment: [String: String]) -> URL {
+  package static func url(environment: [String: String]) -> URL {
     if let home = environment["HOME"], home.hasPrefix("/") {
       return URL(fileURLWithPath: home, isDirectory: true)
     }
@@ -15,8 +15,9 @@ enum HomeFolder {
   }
 
   /// `$<variable>` when it is an absolute path, else `<home>/<fallback>`.
-  static func baseFolder(_ variable: String, fallback: String, environment: [String: String]) -> URL
-  {
+  package static func baseFolder(
+    _ variable: String, fallback: String, environment: [String: String]
+  ) -> URL {
     if let value = environment[variable], value.hasPrefix("/") {
       return URL(fileURLWithPath: value, isDirectory: true)
     }

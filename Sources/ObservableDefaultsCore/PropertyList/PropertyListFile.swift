@@ -237,11 +237,29 @@ public struct PropertyListFile: Sendable {
   )
     throws
   {
+    try replaceContents(format: format) { _ in values }
+  }
+
+  /// Replaces the file's contents with what `body` makes of the values on disk now (empty when
+  /// there is no file), under the lock; when `body` returns nil nothing is written.
+  ///
+  /// - Returns: Whether the file was written.
+  /// - Throws: ``PropertyListError`` when the file cannot be read or written (it is then
+  ///   unchanged), and what `body` throws.
+  @discardableResult
+  package func replaceContents(
+    format: PropertyListSerialization.PropertyListFormat,
+    _ body: ([String: Any]) throws -> [String: Any]?
+  ) throws -> Bool {
+    var written = false
     _ = try updateSnapshot { document in
+      guard let values = try body(document.values) else { return false }
       document.values = values
       document.format = format
+      written = true
       return true
     }
+    return written
   }
 
   /// ``update(known:_:)`` for a writer that keeps no version of the file: reads it under the

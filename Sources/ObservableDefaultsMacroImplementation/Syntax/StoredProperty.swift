@@ -82,7 +82,8 @@ struct StoredProperty {
     return false
   }
 
-  /// The text of its `///` or `/** */` documentation comment, or `nil`.
+  /// The text of its `///` or `/** */` documentation comment, or `nil`: the lines of each
+  /// paragraph joined with spaces, the paragraphs with a blank line (`\n\n`).
   var documentation: String? {
     var lines: [String] = []
     for piece in declaration.leadingTrivia {
@@ -97,7 +98,8 @@ struct StoredProperty {
       default: continue
       }
     }
-    let text = lines.filter { !$0.isEmpty }.joined(separator: " ")
+    let paragraphs = lines.split(separator: "", omittingEmptySubsequences: true)
+    let text = paragraphs.map { $0.joined(separator: " ") }.joined(separator: "\n\n")
     return text.isEmpty ? nil : text
   }
 }

@@ -46,10 +46,12 @@ import Testing
 
   /// Completes `words` (the last one partly typed) with the bash or fish completion of the
   /// built program, in a preferences folder holding the suite `com.example.completion`.
+  /// The schemas `schema-probe` publishes are there too.
   private func complete(_ words: [String], shell: String) throws -> [String] {
     let editor = try EditorProcess()
     defer { withExtendedLifetime(editor) {} }  // its folder lives until the shell has run
     #expect(try editor.run("write", "com.example.completion", "k", "v").status == 0)
+    #expect(try editor.runSchemaProbe("print").status == 0)
     let script = Self.scripts.appendingPathComponent(
       shell == "bash" ? "share/settings-editor.bash" : "share/settings-editor.fish"
     ).path
@@ -67,10 +69,25 @@ import Testing
       URL(fileURLWithPath: "/usr/bin/env"), [shell, "-c", command],
       environment: Self.privateHome(folder).merging([
         "XDG_CONFIG_HOME": editor.preferences.path,
+        "XDG_DATA_HOME": editor.preferences.path + "/data",
+        "XDG_DATA_DIRS": editor.preferences.path + "/installed",
         "PATH": path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? ""),
       ]) { $1 }, in: folder.url)
     #expect(result.status == 0, "\(result.error)")
     return result.output.split(separator: "\n").map { String($0.split(separator: "\t")[0]) }
+  }
+
+  @Test(arguments: ["bash", "fish"])
+  func theSchemaVerbsCompleteStoresKeysAndPrograms(shell: String) throws {
+    #expect(
+      try complete(["settings-editor", "list-keys", "cloud:"], shell: shell)
+        == ["cloud:schema-probe"])
+    #expect(
+      try complete(["settings-editor", "describe", "com.example.schema-probe", "s"], shell: shell)
+        == ["scrollback", "showsToolbar"])
+    #expect(
+      try complete(["settings-editor", "schema", "remove", "sch"], shell: shell)
+        == ["schema-probe"])
   }
 
   @Test(arguments: ["bash", "fish"])
@@ -103,7 +120,7 @@ import Testing
     let (status, text) = try #require(try run("man", ["-l", "-P", "cat", page]))
     #expect(status == 0)
     let verbs = try programVerbs()
-    #expect(verbs.count == 13, "\(verbs)")
+    #expect(verbs.count == 20, "\(verbs)")
     for verb in verbs {
       #expect(text.contains(verb), "\(verb)")
     }
@@ -115,7 +132,8 @@ import Testing
     let verbs = try programVerbs().joined(separator: " ")
     #expect(
       verbs
-        == "read read-type write rename delete domains find export import watch migrate cloud help")
+        == "read read-type write rename delete domains find export import watch migrate "
+        + "list-schemas list-keys describe range reset reset-recursively schema cloud help")
     for name in ["settings-editor.bash", "settings-editor.fish"] {
       let text = try String(
         contentsOf: Self.scripts.appendingPathComponent("share/" + name), encoding: .utf8)

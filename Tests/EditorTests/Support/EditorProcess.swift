@@ -66,9 +66,33 @@ struct EditorProcess {
     return output
   }
 
-  /// The preferences folder, and the cloud containers beside it (the demo has a cloud object).
+  /// The preferences folder, and the cloud containers and published schemas beside it (the demo
+  /// has a cloud object); no installed schema folder of the machine is read.
   private var environment: [(String, String)] {
-    [("XDG_CONFIG_HOME", preferences.path), ("XDG_DATA_HOME", preferences.path + "/data")]
+    [
+      ("XDG_CONFIG_HOME", preferences.path), ("XDG_DATA_HOME", preferences.path + "/data"),
+      ("XDG_DATA_DIRS", preferences.path + "/installed"),
+    ]
+  }
+
+  /// Runs the `schema-probe` program (an app with settings of its own) in this folder with
+  /// schema publishing on, and waits for it.
+  func runSchemaProbe(_ arguments: String...) throws -> Result {
+    Result(try startSchemaProbe(arguments).finish())
+  }
+
+  /// Starts `schema-probe` as ``runSchemaProbe(_:)`` runs it, without waiting.
+  func startSchemaProbe(_ arguments: [String]) throws -> ChildProcess {
+    var variables: [String: String?] = Dictionary(
+      uniqueKeysWithValues: environment.map { ($0, $1) })
+    variables.updateValue(nil, forKey: "OBSERVABLE_DEFAULTS_PUBLISH_SCHEMAS")
+    return try ChildProcess(
+      ChildProcess.builtProgram("schema-probe"), arguments, environment: variables)
+  }
+
+  /// Where the programs run in this folder publish their schemas.
+  var publishedSchemas: URL {
+    preferences.appendingPathComponent("data/ObservableDefaults/schemas")
   }
 
   /// The command line that starts the program in this folder, for a shell (tmux), with `extra`

@@ -36,6 +36,11 @@ package enum CloudDefaultBackend {
     }
   }
 
+  /// Whether `backend` is the backend of the default store (false while it has none yet).
+  package static func isDefault(_ backend: any CloudBackend) -> Bool {
+    lock.withLock { resolved.map { $0 === backend } ?? false }
+  }
+
   /// A new device of `container` on the backend the configuration names (the rule above,
   /// without step 1): what the shared store of a program with that container would use.
   package static func configured(container: String) -> any CloudBackend {

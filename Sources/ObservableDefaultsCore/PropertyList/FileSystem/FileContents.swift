@@ -7,17 +7,19 @@ import Foundation
 /// Reads a property-list file's bytes, refusing what is not a regular file with a reason people
 /// understand (Foundation's `Data(contentsOf:)` reports a folder as "error 256" and reads
 /// `/dev/zero` until memory runs out).
-enum FileContents {
-  /// The largest file read (256 MiB): far above any preferences file.
-  static let maximumSize = 256 << 20
+package enum FileContents {
+  /// The largest file read by default (256 MiB): far above any preferences file.
+  package static let maximumSize = 256 << 20
 
   /// The bytes of the file at `url` (symbolic links followed) and the identity of the version
   /// read, or nil when there is no file (also for a symbolic link whose target does not exist).
   ///
   /// - Throws: ``PropertyListError`` of kind `.unreadable` naming the reason: permission denied,
   ///   a symbolic link loop, a folder, a device or other non-regular file, a file above
-  ///   ``maximumSize``, an I/O error.
-  static func read(_ url: URL) throws -> (data: Data, identity: FileIdentity)? {
+  ///   `maximumSize` bytes (a whole number of MiB), an I/O error.
+  static func read(_ url: URL, maximumSize: Int = maximumSize) throws -> (
+    data: Data, identity: FileIdentity
+  )? {
     func failure(_ reason: String) -> PropertyListError {
       PropertyListError(file: url, kind: .unreadable, reason: reason)
     }
@@ -63,6 +65,11 @@ enum FileContents {
     }
     data.count = length
     return (data, FileIdentity(status))
+  }
+
+  /// The bytes of ``read(_:maximumSize:)``, for files other than property lists of a store.
+  package static func bytes(of url: URL, maximumSize: Int) throws -> Data? {
+    try read(url, maximumSize: maximumSize)?.data
   }
 
   private static func describe(_ type: mode_t) -> String {

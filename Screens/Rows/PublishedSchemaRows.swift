@@ -1,0 +1,194 @@
+import Foundation
+import ObservableDefaults
+import ObservableDefaultsCore
+import Observation
+
+/// The keys of another program's settings class as rows, from the schema it published
+/// (``SettingsSchema``) and the values of its store: typed rows with defaults, unset keys shown
+/// with their default, `*` for a stored value that differs, `!` for one that does not fit the
+/// schema, enumerations cycled by their cases, integers checked against their range, `d`
+/// removing the key. A suite is its file in the preferences folder; a cloud container is opened
+/// as another device of it, so edits reach the program's devices. Observable key by key: a
+/// change another process makes redraws that key's row only.
+@MainActor
+final class PublishedSchemaRows: LiveRowSource, ReloadableRowSource, Observable {
+  let title: String
+  let location: String
+  let kind: RowSourceKind
+  private let schema: SettingsSchema
+  private let store: any ObservableKeyValueStore
+  private let registrar = ObservationRegistrar()
+  private var observation: DefaultsObservation?
+  /// The stored value of each key of the schema (absent: not stored).
+  private var values: [String: Any] = [:]
+
+  /// Rows for `schema` on its store: the suite in `preferences`, or a new device of the cloud
+  /// container on the backend the configuration names.
+  init(_ schema: SettingsSchema, preferences: URL = PreferencesDirectory.url) {
+    self.schema = schema
+    // The objects pane is narrow: the class there, its program in the header.
+    title = schema.className
+    switch schema.store {
+    case .suite(let name):
+      let url = preferences.appendingPathComponent(name + ".plist", isDirectory: false)
+      store = PropertyListDefaults(fileURL: url)
+      location = "\(schema.program.name): \(url.path)"
+      kind = .object
+    case .cloud(let container):
+      store = NSUbiquitousKeyValueStore(
+        backend: CloudDefaultBackend.configured(container: container))
+      location = "\(schema.program.name): cloud container \(container)"
+      kind = .cloud
+    }
+    for key in schema.keys {
+      let storedKey = schema.storedKey(of: key)
+      values[storedKey] = store.storedObject(forKey: storedKey)
+    }
+  }
+
+  /// The suite the schema describes, nil for a cloud container.
+  var suiteName: String? {
+    if case .suite(let name) = schema.store { return name }
+    return nil
+  }
+
+  var rowCount: Int { schema.keys.count }
+
+  var state: String? { (store as? NSUbiquitousKeyValueStore).map(CloudStoreState.text) }
+
+  var unreadableReason: String? { (store as? PropertyListDefaults)?.unreadableReason }
+
+  func row(at index: Int) -> PropertyRow {
+    let key = schema.keys[index]
+    let storedKey = schema.storedKey(of: key)
+    registrar.access(self, keyPath: \.[observing: storedKey])
+    let stored = values[storedKey]
+    let misfit = stored.flatMap { key.misfit(of: $0, key: storedKey) }
+    let shown = (misfit == nil ? stored : nil) ?? key.defaultValue?.value
+    let typeName = SettingsObjectRows.displayName(of: key.typeName)
+    let format = ValueFormatting(type: Self.editedType(of: key), typeName: typeName)
+    let value = shown.map { Self.swiftValue($0, of: key) }
+    return PropertyRow(
+      name: key.name, key: storedKey, typeName: typeName,
+      value: format.text(of: value as Any, stored: shown),
+      isModified: stored != nil && misfit == nil
+        && !propertyListValuesEqual(stored, key.defaultValue?.value),
+      defaultValue: key.defaultValue.map {
+        format.text(of: Self.swiftValue($0.value, of: key), stored: $0.value)
+      } ?? (key.isOptional ? "nil" : nil),
+      summary: [key.summary, key.discussion].compactMap { $0 }.joined(separator: " "),
+      editing: format.editing(value: value as Any, stored: shown),
+      problem: misfit.map { "stored \($0.found) does not fit: \(key.expectedValues) expected" })
+  }
+
+  /// Stores what an editor of the row gave, in the key's stored form, once it fits the schema.
+  ///
+  /// - Throws: ``SettingsSchemaMisfit`` when it does not fit (out of range, not a case); the
+  ///   store's error when it cannot be written.
+  func setValue(_ value: Any, at index: Int) throws {
+    let key = schema.keys[index]
+    let storedKey = schema.storedKey(of: key)
+    let object = Self.storedForm(of: value, for: key)
+    if let object, let misfit = key.misfit(of: object, key: storedKey) { throw misfit }
+    try store.write(object, forKey: storedKey, excluding: observation)
+    reload([storedKey])
+  }
+
+  func resetValue(at index: Int) throws {
+    let storedKey = schema.storedKey(of: schema.keys[index])
+    try store.write(nil, forKey: storedKey, excluding: observation)
+    reload([storedKey])
+  }
+
+  func snapshot(at index: Int) -> RowSnapshot? {
+    let storedKey = schema.storedKey(of: schema.keys[index])
+    return .storedUnder(key: storedKey, value: values[storedKey])
+  }
+
+  func restore(_ snapshot: RowSnapshot, at index: Int) throws {
+    guard case .storedUnder(let key, let value) = snapshot else { return }
+    try store.write(value, forKey: key, excluding: observation)
+    reload([key])
+  }
+
+  func startWatching(post: @escaping MainJobPoster) {
+    guard observation == nil else { return }
+    observation = store.observe { [weak self] change in
+      post { self?.reload(change.keys) }
+    }
+  }
+
+  /// Writes what is pending and reads the store again.
+  ///
+  /// - Throws: The store's error when it cannot be written or read.
+  func reload() throws {
+    if !store.synchronize() {
+      if let error = (store as? PropertyListDefaults)?.lastError { throw error }
+    }
+    reload(Set(values.keys).union(schema.keys.map(schema.storedKey(of:))))
+  }
+
+  /// Reads `changedKeys` again and redraws the rows of those whose value differs.
+  private func reload(_ changedKeys: Set<String>) {
+    for storedKey in changedKeys where schema.key(stored: storedKey) != nil {
+      let value = store.storedObject(forKey: storedKey)
+      guard !propertyListValuesEqual(values[storedKey], value) else { continue }
+      registrar.withMutation(of: self, keyPath: \.[observing: storedKey]) {
+        values[storedKey] = value
+      }
+    }
+  }
+
+  /// The observation identity of one key's value.
+  private subscript(observing storedKey: String) -> String { storedKey }
+
+  /// The type the row is shown and edited as: a URL as its JSON (the stored form), the rest as
+  /// the schema says.
+  private static func editedType(of key: SettingsSchema.Key) -> SettingsValueType {
+    switch key.valueType {
+    case .url: .codable
+    case .optional(.url): .optional(.codable)
+    default: key.valueType
+    }
+  }
+
+  /// A stored value as the editors of its kind take it: a `Float` for a `Float` key, else the
+  /// property-list value itself.
+  private static func swiftValue(_ stored: Any, of key: SettingsSchema.Key) -> Any {
+    switch (key.valueType, stored) {
+    case (.float, let number as Double), (.optional(.float), let number as Double):
+      Float(number)
+    default: stored
+    }
+  }
+
+  /// What an editor gave in the key's stored form: a number as `Int` or `Double`, JSON as data
+  /// (or as the array or dictionary for those forms), a case as its raw value; nil for an empty
+  /// optional.
+  private static func storedForm(of value: Any, for key: SettingsSchema.Key) -> Any? {
+    guard let value = ValueFormatting.unwrapped(value) else { return nil }
+    switch value {
+    case let choice as EnumerationCase:
+      guard let text = choice.rawText else { return nil }
+      return key.choices?.first { "\($0.value.value)" == text }?.value.value
+        ?? rawValue(text, form: key.storedForm)
+    case let json as JSONValue:
+      if json.object is NSNull { return nil }
+      return [.array, .dictionary].contains(key.storedForm) ? json.object : Data(json.text.utf8)
+    case let number as Float: return Double(number)
+    case let number as any BinaryInteger:
+      if let integer = Int(exactly: number) { return integer }
+      return UInt64(exactly: number)
+    default: return value
+    }
+  }
+
+  /// A raw value typed as text in the raw form the key stores.
+  private static func rawValue(_ text: String, form: SettingsSchema.StoredForm) -> Any {
+    switch form {
+    case .rawInteger: Int(text) ?? text
+    case .rawReal: Double(text) ?? text
+    default: text
+    }
+  }
+}

@@ -1,0 +1,173 @@
+import Foundation
+
+/// A folder of published settings schemas: one folder per program, one property-list file per
+/// settings class and store (`<program>/<Module.Class>@<suite or container>.plist`).
+///
+/// Tools read every folder of ``searchPath``: the user's (``user``) first, then the installed
+/// ones (``installed``); a file of the user's folder hides the installed file of the same name,
+/// as `$XDG_DATA_HOME` comes before `$XDG_DATA_DIRS` in the XDG Base Directory specification.
+public struct SettingsSchemaDirectory: Sendable, Equatable {
+  /// The folder.
+  public let url: URL
+
+  /// The largest schema file read (2 MiB); a larger one is refused with
+  /// ``SettingsSchemaError/tooLarge(path:size:limit:)`` without being read.
+  public static let maximumFileSize = 2 << 20
+
+  /// A folder of schemas.
+  public init(url: URL) {
+    self.url = url
+  }
+
+  /// `$XDG_DATA_HOME/ObservableDefaults/schemas` when `XDG_DATA_HOME` is an absolute path, else
+  /// `$HOME/.local/share/ObservableDefaults/schemas`: where programs publish their schemas.
+  /// Read from the environment at each call.
+  public static var user: SettingsSchemaDirectory {
+    let base = HomeFolder.baseFolder(
+      "XDG_DATA_HOME", fallback: ".local/share", environment: ProcessInfo.processInfo.environment)
+    return SettingsSchemaDirectory(url: base.appendingPathComponent(subfolder, isDirectory: true))
+  }
+
+  /// `<dir>/ObservableDefaults/schemas` for each absolute `dir` of `$XDG_DATA_DIRS` (default
+  /// `/usr/local/share:/usr/share`), in that order: where packages install schemas.
+  public static var installed: [SettingsSchemaDirectory] {
+    let variable = ProcessInfo.processInfo.environment["XDG_DATA_DIRS"] ?? ""
+    let folders = variable.split(separator: ":").map(String.init).filter { $0.hasPrefix("/") }
+    return (folders.isEmpty ? ["/usr/local/share", "/usr/share"] : folders).map {
+      SettingsSchemaDirectory(
+        url: URL(fileURLWithPath: $0, isDirectory: true).appendingPathComponent(
+          subfolder, isDirectory: true))
+    }
+  }
+
+  /// ``user``, then ``installed``.
+  public static var searchPath: [SettingsSchemaDirectory] { [user] + installed }
+
+  private static let subfolder = "ObservableDefaults/schemas"
+
+  /// The file of `schema` in this folder.
+  public func fileURL(for schema: SettingsSchema) -> URL {
+    let store =
+      switch schema.store {
+      case .suite(let name): name
+      case .cloud(let container): "cloud-" + container
+      }
+    return url.appendingPathComponent(Self.fileName(schema.program.name), isDirectory: true)
+      .appendingPathComponent(
+        Self.fileName(schema.qualifiedName + "@" + store) + ".plist", isDirectory: false)
+  }
+
+  /// `name` usable as one file name: characters other than letters, digits, `.`, `-`, `_` and `@`
+  /// become `_`, and a leading `.` too (no hidden files, no `..`).
+  static func fileName(_ name: String) -> String {
+    var result = String(
+      name.unicodeScalars.map { scalar in
+        scalar.isASCII
+          && (CharacterSet.alphanumerics.contains(scalar) || "._-@".unicodeScalars.contains(scalar))
+          ? Character(scalar) : "_"
+      })
+    if result.hasPrefix(".") || result.isEmpty { result = "_" + result.dropFirst() }
+    return String(result.prefix(200))
+  }
+
+  /// Every schema file of the folder, by program then file name; unusable files are listed with
+  /// their error.
+  public func files() -> [SettingsSchemaFile] {
+    Self.visibleNames(in: url).flatMap { program in
+      let folder = url.appendingPathComponent(program, isDirectory: true)
+      return Self.visibleNames(in: folder).filter { $0.hasSuffix(".plist") }.map { name in
+        SettingsSchemaFile(url: folder.appendingPathComponent(name), directory: self)
+      }
+    }
+  }
+
+  /// Every schema of `folders` (by default ``searchPath``): those of the first folder, then each
+  /// file of a later folder that no earlier one has under the same program and name.
+  public static func allFiles(in folders: [SettingsSchemaDirectory] = searchPath)
+    -> [SettingsSchemaFile]
+  {
+    var seen: Set<String> = []
+    return folders.flatMap { $0.files() }.filter { file in
+      seen.insert(file.relativePath).inserted
+    }
+  }
+
+  /// The names in `folder` that do not start with `.` (lock and temporary files), sorted; none
+  /// when it cannot be listed.
+  private static func visibleNames(in folder: URL) -> [String] {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+    return names.filter { !$0.hasPrefix(".") }.sorted()
+  }
+
+  /// Writes `schema` to its file in this folder (see ``fileURL(for:)``), atomically, with mode
+  /// 0600 in folders of mode 0700 — unless the file already holds the same schema, or a schema
+  /// of a newer build of the program (``SettingsSchema/Program/build``).
+  ///
+  /// - Returns: Whether the file was written.
+  /// - Throws: `PropertyListError` when the file cannot be written (it is then unchanged).
+  @discardableResult
+  public func write(_ schema: SettingsSchema) throws -> Bool {
+    let url = fileURL(for: schema)
+    let new = schema.propertyList
+    return try PropertyListFile(url: url).replaceContents(format: .xml) { old in
+      guard !old.isEmpty else { return new }
+      if propertyListValuesEqual(old, new) { return nil }
+      let published = (try? SettingsSchema(propertyList: old, path: url.path))?.program.build
+      if let published, let build = schema.program.build, published > build { return nil }
+      return new
+    }
+  }
+}
+
+/// One file of a ``SettingsSchemaDirectory``.
+public struct SettingsSchemaFile: Sendable {
+  /// The file.
+  public let url: URL
+  /// The folder it was found in.
+  public let directory: SettingsSchemaDirectory
+  /// The schema it holds, or why it holds none: read once, when the file is listed.
+  public let schema: Result<SettingsSchema, SettingsSchemaError>
+
+  init(url: URL, directory: SettingsSchemaDirectory) {
+    self.url = url
+    self.directory = directory
+    schema = Result { () throws(SettingsSchemaError) in try Self.read(url) }
+  }
+
+  /// `<program>/<file name>`: what a file of another folder hides it by.
+  var relativePath: String {
+    url.deletingLastPathComponent().lastPathComponent + "/" + url.lastPathComponent
+  }
+
+  /// The name of the program folder the file lies in.
+  public var programFolder: String { url.deletingLastPathComponent().lastPathComponent }
+
+  /// Whether the program that published the schema is gone: it recorded an executable that no
+  /// longer exists. A schema installed without an executable never counts as gone.
+  public var isProgramGone: Bool {
+    guard case .success(let schema) = schema, let executable = schema.program.executable else {
+      return false
+    }
+    return !FileManager.default.fileExists(atPath: executable)
+  }
+
+  /// Reads a schema file: at most ``SettingsSchemaDirectory/maximumFileSize`` bytes, parsed with
+  /// the checks of every property-list file of this library (`PropertyListFile`).
+  static func read(_ url: URL) throws(SettingsSchemaError) -> SettingsSchema {
+    let limit = SettingsSchemaDirectory.maximumFileSize
+    let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int
+    if let size, size > limit { throw .tooLarge(path: url.path, size: size, limit: limit) }
+    let contents: Data?
+    let values: [String: Any]
+    do {
+      contents = try FileContents.bytes(of: url, maximumSize: limit)
+      values = try contents.map { try PropertyListFile(url: url).document(from: $0).values } ?? [:]
+    } catch let error as PropertyListError {
+      throw .unreadable(path: url.path, reason: error.reason)
+    } catch {
+      throw .unreadable(path: url.path, reason: "\(error)")
+    }
+    guard contents != nil else { throw .unreadable(path: url.path, reason: "the file is gone") }
+    return try SettingsSchema(propertyList: values, path: url.path)
+  }
+}

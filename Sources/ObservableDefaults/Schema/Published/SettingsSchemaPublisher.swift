@@ -1,0 +1,110 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// Publishes the ``SettingsSchema`` of each settings class a program uses, so tools such as the
+/// settings editor show and check its settings while it does not run.
+///
+/// The runtime publishes by itself: when an object of an `@ObservableDefaults` or
+/// `@ObservableCloud` class first loads its values, the class's schema for that object's store
+/// is written to ``SettingsSchemaDirectory/user`` on a background queue — once per class and
+/// store in a process, only when the file does not already hold it, never on a property's read
+/// or write. Only stores other programs can open by name are published: a suite in the
+/// preferences folder and the default cloud store's container.
+///
+/// A program opts out with ``isEnabled`` (before its first settings object) or, without code,
+/// with the environment variable ``environmentVariable`` set to `0`, `off`, `false` or `no`. A
+/// test bundle (a process named `*.xctest`, as `swift test` runs) publishes nothing: it is not a
+/// program people run, and its settings are the tests'.
+///
+/// To install schemas with a package, so tools know the program before its first run, give the
+/// program a command that writes them ("myapp --write-settings-schemas DIR"):
+///
+/// ```swift
+/// let folder = SettingsSchemaDirectory(url: URL(fileURLWithPath: directory))
+/// try SettingsSchemaPublisher.write([AnySettings(Settings())], to: folder)
+/// ```
+///
+/// and install the folder it wrote as `/usr/share/ObservableDefaults/schemas` (see
+/// ``SettingsSchemaDirectory/installed``).
+public enum SettingsSchemaPublisher {
+  /// `OBSERVABLE_DEFAULTS_PUBLISH_SCHEMAS`: `0`, `off`, `false` or `no` turns publishing off.
+  public static let environmentVariable = "OBSERVABLE_DEFAULTS_PUBLISH_SCHEMAS"
+
+  private static let enabled = Mutex<Bool?>(nil)
+  /// The classes and stores published in this process.
+  private static let published = Mutex<Set<String>>([])
+  private static let queue = DispatchQueue(label: "ObservableDefaults.schemas", qos: .utility)
+  private static let pending = DispatchGroup()
+
+  /// Whether the runtime publishes schemas: true unless ``environmentVariable`` turns it off, the
+  /// process is a test bundle, or the program set it to false.
+  public static var isEnabled: Bool {
+    get {
+      enabled.withLock { value in
+        if let value { return value }
+        let process = ProcessInfo.processInfo
+        let word = process.environment[environmentVariable]?.lowercased() ?? ""
+        let result =
+          !["0", "off", "false", "no"].contains(word) && !process.processName.hasSuffix(".xctest")
+        value = result
+        return result
+      }
+    }
+    set { enabled.withLock { $0 = newValue } }
+  }
+
+  /// The schemas of `objects` (those whose store other programs can open by name), as this
+  /// program publishes them.
+  public static func schemas(of objects: [AnySettings]) -> [SettingsSchema] {
+    objects.compactMap { $0.schema(program: .current) }
+  }
+
+  /// Writes the schemas of `objects` into `directory`, replacing older ones, for installation:
+  /// the program's executable is not recorded (it may be built elsewhere), so tools never
+  /// list these schemas as left behind.
+  ///
+  /// - Returns: The files of the schemas, written or already up to date.
+  /// - Throws: `PropertyListError` when a file cannot be written.
+  @discardableResult
+  public static func write(_ objects: [AnySettings], to directory: SettingsSchemaDirectory)
+    throws -> [URL]
+  {
+    let program = SettingsSchema.Program(name: ProcessInfo.processInfo.processName)
+    return try objects.compactMap { $0.schema(program: program) }.map { schema in
+      try directory.write(schema)
+      return directory.fileURL(for: schema)
+    }
+  }
+
+  /// Waits until the schemas this process is publishing are written, at most `timeout` seconds:
+  /// for a program that exits right after reading its settings. Returns whether they were.
+  @discardableResult
+  public static func waitUntilPublished(timeout: Double = 5) -> Bool {
+    pending.wait(timeout: .now() + timeout) == .success
+  }
+
+  /// Publishes the schema of `Object` for `store`, once per process, in the background.
+  static func publish<Object>(
+    _ properties: [SettingsProperty<Object>], of object: Object,
+    store: any ObservableKeyValueStore, prefix: String
+  ) {
+    guard isEnabled, let target = SettingsSchema.store(of: store) else { return }
+    let identity = "\(ObjectIdentifier(Object.self)) \(target)"
+    guard published.withLock({ $0.insert(identity).inserted }) else { return }
+    guard
+      let schema = SettingsSchema(
+        properties: properties, of: object, store: store, prefix: prefix, program: .current)
+    else { return }
+    let directory = SettingsSchemaDirectory.user
+    queue.async(group: pending) {
+      do {
+        try directory.write(schema)
+      } catch {
+        Diagnostics.report(
+          "ObservableDefaults",
+          "the settings schema of \(schema.qualifiedName) was not published: \(error)")
+      }
+    }
+  }
+}

@@ -1,0 +1,165 @@
+import Foundation
+import ObservableDefaults
+import SettingsEditor
+
+/// The verbs of published settings schemas, in the form of `gsettings`: `list-schemas`,
+/// `list-keys`, `describe`, `range`, `reset`, `reset-recursively` and `schema remove`; and the
+/// check of `write` against a schema.
+enum SchemaVerbs {
+  /// A suite, or `cloud:<container>`, as the schema verbs name stores.
+  static func store(_ argument: String) -> SettingsSchema.Store {
+    argument.hasPrefix("cloud:")
+      ? .cloud(container: String(argument.dropFirst(6))) : .suite(argument)
+  }
+
+  /// The store as ``store(_:)`` reads it.
+  static func name(of store: SettingsSchema.Store) -> String {
+    switch store {
+    case .suite(let name): name
+    case .cloud(let container): "cloud:" + container
+    }
+  }
+
+  /// One line per usable schema — store, `Module.Class`, program, and `(program gone)` when its
+  /// executable no longer exists — separated by tabs; each unusable file's error goes to
+  /// standard error.
+  static func listSchemas(_ schemas: PublishedSchemas = PublishedSchemas()) -> String {
+    for (_, error) in schemas.unusable { printError("\(error)") }
+    return schemas.entries.map { entry in
+      ([name(of: entry.schema.store), entry.schema.qualifiedName, entry.schema.program.name]
+        + (entry.file.isProgramGone ? ["(program gone)"] : []))
+        .map(TerminalText.escaped).joined(separator: "\t")
+    }.joined(separator: "\n")
+  }
+
+  /// The stored keys the schemas of `store` list, one per line.
+  static func listKeys(_ store: SettingsSchema.Store) throws(VerbError) -> String {
+    try keys(of: store).map { TerminalText.escaped($0.storedKey) }.joined(separator: "\n")
+  }
+
+  /// `name: value` lines on `key` of `store`: its schema, type, stored form, default, choices
+  /// or range, previous keys, summary, discussion, and the value stored now (suites only).
+  static func describe(_ store: SettingsSchema.Store, key: String) throws -> String {
+    let match = try self.key(key, of: store)
+    let entry = match.key
+    // Text from the file is escaped here; rendered values are escaped by their rendering.
+    func text(_ text: String) -> String {
+      text.split(separator: "\n", omittingEmptySubsequences: false)
+        .map { TerminalText.escaped(String($0)) }.joined(separator: "\n  ")
+    }
+    var lines = [
+      "key: " + text(match.storedKey),
+      "schema: " + text("\(match.schema.qualifiedName) of \(match.schema.program.name)"),
+      "type: " + text(entry.typeName) + (entry.isOptional ? " (optional: unset is nil)" : ""),
+      "stored as: " + entry.storedForm.rawValue,
+      "default: " + (entry.defaultValue.map { render($0.value) } ?? "none"),
+    ]
+    if let choices = entry.choices {
+      lines.append(
+        "choices: "
+          + choices.map { choice in
+            let raw = render(choice.value.value)
+            return raw == choice.name ? raw : text(choice.name) + " = " + raw
+          }.joined(separator: ", "))
+    }
+    if let range = entry.range { lines.append("range: \(range.minimum) … \(range.maximum)") }
+    if !entry.previousKeys.isEmpty {
+      lines.append("previous keys: " + text(entry.previousKeys.joined(separator: ", ")))
+    }
+    lines.append("summary: " + text(entry.summary ?? ""))
+    if let discussion = entry.discussion { lines.append("discussion: " + text(discussion)) }
+    if case .suite(let suite) = store {
+      let stored = (try? DefaultsVerbs.values(of: .suite(suite)))?[match.storedKey]
+      let misfit = stored.flatMap { entry.misfit(of: $0, key: match.storedKey) }
+      lines.append(
+        "value: "
+          + (stored.map(render) ?? "not set (the default applies)")
+          + (misfit.map { " (does not fit: it is " + text($0.found) + ")" } ?? ""))
+    }
+    return lines.joined(separator: "\n")
+  }
+
+  /// What values `key` of `store` admits, in the form of `gsettings range`: `enum` and the raw
+  /// values one per line, `range <type> <minimum> <maximum>`, or `type <type>`.
+  static func range(_ store: SettingsSchema.Store, key: String) throws(VerbError) -> String {
+    let entry = try self.key(key, of: store).key
+    if let choices = entry.choices {
+      return (["enum"] + choices.map { render($0.value.value) }).joined(separator: "\n")
+    }
+    if let range = entry.range {
+      return "range \(TerminalText.escaped(entry.typeName)) \(range.minimum) \(range.maximum)"
+    }
+    return "type \(TerminalText.escaped(entry.typeName))"
+  }
+
+  /// The stored keys of `suite` to remove for `reset` (one key a schema lists) or for
+  /// `reset-recursively` (`key` nil: every key the schemas list); those stored now.
+  static func keysToReset(in suite: String, key: String?) throws -> [String] {
+    let store = SettingsSchema.Store.suite(suite)
+    let listed =
+      try key.map { [try self.key($0, of: store).storedKey] } ?? keys(of: store).map(\.storedKey)
+    let stored = (try? DefaultsVerbs.values(of: .suite(suite))) ?? [:]
+    return listed.filter { stored[$0] != nil }
+  }
+
+  /// Refuses `value` for `key` of `suite` when a schema lists the key and the value does not fit.
+  ///
+  /// - Throws: ``VerbError`` `.invalid` naming the key, the schema's type and the value's.
+  static func check(_ value: Any, forKey key: String, in suite: String) throws(VerbError) {
+    guard let match = PublishedSchemas().key(key, of: .suite(suite)),
+      let misfit = match.key.misfit(of: value, key: key)
+    else { return }
+    throw .invalid(
+      "\(suite): \(misfit) (schema \(match.schema.qualifiedName) of \(match.schema.program.name))")
+  }
+
+  /// Removes the schema files of `program` from the user's folder, or (nil) every schema whose
+  /// program is gone; returns the files removed. Installed schemas belong to their package and
+  /// are left alone.
+  static func remove(program: String?) throws -> [String] {
+    let user = SettingsSchemaDirectory.user
+    let files = user.files().filter { file in
+      if let program { return file.programFolder == program }
+      return file.isProgramGone
+    }
+    if let program, files.isEmpty {
+      let installed = SettingsSchemaDirectory.installed.contains { folder in
+        folder.files().contains { $0.programFolder == program }
+      }
+      throw VerbError.failure(
+        installed
+          ? "the schemas of \(program) are installed with a package; remove the package"
+          : "no schema of \(program) in \(user.url.path)")
+    }
+    for file in files { try FileManager.default.removeItem(at: file.url) }
+    for folder in Set(files.map { $0.url.deletingLastPathComponent() }) {
+      rmdir(folder.path)  // only when it is empty now
+    }
+    return files.map(\.url.path)
+  }
+
+  private static func keys(of store: SettingsSchema.Store) throws(VerbError)
+    -> [PublishedSchemas.KeyMatch]
+  {
+    let keys = PublishedSchemas().keys(of: store)
+    guard !keys.isEmpty else { throw .failure("no published schema describes \(name(of: store))") }
+    return keys
+  }
+
+  private static func key(_ key: String, of store: SettingsSchema.Store) throws(VerbError)
+    -> PublishedSchemas.KeyMatch
+  {
+    let schemas = PublishedSchemas()
+    guard let match = schemas.key(key, of: store) else {
+      if schemas.schemas(of: store).isEmpty {
+        throw .failure("no published schema describes \(name(of: store))")
+      }
+      throw .failure("no schema of \(name(of: store)) lists the key \(key)")
+    }
+    return match
+  }
+
+  private static func render(_ value: Any) -> String {
+    PropertyListText.renderValue(value, showsJSON: true)
+  }
+}

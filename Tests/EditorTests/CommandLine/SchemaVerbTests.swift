@@ -1,0 +1,219 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The gsettings-style verbs on the schemas a separate program (`schema-probe`) published and
+/// exited: their outputs exactly, `write` checked against the schema, resets the program sees.
+@Suite struct SchemaVerbTests {
+  let editor: EditorProcess
+  let suite = "com.example.schema-probe"
+
+  init() throws {
+    editor = try EditorProcess()
+    let probe = try editor.runSchemaProbe("print")
+    #expect(probe.status == 0, "\(probe.error)")
+  }
+
+  /// The probe's settings as it reads them when started again.
+  private func probeValues() throws -> [String] {
+    try editor.runSchemaProbe("print").output.split(separator: "\n").map(String.init)
+  }
+
+  @Test func listSchemasNamesEachStoreClassAndProgram() throws {
+    let result = try editor.run("list-schemas")
+    #expect(result.status == 0)
+    #expect(
+      result.output == """
+        com.example.schema-probe\tschema_probe.ProbeAppSettings\tschema-probe
+        cloud:schema-probe\tschema_probe.ProbeCloudPreferences\tschema-probe
+
+        """)
+    #expect(result.error == "")
+  }
+
+  @Test func listKeysInDeclarationOrder() throws {
+    #expect(
+      try editor.run("list-keys", suite).output
+        == "displayName\ntheme\nscrollback\nfontSize\nshowsToolbar\norigin\nlastFolder\n")
+    #expect(try editor.run("list-keys", "cloud:schema-probe").output == "theme\n")
+    let unknown = try editor.run("list-keys", "com.example.none")
+    #expect(unknown.status == 1)
+    #expect(
+      unknown.error == "settings-editor: no published schema describes com.example.none\n")
+  }
+
+  @Test func describeTellsTypeDefaultDocumentationAndValue() throws {
+    #expect(
+      try editor.run("describe", suite, "displayName").output == """
+        key: displayName
+        schema: schema_probe.ProbeAppSettings of schema-probe
+        type: String
+        stored as: string
+        default: Probe
+        previous keys: name
+        summary: The name shown in the title bar.
+        discussion: Shown after the document's name, as `Document — Name`.
+        value: not set (the default applies)
+
+        """)
+    #expect(try editor.run("write", suite, "scrollback", "-int", "500").status == 0)
+    #expect(
+      try editor.run("describe", suite, "scrollback").output == """
+        key: scrollback
+        schema: schema_probe.ProbeAppSettings of schema-probe
+        type: Int16
+        stored as: integer
+        default: 1000
+        range: -32768 … 32767
+        summary: Lines kept in the scroll-back buffer.
+        value: 500
+
+        """)
+    #expect(
+      try editor.run("describe", "cloud:schema-probe", "theme").output == """
+        key: theme
+        schema: schema_probe.ProbeCloudPreferences of schema-probe
+        type: Theme
+        stored as: rawString
+        default: dark
+        choices: light, dark, sepia
+        summary: The theme every device of the user shares.
+
+        """)
+  }
+
+  @Test func describeMarksAStoredValueThatDoesNotFit() throws {
+    // Written by path: only a suite's writes are checked, so this one gets past the schema.
+    let file = editor.preferences.appendingPathComponent("\(suite).plist").path
+    #expect(try editor.run("write", file, "scrollback", "loud").status == 0)
+    #expect(
+      try editor.run("describe", suite, "scrollback").output.split(separator: "\n").last
+        == #"value: loud (does not fit: it is a string ("loud"))"#)
+  }
+
+  @Test func rangeInTheFormOfGsettings() throws {
+    #expect(try editor.run("range", suite, "theme").output == "enum\nlight\ndark\nsepia\n")
+    #expect(try editor.run("range", suite, "scrollback").output == "range Int16 -32768 32767\n")
+    #expect(try editor.run("range", suite, "fontSize").output == "type Double\n")
+    let unknown = try editor.run("range", suite, "colour")
+    #expect(unknown.status == 1)
+    #expect(
+      unknown.error == "settings-editor: no schema of \(suite) lists the key colour\n")
+  }
+
+  @Test func aWriteThatDoesNotFitTheSchemaIsRefusedWith65() throws {
+    let range = try editor.run("write", suite, "scrollback", "-int", "40000")
+    #expect(range.status == 65)
+    #expect(
+      range.error == """
+        settings-editor: \(suite): 'scrollback' holds Int16 (an integer from -32768 to 32767) \
+        values; the value is an integer (40000) (schema schema_probe.ProbeAppSettings of \
+        schema-probe)
+
+        """)
+    let choice = try editor.run("write", suite, "theme", "blue")
+    #expect(choice.status == 65)
+    #expect(
+      choice.error == """
+        settings-editor: \(suite): 'theme' holds Theme (one of "light", "dark", "sepia") values; \
+        the value is a string ("blue") (schema schema_probe.ProbeAppSettings of schema-probe)
+
+        """)
+    let type = try editor.run("write", suite, "showsToolbar", "-int", "1")
+    #expect(type.status == 65)
+    #expect(
+      type.error.contains(
+        "'showsToolbar' holds Bool (a Boolean) values; the value is an integer (1)"))
+    #expect(try editor.run("read", suite).status == 1)  // nothing was written
+    // A previous key is checked as its key; a key no schema lists is free.
+    #expect(try editor.run("write", suite, "name", "-int", "3").status == 65)
+    #expect(try editor.run("write", suite, "other", "-int", "3").status == 0)
+  }
+
+  @Test func theProgramStartedAgainSeesEachEditAndEachReset() throws {
+    #expect(try editor.run("write", suite, "theme", "sepia").status == 0)
+    #expect(try editor.run("write", suite, "scrollback", "-int", "-5").status == 0)
+    #expect(try editor.run("write", suite, "other", "kept").status == 0)
+    #expect(try probeValues().contains("theme=sepia"))
+    #expect(try probeValues().contains("scrollback=-5"))
+
+    #expect(try editor.run("reset", suite, "theme").status == 0)
+    #expect(try probeValues().contains("theme=light"))
+    #expect(try probeValues().contains("scrollback=-5"))
+
+    #expect(try editor.run("reset-recursively", suite).status == 0)
+    #expect(try probeValues().contains("scrollback=1000"))
+    #expect(try editor.run("read", suite).output == "{\n    other = kept;\n}\n")
+    // Resetting what is not stored changes nothing and succeeds.
+    #expect(try editor.run("reset", suite, "theme").status == 0)
+  }
+
+  @Test func schemaRemoveDeletesAProgramsFiles() throws {
+    let folder = editor.publishedSchemas.appendingPathComponent("schema-probe")
+    let removed = try editor.run("schema", "remove", "schema-probe")
+    #expect(removed.status == 0)
+    #expect(
+      removed.output == """
+        \(folder.path)/schema_probe.ProbeAppSettings@com.example.schema-probe.plist
+        \(folder.path)/schema_probe.ProbeCloudPreferences@cloud-schema-probe.plist
+
+        """)
+    #expect(!FileManager.default.fileExists(atPath: folder.path))
+    #expect(try editor.run("list-schemas").output == "")
+    let again = try editor.run("schema", "remove", "schema-probe")
+    #expect(again.status == 1)
+    #expect(
+      again.error
+        == "settings-editor: no schema of schema-probe in \(editor.publishedSchemas.path)\n")
+  }
+
+  @Test func schemaRemoveGoneKeepsTheSchemasOfProgramsThatExist() throws {
+    let gone = editor.publishedSchemas.appendingPathComponent("old-app/Old.Settings@old.plist")
+    try FileManager.default.createDirectory(
+      at: gone.deletingLastPathComponent(), withIntermediateDirectories: true)
+    let root: [String: Any] = [
+      "format": 1, "program": ["name": "old-app", "executable": "/nonexistent/old-app"],
+      "module": "Old", "class": "Settings", "store": ["suite": "old"], "prefix": "", "keys": [],
+    ]
+    try PropertyListSerialization.data(fromPropertyList: root, format: .xml, options: 0)
+      .write(to: gone)
+    #expect(
+      try editor.run("list-schemas").output.split(separator: "\n").first
+        == "old\tOld.Settings\told-app\t(program gone)")
+    let removed = try editor.run("schema", "remove", "--gone")
+    #expect(removed.output == gone.path + "\n")
+    #expect(try editor.run("list-schemas").output.split(separator: "\n").count == 2)
+  }
+
+  @Test func anUnusableFileIsNamedAndTheOthersStillListed() throws {
+    let bad = editor.publishedSchemas.appendingPathComponent("bad/Bad.Settings@bad.plist")
+    try FileManager.default.createDirectory(
+      at: bad.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try Data("<plist><dict>\u{1B}[2J".utf8).write(to: bad)
+    let result = try editor.run("list-schemas")
+    #expect(result.status == 0)
+    #expect(result.output.split(separator: "\n").count == 2)
+    #expect(result.error.hasPrefix("settings-editor: \(bad.path): cannot be read: "))
+    #expect(!result.error.contains("\u{1B}"))
+  }
+
+  @Test func textFromASchemaIsEscaped() throws {
+    let url = editor.publishedSchemas.appendingPathComponent("evil/Evil.Settings@evil.plist")
+    try FileManager.default.createDirectory(
+      at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+    let key: [String: Any] = [
+      "name": "k", "key": "k", "type": "String", "kind": "string", "optional": false,
+      "storedForm": "string", "summary": "clear\u{1B}[2Jscreen", "default": "\u{07}bell",
+    ]
+    let root: [String: Any] = [
+      "format": 1, "program": ["name": "evil"], "module": "Evil", "class": "Settings",
+      "store": ["suite": "evil"], "prefix": "", "keys": [key],
+    ]
+    try PropertyListSerialization.data(fromPropertyList: root, format: .xml, options: 0)
+      .write(to: url)
+    let output = try editor.run("describe", "evil", "k").output
+    #expect(!output.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
+    #expect(output.contains("default: \\u{7}bell"), "\(output)")
+    #expect(output.contains("summary: clear\\u{1b}[2Jscreen"), "\(output)")
+  }
+}

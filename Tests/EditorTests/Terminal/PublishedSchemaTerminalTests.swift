@@ -1,0 +1,80 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Issue 22 end to end: a separate program (`schema-probe`) publishes its schemas and exits; the
+/// editor under tmux shows its classes with typed rows, defaults and descriptions, cycles an
+/// enumeration by its cases, refuses an out-of-range integer, resets a key; the program started
+/// again sees each edit; a cloud value edited in the editor reaches a running device of it.
+extension TerminalEditorTests {
+  @Test func anotherProgramsSettingsAreEditedThroughItsSchema() throws {
+    #expect(try editor.runSchemaProbe("print").status == 0)
+    let session = try TmuxSession(command: editor.shellCommand([]), columns: 100, rows: 24)
+    try session.waitForScreen { $0.contains { $0.contains("ProbeCloudPreferences") } }
+    // The objects pane: the demo's four objects, then the probe's two classes.
+    try session.send("Tab", "j", "j", "j", "j")
+    var screen = try session.waitForScreen { self.row("scrollback", in: $0) != nil }
+    #expect(screen[0].contains("ProbeAppSettings  schema-probe: "))
+    #expect(screen[0].hasSuffix("[object, LIVE]"))
+    #expect(row("theme", in: screen)?.hasSuffix("  theme         Theme    light") == true)
+    #expect(row("scrollback", in: screen)?.hasSuffix("  scrollback    Int16    1000") == true)
+    #expect(row("lastFolder", in: screen)?.hasSuffix("  lastFolder    String?  nil") == true)
+    // The context line: the documentation's two paragraphs and the default.
+    try session.send("Tab")
+    screen = try session.waitForScreen { $0[22].hasPrefix(" displayName · ") }
+    #expect(screen[22].hasPrefix(" displayName · The name shown in the title bar. Shown after"))
+
+    // → cycles the enumeration by its cases.
+    try session.send("j", "Right")
+    screen = try session.waitForScreen { self.row("theme", in: $0)?.hasSuffix("dark") == true }
+    #expect(row("theme", in: screen)?.contains("* theme") == true)
+    // An integer out of Int16's range is refused; one in range is stored.
+    try session.send("j", "Enter", "C-u")
+    try session.type("40000")
+    try session.send("Enter")
+    screen = try session.waitForScreen { $0.contains { $0.contains("not changed") } }
+    #expect(
+      screen[21].hasPrefix(" scrollback (Int16) not changed: out of range -32768…32767"),
+      "\(screen[21])")
+    try session.send("C-u")
+    try session.type("-7")
+    try session.send("Enter")
+    try session.waitForScreen { self.row("scrollback", in: $0)?.hasSuffix("-7") == true }
+    #expect(
+      try pollBlocking { try editor.runSchemaProbe("print").output.contains("scrollback=-7") })
+    #expect(try editor.runSchemaProbe("print").output.contains("theme=dark"))
+    // d removes the key: the program reads its default again.
+    try session.send("d")
+    try session.waitForScreen { self.row("scrollback", in: $0)?.hasSuffix("1000") == true }
+    #expect(
+      try pollBlocking { try editor.runSchemaProbe("print").output.contains("scrollback=1000") })
+
+    // A value another process stores that does not fit the schema is marked.
+    let file = editor.preferences.appendingPathComponent("com.example.schema-probe.plist").path
+    #expect(try editor.run("write", file, "fontSize", "large").status == 0)
+    screen = try session.waitForScreen { $0.contains { $0.contains("│! fontSize ") } }
+    let misfit = screen.first { $0.contains("│! fontSize ") }
+    #expect(
+      misfit?.hasSuffix("12.5") == true, "the default is shown: \(String(describing: misfit))")
+
+    // The cloud class: a running device of the program sees the editor's change.
+    let device = try editor.startSchemaProbe(["watch-cloud"])
+    defer {
+      kill(device.processIdentifier, SIGTERM)
+      _ = device.finish()
+    }
+    #expect(pollBlocking { device.outputSoFar.contains("cloud theme=dark") })
+    try session.send("Tab", "j", "Tab")
+    screen = try session.waitForScreen { $0[0].contains("ProbeCloudPreferences") }
+    #expect(screen[0].hasSuffix("[cloud, synced, LIVE]"))
+    // The suite the schema describes is not listed again as raw keys, now that it exists.
+    #expect(!screen.contains { $0.contains("com.example.schema-probe  ") }, "\(screen)")
+    try session.send("Right")
+    try session.waitForScreen { self.row("theme", in: $0)?.hasSuffix("sepia") == true }
+    #expect(
+      pollBlocking(within: .seconds(30)) {
+        device.outputSoFar.contains("cloud theme=sepia")
+      }, "\(device.outputSoFar)")
+    try session.send("q")
+  }
+}

@@ -1,0 +1,168 @@
+import Foundation
+import ObservableDefaults
+import TestSupport
+import Testing
+
+/// A schema file is input from another program: every unusable one is refused with one error
+/// naming the file (and the field), quickly, and nothing is written over it.
+@Suite struct SchemaFileTests {
+  let temporary: TemporaryFolder
+  let directory: SettingsSchemaDirectory
+
+  init() throws {
+    temporary = try TemporaryFolder(prefix: "schema-files")
+    directory = SettingsSchemaDirectory(url: temporary.url)
+  }
+
+  /// A valid file's root: one integer key, as a program would publish it.
+  private func root(key: [String: Any] = [:], format: Int = 1) -> [String: Any] {
+    let base: [String: Any] = [
+      "name": "scrollback", "key": "scrollback", "type": "Int16", "kind": "integer",
+      "optional": false, "storedForm": "integer", "default": 1000,
+      "range": ["minimum": -32768, "maximum": 32767],
+    ]
+    return [
+      "format": format, "program": ["name": "app"], "module": "App", "class": "Settings",
+      "store": ["suite": "com.example.app"], "prefix": "",
+      "keys": [base.merging(key) { $1 }],
+    ]
+  }
+
+  /// Writes `bytes` as `app/<name>` and returns the error of reading it.
+  private func error(of bytes: Data, name: String = "App.Settings@com.example.app.plist") throws
+    -> SettingsSchemaError?
+  {
+    let url = try place(name)
+    try bytes.write(to: url)
+    let files = directory.files()
+    try #require(files.count == 1)
+    if case .failure(let error) = files[0].schema { return error }
+    return nil
+  }
+
+  private func place(_ name: String) throws -> URL {
+    let folder = temporary.file("app")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    return folder.appendingPathComponent(name)
+  }
+
+  private func xml(_ root: Any) throws -> Data {
+    try PropertyListSerialization.data(fromPropertyList: root, format: .xml, options: 0)
+  }
+
+  private var path: String { temporary.file("app/App.Settings@com.example.app.plist").path }
+
+  @Test func aValidFileIsRead() throws {
+    #expect(try error(of: xml(root())) == nil)
+    let schema = try directory.files()[0].schema.get()
+    #expect(schema.keys[0].valueType == .integer(bitWidth: 16, signed: true))
+    #expect(schema.keys[0].range == .init(minimum: -32768, maximum: 32767))
+  }
+
+  @Test func aFileThatIsNotAPropertyListIsUnreadable() throws {
+    let error = try #require(try error(of: Data("<plist><dict><key>format".utf8)))
+    guard case .unreadable(let reported, _) = error else {
+      Issue.record("\(error)")
+      return
+    }
+    #expect(reported == path)
+    #expect(error.description.hasPrefix("\(path): cannot be read: "))
+  }
+
+  @Test func aFileAboveTheLimitIsNotRead() throws {
+    let size = SettingsSchemaDirectory.maximumFileSize + 1
+    #expect(
+      try error(of: Data(repeating: 0x20, count: size))
+        == .tooLarge(path: path, size: size, limit: 2_097_152))
+  }
+
+  @Test func aNamedPipeIsRefusedWithoutWaitingForAWriter() throws {
+    let url = try place("App.Settings@com.example.app.plist")
+    #expect(mkfifo(url.path, 0o600) == 0)
+    let files = directory.files()
+    guard case .failure(.unreadable(let reported, let reason)) = files.first?.schema else {
+      Issue.record("\(String(describing: files.first?.schema))")
+      return
+    }
+    #expect(reported == path)
+    #expect(reason.contains("named pipe"), "\(reason)")
+  }
+
+  @Test func aLaterFormatIsRefusedAsSuch() throws {
+    #expect(try error(of: xml(root(format: 2))) == .unsupportedFormat(path: path, format: 2))
+    #expect(
+      SettingsSchemaError.unsupportedFormat(path: path, format: 2).description
+        == "\(path): format 2 is newer than this program reads (1); update it")
+  }
+
+  @Test func aRootThatIsNotADictionaryIsRefused() throws {
+    let error = try #require(try error(of: xml(["format", 1])))
+    #expect(error.description.hasPrefix(path + ": "), "\(error)")
+  }
+
+  @Test(
+    arguments: [
+      (["storedForm": "text"], "keys[0].storedForm", #""text" is not a stored form"#),
+      (["kind": "colour"], "keys[0].kind", #""colour" is not a kind of value"#),
+      (["optional": "yes"], "keys[0].optional", "holds a string, not Bool"),
+      (
+        ["default": "loud"], "keys[0].default",
+        #"is a string ("loud"), not Int16 (an integer from -32768 to 32767)"#
+      ),
+      (
+        ["default": 40_000], "keys[0].default",
+        "is an integer (40000), not Int16 (an integer from -32768 to 32767)"
+      ),
+      (["range": ["minimum": 5, "maximum": 9]], "keys[0].range.minimum", "5 is above 0"),
+      (
+        ["summary": String(repeating: "x", count: 4097)], "keys[0].summary",
+        "longer than 4096 characters"
+      ),
+      (["choices": ["light"]], "keys[0].choices[0]", "holds a string, not a dictionary"),
+    ] as [([String: any Sendable], String, String)])
+  func aWrongFieldIsNamed(key: [String: any Sendable], field: String, reason: String) throws {
+    #expect(
+      try error(of: xml(root(key: key))) == .malformed(path: path, field: field, reason: reason))
+  }
+
+  @Test func aMissingFieldIsNamed() throws {
+    var root = root()
+    root["store"] = ["bucket": "x"]
+    #expect(
+      try error(of: xml(root))
+        == .malformed(path: path, field: "store", reason: "holds neither suite nor cloudContainer"))
+    root = self.root()
+    root["keys"] = nil
+    #expect(try error(of: xml(root)) == .malformed(path: path, field: "keys", reason: "is missing"))
+  }
+
+  @Test func moreKeysThanTheLimitAreRefused() throws {
+    var root = root()
+    // The count is checked before any key is read: empty dictionaries are enough.
+    root["keys"] = Array(repeating: [String: Any](), count: 10_001)
+    #expect(
+      try error(of: xml(root))
+        == .malformed(path: path, field: "keys", reason: "10001 keys, more than 10000"))
+  }
+
+  @Test func aFileThatDoesNotParseIsNotWrittenOver() throws {
+    let garbage = Data("<plist><dict><key>format".utf8)
+    let url = try place("App.Settings@com.example.app.plist")
+    try garbage.write(to: url)
+    let schema = SettingsSchema(
+      program: .init(name: "app"), module: "App", className: "Settings",
+      store: .suite("com.example.app"), prefix: "", schemaVersion: nil, keys: [])
+    #expect(directory.fileURL(for: schema) == url)
+    #expect(throws: (any Error).self) { try directory.write(schema) }
+    #expect(try Data(contentsOf: url) == garbage)
+  }
+
+  @Test func fileNamesAreSanitized() throws {
+    let schema = SettingsSchema(
+      program: .init(name: "../evil"), module: "App", className: "Settings",
+      store: .suite("a/b\u{1B}[2J"), prefix: "", schemaVersion: nil, keys: [])
+    #expect(
+      directory.fileURL(for: schema).path
+        == temporary.url.path + "/_._evil/App.Settings@a_b__2J.plist")
+  }
+}

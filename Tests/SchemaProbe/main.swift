@@ -1,0 +1,90 @@
+// schema-probe: a program with settings of its own for the tests of published schemas. It is
+// another process, as the apps whose settings the editor shows are.
+//
+//   schema-probe print            reads its settings (which publishes their schemas), waits
+//                                 until the schemas are written, prints `key=value` per line
+//   schema-probe watch-cloud      prints `cloud theme=<value>` at start and whenever another
+//                                 device changes the cloud value, until it is terminated
+//   schema-probe write-schemas <folder>
+//                                 writes the schemas into <folder> for installation, prints the
+//                                 files written
+import ObservableDefaults
+
+/// How the window looks.
+enum Theme: String, CaseIterable, Codable {
+  case light, dark, sepia
+}
+
+/// A place on the screen.
+struct Point: Codable, Equatable {
+  var x: Int
+  var y: Int
+}
+
+@ObservableDefaults(suiteName: "com.example.schema-probe")
+final class ProbeAppSettings {
+  /// The name shown in the title bar.
+  ///
+  /// Shown after the document's name, as `Document — Name`.
+  @DefaultsKey(userDefaultsKey: "displayName", previousKeys: ["name"])
+  var displayName = "Probe"
+  /// Colours of the window.
+  var theme: Theme = .light
+  /// Lines kept in the scroll-back buffer.
+  var scrollback: Int16 = 1000
+  /// The font size in points.
+  var fontSize = 12.5
+  /// Whether the toolbar is shown.
+  var showsToolbar = true
+  /// Where the window opens.
+  var origin = Point(x: 10, y: 20)
+  /// The last folder opened, if any.
+  var lastFolder: String?
+}
+
+@ObservableCloud
+final class ProbeCloudPreferences {
+  /// The theme every device of the user shares.
+  var theme: Theme = .dark
+}
+
+/// Writes `line` to standard output at once (a test reads it through a pipe).
+func emit(_ line: String) {
+  FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+switch arguments.first {
+case "print":
+  let settings = ProbeAppSettings()
+  let cloud = ProbeCloudPreferences()
+  let lines = [
+    "displayName=\(settings.displayName)", "theme=\(settings.theme.rawValue)",
+    "scrollback=\(settings.scrollback)", "fontSize=\(settings.fontSize)",
+    "showsToolbar=\(settings.showsToolbar)", "origin=\(settings.origin.x),\(settings.origin.y)",
+    "lastFolder=\(settings.lastFolder ?? "nil")", "cloud theme=\(cloud.theme.rawValue)",
+  ]
+  guard SettingsSchemaPublisher.waitUntilPublished() else {
+    FileHandle.standardError.write(Data("schema-probe: the schemas were not written\n".utf8))
+    exit(1)
+  }
+  print(lines.joined(separator: "\n"))
+case "watch-cloud":
+  let cloud = ProbeCloudPreferences()
+  emit("cloud theme=\(cloud.theme.rawValue)")
+  let observation = Task { @MainActor in
+    for await theme in Observations({ cloud.theme }).dropFirst() {
+      emit("cloud theme=\(theme.rawValue)")
+    }
+  }
+  _ = observation
+  dispatchMain()
+case "write-schemas" where arguments.count == 2:
+  let folder = SettingsSchemaDirectory(url: URL(fileURLWithPath: arguments[1]))
+  let objects = [AnySettings(ProbeAppSettings()), AnySettings(ProbeCloudPreferences())]
+  for url in try SettingsSchemaPublisher.write(objects, to: folder) { print(url.path) }
+default:
+  FileHandle.standardError.write(
+    Data("usage: schema-probe print | watch-cloud | write-schemas <folder>\n".utf8))
+  exit(2)
+}
