@@ -51,7 +51,7 @@ public final class SettingsEditor {
   ///   - files: Property-list files (XML or binary), shown as trees and editable; a save keeps
   ///     the file's format.
   ///   - includesPublishedSchemas: Whether to list, after the objects, the settings classes
-  ///     other programs published (``SettingsSchemaDirectory/searchPath``), grouped by program:
+  ///     other programs published (`SettingsSchemaDirectory.searchPath`), grouped by program:
   ///     typed rows with defaults and descriptions on their suite or cloud container. A suite a
   ///     schema describes is then listed through its schema only. Schemas this program published
   ///     are left out (its objects are the ones given); files that hold no usable schema are

@@ -17,6 +17,8 @@ public struct PropertyListObject: @unchecked Sendable, Equatable {
     self.value = canonical
   }
 
+  /// Whether the two objects are equal as property-list values (an integer and a real number of
+  /// the same value are not).
   public static func == (lhs: Self, rhs: Self) -> Bool {
     propertyListValuesEqual(lhs.value, rhs.value)
   }

@@ -12,7 +12,7 @@ import Foundation
 /// *Publishing settings schemas* article.
 public struct SettingsSchema: Sendable, Equatable {
   /// The version of the file format this library writes, `1`. A file of a later format is
-  /// refused with ``SettingsSchemaError/unsupportedFormat(_:)``.
+  /// refused with ``SettingsSchemaError/unsupportedFormat(path:format:)``.
   public static let formatVersion = 1
 
   /// The program that published the schema.
