@@ -77,4 +77,28 @@ extension TerminalEditorTests {
       }, "\(device.outputSoFar)")
     try session.send("q")
   }
+
+  @Test func anUnusableSchemaIsNamedAndTheEditorsOwnAreLeftOut() throws {
+    let folder = editor.publishedSchemas
+    let bad = folder.appendingPathComponent("bad/Bad.Settings@bad.plist")
+    let own = folder.appendingPathComponent("settings-editor/Own.Settings@own.plist")
+    for file in [bad, own] {
+      try FileManager.default.createDirectory(
+        at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+    }
+    try Data("<plist><dict>".utf8).write(to: bad)
+    let root: [String: Any] = [
+      "format": 1, "program": ["name": "settings-editor"], "module": "Own", "class": "OwnSettings",
+      "store": ["suite": "own"], "prefix": "", "keys": [],
+    ]
+    try PropertyListSerialization.data(fromPropertyList: root, format: .xml, options: 0)
+      .write(to: own)
+    let session = try TmuxSession(command: editor.shellCommand([]), columns: 120, rows: 24)
+    let screen = try session.waitForScreen { $0.contains { $0.contains("cannot be read") } }
+    // The message is broken over the status lines: compare without the breaks and spaces.
+    let text = screen.joined().replacingOccurrences(of: " ", with: "")
+    #expect(text.contains("\(bad.path):cannotberead:"), "\(screen)")
+    #expect(!screen.contains { $0.contains("OwnSettings") })
+    try session.send("q")
+  }
 }
