@@ -1,6 +1,6 @@
 // benchmarks: the performance measures of Benchmarks/README.md.
 //
-//   benchmarks [--runs N] [--only read|burst|scale|editor|open|writers|cloud[,…]] [--build]
+//   benchmarks [--runs N] [--only read|burst|scale|editor|open|schemas|writers|cloud[,…]] [--build]
 //       runs each measure N times (default 7) and prints the results as a Markdown table;
 //       --build also runs Benchmarks/measure-build.sh 3 times (clean debug builds, ~6 minutes).
 //
@@ -9,11 +9,15 @@
 //   benchmarks key-writer <file> <prefix> <count>   see ConcurrentWritersMeasure.runWriter
 //   benchmarks editor <suite> <report-file>         see EditorMeasure.runEditorWorker
 //   benchmarks open <suite> <report-file>           see EditorMeasure.runOpenWorker
+//   benchmarks editor-all <schemas|suites> <report-file>   see SchemaListMeasure.runWorker
 //   benchmarks dconf-worker <keys> <changes> <report-file>   see DconfBaseline.runWorker
 // and one for profiles (not started by a measure):
 //   benchmarks burst-writer <file> <writes>         see WriteBurstMeasure.runWriter
 import Foundation
+import ObservableDefaults
 
+// The benchmark's own settings classes publish no schema into the user's folder.
+SettingsSchemaPublisher.isEnabled = false
 let arguments = Array(CommandLine.arguments.dropFirst())
 
 switch arguments.first {
@@ -24,6 +28,8 @@ case "key-writer" where arguments.count == 4:
   ConcurrentWritersMeasure.runWriter(file: arguments[1], prefix: arguments[2], count: count)
 case "editor" where arguments.count == 3:
   EditorMeasure.runEditorWorker(suite: arguments[1], report: arguments[2])
+case "editor-all" where arguments.count == 3:
+  SchemaListMeasure.runWorker(mode: arguments[1], report: arguments[2])
 case "open" where arguments.count == 3:
   EditorMeasure.runOpenWorker(suite: arguments[1], report: arguments[2])
 case "burst-writer" where arguments.count == 3:

@@ -68,8 +68,9 @@ public final class SettingsEditor {
     if includesPublishedSchemas {
       let published = PublishedSchemas()
       let program = ProcessInfo.processInfo.processName
+      let preferences = PreferencesDirectory.url
       schemaSources = published.entries.filter { $0.schema.program.name != program }
-        .map { PublishedSchemaRows($0.schema) }
+        .map { PublishedSchemaRows($0.schema, preferences: preferences) }
       problems = published.unusable.map { "\($0.error)" }
     }
     let described = Set(schemaSources.compactMap(\.suiteName))

@@ -25,6 +25,9 @@ struct BenchmarkRun {
     if options.includes("scale") { ScaleMeasure(workspace: workspace, runs: runs).run(into: table) }
     let editor = EditorMeasure(workspace: workspace, runs: runs)
     if options.includes("editor") { editor.runExternalChange(into: table) }
+    if options.includes("schemas") {
+      SchemaListMeasure(workspace: workspace, runs: runs).run(into: table)
+    }
     if options.includes("open") {
       let large = EditorMeasure.writeSuite(
         "bench-open-100k", keys: 100_000, valueLength: 80, in: workspace)

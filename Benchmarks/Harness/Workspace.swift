@@ -61,13 +61,16 @@ enum Worker {
   }
 
   /// A not yet started process running this program with `arguments` and `XDG_CONFIG_HOME` set
-  /// to `configHome`; standard error is inherited.
+  /// to `configHome`, its published schemas in `configHome/data` and no installed ones
+  /// (``SchemaListMeasure``); standard error is inherited.
   static func process(_ arguments: [String], configHome: URL) -> Process {
     let process = Process()
     process.executableURL = executable
     process.arguments = arguments
     var environment = ProcessInfo.processInfo.environment
     environment["XDG_CONFIG_HOME"] = configHome.path
+    environment["XDG_DATA_HOME"] = configHome.appendingPathComponent("data").path
+    environment["XDG_DATA_DIRS"] = configHome.appendingPathComponent("installed").path
     process.environment = environment
     return process
   }

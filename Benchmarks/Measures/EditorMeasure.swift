@@ -156,7 +156,7 @@ struct EditorMeasure {
   }
 
   /// Runs `open` and writes the numbers of an ``EditorReport`` to `report`.
-  private static func measureOpening(report: String, _ open: () -> Void) {
+  static func measureOpening(report: String, _ open: () -> Void) {
     let residentBeforeOpen = memoryStatus("VmRSS")
     let openStart = monotonicNanoseconds()
     open()
@@ -204,9 +204,15 @@ struct EditorMeasure {
     private let process: Process
     private let reportFile: URL
 
-    init(suite: String, workspace: Workspace) {
+    /// An editor on the suite `suite` of the workspace's preferences folder.
+    convenience init(suite: String, workspace: Workspace) {
+      self.init(worker: "editor", suite, workspace: workspace)
+    }
+
+    /// The editor of the worker mode `worker` (which takes `argument` and a report file).
+    init(worker: String, _ argument: String, workspace: Workspace) {
       reportFile = workspace.newFile("editor-report", extension: "txt")
-      process = Worker.process(["editor", suite, reportFile.path], configHome: workspace.folder)
+      process = Worker.process([worker, argument, reportFile.path], configHome: workspace.folder)
       var environment = process.environment ?? [:]
       environment["TERM"] = "xterm-256color"
       environment["LINES"] = nil

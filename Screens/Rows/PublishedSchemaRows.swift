@@ -24,7 +24,7 @@ final class PublishedSchemaRows: LiveRowSource, ReloadableRowSource, Observable 
 
   /// Rows for `schema` on its store: the suite in `preferences`, or a new device of the cloud
   /// container on the backend the configuration names.
-  init(_ schema: SettingsSchema, preferences: URL = PreferencesDirectory.url) {
+  init(_ schema: SettingsSchema, preferences: URL) {
     self.schema = schema
     // The objects pane is narrow: the class there, its program in the header.
     title = schema.className

@@ -18,7 +18,6 @@ import Testing
       options.name = name
       options.gateway = (clusters[name]!, clusters)
       options.ports = serverPorts[name]
-      options.readyWithin = 90
       return options
     }
     // JetStream's meta group spans both clusters: neither is ready before the other has started.

@@ -55,8 +55,9 @@ final class NATSTestCluster: LoopbackCluster, @unchecked Sendable {
     /// NKey users (public keys) of ``accountA`` besides its password user.
     var nkeyUsersOfA: [String] = []
     /// How long each server may take to answer with JetStream: a supercluster elects its
-    /// JetStream leader across the gateways, which took more than 20 s in a loaded test run.
-    var readyWithin = 20
+    /// JetStream leader across the gateways, and a cluster that lost its quorum elects one again
+    /// when the servers return; each took more than 20 s in a loaded CI run.
+    var readyWithin = 90
     /// The client ports, then the route ports, of the servers (2 × ``size``), or nil for free
     /// ports found at start: a supercluster takes all its ports in one search, so that no
     /// cluster's search hands out a port another one's configuration already names.

@@ -28,8 +28,9 @@ struct SchemaFields {
     guard let typed = value as? Value, !(value is Bool && Value.self == Int.self) else {
       throw error(field, "holds \(ValueKind(value)), not \(Value.self)")
     }
+    // A text of at most `length` UTF-8 bytes has at most as many characters: counted only above.
     for text in (typed as? String).map({ [$0] }) ?? (typed as? [String]) ?? []
-    where text.count > length {
+    where text.utf8.count > length && text.count > length {
       throw error(field, "longer than \(length) characters")
     }
     return typed

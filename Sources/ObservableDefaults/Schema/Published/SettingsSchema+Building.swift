@@ -36,7 +36,7 @@ extension SettingsSchema {
 
 extension SettingsSchema.Program {
   /// This process: its name, its executable (`/proc/self/exe`) and when that was built (its
-  /// modification time, in whole seconds as the XML file keeps dates).
+  /// modification time, in whole seconds, as an XML schema file keeps dates).
   static let current: Self = {
     let executable =
       (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))

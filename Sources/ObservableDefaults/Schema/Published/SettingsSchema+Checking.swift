@@ -33,15 +33,20 @@ extension SettingsSchema.Key {
   /// its property-list type is not the stored form's, an integer lies outside ``range``, a raw
   /// value is none of ``choices``, or JSON data does not parse; `nil` when it fits.
   public func misfit(of value: Any, key: String) -> SettingsSchemaMisfit? {
-    let misfit = SettingsSchemaMisfit(
+    guard !fits(value) else { return nil }
+    return SettingsSchemaMisfit(
       key: key, expected: expectedValues, found: PropertyListWords.described(value))
-    guard storedForm.admits(value) else { return misfit }
+  }
+
+  /// Whether `value` fits (the words of a misfit are made only for one that does not).
+  private func fits(_ value: Any) -> Bool {
+    guard storedForm.admits(value) else { return false }
     if let choices, !choices.contains(where: { propertyListValuesEqual($0.value.value, value) }) {
-      return misfit
+      return false
     }
-    if let range, let integer = value as? Int, !range.contains(integer) { return misfit }
-    if let range, let integer = value as? UInt64, !range.contains(integer) { return misfit }
-    return nil
+    if let range, let integer = value as? Int, !range.contains(integer) { return false }
+    if let range, let integer = value as? UInt64, !range.contains(integer) { return false }
+    return true
   }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 
-// The file format (version 1): an XML property list whose root dictionary holds
+// The file format (version 1): a property list (written binary, read in any format) whose root
+// dictionary holds
 //   format (integer, 1), program {name, executable?, build? (date)}, module, class,
 //   store {suite} or {cloudContainer}, prefix, schemaVersion? (integer),
 //   keys: [{name, key, previousKeys?, type, kind, optional, storedForm, default?, summary?,

@@ -1,4 +1,6 @@
+import Dispatch
 import Foundation
+import Synchronization
 
 /// A folder of published settings schemas: one folder per program, one property-list file per
 /// settings class and store (`<program>/<Module.Class>@<suite or container>.plist`).
@@ -73,12 +75,19 @@ public struct SettingsSchemaDirectory: Sendable, Equatable {
   /// Every schema file of the folder, by program then file name; unusable files are listed with
   /// their error.
   public func files() -> [SettingsSchemaFile] {
-    Self.visibleNames(in: url).flatMap { program in
+    let urls = Self.visibleNames(in: url).flatMap { program in
       let folder = url.appendingPathComponent(program, isDirectory: true)
-      return Self.visibleNames(in: folder).filter { $0.hasSuffix(".plist") }.map { name in
-        SettingsSchemaFile(url: folder.appendingPathComponent(name), directory: self)
+      return Self.visibleNames(in: folder).filter { $0.hasSuffix(".plist") }.map {
+        folder.appendingPathComponent($0)
       }
     }
+    // Read on every core: parsing the files is the cost of a tool's start with many schemas.
+    let files = Mutex([SettingsSchemaFile?](repeating: nil, count: urls.count))
+    DispatchQueue.concurrentPerform(iterations: urls.count) { index in
+      let file = SettingsSchemaFile(url: urls[index], directory: self)
+      files.withLock { $0[index] = file }
+    }
+    return files.withLock { $0.compactMap { $0 } }
   }
 
   /// Every schema of `folders` (by default ``searchPath``): those of the first folder, then each
@@ -109,7 +118,7 @@ public struct SettingsSchemaDirectory: Sendable, Equatable {
   public func write(_ schema: SettingsSchema) throws -> Bool {
     let url = fileURL(for: schema)
     let new = schema.propertyList
-    return try PropertyListFile(url: url).replaceContents(format: .xml) { old in
+    return try PropertyListFile(url: url).replaceContents(format: .binary) { old in
       guard !old.isEmpty else { return new }
       if propertyListValuesEqual(old, new) { return nil }
       let published = (try? SettingsSchema(propertyList: old, path: url.path))?.program.build
