@@ -21,9 +21,14 @@ import ObservableDefaultsCore
 ///   revision and survives reconnections and lost servers (nothing lost, nothing twice); a save's
 ///   keys arrive as one change. The device's copy of each bucket it uses is kept by one more.
 /// - **Connection**: libnats tries the servers in turn, also when none answers at creation, and
-///   reconnects for as long as the device lives. A save without a server throws ``NATSError`` of
-///   kind `.unreachable` after ``NATSConfiguration/requestTimeout``, and the store keeps its
-///   writes and tries again; a load without a server answers from the device's local copy.
+///   reconnects after a failure. When libnats closes the connection for good (a server refused
+///   the credentials twice in a row, or its background first connection failed), the device
+///   makes a new one after ``reconnectDelays`` (1 s, doubling to 10 s) and again after each
+///   failure, `refused` meanwhile when the servers refused the credentials; with the new one it
+///   resumes its watches where they stopped and pushes its pending writes. A save without a
+///   server throws ``NATSError`` of kind `.unreachable` after
+///   ``NATSConfiguration/requestTimeout``, and the store keeps its writes and tries again; a load
+///   without a server answers from the device's local copy.
 /// - **Local copy**: every save lands first in the device's journal (`CloudDeviceJournal`, a
 ///   file under ``NATSConfiguration/stateDirectory``), which also keeps the records last seen and
 ///   the resume point. Writes made offline survive a restart and are pushed by the next save or
@@ -44,7 +49,6 @@ import ObservableDefaultsCore
 public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
   /// What this device connects to (its account is the one given at creation; see ``account``).
   public let configuration: NATSConfiguration
-  let connection: NATSConnection
   /// Serial queue of deliveries and account switches.
   private let queue = DispatchQueue(label: "ObservableDefaultsNATS.cloud")
   private static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
@@ -52,10 +56,20 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
   private struct Subscription {
     let handler: @Sendable (CloudBackendEvent) -> Void
     var watch: NATSWatch
+    /// Where the watch resumes on a new connection: the cursor of its last delivery.
+    var cursor: NATSCursor?
   }
+
+  /// Seconds before each attempt to make a new connection after libnats closed one: 1, 2, 4, 8,
+  /// then 10 until one succeeds (the store's retry of a failed save has the same cap).
+  static let reconnectDelays: [TimeInterval] = [1, 2, 4, 8, 10]
 
   let lock = NSLock()
   // Guarded by `lock`.
+  /// The connection in use; replaced when libnats closes it (see ``reconnect()``).
+  private(set) var connection: NATSConnection
+  /// Failed attempts at a new connection since the last success.
+  private var reconnectAttempts = 0
   private var currentAccount: String
   private var buckets: [NATSKeyLayout: (bucket: NATSBucket, mirror: NATSMirror)] = [:]
   private(set) var journal: CloudDeviceJournal
@@ -94,6 +108,7 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
     }
     currentAccount = configuration.account
     queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
+    connection.whenClosed { [weak self] in self?.connectionClosed() }
   }
 
   deinit {
@@ -110,13 +125,13 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
   /// that the store does not count (those made before a restart and not yet acknowledged), the
   /// last successful exchange and the last error (never holding credentials).
   public var syncStatus: CloudSyncStatus {
-    let state = connection.current
-    return lock.withLock {
-      CloudSyncStatus(
+    lock.withLock {
+      let state = connection.current
+      return CloudSyncStatus(
         backend: "nats", endpoint: state.server, account: currentAccount,
         connection: refused ? .refused : state.connection,
         pendingCount: journal.pending.count(where: { handed[$0.key] != $0.value.timestamp }),
-        lastSync: lastSync, lastError: state.gaveUp ?? lastError)
+        lastSync: lastSync, lastError: lastError)
     }
   }
 
@@ -167,8 +182,9 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
   ) -> DefaultsObservation {
     let id = ObserverIDs.next()
     lock.withLock {
-      let watch = makeWatch(id: id, layout: layout(currentAccount), after: NATSCursor(cursor))
-      subscriptions[id] = Subscription(handler: handler, watch: watch)
+      let start = NATSCursor(cursor)
+      let watch = makeWatch(id: id, layout: layout(currentAccount), after: start)
+      subscriptions[id] = Subscription(handler: handler, watch: watch, cursor: start)
     }
     return DefaultsObservation(id: id) { [weak self] in
       guard let self else { return }
@@ -203,14 +219,77 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
         persistJournal()
         currentAccount = account
         generation += 1
-        for (id, subscription) in subscriptions {
-          subscription.watch.cancel()
-          subscriptions[id]?.watch = makeWatch(
-            id: id, layout: newLayout, after: NATSCursor(batch.cursor))
-        }
+        restartWatches(layout: newLayout) { _ in NATSCursor(batch.cursor) }
         return subscriptions.values.map(\.handler)
       }
       for handler in handlers { handler(.accountChanged(account: account, batch)) }
+    }
+  }
+
+  // MARK: Connection
+
+  /// Notes that libnats closed the connection (on libnats' thread) and schedules a new one.
+  private func connectionClosed() {
+    lock.withLock {
+      lastError = "nats: libnats closed the connection to \(configuration.serverList)"
+    }
+    scheduleReconnect()
+  }
+
+  /// Makes a new connection after the next of ``reconnectDelays``, on the backend's queue.
+  private func scheduleReconnect() {
+    let delay = lock.withLock {
+      Self.reconnectDelays[min(reconnectAttempts, Self.reconnectDelays.count - 1)]
+    }
+    queue.asyncAfter(deadline: .now() + delay) { [weak self] in self?.reconnect() }
+  }
+
+  /// Replaces the closed connection: opens the buckets again on the new one as they are used,
+  /// resumes each watch after its last delivery, and pushes the journal's pending writes. When
+  /// the new connection fails too (the credentials refused: the device is `refused`), tries
+  /// again later.
+  private func reconnect() {
+    let fresh: NATSConnection
+    do {
+      fresh = try NATSConnection(configuration)
+    } catch {
+      lock.withLock {
+        lastError = "\(error)"
+        refused = error.kind == .permissionDenied
+        reconnectAttempts += 1
+      }
+      scheduleReconnect()
+      return
+    }
+    // The closed connection and its buckets are returned, so released outside the lock.
+    _ = lock.withLock {
+      let closed = (connection, buckets)
+      connection = fresh
+      buckets = [:]
+      (reconnectAttempts, refused, lastError) = (0, false, nil)
+      restartWatches(layout: layout(currentAccount)) { $0.cursor }
+      return closed
+    }
+    fresh.whenClosed { [weak self] in self?.connectionClosed() }
+    do {
+      try pushPending()
+    } catch {
+      // Noted in the status; the store tries its writes again.
+    }
+  }
+
+  /// Ends every subscription's watch and starts one on `layout` after the cursor `start` gives
+  /// for it, on the current connection, dropping the old watches' deliveries still on their way.
+  /// Called with `lock` held.
+  private func restartWatches(
+    layout: NATSKeyLayout, after start: (Subscription) -> NATSCursor?
+  ) {
+    generation += 1
+    for (id, subscription) in subscriptions {
+      subscription.watch.cancel()
+      let cursor = start(subscription)
+      subscriptions[id]?.watch = makeWatch(id: id, layout: layout, after: cursor)
+      subscriptions[id]?.cursor = cursor
     }
   }
 
@@ -293,12 +372,14 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
   private func bucket(for layout: NATSKeyLayout) throws(NATSError) -> (
     bucket: NATSBucket, mirror: NATSMirror
   ) {
-    if let open = lock.withLock({ buckets[layout] }) { return open }
+    let (open, connection) = lock.withLock { (buckets[layout], self.connection) }
+    if let open { return open }
     let bucket = try NATSBucket(layout, on: connection, replicas: configuration.replicas)
     let mirror = NATSMirror(bucket, on: connection)
     return lock.withLock {
       if let existing = buckets[layout] { return existing }
-      buckets[layout] = (bucket, mirror)
+      // Not kept when the connection was replaced meanwhile: the next use opens it on the new one.
+      if connection === self.connection { buckets[layout] = (bucket, mirror) }
       return (bucket, mirror)
     }
   }
@@ -356,6 +437,7 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
   private func deliver(_ change: NATSWatch.Change, to id: UInt64, generation: Int) {
     let handler: (@Sendable (CloudBackendEvent) -> Void)? = lock.withLock {
       guard generation == self.generation, let subscription = subscriptions[id] else { return nil }
+      subscriptions[id]?.cursor = change.cursor
       lastSync = Date()
       journal.absorb(change.records)
       let seen = NATSCursor(journal.cursor)

@@ -5,16 +5,17 @@ import ObservableDefaultsCore
 /// One device's connection to a NATS cluster and its JetStream context.
 ///
 /// libnats keeps the connection up on its own: it tries the servers in turn (also when none
-/// answers at creation), reconnects after a failure for as long as the connection lives, and
-/// resends subscriptions. Its state changes arrive through ``NATSCallbacks`` on libnats' threads
-/// and are kept here for ``CloudSyncStatus``.
+/// answers at creation), reconnects after a failure, and resends subscriptions — until it closes
+/// the connection for good, which it does when a server refuses the credentials twice in a row
+/// while reconnecting, and when its background first connection fails (measured with a server
+/// that refused the credentials and with one stopped by SIGSTOP). Its state changes arrive
+/// through ``NATSCallbacks`` on libnats' threads and are kept here for ``CloudSyncStatus``; the
+/// owner learns of the closing through ``whenClosed(_:)`` and makes a new connection.
 final class NATSConnection: @unchecked Sendable {
   /// Whether the connection is up, and the server in use.
   struct State: Sendable {
     var connection = CloudSyncStatus.Connection.connecting
     var server: String?
-    /// Why libnats closed the connection for good, once it has.
-    var gaveUp: String?
   }
 
   let connection: OpaquePointer
@@ -94,6 +95,12 @@ final class NATSConnection: @unchecked Sendable {
   /// Whether the connection is up, and the server in use (its URL without credentials).
   var current: State { events.current }
 
+  /// Calls `handler` once libnats closes the connection for good: on libnats' thread, or at once
+  /// when it is closed already. The handler must not destroy the connection from there.
+  func whenClosed(_ handler: @escaping @Sendable () -> Void) {
+    events.whenClosed(handler)
+  }
+
   /// Why the connection is closed for good (libnats gives up after the servers refused the
   /// credentials), or nil while it is open or reconnecting.
   func closedError() -> NATSError? {
@@ -135,6 +142,8 @@ final class NATSConnection: @unchecked Sendable {
     // Guarded by `lock`.
     private var connection: OpaquePointer?
     private var state = State()
+    private var closed = false
+    private var closedHandler: (@Sendable () -> Void)?
 
     var current: State { lock.withLock { state } }
 
@@ -144,10 +153,28 @@ final class NATSConnection: @unchecked Sendable {
       noteChange()
     }
 
+    /// Calls `handler` once the connection is closed (at once when it is).
+    func whenClosed(_ handler: @escaping @Sendable () -> Void) {
+      let closedAlready = lock.withLock {
+        closedHandler = handler
+        return closed
+      }
+      if closedAlready { notifyClosed() }
+    }
+
+    /// Calls the closed handler, once.
+    private func notifyClosed() {
+      let handler = lock.withLock {
+        defer { closedHandler = nil }
+        return closedHandler
+      }
+      handler?()
+    }
+
     /// Reads the connection's status after a libnats callback.
     func noteChange() {
-      lock.withLock {
-        guard let connection else { return }
+      let closedNow = lock.withLock { () -> Bool in
+        guard let connection else { return false }
         var buffer = [CChar](repeating: 0, count: 256)
         if natsConnection_GetConnectedUrl(connection, &buffer, buffer.count) == NATS_OK,
           buffer[0] != 0
@@ -155,21 +182,18 @@ final class NATSConnection: @unchecked Sendable {
           let url = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
           state.server = NATSConfiguration.withoutUserInfo(String(decoding: url, as: UTF8.self))
         }
-        state.gaveUp = nil
         switch natsConnection_Status(connection) {
         case NATS_CONN_STATUS_CONNECTED: state.connection = .connected
         case NATS_CONN_STATUS_CONNECTING: state.connection = .connecting
         case NATS_CONN_STATUS_CLOSED:
-          // Reconnecting never ends while the device lives (`natsOptions_SetMaxReconnect(-1)`),
-          // yet libnats closes a connection that fails its background first connection —
-          // measured with a server that refused the credentials and with one stopped by
-          // SIGSTOP — and reports no reason for it.
           state.connection = .offline
-          state.gaveUp =
-            "nats: libnats gave up connecting in the background (the servers refused this device's credentials, or accepted and never answered); the device reconnects only when the program starts again"
+          defer { closed = true }
+          return !closed
         default: state.connection = .offline
         }
+        return false
       }
+      if closedNow { notifyClosed() }
     }
   }
 

@@ -29,28 +29,47 @@ import Testing
     #expect(store.string(forKey: "k") == "v")
   }
 
-  /// A device created while no server listens connects in the background; when the server
-  /// that then starts refuses its password, libnats closes the connection without a reason, and
-  /// the device says so (not `connecting` forever). Refused at creation, the device is not
-  /// made: `NATSConfigurationTests.aWrongPasswordIsRefusedWithoutShowingIt`.
-  @Test func credentialsRefusedInTheBackgroundEndConnectingWithTheReason() async throws {
-    let ports = try LoopbackServer.freePorts(2)
-    var configuration = NATSConfiguration(
-      servers: ["nats://127.0.0.1:\(ports[0])"], container: freshNATSContainer(),
-      credentials: .user(NATSTestCluster.accountA.name, password: "not-the-password"),
-      replicas: 1, requestTimeout: 1)
-    let device = try NATSCloudBackend(configuration: configuration)
-    #expect(device.syncStatus.lastError == nil, "not given up yet")
-    let cluster = try NATSTestCluster(
-      .init(size: 1, accountStorage: "8MB", serverStorage: "32MB", ports: ports))
-    defer { cluster.remove() }
-    #expect(
-      await poll(within: .seconds(30)) {
-        device.syncStatus.lastError?.hasPrefix("nats: libnats gave up connecting") == true
-      })
-    #expect(device.syncStatus.summary == "offline")
-    #expect(!"\(device.syncStatus)".contains("not-the-password"))
-    configuration.credentials = NATSTestCluster.accountA.credentials
-    #expect(try NATSCloudBackend(configuration: configuration).load().records.isEmpty)
+  /// A device created while no server listens connects in the background. When the server
+  /// that then starts refuses its NKey, libnats closes the connection; the device says `refused`
+  /// with the server's reason (not `connecting` forever) and keeps making new connections, and
+  /// once the operator adds its user it connects and pushes the write made meanwhile, without a
+  /// restart. Refused at creation, the device is not made:
+  /// `NATSNKeyTests.aDeviceSigningWithItsNKeySeedSyncsAndAnUnknownNKeyIsRefused`.
+  @Test func credentialsRefusedInTheBackgroundAreRefusedUntilTheServerAcceptsThem() async throws {
+    try await withTemporaryFolder { folder in
+      let pair = try NKeyPair(seedFile: folder.file("device.nk"))
+      var options = NATSTestCluster.Options()
+      (options.size, options.accountStorage, options.serverStorage) = (1, "8MB", "32MB")
+      let ports = try LoopbackServer.freePorts(2)
+      options.ports = ports
+      var configuration = NATSConfiguration(
+        servers: ["nats://127.0.0.1:\(ports[0])"], container: freshNATSContainer(),
+        credentials: try .nkey(pair.publicKey, seedFile: pair.seedFile.path), replicas: 1,
+        requestTimeout: 1)
+      let device = try NATSCloudBackend(configuration: configuration)
+      let store = NSUbiquitousKeyValueStore(backend: device)
+      store.set("written while refused", forKey: "k")
+
+      let refusing = try NATSTestCluster(options)
+      defer { refusing.remove() }
+      #expect(await poll(within: .seconds(30)) { store.syncStatus.summary == "refused, 1 pending" })
+      #expect(
+        device.syncStatus.lastError
+          == "nats: connecting to nats://127.0.0.1:\(ports[0]): Authorization Violation")
+      let seed = try String(contentsOf: pair.seedFile, encoding: .utf8)
+      #expect(!"\(device.syncStatus) \(device.syncStatus.lastError ?? "")".contains(seed))
+
+      refusing.remove()
+      options.nkeyUsersOfA = [pair.publicKey]
+      let accepting = try NATSTestCluster(options)
+      defer { accepting.remove() }
+      #expect(await poll(within: .seconds(60)) { store.syncStatus.summary == "connected" })
+      configuration.credentials = NATSTestCluster.accountA.credentials
+      let reader = try NATSCloudBackend(configuration: configuration)
+      #expect(
+        await poll(within: .seconds(30)) {
+          (try? reader.load().records["k"]?.value as? String) == "written while refused"
+        })
+    }
   }
 }

@@ -42,6 +42,26 @@ import Testing
     #expect(store.string(forKey: "key-1024") == "fits again")
   }
 
+  /// One save that removes a key and adds another to a full container is taken, whatever the
+  /// keys' names. The container took records in key order, so `key-1024` came before the removal
+  /// of `key-8` and was refused: the test above failed that way when a loaded machine put its
+  /// last three writes into one save.
+  @Test func oneSaveThatRemovesAKeyAndAddsAnotherToAFullContainerIsTaken() throws {
+    let backend = InMemoryCloudBackend()
+    let stamp = { (time: Int64) in CloudTimestamp(time: time, counter: 0, device: "d") }
+    var full: [String: CloudRecord] = [:]
+    for index in 0..<1024 { full["key-\(index)"] = CloudRecord(value: index, timestamp: stamp(1)) }
+    try backend.save(full)
+    try backend.save([
+      "key-8": CloudRecord(value: nil, timestamp: stamp(2)),
+      "key-1024": CloudRecord(value: "fits", timestamp: stamp(2)),
+    ])
+    let values = backend.load().records.compactMapValues(\.value)
+    #expect(values.count == 1024)
+    #expect(values["key-1024"] as? String == "fits")
+    #expect(values["key-8"] == nil)
+  }
+
   @Test func aValueOf1100000BytesIsRefusedAndEarlierValuesStay() throws {
     let store = NSUbiquitousKeyValueStore.inMemory()
     let notifications = CloudNotificationLog(store)

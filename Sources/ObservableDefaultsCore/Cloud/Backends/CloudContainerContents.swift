@@ -35,7 +35,11 @@ package struct CloudContainerContents {
   /// Keeps, for each key, the record with the greater timestamp, unless storing it would take
   /// the container past ``CloudQuota`` (more keys with a value, more bytes, a longer key): such a
   /// record is refused and its key listed in ``refusedKeys``. Removals are always taken. Records
-  /// are taken in key order; one new revision numbers them.
+  /// are taken by the keys they add, then the bytes they add, fewest first (removals, then
+  /// replacements, smaller before larger, then new keys), then in key order: a save that removes
+  /// one key and adds another is taken whatever the keys' names (in key order alone, `key-1024`
+  /// was refused before the removal of `key-8` made room), and every device decides alike. One
+  /// new revision numbers them.
   ///
   /// - Returns: Whether any record was taken (false: nothing changed, nothing to write).
   package mutating func merge(_ records: [String: CloudRecord]) -> Bool {
@@ -48,7 +52,20 @@ package struct CloudContainerContents {
     }
     var taken: [String: CloudRecord] = [:]
     refusedKeys = []
-    for (key, record) in records.sorted(by: { $0.key < $1.key }) {
+    /// The keys and bytes storing `record` adds (negative: frees).
+    func growth(_ key: String, _ record: CloudRecord) -> (keys: Int, bytes: Int) {
+      let old = entries[key]?.record.value
+      return (
+        (record.value == nil ? 0 : 1) - (old == nil ? 0 : 1),
+        (record.value.map { CloudQuota.entryBytes(key: key, value: $0) } ?? 0)
+          - (old.map { CloudQuota.entryBytes(key: key, value: $0) } ?? 0)
+      )
+    }
+    let ordered = records.map { (key: $0.key, record: $0.value, growth: growth($0.key, $0.value)) }
+      .sorted {
+        ($0.growth.keys, $0.growth.bytes, $0.key) < ($1.growth.keys, $1.growth.bytes, $1.key)
+      }
+    for (key, record, _) in ordered {
       let old = entries[key]?.record
       guard old.map({ record.timestamp > $0.timestamp }) ?? true else { continue }
       let oldValue = old?.value
