@@ -21,6 +21,7 @@ open class LoopbackServer: @unchecked Sendable {
   private var processID: Int32 = 0
   private var wrapper: Process?
   private var lifeline: Pipe?
+  private var logOffset: UInt64 = 0
 
   /// - Parameters:
   ///   - name: The server's name in its cluster.
@@ -35,13 +36,28 @@ open class LoopbackServer: @unchecked Sendable {
   /// The server's PID (0 when stopped).
   public var pid: Int32 { lock.withLock { processID } }
 
+  /// Whether the server's process runs: it exists and is not a zombie (its shell reaps it only
+  /// when this process lets go of it, so a server that exited on its own stays a zombie).
   public var isRunning: Bool {
     let pid = pid
-    return pid > 0 && kill(pid, 0) == 0
+    guard pid > 0, let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+      let end = stat.lastIndex(of: ")")
+    else { return false }
+    return !stat[end...].hasPrefix(") Z")
+  }
+
+  /// What the server wrote to its log since its last start.
+  public var logSinceStart: String {
+    let offset = lock.withLock { logOffset }
+    guard let handle = try? FileHandle(forReadingFrom: log) else { return "" }
+    defer { try? handle.close() }
+    try? handle.seek(toOffset: offset)
+    return String(decoding: (try? handle.readToEnd()) ?? Data(), as: UTF8.self)
   }
 
   /// Starts (or restarts) the server.
   public func start() throws {
+    let offset = Self.size(of: log)
     let wrapper = Process()
     let lifeline = Pipe()
     let output = Pipe()
@@ -63,7 +79,15 @@ open class LoopbackServer: @unchecked Sendable {
     guard let pid = Int32(String(decoding: line, as: UTF8.self)) else {
       throw StartFailure(description: "\(name) (\(arguments[0])) did not start")
     }
-    lock.withLock { (processID, self.wrapper, self.lifeline) = (pid, wrapper, lifeline) }
+    lock.withLock {
+      (processID, self.wrapper, self.lifeline, logOffset) = (pid, wrapper, lifeline, offset)
+    }
+  }
+
+  private static func size(of file: URL) -> UInt64 {
+    guard let handle = try? FileHandle(forReadingFrom: file) else { return 0 }
+    defer { try? handle.close() }
+    return (try? handle.seekToEnd()) ?? 0
   }
 
   /// Kills the server with `SIGKILL` (by its PID) and waits until it is gone.

@@ -70,44 +70,61 @@ final class NATSTestCluster: LoopbackCluster, @unchecked Sendable {
   let folder: URL
   let servers: [LoopbackServer]
   /// The servers' client URLs, in the order of ``servers``.
-  let urls: [String]
+  private(set) var urls: [String] = []
   let options: Options
 
-  /// Starts the servers and waits until JetStream answers on each.
+  /// Starts the servers and waits until JetStream answers on each. When a server finds its
+  /// free port taken by the time it starts (by another test's server or a client's ephemeral
+  /// port), the cluster starts again on other free ports, up to 3 times.
   init(_ options: Options = Options()) throws {
     self.options = options
     guard let program = LoopbackServer.executable("nats-server"),
       FileManager.default.fileExists(atPath: "/usr/include/nats/nats.h")
     else { throw NotInstalled() }
-    folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
       "nats-tests-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    self.folder = folder
+    servers = (0..<options.size).map { index in
+      let name = options.gateway == nil ? "n\(index)" : "\(options.name)-n\(index)"
+      return LoopbackServer(
+        name: name, arguments: [program, "-c", folder.appendingPathComponent("\(name).conf").path],
+        log: folder.appendingPathComponent("\(name).log"))
+    }
+    LoopbackClusters.register(self)
+    for attempt in 1...3 {
+      do {
+        try start(ports: options.ports ?? LoopbackServer.freePorts(2 * options.size))
+        return
+      } catch is PortTaken where options.ports == nil && attempt < 3 {
+        for server in servers { server.kill9() }
+      } catch {
+        remove()
+        throw error
+      }
+    }
+  }
+
+  /// A server exited at its start because its port was taken.
+  private struct PortTaken: Error, CustomStringConvertible {
+    let server: String
+    var description: String { "\(server) exited at its start: its port was taken" }
+  }
+
+  /// Writes each server's configuration for `ports` (the client ports, then the route ports),
+  /// starts the servers and waits until each is ready.
+  private func start(ports: [Int]) throws {
     let size = options.size
-    let ports = try options.ports ?? LoopbackServer.freePorts(2 * size)
     let routes = (0..<size).map { "nats-route://127.0.0.1:\(ports[size + $0])" }
     urls = (0..<size).map { "nats://127.0.0.1:\(ports[$0])" }
-    var servers: [LoopbackServer] = []
-    for index in 0..<size {
-      let name = options.gateway == nil ? "n\(index)" : "\(options.name)-n\(index)"
-      let file = folder.appendingPathComponent("\(name).conf")
+    for (index, server) in servers.enumerated() {
       try Self.configuration(
-        name: name, index: index, client: ports[index], cluster: ports[size + index],
-        routes: routes, storage: folder.appendingPathComponent(name), options: options
-      ).write(to: file, atomically: true, encoding: .utf8)
-      servers.append(
-        LoopbackServer(
-          name: name, arguments: [program, "-c", file.path],
-          log: folder.appendingPathComponent("\(name).log")))
+        name: server.name, index: index, client: ports[index], cluster: ports[size + index],
+        routes: routes, storage: folder.appendingPathComponent(server.name), options: options
+      ).write(toFile: server.arguments[2], atomically: true, encoding: .utf8)
     }
-    self.servers = servers
-    LoopbackClusters.register(self)
-    do {
-      for server in servers { try server.start() }
-      try waitUntilReady()
-    } catch {
-      remove()
-      throw error
-    }
+    for server in servers { try server.start() }
+    try waitUntilReady()
   }
 
   deinit {
@@ -182,12 +199,20 @@ final class NATSTestCluster: LoopbackCluster, @unchecked Sendable {
       """
   }
 
-  /// Waits (up to ``Options/readyWithin`` seconds) until each server answers a JetStream account-information request.
+  /// Waits (up to ``Options/readyWithin`` seconds) until each server says it is ready and
+  /// answers a JetStream account-information request. The readiness request alone could reach
+  /// another test's server that holds the port (with the same test users), so the server's own
+  /// process must run and its log since this start must say "Server is ready".
   func waitUntilReady(_ only: [LoopbackServer]? = nil) throws {
     var lastError = ""
     for server in only ?? servers {
       let url = urls[servers.firstIndex { $0 === server } ?? 0]
       let ready = pollBlocking(within: .seconds(options.readyWithin)) {
+        guard server.isRunning else { return true }
+        guard server.logSinceStart.contains("Server is ready") else {
+          lastError = "its log does not say it is ready"
+          return false
+        }
         do {
           try NATSTestClient(
             url: url, user: Self.accountA, tls: options.clientTLS,
@@ -199,8 +224,13 @@ final class NATSTestCluster: LoopbackCluster, @unchecked Sendable {
           return false
         }
       }
+      let log = server.logSinceStart
+      if !server.isRunning {
+        if log.contains("address already in use") { throw PortTaken(server: server.name) }
+        throw ClusterError(
+          description: "\(server.name) exited at its start; its log ends: " + log.suffix(600))
+      }
       if !ready {
-        let log = (try? String(contentsOf: server.log, encoding: .utf8)) ?? ""
         throw ClusterError(
           description:
             "\(server.name) had no JetStream in \(options.readyWithin) s: \(lastError); its log ends: "
