@@ -1,6 +1,6 @@
 // benchmarks: the performance measures of Benchmarks/README.md.
 //
-//   benchmarks [--runs N] [--only read|burst|scale|editor|open|schemas|writers|cloud[,…]] [--build]
+//   benchmarks [--runs N] [--only read|burst|cloud-write|scale|editor|editor-latency|open|schemas|writers|cloud[,…]] [--build]
 //       runs each measure N times (default 7) and prints the results as a Markdown table;
 //       --build also runs Benchmarks/measure-build.sh 3 times (clean debug builds, ~6 minutes).
 //
@@ -8,11 +8,13 @@
 //   benchmarks change-writer <file>                 see ExternalChangeMeasure.runWriter
 //   benchmarks key-writer <file> <prefix> <count>   see ConcurrentWritersMeasure.runWriter
 //   benchmarks editor <suite> <report-file>         see EditorMeasure.runEditorWorker
+//   benchmarks editor-file <path> <report-file>     see EditorMeasure.runFileEditorWorker
 //   benchmarks open <suite> <report-file>           see EditorMeasure.runOpenWorker
 //   benchmarks editor-all <schemas|suites> <report-file>   see SchemaListMeasure.runWorker
 //   benchmarks dconf-worker <keys> <changes> <report-file>   see DconfBaseline.runWorker
 // and one for profiles (not started by a measure):
 //   benchmarks burst-writer <file> <writes>         see WriteBurstMeasure.runWriter
+//   benchmarks cloud-writer <folder> <writes>       see CloudWriteMeasure.runWriter
 import Foundation
 import ObservableDefaults
 
@@ -28,6 +30,8 @@ case "key-writer" where arguments.count == 4:
   ConcurrentWritersMeasure.runWriter(file: arguments[1], prefix: arguments[2], count: count)
 case "editor" where arguments.count == 3:
   EditorMeasure.runEditorWorker(suite: arguments[1], report: arguments[2])
+case "editor-file" where arguments.count == 3:
+  EditorMeasure.runFileEditorWorker(path: arguments[1], report: arguments[2])
 case "editor-all" where arguments.count == 3:
   SchemaListMeasure.runWorker(mode: arguments[1], report: arguments[2])
 case "open" where arguments.count == 3:
@@ -35,6 +39,9 @@ case "open" where arguments.count == 3:
 case "burst-writer" where arguments.count == 3:
   guard let writes = Int(arguments[2]), writes > 0 else { abort("burst-writer: bad count") }
   WriteBurstMeasure.runWriter(file: arguments[1], writes: writes)
+case "cloud-writer" where arguments.count == 3:
+  guard let writes = Int(arguments[2]), writes > 0 else { abort("cloud-writer: bad count") }
+  CloudWriteMeasure.runWriter(folder: arguments[1], writes: writes)
 case "dconf-worker" where arguments.count == 4:
   guard let keys = Int(arguments[1]), let changes = Int(arguments[2]) else {
     abort("dconf-worker: bad counts")

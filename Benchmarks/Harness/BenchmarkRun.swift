@@ -22,9 +22,15 @@ struct BenchmarkRun {
     if options.includes("burst") {
       WriteBurstMeasure(workspace: workspace, runs: runs).run(into: table)
     }
+    if options.includes("cloud-write") {
+      CloudWriteMeasure(workspace: workspace, runs: runs).run(into: table)
+    }
     if options.includes("scale") { ScaleMeasure(workspace: workspace, runs: runs).run(into: table) }
     let editor = EditorMeasure(workspace: workspace, runs: runs)
     if options.includes("editor") { editor.runExternalChange(into: table) }
+    if options.includes("editor-latency") {
+      EditorChangeLatencyMeasure(workspace: workspace, runs: runs).run(into: table)
+    }
     if options.includes("schemas") {
       SchemaListMeasure(workspace: workspace, runs: runs).run(into: table)
     }

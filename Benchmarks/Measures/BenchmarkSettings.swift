@@ -13,3 +13,15 @@ final class BenchmarkSettings {
 final class PlainSettings {
   var name: String = "Fatbobman"
 }
+
+/// The same counter in an `@ObservableCloud` class on a store the measure chooses: a cloud
+/// property's write.
+@ObservableCloud(autoInit: false)
+final class BenchmarkCloudSettings {
+  var counter: Int = 0
+
+  init(store: NSUbiquitousKeyValueStore) {
+    _$defaults.store = store
+    _cloudObserver = CloudObservation(host: self, prefix: _prefix)
+  }
+}

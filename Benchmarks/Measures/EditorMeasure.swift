@@ -144,6 +144,17 @@ struct EditorMeasure {
     }
   }
 
+  /// Worker mode `editor-file <path> <report-file>`: runs the editor on the property-list file
+  /// at `path` (as `settings-editor --file`) until `q`, then writes its ``EditorReport``.
+  @MainActor
+  static func runFileEditorWorker(path: String, report: String) {
+    measureOpening(report: report) {
+      do { try SettingsEditor(files: [URL(fileURLWithPath: path)]).run() } catch {
+        abort("editor: \(error)")
+      }
+    }
+  }
+
   /// Worker mode `open <suite> <report-file>`: only opens the suite (every value in memory, as
   /// the editor holds them), then writes its ``EditorReport`` to the report file.
   static func runOpenWorker(suite: String, report: String) {

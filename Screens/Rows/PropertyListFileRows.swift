@@ -11,8 +11,10 @@ import Observation
 /// applied over the new contents only when none of them changed there, otherwise the save is
 /// refused (see ``PropertyListConflictError``) and ``reload()`` shows the file as it is now.
 ///
-/// Once watching starts, other writers are followed live: the file is re-read when it changes
-/// and merged key by key (see ``merge(_:)``).
+/// Once watching starts, other writers are followed live, as a suite follows them: a change
+/// notice for the version this editor last read or wrote parses nothing, a binary file is
+/// compared entry by entry and only the entries that differ are decoded, and only the keys that
+/// changed are merged and redrawn (see ``merge(_:changedKeys:)``).
 @MainActor
 final class PropertyListFileRows: ExpandableRowSource, ReloadableRowSource, LiveRowSource,
   KeyEditingRowSource, Observable
@@ -22,6 +24,8 @@ final class PropertyListFileRows: ExpandableRowSource, ReloadableRowSource, Live
   let kind = RowSourceKind.file
   private let file: PropertyListFile
   private let registrar = ObservationRegistrar()
+  /// The version of the file last read or written (nil when it is gone or did not parse).
+  private var disk: PropertyListSnapshot?
   /// The file as last read or saved.
   private var loaded: PropertyListDocument
   /// ``loaded`` with the unsaved edits.
@@ -38,7 +42,9 @@ final class PropertyListFileRows: ExpandableRowSource, ReloadableRowSource, Live
   /// - Throws: ``PropertyListError`` when the file is missing, unreadable or not a property list.
   init(file url: URL) throws {
     file = PropertyListFile(url: url)
-    loaded = try Self.read(file)
+    let snapshot = try Self.read(file)
+    disk = snapshot
+    loaded = snapshot.document
     edited = loaded
     title = url.lastPathComponent
     location = url.path
@@ -123,7 +129,7 @@ final class PropertyListFileRows: ExpandableRowSource, ReloadableRowSource, Live
       uniqueKeysWithValues: editedKeys.map { key in
         (key, edited.values[key].map(PropertyListChange.set) ?? .remove)
       })
-    loaded = try file.save(changes, over: loaded)
+    loaded = try file.save(changes, over: loaded, known: &disk)
     editedKeys = []
     show(loaded)
   }
@@ -132,7 +138,9 @@ final class PropertyListFileRows: ExpandableRowSource, ReloadableRowSource, Live
   ///
   /// - Throws: ``PropertyListError`` when the file is gone or no longer parses.
   func reload() throws {
-    loaded = try Self.read(file)
+    let snapshot = try Self.read(file)
+    disk = snapshot
+    loaded = snapshot.document
     editedKeys = []
     show(loaded)
   }
@@ -146,25 +154,29 @@ final class PropertyListFileRows: ExpandableRowSource, ReloadableRowSource, Live
     }
   }
 
-  /// Reads the file again and merges it (a file gone or not parsing keeps what is shown).
+  /// Reads the file again unless it is still the version last read or written, and merges the
+  /// keys that changed (a file gone or not parsing keeps what is shown).
   private func followDisk() {
-    guard let document = try? file.read() else { return }
-    merge(document)
+    guard let changedKeys = try? file.rereadIfChanged(comparingTo: loaded.values, since: &disk),
+      let document = disk?.document
+    else { return }
+    merge(document, changedKeys: changedKeys)
   }
 
-  /// Shows `document`, just read from disk after another writer changed it: the top-level keys
-  /// whose values changed there redraw their rows (once each), the others draw nothing. Keys
-  /// with unsaved edits keep the edits, and the file as loaded keeps their old values, so
-  /// saving them is still refused when the other writer changed them too.
-  func merge(_ document: PropertyListDocument) {
-    var base = document
-    var shown = document
-    for key in editedKeys {
-      base.values[key] = loaded.values[key]
-      shown.values[key] = edited.values[key]
+  /// Shows `document`, just read from disk after another writer changed the top-level
+  /// `changedKeys` (all keys when nil): those whose values differ redraw their rows (once each),
+  /// the others draw nothing. Keys with unsaved edits keep the edits, and the file as loaded
+  /// keeps their old values, so saving them is still refused when the other writer changed them
+  /// too.
+  func merge(_ document: PropertyListDocument, changedKeys: Set<String>? = nil) {
+    let keys = (changedKeys ?? Set(loaded.values.keys).union(document.values.keys))
+      .subtracting(editedKeys)
+    for key in keys { loaded.values[key] = document.values[key] }
+    let (lines, paths) = tree.taking(keys, from: { document.values[$0] }, into: &edited.values)
+    if let lines { registrar.withMutation(of: self, keyPath: \.tree) { tree.lines = lines } }
+    for path in paths {
+      registrar.withMutation(of: self, keyPath: \.[observing: path]) {}
     }
-    loaded = base
-    show(shown)
   }
 
   /// Shows `document`: lays the list out again when its lines changed, and redraws the rows
@@ -186,11 +198,11 @@ final class PropertyListFileRows: ExpandableRowSource, ReloadableRowSource, Live
   /// The observation identity of the value at one path (the value itself lives in `edited`).
   private subscript(observing path: PropertyListPath) -> PropertyListPath { path }
 
-  private static func read(_ file: PropertyListFile) throws -> PropertyListDocument {
-    guard let document = try file.read() else {
+  private static func read(_ file: PropertyListFile) throws -> PropertyListSnapshot {
+    guard let snapshot = try file.readSnapshot() else {
       throw PropertyListError(file: file.url, kind: .unreadable, reason: "no such file")
     }
-    return document
+    return snapshot
   }
 }
 

@@ -52,6 +52,29 @@ struct PropertyListTreeRows {
     expanded.contains { $0.first == .key(key) }
   }
 
+  /// Takes the values of the top-level `keys` from `newValue` (nil: the key is gone) into
+  /// `values`, looking at those keys only, and tells what that changes on screen: the new lines
+  /// when keys appeared or disappeared or an open container changed (else nil), and the visible
+  /// paths whose values differ.
+  func taking(
+    _ keys: Set<String>, from newValue: (String) -> Any?, into values: inout [String: Any]
+  ) -> (lines: [PropertyListTreeLines.Line]?, paths: [PropertyListPath]) {
+    var before: [String: Any] = [:]
+    var changed: Set<String> = []
+    var keysChanged = false
+    for key in keys {
+      let value = newValue(key)
+      guard !propertyListValuesEqual(values[key], value) else { continue }
+      keysChanged = keysChanged || (values[key] == nil) != (value == nil)
+      before[key] = values[key]
+      changed.insert(key)
+      values[key] = value
+    }
+    guard !changed.isEmpty else { return (nil, []) }
+    let relaid = keysChanged || changed.contains(where: isOpen(underKey:))
+    return (relaid ? laidOut(values) : nil, changedPaths(under: changed, from: before, to: values))
+  }
+
   /// The visible paths under the top-level `keys` whose values differ between `old` and `new`
   /// (each holding at least those keys' values).
   func changedPaths(

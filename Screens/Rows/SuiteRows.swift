@@ -99,20 +99,10 @@ final class SuiteRows: ExpandableRowSource, LiveRowSource, ReloadableRowSource,
   /// Re-reads `changedKeys` from the suite and redraws the rows whose value differs; lays the
   /// list out again only when keys appeared or disappeared or an open container changed.
   private func reload(_ changedKeys: Set<String>) {
-    var before: [String: Any] = [:]
-    var changed: Set<String> = []
-    var keysChanged = false
-    for key in changedKeys {
-      let value = defaults.persistentValue(forKey: key)
-      guard !propertyListValuesEqual(values[key], value) else { continue }
-      keysChanged = keysChanged || (values[key] == nil) != (value == nil)
-      before[key] = values[key]
-      changed.insert(key)
-      values[key] = value
-    }
-    guard !changed.isEmpty else { return }
-    if keysChanged || changed.contains(where: tree.isOpen(underKey:)) { layOut() }
-    for path in tree.changedPaths(under: changed, from: before, to: values) {
+    let (lines, paths) = tree.taking(
+      changedKeys, from: defaults.persistentValue(forKey:), into: &values)
+    if let lines { registrar.withMutation(of: self, keyPath: \.tree) { tree.lines = lines } }
+    for path in paths {
       registrar.withMutation(of: self, keyPath: \.[observing: path]) {}
     }
   }

@@ -46,8 +46,8 @@ public enum PropertyListChange {
 }
 
 /// A document together with the file version it was read from or written as.
-struct PropertyListSnapshot {
-  var document: PropertyListDocument
+package struct PropertyListSnapshot {
+  package var document: PropertyListDocument
   /// nil when there is no file.
   var version: FileVersion?
   /// The objects of the binary file this process wrote for `document` (nil when it was read, or

@@ -21,9 +21,19 @@ extension PropertyListFile {
   public func save(_ changes: [String: PropertyListChange], over loaded: PropertyListDocument)
     throws -> PropertyListDocument
   {
+    var known: PropertyListSnapshot?
+    return try save(changes, over: loaded, known: &known)
+  }
+
+  /// ``save(_:over:)`` for an editor that keeps the version of the file it last read or wrote:
+  /// when the file is still `known`'s version it is not read again, and `known` becomes the
+  /// version written (nil after a failure).
+  package func save(
+    _ changes: [String: PropertyListChange], over loaded: PropertyListDocument,
+    known snapshot: inout PropertyListSnapshot?
+  ) throws -> PropertyListDocument {
     guard !changes.isEmpty else { return loaded }
     var conflicts: [String] = []
-    var snapshot: PropertyListSnapshot?
     try update(known: &snapshot) { document in
       conflicts = changes.keys.filter {
         !propertyListValuesEqual(document.values[$0], loaded.values[$0])

@@ -60,7 +60,7 @@ public struct PropertyListFile: Sendable {
 
   /// Reads and parses the file, keeping the identity of the version parsed (and counting the
   /// parse, see ``PropertyListCounters``).
-  func readSnapshot() throws -> PropertyListSnapshot? {
+  package func readSnapshot() throws -> PropertyListSnapshot? {
     guard let (data, identity) = try readData() else { return nil }
     PropertyListCounters.count(\.parses, path: url.resolvingSymlinksInPath().path)
     return PropertyListSnapshot(
@@ -114,6 +114,28 @@ public struct PropertyListFile: Sendable {
     let snapshot = PropertyListSnapshot(
       document: document, version: FileVersion(identity: identity, data: data), entries: entries)
     return (snapshot, changedKeys ?? [])
+  }
+
+  /// Re-reads the file after a change notice unless it is still the version of `known` (then
+  /// nothing is parsed: ``isStill(_:)``), as ``rereadSnapshot(comparingTo:since:)`` does.
+  ///
+  /// - Parameters:
+  ///   - previous: The values this process holds.
+  ///   - known: The version last read or written; replaced by the version on disk (nil when the
+  ///     file is gone, or after a failure).
+  /// - Returns: nil when the file is still `known`'s version; else the keys whose value was
+  ///   added, changed or removed.
+  /// - Throws: ``PropertyListError`` as ``read()`` does.
+  package func rereadIfChanged(
+    comparingTo previous: [String: Any], since known: inout PropertyListSnapshot?
+  ) throws -> Set<String>? {
+    if var version = known?.version, isStill(&version) {
+      known?.version = version
+      return nil
+    }
+    let (snapshot, changedKeys) = try rereadSnapshot(comparingTo: previous, since: &known)
+    known = snapshot
+    return changedKeys
   }
 
   /// `body`'s result; its ``PropertyListRejection`` becomes a `.malformed` ``PropertyListError``.

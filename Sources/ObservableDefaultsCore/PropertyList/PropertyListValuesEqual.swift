@@ -58,7 +58,7 @@ private func canonicalValuesEqual(_ lhs: Any, _ rhs: Any, _ kind: Any.Type) -> B
 
 /// `opened`, whose dynamic type the caller checked to be `T`, as a `T`. Passing an `Any` here
 /// opens it (SE-0352): the value arrives as it is, with its type, and is read without a cast.
-private func value<Opened, T>(_ opened: Opened, as type: T.Type) -> T {
+func value<Opened, T>(_ opened: Opened, as type: T.Type) -> T {
   precondition(Opened.self == type, "a \(Opened.self) is not a \(type)")
   return unsafeBitCast(opened, to: type)
 }

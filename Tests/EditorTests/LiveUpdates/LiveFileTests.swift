@@ -3,6 +3,8 @@ import ObservableDefaultsCore
 import TestSupport
 import Testing
 
+@testable import ObservableDefaultsCore
+
 @testable import SettingsEditor
 
 /// A property-list file opened by path follows another writer live: changed rows update in
@@ -64,4 +66,29 @@ import Testing
     #expect(screen.redrawCount(source: 0, row: 1) == 1)
     #expect(try PropertyListFile(url: url).read()?.values["age"] as? Int == 7)
   }
+
+  /// A file opened by path follows changes as a suite does: its own save reads nothing and its
+  /// change notice parses nothing; another writer's change is parsed once, and in a binary file
+  /// only the entry that differs is decoded (before: a parse for the save and one per notice).
+  @Test func theOwnSaveParsesNothingAndAnOutsideChangeIsParsedOnce() async throws {
+    let url = try TestPreferences.propertyListFile([:])
+    let values = Dictionary(uniqueKeysWithValues: (0..<200).map { ("key-\($0)", "value \($0)") })
+    try PropertyListSerialization.data(fromPropertyList: values, format: .binary, options: 0)
+      .write(to: url)
+    let domain = try PropertyListFileRows(file: url)
+    domain.startWatching { job in Task { @MainActor in job() } }
+    #expect(PropertyListCounters.counts(for: url).parses == 1)
+
+    try domain.store(["key-1": "mine"])
+    #expect(PropertyListCounters.counts(for: url).parses == 1, "the save wrote from its version")
+    var outside = values
+    outside["key-2"] = "theirs"
+    try PropertyListSerialization.data(fromPropertyList: outside, format: .binary, options: 0)
+      .write(to: url, options: .atomic)
+    #expect(await poll { domain.storedValues["key-2"] as? String == "theirs" })
+    // Both notices (the save's and the outside write's) are handled by now: one parse in all.
+    #expect(PropertyListCounters.counts(for: url).parses == 2)
+    #expect(domain.storedValues["key-1"] as? String == "value 1", "the outside write replaced it")
+  }
 }
+

@@ -36,10 +36,18 @@ public enum CloudQuota {
 
   /// The bytes a canonical property-list value counts for.
   static func valueBytes(_ value: Any) -> Int {
+    // Metatype comparisons for the scalars, read without a cast: the failing casts to a
+    // collection were a quarter of an `@ObservableCloud` write in the cloud-write profile.
+    let kind = type(of: value)
+    if kind == String.self {
+      return ObservableDefaultsCore.value(value, as: String.self).utf8.count
+    }
+    if kind == Data.self { return ObservableDefaultsCore.value(value, as: Data.self).count }
+    if kind == Bool.self { return 1 }
+    if kind == Int.self || kind == Double.self || kind == Date.self || kind == UInt64.self {
+      return 8
+    }
     switch value {
-    case let string as String: return string.utf8.count
-    case let data as Data: return data.count
-    case is Bool: return 1
     case let array as [Any]: return array.reduce(0) { $0 + valueBytes($1) }
     case let dictionary as [String: Any]:
       return dictionary.reduce(0) { $0 + entryBytes(key: $1.key, value: $1.value) }

@@ -63,13 +63,22 @@ extension NSUbiquitousKeyValueStore: ObservableKeyValueStore {
     device.addObserver { change in
       switch change.reason {
       case nil:
-        handler(DefaultsChange(keys: change.keys, origin: .thisProcess))
+        handler(Self.defaultsChange(of: change.keys, origin: .thisProcess))
       case NSUbiquitousKeyValueStoreQuotaViolationChange:
         break
       default:
-        handler(DefaultsChange(keys: change.keys, origin: .otherProcess))
+        handler(Self.defaultsChange(of: change.keys, origin: .otherProcess))
       }
     }
+  }
+
+  /// The change of `keys` (each once), without a set for one key.
+  private static func defaultsChange(of keys: [String], origin: DefaultsChange.Origin)
+    -> DefaultsChange
+  {
+    keys.count == 1
+      ? DefaultsChange(key: keys[0], origin: origin)
+      : DefaultsChange(keys: Set(keys), origin: origin)
   }
 
   /// Posts ``didChangeExternallyNotification`` for a change from the container or a quota

@@ -2,8 +2,9 @@ import Foundation
 
 /// A change of a device's copy, as told to the store objects using it.
 struct CloudChange: Sendable {
-  /// The keys concerned: changed values, or the key of a refused write.
-  var keys: Set<String>
+  /// The keys concerned, each once: changed values, or the key of a refused write. An array:
+  /// a property's write names one key, and a set for it was a tenth of a cloud write.
+  var keys: [String]
   /// Apple's change reason (``NSUbiquitousKeyValueStoreServerChange`` …) for changes that came
   /// from the container or a quota violation; nil for a write made in this process.
   var reason: Int?
@@ -125,7 +126,7 @@ final class CloudDevice: ObservedStoreState, @unchecked Sendable {
   /// - Throws: ``CloudStoreError`` when a ``CloudQuota`` limit would be exceeded; observers are
   ///   then told with the quota-violation reason and nothing changes.
   func write(_ value: Any?, forKey key: String, excluding excluded: UInt64?) throws {
-    try write([key: value], excluding: excluded)
+    try write(entries: [(key, value)], excluding: excluded)
   }
 
   /// Stores several values (canonical; nil removes) together: the ones that change get
@@ -136,20 +137,30 @@ final class CloudDevice: ObservedStoreState, @unchecked Sendable {
   /// - Throws: ``CloudStoreError`` when a ``CloudQuota`` limit would be exceeded; observers are
   ///   then told with the quota-violation reason and nothing changes.
   func write(_ values: [String: Any?], excluding excluded: UInt64?) throws {
-    lock.lock()
-    let changed = values.filter { !propertyListValuesEqual(copy.value(forKey: $0.key), $0.value) }
-      .sorted { ($0.value == nil ? 0 : 1, $0.key) < ($1.value == nil ? 0 : 1, $1.key) }
-    let unknown = CloudTimestamp(time: 0, counter: 0, device: "")
-    let previous = changed.map {
-      copy.records[$0.key] ?? CloudRecord(value: nil, timestamp: unknown)
+    try write(entries: values.map { ($0.key, $0.value) }, excluding: excluded)
+  }
+
+  /// The writes of ``write(_:excluding:)``, each key once. An array rather than a dictionary:
+  /// a property's write (one entry) then hashes its key only where the copy and the pending
+  /// writes look it up.
+  private func write(entries: [(key: String, value: Any?)], excluding excluded: UInt64?) throws {
+    var ordered = entries
+    if ordered.count > 1 {
+      ordered.sort { ($0.value == nil ? 0 : 1, $0.key) < ($1.value == nil ? 0 : 1, $1.key) }
     }
-    for (index, (key, value)) in changed.enumerated() {
+    var changedKeys: [String] = []
+    var replaced: [CloudRecord?] = []
+    lock.lock()
+    for (key, value) in ordered where !propertyListValuesEqual(copy.value(forKey: key), value) {
       do {
-        try copy.checkQuota(setting: value, forKey: key)
-        copy.apply(CloudRecord(value: value, timestamp: clock.next()), forKey: key)
+        replaced.append(
+          try copy.applyWithinQuota(
+            CloudRecord(value: value, timestamp: clock.next()), forKey: key))
+        changedKeys.append(key)
       } catch {
-        for (undone, record) in zip(changed[..<index], previous) {
-          copy.apply(record, forKey: undone.key)
+        let unknown = CloudTimestamp(time: 0, counter: 0, device: "")
+        for (undone, old) in zip(changedKeys, replaced) {
+          copy.apply(old ?? CloudRecord(value: nil, timestamp: unknown), forKey: undone)
         }
         let targets = observers
         lock.unlock()
@@ -158,11 +169,11 @@ final class CloudDevice: ObservedStoreState, @unchecked Sendable {
         throw error
       }
     }
-    guard !changed.isEmpty else {
+    guard !changedKeys.isEmpty else {
       lock.unlock()
       return
     }
-    for (key, _) in changed {
+    for key in changedKeys {
       pending[key] = copy.records[key]
     }
     let mustSchedule = !saveScheduled
@@ -170,7 +181,7 @@ final class CloudDevice: ObservedStoreState, @unchecked Sendable {
     let targets = observers
     lock.unlock()
     if mustSchedule { queue.async { self.save() } }
-    targets.notify(CloudChange(keys: Set(changed.map(\.key)), reason: nil), excluding: excluded)
+    targets.notify(CloudChange(keys: changedKeys, reason: nil), excluding: excluded)
   }
 
   /// Saves pending writes now and waits.
@@ -266,7 +277,7 @@ final class CloudDevice: ObservedStoreState, @unchecked Sendable {
     let targets = observers
     lock.unlock()
     targets.notify(
-      CloudChange(keys: Set(keys), reason: NSUbiquitousKeyValueStoreQuotaViolationChange))
+      CloudChange(keys: Array(Set(keys)), reason: NSUbiquitousKeyValueStoreQuotaViolationChange))
   }
 
   private func receive(_ event: CloudBackendEvent) {
@@ -282,7 +293,7 @@ final class CloudDevice: ObservedStoreState, @unchecked Sendable {
   /// initial sync when this is the first successful read) and schedules the writes kept back.
   private func merge(_ batch: CloudRecordBatch, reason: Int) {
     let (records, refusals) = Self.admitted(batch)
-    var changedKeys = Set<String>()
+    var changedKeys: [String] = []
     lock.lock()
     for key in records.keys { refused[key] = nil }
     refused.merge(refusals) { _, new in new }
@@ -290,7 +301,7 @@ final class CloudDevice: ObservedStoreState, @unchecked Sendable {
     for (key, record) in records {
       clock.observe(record.timestamp)
       if let local = copy.records[key], local.timestamp >= record.timestamp { continue }
-      if !propertyListValuesEqual(copy.value(forKey: key), record.value) { changedKeys.insert(key) }
+      if !propertyListValuesEqual(copy.value(forKey: key), record.value) { changedKeys.append(key) }
       copy.apply(record, forKey: key)
       pending[key] = nil
     }
@@ -322,7 +333,8 @@ final class CloudDevice: ObservedStoreState, @unchecked Sendable {
     }
     let targets = observers
     lock.unlock()
-    targets.notify(CloudChange(keys: changedKeys, reason: NSUbiquitousKeyValueStoreAccountChange))
+    targets.notify(
+      CloudChange(keys: Array(changedKeys), reason: NSUbiquitousKeyValueStoreAccountChange))
   }
 
   /// The records of `batch` without the ones stamped more than

@@ -24,37 +24,56 @@ struct CloudLocalCopy {
   }
 
   /// Stores `record` for `key`, keeping the totals.
-  mutating func apply(_ record: CloudRecord, forKey key: String) {
-    if let old = records[key]?.value {
+  ///
+  /// - Returns: The record it replaces.
+  @discardableResult
+  mutating func apply(_ record: CloudRecord, forKey key: String) -> CloudRecord? {
+    let old = records.updateValue(record, forKey: key)
+    if let value = old?.value {
       keyCount -= 1
-      totalBytes -= CloudQuota.entryBytes(key: key, value: old)
+      totalBytes -= CloudQuota.entryBytes(key: key, value: value)
     }
-    if let new = record.value {
+    if let value = record.value {
       keyCount += 1
-      totalBytes += CloudQuota.entryBytes(key: key, value: new)
+      totalBytes += CloudQuota.entryBytes(key: key, value: value)
     }
-    records[key] = record
+    return old
   }
 
-  /// Checks that storing `value` (nil: removing) under `key` stays within ``CloudQuota``.
+  /// Stores `record` for `key` (as ``apply(_:forKey:)``) unless its value would take the copy
+  /// past a ``CloudQuota`` limit. One lookup of `key` serves the check and the store.
   ///
-  /// - Throws: ``CloudStoreError`` naming the limit that would be exceeded.
-  func checkQuota(setting value: Any?, forKey key: String) throws {
-    guard let value else { return }
+  /// - Returns: The record it replaces.
+  /// - Throws: ``CloudStoreError`` naming the limit that would be exceeded; nothing changes.
+  mutating func applyWithinQuota(_ record: CloudRecord, forKey key: String) throws -> CloudRecord? {
+    let index = records.index(forKey: key)
+    let old = index.map { records.values[$0] }
+    var (count, bytes) = (keyCount, totalBytes)
+    if let value = old?.value {
+      count -= 1
+      bytes -= CloudQuota.entryBytes(key: key, value: value)
+    }
+    if let value = record.value {
+      count += 1
+      bytes += CloudQuota.entryBytes(key: key, value: value)
+      try Self.check(key: key, count: count, bytes: bytes)
+    }
+    if let index { records.values[index] = record } else { records[key] = record }
+    (keyCount, totalBytes) = (count, bytes)
+    return old
+  }
+
+  /// Checks a key and the totals a value under it would make against ``CloudQuota``.
+  private static func check(key: String, count: Int, bytes: Int) throws {
     let keyBytes = key.utf8.count
     guard keyBytes <= CloudQuota.maximumKeyBytes else {
       throw CloudStoreError(
         key: key, kind: .keyTooLong(bytes: keyBytes, limit: CloudQuota.maximumKeyBytes))
     }
-    let old = records[key]?.value
-    let count = keyCount + (old == nil ? 1 : 0)
     guard count <= CloudQuota.maximumKeyCount else {
       throw CloudStoreError(
         key: key, kind: .tooManyKeys(count: count, limit: CloudQuota.maximumKeyCount))
     }
-    let bytes =
-      totalBytes - (old.map { CloudQuota.entryBytes(key: key, value: $0) } ?? 0)
-      + CloudQuota.entryBytes(key: key, value: value)
     guard bytes <= CloudQuota.maximumTotalBytes else {
       throw CloudStoreError(
         key: key, kind: .totalSizeExceeded(bytes: bytes, limit: CloudQuota.maximumTotalBytes))
