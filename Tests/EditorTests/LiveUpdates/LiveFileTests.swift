@@ -4,7 +4,6 @@ import TestSupport
 import Testing
 
 @testable import ObservableDefaultsCore
-
 @testable import SettingsEditor
 
 /// A property-list file opened by path follows another writer live: changed rows update in
@@ -91,4 +90,3 @@ import Testing
     #expect(domain.storedValues["key-1"] as? String == "value 1", "the outside write replaced it")
   }
 }
-
