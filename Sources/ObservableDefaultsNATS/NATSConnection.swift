@@ -53,6 +53,12 @@ final class NATSConnection: @unchecked Sendable {
       // listening, or one that accepts and then says nothing, as a stopped process), libnats
       // connects in the background.
       var status = natsConnection_Connect(&connection, options)
+      if status == NATS_CONNECTION_AUTH_FAILED, configuration.credentials?.signsNonce == true {
+        // libnats before 3.8 sends no signature when the NKey's signature of the server's nonce
+        // starts with a zero byte (1 connection in 256; nats-io/nats.c#705, in Debian's 3.4.1),
+        // and the server refuses it; another connection signs another nonce.
+        status = natsConnection_Connect(&connection, options)
+      }
       if status == NATS_NO_SERVER || status == NATS_TIMEOUT {
         try NATSError.check(
           natsOptions_SetRetryOnFailedConnect(options, true, Self.changed, closure),

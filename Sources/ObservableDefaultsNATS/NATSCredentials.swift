@@ -101,6 +101,12 @@ public struct NATSCredentials: Sendable, CustomStringConvertible, CustomDebugStr
     }
   }
 
+  /// Whether libnats signs the server's nonce with an NKey seed (an NKey or a `.creds` file).
+  var signsNonce: Bool {
+    if case .password = form { return false }
+    return true
+  }
+
   /// E.g. `NATS user alice (from file /home/alice/.config/ObservableDefaults/nats-password)`.
   public var description: String {
     switch form {

@@ -18,17 +18,22 @@ final class NATSTestClient: @unchecked Sendable {
   let connection: OpaquePointer
   let jetStream: OpaquePointer
 
-  /// Connects as `user`, with TLS when `tls` is given, expecting `expectedHostname` in the
-  /// server's certificate (the URL's host when nil).
+  /// Connects as `user` (or as the user of the `.creds` file `credsFile` when given), with TLS
+  /// when `tls` is given, expecting `expectedHostname` in the server's certificate (the URL's
+  /// host when nil).
   init(
-    url: String, user: NATSTestCluster.User, tls: CloudTLSFiles? = nil,
-    expectedHostname: String? = nil
+    url: String, user: NATSTestCluster.User, credsFile: String? = nil,
+    tls: CloudTLSFiles? = nil, expectedHostname: String? = nil
   ) throws {
     var options: OpaquePointer?
     try Self.check(natsOptions_Create(&options))
     defer { natsOptions_Destroy(options) }
     try Self.check(natsOptions_SetURL(options, url))
-    try Self.check(natsOptions_SetUserInfo(options, user.name, user.password))
+    if let credsFile {
+      try Self.check(natsOptions_SetUserCredentialsFromFiles(options, credsFile, nil))
+    } else {
+      try Self.check(natsOptions_SetUserInfo(options, user.name, user.password))
+    }
     try Self.check(natsOptions_SetTimeout(options, 2000))
     if let tls {
       try Self.check(natsOptions_SetSecure(options, true))

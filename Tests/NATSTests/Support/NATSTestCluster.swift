@@ -7,8 +7,9 @@ import TestSupport
 /// A real NATS JetStream cluster on 127.0.0.1 for the tests (3 servers, or one; see
 /// ``Options``): `nats-server` (Debian's package) on free ports, one configuration file per
 /// server with a `cluster` block, JetStream in a temporary folder, and two accounts,
-/// ``accountA`` and ``accountB``, each with one user and JetStream enabled. Servers are started
-/// and stopped by PID however the tests end (see ``LoopbackServer``).
+/// ``accountA`` and ``accountB``, each with one user and JetStream enabled (or, in operator mode,
+/// the accounts of ``Options/operatorMode``). Servers are started and stopped by PID however the
+/// tests end (see ``LoopbackServer``).
 final class NATSTestCluster: LoopbackCluster, @unchecked Sendable {
   /// nats-server or libnats is missing: the tests fail with this message.
   struct NotInstalled: Error, CustomStringConvertible {
@@ -62,6 +63,9 @@ final class NATSTestCluster: LoopbackCluster, @unchecked Sendable {
     /// ports found at start: a supercluster takes all its ports in one search, so that no
     /// cluster's search hands out a port another one's configuration already names.
     var ports: [Int]? = nil
+    /// Decentralized authentication replacing the accounts A and B: the operator's JWT and its
+    /// preloaded accounts (the readiness check signs in as its `readiness` user), or nil.
+    var operatorMode: NATSOperatorMode? = nil
   }
 
   /// The cluster every NATS test shares (a fresh container, so fresh buckets, per test).
@@ -137,9 +141,10 @@ final class NATSTestCluster: LoopbackCluster, @unchecked Sendable {
   }
 
   /// One server's configuration: the cluster (of more than one server), JetStream, a payload
-  /// limit that fits the largest record, TLS, and the two accounts. A bucket reserves its `MaxBytes` (2.5 MiB) on each of its 3
-  /// servers against the account's `max_file` and the server's `max_file_store`, so both allow
-  /// the few hundred buckets of a test run (the files themselves stay small).
+  /// limit that fits the largest record, TLS, and the two accounts (or the operator mode). A
+  /// bucket reserves its `MaxBytes` (2.5 MiB) on each of its 3 servers against the account's
+  /// `max_file` and the server's `max_file_store`, so both allow the few hundred buckets of a
+  /// test run (the files themselves stay small).
   private static func configuration(
     name: String, index: Int, client: Int, cluster: Int, routes: [String], storage: URL,
     options: Options
@@ -156,6 +161,12 @@ final class NATSTestCluster: LoopbackCluster, @unchecked Sendable {
           }
         """
     }
+    let accounts = """
+      accounts {
+      \(account(accountA))
+      \(account(accountB))
+      }
+      """
     let clustered =
       routes.count < 2
       ? ""
@@ -176,10 +187,7 @@ final class NATSTestCluster: LoopbackCluster, @unchecked Sendable {
       \(clustered)
       \(options.gateway.map { gateway(options.name, port: $0.ports[index], clusters: $0.clusters) } ?? "")
       \(options.tls.map { "tls { \($0) }" } ?? "")
-      accounts {
-      \(account(accountA))
-      \(account(accountB))
-      }
+      \(options.operatorMode?.serverConfiguration ?? accounts)
 
       """
   }
@@ -215,7 +223,8 @@ final class NATSTestCluster: LoopbackCluster, @unchecked Sendable {
         }
         do {
           try NATSTestClient(
-            url: url, user: Self.accountA, tls: options.clientTLS,
+            url: url, user: Self.accountA,
+            credsFile: options.operatorMode?.readiness.credsFile.path, tls: options.clientTLS,
             expectedHostname: options.readinessHost
           ).accountInfo()
           return true
