@@ -151,7 +151,14 @@ final class NATSConnection: @unchecked Sendable {
     private var closed = false
     private var closedHandler: (@Sendable () -> Void)?
 
-    var current: State { lock.withLock { state } }
+    /// The state now: read from libnats, not only from its last callback (which runs on
+    /// libnats' thread, and under load after requests through the new server succeeded).
+    var current: State {
+      lock.withLock {
+        if let connection { _ = Self.read(connection, into: &state) }
+        return state
+      }
+    }
 
     /// Starts reading `connection`'s state.
     func watch(_ connection: OpaquePointer) {
@@ -180,26 +187,33 @@ final class NATSConnection: @unchecked Sendable {
     /// Reads the connection's status after a libnats callback.
     func noteChange() {
       let closedNow = lock.withLock { () -> Bool in
-        guard let connection else { return false }
-        var buffer = [CChar](repeating: 0, count: 256)
-        if natsConnection_GetConnectedUrl(connection, &buffer, buffer.count) == NATS_OK,
-          buffer[0] != 0
-        {
-          let url = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
-          state.server = NATSConfiguration.withoutUserInfo(String(decoding: url, as: UTF8.self))
-        }
-        switch natsConnection_Status(connection) {
-        case NATS_CONN_STATUS_CONNECTED: state.connection = .connected
-        case NATS_CONN_STATUS_CONNECTING: state.connection = .connecting
-        case NATS_CONN_STATUS_CLOSED:
-          state.connection = .offline
-          defer { closed = true }
-          return !closed
-        default: state.connection = .offline
-        }
-        return false
+        guard let connection, Self.read(connection, into: &state) else { return false }
+        defer { closed = true }
+        return !closed
       }
       if closedNow { notifyClosed() }
+    }
+
+    /// Reads `connection`'s server and status into `state`.
+    ///
+    /// - Returns: Whether libnats closed the connection for good.
+    private static func read(_ connection: OpaquePointer, into state: inout State) -> Bool {
+      var buffer = [CChar](repeating: 0, count: 256)
+      if natsConnection_GetConnectedUrl(connection, &buffer, buffer.count) == NATS_OK,
+        buffer[0] != 0
+      {
+        let url = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+        state.server = NATSConfiguration.withoutUserInfo(String(decoding: url, as: UTF8.self))
+      }
+      switch natsConnection_Status(connection) {
+      case NATS_CONN_STATUS_CONNECTED: state.connection = .connected
+      case NATS_CONN_STATUS_CONNECTING: state.connection = .connecting
+      case NATS_CONN_STATUS_CLOSED:
+        state.connection = .offline
+        return true
+      default: state.connection = .offline
+      }
+      return false
     }
   }
 
