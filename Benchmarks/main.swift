@@ -1,6 +1,6 @@
 // benchmarks: the performance measures of Benchmarks/README.md.
 //
-//   benchmarks [--runs N] [--only read|burst|cloud-write|scale|editor|editor-latency|open|schemas|writers|cloud[,…]] [--build]
+//   benchmarks [--runs N] [--only read|burst|cloud-write|xml|scale|editor|editor-latency|open|schemas|writers|cloud[,…]] [--build]
 //       runs each measure N times (default 7) and prints the results as a Markdown table;
 //       --build also runs Benchmarks/measure-build.sh 3 times (clean debug builds, ~6 minutes).
 //

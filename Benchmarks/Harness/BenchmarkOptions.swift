@@ -24,7 +24,7 @@ struct BenchmarkOptions {
         includesBuild = true
       default:
         abort(
-          "usage: benchmarks [--runs N] [--only read|burst|cloud-write|scale|editor|editor-latency|open|schemas|writers|cloud[,…]] [--build]"
+          "usage: benchmarks [--runs N] [--only read|burst|cloud-write|xml|scale|editor|editor-latency|open|schemas|writers|cloud[,…]] [--build]"
         )
       }
     }

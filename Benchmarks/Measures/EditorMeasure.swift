@@ -119,16 +119,19 @@ struct EditorMeasure {
     return file
   }
 
-  /// Writes `keys` string values of about `valueLength` characters to `file`, as a binary
-  /// property list (keys ``key(_:)``).
-  static func writeSuite(at file: URL, keys: Int, valueLength: Int) {
+  /// Writes `keys` string values of about `valueLength` characters to `file`, as a property list
+  /// in `format` (keys ``key(_:)``).
+  static func writeSuite(
+    at file: URL, keys: Int, valueLength: Int,
+    format: PropertyListSerialization.PropertyListFormat = .binary
+  ) {
     let filler = String(repeating: "x", count: valueLength)
     var values: [String: Any] = [:]
     for index in 0..<keys {
       values[key(index)] = String("value \(index) \(filler)".prefix(valueLength))
     }
     do {
-      try PropertyListSerialization.data(fromPropertyList: values, format: .binary, options: 0)
+      try PropertyListSerialization.data(fromPropertyList: values, format: format, options: 0)
         .write(to: file)
     } catch {
       abort("cannot write \(file.path): \(error)")

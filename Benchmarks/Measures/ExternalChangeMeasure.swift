@@ -23,10 +23,12 @@ struct ExternalChangeMeasure {
   let workspace: Workspace
 
   /// Measures `changes` changes (after 5 unmeasured) of one key of a suite holding `keys` other
-  /// keys.
-  func run(keys: Int, changes: Int) -> Result {
-    let file = workspace.newFile("external-\(keys)")
-    EditorMeasure.writeSuite(at: file, keys: keys, valueLength: 20)
+  /// keys, its file in `format`.
+  func run(
+    keys: Int, changes: Int, format: PropertyListSerialization.PropertyListFormat = .binary
+  ) -> Result {
+    let file = workspace.newFile("external-\(keys)-\(format.rawValue)")
+    EditorMeasure.writeSuite(at: file, keys: keys, valueLength: 20, format: format)
     let store = PropertyListDefaults(fileURL: file)
     let settings = BenchmarkSettings(userDefaults: store)
     // Memory is sampled when the reader is idle: `flush()` (nothing pending) waits for the

@@ -117,12 +117,14 @@ struct ScaleMeasure {
   }
 
   /// Opening a fresh copy of a `keys`-key suite (5 runs), and setting one key + flush in it.
-  private func openAndSet(keys: Int) -> (open: Samples, set: Samples) {
-    let original = workspace.newFile("scale-\(keys)")
-    EditorMeasure.writeSuite(at: original, keys: keys, valueLength: 20)
+  func openAndSet(keys: Int, format: PropertyListSerialization.PropertyListFormat = .binary)
+    -> (open: Samples, set: Samples)
+  {
+    let original = workspace.newFile("scale-\(keys)-\(format.rawValue)")
+    EditorMeasure.writeSuite(at: original, keys: keys, valueLength: 20, format: format)
     var suites: [PropertyListDefaults] = []
     let open = timeRuns(runs: 5) { run in
-      let copy = workspace.newFile("scale-\(keys)-\(run)")
+      let copy = workspace.newFile("scale-\(keys)-\(format.rawValue)-\(run)")
       do { try FileManager.default.copyItem(at: original, to: copy) } catch {
         abort("copy: \(error)")
       }

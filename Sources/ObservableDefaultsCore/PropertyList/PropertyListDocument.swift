@@ -55,5 +55,5 @@ package struct PropertyListSnapshot {
   var draft: BinaryPropertyListDraft?
   /// The entries of a binary file (nil for another format, or when not known yet): the next
   /// re-read compares the file with them and decodes only the entries that differ.
-  var entries: BinaryPropertyListEntries?
+  var entries: PropertyListEntries?
 }

@@ -69,10 +69,11 @@ public struct PropertyListFile: Sendable {
 
   /// Reads and parses the file again after a change.
   ///
-  /// When the entries of `base` (the version read or written before) are known and the file is
-  /// binary, the two are compared entry by entry and only the entries of the top dictionary that
-  /// differ are decoded and changed in `base`'s document (see
-  /// ``BinaryPropertyListReader/changes(of:since:previous:)``). Otherwise the file is parsed
+  /// When the entries of `base` (the version read or written before) are known, the two are
+  /// compared entry by entry and only the entries of the top dictionary that differ are decoded
+  /// and changed in `base`'s document (see ``BinaryPropertyListReader/changes(of:since:previous:)``
+  /// and, for an XML file in the plain form writers produce,
+  /// ``XMLPropertyListEntries/changes(of:since:previous:)``). Otherwise the file is parsed
   /// whole, comparing it with `previous` (the values this process holds): in a binary file,
   /// values equal to `previous`'s are `previous`'s own, and unchanged strings are compared with
   /// the file's bytes instead of being decoded again.
@@ -91,10 +92,14 @@ public struct PropertyListFile: Sendable {
     swap(&taken, &base)
     guard let (data, identity) = try readData() else { return (nil, Set(previous.keys)) }
     PropertyListCounters.count(\.parses, path: url.resolvingSymlinksInPath().path)
-    if var taken, let old = taken.entries, data.starts(with: "bplist".utf8) {
+    if var taken, let old = taken.entries {
       try validate(data)
       let changes = try malformedIfRejected { () throws(PropertyListRejection) in
-        try BinaryPropertyListReader.changes(of: data, since: old, previous: taken.document.values)
+        data.starts(with: "bplist".utf8)
+          ? try BinaryPropertyListReader.changes(
+            of: data, since: old, previous: taken.document.values)
+          : try XMLPropertyListEntries.changes(
+            of: data, since: old, previous: taken.document.values)
       }
       if let changes {
         var changedKeys = Set(changes.removed)
@@ -172,7 +177,7 @@ public struct PropertyListFile: Sendable {
   /// - Throws: ``PropertyListError`` of kind `.malformed`.
   private func parse(_ data: Data, comparingTo previous: [String: Any]?) throws -> (
     document: PropertyListDocument, changedKeys: Set<String>?,
-    entries: BinaryPropertyListEntries?
+    entries: PropertyListEntries?
   ) {
     if data.isEmpty { return (PropertyListDocument(), previous.map { Set($0.keys) }, nil) }
     try validate(data)
@@ -180,7 +185,7 @@ public struct PropertyListFile: Sendable {
     let root: Any
     let values: [String: Any]?
     var changedKeys: Set<String>?
-    var entries: BinaryPropertyListEntries?
+    var entries: PropertyListEntries?
     do {
       if data.starts(with: "bplist".utf8) {
         // Our reader: canonical values in one pass (Foundation's parse and the normalization of
@@ -196,6 +201,7 @@ public struct PropertyListFile: Sendable {
       } else {
         root = try PropertyListSerialization.propertyList(from: data, options: [], format: &format)
         values = PropertyListValue.normalized(root) as? [String: Any]
+        if previous != nil, format == .xml { entries = XMLPropertyListEntries.entries(of: data) }
       }
     } catch let rejection as PropertyListRejection {
       throw PropertyListError(file: url, kind: .malformed, reason: rejection.reason)
@@ -332,7 +338,7 @@ public struct PropertyListFile: Sendable {
 
     var document = PropertyListDocument()
     var draft: BinaryPropertyListDraft?
-    var entries: BinaryPropertyListEntries?
+    var entries: PropertyListEntries?
     let (oldVersion, wasRead) = try takeDocument(
       known: &known, onDisk: target, into: &document, draft: &draft, entries: &entries)
     if oldVersion != nil, access(target.path, W_OK) != 0 {
@@ -348,7 +354,7 @@ public struct PropertyListFile: Sendable {
     if document.format != .binary { document.format = .xml }
     let data: Data
     do {
-      (data, draft) = try encode(document, changes: changes, draft: draft)
+      (data, draft) = try encode(document, changes: changes, draft: draft, over: oldVersion)
     } catch let failure as PropertyListEncodingFailure {
       throw PropertyListError(file: url, kind: .unwritable, reason: failure.reason)
     } catch {
@@ -358,7 +364,9 @@ public struct PropertyListFile: Sendable {
     PropertyListCounters.count(\.writes, path: target.path)
     known = PropertyListSnapshot(
       document: document, version: written.map { FileVersion(identity: $0, data: data) },
-      draft: draft, entries: draft?.entries())
+      draft: draft,
+      entries: draft?.entries()
+        ?? (document.format == .xml ? XMLPropertyListEntries.entries(of: data) : nil))
     return wasRead
   }
 
@@ -366,9 +374,17 @@ public struct PropertyListFile: Sendable {
   /// document before `changes`) with `changes` added when there is one, else a new draft.
   private func encode(
     _ document: PropertyListDocument, changes: [String: PropertyListChange]?,
-    draft: BinaryPropertyListDraft?
+    draft: BinaryPropertyListDraft?, over version: FileVersion?
   ) throws -> (Data, BinaryPropertyListDraft?) {
     guard document.format == .binary else {
+      // The text on disk, when it is still the version the document was read from (the file
+      // is locked; a writer that does not lock could still have changed it).
+      if let changes, let version, let (text, _) = try? readData(),
+        ByteHash.of(text) == version.contentHash,
+        let edited = try XMLPropertyListEdit.applying(changes, to: text)
+      {
+        return (edited, nil)
+      }
       return (try PropertyListEncoding.data(of: document), nil)
     }
     if var draft, let changes, try draft.apply(changes) { return (draft.data(), draft) }
@@ -384,7 +400,7 @@ public struct PropertyListFile: Sendable {
   private func takeDocument(
     known: inout PropertyListSnapshot?, onDisk target: URL,
     into document: inout PropertyListDocument, draft: inout BinaryPropertyListDraft?,
-    entries: inout BinaryPropertyListEntries?
+    entries: inout PropertyListEntries?
   ) throws -> (version: FileVersion?, wasRead: Bool) {
     var cached: PropertyListSnapshot?
     swap(&cached, &known)

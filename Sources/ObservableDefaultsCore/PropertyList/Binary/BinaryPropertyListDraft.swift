@@ -45,17 +45,17 @@ package struct BinaryPropertyListDraft {
   }
 
   /// The entries of the file (``data()``), from the objects: no key is decoded again.
-  func entries() -> BinaryPropertyListEntries {
+  func entries() -> PropertyListEntries {
     let root = table.objects[0]
     let fingerprints = table.scalarBytes.withUnsafeBytes { scalars in
       (0..<root.count).map { position in
         let value = table.objects[table.references[root.start + root.count + position]]
-        return BinaryPropertyListEntries.fingerprint(
+        return PropertyListEntries.fingerprint(
           key: bytes(of: table.objects[table.references[root.start + position]], in: scalars),
           value: value.kind == .scalar ? bytes(of: value, in: scalars) : nil)
       }
     }
-    return BinaryPropertyListEntries(keys: keys, fingerprints: fingerprints)
+    return PropertyListEntries(keys: keys, fingerprints: fingerprints)
   }
 
   private func bytes(

@@ -19,57 +19,36 @@ extension BinaryPropertyListReader {
   ///   held twice, or a top object is not a dictionary: read the whole file then.
   /// - Throws: ``PropertyListRejection`` when `data` is not a consistent binary property list.
   static func changes(
-    of data: Data, since old: BinaryPropertyListEntries, previous: [String: Any]
+    of data: Data, since old: PropertyListEntries, previous: [String: Any]
   ) throws(PropertyListRejection)
-    -> (set: [String: Any], removed: [String], entries: BinaryPropertyListEntries)?
+    -> (set: [String: Any], removed: [String], entries: PropertyListEntries)?
   {
     try reading(data) { reader throws(PropertyListRejection) in
       try reader.changes(since: old, previous: previous)
     }
   }
 
-  private func changes(since old: BinaryPropertyListEntries, previous: [String: Any])
+  private func changes(since old: PropertyListEntries, previous: [String: Any])
     throws(PropertyListRejection)
-    -> (set: [String: Any], removed: [String], entries: BinaryPropertyListEntries)?
+    -> (set: [String: Any], removed: [String], entries: PropertyListEntries)?
   {
-    let oldCount = old.keys.count
-    guard let (start, count) = try topDictionaryEntries(), oldCount == previous.count else {
+    guard let (start, count) = try topDictionaryEntries(), old.keys.count == previous.count else {
       return nil
     }
-    var entries = BinaryPropertyListEntries(keys: [], fingerprints: [])
-    entries.fingerprints.reserveCapacity(count)
-    var touched: [Int] = []
-    for position in 0..<max(count, oldCount) {
-      var fingerprint: UInt64 = 0
-      if position < count {
-        fingerprint = try self.fingerprint(
-          try reference(start, position), try reference(start, count + position))
-        entries.fingerprints.append(fingerprint)
-      }
-      guard position < count, position < oldCount, fingerprint != 0,
-        fingerprint == old.fingerprints[position]
-      else {
-        touched.append(position)
-        // Another writer rewrote the file: reading it whole is as cheap.
-        if touched.count > 64 + max(count, oldCount) / 8 { return nil }
-        continue
-      }
+    var fingerprints: [UInt64] = []
+    fingerprints.reserveCapacity(count)
+    for position in 0..<count {
+      fingerprints.append(
+        try fingerprint(try reference(start, position), try reference(start, count + position)))
     }
-    entries.keys = Array(old.keys.prefix(count))
-    var set: [String: Any] = [:]
-    let oldKeys = Set(touched.lazy.filter { $0 < oldCount }.map { old.keys[$0] })
-    for position in touched where position < count {
-      let key = try string(at: try objectOffset(try reference(start, position)))
-      // A key also held at an entry that did not change (a key twice): read the whole file.
-      guard set[key] == nil, previous[key] == nil || oldKeys.contains(key) else { return nil }
-      set[key] = try value(try reference(start, count + position), depth: 2)
-      if position < entries.keys.count {
-        entries.keys[position] = key
-      } else {
-        entries.keys.append(key)
-      }
+    guard let touched = old.touchedPositions(fingerprints) else { return nil }
+    return try old.changes(touched: touched, fingerprints: fingerprints, previous: previous) {
+      position throws(PropertyListRejection) in
+      (
+        try string(at: try objectOffset(try reference(start, position))),
+        try value(try reference(start, count + position), depth: 2)
+      )
     }
-    return (set, oldKeys.filter { set[$0] == nil }, entries)
   }
 
   /// The start of the top dictionary's references and its count of entries, or nil when the top
@@ -86,7 +65,7 @@ extension BinaryPropertyListReader {
   func fingerprint(_ key: Int, _ value: Int) throws(PropertyListRejection) -> UInt64 {
     guard let keyRange = try scalarRange(key) else { throw Self.inconsistent() }
     let valueRange = try scalarRange(value)
-    return BinaryPropertyListEntries.fingerprint(
+    return PropertyListEntries.fingerprint(
       key: UnsafeRawBufferPointer(rebasing: bytes[keyRange]),
       value: valueRange.map { UnsafeRawBufferPointer(rebasing: bytes[$0]) })
   }

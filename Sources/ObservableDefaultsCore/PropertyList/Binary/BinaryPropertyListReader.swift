@@ -42,7 +42,7 @@ struct BinaryPropertyListReader {
   /// - Throws: ``PropertyListRejection`` when the bytes are not a consistent binary property list.
   static func value(of data: Data, comparingTo previous: [String: Any])
     throws(PropertyListRejection)
-    -> (root: Any, changedKeys: Set<String>?, entries: BinaryPropertyListEntries?)
+    -> (root: Any, changedKeys: Set<String>?, entries: PropertyListEntries?)
   {
     try reading(data) { reader throws(PropertyListRejection) in
       if let reread = try reader.topDictionary(comparingTo: previous) { return reread }
@@ -149,14 +149,14 @@ struct BinaryPropertyListReader {
   /// ``value(of:comparingTo:)``), or nil when
   /// the top object is not a dictionary.
   private func topDictionary(comparingTo previous: [String: Any]) throws(PropertyListRejection)
-    -> (root: Any, changedKeys: Set<String>?, entries: BinaryPropertyListEntries?)?
+    -> (root: Any, changedKeys: Set<String>?, entries: PropertyListEntries?)?
   {
     guard let (start, count) = try topDictionaryEntries() else { return nil }
     var dictionary: [String: Any] = [:]
     dictionary.reserveCapacity(count)
     var changedKeys = Set<String>()
     var keptKeys = 0
-    var entries = BinaryPropertyListEntries(keys: [], fingerprints: [])
+    var entries = PropertyListEntries(keys: [], fingerprints: [])
     entries.keys.reserveCapacity(count)
     entries.fingerprints.reserveCapacity(count)
     for position in 0..<count {

@@ -1,0 +1,75 @@
+/// What a re-read needs of the previous version of a file: the entries of its top dictionary,
+/// by position, as keys and fingerprints.
+///
+/// A fingerprint is a 64-bit hash (seeded per process, see ``ByteHash``) of an entry's bytes as
+/// the file's format holds them: in a binary file, of its key object and of its value object
+/// when that is a scalar (0 when it is a container, whose bytes are only references, which a
+/// re-read always decodes); in an XML file, of the text of its key and of its value element
+/// (see ``XMLPropertyListEntries``). Two entries with the same fingerprint hold the same key and
+/// value. Kept instead of the file's bytes: 8 bytes and a key per entry.
+struct PropertyListEntries {
+  /// The keys, by position.
+  var keys: [String]
+  /// The fingerprints, by position.
+  var fingerprints: [UInt64]
+
+  /// The fingerprint of an entry whose key's bytes are `key` and whose value's are `value` (nil
+  /// for a binary container).
+  static func fingerprint(key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer?) -> UInt64 {
+    guard let value else { return 0 }
+    let keyHash = ByteHash.of(key.baseAddress!, key.count)
+    return keyHash &* 0x9E37_79B9_7F4A_7C15
+      ^ ByteHash.of(value.baseAddress!, value.count)
+  }
+
+  /// The positions of a new version's entries (their `fingerprints`) that differ from this
+  /// version's: a changed fingerprint, a container, or a position only one version has.
+  ///
+  /// - Returns: nil when more than 64 + 1/8 of the entries differ: another writer rewrote the
+  ///   file, and reading it whole is as cheap.
+  func touchedPositions(_ fingerprints: [UInt64]) -> [Int]? {
+    let (count, oldCount) = (fingerprints.count, keys.count)
+    var touched: [Int] = []
+    for position in 0..<max(count, oldCount) {
+      guard position < count, position < oldCount, fingerprints[position] != 0,
+        fingerprints[position] == self.fingerprints[position]
+      else {
+        touched.append(position)
+        if touched.count > 64 + max(count, oldCount) / 8 { return nil }
+        continue
+      }
+    }
+    return touched
+  }
+
+  /// The changes of a new version whose entries differ from this version's at `touched`
+  /// (``touchedPositions(_:)``), reading each touched entry's key and value with `entry`.
+  ///
+  /// - Parameters:
+  ///   - fingerprints: The new version's fingerprints.
+  ///   - previous: The top dictionary of this version (as many keys as ``keys``).
+  ///   - entry: The key and value of the new version's entry at a position.
+  /// - Returns: The keys set (with their values) and removed, and the new version's entries;
+  ///   nil when a key is held twice (at a touched entry and at one that did not change, or at
+  ///   two touched ones): read the whole file then.
+  func changes<Failure: Error>(
+    touched: [Int], fingerprints: [UInt64], previous: [String: Any],
+    entry: (Int) throws(Failure) -> (key: String, value: Any)
+  ) throws(Failure) -> (set: [String: Any], removed: [String], entries: PropertyListEntries)? {
+    let count = fingerprints.count
+    var entries = PropertyListEntries(keys: Array(keys.prefix(count)), fingerprints: fingerprints)
+    var set: [String: Any] = [:]
+    let oldKeys = Set(touched.lazy.filter { $0 < self.keys.count }.map { self.keys[$0] })
+    for position in touched where position < count {
+      let (key, value) = try entry(position)
+      guard set[key] == nil, previous[key] == nil || oldKeys.contains(key) else { return nil }
+      set[key] = value
+      if position < entries.keys.count {
+        entries.keys[position] = key
+      } else {
+        entries.keys.append(key)
+      }
+    }
+    return (set, oldKeys.filter { set[$0] == nil }, entries)
+  }
+}

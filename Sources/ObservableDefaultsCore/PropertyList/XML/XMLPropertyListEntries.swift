@@ -1,0 +1,120 @@
+import Foundation
+
+/// The entries of the top dictionary of an XML property list found in its text, so that a
+/// re-read parses only the entries another writer changed.
+///
+/// A writer that changes a few keys of a large XML file (Foundation, `plutil`, this package)
+/// leaves the text of every other entry as it was, in its place. The scan finds each entry's
+/// `<key>` and value element without building any value, fingerprints their text
+/// (``PropertyListEntries``), and a changed entry's value is parsed alone, by Foundation's
+/// parser, wrapped in a `<plist>` element of its own: the value the whole file's parse gives.
+///
+/// Only the plain form writers produce is scanned: an optional byte-order mark and XML
+/// declaration (UTF-8), an optional document type without an internal subset, `<plist>`, one
+/// `<dict>`, and entries separated by white space. Anything else — comments, CDATA, processing
+/// instructions or other text between or inside the entries, a key with an entity or a carriage
+/// return (which a parser would translate), a key held twice, another encoding — makes the
+/// scan give up, and the file is parsed whole, as before.
+enum XMLPropertyListEntries {
+  /// One entry of the top dictionary.
+  struct Entry {
+    let key: String
+    let fingerprint: UInt64
+    /// Where its `<key>` element starts in the file's bytes.
+    let start: Int
+    /// Where its value element is in the file's bytes.
+    let value: Range<Int>
+  }
+
+  /// The top dictionary: its entries, and where its contents begin (after `<dict>`) and end (at
+  /// `</dict>`).
+  struct Dictionary {
+    var entries: [Entry]
+    let contents: Range<Int>
+  }
+
+  /// The entries of `data`, or nil when it is not in the plain form (see above).
+  static func entries(of data: Data) -> PropertyListEntries? {
+    data.withUnsafeBytes { bytes in
+      scan(bytes).flatMap { entries in
+        let keys = entries.map(\.key)
+        guard Set(keys).count == keys.count else { return nil }
+        return PropertyListEntries(keys: keys, fingerprints: entries.map(\.fingerprint))
+      }
+    }
+  }
+
+  /// The entries of the top dictionary of `data` that differ from those of the previous version
+  /// of the file, told apart by their fingerprints; each parsed alone.
+  ///
+  /// - Parameters:
+  ///   - data: The file now; it passed ``PropertyListValidator``.
+  ///   - old: The entries of the previous version.
+  ///   - previous: The top dictionary of the previous version.
+  /// - Returns: The keys set (with their values) and removed, and the entries of `data`; nil when
+  ///   the file is not in the plain form, the versions do not share most entries, or a key is
+  ///   held twice: read the whole file then.
+  /// - Throws: ``PropertyListRejection`` when a changed value does not parse.
+  static func changes(of data: Data, since old: PropertyListEntries, previous: [String: Any])
+    throws(PropertyListRejection)
+    -> (set: [String: Any], removed: [String], entries: PropertyListEntries)?
+  {
+    guard old.keys.count == previous.count,
+      let scanned = data.withUnsafeBytes({ scan($0) })
+    else { return nil }
+    let fingerprints = scanned.map(\.fingerprint)
+    let value = { (position: Int) throws(PropertyListRejection) -> Any in
+      let range = scanned[position].value
+      return try Self.value(
+        of: data[(data.startIndex + range.lowerBound)..<(data.startIndex + range.upperBound)])
+    }
+    if let touched = old.touchedPositions(fingerprints) {
+      return try old.changes(touched: touched, fingerprints: fingerprints, previous: previous) {
+        position throws(PropertyListRejection) in (scanned[position].key, try value(position))
+      }
+    }
+    // Keys added or removed in a file whose keys are sorted (Foundation writes them so) move
+    // the entries after them: match those by key instead.
+    let oldFingerprints = Swift.Dictionary(zip(old.keys, old.fingerprints)) { first, _ in first }
+    var set: [String: Any] = [:]
+    var keys = Set<String>(minimumCapacity: scanned.count)
+    for (position, entry) in scanned.enumerated() {
+      guard keys.insert(entry.key).inserted else { return nil }
+      guard oldFingerprints[entry.key] != entry.fingerprint else { continue }
+      // Another writer rewrote the file: reading it whole is as cheap.
+      if set.count >= 64 + scanned.count / 8 { return nil }
+      set[entry.key] = try value(position)
+    }
+    let entries = PropertyListEntries(keys: scanned.map(\.key), fingerprints: fingerprints)
+    return (set, old.keys.filter { !keys.contains($0) }, entries)
+  }
+
+  /// The canonical value of one value element's text, parsed by Foundation as a document of its
+  /// own.
+  private static func value(of element: Data) throws(PropertyListRejection) -> Any {
+    var document = Data(#"<?xml version="1.0" encoding="UTF-8"?><plist version="1.0">"#.utf8)
+    document.append(element)
+    document.append(contentsOf: "</plist>".utf8)
+    let root: Any
+    do {
+      root = try PropertyListSerialization.propertyList(from: document, options: [], format: nil)
+    } catch {
+      throw PropertyListRejection(reason: describe(error))
+    }
+    guard let value = PropertyListValue.normalized(root) else {
+      throw PropertyListRejection(reason: "a value of the top dictionary is not a property list")
+    }
+    return value
+  }
+
+  /// The entries of the text, or nil when it is not in the plain form.
+  static func scan(_ bytes: UnsafeRawBufferPointer) -> [Entry]? {
+    topDictionary(bytes)?.entries
+  }
+
+  /// The top dictionary of the text, or nil when it is not in the plain form.
+  static func topDictionary(_ bytes: UnsafeRawBufferPointer) -> Dictionary? {
+    var scanner = XMLEntryScanner(bytes: bytes)
+    return scanner.topDictionary()
+  }
+}
