@@ -25,7 +25,9 @@ struct BenchmarkRun {
     if options.includes("cloud-write") {
       CloudWriteMeasure(workspace: workspace, runs: runs).run(into: table)
     }
-    if options.includes("xml") { XMLSuiteMeasure(workspace: workspace, runs: runs).run(into: table) }
+    if options.includes("xml") {
+      XMLSuiteMeasure(workspace: workspace, runs: runs).run(into: table)
+    }
     if options.includes("scale") { ScaleMeasure(workspace: workspace, runs: runs).run(into: table) }
     let editor = EditorMeasure(workspace: workspace, runs: runs)
     if options.includes("editor") { editor.runExternalChange(into: table) }

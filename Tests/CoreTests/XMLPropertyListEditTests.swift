@@ -46,7 +46,8 @@ import Testing
     let result = String(decoding: edited, as: UTF8.self)
     #expect(result.contains(handEdited))
     #expect(result.hasPrefix(#"<?xml version="1.0" encoding="UTF-8"?>"#))
-    #expect(result.contains("<key>new key ✓</key>\n\t<string>Grüße &amp; &lt;tags&gt;</string>\n</dict>"))
+    #expect(
+      result.contains("<key>new key ✓</key>\n\t<string>Grüße &amp; &lt;tags&gt;</string>\n</dict>"))
   }
 
   @Test func textNotInThePlainFormIsLeftToTheWholeEncoder() throws {

@@ -118,7 +118,8 @@ import Testing
       }
       let after = Data(bytes)
       let whole = try? Self.parsed(after)
-      guard let changes = try? XMLPropertyListEntries.changes(of: after, since: old, previous: previous)
+      guard
+        let changes = try? XMLPropertyListEntries.changes(of: after, since: old, previous: previous)
       else {
         if whole != nil { wholeOnly += 1 } else { refused += 1 }
         continue
