@@ -79,7 +79,7 @@ final class CloudCluster {
   }
 
   /// A new device of the store named `group` (devices of one group share one store: an etcd
-  /// root, a NATS container), reaching the cluster through server `first` first.
+  /// root, a NATS container), listing server `first` first (libnats shuffles the list).
   func device(first: Int, group: String) throws -> any CloudBackend {
     let servers = Array(urls[first...] + urls[..<first])
     switch engine {

@@ -3,8 +3,9 @@ import ObservableDefaults
 
 /// The devices of one store on a ``CloudCluster``: one writer and a growing number of
 /// observers, each a backend object of its own (its own connection and watch) with a store on
-/// it whose change observer reports to a ``FanOutLatch``. Device `k` reaches the cluster
-/// through server `k % 3` first, so the devices spread evenly over the servers.
+/// it whose change observer reports to a ``FanOutLatch``. Device `k` lists server `k % 3` first:
+/// an etcd device uses that one, and libnats shuffles a NATS device's list, so either way the
+/// devices spread over the servers.
 final class CloudFleet {
   /// The key the writer changes.
   static let key = "fan-out"
