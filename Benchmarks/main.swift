@@ -1,8 +1,13 @@
 // benchmarks: the performance measures of Benchmarks/README.md.
 //
-//   benchmarks [--runs N] [--only read|burst|cloud-write|xml|scale|editor|editor-latency|open|schemas|writers|cloud[,…]] [--build]
+//   benchmarks [--runs N]
+//              [--only read|burst|cloud-write|xml|scale|editor|editor-latency|schemas|open|
+//                      writers|cloud|cloud-scale[,…]]
+//              [--devices N,N,…] [--build]
 //       runs each measure N times (default 7) and prints the results as a Markdown table;
-//       --build also runs Benchmarks/measure-build.sh 3 times (clean debug builds, ~6 minutes).
+//       --devices gives the device counts of cloud-scale (default 10,100,500,1000);
+//       --build also runs Benchmarks/measure-build.sh 3 times (clean debug builds, ~6 minutes);
+//       --help prints the options (BenchmarkOptions.usage).
 //
 // Worker modes, started by the measures as other processes:
 //   benchmarks change-writer <file>                 see ExternalChangeMeasure.runWriter

@@ -58,6 +58,12 @@ struct BenchmarkRun {
     if options.includes("cloud") {
       CloudSyncMeasure(workspace: workspace, changes: 500, runs: runs).run(into: table)
     }
+    if options.includes("cloud-scale") {
+      CloudScaleMeasure(
+        workspace: workspace, deviceCounts: options.deviceCounts, changes: 50,
+        engines: [.nats, .etcd]
+      ).run(into: table)
+    }
     if options.includesBuild { BuildMeasure(runs: 3).run(into: table) }  // ~2 min per run
 
     print(

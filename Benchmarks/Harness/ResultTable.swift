@@ -45,6 +45,8 @@ struct ResultRow {
 /// Collects rows and prints them as a Markdown table (the tables of Benchmarks/README.md).
 final class ResultTable {
   private(set) var rows: [ResultRow] = []
+  /// Tables of their own that measures add (Markdown), printed after the rows.
+  private var sections: [String] = []
 
   /// Adds a row and echoes it to standard error, so a long run shows progress.
   func add(_ row: ResultRow) {
@@ -52,7 +54,12 @@ final class ResultTable {
     FileHandle.standardError.write(Data("  \(row.measure): \(row.unit.format(row.shown))\n".utf8))
   }
 
-  /// The table, one line per row.
+  /// Adds a table of a measure's own (Markdown), printed after the rows' table.
+  func addSection(_ markdown: String) {
+    sections.append(markdown)
+  }
+
+  /// The table, one line per row, then the sections.
   func markdown() -> String {
     var lines = [
       "| Measure | Value | Spread (min–max) | Baseline (same run) | Ratio | Target | Met |",
@@ -68,6 +75,7 @@ final class ResultTable {
         "| \(row.measure) | \(row.unit.format(row.shown)) | \(spread) | \(baseline) | \(ratio) "
           + "| \(row.target?.text ?? "—") | \(met) |")
     }
-    return lines.joined(separator: "\n")
+    let table = rows.isEmpty && !sections.isEmpty ? [] : [lines.joined(separator: "\n")]
+    return (table + sections).joined(separator: "\n\n")
   }
 }

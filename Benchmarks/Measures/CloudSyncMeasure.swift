@@ -1,6 +1,5 @@
 import Foundation
 import ObservableDefaults
-import ObservableDefaultsNATS
 
 /// Cloud sync between devices: device A sets a key → device B's store observer fires (what
 /// updates an `@ObservableCloud` property), through the embedded container, through etcd with
@@ -16,33 +15,17 @@ struct CloudSyncMeasure {
   let changes: Int
   let runs: Int
 
-  /// The `scripts` folder of this package.
-  static let scripts = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("scripts")
-
   func run(into table: ResultTable) {
     let root = workspace.folder.appendingPathComponent("cloud-containers")
     let embedded = latencies(
       EmbeddedCloudBackend(root: root, container: "bench"),
       EmbeddedCloudBackend(root: root, container: "bench"))
-
-    let etcd = startCluster("etcd-cluster", announcing: "endpoints")
-    defer { stop(etcd.process) }
-    measure("etcd", via: "members", embedded: embedded, into: table) { first, root in
-      let ordered = Array(etcd.urls[first...] + etcd.urls[..<first])
-      return try EtcdCloudBackend(
-        configuration: EtcdConfiguration(endpoints: ordered, root: root, container: "bench"))
-    }
-    let nats = startCluster("nats-cluster", announcing: "servers")
-    defer { stop(nats.process) }
-    let password = workspace.folder.appendingPathComponent("nats-cluster/demo.password").path
-    measure("NATS", via: "servers", embedded: embedded, into: table) { first, root in
-      // One container per root: NATS has no key prefix, so the root names the container.
-      try NATSCloudBackend(
-        configuration: NATSConfiguration(
-          servers: Array(nats.urls[first...] + nats.urls[..<first]), container: "bench-" + root,
-          account: "demo", credentials: try .passwordFile(password)))
+    for engine in CloudCluster.Engine.allCases {
+      let cluster = CloudCluster(engine, in: workspace)
+      defer { cluster.stop() }
+      measure(engine.name, via: engine.servers, embedded: embedded, into: table) { first, group in
+        try cluster.device(first: first, group: group)
+      }
     }
   }
 
@@ -114,37 +97,5 @@ struct CloudSyncMeasure {
       usleep(1000)
     }
     return seconds(since: start)
-  }
-
-  /// Starts a 3-member cluster in the workspace with `scripts/<script>`, which prints
-  /// `<word> <url>,<url>,<url>`; returns the script's process and the URLs.
-  private func startCluster(_ script: String, announcing word: String) -> (
-    process: Process, urls: [String]
-  ) {
-    let process = Process()
-    let input = Pipe()
-    let output = Pipe()
-    process.executableURL = Self.scripts.appendingPathComponent(script)
-    process.arguments = ["3", workspace.folder.appendingPathComponent(script).path]
-    process.standardInput = input
-    process.standardOutput = output
-    do { try process.run() } catch {
-      abort("cannot start scripts/\(script): \(error) (see scripts/packages.sh)")
-    }
-    var line = Data()
-    while true {
-      let byte = output.fileHandleForReading.readData(ofLength: 1)
-      if byte.isEmpty || byte == Data("\n".utf8) { break }
-      line.append(byte)
-    }
-    let words = String(decoding: line, as: UTF8.self).split(separator: " ")
-    guard words.count == 2, words[0] == word else { abort("scripts/\(script) did not start") }
-    return (process, words[1].split(separator: ",").map(String.init))
-  }
-
-  /// Ends the script's input: it kills its members by PID and exits.
-  private func stop(_ cluster: Process) {
-    try? (cluster.standardInput as? Pipe)?.fileHandleForWriting.close()
-    cluster.waitUntilExit()
   }
 }

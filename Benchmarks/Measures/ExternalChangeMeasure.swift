@@ -89,14 +89,6 @@ func residentMemory() -> Int {
   memoryStatus("VmRSS")
 }
 
-/// A size in `/proc/self/status`, in bytes: `VmRSS` (resident now) or `VmHWM` (peak resident
-/// since this program started).
-func memoryStatus(_ field: String) -> Int {
-  let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
-  let line = status.split(separator: "\n").first { $0.hasPrefix(field + ":") } ?? ""
-  return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
-}
-
 /// The stamp taken when a tracker fired, handed from the notifying thread to the measuring one.
 final class FiredStamp: @unchecked Sendable {
   private let condition = NSCondition()

@@ -23,7 +23,7 @@ import ObservableDefaultsCore
 /// - **Connection**: libnats tries the servers in turn, also when none answers at creation, and
 ///   reconnects after a failure. When libnats closes the connection for good (a server refused
 ///   the credentials twice in a row, or its background first connection failed), the device
-///   makes a new one after ``reconnectDelays`` (1 s, doubling to 10 s) and again after each
+///   makes a new one after `reconnectDelays` (1 s, doubling to 10 s) and again after each
 ///   failure, `refused` meanwhile when the servers refused the credentials; with the new one it
 ///   resumes its watches where they stopped and pushes its pending writes. A save without a
 ///   server throws ``NATSError`` of kind `.unreachable` after
