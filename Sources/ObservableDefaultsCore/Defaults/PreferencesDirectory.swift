@@ -32,6 +32,14 @@ public enum PreferencesDirectory {
     url.appendingPathComponent(suiteName + ".plist", isDirectory: false)
   }
 
+  /// Whether `name` can name a suite (or a cloud container): one file name of the folder —
+  /// not empty, no `/` or NUL, not `.` or `..` — and at most 255 bytes with `.plist`. For
+  /// names that come from outside (a published schema), which must not lead out of the folder.
+  package static func isSuiteName(_ name: String) -> Bool {
+    !name.isEmpty && name != "." && name != ".." && !name.contains("/") && !name.contains("\0")
+      && name.utf8.count + ".plist".utf8.count <= 255
+  }
+
   /// The suite names (file names minus `.plist`) of the `.plist` files in ``url``, sorted.
   ///
   /// Temporary files (`….tmp`) and lock files (`.<name>.plist.lock`) of a save in progress

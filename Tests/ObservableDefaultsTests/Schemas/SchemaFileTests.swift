@@ -136,6 +136,24 @@ import Testing
     #expect(try error(of: xml(root)) == .malformed(path: path, field: "keys", reason: "is missing"))
   }
 
+  /// A store name that would lead out of the preferences (or containers') folder is refused: the
+  /// editor would otherwise open and write `$XDG_CONFIG_HOME/../../../tmp/x.plist`.
+  @Test(
+    arguments: [
+      ("suite", "../../../tmp/atk/pwned"), ("suite", ".."), ("suite", "a/b"),
+      ("cloudContainer", "../elsewhere"), ("suite", ""),
+    ])
+  func aStoreNameThatLeadsOutOfItsFolderIsRefused(field: String, name: String) throws {
+    var root = root()
+    root["store"] = [field: name]
+    let noun = field == "suite" ? "suite" : "container"
+    #expect(
+      try error(of: xml(root))
+        == .malformed(
+          path: path, field: "store.\(field)",
+          reason: "\"\(name)\" is not a \(noun) name (one file name: no /, not . or ..)"))
+  }
+
   @Test func moreKeysThanTheLimitAreRefused() throws {
     var root = root()
     // The count is checked before any key is read: empty dictionaries are enough.

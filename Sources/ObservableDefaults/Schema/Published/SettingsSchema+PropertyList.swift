@@ -42,8 +42,17 @@ extension SettingsSchema {
     let store = try fields.dictionary("store")
     let storeValue: Store
     if let suite: String = try store.optional("suite") {
+      guard PreferencesDirectory.isSuiteName(suite) else {
+        throw store.error(
+          "suite", "\"\(suite)\" is not a suite name (one file name: no /, not . or ..)")
+      }
       storeValue = .suite(suite)
     } else if let container: String = try store.optional("cloudContainer") {
+      guard PreferencesDirectory.isSuiteName(container) else {
+        throw store.error(
+          "cloudContainer",
+          "\"\(container)\" is not a container name (one file name: no /, not . or ..)")
+      }
       storeValue = .cloud(container: container)
     } else {
       throw fields.error("store", "holds neither suite nor cloudContainer")

@@ -9,7 +9,9 @@ import Synchronization
 /// `@ObservableCloud` class first loads its values, the class's schema for that object's store
 /// is written to ``SettingsSchemaDirectory/user`` on a background queue — once per class and
 /// store in a process, only when the file does not already hold it, never on a property's read
-/// or write. Only stores other programs can open by name are published: a suite in the
+/// or write. A program that exits right away still publishes: when it exits (`exit`, or
+/// returning from `main`), it waits for the schemas not written yet, at most
+/// ``exitTimeout`` seconds. Only stores other programs can open by name are published: a suite in the
 /// preferences folder and the default cloud store's container.
 ///
 /// A program opts out with ``isEnabled`` (before its first settings object) or, without code,
@@ -36,6 +38,11 @@ public enum SettingsSchemaPublisher {
   private static let published = Mutex<Set<String>>([])
   private static let queue = DispatchQueue(label: "ObservableDefaults.schemas", qos: .utility)
   private static let pending = DispatchGroup()
+  /// Whether the exit hook that waits for ``pending`` is installed.
+  private static let exitHookInstalled = Mutex(false)
+
+  /// The longest a program waits at its exit for its schemas to be written (1 s).
+  public static let exitTimeout = 1.0
 
   /// Whether the runtime publishes schemas: true unless ``environmentVariable`` turns it off, the
   /// process is a test bundle, or the program set it to false.
@@ -97,6 +104,15 @@ public enum SettingsSchemaPublisher {
         properties: properties, of: object, store: store, prefix: prefix, program: .current)
     else { return }
     let directory = SettingsSchemaDirectory.user
+    let installs = exitHookInstalled.withLock { installed in
+      defer { installed = true }
+      return !installed
+    }
+    if installs {
+      atexit {
+        SettingsSchemaPublisher.waitUntilPublished(timeout: SettingsSchemaPublisher.exitTimeout)
+      }
+    }
     queue.async(group: pending) {
       do {
         try directory.write(schema)
