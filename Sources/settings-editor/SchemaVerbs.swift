@@ -66,15 +66,19 @@ enum SchemaVerbs {
     if !entry.previousKeys.isEmpty {
       lines.append("previous keys: " + text(entry.previousKeys.joined(separator: ", ")))
     }
-    lines.append("summary: " + text(entry.summary ?? ""))
+    if let summary = entry.summary { lines.append("summary: " + text(summary)) }
     if let discussion = entry.discussion { lines.append("discussion: " + text(discussion)) }
     if case .suite(let suite) = store {
-      let stored = (try? DefaultsVerbs.values(of: .suite(suite)))?[match.storedKey]
-      let misfit = stored.flatMap { entry.misfit(of: $0, key: match.storedKey) }
-      lines.append(
-        "value: "
-          + (stored.map(render) ?? "not set (the default applies)")
-          + (misfit.map { " (does not fit: it is " + text($0.found) + ")" } ?? ""))
+      do {
+        let stored = try storedValues(of: suite)[match.storedKey]
+        let misfit = stored.flatMap { entry.misfit(of: $0, key: match.storedKey) }
+        lines.append(
+          "value: "
+            + (stored.map(render) ?? "not set (the default applies)")
+            + (misfit.map { " (does not fit: it is " + text($0.found) + ")" } ?? ""))
+      } catch {
+        lines.append("value: unknown: " + text("\(error)"))
+      }
     }
     return lines.joined(separator: "\n")
   }
@@ -98,8 +102,18 @@ enum SchemaVerbs {
     let store = SettingsSchema.Store.suite(suite)
     let listed =
       try key.map { [try self.key($0, of: store).storedKey] } ?? keys(of: store).map(\.storedKey)
-    let stored = (try? DefaultsVerbs.values(of: .suite(suite))) ?? [:]
+    let stored = try storedValues(of: suite)
     return listed.filter { stored[$0] != nil }
+  }
+
+  /// The values stored in `suite`: none when it has no file.
+  ///
+  /// - Throws: ``VerbError`` `.invalid` when the file is not a valid property list (nothing is
+  ///   reset in a file that does not parse: it is left as it is).
+  private static func storedValues(of suite: String) throws -> [String: Any] {
+    let file = PreferencesDirectory.fileURL(forSuite: suite)
+    guard FileManager.default.fileExists(atPath: file.path) else { return [:] }
+    return try DefaultsVerbs.values(of: .suite(suite))
   }
 
   /// Refuses `value` for `key` of `suite` when a schema lists the key and the value does not fit.

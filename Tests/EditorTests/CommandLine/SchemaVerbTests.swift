@@ -148,6 +148,24 @@ import Testing
     #expect(try editor.run("reset", suite, "theme").status == 0)
   }
 
+  /// A suite file that does not parse is not reset (it is left byte for byte) and says so with
+  /// 65; `describe` says the value is unknown instead of "not set".
+  @Test func aSuiteThatDoesNotParseIsNotResetAndSaysSo() throws {
+    let file = editor.preferences.appendingPathComponent(suite + ".plist")
+    let bytes = Data("<plist><dict><key>theme</key><string>sepia</dict>".utf8)
+    try bytes.write(to: file)
+    for arguments in [["reset", suite, "theme"], ["reset-recursively", suite]] {
+      let result = try editor.run(arguments)
+      #expect(result.status == 65, "\(arguments)")
+      #expect(
+        result.error.hasPrefix("settings-editor: \(file.path) is not a valid property list ("))
+    }
+    #expect(try Data(contentsOf: file) == bytes)
+    let describe = try editor.run("describe", suite, "theme")
+    #expect(describe.status == 0)
+    #expect(describe.output.contains("value: unknown: \(file.path) is not a valid property list ("))
+  }
+
   @Test func schemaRemoveDeletesAProgramsFiles() throws {
     let folder = editor.publishedSchemas.appendingPathComponent("schema-probe")
     let removed = try editor.run("schema", "remove", "schema-probe")
