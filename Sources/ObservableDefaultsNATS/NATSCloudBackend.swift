@@ -20,7 +20,7 @@ import ObservableDefaultsCore
 /// - **Subscribe**: an ordered JetStream consumer per subscription that starts after the cursor's
 ///   revision and survives reconnections and lost servers (nothing lost, nothing twice); a save's
 ///   keys arrive as one change. The device's copy of each bucket it uses is kept by one more.
-/// - **Connection**: libnats tries the servers in turn, also when none answers at creation, and
+/// - **Connection**: libnats tries the servers in a random order (it shuffles the list, spreading devices over them), also when none answers at creation, and
 ///   reconnects after a failure. When libnats closes the connection for good (a server refused
 ///   the credentials twice in a row, or its background first connection failed), the device
 ///   makes a new one after `reconnectDelays` (1 s, doubling to 10 s) and again after each

@@ -13,7 +13,7 @@ import ObservableDefaultsCore
 ///   tls: CloudTLSFiles(caFile: "/etc/ssl/nats/ca.pem"))
 /// ```
 public struct NATSConfiguration: Sendable {
-  /// The servers' URLs (`nats://host:4222`, or `tls://…` for TLS), tried in turn; libnats also
+  /// The servers' URLs (`nats://host:4222`, or `tls://…` for TLS), tried in a random order (libnats shuffles them, spreading devices over the servers); libnats also
   /// learns the other servers of the cluster from the one it reaches.
   public var servers: [String]
   /// The container (an app's cloud store): with ``account`` it names the bucket.

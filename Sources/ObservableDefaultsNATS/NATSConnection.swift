@@ -4,7 +4,7 @@ import ObservableDefaultsCore
 
 /// One device's connection to a NATS cluster and its JetStream context.
 ///
-/// libnats keeps the connection up on its own: it tries the servers in turn (also when none
+/// libnats keeps the connection up on its own: it tries the servers in a random order (also when none
 /// answers at creation), reconnects after a failure, and resends subscriptions — until it closes
 /// the connection for good, which it does when a server refuses the credentials twice in a row
 /// while reconnecting, and when its background first connection fails (measured with a server
