@@ -29,14 +29,7 @@ struct CloudLocalCopy {
   @discardableResult
   mutating func apply(_ record: CloudRecord, forKey key: String) -> CloudRecord? {
     let old = records.updateValue(record, forKey: key)
-    if let value = old?.value {
-      keyCount -= 1
-      totalBytes -= CloudQuota.entryBytes(key: key, value: value)
-    }
-    if let value = record.value {
-      keyCount += 1
-      totalBytes += CloudQuota.entryBytes(key: key, value: value)
-    }
+    (keyCount, totalBytes) = totals(replacing: old, with: record, forKey: key)
     return old
   }
 
@@ -48,19 +41,27 @@ struct CloudLocalCopy {
   mutating func applyWithinQuota(_ record: CloudRecord, forKey key: String) throws -> CloudRecord? {
     let index = records.index(forKey: key)
     let old = index.map { records.values[$0] }
+    let (count, bytes) = totals(replacing: old, with: record, forKey: key)
+    if record.value != nil { try Self.check(key: key, count: count, bytes: bytes) }
+    if let index { records.values[index] = record } else { records[key] = record }
+    (keyCount, totalBytes) = (count, bytes)
+    return old
+  }
+
+  /// The key count and total bytes once `new` replaces `old` as the record of `key`.
+  private func totals(replacing old: CloudRecord?, with new: CloudRecord, forKey key: String)
+    -> (count: Int, bytes: Int)
+  {
     var (count, bytes) = (keyCount, totalBytes)
     if let value = old?.value {
       count -= 1
       bytes -= CloudQuota.entryBytes(key: key, value: value)
     }
-    if let value = record.value {
+    if let value = new.value {
       count += 1
       bytes += CloudQuota.entryBytes(key: key, value: value)
-      try Self.check(key: key, count: count, bytes: bytes)
     }
-    if let index { records.values[index] = record } else { records[key] = record }
-    (keyCount, totalBytes) = (count, bytes)
-    return old
+    return (count, bytes)
   }
 
   /// Checks a key and the totals a value under it would make against ``CloudQuota``.
