@@ -34,6 +34,8 @@ enum TransferVerbs {
           "\(file): not a property list with a dictionary at the top (\(error.reason))")
       }
     }
+    // Every value is checked against the suite's published schemas before any is written.
+    for key in values.keys.sorted() { try SchemaVerbs.check(values[key]!, forKey: key, in: suite) }
     let defaults = try DefaultsVerbs.suiteDefaults(suite)
     if let error = defaults.lastError { throw error }
     for key in defaults.persistentDomain(forName: suite)?.keys.sorted() ?? []

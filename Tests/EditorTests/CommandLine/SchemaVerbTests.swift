@@ -148,6 +148,25 @@ import Testing
     #expect(try editor.run("reset", suite, "theme").status == 0)
   }
 
+  /// `import` checks every value against the schema before it writes any (it stored `hello` as
+  /// the Int16 `scrollback` before).
+  @Test(arguments: [true, false])
+  func anImportThatDoesNotFitTheSchemaWritesNothing(json: Bool) throws {
+    let input =
+      json
+      ? Data(#"{"displayName": "Imported", "scrollback": "hello"}"#.utf8)
+      : try PropertyListSerialization.data(
+        fromPropertyList: ["displayName": "Imported", "scrollback": "hello"], format: .xml,
+        options: 0)
+    let result = try editor.run(["import", suite, "-"] + (json ? ["--json"] : []), input: input)
+    #expect(result.status == 65)
+    #expect(
+      result.error.hasPrefix(
+        "settings-editor: \(suite): 'scrollback' holds Int16 (an integer from -32768 to 32767) values"
+      ))
+    #expect(try editor.run("read", suite).status == 1)  // nothing was written
+  }
+
   /// A suite file that does not parse is not reset (it is left byte for byte) and says so with
   /// 65; `describe` says the value is unknown instead of "not set".
   @Test func aSuiteThatDoesNotParseIsNotResetAndSaysSo() throws {
