@@ -69,8 +69,9 @@ public final class SettingsEditor {
       let published = PublishedSchemas()
       let program = ProcessInfo.processInfo.processName
       let preferences = PreferencesDirectory.url
-      schemaSources = published.entries.filter { $0.schema.program.name != program }
-        .map { PublishedSchemaRows($0.schema, preferences: preferences) }
+      schemaSources = PublishedSchemaRows.rows(
+        of: published.entries.map(\.schema).filter { $0.program.name != program },
+        preferences: preferences)
       problems = published.unusable.map { "\($0.error)" }
     }
     let described = Set(schemaSources.compactMap(\.suiteName))

@@ -24,10 +24,26 @@ final class PublishedSchemaRows: LiveRowSource, ReloadableRowSource, Observable 
 
   /// Rows for `schema` on its store: the suite in `preferences`, or a new device of the cloud
   /// container on the backend the configuration names.
-  init(_ schema: SettingsSchema, preferences: URL) {
+  /// The rows of each of `schemas`, in their order (the published ones' is by program, so that
+  /// one program's classes stand together); a class whose name another program's class has too
+  /// is titled with its program.
+  static func rows(of schemas: [SettingsSchema], preferences: URL) -> [PublishedSchemaRows] {
+    let programsOfClass = Dictionary(grouping: schemas, by: \.className)
+      .mapValues { Set($0.map(\.program.name)).count }
+    return schemas.map { schema in
+      PublishedSchemaRows(
+        schema, preferences: preferences,
+        namingProgram: programsOfClass[schema.className, default: 0] > 1)
+    }
+  }
+
+  /// - Parameter namingProgram: Whether the title names the program too (another program's
+  ///   schema has a class of the same name).
+  init(_ schema: SettingsSchema, preferences: URL, namingProgram: Bool = false) {
     self.schema = schema
-    // The objects pane is narrow: the class there, its program in the header.
-    title = schema.className
+    // The objects pane is narrow: the class there, its program in the header (and in the pane
+    // when two programs have a class of the same name).
+    title = namingProgram ? "\(schema.className) · \(schema.program.name)" : schema.className
     switch schema.store {
     case .suite(let name):
       let url = preferences.appendingPathComponent(name + ".plist", isDirectory: false)

@@ -35,6 +35,19 @@ import Testing
       ])
   }
 
+  /// Two programs with a class of the same name: each is titled with its program; a class
+  /// name only one program has keeps its plain title.
+  @Test func classesOfTheSameNameAreTitledWithTheirProgram() {
+    var other = schema
+    other.program = .init(name: "other-app")
+    var unique = schema
+    unique.className = "Layout"
+    let titles = PublishedSchemaRows.rows(
+      of: [schema, unique, other], preferences: TestPreferences.folder
+    ).map(\.title)
+    #expect(titles == ["Settings · app", "Layout", "Settings · other-app"])
+  }
+
   /// The rows on screen, watching the suite, with the rows pane focused.
   private func open() -> (PublishedSchemaRows, EditorSession, EditorScreen) {
     let rows = PublishedSchemaRows(schema, preferences: TestPreferences.folder)
