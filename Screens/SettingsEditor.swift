@@ -163,7 +163,17 @@ public final class SettingsEditor {
     let diagnostics = Diagnostics.handler
     Diagnostics.handler = { diagnostic in loop.post { session.show(diagnostic) } }
     defer { Diagnostics.handler = diagnostics }
-    for problem in schemaProblems { Diagnostics.report(programName, problem) }
+    // The status line holds one message: the first problem, and how many there are.
+    if let first = schemaProblems.first {
+      let others = schemaProblems.count - 1
+      Diagnostics.report(
+        programName,
+        first
+          + (others == 0
+            ? ""
+            : " (and \(others) more unusable schema files: settings-editor list-schemas names each)")
+      )
+    }
     for case let source as any LiveRowSource in sources { source.startWatching(post: loop.post) }
     let suiteWatch = listsNewSuites ? followSuites(session, loop: loop) : nil
     defer { suiteWatch?.cancel() }

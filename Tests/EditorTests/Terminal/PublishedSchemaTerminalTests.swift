@@ -87,6 +87,9 @@ extension TerminalEditorTests {
         at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
     }
     try Data("<plist><dict>".utf8).write(to: bad)
+    // A second unusable file: the status line names the first and counts the others.
+    let worse = folder.appendingPathComponent("bad/Bad.Worse@bad.plist")
+    try Data("<plist><array>".utf8).write(to: worse)
     let root: [String: Any] = [
       "format": 1, "program": ["name": "settings-editor"], "module": "Own", "class": "OwnSettings",
       "store": ["suite": "own"], "prefix": "", "keys": [],
@@ -98,6 +101,7 @@ extension TerminalEditorTests {
     // The message is broken over the status lines: compare without the breaks and spaces.
     let text = screen.joined().replacingOccurrences(of: " ", with: "")
     #expect(text.contains("\(bad.path):cannotberead:"), "\(screen)")
+    #expect(text.contains("(and1moreunusableschemafiles:settings-editorlist-schemasnameseach)"))
     #expect(!screen.contains { $0.contains("OwnSettings") })
     try session.send("q")
   }
