@@ -25,6 +25,10 @@ final class NATSMirror: @unchecked Sendable {
   private var watch: NATSWatch?
   /// Save id → keys still to come and when its first key came, for saves not yet complete.
   private var savesInProgress: [String: (missing: Int, since: Date)] = [:]
+  /// How long a save waits at most for another device's save in progress (5 s): shorter than
+  /// the watch's ``NATSWatch/incompleteSaveDelay``, since here a writer waits, and a save a
+  /// conflict cut short never completes.
+  static let incompleteSaveWait: TimeInterval = 5
 
   /// Starts copying `bucket`.
   init(_ bucket: NATSBucket, on connection: NATSConnection) {
@@ -45,7 +49,7 @@ final class NATSMirror: @unchecked Sendable {
   /// Every key's latest entry and the revision through which the copy is complete, once it has
   /// everything the bucket held when this was called, and, with `awaitingSavesOtherThan`, once
   /// no other save is in progress: each is complete or has waited
-  /// ``NATSWatch/incompleteSaveDelay`` since its first key (a conflict cut it short), or
+  /// ``incompleteSaveWait`` since its first key (a conflict cut it short), or
   /// `timeout` is over.
   ///
   /// - Throws: ``NATSError`` when the servers do not answer, or the copy does not catch up within
@@ -77,7 +81,7 @@ final class NATSMirror: @unchecked Sendable {
   private func endOfSaves(otherThan own: Set<String>) -> Date? {
     let now = Date()
     return savesInProgress.filter { !own.contains($0.key) }.values
-      .map { $0.since + NATSWatch.incompleteSaveDelay }.filter { $0 > now }.max()
+      .map { $0.since + Self.incompleteSaveWait }.filter { $0 > now }.max()
   }
 
   /// Takes entries the device just wrote or read from the leader (later revisions win). A write
@@ -104,7 +108,7 @@ final class NATSMirror: @unchecked Sendable {
       revision = max(revision, change.cursor.revision)
       let now = Date()
       savesInProgress = savesInProgress.filter {
-        now < $0.value.since + NATSWatch.incompleteSaveDelay
+        now < $0.value.since + Self.incompleteSaveWait
       }
       for (id, save) in change.saves {
         let missing = (savesInProgress[id]?.missing ?? save.announced) - save.received

@@ -40,11 +40,12 @@ final class NATSWatch: @unchecked Sendable {
 
   /// The consumer's idle heartbeat: 1 s, in nanoseconds.
   static let heartbeat: Int64 = 1_000_000_000
-  /// How long an incomplete save waits for the rest of its keys: 5 s. A save writes its keys one
+  /// How long an incomplete save waits for the rest of its keys: 15 s. A save writes its keys one
   /// after another, each replicated before the next, and on a loaded machine two keys have come
-  /// more than a second apart (a CI run delivered `x` of the save `x, y` alone). Only a save a
-  /// conflict cut short waits this long.
-  static let incompleteSaveDelay: TimeInterval = 5
+  /// more than a second apart (a CI run delivered `x` of the save `x, y` alone), and more than 5 s
+  /// apart in a run with every core busy. Only a save a conflict cut short (or a device that
+  /// stopped in the middle of one) waits this long before its other devices see it.
+  static let incompleteSaveDelay: TimeInterval = 15
 
   private let deliver: Deliver
   private let wholeSaves: Bool
