@@ -164,13 +164,12 @@ final class PropertyListFileRows: ExpandableRowSource, ReloadableRowSource, Live
   }
 
   /// Shows `document`, just read from disk after another writer changed the top-level
-  /// `changedKeys` (all keys when nil): those whose values differ redraw their rows (once each),
+  /// `changedKeys`: those whose values differ redraw their rows (once each),
   /// the others draw nothing. Keys with unsaved edits keep the edits, and the file as loaded
   /// keeps their old values, so saving them is still refused when the other writer changed them
   /// too.
-  func merge(_ document: PropertyListDocument, changedKeys: Set<String>? = nil) {
-    let keys = (changedKeys ?? Set(loaded.values.keys).union(document.values.keys))
-      .subtracting(editedKeys)
+  private func merge(_ document: PropertyListDocument, changedKeys: Set<String>) {
+    let keys = changedKeys.subtracting(editedKeys)
     for key in keys { loaded.values[key] = document.values[key] }
     let (lines, paths) = tree.taking(keys, from: { document.values[$0] }, into: &edited.values)
     if let lines { registrar.withMutation(of: self, keyPath: \.tree) { tree.lines = lines } }

@@ -35,7 +35,9 @@ enum TransferVerbs {
       }
     }
     // Every value is checked against the suite's published schemas before any is written.
-    for key in values.keys.sorted() { try SchemaVerbs.check(values[key]!, forKey: key, in: suite) }
+    for (key, value) in values.sorted(by: { $0.key < $1.key }) {
+      try SchemaVerbs.check(value, forKey: key, in: suite)
+    }
     let defaults = try DefaultsVerbs.suiteDefaults(suite)
     if let error = defaults.lastError { throw error }
     for key in defaults.persistentDomain(forName: suite)?.keys.sorted() ?? []

@@ -38,8 +38,12 @@ public enum SettingsSchemaPublisher {
   private static let published = Mutex<Set<String>>([])
   private static let queue = DispatchQueue(label: "ObservableDefaults.schemas", qos: .utility)
   private static let pending = DispatchGroup()
-  /// Whether the exit hook that waits for ``pending`` is installed.
-  private static let exitHookInstalled = Mutex(false)
+  /// Installs, once (on first use), the exit hook that waits for ``pending``.
+  private static let exitHook: Void = {
+    atexit {
+      SettingsSchemaPublisher.waitUntilPublished(timeout: SettingsSchemaPublisher.exitTimeout)
+    }
+  }()
 
   /// The longest a program waits at its exit for its schemas to be written (1 s).
   public static let exitTimeout = 1.0
@@ -104,15 +108,7 @@ public enum SettingsSchemaPublisher {
         properties: properties, of: object, store: store, prefix: prefix, program: .current)
     else { return }
     let directory = SettingsSchemaDirectory.user
-    let installs = exitHookInstalled.withLock { installed in
-      defer { installed = true }
-      return !installed
-    }
-    if installs {
-      atexit {
-        SettingsSchemaPublisher.waitUntilPublished(timeout: SettingsSchemaPublisher.exitTimeout)
-      }
-    }
+    _ = exitHook
     queue.async(group: pending) {
       do {
         try directory.write(schema)
