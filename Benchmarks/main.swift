@@ -2,7 +2,7 @@
 //
 //   benchmarks [--runs N]
 //              [--only read|burst|cloud-write|xml|scale|editor|editor-latency|schemas|open|
-//                      writers|cloud|cloud-scale[,…]]
+//                      million|large-value|writers|cloud|cloud-scale[,…]]
 //              [--devices N,N,…] [--build]
 //       runs each measure N times (default 7) and prints the results as a Markdown table;
 //       --devices gives the device counts of cloud-scale (default 10,100,500,1000);
@@ -10,7 +10,7 @@
 //       --help prints the options (BenchmarkOptions.usage).
 //
 // Worker modes, started by the measures as other processes:
-//   benchmarks change-writer <file>                 see ExternalChangeMeasure.runWriter
+//   benchmarks change-writer <file> [bytes]         see ExternalChangeMeasure.runWriter
 //   benchmarks key-writer <file> <prefix> <count>   see ConcurrentWritersMeasure.runWriter
 //   benchmarks editor <suite> <report-file>         see EditorMeasure.runEditorWorker
 //   benchmarks editor-file <path> <report-file>     see EditorMeasure.runFileEditorWorker
@@ -28,8 +28,9 @@ SettingsSchemaPublisher.isEnabled = false
 let arguments = Array(CommandLine.arguments.dropFirst())
 
 switch arguments.first {
-case "change-writer" where arguments.count == 2:
-  ExternalChangeMeasure.runWriter(file: arguments[1])
+case "change-writer" where (2...3).contains(arguments.count):
+  ExternalChangeMeasure.runWriter(
+    file: arguments[1], valueBytes: arguments.dropFirst(2).first.flatMap { Int($0) })
 case "key-writer" where arguments.count == 4:
   guard let count = Int(arguments[3]) else { abort("key-writer: bad count") }
   ConcurrentWritersMeasure.runWriter(file: arguments[1], prefix: arguments[2], count: count)

@@ -52,6 +52,12 @@ struct BenchmarkRun {
         suite: "bench-fixture", label: "the largest fixture (\(fixture.lastPathComponent))",
         fileSize: Self.size(of: copy), into: table)
     }
+    if options.includes("million") {
+      MillionKeysMeasure(workspace: workspace, runs: runs).run(into: table)
+    }
+    if options.includes("large-value") {
+      LargeValueMeasure(workspace: workspace, runs: runs).run(into: table)
+    }
     if options.includes("writers") {
       ConcurrentWritersMeasure(workspace: workspace, runs: runs).run(into: table)
     }
@@ -92,7 +98,8 @@ struct BenchmarkRun {
     return largest
   }
 
-  private static func size(of file: URL) -> Int {
+  /// The size of `file` in bytes (0 when it cannot be read).
+  static func size(of file: URL) -> Int {
     (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
   }
 }

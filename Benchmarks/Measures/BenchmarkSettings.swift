@@ -1,3 +1,4 @@
+import Foundation
 import ObservableDefaults
 import Observation
 
@@ -6,6 +7,7 @@ import Observation
 final class BenchmarkSettings {
   var name: String = "Fatbobman"
   var counter: Int = 0
+  var blob = Data()
 }
 
 /// The same property in a plain `@Observable` class: the baseline of a read.

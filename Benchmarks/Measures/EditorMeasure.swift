@@ -56,10 +56,12 @@ struct EditorMeasure {
         target: Target(text: "1 row", isMet: rowSamples.max <= 1)))
   }
 
-  /// Opening a suite: the time from the worker's start of opening to the editor's first paint;
-  /// the peak resident memory growth of a worker that only opens it (the target), and of the
-  /// editor up to its first paint.
-  func runOpen(suite: String, label: String, fileSize: Int, into table: ResultTable) {
+  /// Opening a suite: the time from the worker's start of opening to the editor's first paint
+  /// (target: `target` seconds); the peak resident memory growth of a worker that only opens it
+  /// (the target), and of the editor up to its first paint.
+  func runOpen(
+    suite: String, label: String, fileSize: Int, target: Double = 0.3, into table: ResultTable
+  ) {
     var times: [Double] = []
     var openGrowths: [Double] = []
     var editorGrowths: [Double] = []
@@ -68,7 +70,9 @@ struct EditorMeasure {
     Self.writeSuite(empty, keys: 0, valueLength: 0, in: workspace)
     for run in 0...runs {  // run 0 warms the file cache
       let session = EditorSession(suite: suite, workspace: workspace)
-      guard let painted = session.firstPaint(timeout: 30) else { abort("\(label): no first paint") }
+      guard let painted = session.firstPaint(timeout: 30 + 10 * target) else {
+        abort("\(label): no first paint")
+      }
       let report = session.quit()
       let opened = openOnly(suite)
       if run > 0 {
@@ -82,7 +86,9 @@ struct EditorMeasure {
     table.add(
       ResultRow(
         measure: "Open \(label) to first paint", samples: time, unit: .milliseconds,
-        target: Target(text: "≤ 300 ms", isMet: time.median <= 0.3)))
+        target: Target(
+          text: target < 1 ? "≤ \(Int(target * 1000)) ms" : "≤ \(target) s",
+          isMet: time.median <= target)))
     let limit = 5 * Double(fileSize)
     let growth = Samples(openGrowths)
     let emptyGrowth = Samples(emptyGrowths)

@@ -23,9 +23,11 @@ struct ExternalChangeMeasure {
   let workspace: Workspace
 
   /// Measures `changes` changes (after 5 unmeasured) of one key of a suite holding `keys` other
-  /// keys, its file in `format`.
+  /// keys, its file in `format`: the string `name`, or with `valueBytes` the data `blob` of that
+  /// many bytes.
   func run(
-    keys: Int, changes: Int, format: PropertyListSerialization.PropertyListFormat = .binary
+    keys: Int, changes: Int, format: PropertyListSerialization.PropertyListFormat = .binary,
+    valueBytes: Int? = nil
   ) -> Result {
     let file = workspace.newFile("external-\(keys)-\(format.rawValue)")
     EditorMeasure.writeSuite(at: file, keys: keys, valueLength: 20, format: format)
@@ -37,7 +39,9 @@ struct ExternalChangeMeasure {
       try? store.flush()
       return residentMemory()
     }
-    let writer = Worker.process(["change-writer", file.path], configHome: workspace.folder)
+    let writer = Worker.process(
+      ["change-writer", file.path] + (valueBytes.map { [String($0)] } ?? []),
+      configHome: workspace.folder)
     let channel = LineChannel(writer)
     do { try writer.run() } catch { abort("cannot start the writer: \(error)") }
     defer {
@@ -51,7 +55,7 @@ struct ExternalChangeMeasure {
     for index in 0..<(changes + 5) {  // the first 5 warm up
       if index == 5 { residentBefore = idleResidentMemory() }
       withObservationTracking {
-        _ = settings.name
+        if valueBytes == nil { _ = settings.name } else { _ = settings.blob }
       } onChange: {
         fired.record()
       }
@@ -70,14 +74,16 @@ struct ExternalChangeMeasure {
     )
   }
 
-  /// Worker mode `change-writer <file>`: for each line read, sets `name` to it and flushes, then
-  /// prints the `CLOCK_MONOTONIC` nanoseconds at which it started.
-  static func runWriter(file: String) {
+  /// Worker mode `change-writer <file> [bytes]`: for each line read, sets `name` to it (or
+  /// `blob` to `bytes` bytes that start with it) and flushes, then prints the `CLOCK_MONOTONIC`
+  /// nanoseconds at which it started.
+  static func runWriter(file: String, valueBytes: Int?) {
     let store = PropertyListDefaults(fileURL: URL(fileURLWithPath: file))
     let settings = BenchmarkSettings(userDefaults: store)
     while let line = readLine() {
+      let blob = valueBytes.map { Data(line.utf8) + Data(count: max(0, $0 - line.utf8.count)) }
       let start = monotonicNanoseconds()
-      settings.name = line
+      if let blob { settings.blob = blob } else { settings.name = line }
       do { try store.flush() } catch { abort("change-writer: \(error)") }
       FileHandle.standardOutput.write(Data("\(start)\n".utf8))
     }

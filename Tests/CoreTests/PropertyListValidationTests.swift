@@ -215,6 +215,10 @@ import Testing
           "<date> \"2023-02-29T00:00:00Z\" is not a date (YYYY-MM-DDTHH:MM:SSZ)"
         ),
         ("<data>!!!!@@@@====</data>", "<data> is not Base64"),
+        ("<data>====</data>", "<data> is not Base64"),
+        ("<data>AA=A</data>", "<data> is not Base64"),
+        ("<data>AAE</data>", "<data> is not Base64"),
+        ("<data>AA&#69;C</data>", "<data> is not Base64"),
         (
           "<integer>170141183460469231731687303715884105733</integer>",
           "<integer> 170141183460469231731687303715884105733 is outside -9223372036854775808…18446744073709551615"
@@ -233,6 +237,7 @@ import Testing
       let exact: [(String, Any)] = [
         ("<date>2024-02-29T23:59:59Z</date>", Date(timeIntervalSinceReferenceDate: 730_943_999)),
         ("<data>\n  AAEC\n  /w==\n</data>", Data([0, 1, 2, 255])),
+        ("<data></data>", Data()),
         ("<integer>18446744073709551615</integer>", UInt64.max),
         ("<integer>-9223372036854775808</integer>", Int.min),
         ("<real>1</real>", 1.0),

@@ -50,6 +50,19 @@ import Testing
       result.contains("<key>new key ✓</key>\n\t<string>Grüße &amp; &lt;tags&gt;</string>\n</dict>"))
   }
 
+  /// Issue 23: data values are written here, not by Foundation's encoder (29 instructions per
+  /// byte): the text is Foundation's byte for byte, at every line length, added or replaced.
+  @Test(arguments: [1, 2, 3, 50, 51, 52, 102, 103, 5_000])
+  func dataIsWrittenAsFoundationWritesIt(byteCount: Int) throws {
+    let data = Data((0..<byteCount).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+    let before = try PropertyListEncoding.data(
+      of: PropertyListDocument(values: ["a": Data([1]), "b": "x"]))
+    let expected = try PropertyListEncoding.data(
+      of: PropertyListDocument(values: ["a": data, "b": "x", "c": data]))
+    let edited = try XMLPropertyListEdit.applying(["a": .set(data), "c": .set(data)], to: before)
+    #expect(edited == expected)
+  }
+
   @Test func textNotInThePlainFormIsLeftToTheWholeEncoder() throws {
     let commented = Data(
       #"<?xml version="1.0"?><plist version="1.0"><dict><!-- c --><key>a</key><true/></dict></plist>"#

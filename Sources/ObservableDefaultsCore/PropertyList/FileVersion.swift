@@ -37,8 +37,8 @@ extension PropertyListFile {
     // The moment before reading: a write the read does not see comes after it.
     let moment = FileIdentity.now()
     PropertyListCounters.count(\.confirmations, path: url.resolvingSymlinksInPath().path)
-    guard let (data, identity) = try? readData(), identity == version.identity,
-      ByteHash.of(data) == version.contentHash
+    guard let (hash, identity) = try? FileContents.contentHash(of: url),
+      identity == version.identity, hash == version.contentHash
     else { return false }
     version.isConfirmed = identity.isSettled(at: moment)
     return true

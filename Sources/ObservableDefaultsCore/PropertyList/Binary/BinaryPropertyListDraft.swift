@@ -31,8 +31,7 @@ package struct BinaryPropertyListDraft {
   ///
   /// - Throws: ``PropertyListEncodingFailure`` naming a value that is not a property-list value.
   package init(values: [String: Any]) throws(PropertyListEncodingFailure) {
-    table = BinaryPropertyListObjectTable(
-      capacity: 2 * values.count + 1, bytes: 32 * values.count)
+    table = BinaryPropertyListObjectTable(sizedFor: values)
     _ = try BinaryPropertyListWriter.add(values, to: &table)
     // The writer adds a dictionary's keys in its iteration order, which is this one.
     keys = Array(values.keys)
@@ -75,6 +74,13 @@ package struct BinaryPropertyListDraft {
     -> Bool
   {
     var root = table.objects[0]
+    // Values about to be replaced that already make the draft too loose: make a new one at
+    // once rather than encode the new values twice (a 50 MB value replaced, each time).
+    let replaced = changes.keys.reduce(0) { total, key in
+      guard let position = positions[key] else { return total }
+      return total + table.footprint(of: table.references[root.start + root.count + position])
+    }
+    guard !isLoose(adding: replaced) else { return false }
     var added: [(key: String, value: Int)] = []
     var removed: [Int] = []
     for (key, change) in changes {
@@ -100,8 +106,13 @@ package struct BinaryPropertyListDraft {
       rebuildRoot(adding: added, removing: removed)
       root = table.objects[0]
     }
-    let unused = unreferencedBytes + 4 * table.unusedReferences
-    return unused <= table.fileBytesBound / 4 + 4096
+    return !isLoose(adding: 0)
+  }
+
+  /// Whether the objects and references no longer used, with `bytes` more, pass a quarter of
+  /// the file.
+  private func isLoose(adding bytes: Int) -> Bool {
+    unreferencedBytes + bytes + 4 * table.unusedReferences > table.fileBytesBound / 4 + 4096
   }
 
   /// Gives the root dictionary its new entries: each removed position takes the last entry's

@@ -36,6 +36,21 @@ struct BinaryPropertyListObjectTable {
   private var slots: [UInt64]
   private var scalarCount = 0
 
+  /// Creates a table sized for `values` as the root dictionary: two objects per entry, and the
+  /// bytes of its strings and data (so that a large value is copied in once, not again when
+  /// the buffer grows after it).
+  init(sizedFor values: [String: Any]) {
+    var bytes = 32 * values.count
+    for value in values.values {
+      if let data = value as? Data {
+        bytes += data.count
+      } else if let string = value as? String {
+        bytes += 2 * string.utf8.count
+      }
+    }
+    self.init(capacity: 2 * values.count + 1, bytes: bytes)
+  }
+
   /// Creates a table sized for about `capacity` objects and `bytes` bytes of scalars.
   init(capacity: Int, bytes: Int) {
     objects.reserveCapacity(capacity)

@@ -20,6 +20,71 @@ package enum FileContents {
   static func read(_ url: URL, maximumSize: Int = maximumSize) throws -> (
     data: Data, identity: FileIdentity
   )? {
+    let read = try withOpenFile(url, maximumSize: maximumSize) { descriptor, size, failure in
+      // Not `Data(count:)`: zeroing the buffer before reading into it was a fifth of a flush of
+      // a 50 MB value. One byte more than the file, so that its end is found without growing.
+      var capacity = max(size + 1, 4096)
+      guard var buffer = malloc(capacity) else { throw failure("out of memory") }
+      var length = 0
+      do {
+        while true {
+          if length == capacity {
+            guard capacity < maximumSize else {
+              throw failure("it is larger than \(maximumSize >> 20) MiB")
+            }
+            capacity = min(capacity * 2, maximumSize + 1)
+            guard let larger = realloc(buffer, capacity) else { throw failure("out of memory") }
+            buffer = larger
+          }
+          guard
+            let count = try readSome(descriptor, into: buffer + length, capacity - length, failure)
+          else { break }
+          length += count
+        }
+      } catch {
+        free(buffer)
+        throw error
+      }
+      return Data(bytesNoCopy: buffer, count: length, deallocator: .free)
+    }
+    return read.map { (data: $0.0, identity: $0.1) }
+  }
+
+  /// The ``ByteHash`` of the bytes of the file at `url` and the identity of the version read, as
+  /// ``read(_:maximumSize:)`` would give them, read in pieces of 1 MiB: confirming that a 50 MB
+  /// file is still the version written no longer holds a second copy of it. Nil when there is no
+  /// file.
+  ///
+  /// - Throws: ``PropertyListError`` as ``read(_:maximumSize:)`` does.
+  static func contentHash(of url: URL) throws -> (hash: UInt64, identity: FileIdentity)? {
+    let read = try withOpenFile(url, maximumSize: maximumSize) { descriptor, size, failure in
+      let capacity = 1 << 20
+      let buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 32)
+      defer { buffer.deallocate() }
+      var hash = ByteHash(count: size)
+      var (pending, total) = (0, 0)
+      while let count = try readSome(
+        descriptor, into: buffer + pending, capacity - pending, failure)
+      {
+        total += count
+        pending += count
+        let blocks = pending & ~31
+        hash.combine(buffer, blocks)
+        pending -= blocks
+        buffer.copyMemory(from: buffer + blocks, byteCount: pending)
+      }
+      // A file that changed size meanwhile is another version: its hash is that of other bytes.
+      return total == size ? hash.finalize(buffer, pending) : ~hash.finalize(buffer, pending)
+    }
+    return read.map { (hash: $0.0, identity: $0.1) }
+  }
+
+  /// Opens the file at `url`, checks that it is a regular file of at most `maximumSize` bytes,
+  /// and gives `body` the descriptor, the size and the way to name a failure.
+  private static func withOpenFile<Result>(
+    _ url: URL, maximumSize: Int,
+    _ body: (Int32, Int, (String) -> PropertyListError) throws -> Result
+  ) throws -> (Result, FileIdentity)? {
     func failure(_ reason: String) -> PropertyListError {
       PropertyListError(file: url, kind: .unreadable, reason: reason)
     }
@@ -44,27 +109,20 @@ package enum FileContents {
     guard Int(status.st_size) <= maximumSize else {
       throw failure("it is larger than \(maximumSize >> 20) MiB")
     }
-    var data = Data(count: Int(status.st_size))
-    var length = 0
+    return (try body(descriptor, Int(status.st_size), failure), FileIdentity(status))
+  }
+
+  /// Reads up to `count` bytes into `buffer`: how many, or nil at the end of the file.
+  private static func readSome(
+    _ descriptor: Int32, into buffer: UnsafeMutableRawPointer, _ count: Int,
+    _ failure: (String) -> PropertyListError
+  ) throws -> Int? {
     while true {
-      if length == data.count {
-        guard data.count < maximumSize else {
-          throw failure("it is larger than \(maximumSize >> 20) MiB")
-        }
-        data.count = min(max(data.count * 2, 4096), maximumSize + 1)
-      }
-      let count = data.withUnsafeMutableBytes { buffer in
-        Glibc.read(descriptor, buffer.baseAddress! + length, buffer.count - length)
-      }
-      if count < 0 {
-        if errno == EINTR || errno == EAGAIN { continue }
-        throw failure(systemError())
-      }
-      if count == 0 { break }
-      length += count
+      let result = Glibc.read(descriptor, buffer, count)
+      if result > 0 { return result }
+      if result == 0 { return nil }
+      if errno != EINTR && errno != EAGAIN { throw failure(systemError()) }
     }
-    data.count = length
-    return (data, FileIdentity(status))
   }
 
   /// The bytes of ``read(_:maximumSize:)``, for files other than property lists of a store.

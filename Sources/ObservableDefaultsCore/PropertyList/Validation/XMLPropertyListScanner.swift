@@ -93,6 +93,15 @@ struct XMLPropertyListScanner {
       }
     case "integer", "real", "date", "data":
       let end = find(UInt8(ascii: "<"), from: position) ?? bytes.count
+      if name == "data" {
+        // Foundation decodes no entity in <data>: it skips `&`, `#` and `;` as it skips white
+        // space, so `AA&#69;C` would be read as other bytes than the text says. Refused.
+        guard XMLScalarText.isBase64(bytes[position..<end]) else {
+          throw rejection("<data> is not Base64")
+        }
+        position = end
+        return true
+      }
       let text = Self.decodingEntities(String(decoding: bytes[position..<end], as: UTF8.self))
       if let problem = XMLScalarText.problem(in: text, element: name) {
         throw rejection("<\(name)> \(problem)")

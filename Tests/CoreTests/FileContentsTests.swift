@@ -1,0 +1,33 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import ObservableDefaultsCore
+
+/// Issue 23: a file's bytes are read once into a buffer of their size, and a version is
+/// confirmed by hashing the file in pieces; both give what a whole read gives.
+@Suite struct FileContentsTests {
+  /// Sizes around the hash's 32-byte blocks and the 1 MiB pieces of the streaming hash.
+  @Test(arguments: [0, 1, 31, 32, 33, 4_095, 4_096, 4_097, 1 << 20, (1 << 20) + 17, 3 << 20])
+  func aFileHashedInPiecesHashesAsItsBytes(size: Int) async throws {
+    try await withTemporaryFolder { folder in
+      let url = folder.file("f")
+      let bytes = Data((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 9) })
+      try bytes.write(to: url)
+      let read = try #require(try FileContents.read(url))
+      #expect(read.data == bytes)
+      let hashed = try #require(try FileContents.contentHash(of: url))
+      #expect(hashed.hash == ByteHash.of(bytes))
+      #expect(hashed.identity == read.identity)
+    }
+  }
+
+  @Test func noFileHasNoHashAndALargerFileIsRefused() async throws {
+    try await withTemporaryFolder { folder in
+      #expect(try FileContents.contentHash(of: folder.file("none")) == nil)
+      let url = folder.file("big")
+      try Data(count: 2_000).write(to: url)
+      #expect(throws: PropertyListError.self) { try FileContents.read(url, maximumSize: 1_000) }
+    }
+  }
+}
