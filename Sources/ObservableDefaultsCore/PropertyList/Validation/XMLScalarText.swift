@@ -34,7 +34,7 @@ enum XMLScalarText {
   }
 
   /// `YYYY-MM-DDTHH:MM:SSZ` (four to six year digits) naming a real day and time.
-  private static func isDate(_ text: String) -> Bool {
+  static func isDate(_ text: String) -> Bool {
     let characters = Array(text.utf8)
     let yearDigits = characters.prefix(while: isDigit).count
     let pattern = Array("-00-00T00:00:00Z".utf8)

@@ -5,10 +5,10 @@ import Foundation
 /// compared with `memcmp` and searched with `memchr`: generic iteration over the bytes was most
 /// of an XML flush in its first profile.
 struct XMLEntryScanner {
-  private let bytes: UnsafeRawBufferPointer
-  private var position = 0
+  let bytes: UnsafeRawBufferPointer
+  var position = 0
   /// Containers deeper than this are left to the whole parse (the validator bounds them too).
-  private static let maximumDepth = 512
+  static let maximumDepth = 512
 
   /// The value elements: their names, and whether they hold text or other elements.
   private enum Kind { case scalar, dictionary, array, boolean }
@@ -59,7 +59,7 @@ struct XMLEntryScanner {
 
   /// The text of `bytes` when they are valid UTF-8 (decoded through the contiguous fast path,
   /// then compared with the bytes: a repaired sequence differs).
-  private static func string(_ bytes: UnsafeRawBufferPointer) -> String? {
+  static func string(_ bytes: UnsafeRawBufferPointer) -> String? {
     var string = String(decoding: bytes, as: UTF8.self)
     let valid = string.withUTF8 { utf8 in
       utf8.count == bytes.count
@@ -70,7 +70,7 @@ struct XMLEntryScanner {
 
   /// Skips the byte-order mark, a UTF-8 XML declaration, a document type without an internal
   /// subset and the `<plist>` start tag.
-  private mutating func prolog() -> Bool {
+  mutating func prolog() -> Bool {
     if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { position = 3 }
     skipSpace()
     if consume("<?xml") {
@@ -98,7 +98,7 @@ struct XMLEntryScanner {
   }
 
   /// Whether only `</plist>` and white space follow.
-  private mutating func end() -> Bool {
+  mutating func end() -> Bool {
     skipSpace()
     guard consume("</plist>") else { return false }
     skipSpace()
@@ -141,7 +141,7 @@ struct XMLEntryScanner {
     }
   }
 
-  private mutating func skipSpace() {
+  mutating func skipSpace() {
     while position < bytes.count {
       switch bytes[position] {
       case 0x20, 0x09, 0x0A, 0x0D: position += 1
@@ -151,25 +151,25 @@ struct XMLEntryScanner {
   }
 
   /// Whether the `length` bytes at `offset` are `literal`.
-  private func matches(_ literal: StaticString, at offset: Int, length: Int) -> Bool {
+  func matches(_ literal: StaticString, at offset: Int, length: Int) -> Bool {
     length == literal.utf8CodeUnitCount && starts(with: literal, at: offset)
   }
 
-  private func starts(with literal: StaticString, at offset: Int) -> Bool {
+  func starts(with literal: StaticString, at offset: Int) -> Bool {
     let count = literal.utf8CodeUnitCount
     return bytes.count - offset >= count
       && memcmp(bytes.baseAddress! + offset, literal.utf8Start, count) == 0
   }
 
   /// Moves past `literal` when the text at ``position`` starts with it.
-  private mutating func consume(_ literal: StaticString) -> Bool {
+  mutating func consume(_ literal: StaticString) -> Bool {
     guard starts(with: literal, at: position) else { return false }
     position += literal.utf8CodeUnitCount
     return true
   }
 
   /// The offset of the next `byte` from ``position``.
-  private func find(_ byte: UInt8) -> Int? {
+  func find(_ byte: UInt8) -> Int? {
     guard position < bytes.count,
       let found = memchr(bytes.baseAddress! + position, Int32(byte), bytes.count - position)
     else { return nil }
