@@ -98,6 +98,19 @@ import Testing
     #expect(XMLPropertyListEntries.entries(of: subset) == nil)
   }
 
+  /// The check that makes a file with a key held twice be parsed whole.
+  @Test func keysHeldTwiceAreFound() {
+    let keys = (0..<50_000).map { "key \($0)" }
+    let long = "ключ 🎹 a key longer than fifteen bytes"
+    #expect(PropertyListEntries.areDistinct(keys))
+    #expect(PropertyListEntries.areDistinct([]))
+    #expect(PropertyListEntries.areDistinct([""]))
+    #expect(!PropertyListEntries.areDistinct(["", ""]))
+    #expect(!PropertyListEntries.areDistinct(keys + ["key 0"]))
+    #expect(!PropertyListEntries.areDistinct(["key 49999"] + keys))
+    #expect(!PropertyListEntries.areDistinct([long, "x", long]))
+  }
+
   /// Mutated files: whenever the entry-by-entry read gives values, they are the whole parse's,
   /// and nothing crashes or hangs.
   @Test func mutatedFilesGiveTheWholeParsesValuesOrNone() throws {

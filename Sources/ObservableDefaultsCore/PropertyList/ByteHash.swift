@@ -74,9 +74,12 @@ struct ByteHash {
 
   /// The hash of `data`'s bytes.
   static func of(_ data: Data) -> UInt64 {
-    data.withUnsafeBytes { bytes in
-      guard let base = bytes.baseAddress else { return of(UnsafeRawPointer(bitPattern: 1)!, 0) }
-      return of(base, bytes.count)
-    }
+    data.withUnsafeBytes { of($0) }
+  }
+
+  /// The hash of the bytes of `buffer` (which may have no base address when empty).
+  static func of(_ buffer: UnsafeRawBufferPointer) -> UInt64 {
+    guard let base = buffer.baseAddress else { return of(UnsafeRawPointer(bitPattern: 1)!, 0) }
+    return of(base, buffer.count)
   }
 }

@@ -38,7 +38,7 @@ enum XMLPropertyListEntries {
     data.withUnsafeBytes { bytes in
       scan(bytes).flatMap { entries in
         let keys = entries.map(\.key)
-        guard Set(keys).count == keys.count else { return nil }
+        guard PropertyListEntries.areDistinct(keys) else { return nil }
         return PropertyListEntries(keys: keys, fingerprints: entries.map(\.fingerprint))
       }
     }
