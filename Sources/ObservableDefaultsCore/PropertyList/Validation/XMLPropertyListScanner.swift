@@ -96,7 +96,7 @@ struct XMLPropertyListScanner {
       if name == "data" {
         // Foundation decodes no entity in <data>: it skips `&`, `#` and `;` as it skips white
         // space, so `AA&#69;C` would be read as other bytes than the text says. Refused.
-        guard XMLScalarText.isBase64(bytes[position..<end]) else {
+        guard XMLScalarText.isBase64(UnsafeRawBufferPointer(rebasing: bytes[position..<end])) else {
           throw rejection("<data> is not Base64")
         }
         position = end

@@ -65,22 +65,40 @@ enum XMLScalarText {
   /// alphabet, the last group ending in at most two `=`. One pass that builds nothing (a 50 MB
   /// value's text is 67 MB); Foundation's decoder also takes `====` as a zero byte, which this
   /// refuses.
-  static func isBase64(_ text: some Sequence<UInt8>) -> Bool {
-    var (count, padding) = (0, 0)
-    for byte in text {
-      switch byte {
-      case 0x20, 0x09, 0x0D, 0x0A:
-        continue
-      case UInt8(ascii: "="):
-        padding += 1
-      case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "/"):
-        guard padding == 0 else { return false }
-      default:
-        return false
+  static func isBase64(_ text: UnsafeRawBufferPointer) -> Bool {
+    // A class per byte from a table: comparing with the alphabet's three ranges mispredicted a
+    // branch for most characters (11 % of a 50 MB value's change, measured with perf). The
+    // table is taken once: read in the loop, the static's lazy initialization was checked per
+    // byte.
+    base64Classes.withUnsafeBufferPointer { classes in
+      var (count, padding) = (0, 0)
+      for byte in text {
+        switch classes[Int(byte)] {
+        case .letter:
+          guard padding == 0 else { return false }
+          count += 1
+        case .space: continue
+        case .padding:
+          padding += 1
+          count += 1
+        case .other: return false
+        }
       }
-      count += 1
+      return count % 4 == 0 && padding <= 2
     }
-    return count % 4 == 0 && padding <= 2
+  }
+
+  private enum Base64Class: UInt8 { case other, letter, space, padding }
+
+  /// The class of each byte in Base64 text.
+  private static let base64Classes: [Base64Class] = (0...255).map { byte -> Base64Class in
+    switch UInt8(byte) {
+    case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+      UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "/"):
+      .letter
+    case 0x20, 0x09, 0x0D, 0x0A: .space
+    case UInt8(ascii: "="): .padding
+    default: .other
+    }
   }
 }
