@@ -67,6 +67,23 @@ struct BinaryPropertyListValidator {
     try visit(topObject, depth: 1)
   }
 
+  /// The first byte above 0x7F of the `count` bytes at `start`, or nil; 8 bytes at a time (a
+  /// generic search of the slice was a quarter of validating a 1,000,000-key file).
+  private func firstNonASCII(_ start: Int, _ count: Int) -> UInt8? {
+    var index = start
+    let end = start + count
+    while index + 8 <= end,
+      bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0
+    {
+      index += 8
+    }
+    while index < end {
+      if bytes[index] >= 0x80 { return bytes[index] }
+      index += 1
+    }
+    return nil
+  }
+
   private mutating func visit(_ index: Int, depth: Int) throws(PropertyListRejection) {
     switch visits[index] {
     case .done:
@@ -123,7 +140,7 @@ struct BinaryPropertyListValidator {
     case 0x5:
       let (start, count) = try lengthAndStart(offset, low, object)
       try requireBytes(start, count, object)
-      if let bad = bytes[start..<start + count].first(where: { $0 >= 0x80 }) {
+      if let bad = firstNonASCII(start, count) {
         throw object("is an ASCII string holding the byte 0x\(Self.hex(bad))")
       }
       payload = count
