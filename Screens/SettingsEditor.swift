@@ -137,7 +137,7 @@ public final class SettingsEditor {
 
   /// Lists suites created in the preferences folder while the editor runs, and lets `r` find
   /// them too.
-  private func followSuites(_ session: EditorSession, loop: EventLoop) -> DefaultsObservation {
+  private func followSuites(_ session: EditorSession, loop: EventLoop) -> ObservationToken {
     session.discoverSources = {
       let listed = Set(session.sources.compactMap(\.suiteName))
       return PreferencesDirectory.suiteNames().filter { !listed.contains($0) }.map { name in

@@ -14,7 +14,7 @@ final class CloudFleet {
   private let group: String
   private let latch = FanOutLatch()
   private let writer: NSUbiquitousKeyValueStore
-  private var observers: [(store: NSUbiquitousKeyValueStore, observation: DefaultsObservation)] =
+  private var observers: [(store: NSUbiquitousKeyValueStore, observation: ObservationToken)] =
     []
   private var changes = 0
 

@@ -33,7 +33,7 @@ final class PropertyListFileRows: ExpandableRowSource, ReloadableRowSource, Live
   /// The top-level keys whose values were edited and not saved yet.
   private(set) var editedKeys: Set<String> = []
   private var tree: PropertyListTreeRows
-  private var watch: DefaultsObservation?
+  private var watch: ObservationToken?
 
   /// Opens the property-list file at `url`.
   ///

@@ -18,7 +18,7 @@ final class PublishedSchemaRows: LiveRowSource, ReloadableRowSource, Observable 
   private let schema: SettingsSchema
   private let store: any ObservableKeyValueStore
   private let registrar = ObservationRegistrar()
-  private var observation: DefaultsObservation?
+  private var observation: ObservationToken?
   /// The stored value of each key of the schema (absent: not stored).
   private var values: [String: Any] = [:]
 

@@ -16,7 +16,7 @@ final class SuiteRows: ExpandableRowSource, LiveRowSource, ReloadableRowSource,
   private let registrar = ObservationRegistrar()
   /// The suite the values come from.
   private let defaults: PropertyListDefaults
-  private var observation: DefaultsObservation?
+  private var observation: ObservationToken?
   private var values: [String: Any]
   private var tree: PropertyListTreeRows
 

@@ -179,14 +179,14 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
   /// Delivers the records saved after `cursor` and every later save, from a watch.
   public func subscribe(
     from cursor: CloudCursor?, _ handler: @escaping @Sendable (CloudBackendEvent) -> Void
-  ) -> DefaultsObservation {
+  ) -> ObservationToken {
     let id = ObserverIDs.next()
     lock.withLock {
       let start = NATSCursor(cursor)
       let watch = makeWatch(id: id, layout: layout(currentAccount), after: start)
       subscriptions[id] = Subscription(handler: handler, watch: watch, cursor: start)
     }
-    return DefaultsObservation(id: id) { [weak self] in
+    return ObservationToken(id: id) { [weak self] in
       guard let self else { return }
       self.lock.withLock { self.subscriptions.removeValue(forKey: id) }?.watch.cancel()
     }

@@ -32,7 +32,7 @@ public final class CountingCloudBackend: CloudBackend, @unchecked Sendable {
   /// The base backend's subscription.
   public func subscribe(
     from cursor: CloudCursor?, _ handler: @escaping @Sendable (CloudBackendEvent) -> Void
-  ) -> DefaultsObservation {
+  ) -> ObservationToken {
     base.subscribe(from: cursor, handler)
   }
 

@@ -32,7 +32,7 @@ import Testing
     let eastDevice = try NATSCloudBackend(configuration: east.configuration(container: container))
     let westDevice = try NATSCloudBackend(configuration: west.configuration(container: container))
     let seen = (east: Seen(), west: Seen())
-    func watch(_ device: NATSCloudBackend, into seen: Seen) throws -> DefaultsObservation {
+    func watch(_ device: NATSCloudBackend, into seen: Seen) throws -> ObservationToken {
       device.subscribe(from: try device.load().cursor) { event in
         guard case .changed(let batch) = event else { return }
         seen.values.withLock {

@@ -49,7 +49,7 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
   private let movingKeys: [String: StorageKeys]
   private let deliversOnMainActor: Bool
   private let limitsToInstance: Bool
-  @exclusivity(unchecked) private var observation: DefaultsObservation?
+  @exclusivity(unchecked) private var observation: ObservationToken?
   private var notificationObservation: StoreNotificationObservation?
   /// Whether the object was loaded from its store and follows its changes; guarded by ``lock``.
   /// Checked inline by every getter: no exclusivity bookkeeping (the lock already excludes).
@@ -318,7 +318,7 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
     // and the property's description only when a migration may be due.
     var fullKey = ""
     var store: (any ObservableKeyValueStore)?
-    var observation: DefaultsObservation?
+    var observation: ObservationToken?
     var storageKeys: StorageKeys?
     lock.withLock {
       fullKey = prefix.isEmpty ? key : prefix + key

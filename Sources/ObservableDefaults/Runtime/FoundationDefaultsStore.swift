@@ -14,7 +14,7 @@ final class FoundationDefaultsStore: ObservableKeyValueStore {
   ///
   /// - Throws: ``FoundationDefaultsValueError`` when `value` is not a property-list value
   ///   (Foundation's `set(_:forKey:)` would stop the process); nothing is written then.
-  func write(_ value: Any?, forKey key: String, excluding: DefaultsObservation?) throws {
+  func write(_ value: Any?, forKey key: String, excluding: ObservationToken?) throws {
     guard let value else {
       defaults.removeObject(forKey: key)
       _ = defaults.synchronize()
@@ -29,8 +29,8 @@ final class FoundationDefaultsStore: ObservableKeyValueStore {
     _ = defaults.synchronize()
   }
 
-  func observe(_ handler: @escaping @Sendable (DefaultsChange) -> Void) -> DefaultsObservation {
-    DefaultsObservation(onCancel: {})
+  func observe(_ handler: @escaping @Sendable (DefaultsChange) -> Void) -> ObservationToken {
+    ObservationToken(onCancel: {})
   }
 
   func synchronize() -> Bool { defaults.synchronize() }

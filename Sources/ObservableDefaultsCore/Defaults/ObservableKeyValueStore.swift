@@ -11,7 +11,7 @@ public protocol ObservableKeyValueStore: AnyObject {
   /// except `excluding`.
   /// - Throws: When the store refuses the write (a malformed file, a value that is not a
   ///   property-list value, a quota); nothing is changed then.
-  func write(_ value: Any?, forKey key: String, excluding: DefaultsObservation?) throws
+  func write(_ value: Any?, forKey key: String, excluding: ObservationToken?) throws
 
   /// Stores several values together (`nil` removes a key) and tells every observer of the store
   /// except `excluding`. ``PropertyListDefaults`` writes them to its file in one locked merge and
@@ -19,7 +19,7 @@ public protocol ObservableKeyValueStore: AnyObject {
   /// none; the default implementation writes them one by one.
   /// - Throws: When the store refuses a write; ``PropertyListDefaults`` and the cloud store then
   ///   change nothing.
-  func write(_ values: [String: Any?], excluding: DefaultsObservation?) throws
+  func write(_ values: [String: Any?], excluding: ObservationToken?) throws
 
   /// The value stored under `key`, without registered defaults, or `nil`: tells whether a key
   /// is present (a renamed property looks for its value under its previous keys).
@@ -27,7 +27,7 @@ public protocol ObservableKeyValueStore: AnyObject {
 
   /// Calls `handler` with the keys of every change made to the store from now on (see the
   /// conforming type for the thread it is called on); ends when the observation ends.
-  func observe(_ handler: @escaping @Sendable (DefaultsChange) -> Void) -> DefaultsObservation
+  func observe(_ handler: @escaping @Sendable (DefaultsChange) -> Void) -> ObservationToken
 
   /// Sends pending writes to their destination now and takes in changes made elsewhere;
   /// `false` when that failed.
@@ -36,7 +36,7 @@ public protocol ObservableKeyValueStore: AnyObject {
 
 extension ObservableKeyValueStore {
   /// Writes the values one by one, in no particular order.
-  public func write(_ values: [String: Any?], excluding: DefaultsObservation?) throws {
+  public func write(_ values: [String: Any?], excluding: ObservationToken?) throws {
     for (key, value) in values {
       try write(value, forKey: key, excluding: excluding)
     }

@@ -53,7 +53,7 @@ public enum PreferencesDirectory {
   ///
   /// - Parameter onChange: Called on an internal queue, once for each batch of changes.
   /// - Returns: The observation; the callbacks stop when it is cancelled or released.
-  public static func watchSuites(onChange: @escaping @Sendable () -> Void) -> DefaultsObservation {
+  public static func watchSuites(onChange: @escaping @Sendable () -> Void) -> ObservationToken {
     try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     let folder = url.resolvingSymlinksInPath()
     return DirectoryWatcher.shared.watch(

@@ -33,7 +33,7 @@ open class PropertyListDefaults: UserDefaults {
   let storage: SuiteStorage
   /// Posts `UserDefaults.didChangeNotification` for this instance (once per burst of changes, at
   /// most once per millisecond, on a background queue).
-  private var notificationObservation: DefaultsObservation?
+  private var notificationObservation: ObservationToken?
 
   /// Opens the file of a suite: `PreferencesDirectory.fileURL(forSuite:)`.
   ///
@@ -171,8 +171,7 @@ open class PropertyListDefaults: UserDefaults {
   /// - Throws: ``PropertyListError`` of kind `.invalidValue` when `value` is not a property-list
   ///   value (naming the key and the type), `.malformed` while the file does not parse (naming the
   ///   file and the parse failure). Nothing is applied on failure.
-  public func write(_ value: Any?, forKey key: String, excluding: DefaultsObservation? = nil) throws
-  {
+  public func write(_ value: Any?, forKey key: String, excluding: ObservationToken? = nil) throws {
     try storage.write(change(value, forKey: key), forKey: key, excluding: excluding?.id)
   }
 
@@ -185,7 +184,7 @@ open class PropertyListDefaults: UserDefaults {
   ///   - values: Key → a property-list value, a `URL`, or nil to remove the key.
   ///   - excluding: An observation not to tell about this write.
   /// - Throws: The errors of ``write(_:forKey:excluding:)``. Nothing is applied on failure.
-  public func write(_ values: [String: Any?], excluding: DefaultsObservation? = nil) throws {
+  public func write(_ values: [String: Any?], excluding: ObservationToken? = nil) throws {
     let changes = try values.reduce(into: [String: PropertyListChange]()) { changes, entry in
       changes[entry.key] = try change(entry.value, forKey: entry.key)
     }
@@ -316,7 +315,7 @@ open class PropertyListDefaults: UserDefaults {
   /// - Parameter handler: Called for each change; must not block for long.
   /// - Returns: The observation; it ends on `cancel()` or when released.
   public func observe(_ handler: @escaping @Sendable (DefaultsChange) -> Void)
-    -> DefaultsObservation
+    -> ObservationToken
   {
     storage.addObserver(handler)
   }

@@ -13,7 +13,7 @@ extension PropertyListFile {
   /// - Parameter onChange: Called on an internal queue after each completed write, rename or
   ///   deletion of the file.
   /// - Returns: The observation; the callbacks stop when it is cancelled or released.
-  public func watch(onChange: @escaping @Sendable () -> Void) -> DefaultsObservation {
+  public func watch(onChange: @escaping @Sendable () -> Void) -> ObservationToken {
     DirectoryWatcher.shared.watch(fileAt: SymbolicLinks.identity(of: url), onChange: onChange)
   }
 }

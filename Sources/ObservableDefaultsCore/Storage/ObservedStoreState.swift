@@ -16,10 +16,10 @@ protocol ObservedStoreState: AnyObject, Sendable {
 
 extension ObservedStoreState {
   /// Adds an observer; it stays until the returned observation is cancelled or released.
-  func addObserver(_ handler: @escaping ObserverList<Change>.Handler) -> DefaultsObservation {
+  func addObserver(_ handler: @escaping ObserverList<Change>.Handler) -> ObservationToken {
     let id = ObserverIDs.next()
     lock.withLock { observers.add(id: id, handler) }
-    return DefaultsObservation(id: id) { [weak self] in
+    return ObservationToken(id: id) { [weak self] in
       guard let self else { return }
       self.lock.withLock { self.observers.remove(id: id) }
     }

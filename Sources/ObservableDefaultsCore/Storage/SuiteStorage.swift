@@ -29,7 +29,7 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
   private var fileError: PropertyListError?
   private var latestError: PropertyListError?
   // Set once by `startWatching()`: the watch of the file, ended when the storage goes.
-  private var fileWatch: DefaultsObservation?
+  private var fileWatch: ObservationToken?
   // Confined to `queue` (or to `init`): the version of the file last read or written, which
   // tells a flush or a change notice that the file is unchanged (nil: unknown, read it).
   private var disk: PropertyListSnapshot?

@@ -63,14 +63,14 @@ final class DirectoryWatcher: @unchecked Sendable {
   /// Calls `onChange` on the watcher's queue whenever the file at `url` (a resolved path in an
   /// existing folder) may have changed, until the returned observation ends. Several callbacks
   /// may watch one file. A file named ``anyFile`` stands for every file of the folder.
-  func watch(fileAt url: URL, onChange: @escaping @Sendable () -> Void) -> DefaultsObservation {
+  func watch(fileAt url: URL, onChange: @escaping @Sendable () -> Void) -> ObservationToken {
     let token = CallbackWatch()
     let id = ObjectIdentifier(token)
     lock.withLock {
       callbacks[url.path, default: [:]][id] = onChange
       addWatch(url, for: id)
     }
-    return DefaultsObservation { [self] in
+    return ObservationToken { [self] in
       lock.withLock {
         callbacks[url.path]?[id] = nil
         if callbacks[url.path]?.isEmpty == true { callbacks[url.path] = nil }

@@ -180,13 +180,13 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
   /// Delivers the records saved after `cursor` and every later save, from a resilient watch.
   public func subscribe(
     from cursor: CloudCursor?, _ handler: @escaping @Sendable (CloudBackendEvent) -> Void
-  ) -> DefaultsObservation {
+  ) -> ObservationToken {
     let id = ObserverIDs.next()
     lock.withLock {
       let watch = makeWatch(id: id, layout: layout, from: EtcdCursor(cursor))
       subscriptions[id] = Subscription(handler: handler, watch: watch)
     }
-    return DefaultsObservation(id: id) { [weak self] in
+    return ObservationToken(id: id) { [weak self] in
       guard let self else { return }
       self.lock.withLock { self.subscriptions.removeValue(forKey: id) }?.watch.cancel()
     }

@@ -34,7 +34,7 @@ import Testing
 
     func subscribe(
       from cursor: CloudCursor?, _ handler: @escaping @Sendable (CloudBackendEvent) -> Void
-    ) -> DefaultsObservation {
+    ) -> ObservationToken {
       base.subscribe(from: cursor, handler)
     }
 

@@ -24,7 +24,7 @@ final class RefusingBackend: CloudBackend, @unchecked Sendable {
   func subscribe(
     from cursor: CloudCursor?, _ handler: @escaping @Sendable (CloudBackendEvent) -> Void
   )
-    -> DefaultsObservation
+    -> ObservationToken
   {
     container.subscribe(from: cursor, handler)
   }

@@ -25,7 +25,7 @@ final class StatusBackend: CloudBackend, @unchecked Sendable {
   func subscribe(
     from cursor: CloudCursor?, _ handler: @escaping @Sendable (CloudBackendEvent) -> Void
   )
-    -> DefaultsObservation
+    -> ObservationToken
   {
     container.subscribe(from: cursor, handler)
   }

@@ -44,7 +44,7 @@ public protocol CloudBackend: AnyObject, Sendable {
   func subscribe(
     from cursor: CloudCursor?, _ handler: @escaping @Sendable (CloudBackendEvent) -> Void
   )
-    -> DefaultsObservation
+    -> ObservationToken
 
   /// Signs this device into another account: subscribers then receive
   /// ``CloudBackendEvent/accountChanged(account:_:)`` with the new account's records.

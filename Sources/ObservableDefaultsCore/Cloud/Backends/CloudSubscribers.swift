@@ -36,11 +36,11 @@ final class CloudSubscribers: @unchecked Sendable {
   }
 
   /// Adds a subscriber and delivers at once what was saved after `cursor`.
-  func add(from cursor: CloudCursor?, _ handler: @escaping Handler) -> DefaultsObservation {
+  func add(from cursor: CloudCursor?, _ handler: @escaping Handler) -> ObservationToken {
     let id = ObserverIDs.next()
     lock.withLock { subscribers[id] = Subscriber(cursor: cursor, handler: handler) }
     contentsDidChange()
-    return DefaultsObservation(id: id) { [weak self] in
+    return ObservationToken(id: id) { [weak self] in
       guard let self else { return }
       self.lock.withLock { self.subscribers[id] = nil }
     }

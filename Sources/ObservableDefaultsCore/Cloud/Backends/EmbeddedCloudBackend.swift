@@ -24,7 +24,7 @@ public final class EmbeddedCloudBackend: CloudBackend, CloudContainerSource, @un
   private let lock = NSLock()
   // Guarded by `lock`.
   private var currentAccount: String
-  private var watch: DefaultsObservation?
+  private var watch: ObservationToken?
 
   /// Connects a new device to a container.
   ///
@@ -153,7 +153,7 @@ public final class EmbeddedCloudBackend: CloudBackend, CloudContainerSource, @un
   /// then every later save, on this device's queue.
   public func subscribe(
     from cursor: CloudCursor?, _ handler: @escaping @Sendable (CloudBackendEvent) -> Void
-  ) -> DefaultsObservation {
+  ) -> ObservationToken {
     lock.withLock { startWatching() }
     return subscribers.add(from: cursor, handler)
   }

@@ -104,7 +104,7 @@ public final class InMemoryCloudBackend: CloudBackend, CloudContainerSource, @un
   /// Delivers the records saved after `cursor`, then every later change, on this device's queue.
   public func subscribe(
     from cursor: CloudCursor?, _ handler: @escaping @Sendable (CloudBackendEvent) -> Void
-  ) -> DefaultsObservation {
+  ) -> ObservationToken {
     subscribers.add(from: cursor, handler)
   }
 

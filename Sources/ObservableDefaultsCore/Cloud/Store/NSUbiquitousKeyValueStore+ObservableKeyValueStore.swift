@@ -17,8 +17,7 @@ extension NSUbiquitousKeyValueStore: ObservableKeyValueStore {
   ///   ``didChangeExternallyNotification`` is also posted with
   ///   ``NSUbiquitousKeyValueStoreQuotaViolationChange`` and the key) or when `value` is not a
   ///   property-list value. Nothing changes on failure.
-  public func write(_ value: Any?, forKey key: String, excluding: DefaultsObservation? = nil) throws
-  {
+  public func write(_ value: Any?, forKey key: String, excluding: ObservationToken? = nil) throws {
     try device.write(canonical(value, forKey: key), forKey: key, excluding: excluding?.id)
   }
 
@@ -30,7 +29,7 @@ extension NSUbiquitousKeyValueStore: ObservableKeyValueStore {
   ///   - values: Key → a property-list value, or nil to remove the key.
   ///   - excluding: An observation not to tell about this write.
   /// - Throws: The errors of ``write(_:forKey:excluding:)``. Nothing changes on failure.
-  public func write(_ values: [String: Any?], excluding: DefaultsObservation? = nil) throws {
+  public func write(_ values: [String: Any?], excluding: ObservationToken? = nil) throws {
     let checked = try values.reduce(into: [String: Any?]()) { result, entry in
       result[entry.key] = .some(try canonical(entry.value, forKey: entry.key))
     }
@@ -58,7 +57,7 @@ extension NSUbiquitousKeyValueStore: ObservableKeyValueStore {
   /// - Parameter handler: Called for each change; must not block for long.
   /// - Returns: The observation; it ends on `cancel()` or when released.
   public func observe(_ handler: @escaping @Sendable (DefaultsChange) -> Void)
-    -> DefaultsObservation
+    -> ObservationToken
   {
     device.addObserver { change in
       switch change.reason {

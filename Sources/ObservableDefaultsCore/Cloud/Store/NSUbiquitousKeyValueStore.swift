@@ -36,7 +36,7 @@ open class NSUbiquitousKeyValueStore: NSObject, @unchecked Sendable {
   /// The device copy shared by every store object of ``backend``.
   let device: CloudDevice
   /// Posts ``didChangeExternallyNotification`` for this object.
-  private var notificationObservation: DefaultsObservation?
+  private var notificationObservation: ObservationToken?
 
   /// Posted when values changed because of another device, a first sync, a quota violation or
   /// an account change; the object is the store.

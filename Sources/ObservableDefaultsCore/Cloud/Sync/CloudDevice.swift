@@ -53,7 +53,7 @@ final class CloudDevice: ObservedStoreState, @unchecked Sendable {
   var observers = ObserverList<CloudChange>()
   private var latestError: (any Error)?
   // Set once at the end of `init`.
-  private var subscription: DefaultsObservation?
+  private var subscription: ObservationToken?
 
   /// The delay before a failed save is first tried again: 1 s.
   static let firstRetryDelay: TimeInterval = 1

@@ -1,8 +1,13 @@
 import Foundation
 import Synchronization
 
-/// A registration made by ``PropertyListDefaults/observe(_:)``; ends on ``cancel()`` or deinit.
-public final class DefaultsObservation: Sendable {
+/// The token of an observation: of a suite (``PropertyListDefaults/observe(_:)``), of the cloud
+/// store or a ``CloudBackend`` (``CloudBackend/subscribe(from:_:)``), of a file or the preferences
+/// folder (``PropertyListFile/watch(onChange:)``, ``PreferencesDirectory/watchSuites(onChange:)``).
+///
+/// Keep it for as long as the handler should be called: the observation ends on ``cancel()`` or
+/// when the token is released.
+public final class ObservationToken: Sendable {
   /// Identifies the observer inside its storage (unique in the process).
   let id: UInt64
   private let onCancel: Mutex<(@Sendable () -> Void)?>
@@ -32,6 +37,10 @@ public final class DefaultsObservation: Sendable {
     cancel()
   }
 }
+
+/// The former name of ``ObservationToken``, from when only suites were observed.
+@available(*, deprecated, renamed: "ObservationToken")
+public typealias DefaultsObservation = ObservationToken
 
 /// Process-unique observer ids.
 ///
