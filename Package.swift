@@ -226,13 +226,16 @@ let package = Package(
       path: "Examples/OriginalReadme",
       swiftSettings: [.swiftLanguageMode(.v5)]
     ),
-    // Real app code's shapes in Swift 5 mode under main-actor default isolation (run by
-    // ParityProgramTests).
+    // Real app code's shapes in Swift 5 mode under main-actor default isolation, with internal
+    // imports by default (run by ParityProgramTests).
     .executableTarget(
       name: "parity-swift5",
       dependencies: ["ObservableDefaults"],
       path: "Tests/ParitySwift5",
-      swiftSettings: [.swiftLanguageMode(.v5), .defaultIsolation(MainActor.self)]
+      swiftSettings: [
+        .swiftLanguageMode(.v5), .defaultIsolation(MainActor.self),
+        .enableUpcomingFeature("InternalImportsByDefault"),
+      ]
     ),
     // A program the core tests start as other processes writing one suite.
     .executableTarget(
@@ -290,6 +293,13 @@ let package = Package(
       dependencies: ["ObservableDefaults", "TestSupport", "defaults-probe"],
       swiftSettings: [.defaultIsolation(MainActor.self)]
     ),
+    // Public settings classes of both macros in a module built with InternalImportsByDefault,
+    // as a user's module may be.
+    .testTarget(
+      name: "PublicSettings",
+      dependencies: ["ObservableDefaults", "TestSupport"],
+      swiftSettings: [.enableUpcomingFeature("InternalImportsByDefault")]
+    ),
     .testTarget(
       name: "MacroTests",
       dependencies: ["ObservableDefaultsMacroImplementation", "TestSupport"]
@@ -319,5 +329,16 @@ for target in package.targets where target.type != .system {
   target.swiftSettings =
     (target.swiftSettings ?? []) + [
       .enableUpcomingFeature("ExistentialAny"), .enableUpcomingFeature("MemberImportVisibility"),
+    ]
+}
+
+// The libraries of the products: an import is internal unless it says `public import` (SE-0409),
+// so a module a library uses is part of its interface only where a public declaration names it.
+let libraryTargets = Set(
+  package.products.compactMap { $0 as? Product.Library }.flatMap(\.targets))
+for target in package.targets where libraryTargets.contains(target.name) {
+  target.swiftSettings =
+    (target.swiftSettings ?? []) + [
+      .enableUpcomingFeature("InternalImportsByDefault")
     ]
 }

@@ -1,5 +1,5 @@
-import Foundation
-import ObservableDefaults
+public import Foundation
+public import ObservableDefaults
 
 /// A full-screen terminal editor for settings: your program's settings objects, raw suites in
 /// the preferences folder, and property-list files.

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 import ObservableDefaultsCore
 
 /// The types of property-list values that are not containers, with their text form: how a value

@@ -1,5 +1,5 @@
 import Foundation
-import ObservableDefaults
+package import ObservableDefaults
 
 /// The settings schemas programs published (``SettingsSchemaDirectory/allFiles(in:)``), read
 /// once: what the editor and the command line know of suites and cloud containers that no class

@@ -1,5 +1,5 @@
 import Foundation
-import ObservableDefaultsCore
+public import ObservableDefaultsCore
 
 /// A cloud backend on a NATS JetStream cluster: devices on different machines sync through
 /// key-value buckets that the servers replicate, and that NATS accounts keep apart.

@@ -1,5 +1,5 @@
-import Foundation
-import ObservableDefaultsCore
+public import Foundation
+public import ObservableDefaultsCore
 
 extension NATSConfiguration {
   /// The environment variable naming the servers (comma-separated):

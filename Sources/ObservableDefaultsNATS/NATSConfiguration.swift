@@ -1,5 +1,5 @@
-import Foundation
-import ObservableDefaultsCore
+public import Foundation
+public import ObservableDefaultsCore
 
 /// Everything ``NATSCloudBackend`` needs to reach a NATS cluster as one device: the servers, the
 /// container and account, the credentials (which choose the NATS account, the tenant), TLS files

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// Builds binary property lists (`bplist00`) object by object, for files no writer would make.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 package import ObservableDefaultsCore
 
 /// Records no writer of this package makes, for planting in a container the way a hostile or

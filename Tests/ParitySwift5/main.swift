@@ -1,10 +1,11 @@
 // parity-swift5: the two shapes of real app code that once did not compile here, built in
-// Swift 5 mode with the main actor as default isolation (as many app modules are): a settings
-// class whose own initializer copies the one the Apple-platform macro generates, and a
-// `nonisolated` class. `ParityProgramTests` runs it with `XDG_CONFIG_HOME` set to an empty folder
-// and checks what it prints.
+// Swift 5 mode with the main actor as default isolation and InternalImportsByDefault (as many app
+// modules are): a settings class whose own initializer copies the one the Apple-platform macro
+// generates, and a `nonisolated` class, public (which is why ObservableDefaults is imported
+// publicly). `ParityProgramTests` runs it with `XDG_CONFIG_HOME` set to an empty folder and checks
+// what it prints.
 import Foundation
-import ObservableDefaults
+public import ObservableDefaults
 
 /// The copied initializer: it assigns every member the original's generated one assigns.
 @ObservableDefaults(autoInit: false, prefix: "copied_")
@@ -27,8 +28,8 @@ final class CopiedInitializerSettings {
 
 /// Opted out of the module's main-actor default, as Apple's `@Observable` allows.
 @ObservableDefaults
-nonisolated final class NonisolatedSettings {
-  var name = "Fatbobman"
+public nonisolated final class NonisolatedSettings {
+  public var name = "Fatbobman"
 }
 
 /// Takes an observable type's metatype off the main actor (a `SendableMetatype` requirement).

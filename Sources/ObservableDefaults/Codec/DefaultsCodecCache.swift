@@ -1,4 +1,4 @@
-import Synchronization
+public import Synchronization
 
 /// The codecs made once per value type and rule, shared by every write.
 ///

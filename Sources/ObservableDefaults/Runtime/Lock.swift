@@ -1,4 +1,4 @@
-import Synchronization
+public import Synchronization
 
 /// A mutual-exclusion lock around the cached values of one settings object.
 ///

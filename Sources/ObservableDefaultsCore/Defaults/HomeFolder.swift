@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// The user's home folder and the XDG base folders under it, by the rules of the XDG Base
 /// Directory specification (https://specifications.freedesktop.org/basedir-spec/latest/):

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The folder holding suite files, found by the same rule as Foundation's `UserDefaults` on Linux.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A `UserDefaults` whose persistent domain is a property-list file that several processes share
 /// safely.

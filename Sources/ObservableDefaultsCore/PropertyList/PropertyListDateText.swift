@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// Dates as ISO 8601 text in UTC that keeps every digit of the seconds' fraction a property list
 /// holds, so text → date → text and date → text → date are exact.

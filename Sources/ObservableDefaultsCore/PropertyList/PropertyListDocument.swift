@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The contents of one property-list file: its top-level dictionary and the format it is stored in.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A failure to read, parse or write a property-list file, or a value that cannot be stored in one.
 ///

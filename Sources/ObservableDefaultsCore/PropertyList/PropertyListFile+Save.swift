@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension PropertyListFile {
   /// Saves edits made to a document loaded from this file, without overwriting what another

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// One property-list file on disk (XML or binary), read and written safely by several processes.
 ///

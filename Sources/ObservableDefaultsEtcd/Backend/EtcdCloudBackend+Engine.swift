@@ -1,5 +1,5 @@
-import Foundation
-import ObservableDefaultsCore
+package import Foundation
+package import ObservableDefaultsCore
 
 extension EtcdCloudBackend {
   /// etcd as an engine of the shared cloud store: used when the environment or

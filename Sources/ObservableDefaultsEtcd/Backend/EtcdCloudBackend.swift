@@ -1,5 +1,5 @@
 import Foundation
-import ObservableDefaultsCore
+public import ObservableDefaultsCore
 
 /// A cloud backend on an etcd cluster: devices on different machines sync through it.
 ///

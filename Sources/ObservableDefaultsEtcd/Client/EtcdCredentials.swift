@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import ObservableDefaultsCore
 
 /// The etcd user and password of one account, read from a file of mode `0600` or from the

@@ -1,5 +1,5 @@
-import Foundation
-import ObservableDefaultsCore
+public import Foundation
+public import ObservableDefaultsCore
 
 /// Everything ``EtcdCloudBackend`` needs to reach a cluster as one device: the members, where the
 /// keys live, the account and its credentials, TLS files, time limits, and the folder of the

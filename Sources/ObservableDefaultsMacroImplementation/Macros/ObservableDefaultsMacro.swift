@@ -22,7 +22,7 @@ public enum ObservableDefaultsMacro: SettingsClassMacro {
   {
     var decls: [DeclSyntax] = [
       """
-      private var _userDefaults: Foundation.UserDefaults {
+      private var _userDefaults: ObservableDefaults.UserDefaults {
         get { _$defaults.userDefaults }
         set { _$defaults.userDefaults = newValue }
       }
@@ -49,7 +49,7 @@ public enum ObservableDefaultsMacro: SettingsClassMacro {
       decls.append(
         """
         public init(
-          userDefaults: Foundation.UserDefaults? = nil,
+          userDefaults: ObservableDefaults.UserDefaults? = nil,
           ignoreExternalChanges: Bool? = nil,
           prefix: String? = nil,
           ignoredKeyPathsForExternalUpdates: [PartialKeyPath<\(raw: className)>] = []

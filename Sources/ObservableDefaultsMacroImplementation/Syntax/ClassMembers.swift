@@ -76,7 +76,7 @@ struct ClassMembers {
     return [AttributeSyntax(attributeName: IdentifierTypeSyntax(name: .identifier(name)))]
   }
 
-  /// `extension C: Observation.Observable, ObservableSettings {}`; for a main-actor class the
+  /// `extension C: ObservableDefaults.Observable, ObservableSettings {}`; for a main-actor class the
   /// settings conformance is isolated to the main actor, as its properties are; for a
   /// `nonisolated` class the extension is `nonisolated` too, so that in a module whose default
   /// isolation is the main actor its conformances are not isolated (as Apple's `@Observable`
@@ -87,7 +87,7 @@ struct ClassMembers {
     let isolation = mainActor && !nonisolated ? "@MainActor " : ""
     let modifier = nonisolated ? "nonisolated " : ""
     let declaration: DeclSyntax =
-      "\(raw: modifier)extension \(type.trimmed): Observation.Observable, \(raw: isolation)_ObservableDefaultsRuntime.Settings {}"
+      "\(raw: modifier)extension \(type.trimmed): ObservableDefaults.Observable, \(raw: isolation)_ObservableDefaultsRuntime.Settings {}"
     return declaration.cast(ExtensionDeclSyntax.self)
   }
 }

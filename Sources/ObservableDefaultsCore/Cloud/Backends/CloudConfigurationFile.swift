@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The configuration file that selects a sync engine (etcd, NATS) for a program's cloud store
 /// without code changes:

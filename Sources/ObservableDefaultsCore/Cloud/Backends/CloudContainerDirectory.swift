@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Where ``EmbeddedCloudBackend`` keeps containers by default, and the default container and
 /// account names.

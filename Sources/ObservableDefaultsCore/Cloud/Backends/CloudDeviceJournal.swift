@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// One device's local copy of an account under a sync engine (etcd, NATS): the records last
 /// seen, the writes the servers have not acknowledged yet, and the resume point. It lets the

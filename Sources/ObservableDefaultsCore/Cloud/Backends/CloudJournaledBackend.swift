@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// A backend whose device keeps a ``CloudDeviceJournal`` (etcd, NATS), so that a tool can report
 /// the journal of a program's device — held by the program while it runs.

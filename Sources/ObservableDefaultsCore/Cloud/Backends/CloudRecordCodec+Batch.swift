@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// The records a backend decoded from what it read, and the keys whose bytes were refused.
 package struct DecodedRecords {

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// The bytes of one ``CloudRecord`` as a networked backend stores it: a header whose byte order
 /// equals ``CloudTimestamp`` order, then the value as a binary property list (nothing for a

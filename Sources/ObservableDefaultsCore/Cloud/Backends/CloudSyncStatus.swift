@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// How one device's connection to its container is doing: which backend, which endpoint,
 /// whether it is connected, how many writes wait to be pushed, and when it last synced.

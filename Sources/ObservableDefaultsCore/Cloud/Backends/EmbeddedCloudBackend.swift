@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The default cloud backend: a container on disk shared by the processes of this machine.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A cloud key-value store with the API of Apple's `NSUbiquitousKeyValueStore`, so that code
 /// written for Apple's store compiles and behaves alike on Linux.

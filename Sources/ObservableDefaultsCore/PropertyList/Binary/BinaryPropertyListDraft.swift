@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// The objects of the last binary file this process wrote for a suite, kept so that the next
 /// version is written by adding only the changed keys' objects.
