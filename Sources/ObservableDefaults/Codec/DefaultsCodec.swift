@@ -139,7 +139,7 @@ extension DefaultsCodec where Value: Codable {
     // An optional can arrive here when Swift prefers this overload to the optional one: its
     // `nil` still removes the key instead of being stored as JSON `null`.
     let encode: (Value) -> Any? = { value in
-      if let optional = value as? any _OptionalType, optional.isNone { return nil }
+      if let optional = value as? any OptionalType, optional.isNone { return nil }
       return try? encoder.encode(value)
     }
     return Self(

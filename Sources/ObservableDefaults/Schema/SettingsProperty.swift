@@ -292,7 +292,7 @@ private func decoded<Value>(_ stored: Any?, by codec: DefaultsCodec<Value>, key:
   -> Value
 {
   if let stored, let value = codec.decode(stored) { return value }
-  if stored == nil, let none = (Value.self as? any _OptionalType.Type)?.none as? Value {
+  if stored == nil, let none = (Value.self as? any OptionalType.Type)?.none as? Value {
     return none
   }
   throw SettingsValueError.undecodable(

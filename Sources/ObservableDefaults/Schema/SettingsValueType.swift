@@ -31,7 +31,7 @@ public indirect enum SettingsValueType: Sendable, Equatable {
 
   /// The kind of values of type `type`.
   public init(_ type: Any.Type) {
-    if let optional = type as? any _OptionalType.Type {
+    if let optional = type as? any OptionalType.Type {
       self = .optional(SettingsValueType(optional.wrappedType))
     } else if let integer = type as? any FixedWidthInteger.Type {
       self = .integer(bitWidth: integer.bitWidth, signed: integer.isSigned)
@@ -39,9 +39,9 @@ public indirect enum SettingsValueType: Sendable, Equatable {
       self = .enumeration(cases: enumeration.rawValueTexts)
     } else if let kind = Self.scalars.first(where: { $0.type == type })?.kind {
       self = kind
-    } else if type is any _ArrayType.Type {
+    } else if type is any ArrayType.Type {
       self = .array
-    } else if type is any _DictionaryType.Type {
+    } else if type is any DictionaryType.Type {
       self = .dictionary
     } else {
       self = .codable
@@ -55,7 +55,7 @@ public indirect enum SettingsValueType: Sendable, Equatable {
 }
 
 /// Lets the schema and the codecs see through `Optional` at run time.
-public protocol _OptionalType {
+protocol OptionalType {
   /// The type of the wrapped value.
   static var wrappedType: Any.Type { get }
   /// Whether the optional is `nil`.
@@ -63,18 +63,18 @@ public protocol _OptionalType {
   /// `nil` of this optional type.
   static var none: Self { get }
 }
-extension Optional: _OptionalType {
-  public static var wrappedType: Any.Type { Wrapped.self }
-  public var isNone: Bool { self == nil }
+extension Optional: OptionalType {
+  static var wrappedType: Any.Type { Wrapped.self }
+  var isNone: Bool { self == nil }
 }
 
 /// Marks `Array` at run time.
-public protocol _ArrayType {}
-extension Array: _ArrayType {}
+protocol ArrayType {}
+extension Array: ArrayType {}
 
 /// Marks `Dictionary` at run time.
-public protocol _DictionaryType {}
-extension Dictionary: _DictionaryType {}
+protocol DictionaryType {}
+extension Dictionary: DictionaryType {}
 
 extension CaseIterable where Self: RawRepresentable {
   fileprivate static var rawValueTexts: [String] { allCases.map { "\($0.rawValue)" } }

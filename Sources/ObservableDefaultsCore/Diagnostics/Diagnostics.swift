@@ -56,7 +56,7 @@ public enum Diagnostics {
   }
 
   /// Hands `message` from `subsystem` to the current ``handler``.
-  public static func report(_ subsystem: String, _ message: String) {
+  package static func report(_ subsystem: String, _ message: String) {
     handler(Diagnostic(subsystem: subsystem, message: message))
   }
 }

@@ -25,7 +25,7 @@ extension SettingsSchema.Key {
 
   /// The type inside any number of optionals.
   private static func unwrapped(_ type: Any.Type) -> Any.Type {
-    (type as? any _OptionalType.Type).map { unwrapped($0.wrappedType) } ?? type
+    (type as? any OptionalType.Type).map { unwrapped($0.wrappedType) } ?? type
   }
 
   /// The stored form by the codec's rules (see ``DefaultsCodec``): a raw value first, then a

@@ -30,7 +30,7 @@ public enum CloudQuota {
   ///   - key: The key.
   ///   - value: A canonical property-list value.
   /// - Returns: UTF-8 bytes of the key plus the value's size (see ``CloudQuota``).
-  public static func entryBytes(key: String, value: Any) -> Int {
+  package static func entryBytes(key: String, value: Any) -> Int {
     key.utf8.count + valueBytes(value)
   }
 
