@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 /// Replaces one file atomically: a temporary file in the same folder, `fsync`, then `rename(2)`.
 struct AtomicFileWriter {
   /// The file to replace (symbolic links already resolved).
@@ -24,40 +20,31 @@ struct AtomicFileWriter {
   @discardableResult
   func write(_ data: Data) throws -> FileIdentity? {
     let temporary = TemporaryFileNames.make(for: target)
-    let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-    guard descriptor >= 0 else { throw failure("temporary file") }
+    let descriptor = try step("temporary file") {
+      try FileDescriptor.open(
+        temporary.path, [.writeOnly, .create, .exclusive], creatingWith: 0o600)
+    }
     var succeeded = false
     defer {
-      if !succeeded { unlink(temporary.path) }
+      if !succeeded { FileSystem.removeFile(temporary.path) }
     }
-    defer { close(descriptor) }
-    var existing = stat()
-    if stat(target.path, &existing) == 0, fchmod(descriptor, existing.st_mode & 0o7777) != 0 {
-      throw failure("permissions")
+    defer { descriptor.close() }
+    if let existing = try? FileStatus.ofFile(atPath: target.path) {
+      try step("permissions") { try descriptor.setPermissions(existing.permissions) }
     }
-    try writeAll(data, to: descriptor)
-    guard fsync(descriptor) == 0 else { throw failure("fsync") }
-    guard rename(temporary.path, target.path) == 0 else { throw failure("rename") }
+    try step("write") { try data.withUnsafeBytes { try descriptor.writeAll($0) } }
+    try step("fsync") { try descriptor.synchronize() }
+    try step("rename") { try FileSystem.rename(temporary.path, to: target.path) }
     succeeded = true
     return FileIdentity.of(descriptor: descriptor)
   }
 
-  private func writeAll(_ data: Data, to descriptor: Int32) throws {
-    try data.withUnsafeBytes { buffer in
-      guard let base = buffer.baseAddress else { return }
-      var offset = 0
-      while offset < buffer.count {
-        let written = Glibc.write(descriptor, base + offset, buffer.count - offset)
-        if written < 0 {
-          if errno == EINTR { continue }
-          throw failure("write")
-        }
-        offset += written
-      }
+  /// `body`'s result; its error as a ``PropertyListError`` naming `name` and the reason.
+  private func step<Result>(_ name: String, _ body: () throws -> Result) throws -> Result {
+    do {
+      return try body()
+    } catch {
+      throw PropertyListError(file: reportingAs, kind: .unwritable, reason: "\(name): \(error)")
     }
-  }
-
-  private func failure(_ step: String) -> PropertyListError {
-    PropertyListError(file: reportingAs, kind: .unwritable, reason: "\(step): \(systemError())")
   }
 }

@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 /// What tells one version of a file on disk from another: its device, inode, size and the
 /// nanosecond modification and status-change times.
 ///
@@ -21,12 +17,12 @@ struct FileIdentity: Equatable, Sendable {
   private let modified: timespec
   private let statusChanged: timespec
 
-  init(_ status: stat) {
-    device = UInt64(status.st_dev)
-    inode = UInt64(status.st_ino)
-    size = Int64(status.st_size)
-    modified = status.st_mtim
-    statusChanged = status.st_ctim
+  init(_ status: FileStatus) {
+    device = status.device
+    inode = status.inode
+    size = Int64(status.size)
+    modified = status.modified
+    statusChanged = status.statusChanged
   }
 
   /// How long after a file's last timestamp its timestamps are sure to tell a later write from
@@ -48,21 +44,17 @@ struct FileIdentity: Equatable, Sendable {
 
   /// The wall clock now.
   static func now() -> timespec {
-    var moment = timespec()
-    clock_gettime(CLOCK_REALTIME, &moment)
-    return moment
+    SystemClock.now()
   }
 
   /// The identity of the file open as `descriptor`, or nil when `fstat` fails.
-  static func of(descriptor: Int32) -> FileIdentity? {
-    var status = stat()
-    return fstat(descriptor, &status) == 0 ? FileIdentity(status) : nil
+  static func of(descriptor: FileDescriptor) -> FileIdentity? {
+    (try? descriptor.status()).map(FileIdentity.init)
   }
 
   /// The identity of the file at `path` (symbolic links followed), or nil when there is none.
   static func ofFile(atPath path: String) -> FileIdentity? {
-    var status = stat()
-    return stat(path, &status) == 0 ? FileIdentity(status) : nil
+    (try? FileStatus.ofFile(atPath: path)).map(FileIdentity.init)
   }
 
   static func == (lhs: FileIdentity, rhs: FileIdentity) -> Bool {

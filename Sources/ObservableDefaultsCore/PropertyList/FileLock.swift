@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 /// An exclusive `flock(2)` lock on a lock file, held between ``init(url:guarding:)`` and
 /// ``release()``.
 ///
@@ -14,7 +10,7 @@ import Foundation
 /// locked and starts again. The lock file is opened with `O_NOFOLLOW` (a symbolic link there is
 /// refused, never followed) and created with mode 0600.
 struct FileLock {
-  private let descriptor: Int32
+  private let descriptor: FileDescriptor
   private let path: String
 
   /// Opens (creating it if needed) `url` and blocks until this process holds an exclusive lock.
@@ -27,39 +23,34 @@ struct FileLock {
   init(url: URL, guarding file: URL) throws {
     path = url.path
     while true {
-      let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-      guard descriptor >= 0 else {
-        let reason = errno == ELOOP ? "\(url.lastPathComponent) is a symbolic link" : systemError()
+      let descriptor: FileDescriptor
+      do {
+        descriptor = try .open(path, [.readWrite, .create, .noFollow], creatingWith: 0o600)
+      } catch {
+        let reason =
+          error == .symbolicLink ? "\(url.lastPathComponent) is a symbolic link" : "\(error)"
         throw PropertyListError(file: file, kind: .unwritable, reason: "lock file: " + reason)
       }
-      var result: Int32
-      repeat { result = flock(descriptor, LOCK_EX) } while result != 0 && errno == EINTR
-      guard result == 0 else {
-        let reason = systemError()
-        close(descriptor)
-        throw PropertyListError(file: file, kind: .unwritable, reason: "lock: " + reason)
+      do {
+        try descriptor.lockExclusively()
+      } catch {
+        descriptor.close()
+        throw PropertyListError(file: file, kind: .unwritable, reason: "lock: \(error)")
       }
-      var locked = stat()
-      var current = stat()
-      if fstat(descriptor, &locked) == 0, lstat(path, &current) == 0,
-        locked.st_dev == current.st_dev, locked.st_ino == current.st_ino
+      if let locked = try? descriptor.status(),
+        let current = try? FileStatus.ofLink(atPath: path), locked.isSameFile(as: current)
       {
         self.descriptor = descriptor
         return
       }
       // The holder before us removed this lock file: lock the one at the path now.
-      close(descriptor)
+      descriptor.close()
     }
   }
 
   /// Removes the lock file and releases the lock.
   func release() {
-    unlink(path)
-    close(descriptor)
+    FileSystem.removeFile(path)
+    descriptor.close()
   }
-}
-
-/// The message for the current `errno`.
-func systemError() -> String {
-  String(cString: strerror(errno))
 }

@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 extension PropertyListFile {
   /// The pauses before reading a file again that looked half-written: 20 ms, 100 ms, then
   /// 400 ms (another program's second command may take that long to start on a loaded machine).
@@ -13,7 +9,7 @@ extension PropertyListFile {
   /// the file before creating it again leaves no file; a reader that takes that moment for the
   /// file's contents would tell observers every key was removed, or refuse writes as if the file
   /// were corrupt.
-  static let halfWrittenPauses: [useconds_t] = [20_000, 100_000, 400_000]
+  static let halfWrittenPauses: [UInt32] = [20_000, 100_000, 400_000]
 
   /// `read`'s result, read again after each of ``halfWrittenPauses`` while `read` throws a
   /// `.malformed` ``PropertyListError`` or `isSuspect` holds for its result; the last attempt's
@@ -32,7 +28,7 @@ extension PropertyListFile {
         // Read again below.
       }
       PropertyListCounters.count(\.halfWrittenRetries, path: url.resolvingSymlinksInPath().path)
-      usleep(pause)
+      SystemClock.sleep(microseconds: pause)
     }
     return try read()
   }

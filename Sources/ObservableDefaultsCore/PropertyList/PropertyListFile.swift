@@ -346,10 +346,14 @@ public struct PropertyListFile: Sendable {
     var entries: PropertyListEntries?
     let (oldVersion, wasRead) = try takeDocument(
       known: &known, onDisk: target, into: &document, draft: &draft, entries: &entries)
-    if oldVersion != nil, access(target.path, W_OK) != 0 {
-      known = nil
-      throw PropertyListError(
-        file: url, kind: .unwritable, reason: "the file is read-only (\(systemError()))")
+    if oldVersion != nil {
+      do {
+        try FileSystem.checkWritable(target.path)
+      } catch {
+        known = nil
+        throw PropertyListError(
+          file: url, kind: .unwritable, reason: "the file is read-only (\(error))")
+      }
     }
     guard try body(&document) else {
       known = PropertyListSnapshot(

@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 /// The process's one inotify instance, watching the folders of live suite files.
 ///
 /// It watches folders, not files, because an atomic save replaces the file's inode. One way in,
@@ -27,7 +23,7 @@ final class DirectoryWatcher: @unchecked Sendable {
   private static let mask = UInt32(
     IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF)
 
-  private let inotify: Int32
+  private let inotify: Inotify?
   private let queue = DispatchQueue(label: "ObservableDefaultsCore.watcher")
   private let source: (any DispatchSourceRead)?
   private let lock = NSLock()
@@ -42,16 +38,20 @@ final class DirectoryWatcher: @unchecked Sendable {
   private var ancestors: [Int32: String] = [:]
 
   private init() {
-    inotify = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-    guard inotify >= 0 else {
+    let inotify: Inotify
+    do {
+      inotify = try Inotify()
+    } catch {
       Diagnostics.report(
         "PropertyListDefaults",
-        "inotify unavailable (\(systemError())); changes by other processes are seen only by "
+        "inotify unavailable (\(error)); changes by other processes are seen only by "
           + "synchronize()")
-      source = nil
+      (self.inotify, source) = (nil, nil)
       return
     }
-    let source = DispatchSource.makeReadSource(fileDescriptor: inotify, queue: queue)
+    self.inotify = inotify
+    let source = DispatchSource.makeReadSource(
+      fileDescriptor: inotify.descriptor.rawValue, queue: queue)
     self.source = source
     source.setEventHandler { [unowned self] in self.readEvents() }
     source.resume()
@@ -84,10 +84,9 @@ final class DirectoryWatcher: @unchecked Sendable {
   private func addWatch(_ url: URL, for id: ObjectIdentifier) {
     let folder = url.deletingLastPathComponent().path
     let name = url.lastPathComponent
-    guard source != nil, folders[folder]?.files[name]?.contains(id) != true else { return }
+    guard let inotify, folders[folder]?.files[name]?.contains(id) != true else { return }
     if folders[folder] == nil {
-      let descriptor = inotify_add_watch(inotify, folder, Self.mask)
-      guard descriptor >= 0 else {
+      guard let descriptor = try? inotify.addWatch(folder, mask: Self.mask) else {
         waitForFolder(of: url, for: id)
         return
       }
@@ -101,12 +100,13 @@ final class DirectoryWatcher: @unchecked Sendable {
   /// existing ancestor for new folders (called with `lock` held).
   private func waitForFolder(of url: URL, for id: ObjectIdentifier) {
     waiting[url.path, default: []].insert(id)
+    guard let inotify else { return }
     var ancestor = url.deletingLastPathComponent().deletingLastPathComponent()
     while true {
       // IN_MASK_ADD: an ancestor may be a watched folder too; its mask is kept.
-      let descriptor = inotify_add_watch(
-        inotify, ancestor.path, UInt32(IN_CREATE | IN_MOVED_TO | IN_ONLYDIR) | UInt32(IN_MASK_ADD))
-      if descriptor >= 0 {
+      if let descriptor = try? inotify.addWatch(
+        ancestor.path, mask: UInt32(IN_CREATE | IN_MOVED_TO | IN_ONLYDIR) | UInt32(IN_MASK_ADD))
+      {
         ancestors[descriptor] = ancestor.path
         // The folder may have appeared before the ancestor was watched: look once more.
         if FileManager.default.fileExists(atPath: url.deletingLastPathComponent().path) {
@@ -121,10 +121,10 @@ final class DirectoryWatcher: @unchecked Sendable {
 
   /// Whether `event` may mean that a folder waited for appeared, or that an ancestor watched for
   /// one went away (then a higher one is watched instead) (called with `lock` held).
-  private func concernsWaitingFiles(_ event: inotify_event) -> Bool {
-    guard ancestors[event.wd] != nil else { return false }
+  private func concernsWaitingFiles(_ event: Inotify.Event) -> Bool {
+    guard ancestors[event.watch] != nil else { return false }
     if event.mask & UInt32(IN_IGNORED) != 0 {
-      ancestors[event.wd] = nil
+      ancestors[event.watch] = nil
       return true
     }
     return event.mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0
@@ -141,7 +141,7 @@ final class DirectoryWatcher: @unchecked Sendable {
     }
     if waiting.isEmpty {
       for descriptor in ancestors.keys where paths[descriptor] == nil {
-        inotify_rm_watch(inotify, descriptor)
+        inotify?.removeWatch(descriptor)
       }
       ancestors = [:]
     }
@@ -159,7 +159,7 @@ final class DirectoryWatcher: @unchecked Sendable {
       watchers.remove(id)
       watched.files[name] = watchers.isEmpty ? nil : watchers
       if watched.files.isEmpty {
-        inotify_rm_watch(inotify, watched.descriptor)
+        inotify?.removeWatch(watched.descriptor)
         paths[watched.descriptor] = nil
         folders[folder] = nil
       } else {
@@ -170,23 +170,13 @@ final class DirectoryWatcher: @unchecked Sendable {
 
   /// Drains the inotify descriptor and calls the callbacks of the named files.
   private func readEvents() {
+    guard let inotify else { return }
     var buffer = [UInt8](repeating: 0, count: 64 * 1024)
     var touched = Set<String>()
     var folderAppeared = false
-    while true {
-      let count = buffer.withUnsafeMutableBytes { read(inotify, $0.baseAddress, $0.count) }
-      if count <= 0 { break }
-      buffer.withUnsafeBytes { bytes in
-        var offset = 0
-        while offset + MemoryLayout<inotify_event>.size <= count {
-          let event = bytes.loadUnaligned(fromByteOffset: offset, as: inotify_event.self)
-          let nameStart = offset + MemoryLayout<inotify_event>.size
-          let nameBytes = bytes[nameStart..<nameStart + Int(event.len)].prefix { $0 != 0 }
-          if lock.withLock({ concernsWaitingFiles(event) }) { folderAppeared = true }
-          touched.formUnion(paths(for: event, name: String(decoding: nameBytes, as: UTF8.self)))
-          offset = nameStart + Int(event.len)
-        }
-      }
+    for event in inotify.readEvents(using: &buffer) {
+      if lock.withLock({ concernsWaitingFiles(event) }) { folderAppeared = true }
+      touched.formUnion(paths(for: event))
     }
     if folderAppeared { touched.formUnion(lock.withLock { watchAppearedFolders() }) }
     callBack(touched)
@@ -203,15 +193,16 @@ final class DirectoryWatcher: @unchecked Sendable {
 
   /// The file paths an event concerns: the named file, every watched file of the folder when the
   /// folder itself went away or events were lost.
-  private func paths(for event: inotify_event, name: String) -> [String] {
-    lock.withLock {
+  private func paths(for event: Inotify.Event) -> [String] {
+    let name = event.name
+    return lock.withLock {
       if event.mask & UInt32(IN_Q_OVERFLOW) != 0 {
         return folders.flatMap { folder, watched in watched.files.keys.map { folder + "/" + $0 } }
       }
-      guard let folder = paths[event.wd], let watched = folders[folder] else { return [] }
+      guard let folder = paths[event.watch], let watched = folders[folder] else { return [] }
       if event.mask & UInt32(IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF) != 0 {
         if event.mask & UInt32(IN_IGNORED) != 0 {
-          paths[event.wd] = nil
+          paths[event.watch] = nil
           folders[folder] = nil
           // The folder went away: its files wait for it to come back.
           for (name, ids) in watched.files {

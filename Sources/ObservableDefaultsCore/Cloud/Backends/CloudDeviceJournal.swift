@@ -22,7 +22,7 @@ package struct CloudDeviceJournal {
   package let file: URL?
   /// The file's place (nil for a journal in memory only by choice), owned by this process or not.
   package let location: URL?
-  private let ownership: Int32?
+  private let ownership: FileDescriptor?
 
   /// Opens the journal of `account` under `directory` (memory only for nil or a file owned by
   /// another process).
@@ -41,11 +41,11 @@ package struct CloudDeviceJournal {
     // Missing folders are made 0700 (existing ones keep their mode, as for suites); a folder
     // that cannot be made leaves the journal in memory, as the failed `open` below does.
     try? PrivateFolder.create(folder, for: url)
-    let descriptor = open(
+    let descriptor = try? FileDescriptor.open(
       folder.appendingPathComponent("." + url.lastPathComponent + ".device").path,
-      O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-    guard descriptor >= 0, flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
-      if descriptor >= 0 { close(descriptor) }
+      [.readWrite, .create], creatingWith: 0o600)
+    guard let descriptor, descriptor.tryLockExclusively() else {
+      descriptor?.close()
       (file, ownership) = (nil, nil)
       return
     }
@@ -72,7 +72,7 @@ package struct CloudDeviceJournal {
 
   /// Releases the file for other processes.
   package func releaseFile() {
-    if let ownership { close(ownership) }
+    ownership?.close()
   }
 
   /// Takes records from the cluster (keeping, per key, the later timestamp).

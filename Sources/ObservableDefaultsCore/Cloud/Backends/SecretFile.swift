@@ -16,12 +16,14 @@ package enum SecretFile {
   /// - Throws: ``Problem`` when the file cannot be read, is not UTF-8, or is readable or writable
   ///   by its group or others.
   package static func text(of path: String, what: String) throws(Problem) -> String {
-    var status = stat()
-    guard stat(path, &status) == 0 else {
-      throw Problem(message: "cannot read the \(what) \(path): \(String(cString: strerror(errno)))")
+    let status: FileStatus
+    do {
+      status = try FileStatus.ofFile(atPath: path)
+    } catch {
+      throw Problem(message: "cannot read the \(what) \(path): \(error)")
     }
-    guard status.st_mode & 0o077 == 0 else {
-      let mode = String(status.st_mode & 0o777, radix: 8)
+    guard status.permissions & 0o077 == 0 else {
+      let mode = String(status.permissions & 0o777, radix: 8)
       throw Problem(
         message:
           "the \(what) \(path) has mode \(mode); it must be readable by its owner only (chmod 600 \(path))"

@@ -1,9 +1,5 @@
 package import Foundation
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 /// Reads a property-list file's bytes, refusing what is not a regular file with a reason people
 /// understand (Foundation's `Data(contentsOf:)` reports a folder as "error 256" and reads
 /// `/dev/zero` until memory runs out).
@@ -83,45 +79,49 @@ package enum FileContents {
   /// and gives `body` the descriptor, the size and the way to name a failure.
   private static func withOpenFile<Result>(
     _ url: URL, maximumSize: Int,
-    _ body: (Int32, Int, (String) -> PropertyListError) throws -> Result
+    _ body: (FileDescriptor, Int, (String) -> PropertyListError) throws -> Result
   ) throws -> (Result, FileIdentity)? {
     func failure(_ reason: String) -> PropertyListError {
       PropertyListError(file: url, kind: .unreadable, reason: reason)
     }
-    // O_NONBLOCK: opening a FIFO must not wait for a writer.
-    let descriptor = open(url.path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-    guard descriptor >= 0 else {
-      switch errno {
-      case ENOENT: return nil
-      case ELOOP: throw failure("a symbolic link loop")
-      default: throw failure(systemError())
+    // Non-blocking: opening a FIFO must not wait for a writer.
+    let descriptor: FileDescriptor
+    do {
+      descriptor = try .open(url.path, [.readOnly, .nonBlocking])
+    } catch {
+      switch error {
+      case .noSuchFile: return nil
+      case .symbolicLink: throw failure("a symbolic link loop")
+      default: throw failure("\(error)")
       }
     }
-    defer { close(descriptor) }
-    var status = stat()
-    guard fstat(descriptor, &status) == 0 else { throw failure(systemError()) }
-    let type = status.st_mode & S_IFMT
-    guard type == S_IFREG else {
+    defer { descriptor.close() }
+    let status: FileStatus
+    do { status = try descriptor.status() } catch { throw failure("\(error)") }
+    let type = status.kind
+    guard type == .regularFile else {
       throw failure(
-        type == S_IFDIR
+        type == .folder
           ? "it is a folder, not a file" : "it is not a regular file (\(describe(type)))")
     }
-    guard Int(status.st_size) <= maximumSize else {
+    guard status.size <= maximumSize else {
       throw failure("it is larger than \(maximumSize >> 20) MiB")
     }
-    return (try body(descriptor, Int(status.st_size), failure), FileIdentity(status))
+    return (try body(descriptor, status.size, failure), FileIdentity(status))
   }
 
   /// Reads up to `count` bytes into `buffer`: how many, or nil at the end of the file.
   private static func readSome(
-    _ descriptor: Int32, into buffer: UnsafeMutableRawPointer, _ count: Int,
+    _ descriptor: FileDescriptor, into buffer: UnsafeMutableRawPointer, _ count: Int,
     _ failure: (String) -> PropertyListError
   ) throws -> Int? {
     while true {
-      let result = Glibc.read(descriptor, buffer, count)
-      if result > 0 { return result }
-      if result == 0 { return nil }
-      if errno != EINTR && errno != EAGAIN { throw failure(systemError()) }
+      do {
+        let result = try descriptor.read(into: buffer, count: count)
+        return result > 0 ? result : nil
+      } catch {
+        if error != .wouldBlock { throw failure("\(error)") }
+      }
     }
   }
 
@@ -130,12 +130,12 @@ package enum FileContents {
     try read(url, maximumSize: maximumSize)?.data
   }
 
-  private static func describe(_ type: mode_t) -> String {
+  private static func describe(_ type: FileStatus.Kind) -> String {
     switch type {
-    case S_IFCHR: "a character device"
-    case S_IFBLK: "a block device"
-    case S_IFIFO: "a named pipe"
-    case S_IFSOCK: "a socket"
+    case .characterDevice: "a character device"
+    case .blockDevice: "a block device"
+    case .namedPipe: "a named pipe"
+    case .socket: "a socket"
     default: "not a file"
     }
   }

@@ -1,9 +1,5 @@
 package import Foundation
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 /// Creates folders for files only their owner may read: each missing folder of a path is made
 /// with mode 0700 (the XDG Base Directory specification asks this of the folders it names, and
 /// Foundation makes its preferences folder so); existing folders keep their mode.
@@ -14,18 +10,20 @@ package enum PrivateFolder {
   /// - Throws: ``PropertyListError`` of kind `.unwritable`.
   package static func create(_ folder: URL, for file: URL) throws {
     let path = folder.standardizedFileURL.path
-    var status = stat()
-    if stat(path, &status) == 0 {
-      guard status.st_mode & S_IFMT == S_IFDIR else {
+    if let status = try? FileStatus.ofFile(atPath: path) {
+      guard status.kind == .folder else {
         throw PropertyListError(file: file, kind: .unwritable, reason: "\(path) is not a folder")
       }
       return
     }
     let parent = (path as NSString).deletingLastPathComponent
     if !parent.isEmpty, parent != path { try create(URL(fileURLWithPath: parent), for: file) }
-    guard mkdir(path, 0o700) == 0 || errno == EEXIST else {
-      throw PropertyListError(
-        file: file, kind: .unwritable, reason: "folder \(path): " + systemError())
+    do {
+      try FileSystem.makeFolder(path, mode: 0o700)
+    } catch {
+      guard error == .fileExists else {
+        throw PropertyListError(file: file, kind: .unwritable, reason: "folder \(path): \(error)")
+      }
     }
   }
 }

@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 /// Where a write to a path lands: the path with its symbolic links resolved, including a link
 /// whose target does not exist yet (Foundation's `resolvingSymlinksInPath()` leaves such a link
 /// as it is, so writing would replace the link itself with a file).
@@ -20,14 +16,11 @@ enum SymbolicLinks {
     for _ in 0...maximumLinks {
       let folder = realFolder(of: path)
       path = folder == "/" ? "/" + lastComponent(path) : folder + "/" + lastComponent(path)
-      var status = stat()
-      guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFLNK else {
+      guard (try? FileStatus.ofLink(atPath: path))?.kind == .symbolicLink,
+        let link = FileSystem.destinationOfSymbolicLink(atPath: path)
+      else {
         return URL(fileURLWithPath: path)
       }
-      var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-      let count = readlink(path, &buffer, buffer.count - 1)
-      guard count >= 0 else { return URL(fileURLWithPath: path) }
-      let link = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
       path = link.hasPrefix("/") ? link : folder + "/" + link
       path = URL(fileURLWithPath: path).standardizedFileURL.path
     }
@@ -41,9 +34,7 @@ enum SymbolicLinks {
 
   private static func realFolder(of path: String) -> String {
     let folder = (path as NSString).deletingLastPathComponent
-    guard let resolved = realpath(folder.isEmpty ? "/" : folder, nil) else { return folder }
-    defer { free(resolved) }
-    return String(cString: resolved)
+    return FileSystem.resolvedPath(folder.isEmpty ? "/" : folder) ?? folder
   }
 
   private static func lastComponent(_ path: String) -> String {

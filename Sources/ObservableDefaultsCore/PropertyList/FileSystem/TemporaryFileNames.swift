@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 /// The names of the temporary files ``AtomicFileWriter`` writes before renaming them over a
 /// file: `.<name>.<random number>.tmp` in the file's folder.
 enum TemporaryFileNames {
@@ -21,18 +17,14 @@ enum TemporaryFileNames {
   @discardableResult
   static func removeStale(for target: URL) -> Int {
     let folder = target.deletingLastPathComponent().path
-    guard let directory = opendir(folder) else { return 0 }
-    defer { closedir(directory) }
+    guard let names = FileSystem.namesInFolder(atPath: folder) else { return 0 }
     let prefix = "." + target.lastPathComponent + "."
     var removed = 0
-    while let entry = readdir(directory) {
-      let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
-        String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
-      }
+    for name in names {
       guard name.hasPrefix(prefix), name.hasSuffix(".tmp") else { continue }
       let number = name.dropFirst(prefix.count).dropLast(".tmp".count)
       guard !number.isEmpty, number.allSatisfy(\.isASCII), UInt32(number) != nil else { continue }
-      if unlink(folder + "/" + name) == 0 { removed += 1 }
+      if FileSystem.removeFile(folder + "/" + name) { removed += 1 }
     }
     return removed
   }

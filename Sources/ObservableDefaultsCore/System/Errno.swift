@@ -1,0 +1,48 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A system call's error number (`errno`), as the wrappers of this folder throw it.
+///
+/// Its ``description`` is the C library's message (`strerror`): "Permission denied", "No such
+/// file or directory".
+struct Errno: Error, Equatable, CustomStringConvertible {
+  /// The number, as `<errno.h>` names it.
+  let rawValue: Int32
+
+  init(rawValue: Int32) {
+    self.rawValue = rawValue
+  }
+
+  /// The error of the system call that just failed on this thread.
+  static var current: Errno { Errno(rawValue: errno) }
+
+  /// `EINTR`: a signal interrupted the call (it is made again).
+  static let interrupted = Errno(rawValue: EINTR)
+  /// `EAGAIN`: nothing to read yet on a non-blocking descriptor, or a lock held elsewhere.
+  static let wouldBlock = Errno(rawValue: EAGAIN)
+  /// `ENOENT`: no such file or folder.
+  static let noSuchFile = Errno(rawValue: ENOENT)
+  /// `EEXIST`: the file or folder exists.
+  static let fileExists = Errno(rawValue: EEXIST)
+  /// `ELOOP`: a symbolic link where none is followed, or a loop of them.
+  static let symbolicLink = Errno(rawValue: ELOOP)
+
+  var description: String { String(cString: strerror(rawValue)) }
+
+  /// Runs `call` (a system call returning -1 on failure) again while a signal interrupts it.
+  ///
+  /// - Returns: The call's result, when it is not -1.
+  /// - Throws: The error of the failed call.
+  @discardableResult
+  static func retryingInterrupts<Result: BinaryInteger>(_ call: () -> Result) throws(Errno)
+    -> Result
+  {
+    while true {
+      let result = call()
+      if result != -1 { return result }
+      let error = Errno.current
+      if error != .interrupted { throw error }
+    }
+  }
+}

@@ -1,0 +1,100 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// An open file descriptor of the process: `open(2)` and the calls made on what it opened.
+/// Every descriptor is opened close-on-exec, so child processes inherit none. Closing is the
+/// owner's job (``close()``), once.
+struct FileDescriptor: Hashable, Sendable {
+  /// How ``open(_:_:creatingWith:)`` opens a file.
+  struct Options: OptionSet, Sendable {
+    let rawValue: Int32
+
+    /// Read only (`O_RDONLY`, the default).
+    static let readOnly: Options = []
+    /// Write only (`O_WRONLY`).
+    static let writeOnly = Options(rawValue: O_WRONLY)
+    /// Read and write (`O_RDWR`).
+    static let readWrite = Options(rawValue: O_RDWR)
+    /// Create the file when missing (`O_CREAT`), with the mode given.
+    static let create = Options(rawValue: O_CREAT)
+    /// With ``create``: fail with ``Errno/fileExists`` when the file exists (`O_EXCL`).
+    static let exclusive = Options(rawValue: O_EXCL)
+    /// Fail with ``Errno/symbolicLink`` when the path is a symbolic link (`O_NOFOLLOW`).
+    static let noFollow = Options(rawValue: O_NOFOLLOW)
+    /// Never wait: opening a named pipe does not wait for a writer, reading it not for data
+    /// (`O_NONBLOCK`).
+    static let nonBlocking = Options(rawValue: O_NONBLOCK)
+  }
+
+  /// The descriptor's number.
+  let rawValue: Int32
+
+  /// Opens the file at `path`.
+  ///
+  /// - Parameters:
+  ///   - options: How; `O_CLOEXEC` is always added.
+  ///   - mode: The permission bits of a file ``Options/create`` makes (minus the umask).
+  static func open(_ path: String, _ options: Options = .readOnly, creatingWith mode: mode_t = 0)
+    throws(Errno) -> FileDescriptor
+  {
+    let flags = options.rawValue | O_CLOEXEC
+    return FileDescriptor(
+      rawValue: try Errno.retryingInterrupts { Glibc.open(path, flags, mode) })
+  }
+
+  /// Closes the descriptor; it must not be used afterwards.
+  func close() {
+    _ = Glibc.close(rawValue)
+  }
+
+  /// Reads up to `count` bytes into `buffer` (one `read(2)`, made again when a signal interrupts
+  /// it).
+  ///
+  /// - Returns: How many bytes were read; 0 at the end of the file.
+  /// - Throws: The error, ``Errno/wouldBlock`` for a non-blocking descriptor with nothing to read.
+  func read(into buffer: UnsafeMutableRawPointer, count: Int) throws(Errno) -> Int {
+    try Errno.retryingInterrupts { Glibc.read(rawValue, buffer, count) }
+  }
+
+  /// Writes all of `bytes`, in as many `write(2)` calls as it takes.
+  func writeAll(_ bytes: UnsafeRawBufferPointer) throws(Errno) {
+    guard let base = bytes.baseAddress else { return }
+    var offset = 0
+    while offset < bytes.count {
+      offset += try Errno.retryingInterrupts {
+        Glibc.write(rawValue, base + offset, bytes.count - offset)
+      }
+    }
+  }
+
+  /// Waits until the file's data and metadata are on the storage device (`fsync(2)`).
+  func synchronize() throws(Errno) {
+    try Errno.retryingInterrupts { fsync(rawValue) }
+  }
+
+  /// The status of the open file (`fstat(2)`): the file opened, whatever the path names now.
+  func status() throws(Errno) -> FileStatus {
+    var status = stat()
+    try Errno.retryingInterrupts { fstat(rawValue, &status) }
+    return FileStatus(status)
+  }
+
+  /// Sets the file's permission bits (`fchmod(2)`).
+  func setPermissions(_ mode: mode_t) throws(Errno) {
+    try Errno.retryingInterrupts { fchmod(rawValue, mode) }
+  }
+
+  /// Takes an exclusive `flock(2)` lock on the file, waiting while another open file
+  /// description holds one.
+  func lockExclusively() throws(Errno) {
+    try Errno.retryingInterrupts { flock(rawValue, LOCK_EX) }
+  }
+
+  /// Takes an exclusive `flock(2)` lock on the file if no other open file description holds one.
+  ///
+  /// - Returns: Whether the lock was taken.
+  func tryLockExclusively() -> Bool {
+    (try? Errno.retryingInterrupts { flock(rawValue, LOCK_EX | LOCK_NB) }) != nil
+  }
+}

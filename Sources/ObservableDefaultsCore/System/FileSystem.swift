@@ -1,0 +1,68 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The calls on paths that open nothing: renaming and removing files, making folders, checking
+/// access, following symbolic links and listing a folder.
+enum FileSystem {
+  /// Renames `source` to `destination`, atomically replacing a file there (`rename(2)`).
+  static func rename(_ source: String, to destination: String) throws(Errno) {
+    try Errno.retryingInterrupts { Glibc.rename(source, destination) }
+  }
+
+  /// Removes the file at `path` (`unlink(2)`; a symbolic link itself, not its target).
+  ///
+  /// - Returns: Whether it was removed.
+  @discardableResult
+  static func removeFile(_ path: String) -> Bool {
+    unlink(path) == 0
+  }
+
+  /// Makes the folder `path`, its parent existing (`mkdir(2)`).
+  ///
+  /// - Parameter mode: Its permission bits (minus the umask).
+  /// - Throws: The error; ``Errno/fileExists`` when something is there already.
+  static func makeFolder(_ path: String, mode: mode_t) throws(Errno) {
+    try Errno.retryingInterrupts { mkdir(path, mode) }
+  }
+
+  /// Checks that this process may write the file at `path` (`access(2)` with `W_OK`: real user
+  /// and group, read-only mounts included).
+  ///
+  /// - Throws: Why not.
+  static func checkWritable(_ path: String) throws(Errno) {
+    try Errno.retryingInterrupts { access(path, W_OK) }
+  }
+
+  /// What the symbolic link at `path` points to, as written in it (`readlink(2)`), or nil when
+  /// `path` is no symbolic link or cannot be read.
+  static func destinationOfSymbolicLink(atPath path: String) -> String? {
+    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+    let count = readlink(path, &buffer, buffer.count - 1)
+    guard count >= 0 else { return nil }
+    return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+
+  /// The absolute path of the existing `path` with every symbolic link, `.` and `..` resolved
+  /// (`realpath(3)`), or nil when it does not exist or cannot be resolved.
+  static func resolvedPath(_ path: String) -> String? {
+    guard let resolved = realpath(path, nil) else { return nil }
+    defer { free(resolved) }
+    return String(cString: resolved)
+  }
+
+  /// The names in the folder at `path`, `.` and `..` included (`opendir(3)`, `readdir(3)`), or
+  /// nil when it cannot be opened.
+  static func namesInFolder(atPath path: String) -> [String]? {
+    guard let folder = opendir(path) else { return nil }
+    defer { closedir(folder) }
+    var names: [String] = []
+    while let entry = readdir(folder) {
+      names.append(
+        withUnsafeBytes(of: entry.pointee.d_name) { bytes in
+          String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+        })
+    }
+    return names
+  }
+}
