@@ -145,10 +145,7 @@ enum SchemaVerbs {
           ? "the schemas of \(program) are installed with a package; remove the package"
           : "no schema of \(program) in \(user.url.path)")
     }
-    for file in files { try FileManager.default.removeItem(at: file.url) }
-    for folder in Set(files.map { $0.url.deletingLastPathComponent() }) {
-      rmdir(folder.path)  // only when it is empty now
-    }
+    for file in files { try file.remove() }
     return files.map(\.url.path)
   }
 

@@ -222,6 +222,35 @@ import Testing
     #expect(try editor.run("list-schemas").output.split(separator: "\n").count == 2)
   }
 
+  /// Issue 22: a program folder and a file whose names are not UTF-8 are listed (they were
+  /// skipped, or reported as gone), named with their bytes as `\xHH`, and removed by name.
+  @Test func namesThatAreNotUTF8AreListedEscapedAndRemoved() throws {
+    let folder = RawPath(editor.publishedSchemas, Array("old".utf8) + [0xFF])
+    let gone = folder.appending(Array("Old.Settings@old.plist".utf8))
+    let bad = folder.appending(Array("Bad".utf8) + [0xFE] + Array(".plist".utf8))
+    defer { for path in [gone, bad, folder] { path.remove() } }
+    try folder.makeFolder()
+    let root: [String: Any] = [
+      "format": 1, "program": ["name": "old-app", "executable": "/nonexistent/old-app"],
+      "module": "Old", "class": "Settings", "store": ["suite": "old"], "prefix": "", "keys": [],
+    ]
+    try gone.write(PropertyListSerialization.data(fromPropertyList: root, format: .xml, options: 0))
+    try bad.write(Data("<plist><dict><key>format".utf8))
+    let shown = editor.publishedSchemas.path + "/old\\xFF"
+    let list = try editor.run("list-schemas")
+    #expect(list.status == 0)
+    #expect(
+      list.output.split(separator: "\n").first == "old\tOld.Settings\told-app\t(program gone)")
+    #expect(
+      list.error
+        == "settings-editor: \(shown)/Bad\\xFE.plist: cannot be read: Encountered unexpected EOF\n")
+    let removed = try editor.run("schema", "remove", "--gone")
+    #expect(removed.status == 0)
+    #expect(removed.output == shown + "/Old.Settings@old.plist\n")
+    #expect(!gone.exists)
+    #expect(bad.exists, "an unusable file is no schema of a program gone")
+  }
+
   @Test func anUnusableFileIsNamedAndTheOthersStillListed() throws {
     let bad = editor.publishedSchemas.appendingPathComponent("bad/Bad.Settings@bad.plist")
     try FileManager.default.createDirectory(

@@ -175,6 +175,33 @@ import Testing
     #expect(try Data(contentsOf: url) == garbage)
   }
 
+  /// Issue 22: a program folder or file whose name is not UTF-8 is listed and read (it was
+  /// skipped, or reported as gone), its bytes shown as `\xHH`.
+  @Test func namesThatAreNotUTF8AreListedWithTheirBytesEscaped() throws {
+    let folder = RawPath(temporary.url, Array("app".utf8) + [0xFF])
+    let good = folder.appending(Array("App.Settings@com.example.app.plist".utf8))
+    let bad = folder.appending(Array("Bad".utf8) + [0xFE] + Array(".plist".utf8))
+    defer { for path in [good, bad, folder] { path.remove() } }
+    try folder.makeFolder()
+    try good.write(xml(root()))
+    try bad.write(Data("<plist><dict><key>format".utf8))
+    let files = directory.files()
+    let shown = temporary.url.path + "/app\\xFF"
+    #expect(
+      files.map(\.url.path) == [
+        shown + "/App.Settings@com.example.app.plist", shown + "/Bad\\xFE.plist",
+      ])
+    #expect(files.map(\.programFolder) == ["app\\xFF", "app\\xFF"])
+    try #require(files.count == 2)
+    #expect(try files[0].schema.get().store == .suite("com.example.app"))
+    guard case .failure(.unreadable(let path, let reason)) = files[1].schema else {
+      Issue.record("\(files[1].schema)")
+      return
+    }
+    #expect(path == shown + "/Bad\\xFE.plist")
+    #expect(reason == "Encountered unexpected EOF")
+  }
+
   @Test func fileNamesAreSanitized() throws {
     let schema = SettingsSchema(
       program: .init(name: "../evil"), module: "App", className: "Settings",

@@ -2,6 +2,10 @@ import Dispatch
 import Foundation
 import Synchronization
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// A folder of published settings schemas: one folder per program, one property-list file per
 /// settings class and store (`<program>/<Module.Class>@<suite or container>.plist`).
 ///
@@ -72,22 +76,34 @@ public struct SettingsSchemaDirectory: Sendable, Equatable {
     return String(result.prefix(200))
   }
 
-  /// Every schema file of the folder, by program then file name; unusable files are listed with
-  /// their error.
+  /// Every schema file of the folder, by program then file name (in the order of their bytes);
+  /// unusable files are listed with their error. A name that is not UTF-8 is read as it is and
+  /// shown with each such byte as `\xHH` (``SettingsSchemaFile/url``).
   public func files() -> [SettingsSchemaFile] {
-    let urls = Self.visibleNames(in: url).flatMap { program in
-      let folder = url.appendingPathComponent(program, isDirectory: true)
-      return Self.visibleNames(in: folder).filter { $0.hasSuffix(".plist") }.map {
-        folder.appendingPathComponent($0)
-      }
+    guard let root = SchemaFolderHandle.open(path: Array(url.path.utf8)) else { return [] }
+    let entries = root.names().flatMap { program -> [(SchemaFolderHandle, [UInt8])] in
+      guard let folder = programFolder(program, in: root) else { return [] }
+      return folder.names().filter { $0.count > 6 && $0.suffix(6).elementsEqual(".plist".utf8) }
+        .map { (folder, $0) }
     }
     // Read on every core: parsing the files is the cost of a tool's start with many schemas.
-    let files = Mutex([SettingsSchemaFile?](repeating: nil, count: urls.count))
-    DispatchQueue.concurrentPerform(iterations: urls.count) { index in
-      let file = SettingsSchemaFile(url: urls[index], directory: self)
+    let files = Mutex([SettingsSchemaFile?](repeating: nil, count: entries.count))
+    DispatchQueue.concurrentPerform(iterations: entries.count) { index in
+      let (folder, name) = entries[index]
+      let file = SettingsSchemaFile(named: name, in: folder, directory: self)
       files.withLock { $0[index] = file }
     }
     return files.withLock { $0.compactMap { $0 } }
+  }
+
+  /// The program folder `name` of `root`, opened; nil when it is no folder or cannot be opened.
+  private func programFolder(_ name: [UInt8], in root: SchemaFolderHandle) -> SchemaFolderHandle? {
+    guard let entry = try? root.openEntry(name) else { return nil }
+    guard entry.type == S_IFDIR else {
+      close(entry.descriptor)
+      return nil
+    }
+    return root.folder(entry, named: name)
   }
 
   /// Every schema of `folders` (by default ``searchPath``): those of the first folder, then each
@@ -99,13 +115,6 @@ public struct SettingsSchemaDirectory: Sendable, Equatable {
     return folders.flatMap { $0.files() }.filter { file in
       seen.insert(file.relativePath).inserted
     }
-  }
-
-  /// The names in `folder` that do not start with `.` (lock and temporary files), sorted; none
-  /// when it cannot be listed.
-  private static func visibleNames(in folder: URL) -> [String] {
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-    return names.filter { !$0.hasPrefix(".") }.sorted()
   }
 
   /// Writes `schema` to its file in this folder (see ``fileURL(for:)``), atomically, with mode
@@ -125,58 +134,5 @@ public struct SettingsSchemaDirectory: Sendable, Equatable {
       if let published, let build = schema.program.build, published > build { return nil }
       return new
     }
-  }
-}
-
-/// One file of a ``SettingsSchemaDirectory``.
-public struct SettingsSchemaFile: Sendable {
-  /// The file.
-  public let url: URL
-  /// The folder it was found in.
-  public let directory: SettingsSchemaDirectory
-  /// The schema it holds, or why it holds none: read once, when the file is listed.
-  public let schema: Result<SettingsSchema, SettingsSchemaError>
-
-  init(url: URL, directory: SettingsSchemaDirectory) {
-    self.url = url
-    self.directory = directory
-    schema = Result { () throws(SettingsSchemaError) in try Self.read(url) }
-  }
-
-  /// `<program>/<file name>`: what a file of another folder hides it by.
-  var relativePath: String {
-    url.deletingLastPathComponent().lastPathComponent + "/" + url.lastPathComponent
-  }
-
-  /// The name of the program folder the file lies in.
-  public var programFolder: String { url.deletingLastPathComponent().lastPathComponent }
-
-  /// Whether the program that published the schema is gone: it recorded an executable that no
-  /// longer exists. A schema installed without an executable never counts as gone.
-  public var isProgramGone: Bool {
-    guard case .success(let schema) = schema, let executable = schema.program.executable else {
-      return false
-    }
-    return !FileManager.default.fileExists(atPath: executable)
-  }
-
-  /// Reads a schema file: at most ``SettingsSchemaDirectory/maximumFileSize`` bytes, parsed with
-  /// the checks of every property-list file of this library (`PropertyListFile`).
-  static func read(_ url: URL) throws(SettingsSchemaError) -> SettingsSchema {
-    let limit = SettingsSchemaDirectory.maximumFileSize
-    let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int
-    if let size, size > limit { throw .tooLarge(path: url.path, size: size, limit: limit) }
-    let contents: Data?
-    let values: [String: Any]
-    do {
-      contents = try FileContents.bytes(of: url, maximumSize: limit)
-      values = try contents.map { try PropertyListFile(url: url).document(from: $0).values } ?? [:]
-    } catch let error as PropertyListError {
-      throw .unreadable(path: url.path, reason: error.reason)
-    } catch {
-      throw .unreadable(path: url.path, reason: "\(error)")
-    }
-    guard contents != nil else { throw .unreadable(path: url.path, reason: "the file is gone") }
-    return try SettingsSchema(propertyList: values, path: url.path)
   }
 }
