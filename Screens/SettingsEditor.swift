@@ -54,8 +54,8 @@ public final class SettingsEditor {
   ///     other programs published (`SettingsSchemaDirectory.searchPath`), grouped by program:
   ///     typed rows with defaults and descriptions on their suite or cloud container. A suite a
   ///     schema describes is then listed through its schema only. Schemas this program published
-  ///     are left out (its objects are the ones given); files that hold no usable schema are
-  ///     named on the status line.
+  ///     are left out (its objects are the ones given); folders and files that hold no usable
+  ///     schema are named on the status line.
   /// - Throws: `PropertyListError` when a file is missing or is not a property list.
   public convenience init(
     objects: [AnySettings] = [], suites: [String] = [], files: [URL] = [],
@@ -72,7 +72,7 @@ public final class SettingsEditor {
       schemaSources = PublishedSchemaRows.rows(
         of: published.entries.map(\.schema).filter { $0.program.name != program },
         preferences: preferences)
-      problems = published.unusable.map { "\($0.error)" }
+      problems = published.problems
     }
     let described = Set(schemaSources.compactMap(\.suiteName))
     let suiteSources = suites.filter { !described.contains($0) }.map { SuiteRows(suite: $0) }
@@ -84,7 +84,7 @@ public final class SettingsEditor {
     self.sources = sources
   }
 
-  /// The schema files that could not be used, reported once the editor runs.
+  /// The schema folders and files that could not be used, reported once the editor runs.
   private var schemaProblems: [String] = []
 
   /// The names of the suites in the preferences folder, sorted.
@@ -171,7 +171,7 @@ public final class SettingsEditor {
         first
           + (others == 0
             ? ""
-            : " (and \(others) more unusable schema files: settings-editor list-schemas names each)")
+            : " (and \(others) more schema problems: settings-editor list-schemas names each)")
       )
     }
     for case let source as any LiveRowSource in sources { source.startWatching(post: loop.post) }

@@ -24,12 +24,15 @@ package struct PublishedSchemas: Sendable {
   package let entries: [Entry]
   /// The files that hold no usable schema, with the reason.
   package let unusable: [(file: SettingsSchemaFile, error: SettingsSchemaError)]
+  /// The program folders that were not read (a symbolic link refused, permission denied).
+  package let refusedFolders: [SettingsSchemaDirectory.RefusedFolder]
 
   /// Reads the schema files of `folders` (by default the user's, then the installed ones).
   package init(folders: [SettingsSchemaDirectory] = SettingsSchemaDirectory.searchPath) {
     var entries: [Entry] = []
     var unusable: [(file: SettingsSchemaFile, error: SettingsSchemaError)] = []
-    for file in SettingsSchemaDirectory.allFiles(in: folders) {
+    let listing = SettingsSchemaDirectory.listing(in: folders)
+    for file in listing.files {
       switch file.schema {
       case .success(let schema): entries.append(Entry(file: file, schema: schema))
       case .failure(let error): unusable.append((file, error))
@@ -37,6 +40,12 @@ package struct PublishedSchemas: Sendable {
     }
     self.entries = entries
     self.unusable = unusable
+    refusedFolders = listing.refusedFolders
+  }
+
+  /// One line for each problem: the program folders not read, then the unusable files.
+  package var problems: [String] {
+    refusedFolders.map(\.description) + unusable.map { "\($0.error)" }
   }
 
   /// The schemas of `store`, in the order of ``entries``.

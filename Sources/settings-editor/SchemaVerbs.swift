@@ -21,10 +21,10 @@ enum SchemaVerbs {
   }
 
   /// One line per usable schema — store, `Module.Class`, program, and `(program gone)` when its
-  /// executable no longer exists — separated by tabs; each unusable file's error goes to
-  /// standard error.
+  /// executable no longer exists — separated by tabs; each problem (a program folder not read,
+  /// an unusable file) goes to standard error.
   static func listSchemas(_ schemas: PublishedSchemas = PublishedSchemas()) -> String {
-    for (_, error) in schemas.unusable { printError("\(error)") }
+    for problem in schemas.problems { printError(problem) }
     return schemas.entries.map { entry in
       ([name(of: entry.schema.store), entry.schema.qualifiedName, entry.schema.program.name]
         + (entry.file.isProgramGone ? ["(program gone)"] : []))

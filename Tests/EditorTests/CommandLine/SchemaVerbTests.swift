@@ -251,6 +251,36 @@ import Testing
     #expect(bad.exists, "an unusable file is no schema of a program gone")
   }
 
+  /// Issue 22: a schema file or program folder of the user's folder that is a symbolic link is
+  /// refused, with one line naming it (it was read wherever it led).
+  @Test func linksInTheUsersFolderAreRefusedNamingThem() throws {
+    let elsewhere = editor.preferences.appendingPathComponent("elsewhere")
+    try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+    let target = elsewhere.appendingPathComponent("Evil.Settings@evil.plist")
+    let root: [String: Any] = [
+      "format": 1, "program": ["name": "evil"], "module": "Evil", "class": "Settings",
+      "store": ["suite": "evil"], "prefix": "", "keys": [],
+    ]
+    try PropertyListSerialization.data(fromPropertyList: root, format: .xml, options: 0)
+      .write(to: target)
+    let file = editor.publishedSchemas.appendingPathComponent("evil/Evil.Settings@evil.plist")
+    try FileManager.default.createDirectory(
+      at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try FileManager.default.createSymbolicLink(at: file, withDestinationURL: target)
+    let folder = editor.publishedSchemas.appendingPathComponent("linked")
+    try FileManager.default.createSymbolicLink(at: folder, withDestinationURL: elsewhere)
+    let result = try editor.run("list-schemas")
+    #expect(result.status == 0)
+    #expect(result.output.split(separator: "\n").count == 2, "the probe's schemas only")
+    let reason = "it is a symbolic link, and the user's schema folder takes no links"
+    #expect(
+      result.error == """
+        settings-editor: \(folder.path): not read: \(reason)
+        settings-editor: \(file.path): cannot be read: \(reason)
+
+        """)
+  }
+
   @Test func anUnusableFileIsNamedAndTheOthersStillListed() throws {
     let bad = editor.publishedSchemas.appendingPathComponent("bad/Bad.Settings@bad.plist")
     try FileManager.default.createDirectory(

@@ -101,7 +101,7 @@ extension TerminalEditorTests {
     // The message is broken over the status lines: compare without the breaks and spaces.
     let text = screen.joined().replacingOccurrences(of: " ", with: "")
     #expect(text.contains("\(bad.path):cannotberead:"), "\(screen)")
-    #expect(text.contains("(and1moreunusableschemafiles:settings-editorlist-schemasnameseach)"))
+    #expect(text.contains("(and1moreschemaproblems:settings-editorlist-schemasnameseach)"))
     #expect(!screen.contains { $0.contains("OwnSettings") })
     try session.send("q")
   }

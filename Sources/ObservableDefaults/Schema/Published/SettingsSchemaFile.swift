@@ -16,14 +16,17 @@ public struct SettingsSchemaFile: Sendable {
   /// The file's path as the kernel names it.
   private let path: [UInt8]
 
-  /// Reads the file `name` of `folder`.
-  init(named name: [UInt8], in folder: SchemaFolderHandle, directory: SettingsSchemaDirectory) {
+  /// Reads the file `name` of `folder`, opened as `rule` allows.
+  init(
+    named name: [UInt8], in folder: SchemaFolderHandle, rule: SchemaLinkRule,
+    directory: SettingsSchemaDirectory
+  ) {
     path = folder.path(of: name)
     let shown = TerminalText.decoded(path)
     url = URL(fileURLWithPath: shown, isDirectory: false)
     self.directory = directory
     schema = Result { () throws(SettingsSchemaError) in
-      try Self.read(name, in: folder, shownAs: shown)
+      try Self.read(name, in: folder, rule: rule, shownAs: shown)
     }
   }
 
@@ -61,15 +64,15 @@ public struct SettingsSchemaFile: Sendable {
     }
   }
 
-  /// Reads the schema file `name` of `folder` (`shown` in errors): at most
+  /// Reads the schema file `name` of `folder`, opened as `rule` allows (`shown` in errors): at most
   /// ``SettingsSchemaDirectory/maximumFileSize`` bytes, parsed with the checks of every
   /// property-list file of this library (`PropertyListFile`).
-  private static func read(_ name: [UInt8], in folder: SchemaFolderHandle, shownAs shown: String)
-    throws(SettingsSchemaError) -> SettingsSchema
-  {
+  private static func read(
+    _ name: [UInt8], in folder: SchemaFolderHandle, rule: SchemaLinkRule, shownAs shown: String
+  ) throws(SettingsSchemaError) -> SettingsSchema {
     let entry: SchemaFolderHandle.Entry
     do {
-      entry = try folder.openEntry(name)
+      entry = try rule.open(name, in: folder)
     } catch {
       throw .unreadable(
         path: shown, reason: error.code == ENOENT ? "the file is gone" : error.reason)
