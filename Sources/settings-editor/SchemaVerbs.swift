@@ -129,14 +129,20 @@ enum SchemaVerbs {
 
   /// Removes the schema files of `program` from the user's folder, or (nil) every schema whose
   /// program is gone; returns the files removed. Installed schemas belong to their package and
-  /// are left alone.
+  /// are left alone; a program folder that was not read (a symbolic link, permission denied) is
+  /// skipped, and said so on standard error: nothing in it is known, so nothing is removed.
   static func remove(program: String?) throws -> [String] {
     let user = SettingsSchemaDirectory.user
-    let files = user.files().filter { file in
+    let listing = user.listing()
+    let skipped = listing.refusedFolders.filter { program == nil || $0.programFolder == program }
+    for folder in skipped {
+      printError("skipped \(folder.path): not read (\(folder.reason)); nothing in it was removed")
+    }
+    let files = listing.files.filter { file in
       if let program { return file.programFolder == program }
       return file.isProgramGone
     }
-    if let program, files.isEmpty {
+    if let program, files.isEmpty, skipped.isEmpty {
       let installed = SettingsSchemaDirectory.installed.contains { folder in
         folder.files().contains { $0.programFolder == program }
       }

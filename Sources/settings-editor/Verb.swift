@@ -194,7 +194,9 @@ enum Verb: String, CaseIterable, Sendable {
       """
       remove <program> deletes the schemas the program published in the user's folder; \
       remove --gone deletes those of every program whose executable no longer exists. Schemas \
-      installed with a package are left to the package. Prints each file removed.
+      installed with a package are left to the package. A program folder that is not read (a \
+      symbolic link, or one that cannot be opened) is skipped, with a line on standard error. \
+      Prints each file removed.
       """
     case .help:
       "Prints the help of a verb; 'settings-editor <verb> --help' does the same."

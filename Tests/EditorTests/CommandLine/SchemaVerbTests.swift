@@ -281,6 +281,34 @@ import Testing
         """)
   }
 
+  /// Issue 22: `schema remove` skips a program folder it refused to read (a symbolic link),
+  /// saying so, instead of failing (`remove <program>`) or deleting what the link leads to.
+  @Test func schemaRemoveSkipsAProgramFolderItRefusedToRead() throws {
+    let elsewhere = editor.preferences.appendingPathComponent("elsewhere")
+    try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+    let target = elsewhere.appendingPathComponent("Old.Settings@old.plist")
+    let root: [String: Any] = [
+      "format": 1, "program": ["name": "old-app", "executable": "/nonexistent/old-app"],
+      "module": "Old", "class": "Settings", "store": ["suite": "old"], "prefix": "", "keys": [],
+    ]
+    try PropertyListSerialization.data(fromPropertyList: root, format: .xml, options: 0)
+      .write(to: target)
+    let folder = editor.publishedSchemas.appendingPathComponent("old-app")
+    try FileManager.default.createSymbolicLink(at: folder, withDestinationURL: elsewhere)
+    let skipped = """
+      settings-editor: skipped \(folder.path): not read (it is a symbolic link, and the user's \
+      schema folder takes no links); nothing in it was removed
+
+      """
+    for arguments in [["schema", "remove", "old-app"], ["schema", "remove", "--gone"]] {
+      let result = try editor.run(arguments)
+      #expect(result.status == 0, "\(arguments)")
+      #expect(result.output == "", "\(arguments)")
+      #expect(result.error == skipped, "\(arguments)")
+      #expect(FileManager.default.fileExists(atPath: target.path), "\(arguments)")
+    }
+  }
+
   @Test func anUnusableFileIsNamedAndTheOthersStillListed() throws {
     let bad = editor.publishedSchemas.appendingPathComponent("bad/Bad.Settings@bad.plist")
     try FileManager.default.createDirectory(
