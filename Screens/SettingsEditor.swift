@@ -70,7 +70,7 @@ public final class SettingsEditor {
       let program = ProcessInfo.processInfo.processName
       let preferences = PreferencesDirectory.url
       schemaSources = PublishedSchemaRows.rows(
-        of: published.entries.map(\.schema).filter { $0.program.name != program },
+        of: published.shownSchemas.filter { $0.program.name != program },
         preferences: preferences)
       problems = published.problems
     }

@@ -26,6 +26,8 @@ package struct PublishedSchemas: Sendable {
   package let unusable: [(file: SettingsSchemaFile, error: SettingsSchemaError)]
   /// The program folders that were not read (a symbolic link refused, permission denied).
   package let refusedFolders: [SettingsSchemaDirectory.RefusedFolder]
+  /// The keys two files describe otherwise: the first file in ``entries`` wins.
+  package let conflicts: [SchemaConflict]
 
   /// Reads the schema files of `folders` (by default the user's, then the installed ones).
   package init(folders: [SettingsSchemaDirectory] = SettingsSchemaDirectory.searchPath) {
@@ -41,11 +43,31 @@ package struct PublishedSchemas: Sendable {
     self.entries = entries
     self.unusable = unusable
     refusedFolders = listing.refusedFolders
+    conflicts = SchemaConflict.conflicts(in: entries)
   }
 
-  /// One line for each problem: the program folders not read, then the unusable files.
+  /// One line for each problem: the program folders not read, the unusable files, then the
+  /// conflicts.
   package var problems: [String] {
     refusedFolders.map(\.description) + unusable.map { "\($0.error)" }
+      + conflicts.map(\.description)
+  }
+
+  /// The usable schemas as tools show them: without the keys a conflict hides (a schema left
+  /// with none is left out).
+  package var shownSchemas: [SettingsSchema] {
+    entries.compactMap { entry in
+      let hidden = Set(conflicts.filter { $0.hidden == entry.file.url.path }.flatMap(\.keys))
+      guard !hidden.isEmpty else { return entry.schema }
+      var schema = entry.schema
+      schema.keys.removeAll { hidden.contains(entry.schema.storedKey(of: $0)) }
+      return schema.keys.isEmpty ? nil : schema
+    }
+  }
+
+  /// The conflicts in which `storedKey` of `store` is described otherwise by a hidden file.
+  package func conflicts(of storedKey: String, in store: SettingsSchema.Store) -> [SchemaConflict] {
+    conflicts.filter { $0.store == store && $0.keys.contains(storedKey) }
   }
 
   /// The schemas of `store`, in the order of ``entries``.
@@ -67,5 +89,15 @@ package struct PublishedSchemas: Sendable {
       if let key = schema.key(stored: storedKey) { return KeyMatch(schema: schema, key: key) }
     }
     return nil
+  }
+}
+
+extension SettingsSchema.Store {
+  /// The store as the command line names it: the suite's name, or `cloud:<container>`.
+  package var argument: String {
+    switch self {
+    case .suite(let name): name
+    case .cloud(let container): "cloud:" + container
+    }
   }
 }

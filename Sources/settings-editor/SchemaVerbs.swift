@@ -12,21 +12,13 @@ enum SchemaVerbs {
       ? .cloud(container: String(argument.dropFirst(6))) : .suite(argument)
   }
 
-  /// The store as ``store(_:)`` reads it.
-  static func name(of store: SettingsSchema.Store) -> String {
-    switch store {
-    case .suite(let name): name
-    case .cloud(let container): "cloud:" + container
-    }
-  }
-
   /// One line per usable schema — store, `Module.Class`, program, and `(program gone)` when its
   /// executable no longer exists — separated by tabs; each problem (a program folder not read,
   /// an unusable file) goes to standard error.
   static func listSchemas(_ schemas: PublishedSchemas = PublishedSchemas()) -> String {
     for problem in schemas.problems { printError(problem) }
     return schemas.entries.map { entry in
-      ([name(of: entry.schema.store), entry.schema.qualifiedName, entry.schema.program.name]
+      ([entry.schema.store.argument, entry.schema.qualifiedName, entry.schema.program.name]
         + (entry.file.isProgramGone ? ["(program gone)"] : []))
         .map(TerminalText.escaped).joined(separator: "\t")
     }.joined(separator: "\n")
@@ -37,10 +29,12 @@ enum SchemaVerbs {
     try keys(of: store).map { TerminalText.escaped($0.storedKey) }.joined(separator: "\n")
   }
 
-  /// `name: value` lines on `key` of `store`: its schema, type, stored form, default, choices
-  /// or range, previous keys, summary, discussion, and the value stored now (suites only).
+  /// `name: value` lines on `key` of `store`: its schema, a `conflict:` line for each file whose
+  /// other description of the key is hidden, type, stored form, default, choices or range,
+  /// previous keys, summary, discussion, and the value stored now (suites only).
   static func describe(_ store: SettingsSchema.Store, key: String) throws -> String {
-    let match = try self.key(key, of: store)
+    let schemas = PublishedSchemas()
+    let match = try self.key(key, of: store, in: schemas)
     let entry = match.key
     // Text from the file is escaped here; rendered values are escaped by their rendering.
     func text(_ text: String) -> String {
@@ -50,6 +44,15 @@ enum SchemaVerbs {
     var lines = [
       "key: " + text(match.storedKey),
       "schema: " + text("\(match.schema.qualifiedName) of \(match.schema.program.name)"),
+    ]
+    for conflict in schemas.conflicts(of: match.storedKey, in: store) {
+      lines.append(
+        "conflict: "
+          + text(
+            "\(conflict.hidden) describes this key otherwise and is hidden "
+              + "(\(conflict.winner) comes first)"))
+    }
+    lines += [
       "type: " + text(entry.typeName) + (entry.isOptional ? " (optional: unset is nil)" : ""),
       "stored as: " + entry.storedForm.rawValue,
       "default: " + (entry.defaultValue.map { render($0.value) } ?? "none"),
@@ -159,19 +162,18 @@ enum SchemaVerbs {
     -> [PublishedSchemas.KeyMatch]
   {
     let keys = PublishedSchemas().keys(of: store)
-    guard !keys.isEmpty else { throw .failure("no published schema describes \(name(of: store))") }
+    guard !keys.isEmpty else { throw .failure("no published schema describes \(store.argument)") }
     return keys
   }
 
-  private static func key(_ key: String, of store: SettingsSchema.Store) throws(VerbError)
-    -> PublishedSchemas.KeyMatch
-  {
-    let schemas = PublishedSchemas()
+  private static func key(
+    _ key: String, of store: SettingsSchema.Store, in schemas: PublishedSchemas = PublishedSchemas()
+  ) throws(VerbError) -> PublishedSchemas.KeyMatch {
     guard let match = schemas.key(key, of: store) else {
       if schemas.schemas(of: store).isEmpty {
-        throw .failure("no published schema describes \(name(of: store))")
+        throw .failure("no published schema describes \(store.argument)")
       }
-      throw .failure("no schema of \(name(of: store)) lists the key \(key)")
+      throw .failure("no schema of \(store.argument) lists the key \(key)")
     }
     return match
   }

@@ -168,14 +168,18 @@ enum Verb: String, CaseIterable, Sendable {
       them in ObservableDefaults/schemas of each folder of $XDG_DATA_DIRS (/usr/local/share, \
       /usr/share). Prints one line per schema, tab-separated: the store (a suite, or \
       cloud:<container>), the class (Module.Class), the program, and '(program gone)' when the \
-      program that published it no longer exists. A file that cannot be used is named on \
-      standard error with the reason.
+      program that published it no longer exists. A file that cannot be used, or a program \
+      folder that is not read, is named on standard error with the reason. When two files \
+      describe a key of one store otherwise, the first in the search order is used (the \
+      user's folder, then each folder of $XDG_DATA_DIRS in its order; in a folder, by program \
+      then file name) and a 'conflict:' line on standard error names the file hidden.
       """
     case .listKeys:
       "Prints the stored keys (prefix included), one per line, in the order the classes declare them."
     case .describe:
       """
-      Prints 'name: value' lines: key, schema (the class and its program), type, stored as \
+      Prints 'name: value' lines: key, schema (the class and its program), conflict (a file \
+      whose other description of the key is hidden, one line each), type, stored as \
       (the property-list form), default, choices (an enumeration's cases and raw values), \
       range (an integer type's), previous keys, summary and discussion (the documentation \
       comment), and for a suite the value stored now ('not set' when the default applies; \

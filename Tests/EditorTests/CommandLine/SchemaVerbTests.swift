@@ -309,6 +309,47 @@ import Testing
     }
   }
 
+  /// Issue 22: an installed schema that describes a key of the probe's suite otherwise — the
+  /// user's folder comes first, so the probe's description wins; list-schemas names the
+  /// conflict on standard error, describe in a `conflict:` line, and write checks the winner's.
+  @Test func aConflictIsWonByTheFirstInSearchOrderAndNamed() throws {
+    let hidden = editor.preferences.appendingPathComponent(
+      "installed/ObservableDefaults/schemas/other-app/Other.Settings@\(suite).plist")
+    try FileManager.default.createDirectory(
+      at: hidden.deletingLastPathComponent(), withIntermediateDirectories: true)
+    let key: [String: Any] = [
+      "name": "scrollback", "key": "scrollback", "type": "String", "kind": "string",
+      "optional": false, "storedForm": "string", "default": "many",
+    ]
+    let root: [String: Any] = [
+      "format": 1, "program": ["name": "other-app"], "module": "Other", "class": "Settings",
+      "store": ["suite": suite], "prefix": "", "keys": [key],
+    ]
+    try PropertyListSerialization.data(fromPropertyList: root, format: .xml, options: 0)
+      .write(to: hidden)
+    let winner = editor.publishedSchemas.appendingPathComponent(
+      "schema-probe/schema_probe.ProbeAppSettings@\(suite).plist")
+
+    let list = try editor.run("list-schemas")
+    #expect(list.status == 0)
+    #expect(list.output.split(separator: "\n").last == "\(suite)\tOther.Settings\tother-app")
+    #expect(
+      list.error == """
+        settings-editor: conflict: \(hidden.path) describes scrollback of \(suite) otherwise \
+        than \(winner.path), which comes first; its description is hidden
+
+        """)
+    let lines = try editor.run("describe", suite, "scrollback").output.split(separator: "\n")
+    #expect(
+      lines.prefix(4) == [
+        "key: scrollback", "schema: schema_probe.ProbeAppSettings of schema-probe",
+        "conflict: \(hidden.path) describes this key otherwise and is hidden (\(winner.path) comes first)",
+        "type: Int16",
+      ])
+    #expect(try editor.run("write", suite, "scrollback", "many").status == 65)
+    #expect(try editor.run("write", suite, "scrollback", "-int", "5").status == 0)
+  }
+
   @Test func anUnusableFileIsNamedAndTheOthersStillListed() throws {
     let bad = editor.publishedSchemas.appendingPathComponent("bad/Bad.Settings@bad.plist")
     try FileManager.default.createDirectory(

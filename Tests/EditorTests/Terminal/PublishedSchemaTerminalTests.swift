@@ -105,4 +105,40 @@ extension TerminalEditorTests {
     #expect(!screen.contains { $0.contains("OwnSettings") })
     try session.send("q")
   }
+
+  /// Issue 22: a conflict between two schemas of one suite is named on the status line, and
+  /// the hidden file's description of the key is not shown.
+  @Test func aConflictIsNamedOnTheStatusLine() throws {
+    #expect(try editor.runSchemaProbe("print").status == 0)
+    let suite = "com.example.schema-probe"
+    let hidden = editor.preferences.appendingPathComponent(
+      "installed/ObservableDefaults/schemas/other-app/Other.Settings@\(suite).plist")
+    try FileManager.default.createDirectory(
+      at: hidden.deletingLastPathComponent(), withIntermediateDirectories: true)
+    let keys: [[String: Any]] = ["scrollback", "wrapsLines"].map { name in
+      [
+        "name": name, "key": name, "type": "String", "kind": "string", "optional": false,
+        "storedForm": "string", "default": "many",
+      ]
+    }
+    let root: [String: Any] = [
+      "format": 1, "program": ["name": "other-app"], "module": "Other", "class": "OtherSettings",
+      "store": ["suite": suite], "prefix": "", "keys": keys,
+    ]
+    try PropertyListSerialization.data(fromPropertyList: root, format: .xml, options: 0)
+      .write(to: hidden)
+    let session = try TmuxSession(command: editor.shellCommand([]), columns: 120, rows: 24)
+    var screen = try session.waitForScreen { $0.contains { $0.contains("conflict:") } }
+    let text = screen.joined().replacingOccurrences(of: " ", with: "")
+    #expect(
+      text.contains("conflict:\(hidden.path)describesscrollbackof\(suite)otherwisethan"),
+      "\(screen)")
+    // The objects pane: the demo's four, the probe's two classes, then the other program's,
+    // whose rows are its keys but the hidden one.
+    try session.send("Tab", "j", "j", "j", "j", "j", "j")
+    screen = try session.waitForScreen { $0[0].contains("OtherSettings") }
+    #expect(screen.contains { $0.contains("wrapsLines") })
+    #expect(!screen.contains { $0.contains("scrollback") }, "\(screen)")
+    try session.send("q")
+  }
 }
