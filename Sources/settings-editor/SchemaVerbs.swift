@@ -121,11 +121,22 @@ enum SchemaVerbs {
 
   /// Refuses `value` for `key` of `suite` when a schema lists the key and the value does not fit.
   ///
+  /// - Returns: A warning when the suite has schemas but none lists the key (the value is
+  ///   written all the same: a suite is also a raw domain), naming the key and the schemas.
   /// - Throws: ``VerbError`` `.invalid` naming the key, the schema's type and the value's.
-  static func check(_ value: Any, forKey key: String, in suite: String) throws(VerbError) {
-    guard let match = PublishedSchemas().key(key, of: .suite(suite)),
-      let misfit = match.key.misfit(of: value, key: key)
-    else { return }
+  @discardableResult
+  static func check(
+    _ value: Any, forKey key: String, in suite: String,
+    schemas: PublishedSchemas = PublishedSchemas()
+  ) throws(VerbError) -> String? {
+    guard let match = schemas.key(key, of: .suite(suite)) else {
+      let described = schemas.schemas(of: .suite(suite))
+      guard !described.isEmpty else { return nil }
+      return "warning: no schema of \(suite) lists the key \(key) ("
+        + described.map { "schema \($0.qualifiedName) of \($0.program.name)" }
+        .joined(separator: ", ") + "); it is written unchecked"
+    }
+    guard let misfit = match.key.misfit(of: value, key: key) else { return nil }
     throw .invalid(
       "\(suite): \(misfit) (schema \(match.schema.qualifiedName) of \(match.schema.program.name))")
   }

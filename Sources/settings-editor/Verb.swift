@@ -108,7 +108,9 @@ enum Verb: String, CaseIterable, Sendable {
       A string value may not start with - unless it is a number (use -string).
       A suite or file stored as a binary property list stays binary; other keys are kept.
       When a published schema describes the key (see list-schemas), a value that does not fit \
-      its type, range or choices is refused with 65, naming the key and both types.
+      its type, range or choices is refused with 65, naming the key and both types. A key that \
+      no schema of a suite with schemas lists is written all the same (a suite is also a raw \
+      domain), with a warning on standard error naming the key and the schemas.
       XML property lists store dates to the second (the format has no fractions); binary
       ones keep every digit.
       """

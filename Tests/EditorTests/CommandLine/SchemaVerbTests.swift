@@ -130,6 +130,28 @@ import Testing
     #expect(try editor.run("write", suite, "other", "-int", "3").status == 0)
   }
 
+  /// Issue 22: a key no schema of the suite lists is still written (a suite is also a raw
+  /// domain), with a warning naming the key and the schema; a suite without schemas, or a
+  /// file named by path, writes without one.
+  @Test func aKeyNoSchemaListsIsWrittenWithAWarning() throws {
+    let result = try editor.run("write", suite, "other", "-int", "3")
+    #expect(result.status == 0)
+    #expect(result.output == "")
+    #expect(
+      result.error == """
+        settings-editor: warning: no schema of \(suite) lists the key other (schema \
+        schema_probe.ProbeAppSettings of schema-probe); it is written unchecked
+
+        """)
+    #expect(try editor.run("read", suite, "other").output == "3\n")
+    let file = editor.preferences.appendingPathComponent("\(suite).plist").path
+    for domain in ["com.example.unlisted", file] {
+      let quiet = try editor.run("write", domain, "other", "-int", "4")
+      #expect(quiet.status == 0, "\(domain)")
+      #expect(quiet.error == "", "\(domain)")
+    }
+  }
+
   @Test func theProgramStartedAgainSeesEachEditAndEachReset() throws {
     #expect(try editor.run("write", suite, "theme", "sepia").status == 0)
     #expect(try editor.run("write", suite, "scrollback", "-int", "-5").status == 0)
