@@ -372,6 +372,29 @@ import Testing
     #expect(try editor.run("write", suite, "scrollback", "-int", "5").status == 0)
   }
 
+  /// Issue 22: the program folders are read by descriptor a batch at a time: 300 programs are
+  /// listed with at most 128 files open (holding every folder open, most were refused with
+  /// "Too many open files").
+  @Test func manyProgramsAreListedWithFewFilesOpen() throws {
+    for index in 0..<300 {
+      let program = "app\(index)"
+      let file = editor.publishedSchemas.appendingPathComponent(
+        "\(program)/App.Settings@\(program).plist")
+      try FileManager.default.createDirectory(
+        at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+      let root: [String: Any] = [
+        "format": 1, "program": ["name": program], "module": "App", "class": "Settings",
+        "store": ["suite": program], "prefix": "", "keys": [],
+      ]
+      try PropertyListSerialization.data(fromPropertyList: root, format: .binary, options: 0)
+        .write(to: file)
+    }
+    let result = try editor.run(openFileLimit: 128, "list-schemas")
+    #expect(result.status == 0)
+    #expect(result.error == "")
+    #expect(result.output.split(separator: "\n").count == 302, "the probe's two and 300")
+  }
+
   @Test func anUnusableFileIsNamedAndTheOthersStillListed() throws {
     let bad = editor.publishedSchemas.appendingPathComponent("bad/Bad.Settings@bad.plist")
     try FileManager.default.createDirectory(

@@ -140,28 +140,47 @@ public struct SettingsSchemaDirectory: Sendable, Equatable {
       return Listing(files: [], refusedFolders: [])
     }
     let rule = SchemaLinkRule(targets: linkTargets)
-    var refused: [RefusedFolder] = []
-    let entries = root.names().flatMap { program -> [(SchemaFolderHandle, [UInt8])] in
-      let folder: SchemaFolderHandle
-      do throws(SchemaLinkRule.Refusal) {
-        guard let opened = try programFolder(program, in: root, rule: rule) else { return [] }
-        folder = opened
-      } catch {
-        refused.append(
-          RefusedFolder(path: TerminalText.decoded(root.path(of: program)), reason: error.reason))
-        return []
-      }
-      return folder.names().filter { $0.count > 6 && $0.suffix(6).elementsEqual(".plist".utf8) }
-        .map { (folder, $0) }
+    let programs = root.names()
+    var listing = Listing(files: [], refusedFolders: [])
+    // A program folder stays open while its files are read: a batch at a time, so that a folder
+    // of thousands of programs stays far from the limit of open files.
+    for start in stride(from: 0, to: programs.count, by: Self.foldersOpenAtOnce) {
+      let entries = programs[start..<min(start + Self.foldersOpenAtOnce, programs.count)]
+        .flatMap { program -> [(SchemaFolderHandle, [UInt8])] in
+          let folder: SchemaFolderHandle
+          do throws(SchemaLinkRule.Refusal) {
+            guard let opened = try programFolder(program, in: root, rule: rule) else { return [] }
+            folder = opened
+          } catch {
+            listing.refusedFolders.append(
+              RefusedFolder(
+                path: TerminalText.decoded(root.path(of: program)), reason: error.reason))
+            return []
+          }
+          return folder.names().filter {
+            $0.count > 6 && $0.suffix(6).elementsEqual(".plist".utf8)
+          }.map { (folder, $0) }
+        }
+      listing.files += read(entries, rule: rule)
     }
-    // Read on every core: parsing the files is the cost of a tool's start with many schemas.
+    return listing
+  }
+
+  /// How many program folders a listing holds open at once.
+  private static let foldersOpenAtOnce = 64
+
+  /// The schema files `entries` (a folder and a name each), read on every core: parsing them is
+  /// the cost of a tool's start with many schemas.
+  private func read(_ entries: [(SchemaFolderHandle, [UInt8])], rule: SchemaLinkRule)
+    -> [SettingsSchemaFile]
+  {
     let files = Mutex([SettingsSchemaFile?](repeating: nil, count: entries.count))
     DispatchQueue.concurrentPerform(iterations: entries.count) { index in
       let (folder, name) = entries[index]
       let file = SettingsSchemaFile(named: name, in: folder, rule: rule, directory: self)
       files.withLock { $0[index] = file }
     }
-    return Listing(files: files.withLock { $0.compactMap { $0 } }, refusedFolders: refused)
+    return files.withLock { $0.compactMap { $0 } }
   }
 
   /// The program folder `name` of `root`, opened as `rule` allows; nil when it is no folder or
