@@ -27,13 +27,17 @@ package struct SchemaConflict: Sendable, Equatable, CustomStringConvertible {
 
   /// The conflicts among `entries` (in search order), one per pair of files.
   package static func conflicts(in entries: [PublishedSchemas.Entry]) -> [SchemaConflict] {
+    // Only schemas of a store that another schema describes too can conflict, and most stores
+    // have one: their keys are not looked at (10,000 keys of 200 schemas took 9 % of a start).
+    let schemasOfStore = Dictionary(grouping: entries, by: { Store($0.schema.store) })
+      .mapValues(\.count)
     var first: [Place: PublishedSchemas.Entry] = [:]
     var conflicts: [SchemaConflict] = []
-    for entry in entries {
+    for entry in entries where schemasOfStore[Store(entry.schema.store), default: 0] > 1 {
       var hiddenKeys: [String: [String]] = [:]  // by the winner's path
       var winners: [String] = []
       for key in entry.schema.keys {
-        let place = Place(entry.schema.store, key: entry.schema.storedKey(of: key))
+        let place = Place(store: Store(entry.schema.store), key: entry.schema.storedKey(of: key))
         guard let winner = first[place] else {
           first[place] = entry
           continue
@@ -53,19 +57,23 @@ package struct SchemaConflict: Sendable, Equatable, CustomStringConvertible {
     return conflicts
   }
 
+  /// A suite or cloud container, hashable.
+  private struct Store: Hashable {
+    let isCloud: Bool
+    let name: String
+
+    init(_ store: SettingsSchema.Store) {
+      switch store {
+      case .suite(let name): (isCloud, self.name) = (false, name)
+      case .cloud(let container): (isCloud, self.name) = (true, container)
+      }
+    }
+  }
+
   /// A stored key of a store.
   private struct Place: Hashable {
-    let isCloud: Bool
-    let store: String
+    let store: Store
     let key: String
-
-    init(_ store: SettingsSchema.Store, key: String) {
-      switch store {
-      case .suite(let name): (isCloud, self.store) = (false, name)
-      case .cloud(let container): (isCloud, self.store) = (true, container)
-      }
-      self.key = key
-    }
   }
 
   /// Whether two descriptions of a key store the same: documentation and names aside.
