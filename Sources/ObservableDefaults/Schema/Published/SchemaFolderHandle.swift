@@ -38,11 +38,7 @@ final class SchemaFolderHandle: Sendable {
   /// The folder at `path`, nil when it is missing, cannot be opened or is no folder (a search
   /// path may name folders that do not exist).
   static func open(path: [UInt8]) -> SchemaFolderHandle? {
-    let descriptor = (path + [0]).withUnsafeBufferPointer { bytes in
-      bytes.withMemoryRebound(to: CChar.self) {
-        Glibc.open($0.baseAddress!, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-      }
-    }
+    let descriptor = path.withCPath { Glibc.open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
     return descriptor < 0 ? nil : SchemaFolderHandle(path: path, descriptor: descriptor)
   }
 
@@ -74,10 +70,8 @@ final class SchemaFolderHandle: Sendable {
   ///
   /// - Throws: ``Failure`` with the `errno` of `openat(2)` or `fstat(2)`.
   func openEntry(_ name: [UInt8], flags: Int32 = 0) throws(Failure) -> Entry {
-    let descriptor = (name + [0]).withUnsafeBufferPointer { bytes in
-      bytes.withMemoryRebound(to: CChar.self) {
-        openat(self.descriptor, $0.baseAddress!, O_RDONLY | O_NONBLOCK | O_CLOEXEC | flags)
-      }
+    let descriptor = name.withCPath {
+      openat(self.descriptor, $0, O_RDONLY | O_NONBLOCK | O_CLOEXEC | flags)
     }
     guard descriptor >= 0 else { throw Failure(code: errno) }
     var status = stat()
@@ -92,5 +86,15 @@ final class SchemaFolderHandle: Sendable {
   /// The folder `entry` opened (it takes the descriptor), named `name` in this folder.
   func folder(_ entry: Entry, named name: [UInt8]) -> SchemaFolderHandle {
     SchemaFolderHandle(path: path(of: name), descriptor: entry.descriptor)
+  }
+}
+
+extension [UInt8] {
+  /// Calls `body` with the bytes as a C string (a NUL after them): a path or name as the kernel
+  /// takes it, whatever its encoding.
+  func withCPath<Result>(_ body: (UnsafePointer<CChar>) -> Result) -> Result {
+    (self + [0]).withUnsafeBufferPointer { bytes in
+      bytes.withMemoryRebound(to: CChar.self) { body($0.baseAddress!) }
+    }
   }
 }

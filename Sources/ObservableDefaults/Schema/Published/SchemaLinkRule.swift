@@ -74,10 +74,7 @@ struct SchemaLinkRule: Sendable {
 
   /// `path` with every symbolic link resolved (`realpath(3)`), nil when that fails.
   private static func resolve(_ path: [UInt8]) -> [UInt8]? {
-    let resolved = (path + [0]).withUnsafeBufferPointer { bytes in
-      bytes.withMemoryRebound(to: CChar.self) { realpath($0.baseAddress!, nil) }
-    }
-    guard let resolved else { return nil }
+    guard let resolved = path.withCPath({ realpath($0, nil) }) else { return nil }
     defer { free(resolved) }
     return Array(UnsafeRawBufferPointer(start: resolved, count: strlen(resolved)))
   }

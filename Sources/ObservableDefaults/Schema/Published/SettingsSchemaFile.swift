@@ -50,18 +50,11 @@ public struct SettingsSchemaFile: Sendable {
   ///
   /// - Throws: `PropertyListError` of kind `.unwritable` naming the file and the reason.
   package func remove() throws {
-    guard Self.call(unlink, path) else {
+    guard path.withCPath(unlink) == 0 else {
       throw PropertyListError(
         file: url, kind: .unwritable, reason: String(cString: strerror(errno)))
     }
-    _ = Self.call(rmdir, Array(path[..<(path.lastIndex(of: UInt8(ascii: "/")) ?? 0)]))
-  }
-
-  /// Calls `function` with `path` as a C string; whether it returned 0.
-  private static func call(_ function: (UnsafePointer<CChar>) -> Int32, _ path: [UInt8]) -> Bool {
-    (path + [0]).withUnsafeBufferPointer { bytes in
-      bytes.withMemoryRebound(to: CChar.self) { function($0.baseAddress!) == 0 }
-    }
+    _ = Array(path[..<(path.lastIndex(of: UInt8(ascii: "/")) ?? 0)]).withCPath(rmdir)
   }
 
   /// Reads the schema file `name` of `folder`, opened as `rule` allows (`shown` in errors): at most
