@@ -47,15 +47,17 @@ public final class SettingsEditor {
   ///   - objects: Settings objects of your program (classes made with `@ObservableDefaults` or
   ///     `@ObservableCloud`), wrapped with `AnySettings(_:)`.
   ///   - suites: Suite names in the preferences folder (`$XDG_CONFIG_HOME`, else `~/.config`),
-  ///     edited key by key; pass ``availableSuites`` for all of them.
+  ///     edited key by key; pass ``availableSuites`` for all of them. A suite one of `objects`
+  ///     keeps its values in is listed once, as that object.
   ///   - files: Property-list files (XML or binary), shown as trees and editable; a save keeps
   ///     the file's format.
   ///   - includesPublishedSchemas: Whether to list, after the objects, the settings classes
   ///     other programs published (`SettingsSchemaDirectory.searchPath`), grouped by program:
   ///     typed rows with defaults and descriptions on their suite or cloud container. A suite a
-  ///     schema describes is then listed through its schema only. Schemas this program published
-  ///     are left out (its objects are the ones given); files that hold no usable schema are
-  ///     named on the status line.
+  ///     schema describes is then listed through its schema only. Schemas this program published,
+  ///     and schemas of a suite or container one of `objects` keeps its values in, are left out
+  ///     (the objects are the ones given: a suite is listed once); folders and files that hold
+  ///     no usable schema, and conflicting schemas, are named on the status line.
   /// - Throws: `PropertyListError` when a file is missing or is not a property list.
   public convenience init(
     objects: [AnySettings] = [], suites: [String] = [], files: [URL] = [],
@@ -68,13 +70,16 @@ public final class SettingsEditor {
     if includesPublishedSchemas {
       let published = PublishedSchemas()
       let program = ProcessInfo.processInfo.processName
+      let ownStores = SettingsSchemaPublisher.schemas(of: objects).map(\.store)
       let preferences = PreferencesDirectory.url
       schemaSources = PublishedSchemaRows.rows(
-        of: published.entries.map(\.schema).filter { $0.program.name != program },
+        of: published.shownSchemas.filter {
+          $0.program.name != program && !ownStores.contains($0.store)
+        },
         preferences: preferences)
-      problems = published.unusable.map { "\($0.error)" }
+      problems = published.problems
     }
-    let described = Set(schemaSources.compactMap(\.suiteName))
+    let described = Set((objectSources + schemaSources).compactMap(\.suiteName))
     let suiteSources = suites.filter { !described.contains($0) }.map { SuiteRows(suite: $0) }
     self.init(sources: objectSources + schemaSources + suiteSources + fileSources)
     schemaProblems = problems
@@ -84,7 +89,7 @@ public final class SettingsEditor {
     self.sources = sources
   }
 
-  /// The schema files that could not be used, reported once the editor runs.
+  /// The schema folders and files that could not be used, reported once the editor runs.
   private var schemaProblems: [String] = []
 
   /// The names of the suites in the preferences folder, sorted.
@@ -171,7 +176,7 @@ public final class SettingsEditor {
         first
           + (others == 0
             ? ""
-            : " (and \(others) more unusable schema files: settings-editor list-schemas names each)")
+            : " (and \(others) more schema problems: settings-editor list-schemas names each)")
       )
     }
     for case let source as any LiveRowSource in sources { source.startWatching(post: loop.post) }

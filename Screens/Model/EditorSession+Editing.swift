@@ -11,7 +11,7 @@ extension EditorSession {
     if let tree = source as? any ExpandableRowSource, tree.toggleExpansion(at: index) {
       return Damage(layout: true)
     }
-    guard let reason = refusal(for: row) else {
+    guard let refusal = refusal(for: row) else {
       switch row.editing {
       case .toggle(let flag) where toggling:
         return storeChoice(flag ? 0 : 1, at: index)
@@ -32,18 +32,35 @@ extension EditorSession {
       }
       return Damage(rows: [index])
     }
-    state.message = .init(text: reason, isError: true)
+    state.message = refusal
     return Damage(rows: [index])
   }
 
-  /// Why `row` cannot be changed now, or nil when it can.
-  func refusal(for row: PropertyRow) -> String? {
-    if isReadOnly { return "\(row.name) is not changed: the editor runs with --readonly" }
-    if let source = currentSource, let reason = source.unreadableReason {
-      return "\(row.name) not saved: \(source.title) is unreadable (\(reason))"
+  /// Why `row` cannot be changed now, as an error message, or nil when it can. A refusal
+  /// because the source's file cannot be read goes once it reads again.
+  func refusal(for row: PropertyRow) -> EditorState.Message? {
+    func error(_ text: String, unreadableSource: Int? = nil) -> EditorState.Message {
+      .init(text: text, isError: true, unreadableSource: unreadableSource)
     }
-    if case .readOnly(let reason) = row.editing { return "\(row.name) is read-only: \(reason)" }
+    if isReadOnly { return error("\(row.name) is not changed: the editor runs with --readonly") }
+    if let source = currentSource, let reason = source.unreadableReason {
+      return error(
+        "\(row.name) not saved: \(source.title) is unreadable (\(reason))",
+        unreadableSource: state.sourceIndex)
+    }
+    if case .readOnly(let reason) = row.editing {
+      return error("\(row.name) is read-only: \(reason)")
+    }
     return nil
+  }
+
+  /// Drops the status message about a source's unreadable file once that source reads again
+  /// (its file parses): the message would otherwise stay until the next key.
+  func dropMessageOfReadableSource() {
+    guard let index = state.message?.unreadableSource,
+      !sources.indices.contains(index) || sources[index].unreadableReason == nil
+    else { return }
+    state.message = nil
   }
 
   /// Stores the case `offset` steps from the current one of an enumeration row; nil when the
@@ -53,8 +70,8 @@ extension EditorSession {
       case .choice(let cases, let selected) = row.editing, !cases.isEmpty
     else { return nil }
     let index = state.rowIndex
-    if let reason = refusal(for: row) {
-      state.message = .init(text: reason, isError: true)
+    if let refusal = refusal(for: row) {
+      state.message = refusal
       return Damage(rows: [index])
     }
     return storeChoice(((selected ?? -1) + offset + cases.count) % cases.count, at: index)
@@ -137,8 +154,8 @@ extension EditorSession {
   func resetRow() -> Damage {
     guard let source = currentSource, let row = focusedRow else { return Damage() }
     let index = state.rowIndex
-    if let reason = refusal(for: row) {
-      state.message = .init(text: reason, isError: true)
+    if let refusal = refusal(for: row) {
+      state.message = refusal
     } else {
       change(row, at: index, label: "reset \(row.name)") { try source.resetValue(at: index) }
       if state.message?.isError == false {

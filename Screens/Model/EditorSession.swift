@@ -171,8 +171,8 @@ final class EditorSession {
     case .renameKey: return startPrompt(adding: false)
     case .editExternally:
       guard state.pane == .rows, let row = focusedRow else { return Damage() }
-      if let reason = refusal(for: row) {
-        state.message = .init(text: reason, isError: true)
+      if let refusal = refusal(for: row) {
+        state.message = refusal
         return Damage(rows: [state.rowIndex])
       }
       guard case .text(let format, let text) = row.editing else {

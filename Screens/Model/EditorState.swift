@@ -66,6 +66,9 @@ struct EditorState {
   struct Message: Equatable {
     var text: String
     var isError: Bool
+    /// The source whose unreadable file the message is about: it goes once that source reads
+    /// again (``EditorSession/dropMessageOfReadableSource()``).
+    var unreadableSource: Int? = nil
   }
 
   var pane = Pane.rows

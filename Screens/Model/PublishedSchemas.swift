@@ -24,12 +24,17 @@ package struct PublishedSchemas: Sendable {
   package let entries: [Entry]
   /// The files that hold no usable schema, with the reason.
   package let unusable: [(file: SettingsSchemaFile, error: SettingsSchemaError)]
+  /// The program folders that were not read (a symbolic link refused, permission denied).
+  package let refusedFolders: [SettingsSchemaDirectory.RefusedFolder]
+  /// The keys two files describe otherwise: the first file in ``entries`` wins.
+  package let conflicts: [SchemaConflict]
 
   /// Reads the schema files of `folders` (by default the user's, then the installed ones).
   package init(folders: [SettingsSchemaDirectory] = SettingsSchemaDirectory.searchPath) {
     var entries: [Entry] = []
     var unusable: [(file: SettingsSchemaFile, error: SettingsSchemaError)] = []
-    for file in SettingsSchemaDirectory.allFiles(in: folders) {
+    let listing = SettingsSchemaDirectory.listing(in: folders)
+    for file in listing.files {
       switch file.schema {
       case .success(let schema): entries.append(Entry(file: file, schema: schema))
       case .failure(let error): unusable.append((file, error))
@@ -37,6 +42,32 @@ package struct PublishedSchemas: Sendable {
     }
     self.entries = entries
     self.unusable = unusable
+    refusedFolders = listing.refusedFolders
+    conflicts = SchemaConflict.conflicts(in: entries)
+  }
+
+  /// One line for each problem: the program folders not read, the unusable files, then the
+  /// conflicts.
+  package var problems: [String] {
+    refusedFolders.map(\.description) + unusable.map { "\($0.error)" }
+      + conflicts.map(\.description)
+  }
+
+  /// The usable schemas as tools show them: without the keys a conflict hides (a schema left
+  /// with none is left out).
+  package var shownSchemas: [SettingsSchema] {
+    entries.compactMap { entry in
+      let hidden = Set(conflicts.filter { $0.hidden == entry.file.url.path }.flatMap(\.keys))
+      guard !hidden.isEmpty else { return entry.schema }
+      var schema = entry.schema
+      schema.keys.removeAll { hidden.contains(entry.schema.storedKey(of: $0)) }
+      return schema.keys.isEmpty ? nil : schema
+    }
+  }
+
+  /// The conflicts in which `storedKey` of `store` is described otherwise by a hidden file.
+  package func conflicts(of storedKey: String, in store: SettingsSchema.Store) -> [SchemaConflict] {
+    conflicts.filter { $0.store == store && $0.keys.contains(storedKey) }
   }
 
   /// The schemas of `store`, in the order of ``entries``.
@@ -58,5 +89,15 @@ package struct PublishedSchemas: Sendable {
       if let key = schema.key(stored: storedKey) { return KeyMatch(schema: schema, key: key) }
     }
     return nil
+  }
+}
+
+extension SettingsSchema.Store {
+  /// The store as the command line names it: the suite's name, or `cloud:<container>`.
+  package var argument: String {
+    switch self {
+    case .suite(let name): name
+    case .cloud(let container): "cloud:" + container
+    }
   }
 }

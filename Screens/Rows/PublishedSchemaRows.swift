@@ -74,6 +74,8 @@ final class PublishedSchemaRows: LiveRowSource, ReloadableRowSource, Observable 
 
   var unreadableReason: String? { (store as? PropertyListDefaults)?.unreadableReason }
 
+  var hasReadValues: Bool { (store as? PropertyListDefaults)?.hasReadValues ?? true }
+
   func row(at index: Int) -> PropertyRow {
     let key = schema.keys[index]
     let storedKey = schema.storedKey(of: key)

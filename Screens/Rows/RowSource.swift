@@ -26,6 +26,10 @@ protocol RowSource: AnyObject {
   /// reads. The header says `UNREADABLE`, the rows keep the last values read, marked stale, and
   /// every change is refused; the file is never written meanwhile.
   var unreadableReason: String? { get }
+  /// Whether the file's values were ever read: false while ``unreadableReason`` is set for a
+  /// file that has not parsed since the editor opened it (no value of it is shown), true when
+  /// the rows keep the values of its last good version.
+  var hasReadValues: Bool { get }
   /// A short state for the header, such as a cloud store's sync state; nil when none.
   var state: String? { get }
   /// Removes the stored value of the row at `index` so it reads its default again.
@@ -45,6 +49,8 @@ extension RowSource {
   var problem: String? { nil }
 
   var unreadableReason: String? { nil }
+
+  var hasReadValues: Bool { true }
 
   var state: String? { nil }
 

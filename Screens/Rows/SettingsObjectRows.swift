@@ -35,6 +35,10 @@ final class SettingsObjectRows: ReloadableRowSource {
 
   var kind: RowSourceKind { settings.store.kind == .cloud ? .cloud : .object }
 
+  /// The object's suite, when its file lies in the preferences folder: not listed again as
+  /// raw keys.
+  var suiteName: String? { settings.store.suiteName }
+
   /// The cloud store's sync state (``CloudStoreState``).
   var state: String? {
     (settings.store.store as? NSUbiquitousKeyValueStore).map(CloudStoreState.text)
@@ -42,6 +46,10 @@ final class SettingsObjectRows: ReloadableRowSource {
 
   var unreadableReason: String? {
     (settings.store.store as? PropertyListDefaults)?.unreadableReason
+  }
+
+  var hasReadValues: Bool {
+    (settings.store.store as? PropertyListDefaults)?.hasReadValues ?? true
   }
 
   var rowCount: Int { settings.properties.count }

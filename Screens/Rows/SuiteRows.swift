@@ -56,6 +56,8 @@ final class SuiteRows: ExpandableRowSource, LiveRowSource, ReloadableRowSource,
 
   var unreadableReason: String? { defaults.unreadableReason }
 
+  var hasReadValues: Bool { defaults.hasReadValues }
+
   func toggleExpansion(at index: Int) -> Bool {
     guard tree.toggle(at: index, in: values) else { return false }
     layOut()

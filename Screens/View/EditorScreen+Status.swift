@@ -131,7 +131,9 @@ extension EditorScreen {
   /// The context line: the focused key's description, type, default and allowed values.
   private func contextLine() -> String {
     // The header names the file; the reason goes last (it may be long and get cut).
-    if let reason = session.currentSource?.unreadableReason { return " Stale values: \(reason)" }
+    if let source = session.currentSource, let reason = source.unreadableReason {
+      return (source.hasReadValues ? " Stale values: " : " No values read: ") + reason
+    }
     guard session.state.pane == .rows, let row = session.focusedRow else {
       return session.currentSource.map { " \($0.title): \($0.location)" } ?? ""
     }

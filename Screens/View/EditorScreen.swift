@@ -75,6 +75,7 @@ final class EditorScreen {
   /// Rows invalidated without a key having touched them changed elsewhere: they are marked for
   /// ``ChangeMarks/duration`` and, if one is being edited, the user is told (the draft stays).
   func draw(_ damage: Damage) {
+    session.dropMessageOfReadableSource()
     let pending = invalidation.take()
     let source = session.state.sourceIndex
     // A key that relays out (D, undo of D) may have written many rows itself: no marks then.

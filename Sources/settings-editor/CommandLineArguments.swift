@@ -1,4 +1,5 @@
 import Foundation
+import ObservableDefaultsCore
 
 /// The program's arguments as the kernel passed them, so that one that is not UTF-8 is refused
 /// instead of read as another name: `CommandLine.arguments` replaces every byte sequence that is
@@ -27,7 +28,7 @@ struct CommandLineArguments {
     var invalid: [Int: String] = [:]
     for (index, bytes) in arguments.enumerated()
     where String(validating: bytes, as: UTF8.self) == nil {
-      invalid[index] = Self.shown(bytes)
+      invalid[index] = TerminalText.decoded(bytes)
     }
     self.invalid = invalid
   }
@@ -53,34 +54,5 @@ struct CommandLineArguments {
   private func refusal(of index: Int, role: String?) -> VerbError {
     let name = role.map { "the \($0) (argument \(index + 1))" } ?? "argument \(index + 1)"
     return .invalid("\(name) is not valid UTF-8: \(invalid[index] ?? "")")
-  }
-
-  /// `bytes` as text, each byte of a sequence that is not UTF-8 as `\xHH`.
-  static func shown(_ bytes: [UInt8]) -> String {
-    var parser = Unicode.UTF8.ForwardParser()
-    var iterator = bytes.makeIterator()
-    var offset = 0
-    var text = ""
-    while true {
-      switch parser.parseScalar(from: &iterator) {
-      case .valid(let encoded):
-        text.unicodeScalars.append(Unicode.UTF8.decode(encoded))
-        offset += encoded.count
-      case .error(let length):
-        for byte in bytes[offset..<offset + length] {
-          text += "\\x" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
-        }
-        offset += length
-      case .emptyInput:
-        return text
-      }
-    }
-  }
-}
-
-extension String {
-  /// The string with zeros in front, up to `width` characters.
-  fileprivate func leftPadded(to width: Int) -> String {
-    String(repeating: "0", count: max(0, width - count)) + self
   }
 }

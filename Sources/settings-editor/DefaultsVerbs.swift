@@ -37,14 +37,19 @@ enum DefaultsVerbs {
 
   /// Stores the value `words` stand for under `key` and waits until it is in the file;
   /// `-array-add` and `-dict-add` add to the array or dictionary stored there.
-  /// A suite's value is checked against the published schema that describes the key.
+  /// A suite's value is checked against the published schema that describes the key; a key
+  /// that no schema of a suite with schemas lists is written with a warning on standard error.
   static func write(_ domain: Invocation.Domain, key: String, words: [String]) throws {
     var value = try TypedValueWords.value(of: words)
     if let addition = TypedValueWords.Addition(words.first) {
       value = try addition.merge(value, into: (try? values(of: domain))?[key], key: key)
     }
-    if case .suite(let suite) = domain { try SchemaVerbs.check(value, forKey: key, in: suite) }
+    var warning: String?
+    if case .suite(let suite) = domain {
+      warning = try SchemaVerbs.check(value, forKey: key, in: suite)
+    }
     try store(value, forKey: key, in: domain)
+    if let warning { printError(warning) }
   }
 
   /// Removes `keys` in one write; keys not stored are no change.

@@ -12,21 +12,13 @@ enum SchemaVerbs {
       ? .cloud(container: String(argument.dropFirst(6))) : .suite(argument)
   }
 
-  /// The store as ``store(_:)`` reads it.
-  static func name(of store: SettingsSchema.Store) -> String {
-    switch store {
-    case .suite(let name): name
-    case .cloud(let container): "cloud:" + container
-    }
-  }
-
   /// One line per usable schema — store, `Module.Class`, program, and `(program gone)` when its
-  /// executable no longer exists — separated by tabs; each unusable file's error goes to
-  /// standard error.
+  /// executable no longer exists — separated by tabs; each problem (a program folder not read,
+  /// an unusable file) goes to standard error.
   static func listSchemas(_ schemas: PublishedSchemas = PublishedSchemas()) -> String {
-    for (_, error) in schemas.unusable { printError("\(error)") }
+    for problem in schemas.problems { printError(problem) }
     return schemas.entries.map { entry in
-      ([name(of: entry.schema.store), entry.schema.qualifiedName, entry.schema.program.name]
+      ([entry.schema.store.argument, entry.schema.qualifiedName, entry.schema.program.name]
         + (entry.file.isProgramGone ? ["(program gone)"] : []))
         .map(TerminalText.escaped).joined(separator: "\t")
     }.joined(separator: "\n")
@@ -37,10 +29,12 @@ enum SchemaVerbs {
     try keys(of: store).map { TerminalText.escaped($0.storedKey) }.joined(separator: "\n")
   }
 
-  /// `name: value` lines on `key` of `store`: its schema, type, stored form, default, choices
-  /// or range, previous keys, summary, discussion, and the value stored now (suites only).
+  /// `name: value` lines on `key` of `store`: its schema, a `conflict:` line for each file whose
+  /// other description of the key is hidden, type, stored form, default, choices or range,
+  /// previous keys, summary, discussion, and the value stored now (suites only).
   static func describe(_ store: SettingsSchema.Store, key: String) throws -> String {
-    let match = try self.key(key, of: store)
+    let schemas = PublishedSchemas()
+    let match = try self.key(key, of: store, in: schemas)
     let entry = match.key
     // Text from the file is escaped here; rendered values are escaped by their rendering.
     func text(_ text: String) -> String {
@@ -50,6 +44,15 @@ enum SchemaVerbs {
     var lines = [
       "key: " + text(match.storedKey),
       "schema: " + text("\(match.schema.qualifiedName) of \(match.schema.program.name)"),
+    ]
+    for conflict in schemas.conflicts(of: match.storedKey, in: store) {
+      lines.append(
+        "conflict: "
+          + text(
+            "\(conflict.hidden) describes this key otherwise and is hidden "
+              + "(\(conflict.winner) comes first)"))
+    }
+    lines += [
       "type: " + text(entry.typeName) + (entry.isOptional ? " (optional: unset is nil)" : ""),
       "stored as: " + entry.storedForm.rawValue,
       "default: " + (entry.defaultValue.map { render($0.value) } ?? "none"),
@@ -118,25 +121,42 @@ enum SchemaVerbs {
 
   /// Refuses `value` for `key` of `suite` when a schema lists the key and the value does not fit.
   ///
+  /// - Returns: A warning when the suite has schemas but none lists the key (the value is
+  ///   written all the same: a suite is also a raw domain), naming the key and the schemas.
   /// - Throws: ``VerbError`` `.invalid` naming the key, the schema's type and the value's.
-  static func check(_ value: Any, forKey key: String, in suite: String) throws(VerbError) {
-    guard let match = PublishedSchemas().key(key, of: .suite(suite)),
-      let misfit = match.key.misfit(of: value, key: key)
-    else { return }
+  @discardableResult
+  static func check(
+    _ value: Any, forKey key: String, in suite: String,
+    schemas: PublishedSchemas = PublishedSchemas()
+  ) throws(VerbError) -> String? {
+    guard let match = schemas.key(key, of: .suite(suite)) else {
+      let described = schemas.schemas(of: .suite(suite))
+      guard !described.isEmpty else { return nil }
+      return "warning: no schema of \(suite) lists the key \(key) ("
+        + described.map { "schema \($0.qualifiedName) of \($0.program.name)" }
+        .joined(separator: ", ") + "); it is written unchecked"
+    }
+    guard let misfit = match.key.misfit(of: value, key: key) else { return nil }
     throw .invalid(
       "\(suite): \(misfit) (schema \(match.schema.qualifiedName) of \(match.schema.program.name))")
   }
 
   /// Removes the schema files of `program` from the user's folder, or (nil) every schema whose
   /// program is gone; returns the files removed. Installed schemas belong to their package and
-  /// are left alone.
+  /// are left alone; a program folder that was not read (a symbolic link, permission denied) is
+  /// skipped, and said so on standard error: nothing in it is known, so nothing is removed.
   static func remove(program: String?) throws -> [String] {
     let user = SettingsSchemaDirectory.user
-    let files = user.files().filter { file in
+    let listing = user.listing()
+    let skipped = listing.refusedFolders.filter { program == nil || $0.programFolder == program }
+    for folder in skipped {
+      printError("skipped \(folder.path): not read (\(folder.reason)); nothing in it was removed")
+    }
+    let files = listing.files.filter { file in
       if let program { return file.programFolder == program }
       return file.isProgramGone
     }
-    if let program, files.isEmpty {
+    if let program, files.isEmpty, skipped.isEmpty {
       let installed = SettingsSchemaDirectory.installed.contains { folder in
         folder.files().contains { $0.programFolder == program }
       }
@@ -145,10 +165,7 @@ enum SchemaVerbs {
           ? "the schemas of \(program) are installed with a package; remove the package"
           : "no schema of \(program) in \(user.url.path)")
     }
-    for file in files { try FileManager.default.removeItem(at: file.url) }
-    for folder in Set(files.map { $0.url.deletingLastPathComponent() }) {
-      rmdir(folder.path)  // only when it is empty now
-    }
+    for file in files { try file.remove() }
     return files.map(\.url.path)
   }
 
@@ -156,19 +173,18 @@ enum SchemaVerbs {
     -> [PublishedSchemas.KeyMatch]
   {
     let keys = PublishedSchemas().keys(of: store)
-    guard !keys.isEmpty else { throw .failure("no published schema describes \(name(of: store))") }
+    guard !keys.isEmpty else { throw .failure("no published schema describes \(store.argument)") }
     return keys
   }
 
-  private static func key(_ key: String, of store: SettingsSchema.Store) throws(VerbError)
-    -> PublishedSchemas.KeyMatch
-  {
-    let schemas = PublishedSchemas()
+  private static func key(
+    _ key: String, of store: SettingsSchema.Store, in schemas: PublishedSchemas = PublishedSchemas()
+  ) throws(VerbError) -> PublishedSchemas.KeyMatch {
     guard let match = schemas.key(key, of: store) else {
       if schemas.schemas(of: store).isEmpty {
-        throw .failure("no published schema describes \(name(of: store))")
+        throw .failure("no published schema describes \(store.argument)")
       }
-      throw .failure("no schema of \(name(of: store)) lists the key \(key)")
+      throw .failure("no schema of \(store.argument) lists the key \(key)")
     }
     return match
   }

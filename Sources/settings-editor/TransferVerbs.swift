@@ -1,5 +1,6 @@
 import Foundation
 import ObservableDefaultsCore
+import SettingsEditor
 
 /// The `export` and `import` verbs: a domain as an XML property list or JSON, like macOS
 /// `defaults export`/`import` and `dconf dump`/`load`.
@@ -35,8 +36,9 @@ enum TransferVerbs {
       }
     }
     // Every value is checked against the suite's published schemas before any is written.
+    let schemas = PublishedSchemas()
     for (key, value) in values.sorted(by: { $0.key < $1.key }) {
-      try SchemaVerbs.check(value, forKey: key, in: suite)
+      try SchemaVerbs.check(value, forKey: key, in: suite, schemas: schemas)
     }
     let defaults = try DefaultsVerbs.suiteDefaults(suite)
     if let error = defaults.lastError { throw error }

@@ -108,7 +108,9 @@ enum Verb: String, CaseIterable, Sendable {
       A string value may not start with - unless it is a number (use -string).
       A suite or file stored as a binary property list stays binary; other keys are kept.
       When a published schema describes the key (see list-schemas), a value that does not fit \
-      its type, range or choices is refused with 65, naming the key and both types.
+      its type, range or choices is refused with 65, naming the key and both types. A key that \
+      no schema of a suite with schemas lists is written all the same (a suite is also a raw \
+      domain), with a warning on standard error naming the key and the schemas.
       XML property lists store dates to the second (the format has no fractions); binary
       ones keep every digit.
       """
@@ -168,14 +170,18 @@ enum Verb: String, CaseIterable, Sendable {
       them in ObservableDefaults/schemas of each folder of $XDG_DATA_DIRS (/usr/local/share, \
       /usr/share). Prints one line per schema, tab-separated: the store (a suite, or \
       cloud:<container>), the class (Module.Class), the program, and '(program gone)' when the \
-      program that published it no longer exists. A file that cannot be used is named on \
-      standard error with the reason.
+      program that published it no longer exists. A file that cannot be used, or a program \
+      folder that is not read, is named on standard error with the reason. When two files \
+      describe a key of one store otherwise, the first in the search order is used (the \
+      user's folder, then each folder of $XDG_DATA_DIRS in its order; in a folder, by program \
+      then file name) and a 'conflict:' line on standard error names the file hidden.
       """
     case .listKeys:
       "Prints the stored keys (prefix included), one per line, in the order the classes declare them."
     case .describe:
       """
-      Prints 'name: value' lines: key, schema (the class and its program), type, stored as \
+      Prints 'name: value' lines: key, schema (the class and its program), conflict (a file \
+      whose other description of the key is hidden, one line each), type, stored as \
       (the property-list form), default, choices (an enumeration's cases and raw values), \
       range (an integer type's), previous keys, summary and discussion (the documentation \
       comment), and for a suite the value stored now ('not set' when the default applies; \
@@ -194,7 +200,9 @@ enum Verb: String, CaseIterable, Sendable {
       """
       remove <program> deletes the schemas the program published in the user's folder; \
       remove --gone deletes those of every program whose executable no longer exists. Schemas \
-      installed with a package are left to the package. Prints each file removed.
+      installed with a package are left to the package. A program folder that is not read (a \
+      symbolic link, or one that cannot be opened) is skipped, with a line on standard error. \
+      Prints each file removed.
       """
     case .help:
       "Prints the help of a verb; 'settings-editor <verb> --help' does the same."

@@ -158,6 +158,13 @@ open class PropertyListDefaults: UserDefaults {
     storage.lastError
   }
 
+  /// Whether the file's values were read at least once in this process: false while a file
+  /// that did not parse when it was first opened has not parsed since (``lastError`` says why),
+  /// so no value of the file is known; true for a file that does not exist.
+  package var hasReadValues: Bool {
+    storage.hasReadValues
+  }
+
   /// Stores (or with nil removes) a value, checked.
   ///
   /// Memory changes at once; observers of this file in this process are told synchronously on

@@ -28,6 +28,9 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
   var observers = ObserverList<DefaultsChange>()
   private var fileError: PropertyListError?
   private var latestError: PropertyListError?
+  /// Whether the file was read (or found missing) since the storage was made: false while a
+  /// file malformed from the start has never parsed.
+  private var hasReadFile = false
   // Set once by `startWatching()`: the watch of the file, ended when the storage goes.
   private var fileWatch: ObservationToken?
   // Confined to `queue` (or to `init`): the version of the file last read or written, which
@@ -42,6 +45,7 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
     do {
       let snapshot = try file.retryingHalfWritten { try file.readSnapshot() }
       values = snapshot?.document.values ?? [:]
+      hasReadFile = true
       disk = snapshot ?? PropertyListSnapshot(document: PropertyListDocument(), version: nil)
     } catch {
       let failure = PropertyListError(wrapping: error, file: file.url, kind: .unreadable)
@@ -68,6 +72,12 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
   /// or re-read of changed bytes.
   var lastError: PropertyListError? {
     lock.withLock { latestError }
+  }
+
+  /// Whether the file's values were read at least once: false for a file that has not parsed
+  /// since this process first opened it (the values in memory are then none of the file's).
+  var hasReadValues: Bool {
+    lock.withLock { hasReadFile }
   }
 
   /// Records a failure seen by a caller (a refused value) as ``lastError``.
@@ -253,6 +263,7 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
     for key in changedKeys { values[key] = disk[key] }
     fileError = nil
     latestError = nil
+    hasReadFile = true
     let mustFlush = !pending.isEmpty && !flushScheduled
     if mustFlush { flushScheduled = true }
     let targets = changedKeys.isEmpty ? .none : observers

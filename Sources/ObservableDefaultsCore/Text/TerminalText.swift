@@ -47,6 +47,35 @@ package enum TerminalText {
     return result
   }
 
+  /// `bytes` as text, each byte of a sequence that is not UTF-8 written `\xHH` (two uppercase
+  /// hexadecimal digits: `\xFF`): a file name or argument as the kernel gave it, which Swift's
+  /// `String` would otherwise replace with U+FFFD (so two names would read the same). The rest
+  /// is decoded as it is; show the result through ``escaped(_:)`` like any other text.
+  ///
+  /// - Parameter bytes: Any bytes.
+  /// - Returns: The text; for UTF-8 bytes, the same as decoding them.
+  package static func decoded(_ bytes: some Collection<UInt8>) -> String {
+    var parser = Unicode.UTF8.ForwardParser()
+    var iterator = bytes.makeIterator()
+    var offset = bytes.startIndex
+    var text = ""
+    while true {
+      switch parser.parseScalar(from: &iterator) {
+      case .valid(let encoded):
+        text.unicodeScalars.append(Unicode.UTF8.decode(encoded))
+        offset = bytes.index(offset, offsetBy: encoded.count)
+      case .error(let length):
+        let end = bytes.index(offset, offsetBy: length)
+        for byte in bytes[offset..<end] {
+          text += "\\x" + (byte < 0x10 ? "0" : "") + String(byte, radix: 16, uppercase: true)
+        }
+        offset = end
+      case .emptyInput:
+        return text
+      }
+    }
+  }
+
   /// The escape ``escaped(_:)`` writes for `scalar` (`\n`, `\u{1b}`), or nil when `scalar` is
   /// shown as it is.
   package static func escape(_ scalar: Unicode.Scalar) -> String? {

@@ -144,29 +144,42 @@ import Testing
     for verb in verbs.split(separator: " ") { #expect(zsh.contains("'\(verb):"), "\(verb)") }
   }
 
-  /// Issue 25: `scripts/install` says what each shell still needs to find the completions, each
-  /// shell finds them once told so, and `--uninstall` removes every installed file.
-  @Test func installSaysWhatEachShellNeedsAndUninstallRemovesEveryFile() throws {
-    let home = try TemporaryFolder(prefix: "install-home")
-    defer { home.remove() }
-    let prefix = home.file("prefix").path
-    let environment = Self.privateHome(home).merging(["XDG_CONFIG_HOME": home.file("config").path])
-    { $1 }
-    func install(_ arguments: String...) throws -> ChildProcess.Result {
-      try ChildProcess.run(
-        URL(fileURLWithPath: "/usr/bin/env"),
-        ["bash", Self.scripts.appendingPathComponent("install").path] + arguments,
-        environment: environment)
-    }
-    let installed = try install("--prefix", prefix, "--binary", EditorProcess.binary.path)
-    #expect(installed.status == 0, "\(installed.error)")
-    let lines = installed.output.split(separator: "\n").map(String.init)
-    let files = [
+  /// Runs `scripts/install` with `arguments` in `home` (see ``privateHome(_:)``).
+  private static func install(_ arguments: [String], home: TemporaryFolder) throws
+    -> ChildProcess.Result
+  {
+    try ChildProcess.run(
+      URL(fileURLWithPath: "/usr/bin/env"),
+      ["bash", scripts.appendingPathComponent("install").path] + arguments,
+      environment: privateHome(home).merging(["XDG_CONFIG_HOME": home.file("config").path]) {
+        $1
+      })
+  }
+
+  /// The files `scripts/install` puts under `prefix`.
+  private static func installedFiles(under prefix: String) -> [String] {
+    [
       "bin/settings-editor", "share/man/man1/settings-editor.1",
       "share/bash-completion/completions/settings-editor",
       "share/zsh/site-functions/_settings-editor",
       "share/fish/vendor_completions.d/settings-editor.fish",
     ].map { prefix + "/" + $0 }
+  }
+
+  /// Issue 25: `scripts/install` says what each shell still needs to find the completions, each
+  /// shell finds them once told so, and `--uninstall` removes every installed file, and every
+  /// folder it created (issue 22).
+  @Test func installSaysWhatEachShellNeedsAndUninstallRemovesEveryFile() throws {
+    let home = try TemporaryFolder(prefix: "install-home")
+    defer { home.remove() }
+    let prefix = home.file("prefix").path
+    func install(_ arguments: String...) throws -> ChildProcess.Result {
+      try Self.install(arguments, home: home)
+    }
+    let installed = try install("--prefix", prefix, "--binary", EditorProcess.binary.path)
+    #expect(installed.status == 0, "\(installed.error)")
+    let lines = installed.output.split(separator: "\n").map(String.init)
+    let files = Self.installedFiles(under: prefix)
     for file in files { #expect(FileManager.default.fileExists(atPath: file), "\(file)") }
     #expect(lines.contains { $0.hasPrefix("PATH: add \(prefix)/bin") })
     #expect(lines.contains { $0.hasPrefix("bash: ") && $0.hasSuffix("source '\(files[2])'") })
@@ -201,7 +214,53 @@ import Testing
 
     let removed = try install("--prefix", prefix, "--uninstall")
     #expect(removed.status == 0)
-    #expect(removed.output == files.map { "Removed \($0)\n" }.joined())
-    for file in files { #expect(!FileManager.default.fileExists(atPath: file), "\(file)") }
+    // Every folder was made by install: each goes, deepest first.
+    let folders = [
+      "", "/bin", "/share", "/share/man", "/share/man/man1", "/share/bash-completion",
+      "/share/bash-completion/completions", "/share/zsh", "/share/zsh/site-functions",
+      "/share/fish", "/share/fish/vendor_completions.d", "/share/settings-editor",
+    ].map { prefix + $0 }
+    #expect(
+      removed.output
+        == (files.map { "Removed \($0)\n" } + folders.reversed().map { "Removed folder \($0)\n" })
+        .joined())
+    #expect(!FileManager.default.fileExists(atPath: prefix))
+  }
+
+  /// Issue 22: `--uninstall` removes only the folders install created, and only when they are
+  /// empty (rmdir): a folder that was there before, or that holds another file, is kept.
+  @Test func uninstallRemovesOnlyTheEmptyFoldersInstallCreated() throws {
+    let home = try TemporaryFolder(prefix: "install-home")
+    defer { home.remove() }
+    let prefix = home.file("prefix").path
+    let before = URL(fileURLWithPath: prefix + "/share/man/man1/other.1")
+    try FileManager.default.createDirectory(
+      at: before.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try Data().write(to: before)
+    let installed = try Self.install(
+      ["--prefix", prefix, "--binary", EditorProcess.binary.path], home: home)
+    #expect(installed.status == 0, "\(installed.error)")
+    let added = URL(fileURLWithPath: prefix + "/share/zsh/site-functions/_other")
+    try Data().write(to: added)
+    // A second install creates nothing: the record of the first stays whole.
+    #expect(
+      try Self.install(["--prefix", prefix, "--binary", EditorProcess.binary.path], home: home)
+        .status == 0)
+
+    let removed = try Self.install(["--prefix", prefix, "--uninstall"], home: home)
+    #expect(removed.status == 0)
+    let folders = [
+      "Removed folder /share/settings-editor", "Removed folder /share/fish/vendor_completions.d",
+      "Removed folder /share/fish", "Kept folder /share/zsh/site-functions: not empty",
+      "Kept folder /share/zsh: not empty", "Removed folder /share/bash-completion/completions",
+      "Removed folder /share/bash-completion", "Removed folder /bin",
+    ].map { $0.replacingOccurrences(of: "folder /", with: "folder \(prefix)/") }
+    #expect(
+      removed.output
+        == (Self.installedFiles(under: prefix).map { "Removed \($0)" } + folders)
+        .map { $0 + "\n" }.joined())
+    for kept in [before, added] {
+      #expect(FileManager.default.fileExists(atPath: kept.path), "\(kept.path)")
+    }
   }
 }

@@ -130,6 +130,28 @@ import Testing
     #expect(try editor.run("write", suite, "other", "-int", "3").status == 0)
   }
 
+  /// Issue 22: a key no schema of the suite lists is still written (a suite is also a raw
+  /// domain), with a warning naming the key and the schema; a suite without schemas, or a
+  /// file named by path, writes without one.
+  @Test func aKeyNoSchemaListsIsWrittenWithAWarning() throws {
+    let result = try editor.run("write", suite, "other", "-int", "3")
+    #expect(result.status == 0)
+    #expect(result.output == "")
+    #expect(
+      result.error == """
+        settings-editor: warning: no schema of \(suite) lists the key other (schema \
+        schema_probe.ProbeAppSettings of schema-probe); it is written unchecked
+
+        """)
+    #expect(try editor.run("read", suite, "other").output == "3\n")
+    let file = editor.preferences.appendingPathComponent("\(suite).plist").path
+    for domain in ["com.example.unlisted", file] {
+      let quiet = try editor.run("write", domain, "other", "-int", "4")
+      #expect(quiet.status == 0, "\(domain)")
+      #expect(quiet.error == "", "\(domain)")
+    }
+  }
+
   @Test func theProgramStartedAgainSeesEachEditAndEachReset() throws {
     #expect(try editor.run("write", suite, "theme", "sepia").status == 0)
     #expect(try editor.run("write", suite, "scrollback", "-int", "-5").status == 0)
@@ -220,6 +242,157 @@ import Testing
     let removed = try editor.run("schema", "remove", "--gone")
     #expect(removed.output == gone.path + "\n")
     #expect(try editor.run("list-schemas").output.split(separator: "\n").count == 2)
+  }
+
+  /// Issue 22: a program folder and a file whose names are not UTF-8 are listed (they were
+  /// skipped, or reported as gone), named with their bytes as `\xHH`, and removed by name.
+  @Test func namesThatAreNotUTF8AreListedEscapedAndRemoved() throws {
+    let folder = RawPath(editor.publishedSchemas, Array("old".utf8) + [0xFF])
+    let gone = folder.appending(Array("Old.Settings@old.plist".utf8))
+    let bad = folder.appending(Array("Bad".utf8) + [0xFE] + Array(".plist".utf8))
+    defer { for path in [gone, bad, folder] { path.remove() } }
+    try folder.makeFolder()
+    let root: [String: Any] = [
+      "format": 1, "program": ["name": "old-app", "executable": "/nonexistent/old-app"],
+      "module": "Old", "class": "Settings", "store": ["suite": "old"], "prefix": "", "keys": [],
+    ]
+    try gone.write(PropertyListSerialization.data(fromPropertyList: root, format: .xml, options: 0))
+    try bad.write(Data("<plist><dict><key>format".utf8))
+    let shown = editor.publishedSchemas.path + "/old\\xFF"
+    let list = try editor.run("list-schemas")
+    #expect(list.status == 0)
+    #expect(
+      list.output.split(separator: "\n").first == "old\tOld.Settings\told-app\t(program gone)")
+    #expect(
+      list.error
+        == "settings-editor: \(shown)/Bad\\xFE.plist: cannot be read: Encountered unexpected EOF\n")
+    let removed = try editor.run("schema", "remove", "--gone")
+    #expect(removed.status == 0)
+    #expect(removed.output == shown + "/Old.Settings@old.plist\n")
+    #expect(!gone.exists)
+    #expect(bad.exists, "an unusable file is no schema of a program gone")
+  }
+
+  /// Issue 22: a schema file or program folder of the user's folder that is a symbolic link is
+  /// refused, with one line naming it (it was read wherever it led).
+  @Test func linksInTheUsersFolderAreRefusedNamingThem() throws {
+    let elsewhere = editor.preferences.appendingPathComponent("elsewhere")
+    try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+    let target = elsewhere.appendingPathComponent("Evil.Settings@evil.plist")
+    let root: [String: Any] = [
+      "format": 1, "program": ["name": "evil"], "module": "Evil", "class": "Settings",
+      "store": ["suite": "evil"], "prefix": "", "keys": [],
+    ]
+    try PropertyListSerialization.data(fromPropertyList: root, format: .xml, options: 0)
+      .write(to: target)
+    let file = editor.publishedSchemas.appendingPathComponent("evil/Evil.Settings@evil.plist")
+    try FileManager.default.createDirectory(
+      at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try FileManager.default.createSymbolicLink(at: file, withDestinationURL: target)
+    let folder = editor.publishedSchemas.appendingPathComponent("linked")
+    try FileManager.default.createSymbolicLink(at: folder, withDestinationURL: elsewhere)
+    let result = try editor.run("list-schemas")
+    #expect(result.status == 0)
+    #expect(result.output.split(separator: "\n").count == 2, "the probe's schemas only")
+    let reason = "it is a symbolic link, and the user's schema folder takes no links"
+    #expect(
+      result.error == """
+        settings-editor: \(folder.path): not read: \(reason)
+        settings-editor: \(file.path): cannot be read: \(reason)
+
+        """)
+  }
+
+  /// Issue 22: `schema remove` skips a program folder it refused to read (a symbolic link),
+  /// saying so, instead of failing (`remove <program>`) or deleting what the link leads to.
+  @Test func schemaRemoveSkipsAProgramFolderItRefusedToRead() throws {
+    let elsewhere = editor.preferences.appendingPathComponent("elsewhere")
+    try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+    let target = elsewhere.appendingPathComponent("Old.Settings@old.plist")
+    let root: [String: Any] = [
+      "format": 1, "program": ["name": "old-app", "executable": "/nonexistent/old-app"],
+      "module": "Old", "class": "Settings", "store": ["suite": "old"], "prefix": "", "keys": [],
+    ]
+    try PropertyListSerialization.data(fromPropertyList: root, format: .xml, options: 0)
+      .write(to: target)
+    let folder = editor.publishedSchemas.appendingPathComponent("old-app")
+    try FileManager.default.createSymbolicLink(at: folder, withDestinationURL: elsewhere)
+    let skipped = """
+      settings-editor: skipped \(folder.path): not read (it is a symbolic link, and the user's \
+      schema folder takes no links); nothing in it was removed
+
+      """
+    for arguments in [["schema", "remove", "old-app"], ["schema", "remove", "--gone"]] {
+      let result = try editor.run(arguments)
+      #expect(result.status == 0, "\(arguments)")
+      #expect(result.output == "", "\(arguments)")
+      #expect(result.error == skipped, "\(arguments)")
+      #expect(FileManager.default.fileExists(atPath: target.path), "\(arguments)")
+    }
+  }
+
+  /// Issue 22: an installed schema that describes a key of the probe's suite otherwise — the
+  /// user's folder comes first, so the probe's description wins; list-schemas names the
+  /// conflict on standard error, describe in a `conflict:` line, and write checks the winner's.
+  @Test func aConflictIsWonByTheFirstInSearchOrderAndNamed() throws {
+    let hidden = editor.preferences.appendingPathComponent(
+      "installed/ObservableDefaults/schemas/other-app/Other.Settings@\(suite).plist")
+    try FileManager.default.createDirectory(
+      at: hidden.deletingLastPathComponent(), withIntermediateDirectories: true)
+    let key: [String: Any] = [
+      "name": "scrollback", "key": "scrollback", "type": "String", "kind": "string",
+      "optional": false, "storedForm": "string", "default": "many",
+    ]
+    let root: [String: Any] = [
+      "format": 1, "program": ["name": "other-app"], "module": "Other", "class": "Settings",
+      "store": ["suite": suite], "prefix": "", "keys": [key],
+    ]
+    try PropertyListSerialization.data(fromPropertyList: root, format: .xml, options: 0)
+      .write(to: hidden)
+    let winner = editor.publishedSchemas.appendingPathComponent(
+      "schema-probe/schema_probe.ProbeAppSettings@\(suite).plist")
+
+    let list = try editor.run("list-schemas")
+    #expect(list.status == 0)
+    #expect(list.output.split(separator: "\n").last == "\(suite)\tOther.Settings\tother-app")
+    #expect(
+      list.error == """
+        settings-editor: conflict: \(hidden.path) describes scrollback of \(suite) otherwise \
+        than \(winner.path), which comes first; its description is hidden
+
+        """)
+    let lines = try editor.run("describe", suite, "scrollback").output.split(separator: "\n")
+    #expect(
+      lines.prefix(4) == [
+        "key: scrollback", "schema: schema_probe.ProbeAppSettings of schema-probe",
+        "conflict: \(hidden.path) describes this key otherwise and is hidden (\(winner.path) comes first)",
+        "type: Int16",
+      ])
+    #expect(try editor.run("write", suite, "scrollback", "many").status == 65)
+    #expect(try editor.run("write", suite, "scrollback", "-int", "5").status == 0)
+  }
+
+  /// Issue 22: the program folders are read by descriptor a batch at a time: 300 programs are
+  /// listed with at most 128 files open (holding every folder open, most were refused with
+  /// "Too many open files").
+  @Test func manyProgramsAreListedWithFewFilesOpen() throws {
+    for index in 0..<300 {
+      let program = "app\(index)"
+      let file = editor.publishedSchemas.appendingPathComponent(
+        "\(program)/App.Settings@\(program).plist")
+      try FileManager.default.createDirectory(
+        at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+      let root: [String: Any] = [
+        "format": 1, "program": ["name": program], "module": "App", "class": "Settings",
+        "store": ["suite": program], "prefix": "", "keys": [],
+      ]
+      try PropertyListSerialization.data(fromPropertyList: root, format: .binary, options: 0)
+        .write(to: file)
+    }
+    let result = try editor.run(openFileLimit: 128, "list-schemas")
+    #expect(result.status == 0)
+    #expect(result.error == "")
+    #expect(result.output.split(separator: "\n").count == 302, "the probe's two and 300")
   }
 
   @Test func anUnusableFileIsNamedAndTheOthersStillListed() throws {

@@ -70,4 +70,54 @@ import Testing
         == true)
     #expect(settings.volume == 7)
   }
+
+  /// Issue 22: the refusal of a change because the suite does not parse goes once the file
+  /// parses again (it stayed on the status line until the next key).
+  @Test func aRefusalBecauseTheFileDoesNotParseGoesWhenItParsesAgain() async throws {
+    let (suite, writer) = try TestPreferences.suite(["age": 20])
+    try writer.flush()
+    let file = TestPreferences.file(ofSuite: suite)
+    let domain = SuiteRows(suite: suite, folder: TestPreferences.folder)
+    domain.startWatching { job in Task { @MainActor in job() } }
+    let (canvas, session, screen) = TestScreen.show(domain, rows: 10, columns: 100)
+    try Data("<plist><dict><key>age</key>".utf8).write(to: file)
+    #expect(await poll { domain.unreadableReason != nil })
+    screen.draw(session.handle(.enter))
+    #expect(
+      session.state.message?.text.hasPrefix(
+        "age not saved: \(suite) is unreadable (not a valid property") == true)
+    #expect(canvas.line(8) != " age", "the message covers the status line")
+
+    try PropertyListSerialization.data(fromPropertyList: ["age": 21], format: .xml, options: 0)
+      .write(to: file)
+    #expect(await poll { domain.unreadableReason == nil })
+    screen.draw(Damage())
+    #expect(session.state.message == nil)
+    #expect(canvas.line(8) == " age", "\(canvas.line(8))")
+  }
+
+  /// Issue 22: a suite whose file has not parsed since the editor opened it says "No values
+  /// read", not "Stale values" (it has none); once it parsed, a later break keeps stale ones.
+  @Test func aFileThatNeverParsedSaysNoValuesRead() async throws {
+    let suite = TestPreferences.uniqueSuite()
+    let file = TestPreferences.file(ofSuite: suite)
+    try Data("<plist><dict><key>age</key>".utf8).write(to: file)
+    let domain = SuiteRows(suite: suite, folder: TestPreferences.folder)
+    domain.startWatching { job in Task { @MainActor in job() } }
+    let (canvas, _, screen) = TestScreen.show(domain, rows: 10, columns: 100)
+    #expect(canvas.line(0).hasSuffix("[suite, UNREADABLE]"), "\(canvas.line(0))")
+    #expect(
+      canvas.line(8).hasPrefix(" No values read: not a valid property list, left unchanged: "),
+      "\(canvas.line(8))")
+
+    try PropertyListSerialization.data(fromPropertyList: ["age": 21], format: .xml, options: 0)
+      .write(to: file)
+    #expect(await poll { domain.unreadableReason == nil })
+    try Data("<plist><dict><key>age</key>".utf8).write(to: file)
+    #expect(await poll { domain.unreadableReason != nil })
+    screen.draw(Damage())
+    #expect(
+      canvas.line(8).hasPrefix(" Stale values: not a valid property list, left unchanged: "),
+      "\(canvas.line(8))")
+  }
 }

@@ -48,6 +48,17 @@ struct EditorProcess {
       ).finish())
   }
 
+  /// Runs the program with `arguments`, through `/bin/sh`, with at most `limit` files open at
+  /// once (`ulimit -n`).
+  func run(openFileLimit limit: Int, _ arguments: String...) throws -> Result {
+    Result(
+      try ChildProcess(
+        URL(fileURLWithPath: "/bin/sh"),
+        ["-c", "ulimit -n \(limit) && exec \"$0\" \"$@\"", Self.binary.path] + arguments,
+        environment: Dictionary(uniqueKeysWithValues: environment)
+      ).finish())
+  }
+
   /// Starts the program with `arguments` in this folder, without waiting.
   func start(_ arguments: [String], input: Data? = nil) throws -> ChildProcess {
     try ChildProcess(

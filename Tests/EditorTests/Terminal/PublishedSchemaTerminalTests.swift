@@ -101,8 +101,77 @@ extension TerminalEditorTests {
     // The message is broken over the status lines: compare without the breaks and spaces.
     let text = screen.joined().replacingOccurrences(of: " ", with: "")
     #expect(text.contains("\(bad.path):cannotberead:"), "\(screen)")
-    #expect(text.contains("(and1moreunusableschemafiles:settings-editorlist-schemasnameseach)"))
+    #expect(text.contains("(and1moreschemaproblems:settings-editorlist-schemasnameseach)"))
     #expect(!screen.contains { $0.contains("OwnSettings") })
+    try session.send("q")
+  }
+
+  /// Issue 22: a conflict between two schemas of one suite is named on the status line, and
+  /// the hidden file's description of the key is not shown.
+  @Test func aConflictIsNamedOnTheStatusLine() throws {
+    #expect(try editor.runSchemaProbe("print").status == 0)
+    let suite = "com.example.schema-probe"
+    let hidden = editor.preferences.appendingPathComponent(
+      "installed/ObservableDefaults/schemas/other-app/Other.Settings@\(suite).plist")
+    try FileManager.default.createDirectory(
+      at: hidden.deletingLastPathComponent(), withIntermediateDirectories: true)
+    let keys: [[String: Any]] = ["scrollback", "wrapsLines"].map { name in
+      [
+        "name": name, "key": name, "type": "String", "kind": "string", "optional": false,
+        "storedForm": "string", "default": "many",
+      ]
+    }
+    let root: [String: Any] = [
+      "format": 1, "program": ["name": "other-app"], "module": "Other", "class": "OtherSettings",
+      "store": ["suite": suite], "prefix": "", "keys": keys,
+    ]
+    try PropertyListSerialization.data(fromPropertyList: root, format: .xml, options: 0)
+      .write(to: hidden)
+    let session = try TmuxSession(command: editor.shellCommand([]), columns: 120, rows: 24)
+    var screen = try session.waitForScreen { $0.contains { $0.contains("conflict:") } }
+    let text = screen.joined().replacingOccurrences(of: " ", with: "")
+    #expect(
+      text.contains("conflict:\(hidden.path)describesscrollbackof\(suite)otherwisethan"),
+      "\(screen)")
+    // The objects pane: the demo's four, the probe's two classes, then the other program's,
+    // whose rows are its keys but the hidden one.
+    try session.send("Tab", "j", "j", "j", "j", "j", "j")
+    screen = try session.waitForScreen { $0[0].contains("OtherSettings") }
+    #expect(screen.contains { $0.contains("wrapsLines") })
+    #expect(!screen.contains { $0.contains("scrollback") }, "\(screen)")
+    try session.send("q")
+  }
+
+  /// Issue 22: the demo's suite is listed once — as its object — although another program
+  /// published a schema of it (it was listed again through that schema) and its file is
+  /// written again while the editor runs (it was listed again as a new raw suite).
+  @Test func theDemoSuiteIsListedOnceAsItsObject() throws {
+    #expect(try editor.run("write", "com.example.demo", "age", "-int", "30").status == 0)
+    let copy = editor.publishedSchemas.appendingPathComponent(
+      "demo-copy/Demo.Settings@com.example.demo.plist")
+    try FileManager.default.createDirectory(
+      at: copy.deletingLastPathComponent(), withIntermediateDirectories: true)
+    let root: [String: Any] = [
+      "format": 1, "program": ["name": "demo-copy"], "module": "Demo", "class": "Settings",
+      "store": ["suite": "com.example.demo"], "prefix": "", "keys": [],
+    ]
+    try PropertyListSerialization.data(fromPropertyList: root, format: .xml, options: 0)
+      .write(to: copy)
+    let session = try TmuxSession(command: editor.shellCommand([]), columns: 100, rows: 24)
+    try session.waitForScreen { $0.contains { $0.contains("CloudSettings") } }
+    #expect(try editor.run("write", "com.example.demo", "age", "-int", "31").status == 0)
+    try session.waitForScreen { self.row("age", in: $0)?.hasSuffix("31") == true }
+    // r lists the suites that appeared since: none.
+    try session.send("r")
+    let screen = try session.waitForScreen { $0.contains { $0.contains("Reloaded Settings") } }
+    #expect(screen.contains { $0.hasPrefix(" Reloaded Settings from disk") }, "\(screen)")
+    // The objects pane's entries: the demo's four objects, nothing else.
+    let entries = screen.dropFirst(2).filter { $0.contains("│") }
+      .map { $0.split(separator: "│").first.map(String.init) ?? "" }
+      .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    #expect(
+      entries == ["▸ Settings", "AppearanceSettings", "EveryTypeSettings", "CloudSettings ☁"],
+      "\(screen)")
     try session.send("q")
   }
 }

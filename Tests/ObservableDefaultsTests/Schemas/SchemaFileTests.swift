@@ -175,6 +175,89 @@ import Testing
     #expect(try Data(contentsOf: url) == garbage)
   }
 
+  /// Issue 22: a program folder or file whose name is not UTF-8 is listed and read (it was
+  /// skipped, or reported as gone), its bytes shown as `\xHH`.
+  @Test func namesThatAreNotUTF8AreListedWithTheirBytesEscaped() throws {
+    let folder = RawPath(temporary.url, Array("app".utf8) + [0xFF])
+    let good = folder.appending(Array("App.Settings@com.example.app.plist".utf8))
+    let bad = folder.appending(Array("Bad".utf8) + [0xFE] + Array(".plist".utf8))
+    defer { for path in [good, bad, folder] { path.remove() } }
+    try folder.makeFolder()
+    try good.write(xml(root()))
+    try bad.write(Data("<plist><dict><key>format".utf8))
+    let files = directory.files()
+    let shown = temporary.url.path + "/app\\xFF"
+    #expect(
+      files.map(\.url.path) == [
+        shown + "/App.Settings@com.example.app.plist", shown + "/Bad\\xFE.plist",
+      ])
+    #expect(files.map(\.programFolder) == ["app\\xFF", "app\\xFF"])
+    try #require(files.count == 2)
+    #expect(try files[0].schema.get().store == .suite("com.example.app"))
+    guard case .failure(.unreadable(let path, let reason)) = files[1].schema else {
+      Issue.record("\(files[1].schema)")
+      return
+    }
+    #expect(path == shown + "/Bad\\xFE.plist")
+    #expect(reason == "Encountered unexpected EOF")
+  }
+
+  /// Writes a valid schema file at `relativePath` of the temporary folder (folders made).
+  private func schemaFile(_ relativePath: String) throws -> URL {
+    let url = temporary.file(relativePath)
+    try FileManager.default.createDirectory(
+      at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try xml(root()).write(to: url)
+    return url
+  }
+
+  /// Issue 22: the user's folder takes no symbolic links (opened with O_NOFOLLOW): a linked
+  /// file is refused naming it, a linked program folder is not read and is named too.
+  @Test func aLinkInTheUsersFolderIsRefusedNamingTheFile() throws {
+    let users = SettingsSchemaDirectory(url: temporary.file("user"))
+    let target = try schemaFile("elsewhere/app/App.Settings@com.example.app.plist")
+    let link = temporary.file("user/app/App.Settings@com.example.app.plist")
+    try FileManager.default.createDirectory(
+      at: link.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
+    try FileManager.default.createSymbolicLink(
+      at: temporary.file("user/linked"),
+      withDestinationURL: target.deletingLastPathComponent())
+    let listing = users.listing()
+    #expect(listing.files.map(\.url) == [link])
+    let reason = "it is a symbolic link, and the user's schema folder takes no links"
+    #expect(listing.files.first?.error == .unreadable(path: link.path, reason: reason))
+    #expect(
+      listing.refusedFolders.map(\.description)
+        == ["\(temporary.file("user/linked").path): not read: \(reason)"])
+  }
+
+  /// Issue 22: an installed folder follows a link only into an installed folder; one that leads
+  /// elsewhere is refused naming the file and where it leads.
+  @Test func anInstalledLinkIsFollowedOnlyIntoAnInstalledFolder() throws {
+    let installed = [temporary.file("a"), temporary.file("b")]
+    let folder = SettingsSchemaDirectory(url: installed[0], linkTargets: installed)
+    let inside = try schemaFile("b/app/App.Settings@com.example.app.plist")
+    let outside = try schemaFile("outside/App.Settings@com.example.app.plist")
+    try FileManager.default.createDirectory(
+      at: temporary.file("a/app"), withIntermediateDirectories: true)
+    let followed = temporary.file("a/app/App.Inside@com.example.app.plist")
+    let refused = temporary.file("a/app/App.Outside@com.example.app.plist")
+    try FileManager.default.createSymbolicLink(at: followed, withDestinationURL: inside)
+    try FileManager.default.createSymbolicLink(at: refused, withDestinationURL: outside)
+    let files = folder.files()
+    #expect(files.map(\.url) == [followed, refused])
+    try #require(files.count == 2)
+    #expect(try files[0].schema.get().store == .suite("com.example.app"))
+    let target = outside.resolvingSymlinksInPath().path
+    #expect(
+      files[1].error
+        == .unreadable(
+          path: refused.path,
+          reason: "it is a symbolic link to \(target), outside the installed schema folders "
+            + "(\(installed[0].path), \(installed[1].path))"))
+  }
+
   @Test func fileNamesAreSanitized() throws {
     let schema = SettingsSchema(
       program: .init(name: "../evil"), module: "App", className: "Settings",
@@ -182,5 +265,13 @@ import Testing
     #expect(
       directory.fileURL(for: schema).path
         == temporary.url.path + "/_._evil/App.Settings@a_b__2J.plist")
+  }
+}
+
+extension SettingsSchemaFile {
+  /// Why the file holds no schema; nil when it holds one.
+  fileprivate var error: SettingsSchemaError? {
+    if case .failure(let error) = schema { return error }
+    return nil
   }
 }
