@@ -1,4 +1,4 @@
-import ObservableDefaults
+package import ObservableDefaults
 
 /// Two published schema files that describe keys of one store otherwise: the first in the
 /// search order wins — the user's folder, then each folder of `$XDG_DATA_DIRS` in its order
