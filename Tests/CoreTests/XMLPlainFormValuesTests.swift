@@ -105,17 +105,7 @@ import Testing
         .dropFirst("<key>0</key>".count).description)
     var (agreed, left) = (0, 0)
     for round in 0..<2000 {
-      var bytes = [UInt8](before)
-      for _ in 0..<Int.random(in: 1...3, using: &generator) {
-        let index = Int.random(in: 0..<bytes.count, using: &generator)
-        switch Int.random(in: 0..<3, using: &generator) {
-        case 0: bytes[index] = UInt8.random(in: 0...255, using: &generator)
-        case 1: bytes.remove(at: index)
-        default:
-          bytes.insert(Array("<>/&;#\n x0.e-".utf8).randomElement(using: &generator)!, at: index)
-        }
-      }
-      let data = Data(bytes)
+      let data = Data(generator.mutated([UInt8](before), inserting: "<>/&;#\n x0.e-"))
       guard let expected = Self.foundation(data) else { continue }
       guard let values = XMLEntryScanner.values(of: data) else {
         left += 1

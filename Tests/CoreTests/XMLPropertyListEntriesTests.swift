@@ -120,16 +120,7 @@ import Testing
     let previous = try Self.parsed(before)
     var (agreed, refused, wholeOnly) = (0, 0, 0)
     for _ in 0..<1000 {
-      var bytes = [UInt8](before)
-      for _ in 0..<Int.random(in: 1...3, using: &generator) {
-        let index = Int.random(in: 0..<bytes.count, using: &generator)
-        switch Int.random(in: 0..<3, using: &generator) {
-        case 0: bytes[index] = UInt8.random(in: 0...255, using: &generator)
-        case 1: bytes.remove(at: index)
-        default: bytes.insert(Array("<>/&\n x".utf8).randomElement(using: &generator)!, at: index)
-        }
-      }
-      let after = Data(bytes)
+      let after = Data(generator.mutated([UInt8](before), inserting: "<>/&\n x"))
       let whole = try? Self.parsed(after)
       guard
         let changes = try? XMLPropertyListEntries.changes(of: after, since: old, previous: previous)

@@ -14,3 +14,20 @@ public struct SeededGenerator: RandomNumberGenerator {
     return state ^ (state >> 33)
   }
 }
+
+extension SeededGenerator {
+  /// `bytes` with one to three random mutations, each a byte replaced by a random one, a byte
+  /// removed, or one of `insertions`' bytes inserted: hostile variations of a valid file.
+  public mutating func mutated(_ bytes: [UInt8], inserting insertions: String) -> [UInt8] {
+    var bytes = bytes
+    for _ in 0..<Int.random(in: 1...3, using: &self) {
+      let index = Int.random(in: 0..<bytes.count, using: &self)
+      switch Int.random(in: 0..<3, using: &self) {
+      case 0: bytes[index] = UInt8.random(in: 0...255, using: &self)
+      case 1: bytes.remove(at: index)
+      default: bytes.insert(Array(insertions.utf8).randomElement(using: &self)!, at: index)
+      }
+    }
+    return bytes
+  }
+}
