@@ -37,7 +37,7 @@ import Testing
       "a": .set(["nested": [1, 2.5] as [Any], "d": Date(timeIntervalSince1970: 0)]),
       "b": .remove, "new key ✓": .set("Grüße & <tags>"), "absent": .remove,
     ]
-    let edited = try #require(try XMLPropertyListEdit.applying(changes, to: text))
+    let edited = try #require(try XMLPropertyListEdit.applying(changes, to: text)).text
     var expected = try Self.parsed(text)
     expected["a"] = ["nested": [1, 2.5] as [Any], "d": Date(timeIntervalSince1970: 0)]
     expected["b"] = nil
@@ -59,7 +59,8 @@ import Testing
       of: PropertyListDocument(values: ["a": Data([1]), "b": "x"]))
     let expected = try PropertyListEncoding.data(
       of: PropertyListDocument(values: ["a": data, "b": "x", "c": data]))
-    let edited = try XMLPropertyListEdit.applying(["a": .set(data), "c": .set(data)], to: before)
+    let edited = try XMLPropertyListEdit.applying(["a": .set(data), "c": .set(data)], to: before)?
+      .text
     #expect(edited == expected)
   }
 
@@ -76,7 +77,8 @@ import Testing
     #expect(try XMLPropertyListEdit.applying(["b & c": .set(1)], to: plain) == nil)
   }
 
-  /// 300 rounds of random changes to one file, each checked against the values expected.
+  /// 300 rounds of random changes to one file, each checked against the values expected and
+  /// the entries a scan of the text finds.
   @Test func randomChangesAlwaysParseToTheValuesWritten() throws {
     var generator = SeededGenerator(seed: 23)
     // XML keeps whole seconds of a date (as Foundation writes it): the pool's date has none.
@@ -98,7 +100,12 @@ import Testing
           changes[key] = .remove
         }
       }
-      text = try #require(try XMLPropertyListEdit.applying(changes, to: text))
+      let edited = try #require(try XMLPropertyListEdit.applying(changes, to: text))
+      text = edited.text
+      // The entries made from the edit are those a scan of the written text finds.
+      let scanned = try #require(XMLPropertyListEntries.entries(of: text))
+      #expect(edited.entries.keys == scanned.keys)
+      #expect(edited.entries.fingerprints == scanned.fingerprints)
       var document = PropertyListDocument(values: expected, format: .xml)
       document.apply(changes)
       expected = document.values

@@ -362,8 +362,10 @@ public struct PropertyListFile: Sendable {
     }
     if document.format != .binary { document.format = .xml }
     let data: Data
+    var editedEntries: PropertyListEntries?
     do {
-      (data, draft) = try encode(document, changes: changes, draft: draft, over: oldVersion)
+      (data, draft, editedEntries) = try encode(
+        document, changes: changes, draft: draft, over: oldVersion)
     } catch let failure as PropertyListEncodingFailure {
       throw PropertyListError(file: url, kind: .unwritable, reason: failure.reason)
     } catch {
@@ -374,17 +376,18 @@ public struct PropertyListFile: Sendable {
     known = PropertyListSnapshot(
       document: document, version: written.map { FileVersion(identity: $0, data: data) },
       draft: draft,
-      entries: draft?.entries()
+      entries: draft?.entries() ?? editedEntries
         ?? (document.format == .xml ? XMLPropertyListEntries.entries(of: data) : nil))
     return wasRead
   }
 
   /// The bytes of `document`, and for a binary one the draft that wrote them: `draft` (the
-  /// document before `changes`) with `changes` added when there is one, else a new draft.
+  /// document before `changes`) with `changes` added when there is one, else a new draft; for
+  /// an XML one written by an edit of the text on disk, the entries of the new text.
   private func encode(
     _ document: PropertyListDocument, changes: [String: PropertyListChange]?,
     draft: BinaryPropertyListDraft?, over version: FileVersion?
-  ) throws -> (Data, BinaryPropertyListDraft?) {
+  ) throws -> (Data, BinaryPropertyListDraft?, PropertyListEntries?) {
     guard document.format == .binary else {
       // The text on disk, when it is still the version the document was read from (the file
       // is locked; a writer that does not lock could still have changed it).
@@ -392,13 +395,13 @@ public struct PropertyListFile: Sendable {
         ByteHash.of(text) == version.contentHash,
         let edited = try XMLPropertyListEdit.applying(changes, to: text)
       {
-        return (edited, nil)
+        return (edited.text, nil, edited.entries)
       }
-      return (try PropertyListEncoding.data(of: document), nil)
+      return (try PropertyListEncoding.data(of: document), nil, nil)
     }
-    if var draft, let changes, try draft.apply(changes) { return (draft.data(), draft) }
+    if var draft, let changes, try draft.apply(changes) { return (draft.data(), draft, nil) }
     let made = try BinaryPropertyListDraft(values: document.values)
-    return (made.data(), made)
+    return (made.data(), made, nil)
   }
 
   /// The document on disk now, with the file locked: `known`'s (and its draft) when the file is

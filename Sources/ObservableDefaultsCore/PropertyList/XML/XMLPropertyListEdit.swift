@@ -10,16 +10,27 @@ import Foundation
 /// same encoder, as a dictionary of one entry at the same depth (so with the indentation
 /// Foundation gives the entries of a whole file), and its text is spliced in.
 enum XMLPropertyListEdit {
-  /// `text` with `changes` applied, or nil when the text is not in the plain form
+  /// `text` with `changes` applied, and the entries of the new text (what a scan of it gives:
+  /// the next re-read compares against them), or nil when the text is not in the plain form
   /// ``XMLPropertyListEntries`` scans (or holds a key twice): encode the whole document then.
+  ///
+  /// The entries are the old text's with the changed ones' fingerprints made from the text
+  /// written, the removed ones taken out and the added ones at the end: scanning the written
+  /// text again was a third of an XML flush.
   ///
   /// - Parameters:
   ///   - changes: Top-level key → change; values are canonical property-list values.
   ///   - text: The file's bytes, which parse to the document the changes apply to.
   /// - Throws: The encoder's error when a value is not a property-list value.
-  static func applying(_ changes: [String: PropertyListChange], to text: Data) throws -> Data? {
+  static func applying(_ changes: [String: PropertyListChange], to text: Data) throws -> (
+    text: Data, entries: PropertyListEntries
+  )? {
     guard let dictionary = text.withUnsafeBytes({ XMLPropertyListEntries.topDictionary($0) })
     else { return nil }
+    var entries = PropertyListEntries(
+      keys: dictionary.entries.map(\.key), fingerprints: dictionary.entries.map(\.fingerprint))
+    guard PropertyListEntries.areDistinct(entries.keys) else { return nil }
+    var removed: [Int] = []
     var positions: [String: Int] = [:]
     // A few keys are compared, not looked up: hashing each of 1,000,000 keys was a tenth of a
     // flush of one key.
@@ -27,7 +38,7 @@ enum XMLPropertyListEdit {
     let isChanged: (String) -> Bool =
       changedKeys.count <= 8 ? { changedKeys.contains($0) } : { changes[$0] != nil }
     for (index, entry) in dictionary.entries.enumerated() where isChanged(entry.key) {
-      guard positions.updateValue(index, forKey: entry.key) == nil else { return nil }
+      positions[entry.key] = index
     }
     // (range replaced, new bytes), applied from the end of the text backwards.
     var edits: [(Range<Int>, Data)] = []
@@ -36,12 +47,16 @@ enum XMLPropertyListEdit {
       let index = positions[key]
       switch (change, index) {
       case (.set(let value), let index?):
-        guard let text = try entryText(key, value, whole: false) else { return nil }
+        guard let (text, _) = try entryText(key, value, whole: false) else { return nil }
         edits.append((dictionary.entries[index].value, text))
+        entries.fingerprints[index] = fingerprint(key, text[...])
       case (.set(let value), nil):
-        guard let text = try entryText(key, value, whole: true) else { return nil }
+        guard let (text, valueStart) = try entryText(key, value, whole: true) else { return nil }
         added.append(text)
+        entries.keys.append(key)
+        entries.fingerprints.append(fingerprint(key, text[(text.startIndex + valueStart)...]))
       case (.remove, let index?):
+        removed.append(index)
         // The entry and the white space before it (back to the entry before, or `<dict>`).
         let start =
           index == 0
@@ -64,13 +79,32 @@ enum XMLPropertyListEdit {
       kept = text.startIndex + range.upperBound
     }
     result.append(text[kept...])
-    return result
+    if !removed.isEmpty {
+      let gone = Set(removed)
+      let kept = entries.keys.indices.filter { !gone.contains($0) }
+      entries = PropertyListEntries(
+        keys: kept.map { entries.keys[$0] }, fingerprints: kept.map { entries.fingerprints[$0] })
+    }
+    return (result, entries)
+  }
+
+  /// The fingerprint of an entry written with `key` (no entity: ``entryText(_:_:whole:)`` gives
+  /// up on those) and the value element `value`, as the scan of the written text makes it.
+  private static func fingerprint(_ key: String, _ value: Data.SubSequence) -> UInt64 {
+    var key = key
+    return key.withUTF8 { key in
+      value.withUnsafeBytes {
+        PropertyListEntries.fingerprint(key: UnsafeRawBufferPointer(key), value: $0)
+      }
+    }
   }
 
   /// The text Foundation writes for one entry of a top dictionary: the value element alone, or
-  /// (`whole`) the whole entry with the line break and indentation before it; nil when it is not
-  /// in the plain form (a key with an entity).
-  private static func entryText(_ key: String, _ value: Any, whole: Bool) throws -> Data? {
+  /// (`whole`) the whole entry with the line break and indentation before it, and where the
+  /// value element starts in it; nil when it is not in the plain form (a key with an entity).
+  private static func entryText(_ key: String, _ value: Any, whole: Bool) throws -> (
+    text: Data, valueStart: Int
+  )? {
     // Data: the entry of an empty value, with its Base64 lines written here (below).
     let data = value as? Data
     let document = try PropertyListEncoding.data(
@@ -79,9 +113,10 @@ enum XMLPropertyListEdit {
       let entry = dictionary.entries.first
     else { return nil }
     let start = whole ? dictionary.contents.lowerBound : entry.value.lowerBound
+    let valueStart = entry.value.lowerBound - start
     let text = document[
       (document.startIndex + start)..<(document.startIndex + entry.value.upperBound)]
-    guard let data, !data.isEmpty else { return Data(text) }
+    guard let data, !data.isEmpty else { return (Data(text), valueStart) }
     // The empty value ends with its last line: the indentation and `</data>`.
     let closing = "</data>".utf8.count
     let indentation = entry.value.count - "<data>\n".utf8.count - closing
@@ -89,7 +124,7 @@ enum XMLPropertyListEdit {
     var result = Data(text[..<end])
     result.append(base64Lines(data, indentation: text[end..<(end + indentation)]))
     result.append(text[end...])
-    return result
+    return (result, valueStart)
   }
 
   /// Characters of Base64 per line in Foundation's XML property lists (51 bytes).
