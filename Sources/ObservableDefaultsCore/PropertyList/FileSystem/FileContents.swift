@@ -165,11 +165,6 @@ package enum FileContents {
     }
   }
 
-  /// The bytes of ``read(_:maximumSize:)``, for files other than property lists of a store.
-  package static func bytes(of url: URL, maximumSize: Int) throws -> Data? {
-    try read(url, maximumSize: maximumSize)?.data
-  }
-
   private static func describe(_ type: FileStatus.Kind) -> String {
     switch type {
     case .characterDevice: "a character device"
