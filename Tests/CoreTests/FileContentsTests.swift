@@ -30,4 +30,31 @@ import Testing
       #expect(throws: PropertyListError.self) { try FileContents.read(url, maximumSize: 1_000) }
     }
   }
+
+  /// Issue 24: a file opened without following links is read from its descriptor: the file
+  /// opened, whatever was put at its path since, refused as a path is.
+  @Test func anOpenFileIsReadFromItsDescriptor() async throws {
+    try await withTemporaryFolder { folder in
+      let url = folder.file("f")
+      try Data("opened".utf8).write(to: url)
+      let descriptor = try FileDescriptor.open(Array(url.path.utf8), [.readOnly, .noFollow])
+      defer { descriptor.close() }
+      try FileSystem.rename(url.path, to: folder.file("moved").path)
+      try Data("put in its place".utf8).write(to: url)
+      let read = try FileContents.read(descriptor: descriptor, shownAs: url)
+      #expect(read == Data("opened".utf8))
+      #expect(throws: PropertyListError.self) {
+        try FileContents.read(descriptor: descriptor, shownAs: url, maximumSize: 3)
+      }
+      let opened = try FileDescriptor.open(Array(folder.url.path.utf8), [.readOnly, .folder])
+      defer { opened.close() }
+      #expect(throws: PropertyListError.self) {
+        try FileContents.read(descriptor: opened, shownAs: folder.url)
+      }
+      #expect(
+        opened.namesInFolder().map(Set.init) == [
+          Array(".".utf8), Array("..".utf8), Array("f".utf8), Array("moved".utf8),
+        ])
+    }
+  }
 }

@@ -3,10 +3,11 @@ import Testing
 
 /// Every system call of the core is made in `Sources/ObservableDefaultsCore/System/` (`Errno`,
 /// `FileDescriptor`, `FileStatus`, `FileSystem`, `Inotify`, `SystemClock`, `SystemMemory`): the
-/// rest of the core calls those wrappers, so how a call is made again after `EINTR`, how its
+/// rest of the core, and the umbrella module `Sources/ObservableDefaults` (its published schema
+/// folders included), call those wrappers, so how a call is made again after `EINTR`, how its
 /// error becomes a message and which flags every descriptor gets are decided once.
 ///
-/// The check reads the core's sources as text (comments and string literals left out) and looks
+/// The check reads the modules' sources as text (comments and string literals left out) and looks
 /// for C library calls written as free functions: names only the C library has (`fsync(`,
 /// `inotify_add_watch(`, `clock_gettime(` …) wherever they are called, `errno`, anything
 /// qualified as `Glibc.`, an `import Glibc`, and the names Swift methods share (`open`, `read`,
@@ -14,9 +15,11 @@ import Testing
 /// arguments. Memory functions that make no system call (`memchr`, `memcmp`, `malloc`) are not
 /// looked for.
 @Suite struct SystemCallTests {
-  static let coreFolder = URL(fileURLWithPath: #filePath)
+  static let sourcesFolder = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("Sources/ObservableDefaultsCore")
+    .appendingPathComponent("Sources")
+  static let coreFolder = sourcesFolder.appendingPathComponent("ObservableDefaultsCore")
+  static let umbrellaFolder = sourcesFolder.appendingPathComponent("ObservableDefaults")
 
   /// C functions that no Swift method of the core is named after: any free call counts.
   static let cOnlyFunctions: Set<String> = [
@@ -47,18 +50,35 @@ import Testing
   }
 
   @Test func theCoreMakesSystemCallsOnlyInItsSystemFolder() throws {
+    let (scanned, findings) = try Self.scan(Self.coreFolder, skipping: "System/")
+    #expect(scanned > 50)
+    #expect(findings == [], "system calls outside System/: \(findings)")
+  }
+
+  @Test func theUmbrellaModuleMakesNoSystemCalls() throws {
+    let (scanned, findings) = try Self.scan(Self.umbrellaFolder)
+    #expect(scanned > 20)
+    #expect(
+      findings == [],
+      "system calls in ObservableDefaults, not through the core's System/: \(findings)")
+  }
+
+  /// The raw calls of the Swift files of `folder` (but those under `skipped`, a path relative to
+  /// it), each file named relative to `folder`, and how many files were read.
+  static func scan(_ folder: URL, skipping skipped: String? = nil) throws -> (
+    scanned: Int, findings: [Finding]
+  ) {
     let files = try #require(
-      FileManager.default.enumerator(at: Self.coreFolder, includingPropertiesForKeys: nil))
+      FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil))
     var findings: [Finding] = []
     var scanned = 0
     for case let url as URL in files where url.pathExtension == "swift" {
-      let relative = String(url.path.dropFirst(Self.coreFolder.path.count + 1))
-      guard !relative.hasPrefix("System/") else { continue }
+      let relative = String(url.path.dropFirst(folder.path.count + 1))
+      if let skipped, relative.hasPrefix(skipped) { continue }
       scanned += 1
-      findings += Self.rawCalls(in: try String(contentsOf: url, encoding: .utf8), file: relative)
+      findings += rawCalls(in: try String(contentsOf: url, encoding: .utf8), file: relative)
     }
-    #expect(scanned > 50)
-    #expect(findings == [], "system calls outside System/: \(findings)")
+    return (scanned, findings)
   }
 
   @Test func theScanFindsRawCallsAndNothingElse() {

@@ -6,29 +6,30 @@
 ///
 /// Its ``description`` is the C library's message (`strerror`): "Permission denied", "No such
 /// file or directory".
-struct Errno: Error, Equatable, CustomStringConvertible {
+package struct Errno: Error, Equatable, CustomStringConvertible {
   /// The number, as `<errno.h>` names it.
-  let rawValue: Int32
+  package let rawValue: Int32
 
-  init(rawValue: Int32) {
+  package init(rawValue: Int32) {
     self.rawValue = rawValue
   }
 
   /// The error of the system call that just failed on this thread.
-  static var current: Errno { Errno(rawValue: errno) }
+  package static var current: Errno { Errno(rawValue: errno) }
 
   /// `EINTR`: a signal interrupted the call (it is made again).
-  static let interrupted = Errno(rawValue: EINTR)
+  package static let interrupted = Errno(rawValue: EINTR)
   /// `EAGAIN`: nothing to read yet on a non-blocking descriptor, or a lock held elsewhere.
-  static let wouldBlock = Errno(rawValue: EAGAIN)
+  package static let wouldBlock = Errno(rawValue: EAGAIN)
   /// `ENOENT`: no such file or folder.
-  static let noSuchFile = Errno(rawValue: ENOENT)
+  package static let noSuchFile = Errno(rawValue: ENOENT)
   /// `EEXIST`: the file or folder exists.
-  static let fileExists = Errno(rawValue: EEXIST)
+  package static let fileExists = Errno(rawValue: EEXIST)
   /// `ELOOP`: a symbolic link where none is followed, or a loop of them.
-  static let symbolicLink = Errno(rawValue: ELOOP)
+  package static let symbolicLink = Errno(rawValue: ELOOP)
 
-  var description: String { String(cString: strerror(rawValue)) }
+  /// The C library's message for the number (`strerror(3)`), as `perror` prints it.
+  package var description: String { String(cString: strerror(rawValue)) }
 
   /// Runs `call` (a system call returning -1 on failure) again while a signal interrupts it.
   ///

@@ -5,13 +5,17 @@
 /// An open file descriptor of the process: `open(2)` and the calls made on what it opened.
 /// Every descriptor is opened close-on-exec, so child processes inherit none. Closing is the
 /// owner's job (``close()``), once.
-struct FileDescriptor: Hashable, Sendable {
+package struct FileDescriptor: Hashable, Sendable {
   /// How ``open(_:_:creatingWith:)`` opens a file.
-  struct Options: OptionSet, Sendable {
-    let rawValue: Int32
+  package struct Options: OptionSet, Sendable {
+    package let rawValue: Int32
+
+    package init(rawValue: Int32) {
+      self.rawValue = rawValue
+    }
 
     /// Read only (`O_RDONLY`, the default).
-    static let readOnly: Options = []
+    package static let readOnly: Options = []
     /// Write only (`O_WRONLY`).
     static let writeOnly = Options(rawValue: O_WRONLY)
     /// Read and write (`O_RDWR`).
@@ -21,14 +25,22 @@ struct FileDescriptor: Hashable, Sendable {
     /// With ``create``: fail with ``Errno/fileExists`` when the file exists (`O_EXCL`).
     static let exclusive = Options(rawValue: O_EXCL)
     /// Fail with ``Errno/symbolicLink`` when the path is a symbolic link (`O_NOFOLLOW`).
-    static let noFollow = Options(rawValue: O_NOFOLLOW)
+    package static let noFollow = Options(rawValue: O_NOFOLLOW)
     /// Never wait: opening a named pipe does not wait for a writer, reading it not for data
     /// (`O_NONBLOCK`).
-    static let nonBlocking = Options(rawValue: O_NONBLOCK)
+    package static let nonBlocking = Options(rawValue: O_NONBLOCK)
+    /// Fail with `ENOTDIR` unless the path is a folder (`O_DIRECTORY`), opened to list it
+    /// (``namesInFolder()``) or to open its entries (``open(_:relativeTo:_:)``).
+    package static let folder = Options(rawValue: O_DIRECTORY)
   }
 
   /// The descriptor's number.
-  let rawValue: Int32
+  package let rawValue: Int32
+
+  /// The descriptor numbered `rawValue`, opened elsewhere.
+  package init(rawValue: Int32) {
+    self.rawValue = rawValue
+  }
 
   /// Opens the file at `path`.
   ///
@@ -43,8 +55,42 @@ struct FileDescriptor: Hashable, Sendable {
       rawValue: try Errno.retryingInterrupts { Glibc.open(path, flags, mode) })
   }
 
+  /// Opens `name`, given as the bytes the kernel takes (a name that is not UTF-8 included),
+  /// relative to the open folder `folder` (`openat(2)`): whatever was renamed or put in place of
+  /// the folder's path since it was opened, `name` is looked up in the folder opened. An absolute
+  /// `name` is opened as it is; with no `folder`, a relative one in the working folder.
+  ///
+  /// - Parameters:
+  ///   - options: How (``Options/noFollow`` refuses a symbolic link with ``Errno/symbolicLink``,
+  ///     ``Options/folder`` anything but a folder); `O_CLOEXEC` is always added.
+  /// - Throws: The error of `openat(2)`.
+  package static func open(
+    _ name: [UInt8], relativeTo folder: FileDescriptor? = nil, _ options: Options = .readOnly
+  ) throws(Errno) -> FileDescriptor {
+    let flags = options.rawValue | O_CLOEXEC
+    let folder = folder?.rawValue ?? AT_FDCWD
+    return FileDescriptor(
+      rawValue: try name.withCPath { path throws(Errno) in
+        try Errno.retryingInterrupts { openat(folder, path, flags) }
+      })
+  }
+
+  /// The names in the open folder, `.` and `..` included, as the bytes the kernel gives
+  /// (`fdopendir(3)` on a copy of the descriptor, `readdir(3)`), in the order it gives them; nil
+  /// when the folder cannot be listed. The descriptor stays open.
+  package func namesInFolder() -> [[UInt8]]? {
+    // `closedir` closes the descriptor it is given: it gets a copy.
+    let copy = dup(rawValue)
+    guard copy >= 0 else { return nil }
+    guard let folder = fdopendir(copy) else {
+      _ = Glibc.close(copy)
+      return nil
+    }
+    return FileSystem.names(in: folder)
+  }
+
   /// Closes the descriptor; it must not be used afterwards.
-  func close() {
+  package func close() {
     _ = Glibc.close(rawValue)
   }
 
@@ -74,7 +120,7 @@ struct FileDescriptor: Hashable, Sendable {
   }
 
   /// The status of the open file (`fstat(2)`): the file opened, whatever the path names now.
-  func status() throws(Errno) -> FileStatus {
+  package func status() throws(Errno) -> FileStatus {
     var status = stat()
     try Errno.retryingInterrupts { fstat(rawValue, &status) }
     return FileStatus(status)
@@ -96,5 +142,19 @@ struct FileDescriptor: Hashable, Sendable {
   /// - Returns: Whether the lock was taken.
   func tryLockExclusively() -> Bool {
     (try? Errno.retryingInterrupts { flock(rawValue, LOCK_EX | LOCK_NB) }) != nil
+  }
+}
+
+extension [UInt8] {
+  /// Calls `body` with the bytes as a C string (a NUL after them): a path or name as the kernel
+  /// takes it, whatever its encoding.
+  func withCPath<Result, Failure: Error>(
+    _ body: (UnsafePointer<CChar>) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    try (self + [0]).withUnsafeBufferPointer { bytes throws(Failure) in
+      try bytes.withMemoryRebound(to: CChar.self) { path throws(Failure) in
+        try body(path.baseAddress!)
+      }
+    }
   }
 }

@@ -4,9 +4,9 @@
 
 /// What `stat(2)` tells of a file: its kind, permission bits, size, device and inode, and its
 /// nanosecond modification and status-change times.
-struct FileStatus {
+package struct FileStatus {
   /// The kinds of files, from the file type bits of the mode.
-  enum Kind: Equatable {
+  package enum Kind: Equatable, Sendable {
     case regularFile, folder, symbolicLink, characterDevice, blockDevice, namedPipe, socket
     case unknown
   }
@@ -31,7 +31,8 @@ struct FileStatus {
     return FileStatus(status)
   }
 
-  var kind: Kind {
+  /// The kind of file, from the file type bits of its mode.
+  package var kind: Kind {
     switch status.st_mode & S_IFMT {
     case S_IFREG: .regularFile
     case S_IFDIR: .folder
@@ -47,7 +48,7 @@ struct FileStatus {
   /// The permission bits, with set-user-ID, set-group-ID and sticky (`mode & 0o7777`).
   var permissions: mode_t { status.st_mode & 0o7777 }
   /// The size in bytes.
-  var size: Int { Int(status.st_size) }
+  package var size: Int { Int(status.st_size) }
   /// The device the file is on.
   var device: UInt64 { UInt64(status.st_dev) }
   /// The file's inode number on its device.

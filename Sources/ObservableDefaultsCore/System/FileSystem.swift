@@ -4,7 +4,7 @@
 
 /// The calls on paths that open nothing: renaming and removing files, making folders, checking
 /// access, following symbolic links and listing a folder.
-enum FileSystem {
+package enum FileSystem {
   /// Renames `source` to `destination`, atomically replacing a file there (`rename(2)`).
   static func rename(_ source: String, to destination: String) throws(Errno) {
     try Errno.retryingInterrupts { Glibc.rename(source, destination) }
@@ -16,6 +16,22 @@ enum FileSystem {
   @discardableResult
   static func removeFile(_ path: String) -> Bool {
     unlink(path) == 0
+  }
+
+  /// Removes the entry at `path`, given as the bytes the kernel takes (`unlink(2)`; a symbolic
+  /// link itself, not its target).
+  ///
+  /// - Throws: Why not.
+  package static func removeFile(bytes path: [UInt8]) throws(Errno) {
+    try path.withCPath { path throws(Errno) in try Errno.retryingInterrupts { unlink(path) } }
+  }
+
+  /// Removes the folder at `path`, given as the bytes the kernel takes, when it is empty
+  /// (`rmdir(2)`: never anything in it).
+  ///
+  /// - Throws: Why not; `ENOTEMPTY` when something is in it.
+  package static func removeEmptyFolder(bytes path: [UInt8]) throws(Errno) {
+    try path.withCPath { path throws(Errno) in try Errno.retryingInterrupts { rmdir(path) } }
   }
 
   /// Makes the folder `path`, its parent existing (`mkdir(2)`).
@@ -46,22 +62,34 @@ enum FileSystem {
   /// The absolute path of the existing `path` with every symbolic link, `.` and `..` resolved
   /// (`realpath(3)`), or nil when it does not exist or cannot be resolved.
   static func resolvedPath(_ path: String) -> String? {
-    guard let resolved = realpath(path, nil) else { return nil }
+    (try? resolvedPath(bytes: Array(path.utf8))).map { String(decoding: $0, as: UTF8.self) }
+  }
+
+  /// The absolute path of the existing `path`, given and returned as the bytes the kernel takes,
+  /// with every symbolic link, `.` and `..` resolved (`realpath(3)`).
+  ///
+  /// - Throws: Why it cannot be resolved: ``Errno/noSuchFile`` when it (or what a link in it
+  ///   leads to) does not exist.
+  package static func resolvedPath(bytes path: [UInt8]) throws(Errno) -> [UInt8] {
+    guard let resolved = path.withCPath({ realpath($0, nil) }) else { throw Errno.current }
     defer { free(resolved) }
-    return String(cString: resolved)
+    return Array(UnsafeRawBufferPointer(start: resolved, count: strlen(resolved)))
   }
 
   /// The names in the folder at `path`, `.` and `..` included (`opendir(3)`, `readdir(3)`), or
   /// nil when it cannot be opened.
   static func namesInFolder(atPath path: String) -> [String]? {
     guard let folder = opendir(path) else { return nil }
+    return names(in: folder).map { String(decoding: $0, as: UTF8.self) }
+  }
+
+  /// The names `readdir(3)` gives for the open folder stream `folder`, as bytes; closes it
+  /// (`closedir(3)`).
+  static func names(in folder: OpaquePointer) -> [[UInt8]] {
     defer { closedir(folder) }
-    var names: [String] = []
+    var names: [[UInt8]] = []
     while let entry = readdir(folder) {
-      names.append(
-        withUnsafeBytes(of: entry.pointee.d_name) { bytes in
-          String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
-        })
+      names.append(withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) })
     }
     return names
   }

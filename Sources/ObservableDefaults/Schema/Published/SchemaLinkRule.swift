@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 /// Where the symbolic links of one schema folder may lead (``SettingsSchemaDirectory/linkTargets``),
 /// with those folders resolved once per listing: entries are opened with `O_NOFOLLOW`, and a
 /// link is followed only when the file or folder it leads to lies inside one of them. With no
@@ -12,8 +8,8 @@ import Foundation
 struct SchemaLinkRule: Sendable {
   /// Why an entry was not opened.
   struct Refusal: Error {
-    /// `errno` of the failed call, nil for a link the rule refuses.
-    let code: Int32?
+    /// The error of the failed call, nil for a link the rule refuses.
+    let code: Errno?
     /// For people: `it is a symbolic link; …`, or the system's message.
     let reason: String
   }
@@ -27,7 +23,7 @@ struct SchemaLinkRule: Sendable {
 
   init(targets: [URL]) {
     followsLinks = !targets.isEmpty
-    roots = targets.compactMap { Self.resolve(Array($0.path.utf8)) }.map {
+    roots = targets.compactMap { try? FileSystem.resolvedPath(bytes: Array($0.path.utf8)) }.map {
       $0 + [UInt8(ascii: "/")]
     }
     shownRoots = targets.map(\.path).joined(separator: ", ")
@@ -36,15 +32,15 @@ struct SchemaLinkRule: Sendable {
   /// Opens the entry `name` of `folder` for reading: itself when it is no link, the file or
   /// folder a link leads to when the rule allows it.
   ///
-  /// - Throws: ``Refusal`` naming why: a link the rule refuses, or the `errno` of a failed call
-  ///   (`ENOENT` when the entry is gone).
+  /// - Throws: ``Refusal`` naming why: a link the rule refuses, or the error of a failed call
+  ///   (``Errno/noSuchFile`` when the entry is gone).
   func open(_ name: [UInt8], in folder: SchemaFolderHandle) throws(Refusal)
     -> SchemaFolderHandle.Entry
   {
     do {
-      return try folder.openEntry(name, flags: O_NOFOLLOW)
-    } catch  where error.code != ELOOP {
-      throw Refusal(code: error.code, reason: error.reason)
+      return try folder.openEntry(name, options: .noFollow)
+    } catch  where error != .symbolicLink {
+      throw Refusal(code: error, reason: error.description)
     } catch {
       // ELOOP with O_NOFOLLOW: the entry is a symbolic link.
     }
@@ -52,10 +48,11 @@ struct SchemaLinkRule: Sendable {
       throw Refusal(
         code: nil, reason: "it is a symbolic link, and the user's schema folder takes no links")
     }
-    guard let target = Self.resolve(folder.path(of: name)) else {
-      throw Refusal(
-        code: nil,
-        reason: "it is a symbolic link that leads nowhere (\(String(cString: strerror(errno))))")
+    let target: [UInt8]
+    do {
+      target = try FileSystem.resolvedPath(bytes: folder.path(of: name))
+    } catch {
+      throw Refusal(code: nil, reason: "it is a symbolic link that leads nowhere (\(error))")
     }
     guard roots.contains(where: { target.starts(with: $0) }) else {
       throw Refusal(
@@ -66,16 +63,10 @@ struct SchemaLinkRule: Sendable {
     do {
       // An absolute path: openat(2) opens it as it is. O_NOFOLLOW again: what is there now is
       // what was checked, not a link put in its place since.
-      return try folder.openEntry(target, flags: O_NOFOLLOW)
+      return try folder.openEntry(target, options: .noFollow)
     } catch {
-      throw Refusal(code: error.code, reason: error.reason)
+      throw Refusal(code: error, reason: error.description)
     }
   }
 
-  /// `path` with every symbolic link resolved (`realpath(3)`), nil when that fails.
-  private static func resolve(_ path: [UInt8]) -> [UInt8]? {
-    guard let resolved = path.withCPath({ realpath($0, nil) }) else { return nil }
-    defer { free(resolved) }
-    return Array(UnsafeRawBufferPointer(start: resolved, count: strlen(resolved)))
-  }
 }

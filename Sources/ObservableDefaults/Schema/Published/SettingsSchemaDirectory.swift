@@ -2,10 +2,6 @@ import Dispatch
 import Foundation
 import Synchronization
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 /// A folder of published settings schemas: one folder per program, one property-list file per
 /// settings class and store (`<program>/<Module.Class>@<suite or container>.plist`).
 ///
@@ -193,11 +189,11 @@ public struct SettingsSchemaDirectory: Sendable, Equatable {
     let entry: SchemaFolderHandle.Entry
     do {
       entry = try rule.open(name, in: root)
-    } catch  where error.code == ENOENT {
+    } catch  where error.code == .noSuchFile {
       return nil
     }
-    guard entry.type == S_IFDIR else {
-      close(entry.descriptor)
+    guard entry.kind == .folder else {
+      entry.descriptor.close()
       return nil
     }
     return root.folder(entry, named: name)

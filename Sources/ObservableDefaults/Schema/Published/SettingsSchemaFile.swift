@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 /// One file of a ``SettingsSchemaDirectory``.
 public struct SettingsSchemaFile: Sendable {
   /// The file. A byte of its path that is not UTF-8 is written `\xHH` here (`\xFF`), as tools
@@ -50,11 +46,13 @@ public struct SettingsSchemaFile: Sendable {
   ///
   /// - Throws: `PropertyListError` of kind `.unwritable` naming the file and the reason.
   package func remove() throws {
-    guard path.withCPath(unlink) == 0 else {
-      throw PropertyListError(
-        file: url, kind: .unwritable, reason: String(cString: strerror(errno)))
+    do {
+      try FileSystem.removeFile(bytes: path)
+    } catch {
+      throw PropertyListError(file: url, kind: .unwritable, reason: error.description)
     }
-    _ = Array(path[..<(path.lastIndex(of: UInt8(ascii: "/")) ?? 0)]).withCPath(rmdir)
+    try? FileSystem.removeEmptyFolder(
+      bytes: Array(path[..<(path.lastIndex(of: UInt8(ascii: "/")) ?? 0)]))
   }
 
   /// Reads the schema file `name` of `folder`, opened as `rule` allows (`shown` in errors): at most
@@ -68,30 +66,25 @@ public struct SettingsSchemaFile: Sendable {
       entry = try rule.open(name, in: folder)
     } catch {
       throw .unreadable(
-        path: shown, reason: error.code == ENOENT ? "the file is gone" : error.reason)
+        path: shown, reason: error.code == .noSuchFile ? "the file is gone" : error.reason)
     }
-    defer { close(entry.descriptor) }
+    defer { entry.descriptor.close() }
     let limit = SettingsSchemaDirectory.maximumFileSize
-    if entry.type == S_IFREG, entry.size > limit {
+    if entry.kind == .regularFile, entry.size > limit {
       throw .tooLarge(path: shown, size: entry.size, limit: limit)
     }
-    let contents: Data?
     let values: [String: Any]
     do {
-      // FileContents reads a path; the descriptor's own in /proc opens the very file opened
-      // above, whatever was put at its name since.
-      contents = try FileContents.bytes(
-        of: URL(fileURLWithPath: "/proc/self/fd/\(entry.descriptor)"), maximumSize: limit)
-      values =
-        try contents.map {
-          try PropertyListFile(url: URL(fileURLWithPath: shown)).document(from: $0).values
-        } ?? [:]
+      // Read from the descriptor: the very file opened above, whatever was put at its name since.
+      let file = URL(fileURLWithPath: shown)
+      let contents = try FileContents.read(
+        descriptor: entry.descriptor, shownAs: file, maximumSize: limit)
+      values = try PropertyListFile(url: file).document(from: contents).values
     } catch let error as PropertyListError {
       throw .unreadable(path: shown, reason: error.reason)
     } catch {
       throw .unreadable(path: shown, reason: "\(error)")
     }
-    guard contents != nil else { throw .unreadable(path: shown, reason: "the file is gone") }
     return try SettingsSchema(propertyList: values, path: shown)
   }
 }

@@ -17,33 +17,61 @@ package enum FileContents {
     data: Data, identity: FileIdentity
   )? {
     let read = try withOpenFile(url, maximumSize: maximumSize) { descriptor, size, failure in
-      // Not `Data(count:)`: zeroing the buffer before reading into it was a fifth of a flush of
-      // a 50 MB value. One byte more than the file, so that its end is found without growing.
-      var capacity = max(size + 1, 4096)
-      guard var buffer = malloc(capacity) else { throw failure("out of memory") }
-      var length = 0
-      do {
-        while true {
-          if length == capacity {
-            guard capacity < maximumSize else {
-              throw failure("it is larger than \(maximumSize >> 20) MiB")
-            }
-            capacity = min(capacity * 2, maximumSize + 1)
-            guard let larger = realloc(buffer, capacity) else { throw failure("out of memory") }
-            buffer = larger
-          }
-          guard
-            let count = try readSome(descriptor, into: buffer + length, capacity - length, failure)
-          else { break }
-          length += count
-        }
-      } catch {
-        free(buffer)
-        throw error
-      }
-      return Data(bytesNoCopy: buffer, count: length, deallocator: .free)
+      try readAll(descriptor, size: size, maximumSize: maximumSize, failure)
     }
     return read.map { (data: $0.0, identity: $0.1) }
+  }
+
+  /// The bytes of the file open as `descriptor`, from where it is now (its start when just
+  /// opened), refused as ``read(_:maximumSize:)`` refuses a file: the file opened, whatever was
+  /// renamed or put at its path since (a file opened without following symbolic links is read
+  /// as it was opened). The descriptor stays open.
+  ///
+  /// - Parameter url: The file, as failures name it.
+  /// - Throws: ``PropertyListError`` of kind `.unreadable` naming the reason, as
+  ///   ``read(_:maximumSize:)`` does.
+  package static func read(
+    descriptor: FileDescriptor, shownAs url: URL, maximumSize: Int = maximumSize
+  ) throws -> Data {
+    try withCheckedFile(descriptor, url, maximumSize: maximumSize) { descriptor, size, failure in
+      try readAll(descriptor, size: size, maximumSize: maximumSize, failure)
+    }.0
+  }
+
+  /// Reads all of the open file `descriptor` of `size` bytes (it may have grown since), into one
+  /// buffer of at most `maximumSize` + 1 bytes.
+  ///
+  /// - Throws: `failure` of the reason when the file is above `maximumSize` bytes, memory runs
+  ///   out or a read fails.
+  private static func readAll(
+    _ descriptor: FileDescriptor, size: Int, maximumSize: Int,
+    _ failure: (String) -> PropertyListError
+  ) throws -> Data {
+    // Not `Data(count:)`: zeroing the buffer before reading into it was a fifth of a flush of
+    // a 50 MB value. One byte more than the file, so that its end is found without growing.
+    var capacity = max(size + 1, 4096)
+    guard var buffer = malloc(capacity) else { throw failure("out of memory") }
+    var length = 0
+    do {
+      while true {
+        if length == capacity {
+          guard capacity < maximumSize else {
+            throw failure("it is larger than \(maximumSize >> 20) MiB")
+          }
+          capacity = min(capacity * 2, maximumSize + 1)
+          guard let larger = realloc(buffer, capacity) else { throw failure("out of memory") }
+          buffer = larger
+        }
+        guard
+          let count = try readSome(descriptor, into: buffer + length, capacity - length, failure)
+        else { break }
+        length += count
+      }
+    } catch {
+      free(buffer)
+      throw error
+    }
+    return Data(bytesNoCopy: buffer, count: length, deallocator: .free)
   }
 
   /// The ``ByteHash`` of the bytes of the file at `url` and the identity of the version read, as
@@ -96,6 +124,18 @@ package enum FileContents {
       }
     }
     defer { descriptor.close() }
+    return try withCheckedFile(descriptor, url, maximumSize: maximumSize, body)
+  }
+
+  /// Checks that the open file `descriptor` is a regular file of at most `maximumSize` bytes, and
+  /// gives `body` the descriptor, the size and the way to name a failure (of `url`).
+  private static func withCheckedFile<Result>(
+    _ descriptor: FileDescriptor, _ url: URL, maximumSize: Int,
+    _ body: (FileDescriptor, Int, (String) -> PropertyListError) throws -> Result
+  ) throws -> (Result, FileIdentity) {
+    func failure(_ reason: String) -> PropertyListError {
+      PropertyListError(file: url, kind: .unreadable, reason: reason)
+    }
     let status: FileStatus
     do { status = try descriptor.status() } catch { throw failure("\(error)") }
     let type = status.kind
@@ -123,11 +163,6 @@ package enum FileContents {
         if error != .wouldBlock { throw failure("\(error)") }
       }
     }
-  }
-
-  /// The bytes of ``read(_:maximumSize:)``, for files other than property lists of a store.
-  package static func bytes(of url: URL, maximumSize: Int) throws -> Data? {
-    try read(url, maximumSize: maximumSize)?.data
   }
 
   private static func describe(_ type: FileStatus.Kind) -> String {
