@@ -23,7 +23,7 @@ package enum FileSystem {
   ///
   /// - Throws: Why not.
   package static func removeFile(bytes path: [UInt8]) throws(Errno) {
-    try path.withCPath { path throws(Errno) in try Errno.retryingInterrupts { unlink(path) } }
+    _ = try path.withCPath { path throws(Errno) in try Errno.retryingInterrupts { unlink(path) } }
   }
 
   /// Removes the folder at `path`, given as the bytes the kernel takes, when it is empty
@@ -31,7 +31,7 @@ package enum FileSystem {
   ///
   /// - Throws: Why not; `ENOTEMPTY` when something is in it.
   package static func removeEmptyFolder(bytes path: [UInt8]) throws(Errno) {
-    try path.withCPath { path throws(Errno) in try Errno.retryingInterrupts { rmdir(path) } }
+    _ = try path.withCPath { path throws(Errno) in try Errno.retryingInterrupts { rmdir(path) } }
   }
 
   /// Makes the folder `path`, its parent existing (`mkdir(2)`).
