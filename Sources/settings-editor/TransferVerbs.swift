@@ -42,11 +42,13 @@ enum TransferVerbs {
     }
     let defaults = try DefaultsVerbs.suiteDefaults(suite)
     if let error = defaults.lastError { throw error }
-    for key in defaults.persistentDomain(forName: suite)?.keys.sorted() ?? []
-    where values[key] == nil {
+    let stored = defaults.persistentDomain(forName: suite) ?? [:]
+    for key in stored.keys.sorted() where values[key] == nil {
       try defaults.write(nil, forKey: key)
     }
-    for (key, value) in values {
+    // Only the values that differ are written: one written again would be encoded anew, and an
+    // XML suite's entry would lose the form of its text (entities, a one-line array).
+    for (key, value) in values where !propertyListValuesEqual(stored[key], value) {
       do {
         try defaults.write(value, forKey: key)
       } catch let error as PropertyListError {

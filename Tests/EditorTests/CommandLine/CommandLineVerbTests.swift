@@ -225,6 +225,30 @@ import Testing
     #expect(values["on"] as? Bool == true)
   }
 
+  /// `import` writes only the values that differ: the other entries of an XML suite keep their
+  /// text byte for byte (an entity, a one-line array, `<string/>`), as after a `write`.
+  @Test func importKeepsTheTextOfTheValuesItDoesNotChange() throws {
+    let url = suiteFile("verbs.keep")
+    let kept =
+      "\t<key>arr</key><array><real>1.50</real></array>\n\t<key>e</key>\n\t<string/>\n"
+      + "\t<key>zeta</key>\n\t<string>&#65;&#x42; &quot;q&apos;</string>\n"
+    let text =
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<dict>\n" + kept
+      + "\t<key>n</key>\n\t<integer>4</integer>\n</dict>\n</plist>\n"
+    try FileManager.default.createDirectory(
+      at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try Data(text.utf8).write(to: url)
+    let exported = try editor.run("export", "verbs.keep")
+    #expect(exported.status == 0)
+    let changed = exported.output.replacingOccurrences(
+      of: "<integer>4</integer>", with: "<integer>9</integer>")
+    let imported = try editor.run(["import", "verbs.keep", "-"], input: Data(changed.utf8))
+    #expect(imported.status == 0, "\(imported.error)")
+    #expect(
+      String(decoding: try Data(contentsOf: url), as: UTF8.self)
+        == text.replacingOccurrences(of: "<integer>4</integer>", with: "<integer>9</integer>"))
+  }
+
   /// Bug 10: `export --json` then `import --json` turned dates and data into strings.
   @Test func jsonExportAndImportKeepDatesAndData() throws {
     #expect(

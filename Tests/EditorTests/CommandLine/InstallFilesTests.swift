@@ -144,16 +144,34 @@ import Testing
     for verb in verbs.split(separator: " ") { #expect(zsh.contains("'\(verb):"), "\(verb)") }
   }
 
-  /// Runs `scripts/install` with `arguments` in `home` (see ``privateHome(_:)``).
-  private static func install(_ arguments: [String], home: TemporaryFolder) throws
-    -> ChildProcess.Result
-  {
+  /// Runs `scripts/install` with `arguments` in `home` (see ``privateHome(_:)``), from `folder`.
+  private static func install(
+    _ arguments: [String], home: TemporaryFolder, from folder: URL? = nil
+  ) throws -> ChildProcess.Result {
     try ChildProcess.run(
       URL(fileURLWithPath: "/usr/bin/env"),
       ["bash", scripts.appendingPathComponent("install").path] + arguments,
       environment: privateHome(home).merging(["XDG_CONFIG_HOME": home.file("config").path]) {
         $1
-      })
+      }, in: folder)
+  }
+
+  /// A relative `--prefix` is the caller's: found from the folder install ran in, not from the
+  /// repository's (it installed into the clone before).
+  @Test func aRelativePrefixIsTheCallersFolder() throws {
+    let home = try TemporaryFolder(prefix: "install-home")
+    defer { home.remove() }
+    let installed = try Self.install(
+      ["--prefix", "relative", "--binary", EditorProcess.binary.path], home: home, from: home.url)
+    #expect(installed.status == 0, "\(installed.error)")
+    for file in Self.installedFiles(under: home.file("relative").path) {
+      #expect(FileManager.default.fileExists(atPath: file), "\(file)")
+    }
+    #expect(installed.output.contains("PATH: add \(home.file("relative").path)/bin"))
+    let removed = try Self.install(
+      ["--prefix", "relative", "--uninstall"], home: home, from: home.url)
+    #expect(removed.status == 0)
+    #expect(!FileManager.default.fileExists(atPath: home.file("relative").path))
   }
 
   /// The files `scripts/install` puts under `prefix`.
