@@ -182,19 +182,7 @@ struct XMLPropertyListScanner {
       result += rest[..<ampersand]
       guard let semicolon = rest[ampersand...].firstIndex(of: ";") else { break }
       let entity = rest[rest.index(after: ampersand)..<semicolon]
-      let replacement: String? =
-        switch entity {
-        case "lt": "<"
-        case "gt": ">"
-        case "amp": "&"
-        case "quot": "\""
-        case "apos": "'"
-        default:
-          entity.hasPrefix("#x")
-            ? UInt32(entity.dropFirst(2), radix: 16).flatMap(Unicode.Scalar.init).map { String($0) }
-            : entity.hasPrefix("#")
-              ? UInt32(entity.dropFirst()).flatMap(Unicode.Scalar.init).map { String($0) } : nil
-        }
+      let replacement = XMLScalarText.character(ofEntity: entity).map { String($0) }
       result += replacement ?? String(rest[ampersand...semicolon])
       rest = rest[rest.index(after: semicolon)...]
     }

@@ -3,6 +3,23 @@ import Foundation
 /// The rules for the text of XML property-list scalars that Foundation reads leniently (see
 /// ``PropertyListValidator``).
 enum XMLScalarText {
+  /// The character an entity's name (between `&` and `;`) stands for: XML's five predefined
+  /// entities and decimal or hexadecimal character references; nil for any other name.
+  static func character(ofEntity name: some StringProtocol) -> Unicode.Scalar? {
+    switch name {
+    case "lt": "<"
+    case "gt": ">"
+    case "amp": "&"
+    case "quot": "\""
+    case "apos": "'"
+    case _ where name.hasPrefix("#x"):
+      UInt32(name.dropFirst(2), radix: 16).flatMap(Unicode.Scalar.init)
+    case _ where name.hasPrefix("#"):
+      UInt32(name.dropFirst(), radix: 10).flatMap(Unicode.Scalar.init)
+    default: nil
+    }
+  }
+
   /// Why `text` (entities decoded) cannot be the value of `element` exactly; nil when it can.
   static func problem(in text: String, element: String) -> String? {
     let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)

@@ -106,28 +106,13 @@ extension XMLEntryScanner {
         continue
       }
       guard let semicolon = text[index...].prefix(12).firstIndex(of: UInt8(ascii: ";")),
-        let scalar = entity(String(decoding: text[(index + 1)..<semicolon], as: UTF8.self))
+        let scalar = XMLScalarText.character(
+          ofEntity: String(decoding: text[(index + 1)..<semicolon], as: UTF8.self))
       else { return nil }
       output.append(contentsOf: String(scalar).utf8)
       index = semicolon + 1
     }
     return output.withUnsafeBytes { string($0) }
-  }
-
-  /// The character an entity's name (between `&` and `;`) stands for.
-  private static func entity(_ name: String) -> Unicode.Scalar? {
-    switch name {
-    case "lt": "<"
-    case "gt": ">"
-    case "amp": "&"
-    case "quot": "\""
-    case "apos": "'"
-    case _ where name.hasPrefix("#x"):
-      UInt32(name.dropFirst(2), radix: 16).flatMap(Unicode.Scalar.init)
-    case _ where name.hasPrefix("#"):
-      UInt32(name.dropFirst(), radix: 10).flatMap(Unicode.Scalar.init)
-    default: nil
-    }
   }
 
   /// A decimal integer: `Int` when it fits, else `UInt64` (the validator bounds the range).

@@ -40,7 +40,7 @@ enum XMLPropertyListEdit {
     for (index, entry) in dictionary.entries.enumerated() where isChanged(entry.key) {
       positions[entry.key] = index
     }
-    // (range replaced, new bytes), applied from the end of the text backwards.
+    // (range replaced, new bytes).
     var edits: [(Range<Int>, Data)] = []
     var added = Data()
     for (key, change) in changes.sorted(by: { $0.key < $1.key }) {
