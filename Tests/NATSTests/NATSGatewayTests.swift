@@ -9,21 +9,7 @@ import Testing
 /// JetStream domain): a device on each cluster, one container, syncing both ways.
 @Suite struct NATSGatewayTests {
   @Test func aDeviceOnEachOfTwoClustersJoinedByAGatewaySyncsBothWays() async throws {
-    // Gateway, client and route ports of both clusters, all distinct.
-    let ports = try LoopbackServer.freePorts(18)
-    let clusters = ["east": Array(ports[0..<3]), "west": Array(ports[3..<6])]
-    let serverPorts = ["east": Array(ports[6..<12]), "west": Array(ports[12..<18])]
-    func options(_ name: String) -> NATSTestCluster.Options {
-      var options = NATSTestCluster.Options()
-      options.name = name
-      options.gateway = (clusters[name]!, clusters)
-      options.ports = serverPorts[name]
-      return options
-    }
-    // JetStream's meta group spans both clusters: neither is ready before the other has started.
-    async let startingEast = Task.detached { try NATSTestCluster(options("east")) }.value
-    async let startingWest = Task.detached { try NATSTestCluster(options("west")) }.value
-    let (east, west) = try await (startingEast, startingWest)
+    let (east, west) = try await Self.startSupercluster()
     defer {
       east.remove()
       west.remove()
@@ -53,6 +39,43 @@ import Testing
       })
     #expect(eastDevice.syncStatus.endpoint.map(east.urls.contains) == true)
     #expect(westDevice.syncStatus.endpoint.map(west.urls.contains) == true)
+  }
+
+  /// Starts `east` and `west` on ports found free, and both again on other ports (up to 3
+  /// times) when a server finds its port taken by then: the clusters name each other's ports,
+  /// so neither can start again alone (a CI run with every core busy failed so).
+  private static func startSupercluster() async throws -> (NATSTestCluster, NATSTestCluster) {
+    for attempt in 1...3 {
+      // Gateway, client and route ports of both clusters, all distinct.
+      let ports = try LoopbackServer.freePorts(18)
+      let clusters = ["east": Array(ports[0..<3]), "west": Array(ports[3..<6])]
+      let serverPorts = ["east": Array(ports[6..<12]), "west": Array(ports[12..<18])]
+      func options(_ name: String) -> NATSTestCluster.Options {
+        var options = NATSTestCluster.Options()
+        options.name = name
+        options.gateway = (clusters[name]!, clusters)
+        options.ports = serverPorts[name]
+        return options
+      }
+      // JetStream's meta group spans both clusters: neither is ready before the other started.
+      async let startingEast = Task.detached { Result { try NATSTestCluster(options("east")) } }
+        .value
+      async let startingWest = Task.detached { Result { try NATSTestCluster(options("west")) } }
+        .value
+      let started = await [startingEast, startingWest]
+      if case .success(let east) = started[0], case .success(let west) = started[1] {
+        return (east, west)
+      }
+      for case .success(let cluster) in started { cluster.remove() }
+      let failures = started.compactMap { result -> (any Error)? in
+        guard case .failure(let error) = result else { return nil }
+        return error
+      }
+      guard attempt < 3, failures.contains(where: { $0 is NATSTestCluster.PortTaken }) else {
+        throw failures[0]
+      }
+    }
+    preconditionFailure("the third attempt returns or throws")
   }
 
   /// The string values a device's watch delivered, by key.

@@ -110,7 +110,7 @@ final class NATSTestCluster: LoopbackCluster, @unchecked Sendable {
   }
 
   /// A server exited at its start because its port was taken.
-  private struct PortTaken: Error, CustomStringConvertible {
+  struct PortTaken: Error, CustomStringConvertible {
     let server: String
     var description: String { "\(server) exited at its start: its port was taken" }
   }
