@@ -68,17 +68,16 @@ final class EditorSession {
 
   /// The indices of the shown source's rows that are listed, in order: all of them, or the
   /// modified ones under the `m` filter (the focused row too is hidden when it is not).
-  func listedRows() -> [Int] {
-    guard let source = currentSource else { return [] }
-    let all = Array(0..<source.rowCount)
-    guard state.showsModifiedOnly else { return all }
-    return all.filter { source.row(at: $0).isModified }
+  func listedRows() -> ListedRows {
+    guard let source = currentSource else { return .all(0) }
+    guard state.showsModifiedOnly else { return .all(source.rowCount) }
+    return .filtered(source.rowCount) { source.row(at: $0).isModified }
   }
 
   /// Moves the focus to the listed row nearest to it (the next one on a tie) when the focused
   /// row is not among `listed`; it stays where it is when nothing is listed.
-  func keepFocus(amongListed listed: [Int]) {
-    guard !listed.contains(state.rowIndex),
+  func keepFocus(amongListed listed: ListedRows) {
+    guard listed.position(of: state.rowIndex) == nil,
       let nearest = listed.min(by: { distance($0) < distance($1) })
     else { return }
     state.rowIndex = nearest
@@ -196,7 +195,7 @@ final class EditorSession {
     case .rows:
       let listed = listedRows()
       guard !listed.isEmpty else { return Damage() }
-      let position = listed.firstIndex(of: state.rowIndex) ?? 0
+      let position = listed.position(of: state.rowIndex) ?? 0
       let old = state.rowIndex
       state.rowIndex = listed[max(0, min(position + offset, listed.count - 1))]
       return Damage(rows: [old, state.rowIndex])

@@ -18,9 +18,8 @@ final class EditorScreen {
   private var generation = 0
   private var rowScroll = 0
   private var sourceScroll = 0
-  /// The listed rows (source indices) in screen order, and each one's position.
-  private var listed: [Int] = []
-  private var positions: [Int: Int] = [:]
+  /// The listed rows (source indices) in screen order.
+  private var listed = ListedRows.all(0)
   private var redrawCounts: [RowID: Int] = [:]
   private var marks = ChangeMarks()
   /// How many lines of the rows pane the status message covered in the last frame.
@@ -117,7 +116,7 @@ final class EditorScreen {
     let oldScrolls = (rowScroll, sourceScroll)
     // Under `m` the focused row leaves the list when it is no longer modified (`d`).
     let focusHidden = state.showsModifiedOnly && session.focusedRow == nil
-    if let position = positions[state.rowIndex], !focusHidden {
+    if let position = listed.position(of: state.rowIndex), !focusHidden {
       rowScroll = Self.scroll(rowScroll, toShow: position, visible: visible)
     } else if !listed.isEmpty {
       // The focus left the listed rows (a filter changed): list them again.
@@ -147,9 +146,8 @@ final class EditorScreen {
     } onChange: {
       invalidation.invalidateLayout(generation: generation)
     }
-    listed = session.listedRows().filter { $0 < rowCount }
+    listed = session.listedRows().limited(to: rowCount)
     session.keepFocus(amongListed: listed)
-    positions = Dictionary(uniqueKeysWithValues: listed.enumerated().map { ($1, $0) })
     let rows = rowsToFit(rowCount: rowCount)
     let layout = ScreenLayout(
       size: canvas.size, titles: session.sources.map(objectTitle), rows: rows,
@@ -185,7 +183,7 @@ final class EditorScreen {
       return (0..<rowCount).map(source.row(at:))
     }
     let visible = ScreenLayout.visibleCount(in: canvas.size)
-    if let position = positions[session.state.rowIndex] {
+    if let position = listed.position(of: session.state.rowIndex) {
       rowScroll = Self.scroll(rowScroll, toShow: position, visible: visible)
     }
     return listed.dropFirst(rowScroll).prefix(visible).map(source.row(at:))
@@ -272,7 +270,7 @@ final class EditorScreen {
 
   private func paintRow(_ index: Int) {
     guard let layout, let source = session.currentSource, !layout.isTooSmall,
-      session.state.mode.overlay == nil, let position = positions[index]
+      session.state.mode.overlay == nil, let position = listed.position(of: index)
     else { return }
     let line = layout.firstListLine + position - rowScroll
     guard position >= rowScroll, line < layout.firstListLine + layout.visibleCount,
