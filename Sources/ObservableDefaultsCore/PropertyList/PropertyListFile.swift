@@ -63,8 +63,11 @@ public struct PropertyListFile: Sendable {
   package func readSnapshot() throws -> PropertyListSnapshot? {
     guard let (data, identity) = try readData() else { return nil }
     PropertyListCounters.count(\.parses, path: url.resolvingSymlinksInPath().path)
+    // Hashed first: the parse gives the pages of these bytes (this read's own) back as it goes.
+    let version = FileVersion(identity: identity, data: data)
     return PropertyListSnapshot(
-      document: try parse(data), version: FileVersion(identity: identity, data: data))
+      document: try parse(data, comparingTo: nil, releasingPages: true).document,
+      version: version)
   }
 
   /// Reads and parses the file again after a change.
@@ -172,10 +175,14 @@ public struct PropertyListFile: Sendable {
 
   /// Parses `data` as this file's contents: the one place where bytes become values. With
   /// `previous`, also returns the keys whose value differs from it and, for a binary file, its
-  /// entries (see ``rereadSnapshot(comparingTo:since:)``).
+  /// entries (see ``rereadSnapshot(comparingTo:since:)``). With `releasingPages`, the bytes are
+  /// no one else's and a binary file's pages are given back as they are read (see
+  /// ``BinaryPropertyListReader/value(releasingPagesOf:)``).
   ///
   /// - Throws: ``PropertyListError`` of kind `.malformed`.
-  private func parse(_ data: Data, comparingTo previous: [String: Any]?) throws -> (
+  private func parse(
+    _ data: Data, comparingTo previous: [String: Any]?, releasingPages: Bool = false
+  ) throws -> (
     document: PropertyListDocument, changedKeys: Set<String>?,
     entries: PropertyListEntries?
   ) {
@@ -194,6 +201,8 @@ public struct PropertyListFile: Sendable {
         if let previous {
           (root, changedKeys, entries) = try BinaryPropertyListReader.value(
             of: data, comparingTo: previous)
+        } else if releasingPages {
+          root = try BinaryPropertyListReader.value(releasingPagesOf: data).root
         } else {
           root = try BinaryPropertyListReader.value(of: data)
         }

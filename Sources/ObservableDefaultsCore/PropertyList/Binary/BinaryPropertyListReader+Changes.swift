@@ -71,7 +71,7 @@ extension BinaryPropertyListReader {
   }
 
   /// The bytes of object `index` (marker included) when it is a scalar; nil for a container.
-  private func scalarRange(_ index: Int) throws(PropertyListRejection) -> Range<Int>? {
+  func scalarRange(_ index: Int) throws(PropertyListRejection) -> Range<Int>? {
     let offset = try objectOffset(index)
     let marker = bytes[offset]
     let low = Int(marker & 0x0F)

@@ -28,6 +28,27 @@ struct BinaryPropertyListReader {
     }
   }
 
+  /// The value of the top object of `data`, as ``value(of:)`` reads it, giving back to the
+  /// system the whole pages of `data`'s bytes that reading the top dictionary is done with, as
+  /// it goes (see ``BinaryPropertyListPageRelease``): at a million keys, the file's bytes no
+  /// longer add to the values built from them at the memory peak of an open.
+  ///
+  /// - Parameter data: Bytes no other `Data` shares (a file's bytes just read): the pages given
+  ///   back read as zeros afterwards.
+  /// - Returns: The top object, and how many pages were given back.
+  /// - Throws: ``PropertyListRejection`` when the bytes are not a consistent binary property list.
+  static func value(releasingPagesOf data: Data) throws(PropertyListRejection)
+    -> (root: Any, releasedPages: Int)
+  {
+    try reading(data) { reader throws(PropertyListRejection) in
+      guard let (start, count) = try reader.topDictionaryEntries(),
+        var pages = BinaryPropertyListPageRelease(reader: reader, entries: start, count: count)
+      else { return (try reader.value(reader.topObject, depth: 1), 0) }
+      let root = try reader.dictionary(start, count, depth: 1) { pages.release(after: $0) }
+      return (root, pages.releasedPages)
+    }
+  }
+
   /// The value of the top object of `data`, read again after a change: when it is a dictionary,
   /// each of its values that equals `previous`'s value for the key is `previous`'s value itself
   /// (strings are compared with the file's bytes, so unchanged ones are neither decoded nor
@@ -131,18 +152,27 @@ struct BinaryPropertyListReader {
       return array
     case 0xD:
       let (start, count) = try lengthAndStart(offset, low)
-      try require(start, 2 * count * referenceSize)
-      var dictionary: [String: Any] = [:]
-      dictionary.reserveCapacity(count)
-      for position in 0..<count {
-        let key = try string(at: try objectOffset(try reference(start, position)))
-        let element = try value(try reference(start, count + position), depth: depth + 1)
-        if let first = dictionary.updateValue(element, forKey: key) { dictionary[key] = first }
-      }
-      return dictionary
+      return try dictionary(start, count, depth: depth)
     default:
       throw Self.inconsistent()
     }
+  }
+
+  /// The dictionary at `depth` whose `count` key references start at byte `start`, its value
+  /// references after them; `afterEntry` is called with each position once its entry is read.
+  func dictionary(
+    _ start: Int, _ count: Int, depth: Int, afterEntry: ((Int) -> Void)? = nil
+  ) throws(PropertyListRejection) -> [String: Any] {
+    try require(start, 2 * count * referenceSize)
+    var dictionary: [String: Any] = [:]
+    dictionary.reserveCapacity(count)
+    for position in 0..<count {
+      let key = try string(at: try objectOffset(try reference(start, position)))
+      let element = try value(try reference(start, count + position), depth: depth + 1)
+      if let first = dictionary.updateValue(element, forKey: key) { dictionary[key] = first }
+      afterEntry?(position)
+    }
+    return dictionary
   }
 
   /// The top dictionary read against `previous`, with its entries (see
@@ -244,9 +274,16 @@ struct BinaryPropertyListReader {
   }
 
   func objectOffset(_ index: Int) throws(PropertyListRejection) -> Int {
-    let offset = Int(bytes.bigEndianInteger(at: tableOffset + index * offsetSize, size: offsetSize))
+    let offset = Int(
+      bytes.bigEndianInteger(at: offsetTableSlot(index).lowerBound, size: offsetSize))
     guard offset >= 8, offset < tableOffset else { throw Self.inconsistent() }
     return offset
+  }
+
+  /// The bytes of object `index`'s offset in the offset table.
+  func offsetTableSlot(_ index: Int) -> Range<Int> {
+    let start = tableOffset + index * offsetSize
+    return start..<start + offsetSize
   }
 
   /// The count of a data, string or container object (in its marker, or the integer object

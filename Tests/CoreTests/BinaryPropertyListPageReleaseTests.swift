@@ -1,0 +1,110 @@
+import Foundation
+import ObservableDefaultsTesting
+import Testing
+
+@testable import ObservableDefaultsCore
+
+/// Reading a large binary file while giving its pages back: the same values as Foundation's
+/// reader, the pages given back really read as zeros, and the file's version still recognized.
+@Suite struct BinaryPropertyListPageReleaseTests {
+  /// A top dictionary of about 3 MB with every kind of value, shared values and nested
+  /// containers, so that the entries' objects lie all over the file.
+  private static var values: [String: Any] {
+    var values = BinaryPropertyListWriterTests.values
+    for index in 0..<30_000 {
+      values["key \(index)"] =
+        switch index % 6 {
+        case 0: "value \(index) long enough not to be a small string"
+        case 1: "shared by many entries"
+        case 2: ["nested \(index)": [index, "ü \(index)", Data(repeating: 7, count: 40)] as [Any]]
+        case 3: "UTF-16 🎹 \(index)"
+        case 4: Data(repeating: UInt8(index & 0xFF), count: 120)
+        default: Double(index) / 7
+        }
+    }
+    values["one value over many pages"] = Data(repeating: 1, count: 300_000)
+    return values
+  }
+
+  /// ``values`` written by Foundation's writer or by ours.
+  private static func data(by writer: String) throws -> Data {
+    writer == "ours"
+      ? try BinaryPropertyListWriter.data(of: values)
+      : try PropertyListSerialization.data(fromPropertyList: values, format: .binary, options: 0)
+  }
+
+  /// The bytes of `data` in a buffer of their own, as a file read gives them.
+  private func owned(_ data: Data) -> Data {
+    data.withUnsafeBytes { Data(bytes: $0.baseAddress!, count: $0.count) }
+  }
+
+  @Test(arguments: ["Foundation", "ours"])
+  func givesBackEveryPageAndReadsFoundationsValues(writer: String) throws {
+    let data = try Self.data(by: writer)
+    let bytes = owned(data)
+    let (root, released) = try BinaryPropertyListReader.value(releasingPagesOf: bytes)
+    let foundations = try PropertyListSerialization.propertyList(from: data, format: nil)
+    #expect(propertyListValuesEqual(root, PropertyListValue.normalized(foundations)))
+
+    let (wholePages, zeroPages) = bytes.withUnsafeBytes { buffer in
+      let pageSize = SystemMemory.pageSize
+      let address = Int(bitPattern: buffer.baseAddress!)
+      let first = (address + pageSize - 1) / pageSize * pageSize - address
+      let pages = Array(stride(from: first, through: buffer.count - pageSize, by: pageSize))
+      return (pages.count, pages.count { buffer[$0..<$0 + pageSize].allSatisfy { $0 == 0 } })
+    }
+    #expect(released == wholePages, "every page is given back by the last entry")
+    #expect(zeroPages == wholePages, "and reads as zeros")
+  }
+
+  @Test(arguments: ["Foundation", "ours"])
+  func pagesAreGivenBackAsTheEntriesAreRead(writer: String) throws {
+    let bytes = owned(try Self.data(by: writer))
+    try bytes.withUnsafeBytes { buffer in
+      let reader = try BinaryPropertyListReader(bytes: buffer)
+      let (start, count) = try #require(try reader.topDictionaryEntries())
+      var pages = try #require(
+        BinaryPropertyListPageRelease(reader: reader, entries: start, count: count))
+      pages.release(after: count / 2)
+      let wholePages = buffer.count / SystemMemory.pageSize - 1
+      #expect(pages.releasedPages >= wholePages / 4, "half the entries read")
+      #expect(pages.releasedPages < wholePages)
+    }
+  }
+
+  @Test func aSmallFileKeepsItsPages() throws {
+    let data = try BinaryPropertyListWriter.data(of: BinaryPropertyListWriterTests.values)
+    let (root, released) = try BinaryPropertyListReader.value(releasingPagesOf: owned(data))
+    #expect(released == 0)
+    #expect(propertyListValuesEqual(root, BinaryPropertyListWriterTests.values))
+  }
+
+  @Test func aReferenceBeyondTheObjectsIsRejectedNotRead() throws {
+    var bytes = [UInt8](try BinaryPropertyListWriter.data(of: Self.values))
+    func integer(at offset: Int, size: Int) -> Int {
+      bytes[offset..<offset + size].reduce(0) { $0 << 8 | Int($1) }
+    }
+    let trailer = bytes.count - 32
+    let (offsetSize, referenceSize) = (Int(bytes[trailer + 6]), Int(bytes[trailer + 7]))
+    let top = integer(at: trailer + 16, size: 8)
+    let topOffset = integer(at: integer(at: trailer + 24, size: 8) + top * offsetSize, size: offsetSize)
+    // The first key reference, after the marker and the count's integer object.
+    let firstKey = topOffset + 2 + 1 << Int(bytes[topOffset + 1] & 0x0F)
+    for index in 0..<referenceSize { bytes[firstKey + index] = 0xFF }
+    #expect(throws: PropertyListRejection.self) {
+      try BinaryPropertyListReader.value(releasingPagesOf: Data(bytes))
+    }
+  }
+
+  @Test func aFileReadWholeIsStillRecognizedAsItsVersion() throws {
+    let folder = try TemporaryFolder()
+    let url = folder.file("large.plist")
+    try PropertyListSerialization.data(fromPropertyList: Self.values, format: .binary, options: 0)
+      .write(to: url)
+    let file = PropertyListFile(url: url)
+    let snapshot = try #require(try file.readSnapshot())
+    #expect(propertyListValuesEqual(snapshot.document.values, Self.values))
+    var version = try #require(snapshot.version)
+    #expect(file.isStill(&version), "hashed before its pages were given back")
+  }
+}
