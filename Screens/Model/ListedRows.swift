@@ -58,16 +58,3 @@ struct ListedRows: RandomAccessCollection {
     }
   }
 }
-
-extension Array where Element == Int {
-  /// The first position whose element satisfies `isAbove`, for elements in which it is false
-  /// before it and true from it on (binary search).
-  fileprivate func partitioningIndex(where isAbove: (Int) -> Bool) -> Int {
-    var (low, high) = (0, count)
-    while low < high {
-      let middle = (low + high) / 2
-      if isAbove(self[middle]) { high = middle } else { low = middle + 1 }
-    }
-    return low
-  }
-}

@@ -2,11 +2,13 @@ import ObservableDefaultsCore
 
 /// The visible lines of a property-list tree: every top-level key, and the children of each open
 /// container below it (dictionary keys sorted, array elements in order).
-struct PropertyListTreeLines {
+///
+/// Kept as the sorted top-level keys and, for each key with something open below it, the paths
+/// of the lines below it; a line is made when asked for. A suite of a million keys holds its
+/// keys once (16 MB, sorted in place), not a line of 24 bytes for each beside a sorted copy of
+/// the keys.
+struct PropertyListTreeLines: RandomAccessCollection, Equatable {
   /// One visible line.
-  ///
-  /// Stored as the top-level key and the rest of the path, so a top-level line (most of a large
-  /// suite's) allocates nothing beyond its key.
   struct Line: Equatable {
     /// The top-level key it is under (or is).
     let key: String
@@ -20,41 +22,69 @@ struct PropertyListTreeLines {
     var depth: Int { rest.count }
   }
 
-  /// The lines, top to bottom.
-  let lines: [Line]
+  /// The lines below one top-level key, and where that key's line is.
+  private struct Below: Equatable {
+    /// The key's index in `keys`.
+    let keyIndex: Int
+    /// The key's line number.
+    let line: Int
+    /// The paths below the key, in display order.
+    let rests: [PropertyListPath]
+  }
+
+  /// The top-level keys, sorted.
+  private let keys: [String]
+  /// The keys with lines below them, in key order.
+  private let below: [Below]
 
   /// Lays out `root` with the containers at `expanded` open.
   init(root: [String: Any], expanded: Set<PropertyListPath>) {
-    // One line per top-level key, sorted in place: not a sorted copy of the keys beside lines
-    // appended one by one (at a million keys, 16 MB more and the array's doublings at the open's
-    // memory peak). Keys with nothing open below them take one line each, without a path.
-    var keyLines = root.keys.map { Line(key: $0, rest: []) }
-    keyLines.sort { $0.key < $1.key }
+    var keys = Array(root.keys)
+    keys.sort()
+    self.keys = keys
+    var below: [Below] = []
+    var linesBelow = 0
+    // Only the keys with something open below them are looked up (a binary search each).
     let openKeys = Set(
       expanded.compactMap { path -> String? in
         guard case .key(let key)? = path.first else { return nil }
         return key
       })
-    guard !openKeys.isEmpty else {
-      lines = keyLines
-      return
-    }
-    var lines: [Line] = []
-    func add(_ value: Any, under key: String, at rest: PropertyListPath) {
-      lines.append(Line(key: key, rest: rest))
-      guard expanded.contains([.key(key)] + rest) else { return }
-      for (component, child) in Self.children(of: value) {
-        add(child, under: key, at: rest + [component])
+    for key in openKeys.sorted() {
+      let keyIndex = keys.partitioningIndex { $0 >= key }
+      guard keyIndex < keys.count, keys[keyIndex] == key else { continue }
+      var rests: [PropertyListPath] = []
+      func add(_ value: Any, at rest: PropertyListPath) {
+        guard expanded.contains([.key(key)] + rest) else { return }
+        for (component, child) in Self.children(of: value) {
+          rests.append(rest + [component])
+          add(child, at: rest + [component])
+        }
       }
+      add(root[key] as Any, at: [])
+      guard !rests.isEmpty else { continue }
+      below.append(Below(keyIndex: keyIndex, line: keyIndex + linesBelow, rests: rests))
+      linesBelow += rests.count
     }
-    for line in keyLines {
-      if openKeys.contains(line.key) {
-        add(root[line.key] as Any, under: line.key, at: [])
-      } else {
-        lines.append(line)
-      }
+    self.below = below
+  }
+
+  var startIndex: Int { 0 }
+
+  var endIndex: Int { keys.count + (below.last.map { $0.line - $0.keyIndex + $0.rests.count } ?? 0) }
+
+  subscript(line: Int) -> Line {
+    // The last key with lines below it whose line is at or above this one.
+    let following = below.partitioningIndex { $0.line > line }
+    guard following > 0 else { return Line(key: keys[line], rest: []) }
+    let open = below[following - 1]
+    let offset = line - open.line
+    if offset >= 1, offset <= open.rests.count {
+      return Line(key: keys[open.keyIndex], rest: open.rests[offset - 1])
     }
-    self.lines = lines
+    let linesBelowBefore = open.line - open.keyIndex
+    return Line(
+      key: keys[line - linesBelowBefore - (offset > 0 ? open.rests.count : 0)], rest: [])
   }
 
   /// The children of a container in display order; none for a scalar.

@@ -6,12 +6,12 @@ import ObservableDefaultsCore
 /// sources keep the values and report changes through Observation.
 struct PropertyListTreeRows {
   /// The visible lines, top to bottom.
-  var lines: [PropertyListTreeLines.Line]
+  var lines: PropertyListTreeLines
   private var expanded: Set<PropertyListPath> = []
 
   /// Every top-level key of `root`, all closed.
   init(root: [String: Any]) {
-    lines = PropertyListTreeLines(root: root, expanded: []).lines
+    lines = PropertyListTreeLines(root: root, expanded: [])
   }
 
   /// The row of line `index`, its value read from `root`.
@@ -42,8 +42,8 @@ struct PropertyListTreeRows {
   }
 
   /// The lines of `root` with the open containers, or nil when they are the ones shown.
-  func laidOut(_ root: [String: Any]) -> [PropertyListTreeLines.Line]? {
-    let newLines = PropertyListTreeLines(root: root, expanded: expanded).lines
+  func laidOut(_ root: [String: Any]) -> PropertyListTreeLines? {
+    let newLines = PropertyListTreeLines(root: root, expanded: expanded)
     return newLines == lines ? nil : newLines
   }
 
@@ -58,7 +58,7 @@ struct PropertyListTreeRows {
   /// paths whose values differ.
   func taking(
     _ keys: Set<String>, from newValue: (String) -> Any?, into values: inout [String: Any]
-  ) -> (lines: [PropertyListTreeLines.Line]?, paths: [PropertyListPath]) {
+  ) -> (lines: PropertyListTreeLines?, paths: [PropertyListPath]) {
     var before: [String: Any] = [:]
     var changed: Set<String> = []
     var keysChanged = false
