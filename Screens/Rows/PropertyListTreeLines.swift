@@ -71,7 +71,9 @@ struct PropertyListTreeLines: RandomAccessCollection, Equatable {
 
   var startIndex: Int { 0 }
 
-  var endIndex: Int { keys.count + (below.last.map { $0.line - $0.keyIndex + $0.rests.count } ?? 0) }
+  var endIndex: Int {
+    keys.count + (below.last.map { $0.line - $0.keyIndex + $0.rests.count } ?? 0)
+  }
 
   subscript(line: Int) -> Line {
     // The last key with lines below it whose line is at or above this one.

@@ -87,7 +87,8 @@ import Testing
     let trailer = bytes.count - 32
     let (offsetSize, referenceSize) = (Int(bytes[trailer + 6]), Int(bytes[trailer + 7]))
     let top = integer(at: trailer + 16, size: 8)
-    let topOffset = integer(at: integer(at: trailer + 24, size: 8) + top * offsetSize, size: offsetSize)
+    let topOffset = integer(
+      at: integer(at: trailer + 24, size: 8) + top * offsetSize, size: offsetSize)
     // The first key reference, after the marker and the count's integer object.
     let firstKey = topOffset + 2 + 1 << Int(bytes[topOffset + 1] & 0x0F)
     for index in 0..<referenceSize { bytes[firstKey + index] = 0xFF }
