@@ -6,15 +6,18 @@
 /// memory peak. Before reading, one walk over the entries notes, for each whole page of the
 /// bytes, the last entry whose reading reads it: the entry's two references, and for its key and
 /// its value every object the reader reads (offset-table slot, marker, length and contents, a
-/// container's references and children). After each entry, the pages whose last entry it was are
-/// given back (`madvise(MADV_DONTNEED)`, in runs, from ``batchPages`` on), and every page by the
-/// last entry; they read as zeros afterwards, so the bytes must be no one else's. The walk notes the pages of an object each
-/// time it is referred to (bounded by the validator's expansion limits, as reading is).
+/// container's references and children; an object each time it is referred to, bounded by the
+/// validator's expansion limits as reading is). Every ``entriesAtOnce`` entries read, the pages
+/// whose last entry is behind are given back (`madvise(MADV_DONTNEED)`, in runs, once
+/// ``batchPages`` are pending), and every page by the last entry. They read as zeros
+/// afterwards, so the bytes must be no one else's.
 struct BinaryPropertyListPageRelease {
   /// Bytes below which nothing is given back: too few pages to pay for the walk.
   static let minimumBytes = 1 << 20
   /// Pages given back together: fewer system calls than one per page.
   static let batchPages = 64
+  /// Entries the reader reads between two looks for pages to give back.
+  static let entriesAtOnce = 1024
 
   /// The first whole page of the bytes.
   private let firstPage: UnsafeMutableRawPointer
@@ -38,30 +41,38 @@ struct BinaryPropertyListPageRelease {
     else { return nil }
     let address = Int(bitPattern: base)
     let skipped = (address + pageSize - 1) / pageSize * pageSize - address
-    var lastEntries = Array(repeating: -1, count: (reader.bytes.count - skipped) / pageSize)
-    /// Notes that `entry` reads the bytes of `range` (the whole pages it touches).
-    func note(_ range: Range<Int>, entry: Int) {
-      guard !range.isEmpty, range.upperBound > skipped else { return }
-      let first = max(range.lowerBound - skipped, 0) / pageSize
-      let last = min((range.upperBound - 1 - skipped) / pageSize, lastEntries.count - 1)
-      guard first <= last else { return }
-      for page in first...last { lastEntries[page] = entry }
-    }
-    /// Notes what reading reference `reference` of the entry at `position` reads.
-    func note(reference: Int, of position: Int) throws(PropertyListRejection) {
-      note(reader.referenceRange(start, reference), entry: position)
-      try reader.forEachRange(readingObject: try reader.reference(start, reference), depth: 2) {
-        note($0, entry: position)
+    let pageShift = pageSize.trailingZeroBitCount
+    var lastEntries = Array(repeating: -1, count: (reader.bytes.count - skipped) >> pageShift)
+    let isConsistent = lastEntries.withUnsafeMutableBufferPointer { pages in
+      /// Notes that `entry` reads the bytes of `range` (the whole pages it touches).
+      func note(_ range: Range<Int>, entry: Int) {
+        guard !range.isEmpty, range.upperBound > skipped else { return }
+        let first = max(range.lowerBound - skipped, 0) >> pageShift
+        let last = min((range.upperBound - 1 - skipped) >> pageShift, pages.count - 1)
+        var page = first
+        while page <= last {
+          pages[page] = entry
+          page += 1
+        }
+      }
+      /// Notes what reading reference `reference` of the entry at `position` reads.
+      func note(reference: Int, of position: Int) throws(PropertyListRejection) {
+        note(reader.referenceRange(start, reference), entry: position)
+        try reader.forEachRange(readingObject: try reader.reference(start, reference), depth: 2) {
+          note($0, entry: position)
+        }
+      }
+      do {
+        for position in 0..<count {
+          try note(reference: position, of: position)
+          try note(reference: count + position, of: position)
+        }
+        return true
+      } catch {
+        return false
       }
     }
-    do {
-      for position in 0..<count {
-        try note(reference: position, of: position)
-        try note(reference: count + position, of: position)
-      }
-    } catch {
-      return nil
-    }
+    guard isConsistent else { return nil }
     self.pageSize = pageSize
     firstPage = UnsafeMutableRawPointer(mutating: base + skipped)
     self.lastEntries = lastEntries

@@ -44,7 +44,13 @@ struct BinaryPropertyListReader {
       guard let (start, count) = try reader.topDictionaryEntries(),
         var pages = BinaryPropertyListPageRelease(reader: reader, entries: start, count: count)
       else { return (try reader.value(reader.topObject, depth: 1), 0) }
-      let root = try reader.dictionary(start, count, depth: 1) { pages.release(after: $0) }
+      var root: [String: Any] = [:]
+      root.reserveCapacity(count)
+      for first in stride(from: 0, to: count, by: BinaryPropertyListPageRelease.entriesAtOnce) {
+        let positions = first..<min(first + BinaryPropertyListPageRelease.entriesAtOnce, count)
+        try reader.add(positions, ofEntries: start, count, depth: 1, to: &root)
+        pages.release(after: positions.upperBound - 1)
+      }
       return (root, pages.releasedPages)
     }
   }
@@ -152,27 +158,27 @@ struct BinaryPropertyListReader {
       return array
     case 0xD:
       let (start, count) = try lengthAndStart(offset, low)
-      return try dictionary(start, count, depth: depth)
+      try require(start, 2 * count * referenceSize)
+      var dictionary: [String: Any] = [:]
+      dictionary.reserveCapacity(count)
+      try add(0..<count, ofEntries: start, count, depth: depth, to: &dictionary)
+      return dictionary
     default:
       throw Self.inconsistent()
     }
   }
 
-  /// The dictionary at `depth` whose `count` key references start at byte `start`, its value
-  /// references after them; `afterEntry` is called with each position once its entry is read.
-  func dictionary(
-    _ start: Int, _ count: Int, depth: Int, afterEntry: ((Int) -> Void)? = nil
-  ) throws(PropertyListRejection) -> [String: Any] {
-    try require(start, 2 * count * referenceSize)
-    var dictionary: [String: Any] = [:]
-    dictionary.reserveCapacity(count)
-    for position in 0..<count {
+  /// Adds the entries at `positions` of the dictionary at `depth` whose `count` key references
+  /// start at byte `start` (its value references after them) to `dictionary`.
+  func add(
+    _ positions: Range<Int>, ofEntries start: Int, _ count: Int, depth: Int,
+    to dictionary: inout [String: Any]
+  ) throws(PropertyListRejection) {
+    for position in positions {
       let key = try string(at: try objectOffset(try reference(start, position)))
       let element = try value(try reference(start, count + position), depth: depth + 1)
       if let first = dictionary.updateValue(element, forKey: key) { dictionary[key] = first }
-      afterEntry?(position)
     }
-    return dictionary
   }
 
   /// The top dictionary read against `previous`, with its entries (see
