@@ -364,7 +364,7 @@ public struct PropertyListFile: Sendable {
     var editedEntries: PropertyListEntries?
     do {
       (data, draft, editedEntries) = try encode(
-        document, changes: changes, draft: draft, over: oldVersion)
+        document, changes: changes, draft: draft, entries: entries, over: oldVersion)
     } catch let failure as PropertyListEncodingFailure {
       throw PropertyListError(file: url, kind: .unwritable, reason: failure.reason)
     } catch {
@@ -382,10 +382,11 @@ public struct PropertyListFile: Sendable {
 
   /// The bytes of `document`, and for a binary one the draft that wrote them: `draft` (the
   /// document before `changes`) with `changes` added when there is one, else a new draft; for
-  /// an XML one written by an edit of the text on disk, the entries of the new text.
+  /// an XML one written by an edit of the text on disk (at the places of `entries`, those of
+  /// `version`, when they are known), the entries of the new text.
   private func encode(
     _ document: PropertyListDocument, changes: [String: PropertyListChange]?,
-    draft: BinaryPropertyListDraft?, over version: FileVersion?
+    draft: BinaryPropertyListDraft?, entries: PropertyListEntries?, over version: FileVersion?
   ) throws -> (Data, BinaryPropertyListDraft?, PropertyListEntries?) {
     guard document.format == .binary else {
       // The text on disk, when it is still the version the document was read from (the file
@@ -395,7 +396,7 @@ public struct PropertyListFile: Sendable {
       if let changes, let version, let (text, identity) = try? readData(),
         version.isConfirmed && identity == version.identity
           || ByteHash.of(text) == version.contentHash,
-        let edited = try XMLPropertyListEdit.applying(changes, to: text)
+        let edited = try XMLPropertyListEdit.applying(changes, to: text, known: entries)
       {
         return (edited.text, nil, edited.entries)
       }

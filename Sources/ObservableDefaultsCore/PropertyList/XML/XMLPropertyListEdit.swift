@@ -11,25 +11,30 @@ import Foundation
 /// Foundation gives the entries of a whole file), and its text is spliced in.
 enum XMLPropertyListEdit {
   /// `text` with `changes` applied, and the entries of the new text (what a scan of it gives:
-  /// the next re-read compares against them), or nil when the text is not in the plain form
-  /// ``XMLPropertyListEntries`` scans (or holds a key twice): encode the whole document then.
+  /// the next re-read compares against them, the next flush edits at their places), or nil
+  /// when the text is not in the plain form ``XMLPropertyListEntries`` scans (or holds a key
+  /// twice): encode the whole document then.
   ///
   /// The entries are the old text's with the changed ones' fingerprints made from the text
-  /// written, the removed ones taken out and the added ones at the end: scanning the written
-  /// text again was a third of an XML flush.
+  /// written, the removed ones taken out, the added ones at the end, and every place after an
+  /// edit moved by the bytes it added or took: scanning the written text again was a third of
+  /// an XML flush, and scanning the text before the edit most of the rest.
   ///
   /// - Parameters:
   ///   - changes: Top-level key → change; values are canonical property-list values.
   ///   - text: The file's bytes, which parse to the document the changes apply to.
+  ///   - known: The entries of `text` with their ``PropertyListEntries/layout``, when they are
+  ///     known (kept from the last read or write of this version); else the text is scanned.
   /// - Throws: The encoder's error when a value is not a property-list value.
-  static func applying(_ changes: [String: PropertyListChange], to text: Data) throws -> (
-    text: Data, entries: PropertyListEntries
-  )? {
-    guard let dictionary = text.withUnsafeBytes({ XMLPropertyListEntries.topDictionary($0) })
+  static func applying(
+    _ changes: [String: PropertyListChange], to text: Data, known: PropertyListEntries? = nil
+  ) throws -> (text: Data, entries: PropertyListEntries)? {
+    guard
+      var entries = known.flatMap({ known in
+        known.layout.flatMap { $0.describes(known.keys.count, count: text.count) ? known : nil }
+      }) ?? XMLPropertyListEntries.entries(of: text),
+      let layout = entries.layout
     else { return nil }
-    var entries = PropertyListEntries(
-      keys: dictionary.entries.map(\.key), fingerprints: dictionary.entries.map(\.fingerprint))
-    guard PropertyListEntries.areDistinct(entries.keys) else { return nil }
     var removed: [Int] = []
     var positions: [String: Int] = [:]
     // A few keys are compared, not looked up: hashing each of 1,000,000 keys was a tenth of a
@@ -37,53 +42,70 @@ enum XMLPropertyListEdit {
     let changedKeys = Array(changes.keys)
     let isChanged: (String) -> Bool =
       changedKeys.count <= 8 ? { changedKeys.contains($0) } : { changes[$0] != nil }
-    for (index, entry) in dictionary.entries.enumerated() where isChanged(entry.key) {
-      positions[entry.key] = index
+    for (index, key) in entries.keys.enumerated() where isChanged(key) {
+      positions[key] = index
     }
-    // (range replaced, new bytes).
-    var edits: [(Range<Int>, Data)] = []
+    var edits: [Edit] = []
     var added = Data()
+    // Where each added entry's value element is in `added`.
+    var addedValues: [Range<Int>] = []
     for (key, change) in changes.sorted(by: { $0.key < $1.key }) {
       let index = positions[key]
       switch (change, index) {
       case (.set(let value), let index?):
         guard let (text, _) = try entryText(key, value, whole: false) else { return nil }
-        edits.append((dictionary.entries[index].value, text))
+        edits.append(Edit(range: layout.values[index].range, bytes: text))
         entries.fingerprints[index] = fingerprint(key, text[...])
       case (.set(let value), nil):
         guard let (text, valueStart) = try entryText(key, value, whole: true) else { return nil }
+        addedValues.append((added.count + valueStart)..<(added.count + text.count))
         added.append(text)
         entries.keys.append(key)
         entries.fingerprints.append(fingerprint(key, text[(text.startIndex + valueStart)...]))
       case (.remove, let index?):
         removed.append(index)
         // The entry and the white space before it (back to the entry before, or `<dict>`).
-        let start =
-          index == 0
-          ? dictionary.contents.lowerBound : dictionary.entries[index - 1].value.upperBound
-        edits.append((start..<dictionary.entries[index].value.upperBound, Data()))
+        let start = index == 0 ? layout.contentsStart : Int(layout.values[index - 1].end)
+        edits.append(Edit(range: start..<Int(layout.values[index].end), bytes: Data()))
       case (.remove, nil):
         continue
       }
     }
-    let end = dictionary.entries.last?.value.upperBound ?? dictionary.contents.lowerBound
-    if !added.isEmpty { edits.append((end..<end, added)) }
-    let result = spliced(text, edits.sorted { $0.0.lowerBound < $1.0.lowerBound })
+    edits.sort { $0.range.lowerBound < $1.range.lowerBound }
+    // The places of the kept entries (moved by the edits before them), then of the added ones.
+    var values = layout.moved(by: edits)
+    let end = layout.values.last.map { Int($0.end) } ?? layout.contentsStart
+    let addedStart = end + edits.reduce(0) { $0 + $1.growth }
+    values += addedValues.map {
+      XMLPropertyListLayout.Span(($0.lowerBound + addedStart)..<($0.upperBound + addedStart))
+    }
+    if !added.isEmpty { edits.append(Edit(range: end..<end, bytes: added)) }
+    let result = spliced(text, edits)
     if !removed.isEmpty {
       let gone = Set(removed)
       let kept = entries.keys.indices.filter { !gone.contains($0) }
-      entries = PropertyListEntries(
-        keys: kept.map { entries.keys[$0] }, fingerprints: kept.map { entries.fingerprints[$0] })
+      entries.keys = kept.map { entries.keys[$0] }
+      entries.fingerprints = kept.map { entries.fingerprints[$0] }
     }
+    entries.layout = XMLPropertyListLayout(contentsStart: layout.contentsStart, values: values)
     return (result, entries)
+  }
+
+  /// One edit of the text: the bytes of `range` replaced by `bytes`.
+  struct Edit {
+    let range: Range<Int>
+    let bytes: Data
+
+    /// How many bytes the edit adds to the text (negative when it takes some away).
+    var growth: Int { bytes.count - range.count }
   }
 
   /// `text` with each range of `edits` (in order, not overlapping) replaced by its bytes: the
   /// kept text and the new pieces copied once, in order, into a block of the result's size
   /// (``SystemMemory/allocate(byteCount:)``: a new block of a 67 MB text cost 40 ms of page
   /// faults here).
-  private static func spliced(_ text: Data, _ edits: [(Range<Int>, Data)]) -> Data {
-    let count = text.count + edits.reduce(0) { $0 + $1.1.count - $1.0.count }
+  private static func spliced(_ text: Data, _ edits: [Edit]) -> Data {
+    let count = text.count + edits.reduce(0) { $0 + $1.growth }
     guard count > 0, let block = SystemMemory.allocate(byteCount: count) else { return Data() }
     var written = 0
     func copy(_ piece: Data.SubSequence) {
@@ -94,10 +116,10 @@ enum XMLPropertyListEdit {
       written += piece.count
     }
     var kept = text.startIndex
-    for (range, bytes) in edits {
-      copy(text[kept..<(text.startIndex + range.lowerBound)])
-      copy(bytes[...])
-      kept = text.startIndex + range.upperBound
+    for edit in edits {
+      copy(text[kept..<(text.startIndex + edit.range.lowerBound)])
+      copy(edit.bytes[...])
+      kept = text.startIndex + edit.range.upperBound
     }
     copy(text[kept...])
     return Data(bytesNoCopy: block, count: count, deallocator: .free)

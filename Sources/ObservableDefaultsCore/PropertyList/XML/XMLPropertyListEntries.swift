@@ -36,10 +36,12 @@ enum XMLPropertyListEntries {
   /// The entries of `data`, or nil when it is not in the plain form (see above).
   static func entries(of data: Data) -> PropertyListEntries? {
     data.withUnsafeBytes { bytes in
-      scan(bytes).flatMap { entries in
-        let keys = entries.map(\.key)
+      topDictionary(bytes).flatMap { dictionary in
+        let keys = dictionary.entries.map(\.key)
         guard PropertyListEntries.areDistinct(keys) else { return nil }
-        return PropertyListEntries(keys: keys, fingerprints: entries.map(\.fingerprint))
+        return PropertyListEntries(
+          keys: keys, fingerprints: dictionary.entries.map(\.fingerprint),
+          layout: XMLPropertyListLayout(dictionary))
       }
     }
   }
@@ -60,8 +62,10 @@ enum XMLPropertyListEntries {
     -> (set: [String: Any], removed: [String], entries: PropertyListEntries)?
   {
     guard old.keys.count == previous.count,
-      let scanned = data.withUnsafeBytes({ scan($0) })
+      let dictionary = data.withUnsafeBytes({ topDictionary($0) })
     else { return nil }
+    let scanned = dictionary.entries
+    let layout = XMLPropertyListLayout(dictionary)
     let fingerprints = scanned.map(\.fingerprint)
     let value = { (position: Int) throws(PropertyListRejection) -> Any in
       let range = scanned[position].value
@@ -69,9 +73,11 @@ enum XMLPropertyListEntries {
         of: data[(data.startIndex + range.lowerBound)..<(data.startIndex + range.upperBound)])
     }
     if let touched = old.touchedPositions(fingerprints) {
-      return try old.changes(touched: touched, fingerprints: fingerprints, previous: previous) {
-        position throws(PropertyListRejection) in (scanned[position].key, try value(position))
-      }
+      var changes = try old.changes(
+        touched: touched, fingerprints: fingerprints, previous: previous
+      ) { position throws(PropertyListRejection) in (scanned[position].key, try value(position)) }
+      changes?.entries.layout = layout
+      return changes
     }
     // Keys added or removed in a file whose keys are sorted (Foundation writes them so) move
     // the entries after them: match those by key instead.
@@ -85,7 +91,8 @@ enum XMLPropertyListEntries {
       if set.count >= 64 + scanned.count / 8 { return nil }
       set[entry.key] = try value(position)
     }
-    let entries = PropertyListEntries(keys: scanned.map(\.key), fingerprints: fingerprints)
+    let entries = PropertyListEntries(
+      keys: scanned.map(\.key), fingerprints: fingerprints, layout: layout)
     return (set, old.keys.filter { !keys.contains($0) }, entries)
   }
 
