@@ -63,3 +63,43 @@ enum SystemMemory {
     #endif
   }
 }
+
+/// Bytes written one piece after another into one block of a size known beforehand
+/// (``SystemMemory/allocate(byteCount:)``), then handed over as a `Data` without a copy.
+struct OutputBlock: ~Copyable {
+  private let block: UnsafeMutableRawPointer
+  private let capacity: Int
+  private var count = 0
+
+  /// A block of `capacity` bytes, or nil when memory runs out.
+  init?(capacity: Int) {
+    guard let block = SystemMemory.allocate(byteCount: max(capacity, 1)) else { return nil }
+    self.block = block
+    self.capacity = capacity
+  }
+
+  /// Writes `bytes` after those written before (there must be room for them).
+  mutating func append(_ bytes: UnsafeRawBufferPointer) {
+    guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+    precondition(count + bytes.count <= capacity, "more bytes than the block was made for")
+    (block + count).copyMemory(from: base, byteCount: bytes.count)
+    count += bytes.count
+  }
+
+  /// Writes the bytes of `data`.
+  mutating func append(_ data: Data.SubSequence) {
+    data.withUnsafeBytes { append($0) }
+  }
+
+  /// Writes one byte.
+  mutating func append(_ byte: UInt8) {
+    precondition(count < capacity, "more bytes than the block was made for")
+    block.storeBytes(of: byte, toByteOffset: count, as: UInt8.self)
+    count += 1
+  }
+
+  /// The bytes written, as a `Data` that frees the block.
+  consuming func data() -> Data {
+    Data(bytesNoCopy: block, count: count, deallocator: .free)
+  }
+}

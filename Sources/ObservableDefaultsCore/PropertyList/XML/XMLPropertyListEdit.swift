@@ -105,24 +105,16 @@ enum XMLPropertyListEdit {
   /// (``SystemMemory/allocate(byteCount:)``: a new block of a 67 MB text cost 40 ms of page
   /// faults here).
   private static func spliced(_ text: Data, _ edits: [Edit]) -> Data {
-    let count = text.count + edits.reduce(0) { $0 + $1.growth }
-    guard count > 0, let block = SystemMemory.allocate(byteCount: count) else { return Data() }
-    var written = 0
-    func copy(_ piece: Data.SubSequence) {
-      guard !piece.isEmpty else { return }
-      piece.withUnsafeBytes {
-        (block + written).copyMemory(from: $0.baseAddress!, byteCount: $0.count)
-      }
-      written += piece.count
-    }
+    guard var output = OutputBlock(capacity: text.count + edits.reduce(0) { $0 + $1.growth })
+    else { return Data() }
     var kept = text.startIndex
     for edit in edits {
-      copy(text[kept..<(text.startIndex + edit.range.lowerBound)])
-      copy(edit.bytes[...])
+      output.append(text[kept..<(text.startIndex + edit.range.lowerBound)])
+      output.append(edit.bytes[...])
       kept = text.startIndex + edit.range.upperBound
     }
-    copy(text[kept...])
-    return Data(bytesNoCopy: block, count: count, deallocator: .free)
+    output.append(text[kept...])
+    return output.data()
   }
 
   /// The fingerprint of an entry written with `key` (no entity: ``entryText(_:_:whole:)`` gives
@@ -158,52 +150,52 @@ enum XMLPropertyListEdit {
     let closing = "</data>".utf8.count
     let indentation = entry.value.count - "<data>\n".utf8.count - closing
     let end = text.endIndex - closing - indentation
-    var result = Data(text[..<end])
-    result.append(base64Lines(data, indentation: text[end..<(end + indentation)]))
-    result.append(text[end...])
-    return (result, valueStart)
+    let lines = base64Lines(
+      data, indentation: text[end..<(end + indentation)], after: text[..<end],
+      before: text[end...])
+    return (lines, valueStart)
   }
 
   /// Characters of Base64 per line in Foundation's XML property lists (51 bytes).
   static let base64LineLength = 68
 
   /// `data` in Base64 as Foundation's `PropertyListEncoder` writes it inside `<data>`: lines of
-  /// ``base64LineLength`` characters, each after `indentation` and ending with a line break.
+  /// ``base64LineLength`` characters, each after `indentation` and ending with a line break;
+  /// between `prefix` and `suffix` (the entry's text before and after them).
   ///
   /// Foundation's writer takes 29 instructions per byte (5 s for a 50 MB value on this machine);
   /// `base64EncodedData()` and a copy per line take about 2. The value is encoded in pieces of
   /// whole lines, into one block of the result's size (``SystemMemory/allocate(byteCount:)``):
-  /// encoding it whole made a second block of its Base64 text, and each new block of 67 MB
-  /// cost 40 ms of page faults here.
-  static func base64Lines(_ data: Data, indentation: Data) -> Data {
+  /// encoding it whole made a second block of its Base64 text, appending the pieces to a `Data`
+  /// copied it again as it grew, and each new block of 67 MB cost 40 ms of page faults here.
+  static func base64Lines(
+    _ data: Data, indentation: Data.SubSequence, after prefix: Data.SubSequence,
+    before suffix: Data.SubSequence
+  ) -> Data {
     let lineCount = (data.count + base64LineBytes - 1) / base64LineBytes
-    let count = (data.count + 2) / 3 * 4 + lineCount * (indentation.count + 1)
-    guard count > 0, let block = SystemMemory.allocate(byteCount: count) else { return Data() }
-    let output = UnsafeMutableRawBufferPointer(start: block, count: count)
-    var written = 0
-    func copy(_ bytes: UnsafeRawBufferPointer) {
-      UnsafeMutableRawBufferPointer(rebasing: output[written..<written + bytes.count])
-        .copyMemory(from: bytes)
-      written += bytes.count
-    }
+    let count =
+      prefix.count + (data.count + 2) / 3 * 4 + lineCount * (indentation.count + 1)
+      + suffix.count
+    guard var output = OutputBlock(capacity: count) else { return Data() }
+    output.append(prefix)
     // One copy per line into the block: `Data.append` per line cost 45 instructions per byte.
-    indentation.withUnsafeBytes { prefix in
-      let piece = 1024 * base64LineBytes
+    let piece = 1024 * base64LineBytes
+    indentation.withUnsafeBytes { indentation in
       for start in stride(from: data.startIndex, to: data.endIndex, by: piece) {
         let encoded = data[start..<min(start + piece, data.endIndex)].base64EncodedData()
         encoded.withUnsafeBytes { input in
           for line in stride(from: 0, to: input.count, by: base64LineLength) {
-            copy(prefix)
-            copy(
+            output.append(indentation)
+            output.append(
               UnsafeRawBufferPointer(
                 rebasing: input[line..<min(line + base64LineLength, input.count)]))
-            output[written] = UInt8(ascii: "\n")
-            written += 1
+            output.append(UInt8(ascii: "\n"))
           }
         }
       }
     }
-    return Data(bytesNoCopy: block, count: count, deallocator: .free)
+    output.append(suffix)
+    return output.data()
   }
 
   /// The bytes of one line of ``base64LineLength`` Base64 characters.
