@@ -62,22 +62,13 @@ extension NSUbiquitousKeyValueStore: ObservableKeyValueStore {
     device.addObserver { change in
       switch change.reason {
       case nil:
-        handler(Self.defaultsChange(of: change.keys, origin: .thisProcess))
+        handler(change.defaultsChange(origin: .thisProcess))
       case NSUbiquitousKeyValueStoreQuotaViolationChange:
         break
       default:
-        handler(Self.defaultsChange(of: change.keys, origin: .otherProcess))
+        handler(change.defaultsChange(origin: .otherProcess))
       }
     }
-  }
-
-  /// The change of `keys` (each once), without a set for one key.
-  private static func defaultsChange(of keys: [String], origin: DefaultsChange.Origin)
-    -> DefaultsChange
-  {
-    keys.count == 1
-      ? DefaultsChange(key: keys[0], origin: origin)
-      : DefaultsChange(keys: Set(keys), origin: origin)
   }
 
   /// Posts ``didChangeExternallyNotification`` for a change from the container or a quota

@@ -1,0 +1,62 @@
+/// One key of a device's copy (see ``CloudLocalCopy``): its record, what it counts for in the
+/// quota, and whether it waits for a save — all found with one lookup of the key.
+struct CloudCopyEntry {
+  /// The key's value (nil: removed) and timestamp.
+  var record: CloudRecord
+  /// ``CloudQuota/entryBytes(key:value:)`` of the record's value; nil for a removal.
+  var bytes: Int?
+  /// Whether the record is a write of this device that no successful save has taken yet.
+  var isPending: Bool
+
+  /// A key the copy does not hold yet: no value, and a record no other outranks.
+  static let absent = CloudCopyEntry(
+    record: CloudRecord(value: nil, timestamp: CloudTimestamp(time: 0, counter: 0, device: "")),
+    bytes: nil, isPending: false)
+
+  /// An entry of a record from the container (not pending).
+  ///
+  /// - Parameters:
+  ///   - record: The record.
+  ///   - key: The record's key, counted in its bytes.
+  init(_ record: CloudRecord, forKey key: String) {
+    self.init(
+      record: record, bytes: record.value.map { CloudQuota.entryBytes(key: key, value: $0) },
+      isPending: false)
+  }
+
+  private init(record: CloudRecord, bytes: Int?, isPending: Bool) {
+    self.record = record
+    self.bytes = bytes
+    self.isPending = isPending
+  }
+
+  /// Makes `value` the pending write of `key` stamped by `stamp`, unless it is the value already
+  /// held (then nothing changes and `stamp` is not called), keeping `totals` and `pendingKeys`.
+  ///
+  /// - Parameters:
+  ///   - value: A canonical property-list value, or nil for a removal.
+  ///   - key: This entry's key.
+  ///   - totals: The copy's totals; a value is checked against them (a removal always fits).
+  ///   - pendingKeys: The copy's pending keys; `key` joins them.
+  ///   - stamp: The write's timestamp.
+  /// - Returns: Whether the entry changed.
+  /// - Throws: ``CloudStoreError`` naming the ``CloudQuota`` limit the value would exceed;
+  ///   nothing changes.
+  mutating func write(
+    _ value: Any?, forKey key: String, totals: inout CloudQuotaTotals,
+    pendingKeys: inout Set<String>, stamp: () -> CloudTimestamp
+  ) throws -> Bool {
+    guard !propertyListValuesEqual(record.value, value) else { return false }
+    let newBytes = value.map { CloudQuota.entryBytes(key: key, value: $0) }
+    let newTotals = totals.replacing(bytes, with: newBytes)
+    if newBytes != nil { try newTotals.check(key: key) }
+    totals = newTotals
+    record = CloudRecord(value: value, timestamp: stamp())
+    bytes = newBytes
+    if !isPending {
+      isPending = true
+      pendingKeys.insert(key)
+    }
+    return true
+  }
+}
