@@ -43,11 +43,33 @@ struct CloudCopyEntry {
   /// - Throws: ``CloudStoreError`` naming the ``CloudQuota`` limit the value would exceed;
   ///   nothing changes.
   mutating func write(
-    _ value: Any?, forKey key: String, totals: inout CloudQuotaTotals,
+    _ value: consuming Any?, forKey key: String, totals: inout CloudQuotaTotals,
     pendingKeys: inout Set<String>, stamp: () -> CloudTimestamp
   ) throws -> Bool {
-    guard !propertyListValuesEqual(record.value, value) else { return false }
-    let newBytes = value.map { CloudQuota.entryBytes(key: key, value: $0) }
+    // The new value unwrapped once for the comparison and its size, then moved into the record:
+    // each copy of an existential was a fiftieth of a cloud write.
+    switch value {
+    case .some(let new):
+      if let old = record.value, valuesEqual(old, new) { return false }
+      let newBytes = CloudQuota.entryBytes(key: key, value: new)
+      try replace(
+        with: new, bytes: newBytes, forKey: key, totals: &totals, pendingKeys: &pendingKeys,
+        stamp: stamp)
+    case .none:
+      if record.value == nil { return false }
+      try replace(
+        with: nil, bytes: nil, forKey: key, totals: &totals, pendingKeys: &pendingKeys,
+        stamp: stamp)
+    }
+    return true
+  }
+
+  /// The change of ``write(_:forKey:totals:pendingKeys:stamp:)`` once the value is known to
+  /// differ: `value`, of `newBytes` (nil: a removal), checked against `totals` and stored.
+  private mutating func replace(
+    with value: consuming Any?, bytes newBytes: Int?, forKey key: String,
+    totals: inout CloudQuotaTotals, pendingKeys: inout Set<String>, stamp: () -> CloudTimestamp
+  ) throws {
     let newTotals = totals.replacing(bytes, with: newBytes)
     if newBytes != nil { try newTotals.check(key: key) }
     totals = newTotals
@@ -57,6 +79,5 @@ struct CloudCopyEntry {
       isPending = true
       pendingKeys.insert(key)
     }
-    return true
   }
 }

@@ -116,7 +116,7 @@ final class CloudDevice: ObservedStoreState, @unchecked Sendable {
   ///   - excluded: An observer id not to tell.
   /// - Throws: ``CloudStoreError`` when a ``CloudQuota`` limit would be exceeded; observers are
   ///   then told with the quota-violation reason and nothing changes.
-  func write(_ value: Any?, forKey key: String, excluding excluded: UInt64?) throws {
+  func write(_ value: consuming Any?, forKey key: String, excluding excluded: UInt64?) throws {
     lock.lock()
     let changed: Bool
     do {

@@ -62,7 +62,9 @@ struct CloudLocalCopy {
   /// - Returns: Whether the copy changed.
   /// - Throws: ``CloudStoreError`` naming the ``CloudQuota`` limit that would be exceeded;
   ///   nothing changes.
-  mutating func write(_ value: Any?, forKey key: String, stamp: () -> CloudTimestamp) throws
+  mutating func write(
+    _ value: consuming Any?, forKey key: String, stamp: () -> CloudTimestamp
+  ) throws
     -> Bool
   {
     if let index = entries.index(forKey: key) {
