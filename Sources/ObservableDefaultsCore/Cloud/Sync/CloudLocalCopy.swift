@@ -6,7 +6,8 @@
 /// check, the store and the pending mark all work on the entry found.
 struct CloudLocalCopy {
   private var entries: [String: CloudCopyEntry] = [:]
-  private var totals = CloudQuotaTotals()
+  /// The quota's totals, kept by every change of an entry.
+  private(set) var totals = CloudQuotaTotals()
   /// The keys whose entry ``CloudCopyEntry/isPending``, for saves.
   private var pendingKeys: Set<String> = []
 
