@@ -71,15 +71,15 @@ extension NSUbiquitousKeyValueStore: ObservableKeyValueStore {
     }
   }
 
-  /// Posts ``didChangeExternallyNotification`` for a change from the container or a quota
-  /// violation (Apple posts nothing for the process's own writes).
-  func postDidChangeExternally(_ change: CloudChange) {
-    guard let reason = change.reason else { return }
+  /// Posts ``didChangeExternallyNotification`` for a change of `keys` from the container or a
+  /// quota violation, with Apple's change `reason` (Apple posts nothing for the process's own
+  /// writes).
+  func postDidChangeExternally(_ keys: [String], reason: Int) {
     NotificationCenter.default.post(
       name: Self.didChangeExternallyNotification, object: self,
       userInfo: [
         NSUbiquitousKeyValueStoreChangeReasonKey: NSNumber(value: reason),
-        NSUbiquitousKeyValueStoreChangedKeysKey: change.keys.sorted(),
+        NSUbiquitousKeyValueStoreChangedKeysKey: keys.sorted(),
       ])
   }
 }
