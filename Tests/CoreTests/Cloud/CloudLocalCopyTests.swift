@@ -34,11 +34,7 @@ import Testing
   @Test func totalsAndPendingKeysAreTheCountedOnesAfter3000RandomChanges() {
     var random = SeededGenerator(seed: 23)
     var copy = CloudLocalCopy()
-    var time: Int64 = 0
-    let stamp = { () -> CloudTimestamp in
-      time += 1
-      return CloudTimestamp(time: time, counter: 0, device: "d")
-    }
+    var clock = HybridLogicalClock(device: "d")
     var refusals = 0
     for step in 0..<3_000 {
       let key = keys.randomElement(using: &random)!
@@ -47,7 +43,7 @@ import Testing
         let before = copy.entry(forKey: key)
         let totals = copy.totals
         do {
-          _ = try copy.write(value(&random), forKey: key, stamp: stamp)
+          _ = try copy.write(value(&random), forKey: key, clock: &clock)
         } catch {
           refusals += 1
           #expect(copy.totals.bytes == totals.bytes && copy.totals.keyCount == totals.keyCount)
@@ -55,11 +51,11 @@ import Testing
         }
         if Bool.random(using: &random) { copy.restore(before, forKey: key) }
       case 6..<8:
-        copy.apply(CloudRecord(value: value(&random), timestamp: stamp()), forKey: key)
+        copy.apply(CloudRecord(value: value(&random), timestamp: clock.next()), forKey: key)
       default:
         let saved = copy.pendingRecords
         if let rewritten = saved.keys.randomElement(using: &random) {
-          _ = try? copy.write(Int(time), forKey: rewritten, stamp: stamp)
+          _ = try? copy.write(step, forKey: rewritten, clock: &clock)
         }
         copy.markSaved(saved)
       }
@@ -70,18 +66,15 @@ import Testing
 
   @Test func aWriteOfTheValueHeldTakesNoTimestampAndMarksNothing() throws {
     var copy = CloudLocalCopy()
-    var stamps = 0
-    let stamp = { () -> CloudTimestamp in
-      stamps += 1
-      return CloudTimestamp(time: Int64(stamps), counter: 0, device: "d")
-    }
-    #expect(try !copy.write(nil, forKey: "absent", stamp: stamp))
+    // A stopped wall clock: each timestamp taken adds one to the counter.
+    var clock = HybridLogicalClock(device: "d", wallClock: { 1 })
+    #expect(try !copy.write(nil, forKey: "absent", clock: &clock))
     #expect(copy.entry(forKey: "absent") == nil)
-    #expect(try copy.write("a", forKey: "name", stamp: stamp))
-    #expect(try !copy.write("a", forKey: "name", stamp: stamp))
-    #expect(try copy.write(nil, forKey: "name", stamp: stamp))
-    #expect(try !copy.write(nil, forKey: "name", stamp: stamp))
-    #expect(stamps == 2)
+    #expect(try copy.write("a", forKey: "name", clock: &clock))
+    #expect(try !copy.write("a", forKey: "name", clock: &clock))
+    #expect(try copy.write(nil, forKey: "name", clock: &clock))
+    #expect(try !copy.write(nil, forKey: "name", clock: &clock))
+    #expect(clock.next().counter == 2)
     #expect(copy.pendingCount == 1)
     #expect(copy.totals.keyCount == 0 && copy.totals.bytes == 0)
   }

@@ -30,21 +30,21 @@ struct CloudCopyEntry {
     self.isPending = isPending
   }
 
-  /// Makes `value` the pending write of `key` stamped by `stamp`, unless it is the value already
-  /// held (then nothing changes and `stamp` is not called), keeping `totals` and `pendingKeys`.
+  /// Makes `value` the pending write of `key` stamped by `clock`, unless it is the value already
+  /// held (then nothing changes and the clock does not move), keeping `totals` and `pendingKeys`.
   ///
   /// - Parameters:
   ///   - value: A canonical property-list value, or nil for a removal.
   ///   - key: This entry's key.
   ///   - totals: The copy's totals; a value is checked against them (a removal always fits).
   ///   - pendingKeys: The copy's pending keys; `key` joins them.
-  ///   - stamp: The write's timestamp.
+  ///   - clock: The device's clock, which stamps the write.
   /// - Returns: Whether the entry changed.
   /// - Throws: ``CloudStoreError`` naming the ``CloudQuota`` limit the value would exceed;
   ///   nothing changes.
   mutating func write(
     _ value: consuming Any?, forKey key: String, totals: inout CloudQuotaTotals,
-    pendingKeys: inout Set<String>, stamp: () -> CloudTimestamp
+    pendingKeys: inout Set<String>, clock: inout HybridLogicalClock
   ) throws -> Bool {
     // The new value unwrapped once for the comparison and its size, then moved into the record:
     // each copy of an existential was a fiftieth of a cloud write.
@@ -54,26 +54,27 @@ struct CloudCopyEntry {
       let newBytes = CloudQuota.entryBytes(key: key, value: new)
       try replace(
         with: new, bytes: newBytes, forKey: key, totals: &totals, pendingKeys: &pendingKeys,
-        stamp: stamp)
+        clock: &clock)
     case .none:
       if record.value == nil { return false }
       try replace(
         with: nil, bytes: nil, forKey: key, totals: &totals, pendingKeys: &pendingKeys,
-        stamp: stamp)
+        clock: &clock)
     }
     return true
   }
 
-  /// The change of ``write(_:forKey:totals:pendingKeys:stamp:)`` once the value is known to
+  /// The change of ``write(_:forKey:totals:pendingKeys:clock:)`` once the value is known to
   /// differ: `value`, of `newBytes` (nil: a removal), checked against `totals` and stored.
   private mutating func replace(
     with value: consuming Any?, bytes newBytes: Int?, forKey key: String,
-    totals: inout CloudQuotaTotals, pendingKeys: inout Set<String>, stamp: () -> CloudTimestamp
+    totals: inout CloudQuotaTotals, pendingKeys: inout Set<String>,
+    clock: inout HybridLogicalClock
   ) throws {
     let newTotals = totals.replacing(bytes, with: newBytes)
     if newBytes != nil { try newTotals.check(key: key) }
     totals = newTotals
-    record = CloudRecord(value: value, timestamp: stamp())
+    record = CloudRecord(value: value, timestamp: clock.next())
     bytes = newBytes
     if !isPending {
       isPending = true

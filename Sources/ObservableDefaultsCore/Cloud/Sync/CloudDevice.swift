@@ -120,7 +120,7 @@ final class CloudDevice: ObservedStoreState, @unchecked Sendable {
     lock.lock()
     let changed: Bool
     do {
-      changed = try copy.write(value, forKey: key) { clock.next() }
+      changed = try copy.write(value, forKey: key, clock: &clock)
     } catch {
       throw refuse(key, error)
     }
@@ -144,7 +144,7 @@ final class CloudDevice: ObservedStoreState, @unchecked Sendable {
     for (key, value) in ordered {
       let previous = copy.entry(forKey: key)
       do {
-        guard try copy.write(value, forKey: key, stamp: { clock.next() }) else { continue }
+        guard try copy.write(value, forKey: key, clock: &clock) else { continue }
       } catch {
         for (key, previous) in written { copy.restore(previous, forKey: key) }
         throw refuse(key, error)

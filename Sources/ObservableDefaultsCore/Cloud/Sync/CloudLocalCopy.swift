@@ -2,7 +2,7 @@
 /// bytes it counts for and whether it is a write waiting for a save, plus the running totals
 /// that ``CloudQuota`` limits.
 ///
-/// A write looks its key up once (``write(_:forKey:stamp:)``): the equality check, the quota
+/// A write looks its key up once (``write(_:forKey:clock:)``): the equality check, the quota
 /// check, the store and the pending mark all work on the entry found.
 struct CloudLocalCopy {
   private var entries: [String: CloudCopyEntry] = [:]
@@ -52,29 +52,30 @@ struct CloudLocalCopy {
     return records
   }
 
-  /// A write of this device: stores `value` under `key` with the timestamp `stamp` gives, as a
-  /// pending write, unless the key already holds that value (then nothing changes and `stamp`
-  /// is not called).
+  /// A write of this device: stores `value` under `key`, stamped by `clock`, as a pending write,
+  /// unless the key already holds that value (then nothing changes and the clock does not
+  /// move).
   ///
   /// - Parameters:
   ///   - value: A canonical property-list value, or nil to remove the key.
   ///   - key: The key.
-  ///   - stamp: The write's timestamp.
+  ///   - clock: The device's clock. (Passed in, not called through a closure: the closure's
+  ///     capture of the device was retained and released on every write.)
   /// - Returns: Whether the copy changed.
   /// - Throws: ``CloudStoreError`` naming the ``CloudQuota`` limit that would be exceeded;
   ///   nothing changes.
   mutating func write(
-    _ value: consuming Any?, forKey key: String, stamp: () -> CloudTimestamp
+    _ value: consuming Any?, forKey key: String, clock: inout HybridLogicalClock
   ) throws
     -> Bool
   {
     if let index = entries.index(forKey: key) {
       return try entries.values[index].write(
-        value, forKey: key, totals: &totals, pendingKeys: &pendingKeys, stamp: stamp)
+        value, forKey: key, totals: &totals, pendingKeys: &pendingKeys, clock: &clock)
     }
     var entry = CloudCopyEntry.absent
     guard
-      try entry.write(value, forKey: key, totals: &totals, pendingKeys: &pendingKeys, stamp: stamp)
+      try entry.write(value, forKey: key, totals: &totals, pendingKeys: &pendingKeys, clock: &clock)
     else { return false }
     entries[key] = entry
     return true
