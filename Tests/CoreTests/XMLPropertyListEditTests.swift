@@ -78,7 +78,8 @@ import Testing
   }
 
   /// 300 rounds of random changes to one file, each checked against the values expected and
-  /// the entries a scan of the text finds.
+  /// the entries (and their places) a scan of the text finds; each round edits at the places
+  /// the last round's edit gave, and writes what an edit after a scan writes.
   @Test func randomChangesAlwaysParseToTheValuesWritten() throws {
     var generator = SeededGenerator(seed: 23)
     // XML keeps whole seconds of a date (as Foundation writes it): the pool's date has none.
@@ -90,6 +91,7 @@ import Testing
     var expected: [String: Any] = ["seed": 1]
     var text = try PropertyListEncoding.data(
       of: PropertyListDocument(values: expected, format: .xml))
+    var known: PropertyListEntries?
     for _ in 0..<300 {
       var changes: [String: PropertyListChange] = [:]
       for _ in 0..<Int.random(in: 1...4, using: &generator) {
@@ -100,12 +102,16 @@ import Testing
           changes[key] = .remove
         }
       }
-      let edited = try #require(try XMLPropertyListEdit.applying(changes, to: text))
+      let edited = try #require(try XMLPropertyListEdit.applying(changes, to: text, known: known))
+      let afterScan = try #require(try XMLPropertyListEdit.applying(changes, to: text))
+      #expect(edited.text == afterScan.text)
       text = edited.text
       // The entries made from the edit are those a scan of the written text finds.
       let scanned = try #require(XMLPropertyListEntries.entries(of: text))
       #expect(edited.entries.keys == scanned.keys)
       #expect(edited.entries.fingerprints == scanned.fingerprints)
+      #expect(edited.entries.layout == scanned.layout)
+      known = edited.entries
       var document = PropertyListDocument(values: expected, format: .xml)
       document.apply(changes)
       expected = document.values

@@ -57,6 +57,21 @@ import Testing
     #expect(changedKeys == ["key 7", "nested", "key 8", "added"])
   }
 
+  /// Only a changed entry's key is made into a string on a re-read: a key that is not UTF-8 is
+  /// found there (in place, or in an entry that moved) and the file is left to the whole parse.
+  @Test func aChangedKeyThatIsNotUTF8LeavesTheFileToTheWholeParse() throws {
+    let before = try Self.xml(Self.values)
+    var bytes = [UInt8](before)
+    let key = Array("<key>key 7</key>".utf8)
+    let start = try #require(
+      bytes.indices.first { bytes[$0..<min($0 + key.count, bytes.count)].elementsEqual(key) })
+    bytes[start + 5] = 0xFF
+    #expect(try Self.incremental(before, Data(bytes)) == nil)
+    // Unchanged keys are the old version's: the re-read of equal text makes none of them.
+    let same = try #require(try Self.incremental(before, before))
+    #expect(same.changedKeys.isEmpty)
+  }
+
   @Test func aHandEditedEntryIsTheOnlyOneParsed() throws {
     let before = try Self.xml(Self.values)
     let text = String(decoding: before, as: UTF8.self)

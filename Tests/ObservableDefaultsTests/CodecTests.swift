@@ -196,3 +196,31 @@ import Testing
     #expect(DefaultsCodec<UInt>.automatic().encode(UInt(Int.max) + 1) as? UInt64 == 1 << 63)
   }
 }
+
+/// The codec of a cloud scalar compares values without building their stored forms; it tells
+/// the same as comparing the stored forms, NaNs, signed zeros and integers past `Int.max`
+/// included.
+@Suite struct CloudCodecEqualityTests {
+  /// Whether `codec` compares every pair of `values` as their stored forms compare.
+  func agrees<Value>(_ codec: DefaultsCodec<Value>, _ values: [Value]) -> Bool {
+    values.allSatisfy { lhs in
+      values.allSatisfy { rhs in
+        codec.isEqual(lhs, rhs) == propertyListValuesEqual(codec.encode(lhs), codec.encode(rhs))
+      }
+    }
+  }
+
+  @Test func scalarsCompareAsTheirStoredForms() {
+    #expect(agrees(.automaticForCloud(), [0.0, -0.0, .nan, -.nan, .infinity, 0.1, 1]))
+    #expect(agrees(.automaticForCloud(), [Float(0), -0, .nan, 0.1, 1]))
+    #expect(agrees(.automaticForCloud(), [0, 1, Int.max, .min]))
+    #expect(agrees(.automaticForCloud(), [0, 1, UInt64.max, UInt64(Int.max) + 1]))
+    #expect(agrees(.automaticForCloud(), [Int8.min, 0, .max]))
+    #expect(agrees(.automaticForCloud(), ["", "é", "e\u{301}", "a"]))
+    #expect(agrees(.automaticForCloud(), [true, false]))
+    #expect(agrees(.automaticForCloud(), [Date(timeIntervalSince1970: 0), .distantFuture]))
+    #expect(agrees(.automaticForCloud(), [Data(), Data([1]), Data([1, 2])]))
+    #expect(agrees(.automaticForCloud(), [[0.0], [.nan], [-0.0, 1]]))
+    #expect(DefaultsCodec<Double>.automaticForCloud().isEqual(.nan, .nan))
+  }
+}

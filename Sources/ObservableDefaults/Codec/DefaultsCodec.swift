@@ -117,7 +117,8 @@ private func representableCodec<Value: _PropertyListRepresentable>(_: Value.Type
   DefaultsCodec<Value>(
     encode: { $0.propertyListObject },
     decode: { Value(propertyListObject: $0) },
-    isEqual: DefaultsCodec<Value>.encodedEquality { $0.propertyListObject }
+    isEqual: storedFormEquality(of: Value.self)
+      ?? DefaultsCodec<Value>.encodedEquality { $0.propertyListObject }
   )
 }
 

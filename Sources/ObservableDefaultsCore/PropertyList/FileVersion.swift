@@ -43,4 +43,21 @@ extension PropertyListFile {
     version.isConfirmed = identity.isSettled(at: moment)
     return true
   }
+
+  /// The file's bytes when it is still `version`, as ``isStill(_:)`` decides it, from one read
+  /// of the whole file: for a writer that edits the text (an XML flush read and hashed a
+  /// 67 MB text twice, once here and once to edit it).
+  ///
+  /// - Returns: nil when the file changed, is gone, or cannot be read.
+  func textIfStill(_ version: inout FileVersion) -> Data? {
+    guard FileIdentity.ofFile(atPath: url.path) == version.identity else { return nil }
+    let moment = FileIdentity.now()
+    guard let (text, identity) = try? readData(), identity == version.identity else { return nil }
+    if !version.isConfirmed {
+      PropertyListCounters.count(\.confirmations, path: url.resolvingSymlinksInPath().path)
+      guard ByteHash.of(text) == version.contentHash else { return nil }
+      version.isConfirmed = identity.isSettled(at: moment)
+    }
+    return text
+  }
 }

@@ -12,6 +12,9 @@ struct PropertyListEntries {
   var keys: [String]
   /// The fingerprints, by position.
   var fingerprints: [UInt64]
+  /// For an XML file, where each entry's text is (nil for a binary file): the next flush edits
+  /// the text at these places instead of scanning it again.
+  var layout: XMLPropertyListLayout?
 
   /// The fingerprint of an entry whose key's bytes are `key` and whose value's are `value` (nil
   /// for a binary container).

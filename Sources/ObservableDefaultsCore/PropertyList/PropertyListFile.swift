@@ -352,8 +352,10 @@ public struct PropertyListFile: Sendable {
     var document = PropertyListDocument()
     var draft: BinaryPropertyListDraft?
     var entries: PropertyListEntries?
+    var text: Data?
     let (oldVersion, wasRead) = try takeDocument(
-      known: &known, onDisk: target, into: &document, draft: &draft, entries: &entries)
+      known: &known, onDisk: target, into: &document, draft: &draft, entries: &entries,
+      text: &text, readingText: changes != nil)
     if oldVersion != nil {
       do {
         try FileSystem.checkWritable(target.path)
@@ -373,7 +375,8 @@ public struct PropertyListFile: Sendable {
     var editedEntries: PropertyListEntries?
     do {
       (data, draft, editedEntries) = try encode(
-        document, changes: changes, draft: draft, over: oldVersion)
+        document, changes: changes, draft: draft, entries: entries, text: text,
+        over: oldVersion)
     } catch let failure as PropertyListEncodingFailure {
       throw PropertyListError(file: url, kind: .unwritable, reason: failure.reason)
     } catch {
@@ -391,20 +394,26 @@ public struct PropertyListFile: Sendable {
 
   /// The bytes of `document`, and for a binary one the draft that wrote them: `draft` (the
   /// document before `changes`) with `changes` added when there is one, else a new draft; for
-  /// an XML one written by an edit of the text on disk, the entries of the new text.
+  /// an XML one written by an edit of the text on disk (`text`, when it was read as `version`
+  /// under the lock; at the places of `entries`, those of `version`, when they are known), the
+  /// entries of the new text.
   private func encode(
     _ document: PropertyListDocument, changes: [String: PropertyListChange]?,
-    draft: BinaryPropertyListDraft?, over version: FileVersion?
+    draft: BinaryPropertyListDraft?, entries: PropertyListEntries?, text known: Data?,
+    over version: FileVersion?
   ) throws -> (Data, BinaryPropertyListDraft?, PropertyListEntries?) {
     guard document.format == .binary else {
       // The text on disk, when it is still the version the document was read from (the file
       // is locked; a writer that does not lock could still have changed it).
       // A confirmed version is known by its identity, as ``isStill(_:)`` knows it: its bytes
       // are not hashed a second time (a pass over 67 MB of text for a 50 MB value).
-      if let changes, let version, let (text, identity) = try? readData(),
-        version.isConfirmed && identity == version.identity
-          || ByteHash.of(text) == version.contentHash,
-        let edited = try XMLPropertyListEdit.applying(changes, to: text)
+      if let changes, let version,
+        let text = known
+          ?? (try? readData()).flatMap({ text, identity in
+            version.isConfirmed && identity == version.identity
+              || ByteHash.of(text) == version.contentHash ? text : nil
+          }),
+        let edited = try XMLPropertyListEdit.applying(changes, to: text, known: entries)
       {
         return (edited.text, nil, edited.entries)
       }
@@ -420,15 +429,26 @@ public struct PropertyListFile: Sendable {
   /// change), else read. `known` is emptied first so that the document and draft returned are
   /// the only references to their storage: changing them then mutates in place instead of
   /// copying every key.
+  ///
+  /// - Parameters:
+  ///   - text: With `readingText`, the text of an XML document that is still `known`'s version,
+  ///     from the one read that found it still (``textIfStill(_:)``): a writer that edits the
+  ///     text then does not read and hash it a second time. Else nil.
+  ///   - readingText: Whether the caller edits the text of an XML file.
   private func takeDocument(
     known: inout PropertyListSnapshot?, onDisk target: URL,
     into document: inout PropertyListDocument, draft: inout BinaryPropertyListDraft?,
-    entries: inout PropertyListEntries?
+    entries: inout PropertyListEntries?, text: inout Data?, readingText: Bool
   ) throws -> (version: FileVersion?, wasRead: Bool) {
     var cached: PropertyListSnapshot?
     swap(&cached, &known)
+    let file = PropertyListFile(url: target)
+    if readingText, cached?.document.format != .binary, var version = cached?.version {
+      text = file.textIfStill(&version)
+      cached?.version = text == nil ? nil : version
+    }
     guard var taken = cached, var version = taken.version,
-      PropertyListFile(url: target).isStill(&version)
+      text != nil || file.isStill(&version)
     else {
       cached = nil
       guard var snapshot = try readSnapshotBeforeWriting() else { return (nil, true) }

@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -43,5 +45,87 @@ enum SystemMemory {
     #if canImport(Glibc)
       _ = trim?(0)
     #endif
+  }
+
+  /// The size from which a block is worth huge pages: 4 MiB, two of the 2 MiB pages of x86-64
+  /// and arm64 Linux.
+  static let hugePageThreshold = 4 << 20
+
+  /// `count` bytes from `malloc` (to be released with `free`), not yet written; a block of at
+  /// least ``hugePageThreshold`` bytes is backed by huge pages where the kernel offers them
+  /// (``adviseHugePages(_:byteCount:)``).
+  ///
+  /// - Returns: nil when memory runs out.
+  static func allocate(byteCount count: Int) -> UnsafeMutableRawPointer? {
+    guard let block = malloc(count) else { return nil }
+    adviseHugePages(block, byteCount: count)
+    return block
+  }
+
+  /// A `Data` holding a copy of `bytes`, in a block from ``allocate(byteCount:)``.
+  static func data(copying bytes: UnsafeRawBufferPointer) -> Data {
+    guard bytes.count >= hugePageThreshold, let block = allocate(byteCount: bytes.count) else {
+      return Data(bytes)
+    }
+    block.copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
+    return Data(bytesNoCopy: block, count: bytes.count, deallocator: .free)
+  }
+
+  /// Asks the kernel to back the 2 MiB-aligned pages inside a block of at least
+  /// ``hugePageThreshold`` bytes that nothing has written yet with transparent huge pages
+  /// (`madvise(MADV_HUGEPAGE)`; the kernel's default here, `madvise`, gives them only when asked).
+  ///
+  /// The C library maps such a block afresh, so its first write to each 4 KiB page is a page
+  /// fault: on this project's machine, writing a new 50 MB block took 37–43 ms and releasing it
+  /// 3.4 ms, against 12 ms and 0.2 ms with huge pages. Nothing happens where huge pages are off.
+  static func adviseHugePages(_ block: UnsafeMutableRawPointer, byteCount count: Int) {
+    #if canImport(Glibc)
+      guard count >= hugePageThreshold else { return }
+      let page = 2 << 20
+      let start = (Int(bitPattern: block) + page - 1) & ~(page - 1)
+      let end = (Int(bitPattern: block) + count) & ~(page - 1)
+      guard end > start else { return }
+      _ = madvise(UnsafeMutableRawPointer(bitPattern: start), end - start, MADV_HUGEPAGE)
+    #endif
+  }
+}
+
+/// Bytes written one piece after another into one block of a size known beforehand
+/// (``SystemMemory/allocate(byteCount:)``), then handed over as a `Data` without a copy.
+struct OutputBlock: ~Copyable {
+  private let block: UnsafeMutableRawPointer
+  private let capacity: Int
+  private var count = 0
+
+  /// A block of `capacity` bytes, or nil when memory runs out.
+  init?(capacity: Int) {
+    guard let block = SystemMemory.allocate(byteCount: max(capacity, 1)) else { return nil }
+    self.block = block
+    self.capacity = capacity
+  }
+
+  /// Writes `bytes` after those written before (there must be room for them).
+  mutating func append(_ bytes: UnsafeRawBufferPointer) {
+    guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+    precondition(count + bytes.count <= capacity, "more bytes than the block was made for")
+    (block + count).copyMemory(from: base, byteCount: bytes.count)
+    count += bytes.count
+  }
+
+  /// Writes the bytes of `data`.
+  mutating func append(_ data: Data.SubSequence) {
+    data.withUnsafeBytes { append($0) }
+  }
+
+  /// Writes one byte.
+  mutating func append(_ byte: UInt8) {
+    precondition(count < capacity, "more bytes than the block was made for")
+    block.storeBytes(of: byte, toByteOffset: count, as: UInt8.self)
+    count += 1
+  }
+
+  /// The bytes written, as a `Data` that frees the block.
+  consuming func data() -> Data {
+    Data(bytesNoCopy: block, count: count, deallocator: .free)
   }
 }

@@ -62,33 +62,24 @@ extension NSUbiquitousKeyValueStore: ObservableKeyValueStore {
     device.addObserver { change in
       switch change.reason {
       case nil:
-        handler(Self.defaultsChange(of: change.keys, origin: .thisProcess))
+        handler(change.defaultsChange(origin: .thisProcess))
       case NSUbiquitousKeyValueStoreQuotaViolationChange:
         break
       default:
-        handler(Self.defaultsChange(of: change.keys, origin: .otherProcess))
+        handler(change.defaultsChange(origin: .otherProcess))
       }
     }
   }
 
-  /// The change of `keys` (each once), without a set for one key.
-  private static func defaultsChange(of keys: [String], origin: DefaultsChange.Origin)
-    -> DefaultsChange
-  {
-    keys.count == 1
-      ? DefaultsChange(key: keys[0], origin: origin)
-      : DefaultsChange(keys: Set(keys), origin: origin)
-  }
-
-  /// Posts ``didChangeExternallyNotification`` for a change from the container or a quota
-  /// violation (Apple posts nothing for the process's own writes).
-  func postDidChangeExternally(_ change: CloudChange) {
-    guard let reason = change.reason else { return }
+  /// Posts ``didChangeExternallyNotification`` for a change of `keys` from the container or a
+  /// quota violation, with Apple's change `reason` (Apple posts nothing for the process's own
+  /// writes).
+  func postDidChangeExternally(_ keys: [String], reason: Int) {
     NotificationCenter.default.post(
       name: Self.didChangeExternallyNotification, object: self,
       userInfo: [
         NSUbiquitousKeyValueStoreChangeReasonKey: NSNumber(value: reason),
-        NSUbiquitousKeyValueStoreChangedKeysKey: change.keys.sorted(),
+        NSUbiquitousKeyValueStoreChangedKeysKey: keys.sorted(),
       ])
   }
 }

@@ -96,7 +96,9 @@ open class NSUbiquitousKeyValueStore: NSObject, @unchecked Sendable {
     super.init()
     let weakSelf = WeakStore(self)
     notificationObservation = device.addObserver { change in
-      weakSelf.store?.postDidChangeExternally(change)
+      // This process's own writes post nothing: told without loading the store.
+      guard let reason = change.reason else { return }
+      weakSelf.store?.postDidChangeExternally(change.keys, reason: reason)
     }
   }
 

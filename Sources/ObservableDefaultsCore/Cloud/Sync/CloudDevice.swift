@@ -1,15 +1,5 @@
 import Foundation
 
-/// A change of a device's copy, as told to the store objects using it.
-struct CloudChange: Sendable {
-  /// The keys concerned, each once: changed values, or the key of a refused write. An array:
-  /// a property's write names one key, and a set for it was a tenth of a cloud write.
-  var keys: [String]
-  /// Apple's change reason (``NSUbiquitousKeyValueStoreServerChange`` …) for changes that came
-  /// from the container or a quota violation; nil for a write made in this process.
-  var reason: Int?
-}
-
 /// One device: its copy of a container, the writes not yet saved, and its clock.
 ///
 /// Every ``NSUbiquitousKeyValueStore`` on one backend object in a process shares one device
@@ -39,18 +29,19 @@ final class CloudDevice: ObservedStoreState, @unchecked Sendable {
   static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
 
   let lock = NSLock()
-  // Guarded by `lock`.
-  private var copy: CloudLocalCopy
+  // Guarded by `lock`, which already excludes: the fields a write reads and changes skip the
+  // runtime's exclusivity bookkeeping (six accesses were a twentieth of a cloud write).
+  /// The copy, with the writes not yet saved.
+  @exclusivity(unchecked) private var copy: CloudLocalCopy
   /// Key → why the container's record of it was refused (its bytes, or a far-future
   /// timestamp), until a valid record of the key arrives.
   private var refused: [String: String] = [:]
-  private var pending: [String: CloudRecord] = [:]
-  private var clock: HybridLogicalClock
+  @exclusivity(unchecked) private var clock: HybridLogicalClock
   private var hasSynced: Bool
-  private var saveScheduled = false
+  @exclusivity(unchecked) private var saveScheduled = false
   private var retryScheduled = false
   private var retryDelay = CloudDevice.firstRetryDelay
-  var observers = ObserverList<CloudChange>()
+  @exclusivity(unchecked) var observers = ObserverList<CloudChange>()
   private var latestError: (any Error)?
   // Set once at the end of `init`.
   private var subscription: ObservationToken?
@@ -114,7 +105,7 @@ final class CloudDevice: ObservedStoreState, @unchecked Sendable {
   /// backend, those in a save that is running, and those a failed save gave back. (A backend
   /// counts only what it holds beyond a running save, such as etcd's journal.)
   var pendingWriteCount: Int {
-    lock.withLock { pending.count }
+    lock.withLock { copy.pendingCount }
   }
 
   // MARK: Writing
@@ -125,8 +116,16 @@ final class CloudDevice: ObservedStoreState, @unchecked Sendable {
   ///   - excluded: An observer id not to tell.
   /// - Throws: ``CloudStoreError`` when a ``CloudQuota`` limit would be exceeded; observers are
   ///   then told with the quota-violation reason and nothing changes.
-  func write(_ value: Any?, forKey key: String, excluding excluded: UInt64?) throws {
-    try write(entries: [(key, value)], excluding: excluded)
+  func write(_ value: consuming Any?, forKey key: String, excluding excluded: UInt64?) throws {
+    lock.lock()
+    let changed: Bool
+    do {
+      changed = try copy.write(value, forKey: key, clock: &clock)
+    } catch {
+      throw refuse(key, error)
+    }
+    guard changed else { return lock.unlock() }
+    didWrite(CloudChange(key: key), excluding: excluded)
   }
 
   /// Stores several values (canonical; nil removes) together: the ones that change get
@@ -137,51 +136,45 @@ final class CloudDevice: ObservedStoreState, @unchecked Sendable {
   /// - Throws: ``CloudStoreError`` when a ``CloudQuota`` limit would be exceeded; observers are
   ///   then told with the quota-violation reason and nothing changes.
   func write(_ values: [String: Any?], excluding excluded: UInt64?) throws {
-    try write(entries: values.map { ($0.key, $0.value) }, excluding: excluded)
+    let ordered = values.sorted {
+      ($0.value == nil ? 0 : 1, $0.key) < ($1.value == nil ? 0 : 1, $1.key)
+    }
+    var written: [(key: String, previous: CloudCopyEntry?)] = []
+    lock.lock()
+    for (key, value) in ordered {
+      let previous = copy.entry(forKey: key)
+      do {
+        guard try copy.write(value, forKey: key, clock: &clock) else { continue }
+      } catch {
+        for (key, previous) in written { copy.restore(previous, forKey: key) }
+        throw refuse(key, error)
+      }
+      written.append((key, previous))
+    }
+    guard !written.isEmpty else { return lock.unlock() }
+    didWrite(CloudChange(keys: written.map(\.key), reason: nil), excluding: excluded)
   }
 
-  /// The writes of ``write(_:excluding:)``, each key once. An array rather than a dictionary:
-  /// a property's write (one entry) then hashes its key only where the copy and the pending
-  /// writes look it up.
-  private func write(entries: [(key: String, value: Any?)], excluding excluded: UInt64?) throws {
-    var ordered = entries
-    if ordered.count > 1 {
-      ordered.sort { ($0.value == nil ? 0 : 1, $0.key) < ($1.value == nil ? 0 : 1, $1.key) }
-    }
-    var changedKeys: [String] = []
-    var replaced: [CloudRecord?] = []
-    lock.lock()
-    for (key, value) in ordered where !propertyListValuesEqual(copy.value(forKey: key), value) {
-      do {
-        replaced.append(
-          try copy.applyWithinQuota(
-            CloudRecord(value: value, timestamp: clock.next()), forKey: key))
-        changedKeys.append(key)
-      } catch {
-        let unknown = CloudTimestamp(time: 0, counter: 0, device: "")
-        for (undone, old) in zip(changedKeys, replaced) {
-          copy.apply(old ?? CloudRecord(value: nil, timestamp: unknown), forKey: undone)
-        }
-        let targets = observers
-        lock.unlock()
-        targets.notify(
-          CloudChange(keys: [key], reason: NSUbiquitousKeyValueStoreQuotaViolationChange))
-        throw error
-      }
-    }
-    guard !changedKeys.isEmpty else {
-      lock.unlock()
-      return
-    }
-    for key in changedKeys {
-      pending[key] = copy.records[key]
-    }
+  /// After a write that changed the copy, under ``lock``: schedules a save (unless one is),
+  /// releases the lock and tells the observers but `excluded`.
+  private func didWrite(_ change: CloudChange, excluding excluded: UInt64?) {
     let mustSchedule = !saveScheduled
     saveScheduled = true
     let targets = observers
     lock.unlock()
     if mustSchedule { queue.async { self.save() } }
-    targets.notify(CloudChange(keys: changedKeys, reason: nil), excluding: excluded)
+    targets.notify(change, excluding: excluded)
+  }
+
+  /// After a refused write of `key`, under ``lock``: releases the lock and tells the observers
+  /// with the quota-violation reason.
+  ///
+  /// - Returns: `error`, for the writer to throw.
+  private func refuse(_ key: String, _ error: any Error) -> any Error {
+    let targets = observers
+    lock.unlock()
+    targets.notify(CloudChange(key: key, reason: NSUbiquitousKeyValueStoreQuotaViolationChange))
+    return error
   }
 
   /// Saves pending writes now and waits.
@@ -218,7 +211,7 @@ final class CloudDevice: ObservedStoreState, @unchecked Sendable {
   private func save() -> Bool {
     let records: [String: CloudRecord] = lock.withLock {
       saveScheduled = false
-      return hasSynced ? pending : [:]
+      return hasSynced ? copy.pendingRecords : [:]
     }
     guard !records.isEmpty else { return true }
     do {
@@ -258,9 +251,7 @@ final class CloudDevice: ObservedStoreState, @unchecked Sendable {
   private func clearPending(_ records: [String: CloudRecord], error: (any Error)?) {
     lock.withLock {
       retryDelay = Self.firstRetryDelay
-      for (key, record) in records where pending[key]?.timestamp == record.timestamp {
-        pending[key] = nil
-      }
+      copy.markSaved(records)
       latestError = error
     }
   }
@@ -271,7 +262,7 @@ final class CloudDevice: ObservedStoreState, @unchecked Sendable {
     let stored = (try? backend.load().records) ?? [:]
     let unknown = CloudTimestamp(time: 0, counter: 0, device: "")
     lock.lock()
-    for key in keys where copy.records[key]?.timestamp == records[key]?.timestamp {
+    for key in keys where copy.record(forKey: key)?.timestamp == records[key]?.timestamp {
       copy.apply(stored[key] ?? CloudRecord(value: nil, timestamp: unknown), forKey: key)
     }
     let targets = observers
@@ -300,13 +291,12 @@ final class CloudDevice: ObservedStoreState, @unchecked Sendable {
     let reason = hasSynced ? reason : NSUbiquitousKeyValueStoreInitialSyncChange
     for (key, record) in records {
       clock.observe(record.timestamp)
-      if let local = copy.records[key], local.timestamp >= record.timestamp { continue }
+      if let local = copy.record(forKey: key), local.timestamp >= record.timestamp { continue }
       if !propertyListValuesEqual(copy.value(forKey: key), record.value) { changedKeys.append(key) }
       copy.apply(record, forKey: key)
-      pending[key] = nil
     }
     // Writes kept back (before the first sync, or while the container was unreadable) go out now.
-    let mustSave = !pending.isEmpty && !saveScheduled
+    let mustSave = copy.pendingCount > 0 && !saveScheduled
     hasSynced = true
     if mustSave { saveScheduled = true }
     let targets = changedKeys.isEmpty ? .none : observers
@@ -325,7 +315,6 @@ final class CloudDevice: ObservedStoreState, @unchecked Sendable {
     copy = CloudLocalCopy(records: records)
     refused = refusals
     for record in records.values { clock.observe(record.timestamp) }
-    pending = [:]
     hasSynced = true
     let new = copy.values
     let changedKeys = Set(old.keys).union(new.keys).filter {
@@ -369,7 +358,7 @@ final class CloudDevice: ObservedStoreState, @unchecked Sendable {
 
   deinit {
     subscription?.cancel()
-    if hasSynced, !pending.isEmpty { try? backend.save(pending) }
+    if hasSynced, copy.pendingCount > 0 { try? backend.save(copy.pendingRecords) }
     CloudDeviceRegistry.shared.remove(self)
   }
 }

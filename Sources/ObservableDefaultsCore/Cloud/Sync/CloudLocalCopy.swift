@@ -1,83 +1,116 @@
-/// A device's copy of a container: every record (removals included) and the running totals that
-/// ``CloudQuota`` limits.
+/// A device's copy of a container: one table of every key's record (removals included), the
+/// bytes it counts for and whether it is a write waiting for a save, plus the running totals
+/// that ``CloudQuota`` limits.
+///
+/// A write looks its key up once (``write(_:forKey:clock:)``): the equality check, the quota
+/// check, the store and the pending mark all work on the entry found.
 struct CloudLocalCopy {
-  private(set) var records: [String: CloudRecord] = [:]
-  /// Keys with a value (not removed).
-  private(set) var keyCount = 0
-  /// ``CloudQuota/entryBytes(key:value:)`` summed over the keys with a value.
-  private(set) var totalBytes = 0
+  private var entries: [String: CloudCopyEntry] = [:]
+  /// The quota's totals, kept by every change of an entry.
+  private(set) var totals = CloudQuotaTotals()
+  /// The keys whose entry ``CloudCopyEntry/isPending``, for saves.
+  private var pendingKeys: Set<String> = []
 
+  /// A copy of a container's records, none pending.
   init(records: [String: CloudRecord] = [:]) {
     for (key, record) in records {
       apply(record, forKey: key)
     }
   }
 
+  /// The record of `key`, or nil when the copy holds none.
+  func record(forKey key: String) -> CloudRecord? {
+    entries[key]?.record
+  }
+
   /// The value of `key`, or nil when it has none.
   func value(forKey key: String) -> Any? {
-    records[key]?.value
+    entries[key]?.record.value
   }
 
   /// Every key with a value.
   var values: [String: Any] {
-    records.compactMapValues(\.value)
+    entries.compactMapValues(\.record.value)
   }
 
-  /// Stores `record` for `key`, keeping the totals.
+  /// The entry of `key`, to ``restore(_:forKey:)`` it after a later write.
+  func entry(forKey key: String) -> CloudCopyEntry? {
+    entries[key]
+  }
+
+  /// How many keys hold a write that no successful save has taken yet.
+  var pendingCount: Int {
+    pendingKeys.count
+  }
+
+  /// The writes that no successful save has taken yet, key → record.
+  var pendingRecords: [String: CloudRecord] {
+    var records = [String: CloudRecord](minimumCapacity: pendingKeys.count)
+    for key in pendingKeys {
+      records[key] = entries[key]?.record
+    }
+    return records
+  }
+
+  /// A write of this device: stores `value` under `key`, stamped by `clock`, as a pending write,
+  /// unless the key already holds that value (then nothing changes and the clock does not
+  /// move).
   ///
-  /// - Returns: The record it replaces.
-  @discardableResult
-  mutating func apply(_ record: CloudRecord, forKey key: String) -> CloudRecord? {
-    let old = records.updateValue(record, forKey: key)
-    (keyCount, totalBytes) = totals(replacing: old, with: record, forKey: key)
-    return old
-  }
-
-  /// Stores `record` for `key` (as ``apply(_:forKey:)``) unless its value would take the copy
-  /// past a ``CloudQuota`` limit. One lookup of `key` serves the check and the store.
-  ///
-  /// - Returns: The record it replaces.
-  /// - Throws: ``CloudStoreError`` naming the limit that would be exceeded; nothing changes.
-  mutating func applyWithinQuota(_ record: CloudRecord, forKey key: String) throws -> CloudRecord? {
-    let index = records.index(forKey: key)
-    let old = index.map { records.values[$0] }
-    let (count, bytes) = totals(replacing: old, with: record, forKey: key)
-    if record.value != nil { try Self.check(key: key, count: count, bytes: bytes) }
-    if let index { records.values[index] = record } else { records[key] = record }
-    (keyCount, totalBytes) = (count, bytes)
-    return old
-  }
-
-  /// The key count and total bytes once `new` replaces `old` as the record of `key`.
-  private func totals(replacing old: CloudRecord?, with new: CloudRecord, forKey key: String)
-    -> (count: Int, bytes: Int)
+  /// - Parameters:
+  ///   - value: A canonical property-list value, or nil to remove the key.
+  ///   - key: The key.
+  ///   - clock: The device's clock. (Passed in, not called through a closure: the closure's
+  ///     capture of the device was retained and released on every write.)
+  /// - Returns: Whether the copy changed.
+  /// - Throws: ``CloudStoreError`` naming the ``CloudQuota`` limit that would be exceeded;
+  ///   nothing changes.
+  mutating func write(
+    _ value: consuming Any?, forKey key: String, clock: inout HybridLogicalClock
+  ) throws
+    -> Bool
   {
-    var (count, bytes) = (keyCount, totalBytes)
-    if let value = old?.value {
-      count -= 1
-      bytes -= CloudQuota.entryBytes(key: key, value: value)
+    if let index = entries.index(forKey: key) {
+      return try entries.values[index].write(
+        value, forKey: key, totals: &totals, pendingKeys: &pendingKeys, clock: &clock)
     }
-    if let value = new.value {
-      count += 1
-      bytes += CloudQuota.entryBytes(key: key, value: value)
-    }
-    return (count, bytes)
+    var entry = CloudCopyEntry.absent
+    guard
+      try entry.write(value, forKey: key, totals: &totals, pendingKeys: &pendingKeys, clock: &clock)
+    else { return false }
+    entries[key] = entry
+    return true
   }
 
-  /// Checks a key and the totals a value under it would make against ``CloudQuota``.
-  private static func check(key: String, count: Int, bytes: Int) throws {
-    let keyBytes = key.utf8.count
-    guard keyBytes <= CloudQuota.maximumKeyBytes else {
-      throw CloudStoreError(
-        key: key, kind: .keyTooLong(bytes: keyBytes, limit: CloudQuota.maximumKeyBytes))
-    }
-    guard count <= CloudQuota.maximumKeyCount else {
-      throw CloudStoreError(
-        key: key, kind: .tooManyKeys(count: count, limit: CloudQuota.maximumKeyCount))
-    }
-    guard bytes <= CloudQuota.maximumTotalBytes else {
-      throw CloudStoreError(
-        key: key, kind: .totalSizeExceeded(bytes: bytes, limit: CloudQuota.maximumTotalBytes))
+  /// Takes `record` from the container for `key`: it replaces the key's entry, and a write of
+  /// the key still pending is dropped (the container's record won).
+  mutating func apply(_ record: CloudRecord, forKey key: String) {
+    let entry = CloudCopyEntry(record, forKey: key)
+    let old = entries.updateValue(entry, forKey: key)
+    totals = totals.replacing(old?.bytes, with: entry.bytes)
+    if old?.isPending == true { pendingKeys.remove(key) }
+  }
+
+  /// Puts back the entry `key` had before a write (as ``entry(forKey:)`` gave it; nil: none),
+  /// its totals and pending mark included.
+  mutating func restore(_ entry: CloudCopyEntry?, forKey key: String) {
+    let current =
+      if let entry { entries.updateValue(entry, forKey: key) } else {
+        entries.removeValue(forKey: key)
+      }
+    totals = totals.replacing(current?.bytes, with: entry?.bytes)
+    if current?.isPending == true, entry?.isPending != true { pendingKeys.remove(key) }
+  }
+
+  /// Marks the writes of `records` as saved, except those written again since.
+  ///
+  /// - Parameter records: Records a save took, key → record.
+  mutating func markSaved(_ records: [String: CloudRecord]) {
+    for (key, record) in records {
+      guard let index = entries.index(forKey: key), entries.values[index].isPending,
+        entries.values[index].record.timestamp == record.timestamp
+      else { continue }
+      entries.values[index].isPending = false
+      pendingKeys.remove(key)
     }
   }
 }

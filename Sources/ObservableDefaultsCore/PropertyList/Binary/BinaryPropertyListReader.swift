@@ -144,7 +144,8 @@ struct BinaryPropertyListReader {
     case 0x4:
       let (start, count) = try lengthAndStart(offset, low)
       try require(start, count)
-      return Data(UnsafeRawBufferPointer(rebasing: bytes[start..<start + count]))
+      return SystemMemory.data(
+        copying: UnsafeRawBufferPointer(rebasing: bytes[start..<start + count]))
     case 0x5, 0x6:
       return try string(at: offset)
     case 0xA:

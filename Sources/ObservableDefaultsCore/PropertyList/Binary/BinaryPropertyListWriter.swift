@@ -101,7 +101,8 @@ enum BinaryPropertyListWriter {
     var offsets = [Int](repeating: 0, count: objects.count)
     // Written in place into the bytes the `Data` keeps: a `[UInt8]` copied into a `Data` was one
     // more copy of every value (50 ms and 50 MB more for a 50 MB value).
-    guard let buffer = malloc(bound)?.assumingMemoryBound(to: UInt8.self) else {
+    guard let buffer = SystemMemory.allocate(byteCount: bound)?.assumingMemoryBound(to: UInt8.self)
+    else {
       fatalError("out of memory for a property list of \(bound) bytes")
     }
     var output = BigEndianOutput(base: buffer)

@@ -50,7 +50,9 @@ package enum FileContents {
     // Not `Data(count:)`: zeroing the buffer before reading into it was a fifth of a flush of
     // a 50 MB value. One byte more than the file, so that its end is found without growing.
     var capacity = max(size + 1, 4096)
-    guard var buffer = malloc(capacity) else { throw failure("out of memory") }
+    guard var buffer = SystemMemory.allocate(byteCount: capacity) else {
+      throw failure("out of memory")
+    }
     var length = 0
     do {
       while true {

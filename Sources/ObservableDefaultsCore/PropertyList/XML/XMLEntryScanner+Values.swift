@@ -163,6 +163,7 @@ extension XMLEntryScanner {
     guard memchr(text.baseAddress!, Int32(UInt8(ascii: "&")), text.count) == nil else { return nil }
     // Foundation's decoder gives nil for white space alone, which its parser reads as no bytes.
     guard text.contains(where: { !XMLPropertyListScanner.isSpace($0) }) else { return Data() }
-    return Data(base64Encoded: Data(text), options: .ignoreUnknownCharacters)
+    // The text's copy in huge pages (a new block of 67 MB took 40 ms of page faults here).
+    return Data(base64Encoded: SystemMemory.data(copying: text), options: .ignoreUnknownCharacters)
   }
 }

@@ -39,10 +39,12 @@ struct XMLEntryScanner {
           : nil
       }
       guard consume("<key>"), let keyEnd = find(UInt8(ascii: "<")) else { return nil }
-      let keyBytes = UnsafeRawBufferPointer(rebasing: bytes[position..<keyEnd])
+      let key = position..<keyEnd
+      let keyBytes = UnsafeRawBufferPointer(rebasing: bytes[key])
+      // Checked for entities and line ends here, for UTF-8 when a key is made of them
+      // (``XMLPropertyListEntries/keys(of:_:in:)``: a re-read makes only the changed entries').
       guard memchr(keyBytes.baseAddress!, Int32(UInt8(ascii: "&")), keyBytes.count) == nil,
-        memchr(keyBytes.baseAddress!, 0x0D, keyBytes.count) == nil,
-        let key = Self.string(keyBytes)
+        memchr(keyBytes.baseAddress!, 0x0D, keyBytes.count) == nil
       else { return nil }
       position = keyEnd
       guard consume("</key>") else { return nil }

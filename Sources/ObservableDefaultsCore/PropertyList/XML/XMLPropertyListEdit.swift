@@ -11,25 +11,30 @@ import Foundation
 /// Foundation gives the entries of a whole file), and its text is spliced in.
 enum XMLPropertyListEdit {
   /// `text` with `changes` applied, and the entries of the new text (what a scan of it gives:
-  /// the next re-read compares against them), or nil when the text is not in the plain form
-  /// ``XMLPropertyListEntries`` scans (or holds a key twice): encode the whole document then.
+  /// the next re-read compares against them, the next flush edits at their places), or nil
+  /// when the text is not in the plain form ``XMLPropertyListEntries`` scans (or holds a key
+  /// twice): encode the whole document then.
   ///
   /// The entries are the old text's with the changed ones' fingerprints made from the text
-  /// written, the removed ones taken out and the added ones at the end: scanning the written
-  /// text again was a third of an XML flush.
+  /// written, the removed ones taken out, the added ones at the end, and every place after an
+  /// edit moved by the bytes it added or took: scanning the written text again was a third of
+  /// an XML flush, and scanning the text before the edit most of the rest.
   ///
   /// - Parameters:
   ///   - changes: Top-level key → change; values are canonical property-list values.
   ///   - text: The file's bytes, which parse to the document the changes apply to.
+  ///   - known: The entries of `text` with their ``PropertyListEntries/layout``, when they are
+  ///     known (kept from the last read or write of this version); else the text is scanned.
   /// - Throws: The encoder's error when a value is not a property-list value.
-  static func applying(_ changes: [String: PropertyListChange], to text: Data) throws -> (
-    text: Data, entries: PropertyListEntries
-  )? {
-    guard let dictionary = text.withUnsafeBytes({ XMLPropertyListEntries.topDictionary($0) })
+  static func applying(
+    _ changes: [String: PropertyListChange], to text: Data, known: PropertyListEntries? = nil
+  ) throws -> (text: Data, entries: PropertyListEntries)? {
+    guard
+      var entries = known.flatMap({ known in
+        known.layout.flatMap { $0.describes(known.keys.count, count: text.count) ? known : nil }
+      }) ?? XMLPropertyListEntries.entries(of: text),
+      let layout = entries.layout
     else { return nil }
-    var entries = PropertyListEntries(
-      keys: dictionary.entries.map(\.key), fingerprints: dictionary.entries.map(\.fingerprint))
-    guard PropertyListEntries.areDistinct(entries.keys) else { return nil }
     var removed: [Int] = []
     var positions: [String: Int] = [:]
     // A few keys are compared, not looked up: hashing each of 1,000,000 keys was a tenth of a
@@ -37,55 +42,79 @@ enum XMLPropertyListEdit {
     let changedKeys = Array(changes.keys)
     let isChanged: (String) -> Bool =
       changedKeys.count <= 8 ? { changedKeys.contains($0) } : { changes[$0] != nil }
-    for (index, entry) in dictionary.entries.enumerated() where isChanged(entry.key) {
-      positions[entry.key] = index
+    for (index, key) in entries.keys.enumerated() where isChanged(key) {
+      positions[key] = index
     }
-    // (range replaced, new bytes).
-    var edits: [(Range<Int>, Data)] = []
+    var edits: [Edit] = []
     var added = Data()
+    // Where each added entry's value element is in `added`.
+    var addedValues: [Range<Int>] = []
     for (key, change) in changes.sorted(by: { $0.key < $1.key }) {
       let index = positions[key]
       switch (change, index) {
       case (.set(let value), let index?):
         guard let (text, _) = try entryText(key, value, whole: false) else { return nil }
-        edits.append((dictionary.entries[index].value, text))
+        edits.append(Edit(range: layout.values[index].range, bytes: text))
         entries.fingerprints[index] = fingerprint(key, text[...])
       case (.set(let value), nil):
         guard let (text, valueStart) = try entryText(key, value, whole: true) else { return nil }
+        addedValues.append((added.count + valueStart)..<(added.count + text.count))
         added.append(text)
         entries.keys.append(key)
         entries.fingerprints.append(fingerprint(key, text[(text.startIndex + valueStart)...]))
       case (.remove, let index?):
         removed.append(index)
         // The entry and the white space before it (back to the entry before, or `<dict>`).
-        let start =
-          index == 0
-          ? dictionary.contents.lowerBound : dictionary.entries[index - 1].value.upperBound
-        edits.append((start..<dictionary.entries[index].value.upperBound, Data()))
+        let start = index == 0 ? layout.contentsStart : Int(layout.values[index - 1].end)
+        edits.append(Edit(range: start..<Int(layout.values[index].end), bytes: Data()))
       case (.remove, nil):
         continue
       }
     }
-    let end = dictionary.entries.last?.value.upperBound ?? dictionary.contents.lowerBound
-    if !added.isEmpty { edits.append((end..<end, added)) }
-    // The kept text and the new pieces copied once, in order, into a buffer of the result's size.
-    let sorted = edits.sorted { $0.0.lowerBound < $1.0.lowerBound }
-    var result = Data(
-      capacity: text.count + sorted.reduce(0) { $0 + $1.1.count - $1.0.count })
-    var kept = text.startIndex
-    for (range, bytes) in sorted {
-      result.append(text[kept..<(text.startIndex + range.lowerBound)])
-      result.append(bytes)
-      kept = text.startIndex + range.upperBound
+    edits.sort { $0.range.lowerBound < $1.range.lowerBound }
+    // The places of the kept entries (moved by the edits before them), then of the added ones.
+    var values = layout.moved(by: edits)
+    let end = layout.values.last.map { Int($0.end) } ?? layout.contentsStart
+    let addedStart = end + edits.reduce(0) { $0 + $1.growth }
+    values += addedValues.map {
+      XMLPropertyListLayout.Span(($0.lowerBound + addedStart)..<($0.upperBound + addedStart))
     }
-    result.append(text[kept...])
+    if !added.isEmpty { edits.append(Edit(range: end..<end, bytes: added)) }
+    let result = spliced(text, edits)
     if !removed.isEmpty {
       let gone = Set(removed)
       let kept = entries.keys.indices.filter { !gone.contains($0) }
-      entries = PropertyListEntries(
-        keys: kept.map { entries.keys[$0] }, fingerprints: kept.map { entries.fingerprints[$0] })
+      entries.keys = kept.map { entries.keys[$0] }
+      entries.fingerprints = kept.map { entries.fingerprints[$0] }
     }
+    entries.layout = XMLPropertyListLayout(contentsStart: layout.contentsStart, values: values)
     return (result, entries)
+  }
+
+  /// One edit of the text: the bytes of `range` replaced by `bytes`.
+  struct Edit {
+    let range: Range<Int>
+    let bytes: Data
+
+    /// How many bytes the edit adds to the text (negative when it takes some away).
+    var growth: Int { bytes.count - range.count }
+  }
+
+  /// `text` with each range of `edits` (in order, not overlapping) replaced by its bytes: the
+  /// kept text and the new pieces copied once, in order, into a block of the result's size
+  /// (``SystemMemory/allocate(byteCount:)``: a new block of a 67 MB text cost 40 ms of page
+  /// faults here).
+  private static func spliced(_ text: Data, _ edits: [Edit]) -> Data {
+    guard var output = OutputBlock(capacity: text.count + edits.reduce(0) { $0 + $1.growth })
+    else { return Data() }
+    var kept = text.startIndex
+    for edit in edits {
+      output.append(text[kept..<(text.startIndex + edit.range.lowerBound)])
+      output.append(edit.bytes[...])
+      kept = text.startIndex + edit.range.upperBound
+    }
+    output.append(text[kept...])
+    return output.data()
   }
 
   /// The fingerprint of an entry written with `key` (no entity: ``entryText(_:_:whole:)`` gives
@@ -121,45 +150,54 @@ enum XMLPropertyListEdit {
     let closing = "</data>".utf8.count
     let indentation = entry.value.count - "<data>\n".utf8.count - closing
     let end = text.endIndex - closing - indentation
-    var result = Data(text[..<end])
-    result.append(base64Lines(data, indentation: text[end..<(end + indentation)]))
-    result.append(text[end...])
-    return (result, valueStart)
+    let lines = base64Lines(
+      data, indentation: text[end..<(end + indentation)], after: text[..<end],
+      before: text[end...])
+    return (lines, valueStart)
   }
 
   /// Characters of Base64 per line in Foundation's XML property lists (51 bytes).
   static let base64LineLength = 68
 
   /// `data` in Base64 as Foundation's `PropertyListEncoder` writes it inside `<data>`: lines of
-  /// ``base64LineLength`` characters, each after `indentation` and ending with a line break.
+  /// ``base64LineLength`` characters, each after `indentation` and ending with a line break;
+  /// between `prefix` and `suffix` (the entry's text before and after them).
   ///
   /// Foundation's writer takes 29 instructions per byte (5 s for a 50 MB value on this machine);
-  /// `base64EncodedData()` and a copy per line take about 2.
-  static func base64Lines(_ data: Data, indentation: Data) -> Data {
-    let encoded = data.base64EncodedData()
-    let lineCount = (encoded.count + base64LineLength - 1) / base64LineLength
-    var text = Data(count: encoded.count + lineCount * (indentation.count + 1))
-    // One copy per line into the buffer: `Data.append` per line cost 45 instructions per byte.
-    text.withUnsafeMutableBytes { (output: UnsafeMutableRawBufferPointer) in
-      encoded.withUnsafeBytes { input in
-        indentation.withUnsafeBytes { prefix in
-          var written = 0
-          func copy(_ bytes: UnsafeRawBufferPointer) {
-            UnsafeMutableRawBufferPointer(rebasing: output[written..<written + bytes.count])
-              .copyMemory(from: bytes)
-            written += bytes.count
-          }
-          for start in stride(from: 0, to: input.count, by: base64LineLength) {
-            copy(prefix)
-            copy(
+  /// `base64EncodedData()` and a copy per line take about 2. The value is encoded in pieces of
+  /// whole lines, into one block of the result's size (``SystemMemory/allocate(byteCount:)``):
+  /// encoding it whole made a second block of its Base64 text, appending the pieces to a `Data`
+  /// copied it again as it grew, and each new block of 67 MB cost 40 ms of page faults here.
+  static func base64Lines(
+    _ data: Data, indentation: Data.SubSequence, after prefix: Data.SubSequence,
+    before suffix: Data.SubSequence
+  ) -> Data {
+    let lineCount = (data.count + base64LineBytes - 1) / base64LineBytes
+    let count =
+      prefix.count + (data.count + 2) / 3 * 4 + lineCount * (indentation.count + 1)
+      + suffix.count
+    guard var output = OutputBlock(capacity: count) else { return Data() }
+    output.append(prefix)
+    // One copy per line into the block: `Data.append` per line cost 45 instructions per byte.
+    let piece = 1024 * base64LineBytes
+    indentation.withUnsafeBytes { indentation in
+      for start in stride(from: data.startIndex, to: data.endIndex, by: piece) {
+        let encoded = data[start..<min(start + piece, data.endIndex)].base64EncodedData()
+        encoded.withUnsafeBytes { input in
+          for line in stride(from: 0, to: input.count, by: base64LineLength) {
+            output.append(indentation)
+            output.append(
               UnsafeRawBufferPointer(
-                rebasing: input[start..<min(start + base64LineLength, input.count)]))
-            output[written] = UInt8(ascii: "\n")
-            written += 1
+                rebasing: input[line..<min(line + base64LineLength, input.count)]))
+            output.append(UInt8(ascii: "\n"))
           }
         }
       }
     }
-    return text
+    output.append(suffix)
+    return output.data()
   }
+
+  /// The bytes of one line of ``base64LineLength`` Base64 characters.
+  private static let base64LineBytes = base64LineLength / 4 * 3
 }

@@ -18,7 +18,9 @@ import Foundation
 enum XMLPropertyListEntries {
   /// One entry of the top dictionary.
   struct Entry {
-    let key: String
+    /// Where its key's text is in the file's bytes (no entity, no carriage return; not yet
+    /// checked for UTF-8: ``keys(of:_:in:)``).
+    let key: Range<Int>
     let fingerprint: UInt64
     /// Where its `<key>` element starts in the file's bytes.
     let start: Int
@@ -36,10 +38,13 @@ enum XMLPropertyListEntries {
   /// The entries of `data`, or nil when it is not in the plain form (see above).
   static func entries(of data: Data) -> PropertyListEntries? {
     data.withUnsafeBytes { bytes in
-      scan(bytes).flatMap { entries in
-        let keys = entries.map(\.key)
-        guard PropertyListEntries.areDistinct(keys) else { return nil }
-        return PropertyListEntries(keys: keys, fingerprints: entries.map(\.fingerprint))
+      topDictionary(bytes).flatMap { dictionary in
+        guard let keys = keys(of: dictionary.entries.indices, dictionary, in: bytes),
+          PropertyListEntries.areDistinct(keys)
+        else { return nil }
+        return PropertyListEntries(
+          keys: keys, fingerprints: dictionary.entries.map(\.fingerprint),
+          layout: XMLPropertyListLayout(dictionary))
       }
     }
   }
@@ -60,8 +65,10 @@ enum XMLPropertyListEntries {
     -> (set: [String: Any], removed: [String], entries: PropertyListEntries)?
   {
     guard old.keys.count == previous.count,
-      let scanned = data.withUnsafeBytes({ scan($0) })
+      let dictionary = data.withUnsafeBytes({ topDictionary($0) })
     else { return nil }
+    let scanned = dictionary.entries
+    let layout = XMLPropertyListLayout(dictionary)
     let fingerprints = scanned.map(\.fingerprint)
     let value = { (position: Int) throws(PropertyListRejection) -> Any in
       let range = scanned[position].value
@@ -69,24 +76,53 @@ enum XMLPropertyListEntries {
         of: data[(data.startIndex + range.lowerBound)..<(data.startIndex + range.upperBound)])
     }
     if let touched = old.touchedPositions(fingerprints) {
-      return try old.changes(touched: touched, fingerprints: fingerprints, previous: previous) {
-        position throws(PropertyListRejection) in (scanned[position].key, try value(position))
+      // Only the touched entries' keys are made: the others are the old version's, byte for
+      // byte (making every key a string was a tenth of a re-read).
+      let positions = touched.filter { $0 < scanned.count }
+      guard let keys = data.withUnsafeBytes({ Self.keys(of: positions, dictionary, in: $0) }) else {
+        return nil
       }
+      let touchedKeys = Swift.Dictionary(uniqueKeysWithValues: zip(positions, keys))
+      var changes = try old.changes(
+        touched: touched, fingerprints: fingerprints, previous: previous
+      ) { position throws(PropertyListRejection) in (touchedKeys[position]!, try value(position)) }
+      changes?.entries.layout = layout
+      return changes
     }
     // Keys added or removed in a file whose keys are sorted (Foundation writes them so) move
     // the entries after them: match those by key instead.
+    guard
+      let scannedKeys = data.withUnsafeBytes({ Self.keys(of: scanned.indices, dictionary, in: $0) })
+    else { return nil }
     let oldFingerprints = Swift.Dictionary(zip(old.keys, old.fingerprints)) { first, _ in first }
     var set: [String: Any] = [:]
     var keys = Set<String>(minimumCapacity: scanned.count)
-    for (position, entry) in scanned.enumerated() {
-      guard keys.insert(entry.key).inserted else { return nil }
-      guard oldFingerprints[entry.key] != entry.fingerprint else { continue }
+    for (position, key) in scannedKeys.enumerated() {
+      guard keys.insert(key).inserted else { return nil }
+      guard oldFingerprints[key] != scanned[position].fingerprint else { continue }
       // Another writer rewrote the file: reading it whole is as cheap.
       if set.count >= 64 + scanned.count / 8 { return nil }
-      set[entry.key] = try value(position)
+      set[key] = try value(position)
     }
-    let entries = PropertyListEntries(keys: scanned.map(\.key), fingerprints: fingerprints)
+    let entries = PropertyListEntries(keys: scannedKeys, fingerprints: fingerprints, layout: layout)
     return (set, old.keys.filter { !keys.contains($0) }, entries)
+  }
+
+  /// The keys of the entries of `dictionary` at `positions`, made from the text `bytes` it was
+  /// scanned from; nil when one is not UTF-8 (the file is then parsed whole).
+  static func keys<Positions: Collection<Int>>(
+    of positions: Positions, _ dictionary: Dictionary, in bytes: UnsafeRawBufferPointer
+  ) -> [String]? {
+    var keys: [String] = []
+    keys.reserveCapacity(positions.count)
+    for position in positions {
+      guard
+        let key = XMLEntryScanner.string(
+          UnsafeRawBufferPointer(rebasing: bytes[dictionary.entries[position].key]))
+      else { return nil }
+      keys.append(key)
+    }
+    return keys
   }
 
   /// The canonical value of one value element's text: built from its bytes in the plain form

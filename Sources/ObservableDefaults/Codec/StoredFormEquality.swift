@@ -1,0 +1,29 @@
+import Foundation
+
+/// How a codec compares two values by what they store, without building the stored forms, for
+/// the types whose stored form compares as the values do: integers, strings, Booleans, dates and
+/// data by `==`; `Double` and `Float` by `==` with two NaNs equal, as stored reals compare. Nil
+/// for any other type (collections, whose reals may be NaNs, included): those compare their
+/// stored forms.
+///
+/// The type of an `@ObservableCloud` property need not be `Equatable`, so its codec compared
+/// stored forms: two boxed values and their comparison were a seventh of a cloud write.
+func storedFormEquality<Value>(of _: Value.Type) -> ((Value, Value) -> Bool)? {
+  if Value.self == Double.self { return realEquality(Double.self) as? (Value, Value) -> Bool }
+  if Value.self == Float.self { return realEquality(Float.self) as? (Value, Value) -> Bool }
+  let exact: [Any.Type] = [String.self, Bool.self, Date.self, Data.self]
+  guard Value.self is any _PropertyListInteger.Type || exact.contains(where: { $0 == Value.self }),
+    let type = Value.self as? any Equatable.Type
+  else { return nil }
+  return equality(type) as? (Value, Value) -> Bool
+}
+
+/// `==` of `T`, as `Any` (it is the caller's `(Value, Value) -> Bool`).
+private func equality<T: Equatable>(_: T.Type) -> Any {
+  { (lhs: T, rhs: T) in lhs == rhs } as (T, T) -> Bool
+}
+
+/// `==` of `T` with two NaNs equal, as `Any` (it is the caller's `(Value, Value) -> Bool`).
+private func realEquality<T: FloatingPoint>(_: T.Type) -> Any {
+  { (lhs: T, rhs: T) in lhs == rhs || (lhs.isNaN && rhs.isNaN) } as (T, T) -> Bool
+}
