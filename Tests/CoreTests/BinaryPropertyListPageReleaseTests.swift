@@ -41,13 +41,32 @@ import Testing
   @Test(arguments: ["Foundation", "ours"])
   func givesBackEveryPageAndReadsFoundationsValues(writer: String) throws {
     let data = try Self.data(by: writer)
-    let bytes = owned(data)
+    try expectEveryPageGivenBack(data, owned(data))
+  }
+
+  /// A buffer of 4 MiB or more is backed by huge pages: it is given back in whole ones.
+  @Test func aBufferOfHugePagesIsGivenBackInWholeHugePages() throws {
+    var values = Self.values
+    values["a value of a few huge pages"] = Data(repeating: 3, count: 5_000_000)
+    let data = try BinaryPropertyListWriter.data(of: values)
+    let bytes = try #require(
+      SystemMemory.allocate(byteCount: data.count).map { block in
+        data.withUnsafeBytes { block.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+        return Data(bytesNoCopy: block, count: data.count, deallocator: .free)
+      })
+    #expect(SystemMemory.releaseUnit(forBufferOf: bytes.count) == SystemMemory.hugePageSize)
+    try expectEveryPageGivenBack(data, bytes)
+  }
+
+  /// Reads `bytes` (a copy of `data`) giving its pages back, and checks the values are
+  /// Foundation's and every whole page (of the buffer's release unit) was given back as zeros.
+  private func expectEveryPageGivenBack(_ data: Data, _ bytes: Data) throws {
     let (root, released) = try BinaryPropertyListReader.value(releasingPagesOf: bytes)
     let foundations = try PropertyListSerialization.propertyList(from: data, format: nil)
     #expect(propertyListValuesEqual(root, PropertyListValue.normalized(foundations)))
 
     let (wholePages, zeroPages) = bytes.withUnsafeBytes { buffer in
-      let pageSize = SystemMemory.pageSize
+      let pageSize = SystemMemory.releaseUnit(forBufferOf: buffer.count)
       let address = Int(bitPattern: buffer.baseAddress!)
       let first = (address + pageSize - 1) / pageSize * pageSize - address
       let pages = Array(stride(from: first, through: buffer.count - pageSize, by: pageSize))

@@ -22,6 +22,18 @@ enum SystemMemory {
     #endif
   }()
 
+  /// The size of a huge page (2 MiB on x86-64 and arm64 Linux).
+  static let hugePageSize = 2 << 20
+
+  /// The unit in which the memory of a buffer of `count` bytes is given back
+  /// (``discardPages(_:_:)``): a huge page for a buffer of ``hugePageThreshold`` bytes or more,
+  /// which ``allocate(byteCount:)`` backs with huge pages (giving back part of one splits it,
+  /// and the kernel frees its memory only later, when it splits such pages under pressure),
+  /// else a page.
+  static func releaseUnit(forBufferOf count: Int) -> Int {
+    count >= hugePageThreshold ? hugePageSize : pageSize
+  }
+
   /// Whether ``discardPages(_:_:)`` gives pages back (false where there is no `madvise`).
   static var canDiscardPages: Bool {
     #if canImport(Glibc)
@@ -81,7 +93,7 @@ enum SystemMemory {
   static func adviseHugePages(_ block: UnsafeMutableRawPointer, byteCount count: Int) {
     #if canImport(Glibc)
       guard count >= hugePageThreshold else { return }
-      let page = 2 << 20
+      let page = hugePageSize
       let start = (Int(bitPattern: block) + page - 1) & ~(page - 1)
       let end = (Int(bitPattern: block) + count) & ~(page - 1)
       guard end > start else { return }

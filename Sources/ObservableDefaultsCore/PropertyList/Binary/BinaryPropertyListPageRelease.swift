@@ -9,19 +9,24 @@
 /// container's references and children; an object each time it is referred to, bounded by the
 /// validator's expansion limits as reading is). Every ``entriesAtOnce`` entries read, the pages
 /// whose last entry is behind are given back (`madvise(MADV_DONTNEED)`, in runs, once
-/// ``batchPages`` are pending), and every page by the last entry. They read as zeros
-/// afterwards, so the bytes must be no one else's.
+/// ``batchBytes`` are pending), and every page by the last entry. They read as zeros
+/// afterwards, so the bytes must be no one else's. A page here is the unit of
+/// ``SystemMemory/releaseUnit(forBufferOf:)``: 2 MiB in a buffer of 4 MiB or more, which a
+/// file read backs with huge pages.
 struct BinaryPropertyListPageRelease {
   /// Bytes below which nothing is given back: too few pages to pay for the walk.
   static let minimumBytes = 1 << 20
-  /// Pages given back together: fewer system calls than one per page.
-  static let batchPages = 64
+  /// Bytes given back together: fewer system calls than one per page.
+  static let batchBytes = 256 << 10
   /// Entries the reader reads between two looks for pages to give back.
   static let entriesAtOnce = 1024
 
   /// The first whole page of the bytes.
   private let firstPage: UnsafeMutableRawPointer
+  /// The unit given back (``SystemMemory/releaseUnit(forBufferOf:)``): called a page here.
   private let pageSize: Int
+  /// Pages given back together (``batchBytes`` of them, at least one).
+  private let batchPages: Int
   /// Per whole page: the last entry that reads it (-1: none does).
   private let lastEntries: [Int]
   /// The pages, by their last entry; those before `next` are given back or pending.
@@ -35,7 +40,7 @@ struct BinaryPropertyListPageRelease {
   /// references start at byte `start`; nil for bytes below ``minimumBytes``, where pages cannot
   /// be given back, or when the entries are inconsistent (the read then fails on its own).
   init?(reader: BinaryPropertyListReader, entries start: Int, count: Int) {
-    let pageSize = SystemMemory.pageSize
+    let pageSize = SystemMemory.releaseUnit(forBufferOf: reader.bytes.count)
     guard reader.bytes.count >= Self.minimumBytes, SystemMemory.canDiscardPages,
       let base = reader.bytes.baseAddress
     else { return nil }
@@ -74,10 +79,11 @@ struct BinaryPropertyListPageRelease {
     }
     guard isConsistent else { return nil }
     self.pageSize = pageSize
+    batchPages = max(1, Self.batchBytes / pageSize)
     firstPage = UnsafeMutableRawPointer(mutating: base + skipped)
     self.lastEntries = lastEntries
     order = lastEntries.indices.sorted { lastEntries[$0] < lastEntries[$1] }
-    pending.reserveCapacity(Self.batchPages)
+    pending.reserveCapacity(batchPages)
     release(after: -1)
   }
 
@@ -87,7 +93,7 @@ struct BinaryPropertyListPageRelease {
     while next < order.count, lastEntries[order[next]] <= entry {
       pending.append(order[next])
       next += 1
-      if pending.count == Self.batchPages || next == order.count { releasePending() }
+      if pending.count == batchPages || next == order.count { releasePending() }
     }
   }
 
