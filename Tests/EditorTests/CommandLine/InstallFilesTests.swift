@@ -157,7 +157,8 @@ import Testing
   }
 
   /// A relative `--prefix` is the caller's: found from the folder install ran in, not from the
-  /// repository's (it installed into the clone before).
+  /// repository's (it installed into the clone before). Someone who never ran fish gets no fish
+  /// line, and no fish folders in their home (running fish to ask made them).
   @Test func aRelativePrefixIsTheCallersFolder() throws {
     let home = try TemporaryFolder(prefix: "install-home")
     defer { home.remove() }
@@ -168,6 +169,9 @@ import Testing
       #expect(FileManager.default.fileExists(atPath: file), "\(file)")
     }
     #expect(installed.output.contains("PATH: add \(home.file("relative").path)/bin"))
+    #expect(!installed.output.contains("fish:"))
+    #expect(!FileManager.default.fileExists(atPath: home.file("config/fish").path))
+    #expect(!FileManager.default.fileExists(atPath: home.file("data/fish").path))
     let removed = try Self.install(
       ["--prefix", "relative", "--uninstall"], home: home, from: home.url)
     #expect(removed.status == 0)
@@ -194,6 +198,9 @@ import Testing
     func install(_ arguments: String...) throws -> ChildProcess.Result {
       try Self.install(arguments, home: home)
     }
+    // A fish user: fish's configuration folder exists (the fish line is for them only).
+    try FileManager.default.createDirectory(
+      atPath: home.file("config/fish").path, withIntermediateDirectories: true)
     let installed = try install("--prefix", prefix, "--binary", EditorProcess.binary.path)
     #expect(installed.status == 0, "\(installed.error)")
     let lines = installed.output.split(separator: "\n").map(String.init)
