@@ -77,6 +77,15 @@ import Testing
     #expect(try XMLPropertyListEdit.applying(["b & c": .set(1)], to: plain) == nil)
   }
 
+  /// A text whose block cannot be had is a failure of the flush, which leaves the file as it
+  /// was: an empty text had been written over the whole suite.
+  @Test func aBlockThatCannotBeHadIsAFailureNotAnEmptyText() {
+    #expect(
+      throws: PropertyListEncodingFailure(
+        reason: "out of memory for \(Int.max / 2) bytes of text")
+    ) { _ = try XMLPropertyListEdit.output(capacity: Int.max / 2) }
+  }
+
   /// 300 rounds of random changes to one file, each checked against the values expected and
   /// the entries (and their places) a scan of the text finds; each round edits at the places
   /// the last round's edit gave, and writes what an edit after a scan writes.

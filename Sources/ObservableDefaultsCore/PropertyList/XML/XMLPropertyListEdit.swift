@@ -80,7 +80,7 @@ enum XMLPropertyListEdit {
       XMLPropertyListLayout.Span(($0.lowerBound + addedStart)..<($0.upperBound + addedStart))
     }
     if !added.isEmpty { edits.append(Edit(range: end..<end, bytes: added)) }
-    let result = spliced(text, edits)
+    let result = try spliced(text, edits)
     if !removed.isEmpty {
       let gone = Set(removed)
       let kept = entries.keys.indices.filter { !gone.contains($0) }
@@ -104,9 +104,10 @@ enum XMLPropertyListEdit {
   /// kept text and the new pieces copied once, in order, into a block of the result's size
   /// (``SystemMemory/allocate(byteCount:)``: a new block of a 67 MB text cost 40 ms of page
   /// faults here).
-  private static func spliced(_ text: Data, _ edits: [Edit]) -> Data {
-    guard var output = OutputBlock(capacity: text.count + edits.reduce(0) { $0 + $1.growth })
-    else { return Data() }
+  private static func spliced(_ text: Data, _ edits: [Edit]) throws(PropertyListEncodingFailure)
+    -> Data
+  {
+    var output = try output(capacity: text.count + edits.reduce(0) { $0 + $1.growth })
     var kept = text.startIndex
     for edit in edits {
       output.append(text[kept..<(text.startIndex + edit.range.lowerBound)])
@@ -115,6 +116,17 @@ enum XMLPropertyListEdit {
     }
     output.append(text[kept...])
     return output.data()
+  }
+
+  /// A block for `capacity` bytes of text.
+  ///
+  /// - Throws: ``PropertyListEncodingFailure`` when memory runs out: the flush then fails and
+  ///   leaves the file as it was (an empty text had been written over the suite).
+  static func output(capacity: Int) throws(PropertyListEncodingFailure) -> OutputBlock {
+    guard let output = OutputBlock(capacity: capacity) else {
+      throw PropertyListEncodingFailure(reason: "out of memory for \(capacity) bytes of text")
+    }
+    return output
   }
 
   /// The fingerprint of an entry written with `key` (no entity: ``entryText(_:_:whole:)`` gives
@@ -150,7 +162,7 @@ enum XMLPropertyListEdit {
     let closing = "</data>".utf8.count
     let indentation = entry.value.count - "<data>\n".utf8.count - closing
     let end = text.endIndex - closing - indentation
-    let lines = base64Lines(
+    let lines = try base64Lines(
       data, indentation: text[end..<(end + indentation)], after: text[..<end],
       before: text[end...])
     return (lines, valueStart)
@@ -163,6 +175,8 @@ enum XMLPropertyListEdit {
   /// ``base64LineLength`` characters, each after `indentation` and ending with a line break;
   /// between `prefix` and `suffix` (the entry's text before and after them).
   ///
+  /// - Throws: ``PropertyListEncodingFailure`` when memory runs out.
+  ///
   /// Foundation's writer takes 29 instructions per byte (5 s for a 50 MB value on this machine);
   /// `base64EncodedData()` and a copy per line take about 2. The value is encoded in pieces of
   /// whole lines, into one block of the result's size (``SystemMemory/allocate(byteCount:)``):
@@ -171,12 +185,12 @@ enum XMLPropertyListEdit {
   static func base64Lines(
     _ data: Data, indentation: Data.SubSequence, after prefix: Data.SubSequence,
     before suffix: Data.SubSequence
-  ) -> Data {
+  ) throws(PropertyListEncodingFailure) -> Data {
     let lineCount = (data.count + base64LineBytes - 1) / base64LineBytes
     let count =
       prefix.count + (data.count + 2) / 3 * 4 + lineCount * (indentation.count + 1)
       + suffix.count
-    guard var output = OutputBlock(capacity: count) else { return Data() }
+    var output = try output(capacity: count)
     output.append(prefix)
     // One copy per line into the block: `Data.append` per line cost 45 instructions per byte.
     let piece = 1024 * base64LineBytes
