@@ -405,14 +405,10 @@ public struct PropertyListFile: Sendable {
     guard document.format == .binary else {
       // The text on disk, when it is still the version the document was read from (the file
       // is locked; a writer that does not lock could still have changed it).
-      // A confirmed version is known by its identity, as ``isStill(_:)`` knows it: its bytes
-      // are not hashed a second time (a pass over 67 MB of text for a 50 MB value).
-      if let changes, let version,
-        let text = known
-          ?? (try? readData()).flatMap({ text, identity in
-            version.isConfirmed && identity == version.identity
-              || ByteHash.of(text) == version.contentHash ? text : nil
-          }),
+      // Read under the lock by `takeDocument` when the version was known before; else (the
+      // file was read again under the lock) read here, as ``textIfStill(_:)`` reads it.
+      if let changes, var version,
+        let text = known ?? textIfStill(&version),
         let edited = try XMLPropertyListEdit.applying(changes, to: text, known: entries)
       {
         return (edited.text, nil, edited.entries)
@@ -443,12 +439,16 @@ public struct PropertyListFile: Sendable {
     var cached: PropertyListSnapshot?
     swap(&cached, &known)
     let file = PropertyListFile(url: target)
-    if readingText, cached?.document.format != .binary, var version = cached?.version {
+    /// Whether the file is still `version`; an XML text to edit is kept from the read that tells.
+    func isStill(_ version: inout FileVersion, format: PropertyListSerialization.PropertyListFormat)
+      -> Bool
+    {
+      guard readingText, format != .binary else { return file.isStill(&version) }
       text = file.textIfStill(&version)
-      cached?.version = text == nil ? nil : version
+      return text != nil
     }
     guard var taken = cached, var version = taken.version,
-      text != nil || file.isStill(&version)
+      isStill(&version, format: taken.document.format)
     else {
       cached = nil
       guard var snapshot = try readSnapshotBeforeWriting() else { return (nil, true) }

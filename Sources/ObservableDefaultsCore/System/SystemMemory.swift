@@ -138,6 +138,13 @@ struct OutputBlock: ~Copyable {
 
   /// The bytes written, as a `Data` that frees the block.
   consuming func data() -> Data {
-    Data(bytesNoCopy: block, count: count, deallocator: .free)
+    let data = Data(bytesNoCopy: block, count: count, deallocator: .free)
+    discard self
+    return data
+  }
+
+  /// A block never handed over (its writer gave up) is freed.
+  deinit {
+    free(block)
   }
 }

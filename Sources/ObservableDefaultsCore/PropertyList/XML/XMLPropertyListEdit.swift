@@ -29,10 +29,10 @@ enum XMLPropertyListEdit {
   static func applying(
     _ changes: [String: PropertyListChange], to text: Data, known: PropertyListEntries? = nil
   ) throws -> (text: Data, entries: PropertyListEntries)? {
-    guard
-      var entries = known.flatMap({ known in
-        known.layout.flatMap { $0.describes(known.keys.count, count: text.count) ? known : nil }
-      }) ?? XMLPropertyListEntries.entries(of: text),
+    let usable = known.flatMap {
+      $0.layout?.describes($0.keys.count, count: text.count) == true ? $0 : nil
+    }
+    guard var entries = usable ?? XMLPropertyListEntries.entries(of: text),
       let layout = entries.layout
     else { return nil }
     var removed: [Int] = []
