@@ -46,8 +46,18 @@ public struct PropertyListFile: Sendable {
   ///   bytes are left untouched), `.unreadable` when it cannot be read (or is a folder, a device,
   ///   a symbolic link loop), `.unwritable` when it is read-only, or the folder, the lock, the
   ///   temporary file, serialization or the rename fails (the file is then unchanged).
-  public func apply(_ changes: [String: PropertyListChange]) throws -> PropertyListDocument {
+  public func apply(_ changes: [PropertyListKey: PropertyListChange]) throws
+    -> PropertyListDocument
+  {
     try applySnapshot(changes).document
+  }
+
+  /// ``apply(_:)`` with `String` keys (distinct ones: a `[String: PropertyListChange]` cannot
+  /// hold two keys that differ only in Unicode normalization).
+  ///
+  /// - Throws: The errors of ``apply(_:)``.
+  public func apply(_ changes: [String: PropertyListChange]) throws -> PropertyListDocument {
+    try apply([PropertyListKey: PropertyListChange](exactKeys: changes))
   }
 
   /// The file's bytes and the identity of the version they were read from (taken from the open
@@ -88,8 +98,9 @@ public struct PropertyListFile: Sendable {
   ///   was added, changed or removed since `base` (or, when the file was parsed whole, since
   ///   `previous`).
   /// - Throws: ``PropertyListError`` as ``read()`` does.
-  func rereadSnapshot(comparingTo previous: [String: Any], since base: inout PropertyListSnapshot?)
-    throws -> (snapshot: PropertyListSnapshot?, changedKeys: Set<String>)
+  func rereadSnapshot(
+    comparingTo previous: [PropertyListKey: Any], since base: inout PropertyListSnapshot?
+  ) throws -> (snapshot: PropertyListSnapshot?, changedKeys: Set<PropertyListKey>)
   {
     var taken: PropertyListSnapshot?
     swap(&taken, &base)
@@ -135,8 +146,8 @@ public struct PropertyListFile: Sendable {
   ///   added, changed or removed.
   /// - Throws: ``PropertyListError`` as ``read()`` does.
   package func rereadIfChanged(
-    comparingTo previous: [String: Any], since known: inout PropertyListSnapshot?
-  ) throws -> Set<String>? {
+    comparingTo previous: [PropertyListKey: Any], since known: inout PropertyListSnapshot?
+  ) throws -> Set<PropertyListKey>? {
     if var version = known?.version, isStill(&version) {
       known?.version = version
       return nil
@@ -181,17 +192,17 @@ public struct PropertyListFile: Sendable {
   ///
   /// - Throws: ``PropertyListError`` of kind `.malformed`.
   private func parse(
-    _ data: Data, comparingTo previous: [String: Any]?, releasingPages: Bool = false
+    _ data: Data, comparingTo previous: [PropertyListKey: Any]?, releasingPages: Bool = false
   ) throws -> (
-    document: PropertyListDocument, changedKeys: Set<String>?,
+    document: PropertyListDocument, changedKeys: Set<PropertyListKey>?,
     entries: PropertyListEntries?
   ) {
     if data.isEmpty { return (PropertyListDocument(), previous.map { Set($0.keys) }, nil) }
     try validate(data)
     var format = PropertyListSerialization.PropertyListFormat.xml
     let root: Any
-    let values: [String: Any]?
-    var changedKeys: Set<String>?
+    let values: [PropertyListKey: Any]?
+    var changedKeys: Set<PropertyListKey>?
     var entries: PropertyListEntries?
     do {
       if data.starts(with: "bplist".utf8) {
@@ -204,16 +215,20 @@ public struct PropertyListFile: Sendable {
         } else if releasingPages {
           root = try BinaryPropertyListReader.value(releasingPagesOf: data).root
         } else {
-          root = try BinaryPropertyListReader.value(of: data)
+          root = try BinaryPropertyListReader.root(of: data)
         }
-        values = root as? [String: Any]
+        values = root as? [PropertyListKey: Any]
       } else if let plain = XMLEntryScanner.values(of: data) {
         // Our reader for the plain form XML writers produce: Foundation's parser was 6.8 s and
         // 684 MB for a 1,000,000-key suite (see XMLEntryScanner+Values.swift).
         (root, values) = (plain, plain)
       } else {
         root = try PropertyListSerialization.propertyList(from: data, options: [], format: &format)
-        values = PropertyListValue.normalized(root) as? [String: Any]
+        // Foundation's dictionary has `String` keys: keys that differ only in Unicode
+        // normalization were merged by it (only forms other than the plain one come here).
+        values = (PropertyListValue.normalized(root) as? [String: Any]).map {
+          [PropertyListKey: Any](exactKeys: $0)
+        }
       }
       if previous != nil, format == .xml { entries = XMLPropertyListEntries.entries(of: data) }
     } catch let rejection as PropertyListRejection {
@@ -247,7 +262,8 @@ public struct PropertyListFile: Sendable {
   ///   reading the file when the file is still that version, and replaced by the version now on
   ///   disk (nil after a failure).
   /// - Returns: Whether the file was read (another writer changed it since `known`).
-  func apply(_ changes: [String: PropertyListChange], known: inout PropertyListSnapshot?) throws
+  func apply(_ changes: [PropertyListKey: PropertyListChange], known: inout PropertyListSnapshot?)
+    throws
     -> Bool
   {
     try update(known: &known, applying: changes) { document in
@@ -263,7 +279,9 @@ public struct PropertyListFile: Sendable {
   }
 
   /// ``apply(_:)``, returning the version now on disk.
-  func applySnapshot(_ changes: [String: PropertyListChange]) throws -> PropertyListSnapshot {
+  func applySnapshot(_ changes: [PropertyListKey: PropertyListChange]) throws
+    -> PropertyListSnapshot
+  {
     var known: PropertyListSnapshot?
     _ = try apply(changes, known: &known)
     return known ?? PropertyListSnapshot(document: PropertyListDocument(), version: nil)
@@ -274,7 +292,7 @@ public struct PropertyListFile: Sendable {
   ///
   /// - Throws: ``PropertyListError`` when the file cannot be written (it is then unchanged).
   package func replaceContents(
-    with values: [String: Any], format: PropertyListSerialization.PropertyListFormat
+    with values: [PropertyListKey: Any], format: PropertyListSerialization.PropertyListFormat
   )
     throws
   {
@@ -290,7 +308,7 @@ public struct PropertyListFile: Sendable {
   @discardableResult
   package func replaceContents(
     format: PropertyListSerialization.PropertyListFormat,
-    _ body: ([String: Any]) throws -> [String: Any]?
+    _ body: ([PropertyListKey: Any]) throws -> [PropertyListKey: Any]?
   ) throws -> Bool {
     var written = false
     _ = try updateSnapshot { document in
@@ -331,7 +349,8 @@ public struct PropertyListFile: Sendable {
   /// - Throws: The errors of ``apply(_:)``, and what `body` throws (the file is then unchanged).
   @discardableResult
   func update(
-    known: inout PropertyListSnapshot?, applying changes: [String: PropertyListChange]? = nil,
+    known: inout PropertyListSnapshot?,
+    applying changes: [PropertyListKey: PropertyListChange]? = nil,
     _ body: (inout PropertyListDocument) throws -> Bool
   ) throws -> Bool {
     let lock: FileLock
@@ -398,7 +417,7 @@ public struct PropertyListFile: Sendable {
   /// under the lock; at the places of `entries`, those of `version`, when they are known), the
   /// entries of the new text.
   private func encode(
-    _ document: PropertyListDocument, changes: [String: PropertyListChange]?,
+    _ document: PropertyListDocument, changes: [PropertyListKey: PropertyListChange]?,
     draft: BinaryPropertyListDraft?, entries: PropertyListEntries?, text known: Data?,
     over version: FileVersion?
   ) throws -> (Data, BinaryPropertyListDraft?, PropertyListEntries?) {
