@@ -28,8 +28,10 @@ final class PropertyListFileRows: ExpandableRowSource, ReloadableRowSource, Live
   private var disk: PropertyListSnapshot?
   /// The file as last read or saved.
   private var loaded: PropertyListDocument
-  /// ``loaded`` with the unsaved edits.
-  private var edited: PropertyListDocument
+  /// ``loaded``'s values with the unsaved edits, by `String` key: of top-level keys that differ
+  /// only in Unicode normalization one is shown (``PropertyListKey``'s `stringKeyed`), and a save
+  /// writes exactly the key shown, so the others stay in the file as they are.
+  private var edited: [String: Any]
   /// The top-level keys whose values were edited and not saved yet.
   private(set) var editedKeys: Set<String> = []
   private var tree: PropertyListTreeRows
@@ -45,10 +47,10 @@ final class PropertyListFileRows: ExpandableRowSource, ReloadableRowSource, Live
     let snapshot = try Self.read(file)
     disk = snapshot
     loaded = snapshot.document
-    edited = loaded
+    edited = loaded.values.stringKeyed
     title = url.lastPathComponent
     location = url.path
-    tree = PropertyListTreeRows(root: loaded.values)
+    tree = PropertyListTreeRows(root: edited)
   }
 
   var rowCount: Int {
@@ -68,11 +70,11 @@ final class PropertyListFileRows: ExpandableRowSource, ReloadableRowSource, Live
     let path = tree.lines[index].path
     registrar.access(self, keyPath: \.[observing: path])
     return tree.row(
-      at: index, in: edited.values, isModified: editedKeys.contains(tree.lines[index].key))
+      at: index, in: edited, isModified: editedKeys.contains(tree.lines[index].key))
   }
 
   func toggleExpansion(at index: Int) -> Bool {
-    guard tree.toggle(at: index, in: edited.values) else { return false }
+    guard tree.toggle(at: index, in: edited) else { return false }
     show(edited)
     return true
   }
@@ -82,16 +84,16 @@ final class PropertyListFileRows: ExpandableRowSource, ReloadableRowSource, Live
     try savingOrUndoing { try edit(value, at: tree.lines[index].path) }
   }
 
-  var storedValues: [String: Any] { edited.values }
+  var storedValues: [String: Any] { edited }
 
   /// Sets (or with `nil` removes) top-level keys and saves the file in one write; on failure the
   /// rows keep their old values.
   func store(_ changes: [String: Any?]) throws {
     try savingOrUndoing {
-      var document = edited
-      for (key, value) in changes { document.values[key] = value }
+      var values = edited
+      for (key, value) in changes { values[key] = value }
       editedKeys.formUnion(changes.keys)
-      show(document)
+      show(values)
     }
   }
 
@@ -114,8 +116,8 @@ final class PropertyListFileRows: ExpandableRowSource, ReloadableRowSource, Live
   ///   differs from the current one.
   func edit(_ value: Any, at path: PropertyListPath) throws {
     let (topLevelKey, newValue) = try PropertyListTreeRows.editing(
-      value, at: path, in: edited.values)
-    edited.values[topLevelKey] = newValue
+      value, at: path, in: edited)
+    edited[topLevelKey] = newValue
     editedKeys.insert(topLevelKey)
     registrar.withMutation(of: self, keyPath: \.[observing: path]) {}
   }
@@ -127,11 +129,11 @@ final class PropertyListFileRows: ExpandableRowSource, ReloadableRowSource, Live
   func save() throws {
     let changes = Dictionary(
       uniqueKeysWithValues: editedKeys.map { key in
-        (key, edited.values[key].map(PropertyListChange.set) ?? .remove)
+        (PropertyListKey(key), edited[key].map(PropertyListChange.set) ?? .remove)
       })
     loaded = try file.save(changes, over: loaded, known: &disk)
     editedKeys = []
-    show(loaded)
+    show(loaded.values.stringKeyed)
   }
 
   /// Drops unsaved edits and shows the file as it is on disk now.
@@ -142,7 +144,7 @@ final class PropertyListFileRows: ExpandableRowSource, ReloadableRowSource, Live
     disk = snapshot
     loaded = snapshot.document
     editedKeys = []
-    show(loaded)
+    show(loaded.values.stringKeyed)
   }
 
   func startWatching(post: @escaping MainJobPoster) {
@@ -160,7 +162,7 @@ final class PropertyListFileRows: ExpandableRowSource, ReloadableRowSource, Live
     guard let changedKeys = try? file.rereadIfChanged(comparingTo: loaded.values, since: &disk),
       let document = disk?.document
     else { return }
-    merge(document, changedKeys: changedKeys)
+    merge(document, changedKeys: Set(changedKeys.lazy.map(\.string)))
   }
 
   /// Shows `document`, just read from disk after another writer changed the top-level
@@ -171,25 +173,25 @@ final class PropertyListFileRows: ExpandableRowSource, ReloadableRowSource, Live
   private func merge(_ document: PropertyListDocument, changedKeys: Set<String>) {
     let keys = changedKeys.subtracting(editedKeys)
     for key in keys { loaded.values[key] = document.values[key] }
-    let (lines, paths) = tree.taking(keys, from: { document.values[$0] }, into: &edited.values)
+    let (lines, paths) = tree.taking(keys, from: { document.values[$0] }, into: &edited)
     if let lines { registrar.withMutation(of: self, keyPath: \.tree) { tree.lines = lines } }
     for path in paths {
       registrar.withMutation(of: self, keyPath: \.[observing: path]) {}
     }
   }
 
-  /// Shows `document`: lays the list out again when its lines changed, and redraws the rows
+  /// Shows `values`: lays the list out again when its lines changed, and redraws the rows
   /// whose values differ from those shown (looking only under the top-level keys that changed).
-  private func show(_ document: PropertyListDocument) {
-    let changedKeys = Set(edited.values.keys).union(document.values.keys).filter {
-      !propertyListValuesEqual(edited.values[$0], document.values[$0])
+  private func show(_ values: [String: Any]) {
+    let changedKeys = Set(edited.keys).union(values.keys).filter {
+      !propertyListValuesEqual(edited[$0], values[$0])
     }
-    let before = edited.values
-    edited = document
-    if let newLines = tree.laidOut(edited.values) {
+    let before = edited
+    edited = values
+    if let newLines = tree.laidOut(edited) {
       registrar.withMutation(of: self, keyPath: \.tree) { tree.lines = newLines }
     }
-    for path in tree.changedPaths(under: changedKeys, from: before, to: edited.values) {
+    for path in tree.changedPaths(under: changedKeys, from: before, to: edited) {
       registrar.withMutation(of: self, keyPath: \.[observing: path]) {}
     }
   }
