@@ -48,7 +48,7 @@ public struct DefaultsChange: Sendable, Equatable {
   ///   - keys: The keys whose value changed.
   ///   - origin: Where the change was made.
   public init(keys: Set<String>, origin: Origin) {
-    self.init(exactKeys: Set(keys.lazy.map(PropertyListKey.init)), origin: origin)
+    self.init(exactKeys: Set(keys.lazy.map { PropertyListKey($0) }), origin: origin)
   }
 
   /// Creates a change of exact keys.

@@ -15,7 +15,9 @@ import Foundation
 /// values["e\u{301}"] = 2        // e and a combining acute accent
 /// values.count                  // 2
 /// ```
-public struct PropertyListKey: Hashable, Comparable, Sendable, CustomStringConvertible {
+public struct PropertyListKey: Hashable, Comparable, Sendable, CustomStringConvertible,
+  ExpressibleByStringInterpolation
+{
   /// The key's text, exactly as stored.
   public let string: String
 
@@ -24,6 +26,20 @@ public struct PropertyListKey: Hashable, Comparable, Sendable, CustomStringConve
   /// - Parameter string: The key's text; no normalization is applied.
   public init(_ string: String) {
     self.string = string
+  }
+
+  /// A key holding the literal's text exactly.
+  ///
+  /// - Parameter value: The key's text.
+  public init(stringLiteral value: String) {
+    self.string = value
+  }
+
+  /// A key holding the interpolated text exactly.
+  ///
+  /// - Parameter stringInterpolation: The literal's segments.
+  public init(stringInterpolation: DefaultStringInterpolation) {
+    self.string = String(stringInterpolation: stringInterpolation)
   }
 
   /// Whether the two keys hold the same Unicode scalars.

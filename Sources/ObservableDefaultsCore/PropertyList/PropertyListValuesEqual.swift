@@ -24,6 +24,10 @@ package func propertyListValuesEqual(_ lhs: Any?, _ rhs: Any?) -> Bool {
 func valuesEqual(_ lhs: Any, _ rhs: Any) -> Bool {
   let kind = type(of: lhs)
   if kind == type(of: rhs), let equal = canonicalValuesEqual(lhs, rhs, kind) { return equal }
+  // A top dictionary (exact keys) and a `[String: Any]`: compared by exact keys.
+  if let l = exactDictionary(lhs), let r = exactDictionary(rhs) {
+    return canonicalValuesEqual(l, r, [PropertyListKey: Any].self) ?? false
+  }
   guard let lhs = PropertyListValue.normalized(lhs), let rhs = PropertyListValue.normalized(rhs)
   else { return false }
   guard type(of: lhs) == type(of: rhs) else { return false }
@@ -53,7 +57,20 @@ private func canonicalValuesEqual(_ lhs: Any, _ rhs: Any, _ kind: Any.Type) -> B
     return l.count == r.count
       && l.allSatisfy { key, value in r[key].map { valuesEqual(value, $0) } ?? false }
   }
+  if kind == [PropertyListKey: Any].self, let l = lhs as? [PropertyListKey: Any],
+    let r = rhs as? [PropertyListKey: Any]
+  {
+    return l.count == r.count
+      && l.allSatisfy { key, value in r[key].map { valuesEqual(value, $0) } ?? false }
+  }
   return nil
+}
+
+/// `value` as a dictionary keyed by exact keys: itself, or a `[String: Any]`'s entries; nil for
+/// anything else.
+private func exactDictionary(_ value: Any) -> [PropertyListKey: Any]? {
+  if let exact = value as? [PropertyListKey: Any] { return exact }
+  return (value as? [String: Any]).map { [PropertyListKey: Any](exactKeys: $0) }
 }
 
 /// `opened`, whose dynamic type the caller checked to be `T`, as a `T`. Passing an `Any` here

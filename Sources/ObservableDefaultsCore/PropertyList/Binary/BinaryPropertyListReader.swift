@@ -44,7 +44,7 @@ struct BinaryPropertyListReader {
     }
     var root: [PropertyListKey: Any] = [:]
     root.reserveCapacity(count)
-    try add(0..<count, ofEntries: start, count, depth: 1, to: &root, keyedBy: PropertyListKey.init)
+    try add(0..<count, ofEntries: start, count, depth: 1, to: &root, keyedBy: { PropertyListKey($0) })
     return root
   }
 
@@ -69,7 +69,7 @@ struct BinaryPropertyListReader {
       for first in stride(from: 0, to: count, by: BinaryPropertyListPageRelease.entriesAtOnce) {
         let positions = first..<min(first + BinaryPropertyListPageRelease.entriesAtOnce, count)
         try reader.add(
-          positions, ofEntries: start, count, depth: 1, to: &root, keyedBy: PropertyListKey.init)
+          positions, ofEntries: start, count, depth: 1, to: &root, keyedBy: { PropertyListKey($0) })
         pages.release(after: positions.upperBound - 1)
       }
       return (root, pages.releasedPages)
