@@ -28,12 +28,10 @@ final class PropertyListFileRows: ExpandableRowSource, ReloadableRowSource, Live
   private var disk: PropertyListSnapshot?
   /// The file as last read or saved.
   private var loaded: PropertyListDocument
-  /// ``loaded``'s values with the unsaved edits, by `String` key: of top-level keys that differ
-  /// only in Unicode normalization one is shown (``PropertyListKey``'s `stringKeyed`), and a save
-  /// writes exactly the key shown, so the others stay in the file as they are.
-  private var edited: [String: Any]
+  /// ``loaded`` with the unsaved edits.
+  private var edited: PropertyListDocument
   /// The top-level keys whose values were edited and not saved yet.
-  private(set) var editedKeys: Set<String> = []
+  private(set) var editedKeys: Set<PropertyListKey> = []
   private var tree: PropertyListTreeRows
   private var watch: ObservationToken?
 
@@ -47,10 +45,10 @@ final class PropertyListFileRows: ExpandableRowSource, ReloadableRowSource, Live
     let snapshot = try Self.read(file)
     disk = snapshot
     loaded = snapshot.document
-    edited = loaded.values.stringKeyed
+    edited = loaded
     title = url.lastPathComponent
     location = url.path
-    tree = PropertyListTreeRows(root: edited)
+    tree = PropertyListTreeRows(root: loaded.values)
   }
 
   var rowCount: Int {
@@ -70,11 +68,11 @@ final class PropertyListFileRows: ExpandableRowSource, ReloadableRowSource, Live
     let path = tree.lines[index].path
     registrar.access(self, keyPath: \.[observing: path])
     return tree.row(
-      at: index, in: edited, isModified: editedKeys.contains(tree.lines[index].key))
+      at: index, in: edited.values, isModified: editedKeys.contains(tree.lines[index].key))
   }
 
   func toggleExpansion(at index: Int) -> Bool {
-    guard tree.toggle(at: index, in: edited) else { return false }
+    guard tree.toggle(at: index, in: edited.values) else { return false }
     show(edited)
     return true
   }
@@ -84,16 +82,16 @@ final class PropertyListFileRows: ExpandableRowSource, ReloadableRowSource, Live
     try savingOrUndoing { try edit(value, at: tree.lines[index].path) }
   }
 
-  var storedValues: [String: Any] { edited }
+  var storedValues: [PropertyListKey: Any] { edited.values }
 
   /// Sets (or with `nil` removes) top-level keys and saves the file in one write; on failure the
   /// rows keep their old values.
-  func store(_ changes: [String: Any?]) throws {
+  func store(_ changes: [PropertyListKey: Any?]) throws {
     try savingOrUndoing {
-      var values = edited
-      for (key, value) in changes { values[key] = value }
+      var document = edited
+      for (key, value) in changes { document.values[key] = value }
       editedKeys.formUnion(changes.keys)
-      show(values)
+      show(document)
     }
   }
 
@@ -116,8 +114,8 @@ final class PropertyListFileRows: ExpandableRowSource, ReloadableRowSource, Live
   ///   differs from the current one.
   func edit(_ value: Any, at path: PropertyListPath) throws {
     let (topLevelKey, newValue) = try PropertyListTreeRows.editing(
-      value, at: path, in: edited)
-    edited[topLevelKey] = newValue
+      value, at: path, in: edited.values)
+    edited.values[topLevelKey] = newValue
     editedKeys.insert(topLevelKey)
     registrar.withMutation(of: self, keyPath: \.[observing: path]) {}
   }
@@ -129,11 +127,11 @@ final class PropertyListFileRows: ExpandableRowSource, ReloadableRowSource, Live
   func save() throws {
     let changes = Dictionary(
       uniqueKeysWithValues: editedKeys.map { key in
-        (PropertyListKey(key), edited[key].map(PropertyListChange.set) ?? .remove)
+        (key, edited.values[key].map(PropertyListChange.set) ?? .remove)
       })
     loaded = try file.save(changes, over: loaded, known: &disk)
     editedKeys = []
-    show(loaded.values.stringKeyed)
+    show(loaded)
   }
 
   /// Drops unsaved edits and shows the file as it is on disk now.
@@ -144,7 +142,7 @@ final class PropertyListFileRows: ExpandableRowSource, ReloadableRowSource, Live
     disk = snapshot
     loaded = snapshot.document
     editedKeys = []
-    show(loaded.values.stringKeyed)
+    show(loaded)
   }
 
   func startWatching(post: @escaping MainJobPoster) {
@@ -162,7 +160,7 @@ final class PropertyListFileRows: ExpandableRowSource, ReloadableRowSource, Live
     guard let changedKeys = try? file.rereadIfChanged(comparingTo: loaded.values, since: &disk),
       let document = disk?.document
     else { return }
-    merge(document, changedKeys: Set(changedKeys.lazy.map(\.string)))
+    merge(document, changedKeys: changedKeys)
   }
 
   /// Shows `document`, just read from disk after another writer changed the top-level
@@ -170,28 +168,28 @@ final class PropertyListFileRows: ExpandableRowSource, ReloadableRowSource, Live
   /// the others draw nothing. Keys with unsaved edits keep the edits, and the file as loaded
   /// keeps their old values, so saving them is still refused when the other writer changed them
   /// too.
-  private func merge(_ document: PropertyListDocument, changedKeys: Set<String>) {
+  private func merge(_ document: PropertyListDocument, changedKeys: Set<PropertyListKey>) {
     let keys = changedKeys.subtracting(editedKeys)
     for key in keys { loaded.values[key] = document.values[key] }
-    let (lines, paths) = tree.taking(keys, from: { document.values[$0] }, into: &edited)
+    let (lines, paths) = tree.taking(keys, from: { document.values[$0] }, into: &edited.values)
     if let lines { registrar.withMutation(of: self, keyPath: \.tree) { tree.lines = lines } }
     for path in paths {
       registrar.withMutation(of: self, keyPath: \.[observing: path]) {}
     }
   }
 
-  /// Shows `values`: lays the list out again when its lines changed, and redraws the rows
+  /// Shows `document`: lays the list out again when its lines changed, and redraws the rows
   /// whose values differ from those shown (looking only under the top-level keys that changed).
-  private func show(_ values: [String: Any]) {
-    let changedKeys = Set(edited.keys).union(values.keys).filter {
-      !propertyListValuesEqual(edited[$0], values[$0])
+  private func show(_ document: PropertyListDocument) {
+    let changedKeys = Set(edited.values.keys).union(document.values.keys).filter {
+      !propertyListValuesEqual(edited.values[$0], document.values[$0])
     }
-    let before = edited
-    edited = values
-    if let newLines = tree.laidOut(edited) {
+    let before = edited.values
+    edited = document
+    if let newLines = tree.laidOut(edited.values) {
       registrar.withMutation(of: self, keyPath: \.tree) { tree.lines = newLines }
     }
-    for path in tree.changedPaths(under: changedKeys, from: before, to: edited) {
+    for path in tree.changedPaths(under: changedKeys, from: before, to: edited.values) {
       registrar.withMutation(of: self, keyPath: \.[observing: path]) {}
     }
   }

@@ -15,20 +15,20 @@ import Testing
       let file = PropertyListFile(url: url)
       let loaded = try #require(try file.read())
       let path: PropertyListPath = ["New Bookmarks", 0, "Columns"]
-      #expect(PropertyListTree.value(at: path, in: loaded.values.stringKeyed) as? Int == 80)
-      let edited = try PropertyListTree.setting(132, at: path, in: loaded.values.stringKeyed)
+      #expect(PropertyListTree.value(at: path, in: loaded.values) as? Int == 80)
+      let edited = try PropertyListTree.setting(132, at: path, in: loaded.values)
       _ = try file.save(["New Bookmarks": .set(edited["New Bookmarks"]!)], over: loaded)
       let reloaded = try #require(try file.read())
-      #expect(PropertyListTree.value(at: path, in: reloaded.values.stringKeyed) as? Int == 132)
+      #expect(PropertyListTree.value(at: path, in: reloaded.values) as? Int == 132)
       let rows: PropertyListPath = ["New Bookmarks", 0, "Rows"]
       #expect(
         propertyListValuesEqual(
-          PropertyListTree.value(at: rows, in: reloaded.values.stringKeyed),
-          PropertyListTree.value(at: rows, in: loaded.values.stringKeyed)))
+          PropertyListTree.value(at: rows, in: reloaded.values),
+          PropertyListTree.value(at: rows, in: loaded.values)))
       #expect(
         propertyListValuesEqual(
-          PropertyListTree.value(at: ["New Bookmarks", 0, "Keyboard Map"], in: reloaded.values.stringKeyed),
-          PropertyListTree.value(at: ["New Bookmarks", 0, "Keyboard Map"], in: loaded.values.stringKeyed)))
+          PropertyListTree.value(at: ["New Bookmarks", 0, "Keyboard Map"], in: reloaded.values),
+          PropertyListTree.value(at: ["New Bookmarks", 0, "Keyboard Map"], in: loaded.values)))
     }
   }
 

@@ -110,8 +110,8 @@ import Testing
     let after = try #require(try PropertyListFile(url: url).read())
     #expect(after.format == .xml)
     let path: PropertyListPath = ["New Bookmarks", 0, "Columns"]
-    #expect(PropertyListTree.value(at: path, in: after.values.stringKeyed) as? Int == 132)
-    let expected = try PropertyListTree.setting(132, at: path, in: before.values.stringKeyed)
+    #expect(PropertyListTree.value(at: path, in: after.values) as? Int == 132)
+    let expected = try PropertyListTree.setting(132, at: path, in: before.values)
     #expect(propertyListValuesEqual(after.values, expected))
   }
 
