@@ -102,6 +102,22 @@ import Testing
     }
   }
 
+  @Test(arguments: [true, false])
+  func aValueInTheOtherFormIsAChangeThatReachesTheFile(binary: Bool) async throws {
+    try await withTemporaryFolder { folder in
+      let url = folder.file("values.plist")
+      try PythonPlistlib.write([("k", Self.composed)], to: url, binary: binary)
+      let defaults = PropertyListDefaults(fileURL: url)
+      let told = LockedChanges()
+      let observation = defaults.observe { told.append($0) }
+      defer { observation.cancel() }
+      defaults.set(Self.decomposed, forKey: "k")
+      try defaults.flush()
+      #expect(try PythonPlistlib.read(url) == #"[('k', 'e\u0301')]"#)
+      #expect(told.all.map(\.exactKeys) == [["k"]])
+    }
+  }
+
   @Test func keysAreComparedByTheirScalars() {
     let (composed, decomposed) = (PropertyListKey(Self.composed), PropertyListKey(Self.decomposed))
     #expect(Self.composed == Self.decomposed)  // Swift's `String`: canonical equivalence.
