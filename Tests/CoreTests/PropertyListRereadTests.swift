@@ -111,7 +111,7 @@ import Testing
     let before = try BinaryPropertyListDraft(values: values).data()
     values["key 7"] = "seven"
     let after = try PropertyListSerialization.data(
-      fromPropertyList: values, format: .binary, options: 0)
+      fromPropertyList: values.stringKeyed, format: .binary, options: 0)
     let (read, changedKeys, _) = try rereadSince(before, after)
     #expect(propertyListValuesEqual(read, values))
     #expect(changedKeys == Set(values.keys))  // against the empty `previous`: parsed whole

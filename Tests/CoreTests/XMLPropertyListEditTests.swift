@@ -136,7 +136,7 @@ import Testing
     for index in 0..<100 { values["key \(index)"] = "value \(index)" }
     let foundation = String(
       decoding: try PropertyListSerialization.data(
-        fromPropertyList: values, format: .xml, options: 0), as: UTF8.self)
+        fromPropertyList: values.stringKeyed, format: .xml, options: 0), as: UTF8.self)
     let handEdited = "<key>key 50</key>      <string>edited   by hand</string>"
     try Data(
       foundation.replacingOccurrences(
