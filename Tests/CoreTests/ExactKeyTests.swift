@@ -105,6 +105,22 @@ import Testing
     }
   }
 
+  /// A new file is encoded whole (XML: Foundation's encoder, which keys by `String`, writes one
+  /// form and the other is added to its text).
+  @Test func aNewXMLFileHoldsBothForms() async throws {
+    try await withTemporaryFolder { folder in
+      let url = folder.file("new.plist")
+      _ = try PropertyListFile(url: url).apply([
+        PropertyListKey(Self.composed): .set("composed"),
+        PropertyListKey(Self.decomposed): .set("decomposed"), "other": .set("x"),
+      ])
+      #expect(String(decoding: try Data(contentsOf: url), as: UTF8.self).hasPrefix("<?xml"))
+      #expect(
+        try PythonPlistlib.read(url)
+          == expected(composed: "composed", decomposed: "decomposed", other: "x"))
+    }
+  }
+
   @Test(arguments: [true, false])
   func aValueInTheOtherFormIsAChangeThatReachesTheFile(binary: Bool) async throws {
     try await withTemporaryFolder { folder in
