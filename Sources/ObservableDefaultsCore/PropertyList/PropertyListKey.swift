@@ -102,11 +102,17 @@ extension Dictionary where Key == PropertyListKey {
     var result: [String: Value] = [:]
     result.reserveCapacity(count)
     for (key, value) in self {
-      if let index = result.index(forKey: key.string) {
-        guard key < PropertyListKey(result[index].key) else { continue }
+      // One lookup per key; a key met before in another form keeps its `String` key object, so
+      // the first in scalar order is put back explicitly.
+      guard let earlier = result.updateValue(value, forKey: key.string) else { continue }
+      let index = result.index(forKey: key.string)!
+      let earlierKey = result[index].key
+      if PropertyListKey(earlierKey) < key {
+        result[earlierKey] = earlier
+      } else {
         result.remove(at: index)
+        result[key.string] = value
       }
-      result[key.string] = value
     }
     return result
   }
