@@ -110,10 +110,11 @@ import Testing
   @Test func aNewXMLFileHoldsBothForms() async throws {
     try await withTemporaryFolder { folder in
       let url = folder.file("new.plist")
-      _ = try PropertyListFile(url: url).apply([
-        PropertyListKey(Self.composed): .set("composed"),
-        PropertyListKey(Self.decomposed): .set("decomposed"), "other": .set("x"),
-      ])
+      // Assigned one by one: a literal holding two equal keys traps.
+      var changes: [PropertyListKey: PropertyListChange] = ["other": .set("x")]
+      changes[PropertyListKey(Self.composed)] = .set("composed")
+      changes[PropertyListKey(Self.decomposed)] = .set("decomposed")
+      _ = try PropertyListFile(url: url).apply(changes)
       #expect(String(decoding: try Data(contentsOf: url), as: UTF8.self).hasPrefix("<?xml"))
       #expect(
         try PythonPlistlib.read(url)
@@ -143,7 +144,10 @@ import Testing
     #expect(composed != decomposed)
     #expect(Set([composed, decomposed]).count == 2)
     #expect(decomposed < composed)
-    let merged = [composed: 1, decomposed: 2].stringKeyed
+    var both: [PropertyListKey: Int] = [:]
+    (both[composed], both[decomposed]) = (1, 2)
+    #expect(both.count == 2)
+    let merged = both.stringKeyed
     #expect(merged.count == 1)
     #expect(merged.keys.first.map { Array($0.unicodeScalars) } == Array("e\u{301}".unicodeScalars))
   }
