@@ -28,6 +28,14 @@ import Testing
     return "[" + entries.joined(separator: ", ") + "]"
   }
 
+  /// Expects `plistlib` to read both forms with the values ``bothForms(in:binary:)`` wrote, and
+  /// `other` holding `value`.
+  private func expectBothFormsBeside(other value: String, in url: URL) throws {
+    #expect(
+      try PythonPlistlib.read(url)
+        == expected(composed: "composed", decomposed: "decomposed", other: value))
+  }
+
   @Test(arguments: [true, false])
   func writingAnotherKeyKeepsBothForms(binary: Bool) async throws {
     try await withTemporaryFolder { folder in
@@ -36,9 +44,7 @@ import Testing
       #expect(defaults.exactPersistentValues.count == 2)
       defaults.set("x", forKey: "other")
       try defaults.flush()
-      #expect(
-        try PythonPlistlib.read(url)
-          == expected(composed: "composed", decomposed: "decomposed", other: "x"))
+      try expectBothFormsBeside(other: "x", in: url)
     }
   }
 
@@ -116,9 +122,7 @@ import Testing
       changes[PropertyListKey(Self.decomposed)] = .set("decomposed")
       _ = try PropertyListFile(url: url).apply(changes)
       #expect(String(decoding: try Data(contentsOf: url), as: UTF8.self).hasPrefix("<?xml"))
-      #expect(
-        try PythonPlistlib.read(url)
-          == expected(composed: "composed", decomposed: "decomposed", other: "x"))
+      try expectBothFormsBeside(other: "x", in: url)
     }
   }
 
