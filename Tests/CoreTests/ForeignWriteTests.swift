@@ -61,6 +61,67 @@ import Testing
     #expect(identityKept >= 1)
   }
 
+  /// How another program rewrites the suite `a` alpha, `b` bravo, `c` charlie, `d` delta in place
+  /// during a flush (issue 37, item 1): the text replacements it makes.
+  enum RewriteDuringFlush: String, CaseIterable, Sendable {
+    case sameLayout, entriesShifted, fourBytesLonger, twoBytesShorter
+
+    var replacements: [(old: String, new: String)] {
+      switch self {
+      case .sameLayout: [("bravo", "BRAVO")]
+      // The same size, every entry from `b` on two bytes further.
+      case .entriesShifted: [("alpha", "alpha++"), ("delta", "del")]
+      case .fourBytesLonger: [("bravo", "bravo1234")]
+      case .twoBytesShorter: [("bravo", "bra")]
+      }
+    }
+  }
+
+  /// A flush of a version confirmed long ago, with another program's in-place rewrite forced
+  /// between the moment the flush took the file's identity and its read of the bytes: the flush
+  /// must splice only into bytes it verified. Before, it spliced at the places of the old text
+  /// (`</ke<string>ours</string>ing>`: no reader could read any key again) or kept its old
+  /// value of `b` for good, and returned success.
+  @Test(arguments: RewriteDuringFlush.allCases)
+  func aFlushNeverSplicesIntoBytesAnotherProgramRewroteDuringIt(_ rewrite: RewriteDuringFlush)
+    async throws
+  {
+    let folder = try TemporaryFolder()
+    let url = folder.file("race.plist")
+    let defaults = PropertyListDefaults(fileURL: url)
+    let start = ["a": "alpha", "b": "bravo", "c": "charlie", "d": "delta"]
+    for (key, value) in start { defaults.set(value, forKey: key) }
+    try defaults.flush()
+    // Once the timestamps settled, a re-read confirms the version: from then on its identity
+    // tells it from any later version, but not bytes written after the identity was taken.
+    #expect(
+      await poll {
+        FileIdentity.ofFile(atPath: url.path)?.isSettled(at: FileIdentity.now()) == true
+      }
+    )
+    #expect(defaults.synchronize())
+    var expected = start
+    var text = try String(contentsOf: url, encoding: .utf8)
+    for (old, new) in rewrite.replacements {
+      text = text.replacingOccurrences(
+        of: "<string>\(old)</string>", with: "<string>\(new)</string>")
+      expected[start.first { $0.value == old }!.key] = new
+    }
+    let rewritten = Array(text.utf8)
+    ReadInterruption.schedule(at: url) {
+      let descriptor = open(url.path, O_WRONLY)
+      _ = pwrite(descriptor, rewritten, rewritten.count, 0)
+      _ = ftruncate(descriptor, off_t(rewritten.count))
+      close(descriptor)
+    }
+    defaults.set("ours", forKey: "c")
+    expected["c"] = "ours"
+    try defaults.flush()
+    // The other program's values (written only by the interruption) and ours.
+    #expect(try plistlibRead(url) == expected)
+    #expect(await poll { expected.allSatisfy { defaults.string(forKey: $0.key) == $0.value } })
+  }
+
   @Test func aVersionIsConfirmedByItsBytesUntilItsTimestampsSettle() throws {
     let folder = try TemporaryFolder()
     let url = folder.file("version.plist")

@@ -149,6 +149,7 @@ package enum FileContents {
     guard status.size <= maximumSize else {
       throw failure("it is larger than \(maximumSize >> 20) MiB")
     }
+    ReadInterruption.run(reading: url)
     return (try body(descriptor, status.size, failure), FileIdentity(status))
   }
 
