@@ -382,6 +382,8 @@ public struct PropertyListFile: Sendable {
     } catch {
       throw PropertyListError(file: url, kind: .unwritable, reason: describe(error))
     }
+    try FileContents.checkReadable(
+      size: data.count, of: url, changing: changes.map { Array($0.keys) })
     let written = try AtomicFileWriter(target: target, reportingAs: url).write(data)
     PropertyListCounters.count(\.writes, path: target.path)
     known = PropertyListSnapshot(
