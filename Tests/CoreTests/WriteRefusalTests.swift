@@ -5,7 +5,7 @@ import Testing
 @testable import ObservableDefaultsCore
 
 /// Writes no reader could read back are refused before they are acknowledged, with an error that
-/// names the key, and the file stays as it was (issue 37, item 3).
+/// names the key, and the file stays as it was (issue 37, items 3 and 9).
 @Suite struct WriteRefusalTests {
   static let formats: [PropertyListSerialization.PropertyListFormat] = [.binary, .xml]
 
@@ -63,5 +63,54 @@ import Testing
     #expect(error.kind == .unwritable)
     #expect(error.reason.hasPrefix("writing a, b would make the file "))
     #expect(try Data(contentsOf: url) == before)
+  }
+
+  /// Characters XML 1.0 cannot hold, in a value, nested in a value and in a key.
+  static var unholdable: [(changes: [String: Any], key: String, reason: String)] {
+    [
+      (["esc": "a\u{1B}b"], "esc", "it holds U+001B"),
+      (["nul": "\u{0}"], "nul", "it holds U+0000"),
+      (["nested": ["list": ["fine", "\u{FFFE}"]]], "nested", "it holds U+FFFE at list / [1]"),
+      (["key\u{1}": "fine"], "key\u{1}", "it holds U+0001"),
+    ]
+  }
+
+  @Test(arguments: 0..<4)
+  func anXMLSuiteRefusesCharactersXMLCannotHoldNamingTheKeyAndABinaryOneKeepsThem(_ index: Int)
+    throws
+  {
+    let (changes, key, reason) = Self.unholdable[index]
+    let folder = try TemporaryFolder()
+    let (url, before) = try suite(.xml, in: folder)
+    let error = try #require(throws: PropertyListError.self) {
+      try PropertyListFile(url: url).apply(changes.mapValues { .set($0) })
+    }
+    #expect(error.kind == .invalidValue(key: key))
+    #expect(
+      error.reason
+        == reason + ", a character an XML property list cannot hold (XML 1.0); a binary suite can")
+    #expect(try Data(contentsOf: url) == before)
+    // A binary suite holds them, and reads them back.
+    let binary = folder.file("binary.plist")
+    try foundationWrite(["small": "kept"], to: binary, format: .binary)
+    let written = try PropertyListFile(url: binary).apply(changes.mapValues { .set($0) })
+    #expect(propertyListValuesEqual(written.values[key], changes[key]))
+    #expect(propertyListValuesEqual(try foundationRead(binary)[key], changes[key]))
+  }
+
+  @Test func aCarriageReturnInAnXMLSuiteReadsBackAsACarriageReturnInOtherReaders() async throws {
+    let folder = try TemporaryFolder()
+    let (url, _) = try suite(.xml, in: folder)
+    let defaults = PropertyListDefaults(fileURL: url)
+    // Spliced into the text (an existing file), then written whole (a new key with a return).
+    defaults.set("one\r\ntwo\r", forKey: "lines")
+    try defaults.flush()
+    let other = PropertyListDefaults(fileURL: folder.file("new.plist"))
+    other.set("three\rfour", forKey: "key\rwith return")
+    try other.flush()
+    #expect(try plistlibRead(url) == ["small": "kept", "lines": "one\r\ntwo\r"])
+    #expect(try plistlibRead(folder.file("new.plist")) == ["key\rwith return": "three\rfour"])
+    #expect(try foundationRead(url)["lines"] as? String == "one\r\ntwo\r")
+    #expect(try PropertyListFile(url: url).read()?.values["lines"] as? String == "one\r\ntwo\r")
   }
 }

@@ -45,7 +45,10 @@ public struct PropertyListFile: Sendable {
   /// - Throws: ``PropertyListError``: `.malformed` when the existing file does not parse (its
   ///   bytes are left untouched), `.unreadable` when it cannot be read (or is a folder, a device,
   ///   a symbolic link loop), `.unwritable` when it is read-only, or the folder, the lock, the
-  ///   temporary file, serialization or the rename fails (the file is then unchanged).
+  ///   temporary file, serialization or the rename fails (the file is then unchanged); a write
+  ///   that would make the file larger than a reader reads (256 MiB) is refused the same way,
+  ///   as `.invalidValue(key:)` when it changes one key; `.invalidValue(key:)` for a key or
+  ///   string an XML file cannot hold (``XMLCharacters``; a binary file holds any string).
   public func apply(_ changes: [String: PropertyListChange]) throws -> PropertyListDocument {
     try applySnapshot(changes).document
   }
@@ -370,7 +373,12 @@ public struct PropertyListFile: Sendable {
         document: document, version: oldVersion, draft: draft, entries: entries)
       return wasRead
     }
-    if document.format != .binary { document.format = .xml }
+    if document.format != .binary {
+      document.format = .xml
+      try XMLCharacters.check(
+        changes.map { $0.compactMapValues { if case .set(let value) = $0 { value } else { nil } } }
+          ?? document.values, writingTo: url)
+    }
     let data: Data
     var editedEntries: PropertyListEntries?
     do {
