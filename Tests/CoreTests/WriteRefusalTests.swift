@@ -5,7 +5,7 @@ import Testing
 @testable import ObservableDefaultsCore
 
 /// Writes no reader could read back are refused before they are acknowledged, with an error that
-/// names the key, and the file stays as it was (issue 37, items 3 and 9).
+/// names the key, and the file stays as it was (issue 37, items 3, 9 and 11).
 @Suite struct WriteRefusalTests {
   static let formats: [PropertyListSerialization.PropertyListFormat] = [.binary, .xml]
 
@@ -112,5 +112,26 @@ import Testing
     #expect(try plistlibRead(folder.file("new.plist")) == ["key\rwith return": "three\rfour"])
     #expect(try foundationRead(url)["lines"] as? String == "one\r\ntwo\r")
     #expect(try PropertyListFile(url: url).read()?.values["lines"] as? String == "one\r\ntwo\r")
+  }
+
+  @Test(arguments: formats)
+  func aFailedAllocationRefusesTheWriteAndLeavesTheFileAsItWas(
+    _ format: PropertyListSerialization.PropertyListFormat
+  ) throws {
+    let folder = try TemporaryFolder()
+    let (url, before) = try suite(format, in: folder)
+    let file = PropertyListFile(url: url)
+    // Every block of 1 MiB or more the write path asks for fails, as when memory runs out.
+    let error = try SystemMemory.$refusedByteCount.withValue(1 << 20) {
+      try #require(throws: PropertyListError.self) {
+        try file.apply(["big": .set(String(repeating: "x", count: 2 << 20))])
+      }
+    }
+    #expect(error.kind == .unwritable)
+    #expect(error.reason.hasPrefix("out of memory for "), "\(error)")
+    #expect(try Data(contentsOf: url) == before)
+    // Memory back: the same write succeeds.
+    _ = try file.apply(["big": .set("small enough")])
+    #expect(try plistlibRead(url) == ["small": "kept", "big": "small enough"])
   }
 }

@@ -425,9 +425,9 @@ public struct PropertyListFile: Sendable {
       }
       return (try PropertyListEncoding.data(of: document), nil, nil)
     }
-    if var draft, let changes, try draft.apply(changes) { return (draft.data(), draft, nil) }
+    if var draft, let changes, try draft.apply(changes) { return (try draft.data(), draft, nil) }
     let made = try BinaryPropertyListDraft(values: document.values)
-    return (made.data(), made, nil)
+    return (try made.data(), made, nil)
   }
 
   /// The document on disk now, with the file locked: `known`'s (and its draft) when the file is
