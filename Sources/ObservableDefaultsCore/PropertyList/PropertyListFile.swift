@@ -341,10 +341,8 @@ public struct PropertyListFile: Sendable {
     let target: URL
     do {
       target = try SymbolicLinks.target(of: url)
-      let folder = target.deletingLastPathComponent()
-      try PrivateFolder.create(folder, for: url)
-      let lockURL = folder.appendingPathComponent(".\(target.lastPathComponent).lock")
-      lock = try FileLock(url: lockURL, guarding: url)
+      try PrivateFolder.create(target.deletingLastPathComponent(), for: url)
+      lock = try FileLock(url: FileLock.url(guarding: target), guarding: url)
     } catch {
       known = nil
       throw error
