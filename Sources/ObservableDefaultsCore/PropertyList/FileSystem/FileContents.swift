@@ -189,7 +189,8 @@ package enum FileContents {
     }
   }
 
-  private static func describe(_ type: FileStatus.Kind) -> String {
+  /// What a file of `type` that is not a regular file or a folder is, for people.
+  static func describe(_ type: FileStatus.Kind) -> String {
     switch type {
     case .characterDevice: "a character device"
     case .blockDevice: "a block device"
