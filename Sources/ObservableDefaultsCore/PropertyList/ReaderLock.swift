@@ -35,7 +35,7 @@ struct ReaderLock {
         descriptor.close()
         break
       } else {
-        usleep(2_000)
+        SystemClock.sleep(microseconds: 2_000)
       }
       descriptor.close()
     }
