@@ -20,7 +20,7 @@ import Testing
     let store = NSUbiquitousKeyValueStore(backend: device)
     store.set("v", forKey: "k")
     #expect(store.synchronize())
-    #expect(store.syncStatus.summary == "connected")
+    #expect(store.syncStatus.summary == "synced")
 
     for member in cluster.members { member.pause() }
     defer { for member in cluster.members { member.pause(false) } }
@@ -29,7 +29,7 @@ import Testing
     #expect(store.syncStatus.lastError?.hasPrefix("etcd: no member answered") == true)
 
     for member in cluster.members { member.pause(false) }
-    #expect(await poll(within: .seconds(30)) { store.syncStatus.summary == "connected" })
+    #expect(await poll(within: .seconds(30)) { store.syncStatus.summary == "synced" })
     #expect(store.string(forKey: "k") == "v")
   }
 }

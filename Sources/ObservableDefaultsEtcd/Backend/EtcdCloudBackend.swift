@@ -55,6 +55,9 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
   /// Changes at each account switch; deliveries of an older generation are dropped.
   private var generation = 0
   private var connection = CloudSyncStatus.Connection.connecting
+  /// Whether the last exchange was linearizable (a range or a transaction, which etcd answers
+  /// only with its quorum) or a watch event (sent only for a committed revision).
+  private var reachedQuorum = false
   private var lastSync: Date?
   private var lastError: String?
   private var retryScheduled = false
@@ -107,7 +110,7 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
       CloudSyncStatus(
         backend: "etcd", endpoint: endpoint, account: currentAccount, connection: connection,
         pendingCount: journal.pending.count(where: { accepting[$0.key] != $0.value.timestamp }),
-        lastSync: lastSync, lastError: lastError)
+        lastSync: lastSync, lastError: lastError, reachedQuorum: reachedQuorum)
     }
   }
 
@@ -279,8 +282,11 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
 
   // MARK: State (called with `lock` held)
 
+  /// Notes a linearizable exchange (or a watch event): the device is connected and its last
+  /// exchange reached the cluster's quorum.
   private func noteSuccess() {
     connection = .connected
+    reachedQuorum = true
     lastSync = Date()
     lastError = nil
   }
@@ -289,6 +295,7 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
   /// the device `refused` until an exchange succeeds.
   private func noteFailure(_ error: any Error) {
     lastError = "\(error)"
+    reachedQuorum = false
     if let error = error as? EtcdError,
       error.kind == .authenticationFailed || error.kind == .permissionDenied
     {
@@ -299,6 +306,7 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
   /// Marks the device offline and schedules a retry of the pending writes.
   private func noteOffline(_ error: EtcdError) {
     connection = .offline
+    reachedQuorum = false
     lastError = "\(error)"
     scheduleRetry()
   }
@@ -377,8 +385,8 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
         guard let self else { return }
         queue.async { self.deliver(records, cursor: cursor, to: id, generation: generation) }
       },
-      reachability: { [weak self] error, endpoint in
-        self?.watchReached(error: error, endpoint: endpoint)
+      reachability: { [weak self] error, endpoint, everyMemberFailed in
+        self?.watchReached(error: error, endpoint: endpoint, everyMemberFailed: everyMemberFailed)
       })
     return EtcdWatch(
       client: client, layout: layout, from: cursor, idleTimeout: configuration.watchIdleTimeout,
@@ -406,19 +414,28 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
   }
 
   /// A watch's exchange with `endpoint` succeeded (nil) or failed: a success prefers that member
-  /// and, after a disconnection, pushes what is pending.
-  private func watchReached(error: EtcdError?, endpoint: String) {
+  /// and, after a disconnection, pushes what is pending (the device is connected, its quorum
+  /// unproven until a linearizable exchange); a failure on every member in a row makes the
+  /// device offline at once, without waiting for the heartbeat's request to time out.
+  private func watchReached(error: EtcdError?, endpoint: String, everyMemberFailed: Bool) {
     guard let error else {
       client.prefer(endpoint)
       let mustPush = lock.withLock {
         let wasOffline = connection != .connected
+        if wasOffline { reachedQuorum = false }
         connection = .connected
         return wasOffline && !journal.pending.isEmpty
       }
       if mustPush { DispatchQueue.global().async { [weak self] in try? self?.pushPending() } }
       return
     }
-    lock.withLock { noteFailure(error) }
+    lock.withLock {
+      if error.kind == .unreachable, everyMemberFailed {
+        noteOffline(error)
+      } else {
+        noteFailure(error)
+      }
+    }
   }
 
   /// Runs `body` on the backend's queue and waits, or at once when already on it.

@@ -19,8 +19,10 @@ final class EtcdWatch: @unchecked Sendable {
   struct Callbacks: Sendable {
     /// Records to deliver, with the resume point after them.
     let deliver: @Sendable (DecodedRecords, EtcdCursor) -> Void
-    /// Whether the last exchange succeeded (for the sync status), with the failure.
-    let reachability: @Sendable (EtcdError?, _ endpoint: String) -> Void
+    /// Whether the last exchange succeeded (for the sync status), with the failure, and whether
+    /// every member failed in a row since the last success (a round of failovers that found no
+    /// member: the cluster is unreachable, not one member).
+    let reachability: @Sendable (EtcdError?, _ endpoint: String, _ everyMemberFailed: Bool) -> Void
   }
 
   private let client: EtcdClient
@@ -35,6 +37,8 @@ final class EtcdWatch: @unchecked Sendable {
   private var clusterID: String?
   private var needsCatchUp = true
   private var endpointIndex = 0
+  /// The failures since the last success.
+  private var failuresInARow = 0
 
   /// Starts watching `layout`'s prefix after `cursor` (everything for nil).
   init(
@@ -76,7 +80,8 @@ final class EtcdWatch: @unchecked Sendable {
           continue
         }
         if isCancelled { return }
-        callbacks.reachability(error, endpoint)
+        failuresInARow += 1
+        callbacks.reachability(error, endpoint, failuresInARow >= client.endpoints.count)
         if error.isInvalidToken { client.invalidateToken() }
         endpointIndex = (endpointIndex + 1) % client.endpoints.count
         sleep(seconds: backoff)
@@ -108,10 +113,16 @@ final class EtcdWatch: @unchecked Sendable {
     clusterID = cluster
     through = max(revision, through)
     needsCatchUp = false
-    callbacks.reachability(nil, client.currentEndpoint)
+    reached(client.currentEndpoint)
     if !read.isEmpty {
       callbacks.deliver(read, EtcdCursor(clusterID: cluster, revision: through))
     }
+  }
+
+  /// Reports a successful exchange with `endpoint`.
+  private func reached(_ endpoint: String) {
+    failuresInARow = 0
+    callbacks.reachability(nil, endpoint, false)
   }
 
   /// One watch stream on `endpoint`, until it ends.
@@ -191,7 +202,7 @@ final class EtcdWatch: @unchecked Sendable {
       }
       return kv
     }
-    if result.created == true { callbacks.reachability(nil, endpoint) }
+    if result.created == true { reached(endpoint) }
     if !events.isEmpty {
       through = events.compactMap { $0.modRevision?.value }.max() ?? through
       let read = EtcdRecordReader.records(events, layout: layout)

@@ -43,7 +43,7 @@ final class CloudDevice: ObservedStoreState, @unchecked Sendable {
   private var retryDelay = CloudDevice.firstRetryDelay
   @exclusivity(unchecked) var observers = ObserverList<CloudChange>()
   private var latestError: (any Error)?
-  // Set once at the end of `init`.
+  // Set once, after the first load.
   private var subscription: ObservationToken?
 
   /// The delay before a failed save is first tried again: 1 s.
@@ -52,32 +52,69 @@ final class CloudDevice: ObservedStoreState, @unchecked Sendable {
   /// come back within about 10 s (one request per 10 s while they are away).
   static let maximumRetryDelay: TimeInterval = 10
 
-  /// Loads the backend's records and subscribes to its changes.
+  /// The longest a new device of a ``CloudLocalFirstBackend`` waits for its first load before
+  /// it answers reads from the backend's local copy: 0.25 s, so that launching while no server
+  /// answers (a load waits for the request timeout, several seconds) never blocks the first
+  /// read of local values on the network.
+  static let firstLoadWait: TimeInterval = 0.25
+
+  /// Loads the backend's records and subscribes to its changes. A ``CloudLocalFirstBackend``
+  /// whose load takes longer than ``firstLoadWait`` starts from its local copy instead; its load
+  /// goes on in the background and is merged as the initial sync, and writes wait for it.
   init(backend: any CloudBackend) {
     self.backend = backend
     let device = "\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8))"
     clock = HybridLogicalClock(device: device)
     queue = DispatchQueue(label: "ObservableDefaultsCore.cloud.device-" + device)
-    let cursor: CloudCursor?
-    do {
-      let batch = try backend.load()
+    let firstLoad = FirstLoad(backend, on: queue)
+    switch firstLoad.result(within: Self.firstLoadWait) {
+    case .success(let batch)?:
       let (records, refusals) = Self.admitted(batch)
       copy = CloudLocalCopy(records: records)
       refused = refusals
       for record in records.values {
         clock.observe(record.timestamp)
       }
-      cursor = batch.cursor
       hasSynced = true
-    } catch {
+      tagQueue()
+      subscribe(from: batch.cursor)
+    case .failure(let error)?:
       copy = CloudLocalCopy()
-      cursor = nil
       hasSynced = false
       latestError = error
       Self.report(error)
+      tagQueue()
+      subscribe(from: nil)
+    case nil:
+      let local = (backend as? any CloudLocalFirstBackend)?.localBatch().records ?? [:]
+      copy = CloudLocalCopy(records: local)
+      for record in local.values { clock.observe(record.timestamp) }
+      hasSynced = false
+      tagQueue()
+      // Runs after the load, on the same serial queue.
+      queue.async { [weak self] in self?.finishFirstLoad(firstLoad) }
     }
-    tagQueue()
-    subscription = backend.subscribe(from: cursor) { [weak self] event in self?.receive(event) }
+  }
+
+  /// Merges a first load that outlasted ``firstLoadWait`` (as the initial sync) and subscribes
+  /// after it; on failure, subscribes from the start, as a device whose first load failed.
+  private func finishFirstLoad(_ firstLoad: FirstLoad) {
+    switch firstLoad.result(within: 0) {
+    case .success(let batch)?:
+      merge(batch, reason: NSUbiquitousKeyValueStoreInitialSyncChange)
+      subscribe(from: batch.cursor)
+    case .failure(let error)?:
+      lock.withLock { latestError = error }
+      Self.report(error)
+      subscribe(from: nil)
+    case nil:
+      subscribe(from: nil)
+    }
+  }
+
+  private func subscribe(from cursor: CloudCursor?) {
+    let token = backend.subscribe(from: cursor) { [weak self] event in self?.receive(event) }
+    lock.withLock { subscription = token }
   }
 
   // MARK: Reading
@@ -175,6 +212,24 @@ final class CloudDevice: ObservedStoreState, @unchecked Sendable {
     lock.unlock()
     targets.notify(CloudChange(key: key, reason: NSUbiquitousKeyValueStoreQuotaViolationChange))
     return error
+  }
+
+  /// What a program exiting now leaves unsent, for one line on standard error: `exiting with 2
+  /// cloud writes not sent to etcd (offline): kept in the journal <file> for the next launch`,
+  /// or for a backend without a journal `…: lost`; nil when nothing is pending.
+  var unsentAtExit: String? {
+    let status = backend.syncStatus
+    let count = status.pendingCount + pendingWriteCount
+    guard count > 0 else { return nil }
+    let writes = count == 1 ? "1 cloud write" : "\(count) cloud writes"
+    let journal = (backend as? any CloudJournaledBackend)?.journalLocation?.url
+    let fate = journal.map { "kept in the journal \($0.path) for the next launch" } ?? "lost"
+    return "exiting with \(writes) not sent to \(status.backend) (\(status.state)): \(fate)"
+  }
+
+  /// Waits until the first load finished (it runs first on ``queue``).
+  func waitForFirstLoad() {
+    onQueue {}
   }
 
   /// Saves pending writes now and waits.
@@ -357,7 +412,7 @@ final class CloudDevice: ObservedStoreState, @unchecked Sendable {
   }
 
   deinit {
-    subscription?.cancel()
+    lock.withLock { subscription }?.cancel()
     if hasSynced, copy.pendingCount > 0 { try? backend.save(copy.pendingRecords) }
     CloudDeviceRegistry.shared.remove(self)
   }
