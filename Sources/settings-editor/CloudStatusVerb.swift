@@ -13,7 +13,8 @@ enum CloudStatusVerb {
   /// - Returns: The report and the exit status: 0 synced or connected, 69 (`EX_UNAVAILABLE`)
   ///   offline or connecting, 77 (`EX_NOPERM`) refused, 78 (`EX_CONFIG`) a configuration the
   ///   engine cannot use (the shared store of a program would fall back to its embedded
-  ///   container, and say so in its state).
+  ///   container, and say so in its state). A fallback is never reported as connected: the
+  ///   verb reports the configured engine itself.
   static func run(container: String?) -> (report: String, status: Int32) {
     let name = container ?? CloudContainerDirectory.defaultContainer
     let backend: any CloudBackend
@@ -31,11 +32,9 @@ enum CloudStatusVerb {
     return (report(status, journal: journal), exitStatus(status))
   }
 
-  /// 0 synced or connected, 69 offline or connecting, 77 refused, 78 a device that fell back
-  /// from the engine its configuration names.
+  /// 0 synced or connected, 69 offline or connecting, 77 refused.
   static func exitStatus(_ status: CloudSyncStatus) -> Int32 {
-    if status.fallback != nil { return 78 }
-    return switch status.connection {
+    switch status.connection {
     case .connected: 0
     case .offline, .connecting: 69
     case .refused: 77
@@ -58,8 +57,8 @@ enum CloudStatusVerb {
     return (lines.joined(separator: "\n"), refused ? 77 : 78)
   }
 
-  /// One `name: value` line per field of `status` (`journal` for a backend with one,
-  /// `fallback` and `error` only when there is one).
+  /// One `name: value` line per field of `status` (`journal` for a backend with one, `error`
+  /// only when there is one).
   ///
   /// `pending` has one source: the journal a running program holds, when one does (its writes
   /// are the ones waiting; this device holds none of them), else this device's count.
@@ -79,7 +78,6 @@ enum CloudStatusVerb {
       "last sync: \(status.lastSync.map { $0.formatted(.iso8601) } ?? "never")",
     ]
     if let journalLine { lines.append("journal: \(journalLine)") }
-    if let fallback = status.fallback { lines.append("fallback from: \(fallback)") }
     if let error = status.lastError { lines.append("error: \(error)") }
     return lines.joined(separator: "\n")
   }

@@ -32,4 +32,33 @@ import Testing
     #expect(await poll(within: .seconds(30)) { store.syncStatus.summary == "synced" })
     #expect(store.string(forKey: "k") == "v")
   }
+
+  /// Issue 37: a device whose members are all killed is `offline` at its first failed exchange
+  /// (the watch's round over every member), not after the heartbeat plus the request timeout
+  /// (2 s + 5 s here), and says nothing else while no member runs.
+  @Test func everyMemberKilledIsOfflineAtTheFirstFailedExchange() async throws {
+    let cluster = try EtcdTestCluster(size: 3)
+    defer { cluster.remove() }
+    let device = try EtcdCloudBackend(
+      configuration: EtcdConfiguration(
+        endpoints: cluster.endpoints, root: freshEtcdRoot(), container: "state", account: "a",
+        requestTimeout: 5, heartbeatInterval: 2))
+    let store = NSUbiquitousKeyValueStore(backend: device)
+    store.set("v", forKey: "k")
+    #expect(store.synchronize())
+    #expect(store.syncStatus.summary == "synced")
+
+    for member in cluster.members { cluster.kill9(member) }
+    let killed = ContinuousClock.now
+    #expect(await poll(within: .seconds(10)) { store.syncStatus.connection == .offline })
+    #expect(ContinuousClock.now - killed < .milliseconds(1500))
+    store.set("w", forKey: "later")
+    var seen: Set<String> = []
+    // Every state it gives over 8 s with no member running.
+    await poll(within: .seconds(8)) {
+      seen.insert(store.syncStatus.summary)
+      return false
+    }
+    #expect(seen == ["offline, 1 pending"])
+  }
 }

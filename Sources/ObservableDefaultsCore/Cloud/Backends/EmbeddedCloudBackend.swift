@@ -119,9 +119,9 @@ public final class EmbeddedCloudBackend: CloudBackend, CloudContainerSource, @un
     return try CloudContainerContents(propertyList: values, file: url)
   }
 
-  /// Where writes wait while the container file does not parse: `pending.plist` beside it, in
-  /// the container's own format. Kept across exits; merged into the container (and emptied) by
-  /// the first load or save that finds the container readable again.
+  /// Where writes wait while the container file cannot be read or written: `pending.plist`
+  /// beside it, in the container's own format. Kept across exits; merged into the container (and
+  /// emptied) by the first load or save that finds the container readable again.
   private var pendingURL: URL {
     fileURL.deletingLastPathComponent().appendingPathComponent("pending.plist", isDirectory: false)
   }
@@ -140,8 +140,9 @@ public final class EmbeddedCloudBackend: CloudBackend, CloudContainerSource, @un
   /// Merges `records` into the file under its lock, keeping per key the later timestamp; the
   /// file is not rewritten when no record is newer.
   ///
-  /// While the container file does not parse, the records are also kept in `pending.plist`
-  /// beside it, so they outlive this process and reach the container once it is readable again.
+  /// While the container file cannot be read or written, the records are also kept in
+  /// `pending.plist` beside it (when its folder can be written), so they outlive this process
+  /// and reach the container once it is readable again.
   ///
   /// - Throws: ``PropertyListError`` (the file is then unchanged); ``CloudQuotaViolation`` naming
   ///   the records refused for the container's quota (the others are saved).
@@ -151,12 +152,19 @@ public final class EmbeddedCloudBackend: CloudBackend, CloudContainerSource, @un
       let refused: [String]
       do {
         refused = try Self.merge(records, intoFileAt: fileURL)
-      } catch let error as PropertyListError where error.kind == .malformed {
+      } catch let error as PropertyListError {
         _ = try? Self.merge(records, intoFileAt: pendingURL)
         throw error
       }
       if !refused.isEmpty { throw CloudQuotaViolation(keys: refused) }
     }
+  }
+
+  /// The file keeping the writes that could not reach the container, when it exists (see
+  /// ``save(_:)``): what a program exiting with such writes names.
+  package var keptWritesFile: URL? {
+    let url = pendingURL
+    return FileManager.default.fileExists(atPath: url.path) ? url : nil
   }
 
   /// Merges `records` into the container-format file at `url` under its lock.

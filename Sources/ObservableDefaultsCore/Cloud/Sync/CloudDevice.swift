@@ -53,10 +53,10 @@ final class CloudDevice: ObservedStoreState, @unchecked Sendable {
   static let maximumRetryDelay: TimeInterval = 10
 
   /// The longest a new device of a ``CloudLocalFirstBackend`` waits for its first load before
-  /// it answers reads from the backend's local copy: 0.25 s, so that launching while no server
+  /// it answers reads from the backend's local copy: 0.5 s, so that launching while no server
   /// answers (a load waits for the request timeout, several seconds) never blocks the first
   /// read of local values on the network.
-  static let firstLoadWait: TimeInterval = 0.25
+  static let firstLoadWait: TimeInterval = 0.5
 
   /// Loads the backend's records and subscribes to its changes. A ``CloudLocalFirstBackend``
   /// whose load takes longer than ``firstLoadWait`` starts from its local copy instead; its load
@@ -214,17 +214,25 @@ final class CloudDevice: ObservedStoreState, @unchecked Sendable {
     return error
   }
 
-  /// What a program exiting now leaves unsent, for one line on standard error: `exiting with 2
-  /// cloud writes not sent to etcd (offline): kept in the journal <file> for the next launch`,
-  /// or for a backend without a journal `…: lost`; nil when nothing is pending.
-  var unsentAtExit: String? {
-    let status = backend.syncStatus
-    let count = status.pendingCount + pendingWriteCount
-    guard count > 0 else { return nil }
-    let writes = count == 1 ? "1 cloud write" : "\(count) cloud writes"
-    let journal = (backend as? any CloudJournaledBackend)?.journalLocation?.url
-    let fate = journal.map { "kept in the journal \($0.path) for the next launch" } ?? "lost"
-    return "exiting with \(writes) not sent to \(status.backend) (\(status.state)): \(fate)"
+  /// The last save, at exit or when the device goes: saves every pending write once more,
+  /// before the first sync too (the backend keeps the later write of each key, or keeps the
+  /// writes for the next launch), then reports what is still unsent (see ``CloudUnsentWrites``).
+  ///
+  /// - Parameter atExit: Whether the program exits (false: the device goes with its store).
+  func saveForExit(atExit: Bool) {
+    let records = lock.withLock { copy.pendingRecords }
+    var unsent = 0
+    if !records.isEmpty {
+      do {
+        try backend.save(records)
+        clearPending(records, error: nil)
+      } catch is CloudQuotaViolation {
+        // Refused by the container: told to observers as the save was.
+      } catch {
+        unsent = records.count
+      }
+    }
+    CloudUnsentWrites.report(unsent, on: backend, atExit: atExit)
   }
 
   /// Waits until the first load finished (it runs first on ``queue``).
@@ -413,7 +421,7 @@ final class CloudDevice: ObservedStoreState, @unchecked Sendable {
 
   deinit {
     lock.withLock { subscription }?.cancel()
-    if hasSynced, copy.pendingCount > 0 { try? backend.save(copy.pendingRecords) }
+    saveForExit(atExit: false)
     CloudDeviceRegistry.shared.remove(self)
   }
 }

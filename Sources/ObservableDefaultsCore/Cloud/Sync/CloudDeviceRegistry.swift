@@ -28,14 +28,11 @@ final class CloudDeviceRegistry: Sendable {
     devices.remove(ObjectIdentifier(device.backend), ifStillHolding: ObjectIdentifier(device))
   }
 
-  /// Saves every live device's pending writes and waits, then reports the writes left unsent
-  /// (the `atexit` hook).
+  /// Saves every live device's pending writes and waits, and reports the writes left unsent
+  /// (the `atexit` hook; see ``CloudDevice/saveForExit(atExit:)``).
   private func flushAll() {
     for device in devices.liveObjects() {
-      device.flush()
-      if let unsent = device.unsentAtExit {
-        Diagnostics.report("NSUbiquitousKeyValueStore", unsent)
-      }
+      device.onQueue { device.saveForExit(atExit: true) }
     }
   }
 }
