@@ -385,6 +385,10 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
         guard let self else { return }
         queue.async { self.deliver(records, cursor: cursor, to: id, generation: generation) }
       },
+      erased: { [weak self] keys in
+        guard let self else { return }
+        queue.async { self.writeAgain(keys, generation: generation) }
+      },
       reachability: { [weak self] error, endpoint, everyMemberFailed in
         self?.watchReached(error: error, endpoint: endpoint, everyMemberFailed: everyMemberFailed)
       })
@@ -411,6 +415,22 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
     handler?(
       .changed(
         CloudRecordBatch(records: records, cursor: cursor.cloudCursor, refused: read.refused)))
+  }
+
+  /// Writes again the records of `keys` that another client deleted from the cluster (the
+  /// account's prefix deleted and made again, a restore): this device's records of them, its
+  /// pending writes among them, keep their timestamps, so the devices that write them again
+  /// agree per key (the later write wins) and a record written since is not replaced.
+  private func writeAgain(_ keys: [String], generation: Int) {
+    let mustPush: Bool = lock.withLock {
+      guard generation == self.generation else { return false }
+      let known = journal.records.filter { keys.contains($0.key) }
+      guard !known.isEmpty else { return false }
+      journal.add(pending: known)
+      persistJournal()
+      return true
+    }
+    if mustPush { DispatchQueue.global().async { [weak self] in try? self?.pushPending() } }
   }
 
   /// A watch's exchange with `endpoint` succeeded (nil) or failed: a success prefers that member

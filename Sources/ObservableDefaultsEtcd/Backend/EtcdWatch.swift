@@ -19,6 +19,9 @@ final class EtcdWatch: @unchecked Sendable {
   struct Callbacks: Sendable {
     /// Records to deliver, with the resume point after them.
     let deliver: @Sendable (DecodedRecords, EtcdCursor) -> Void
+    /// Store keys whose etcd keys another client deleted (an operator's `etcdctl del --prefix`,
+    /// a restore): devices never delete one, a removal is a record.
+    let erased: @Sendable ([String]) -> Void
     /// Whether the last exchange succeeded (for the sync status), with the failure, and whether
     /// every member failed in a row since the last success (a round of failovers that found no
     /// member: the cluster is unreachable, not one member).
@@ -196,15 +199,15 @@ final class EtcdWatch: @unchecked Sendable {
       needsCatchUp = true
       throw EtcdError(kind: .unreachable, message: "\(endpoint) belongs to another cluster")
     }
-    let events = (result.events ?? []).compactMap { event -> EtcdKeyValue? in
-      guard event.type != "DELETE", let kv = event.kv, (kv.modRevision?.value ?? 0) > through else {
-        return nil
-      }
-      return kv
+    let fresh = (result.events ?? []).filter { ($0.kv?.modRevision?.value ?? 0) > through }
+    let events = fresh.compactMap { $0.type == "DELETE" ? nil : $0.kv }
+    let erased = fresh.compactMap {
+      $0.type == "DELETE" ? $0.kv.flatMap { layout.storeKey($0.key) } : nil
     }
     if result.created == true { reached(endpoint) }
-    if !events.isEmpty {
-      through = events.compactMap { $0.modRevision?.value }.max() ?? through
+    if !erased.isEmpty { callbacks.erased(erased) }
+    if !fresh.isEmpty {
+      through = fresh.compactMap { $0.kv?.modRevision?.value }.max() ?? through
       let read = EtcdRecordReader.records(events, layout: layout)
       if !read.isEmpty {
         callbacks.deliver(read, EtcdCursor(clusterID: clusterID ?? "", revision: through))
