@@ -14,13 +14,13 @@ import Testing
   /// Writes `count` keys during a fault made by `inject` and healed by `heal`, and checks the
   /// row of `fault`.
   func runFault(
-    _ fault: String, size: Int = 3, writes count: Int = 1,
-    sourceLocation: SourceLocation = #_sourceLocation,
+    _ fault: String, writes count: Int = 1, sourceLocation: SourceLocation = #_sourceLocation,
+    bench makeBench: () throws -> EtcdFaultBench = { try EtcdFaultBench() },
     inject: (EtcdFaultBench) throws -> Void, heal: (EtcdFaultBench) throws -> Void
   ) async throws {
-    let bench = try EtcdFaultBench(size: size)
+    let bench = try makeBench()
     bench.write("v0", forKey: "before")
-    #expect(bench.writer.synchronize())
+    bench.writer.synchronize()
     try inject(bench)
     for index in 1...count { bench.write("v\(index)", forKey: "k\(index)") }
     let during = await bench.settledSummary()
@@ -73,13 +73,11 @@ import Testing
     try await runFault(
       "the key prefix deleted and made again",
       inject: { bench in
-        let layout = EtcdKeyLayout(
-          root: bench.root, container: bench.container, account: "a")
         let deleted = try ChildProcess.runCommand(
           "etcdctl",
           [
             "--endpoints", bench.cluster.endpoints.joined(separator: ","), "del", "--prefix",
-            layout.prefix,
+            bench.layout.prefix,
           ])
         #expect(deleted.status == 0, "\(deleted.error)")
         let other = try EtcdCloudBackend(configuration: bench.configuration(device: "other"))
@@ -97,14 +95,14 @@ import Testing
     try await runFault(
       "an over-quota record planted by another client",
       inject: { bench in
-        let layout = EtcdKeyLayout(
-          root: bench.root, container: bench.container, account: "a")
         let planted = try CloudRecordCodec.encode(
           CloudRecord(
             value: Data(count: 1_100_000),
             timestamp: CloudTimestamp(time: 1, counter: 0, device: "planter")))
         _ = try bench.cluster.client().txn(
-          EtcdTxnRequest(success: [.put(EtcdPutRequest(key: layout.key("planted"), value: planted))]
+          EtcdTxnRequest(success: [
+            .put(EtcdPutRequest(key: bench.layout.key("planted"), value: planted))
+          ]
           ))
       },
       heal: { _ in })
@@ -169,5 +167,67 @@ import Testing
     #expect(lines.first == "journaled")
     let milliseconds = try #require(lines.last.flatMap { Int64($0) })
     #expect(milliseconds < 1000, "the first read took \(milliseconds) ms")
+  }
+
+  /// Runs `script` with `/bin/sh`; throws its output when it fails.
+  static func shell(_ script: String) throws {
+    let result = try ChildProcess.run(URL(fileURLWithPath: "/bin/sh"), ["-c", script])
+    guard result.status == 0 else {
+      throw EtcdTestCluster.ClusterError(description: "`\(script)` failed: \(result.error)")
+    }
+  }
+
+  /// A bench whose cluster has authentication on: `root`, and a role `account` that may read
+  /// and write the account's prefix, held by `alice` (the reader) and by `writer` when
+  /// `writerExists`.
+  static func authenticatedBench(writerExists: Bool) throws -> EtcdFaultBench {
+    try EtcdFaultBench(
+      size: 1,
+      users: (
+        EtcdCredentials(user: "writer", password: "writer-secret"),
+        EtcdCredentials(user: "alice", password: "alice-secret")
+      )
+    ) { etcdctl, prefix in
+      var script = "\(etcdctl) user add root --new-user-password=root-secret"
+      script += " && \(etcdctl) user grant-role root root && \(etcdctl) role add account"
+      script += " && \(etcdctl) role grant-permission account --prefix=true readwrite \(prefix)"
+      script += " && \(etcdctl) user add alice --new-user-password=alice-secret"
+      script += " && \(etcdctl) user grant-role alice account"
+      if writerExists { script += " && " + addWriter(etcdctl) }
+      try shell(script + " && \(etcdctl) auth enable")
+    }
+  }
+
+  /// The commands that make the user `writer` with the role `account`.
+  static func addWriter(_ etcdctl: String) -> String {
+    "\(etcdctl) user add writer --new-user-password=writer-secret"
+      + " && \(etcdctl) user grant-role writer account"
+  }
+
+  /// The `etcdctl` command of `bench`'s cluster, as `root`.
+  static func rootEtcdctl(_ bench: EtcdFaultBench) -> String {
+    "ETCDCTL_API=3 etcdctl --endpoints=\(bench.cluster.endpoints[0]) --user=root:root-secret"
+  }
+
+  /// The writer's user does not exist when it starts: its first load is refused; the user is
+  /// made, and the device sends what it kept without writing again.
+  @Test func credentialsRefusedAtLaunch() async throws {
+    try await runFault(
+      "credentials refused at launch, then accepted",
+      bench: { try Self.authenticatedBench(writerExists: false) },
+      inject: { _ in }, heal: { bench in try Self.shell(Self.addWriter(Self.rootEtcdctl(bench))) })
+  }
+
+  /// The writer's role is revoked while it runs, then granted again.
+  @Test func credentialsRefusedLater() async throws {
+    try await runFault(
+      "a permission revoked while running, then granted again",
+      bench: { try Self.authenticatedBench(writerExists: true) },
+      inject: { bench in
+        try Self.shell("\(Self.rootEtcdctl(bench)) user revoke-role writer account")
+      },
+      heal: { bench in
+        try Self.shell("\(Self.rootEtcdctl(bench)) user grant-role writer account")
+      })
   }
 }

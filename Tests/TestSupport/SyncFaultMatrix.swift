@@ -156,3 +156,20 @@ public enum SyncFaultMatrix {
     "| " + cells.joined(separator: " | ") + " |"
   }
 }
+
+extension SyncFaultMatrix {
+  /// What `read` gives once it stopped changing: the same for `stable`, within `deadline`; the
+  /// last value seen otherwise. For a state summary that settles after a fault.
+  public static func settled(
+    _ read: () -> String, stable: Duration = .seconds(3), within deadline: Duration = .seconds(40)
+  ) async -> String {
+    var last = read()
+    var since = ContinuousClock.now
+    await poll(within: deadline) {
+      let now = read()
+      if now != last { (last, since) = (now, .now) }
+      return ContinuousClock.now - since >= stable
+    }
+    return last
+  }
+}

@@ -58,6 +58,9 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
   /// Whether the last exchange was linearizable (a range or a transaction, which etcd answers
   /// only with its quorum) or a watch event (sent only for a committed revision).
   private var reachedQuorum = false
+  /// How many failures were noted: a success counts only when none was noted while its
+  /// exchange ran (a reply received before a member died must not undo the failure seen after).
+  private var failuresNoted = 0
   private var lastSync: Date?
   private var lastError: String?
   private var retryScheduled = false
@@ -122,7 +125,7 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
   /// - Throws: ``EtcdError`` when the cluster refuses (permission, authentication); never for an
   ///   unreachable cluster.
   public func load() throws -> CloudRecordBatch {
-    let layout = lock.withLock { self.layout }
+    let (layout, started) = lock.withLock { (self.layout, failuresNoted) }
     do {
       let response = try client.range(key: layout.prefixKey, rangeEnd: layout.rangeEnd)
       let kvs = response.kvs ?? []
@@ -133,7 +136,7 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
       let hasPending = lock.withLock {
         journal.absorb(read.records)
         journal.cursor = cursor.cloudCursor
-        noteSuccess()
+        noteSuccess(startedAfter: started)
         return !journal.pending.isEmpty
       }
       if hasPending { try pushPending() }
@@ -254,14 +257,16 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
   ///   others are saved; all leave the journal).
   private func pushPending() throws {
     let refused: [String] = try pushLock.withLock {
-      let (pending, layout) = lock.withLock { (journal.pending, self.layout) }
+      let (pending, layout, started) = lock.withLock {
+        (journal.pending, self.layout, failuresNoted)
+      }
       guard !pending.isEmpty else { return [] }
       do {
         let refused = try EtcdSaveTransaction.save(pending, under: layout, with: client)
         lock.withLock {
           journal.acknowledge(pending)
           journal.forget(refused, of: pending)
-          noteSuccess()
+          noteSuccess(startedAfter: started)
           persistJournal()
         }
         return refused
@@ -282,9 +287,13 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
 
   // MARK: State (called with `lock` held)
 
-  /// Notes a linearizable exchange (or a watch event): the device is connected and its last
-  /// exchange reached the cluster's quorum.
-  private func noteSuccess() {
+  /// Notes a linearizable exchange (or a watch event) that started when `started` failures
+  /// were noted: the device is connected and its last exchange reached the cluster's quorum —
+  /// unless a failure was noted since it started (nil: a watch event, which counts unless the
+  /// device is offline; the watch's next stream says when it is back).
+  private func noteSuccess(startedAfter started: Int?) {
+    if let started, started != failuresNoted { return }
+    if started == nil, connection == .offline { return }
     connection = .connected
     reachedQuorum = true
     lastSync = Date()
@@ -296,6 +305,7 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
   private func noteFailure(_ error: any Error) {
     lastError = "\(error)"
     reachedQuorum = false
+    failuresNoted += 1
     if let error = error as? EtcdError,
       error.kind == .authenticationFailed || error.kind == .permissionDenied
     {
@@ -307,6 +317,7 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
   private func noteOffline(_ error: EtcdError) {
     connection = .offline
     reachedQuorum = false
+    failuresNoted += 1
     lastError = "\(error)"
     scheduleRetry()
   }
@@ -341,8 +352,9 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
   /// Counts the account's keys (the heartbeat's and the retry's check that a member answers)
   /// and notes the success.
   private func probe(_ layout: EtcdKeyLayout) throws {
+    let started = lock.withLock { failuresNoted }
     _ = try client.range(key: layout.prefixKey, rangeEnd: layout.rangeEnd, countOnly: true)
-    lock.withLock { noteSuccess() }
+    lock.withLock { noteSuccess(startedAfter: started) }
   }
 
   private func scheduleRetry(after delay: TimeInterval = 0.25) {
@@ -354,7 +366,7 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
   }
 
   /// Tries the cluster again: pushes what is pending (or reads one key count); reschedules itself
-  /// with a growing delay (at most 2 s) while no member answers.
+  /// with a growing delay (at most 2 s) while the device is offline.
   private func retry(delay: TimeInterval) {
     let layout = lock.withLock {
       retryScheduled = false
@@ -364,10 +376,12 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
       try probe(layout)
       try pushPending()
     } catch {
-      lock.withLock {
-        guard connection == .offline, !retryScheduled else { return }
-        scheduleRetry(after: min(delay * 2, 2))
-      }
+      // Noted by the probe or the push; the device stays offline.
+    }
+    // Also after a success that did not count (a failure was noted while it ran).
+    lock.withLock {
+      guard connection == .offline, !retryScheduled else { return }
+      scheduleRetry(after: min(delay * 2, 2))
     }
   }
 
@@ -408,7 +422,7 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
       if (seen?.revision ?? 0) < cursor.revision || seen?.clusterID != cursor.clusterID {
         journal.cursor = cursor.cloudCursor
       }
-      noteSuccess()
+      noteSuccess(startedAfter: nil)
       persistJournal()
       return subscription.handler
     }

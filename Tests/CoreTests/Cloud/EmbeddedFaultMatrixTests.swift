@@ -45,10 +45,24 @@ import Testing
       try FileManager.default.moveItem(at: folder.file("kept.plist"), to: file)
     }
 
-    /// Whether a device created now reads every value of `expected`.
-    func freshDeviceReads(_ expected: [String: String]) -> Bool {
+    /// Whether `reader` (within `seconds`) and a device created then read every value of
+    /// `expected`.
+    func arrive(
+      _ expected: [String: String], at reader: NSUbiquitousKeyValueStore, within seconds: Int
+    ) async -> Bool {
+      let readerHasThem = await poll(within: .seconds(seconds)) {
+        expected.allSatisfy { reader.string(forKey: $0.key) == $0.value }
+      }
       let fresh = device()
-      return expected.allSatisfy { fresh.string(forKey: $0.key) == $0.value }
+      return readerHasThem && expected.allSatisfy { fresh.string(forKey: $0.key) == $0.value }
+    }
+
+    /// A writer and a reader, with `before` written and saved.
+    func devices() -> (writer: NSUbiquitousKeyValueStore, reader: NSUbiquitousKeyValueStore) {
+      let (writer, reader) = (device(), device())
+      writer.set("v0", forKey: "before")
+      #expect(writer.synchronize())
+      return (writer, reader)
     }
 
     func row(_ fault: String, during: String, exit: Int32?, after: String, arrive: Bool)
@@ -60,33 +74,20 @@ import Testing
     }
   }
 
-  /// The summary of `store` once it stopped changing for 2 s (within 30 s).
+  /// The summary of `store` once it stopped changing for 2 s (within 40 s).
   func settledSummary(_ store: NSUbiquitousKeyValueStore) async -> String {
-    var last = store.syncStatus.summary
-    var since = ContinuousClock.now
-    await poll(within: .seconds(30)) {
-      let now = store.syncStatus.summary
-      if now != last { (last, since) = (now, .now) }
-      return ContinuousClock.now - since >= .seconds(2)
-    }
-    return last
+    await SyncFaultMatrix.settled({ store.syncStatus.summary }, stable: .seconds(2))
   }
 
   @Test func theContainerFileUnwritableThenWritableAgain() async throws {
     let bench = try Bench()
-    let (writer, reader) = (bench.device(), bench.device())
-    writer.set("v0", forKey: "before")
-    #expect(writer.synchronize())
+    let (writer, reader) = bench.devices()
     try bench.blockFile()
     writer.set("v1", forKey: "k1")
     let during = await settledSummary(writer)
     let exit = try bench.cloudStatusExit()
     try bench.unblockFile()
-    let expected = ["before": "v0", "k1": "v1"]
-    let arrive =
-      await poll(within: .seconds(30)) {
-        expected.allSatisfy { reader.string(forKey: $0.key) == $0.value }
-      } && bench.freshDeviceReads(expected)
+    let arrive = await bench.arrive(["before": "v0", "k1": "v1"], at: reader, within: 30)
     SyncFaultMatrix.expectDocumented(
       bench.row(
         "the container file unwritable (a folder in its place), then put back", during: during,
@@ -95,18 +96,12 @@ import Testing
 
   @Test func theContainerFileRemoved() async throws {
     let bench = try Bench()
-    let (writer, reader) = (bench.device(), bench.device())
-    writer.set("v0", forKey: "before")
-    #expect(writer.synchronize())
+    let (writer, reader) = bench.devices()
     try FileManager.default.removeItem(at: bench.file)
     writer.set("v1", forKey: "k1")
     let during = await settledSummary(writer)
     let exit = try bench.cloudStatusExit()
-    let expected = ["before": "v0", "k1": "v1"]
-    let arrive =
-      await poll(within: .seconds(10)) {
-        expected.allSatisfy { reader.string(forKey: $0.key) == $0.value }
-      } && bench.freshDeviceReads(expected)
+    let arrive = await bench.arrive(["before": "v0", "k1": "v1"], at: reader, within: 10)
     SyncFaultMatrix.expectDocumented(
       bench.row(
         "the container file removed", during: during, exit: exit,
@@ -118,9 +113,7 @@ import Testing
   /// and the next launch, once the file is back, saves it without writing again.
   @Test func aProgramExitingWithWritesUnsent() async throws {
     let bench = try Bench()
-    let writer = bench.device()
-    writer.set("v0", forKey: "before")
-    #expect(writer.synchronize())
+    let (writer, _) = bench.devices()
     try bench.blockFile()
     let probe = try ChildProcess.builtProgram("core-probe")
     let exiting = try ChildProcess.run(
@@ -136,11 +129,7 @@ import Testing
     try bench.unblockFile()
     let next = try ChildProcess.run(
       probe, ["cloud-get-status", bench.root.path, bench.container, "k1"])
-    let expected = ["before": "v0", "k1": "v1"]
-    let arrive =
-      await poll(within: .seconds(10)) {
-        expected.allSatisfy { writer.string(forKey: $0.key) == $0.value }
-      } && bench.freshDeviceReads(expected)
+    let arrive = await bench.arrive(["before": "v0", "k1": "v1"], at: writer, within: 10)
     let summary = { (result: ChildProcess.Result) in
       String(result.output.split(separator: "\n").first ?? "")
     }

@@ -22,20 +22,37 @@ final class EtcdFaultBench {
   /// The container: `faults`, or the program's name for a program run as another process.
   let container: String
 
+  /// The etcd users of the writer and the reader, when the cluster has authentication on.
+  let users: (writer: EtcdCredentials?, reader: EtcdCredentials?)
+
   /// Starts a cluster of `size` members and two devices of `container` that reach every member.
-  init(size: Int = 3, container: String = "faults") throws {
+  ///
+  /// - Parameters:
+  ///   - users: The writer's and the reader's etcd users.
+  ///   - prepare: Runs on the cluster before the devices start (say, turns authentication on),
+  ///     given the `etcdctl` command that reaches it and the account's key prefix.
+  init(
+    size: Int = 3, container: String = "faults",
+    users: (writer: EtcdCredentials?, reader: EtcdCredentials?) = (nil, nil),
+    prepare: (_ etcdctl: String, _ prefix: String) throws -> Void = { _, _ in }
+  ) throws {
     self.container = container
+    self.users = users
     cluster = try EtcdTestCluster(size: size)
     let folder = try TemporaryFolder(prefix: "etcd-faults")
     self.folder = folder
-    let configuration = { [cluster, root] (device: String) in
+    try prepare(
+      "ETCDCTL_API=3 etcdctl --endpoints=\(cluster.endpoints.joined(separator: ","))",
+      EtcdKeyLayout(root: root, container: container, account: "a").prefix)
+    let configuration = { [cluster, root] (device: String, user: EtcdCredentials?) in
       Self.configuration(
-        cluster: cluster, root: root, container: container, state: folder.file(device))
+        cluster: cluster, root: root, container: container, state: folder.file(device),
+        credentials: user)
     }
-    writerBackend = try EtcdCloudBackend(configuration: configuration("writer"))
+    writerBackend = try EtcdCloudBackend(configuration: configuration("writer", users.writer))
     writer = NSUbiquitousKeyValueStore(backend: writerBackend)
     reader = NSUbiquitousKeyValueStore(
-      backend: try EtcdCloudBackend(configuration: configuration("reader")))
+      backend: try EtcdCloudBackend(configuration: configuration("reader", users.reader)))
   }
 
   deinit {
@@ -46,15 +63,17 @@ final class EtcdFaultBench {
   /// show within seconds.
   func configuration(device: String) -> EtcdConfiguration {
     Self.configuration(
-      cluster: cluster, root: root, container: container, state: folder.file(device))
+      cluster: cluster, root: root, container: container, state: folder.file(device),
+      credentials: users.reader)
   }
 
   private static func configuration(
-    cluster: EtcdTestCluster, root: String, container: String, state: URL
+    cluster: EtcdTestCluster, root: String, container: String, state: URL,
+    credentials: EtcdCredentials?
   ) -> EtcdConfiguration {
     EtcdConfiguration(
       endpoints: cluster.endpoints, root: root, container: container, account: "a",
-      requestTimeout: 1, heartbeatInterval: 1, stateDirectory: state)
+      credentials: credentials, requestTimeout: 1, heartbeatInterval: 1, stateDirectory: state)
   }
 
   /// Writes `value` under `key` on the writer; the store acknowledges it by taking it.
@@ -63,28 +82,30 @@ final class EtcdFaultBench {
     acknowledged[key] = value
   }
 
-  /// The writer's summary once it stopped changing: the same for 3 s, within 40 s; the last
-  /// one seen otherwise.
+  /// The writer's summary once it stopped changing for 3 s (within 40 s).
   func settledSummary() async -> String {
-    var last = writer.syncStatus.summary
-    var since = ContinuousClock.now
-    await poll(within: .seconds(40)) {
-      let now = writer.syncStatus.summary
-      if now != last { (last, since) = (now, .now) }
-      return ContinuousClock.now - since >= .seconds(3)
-    }
-    return last
+    await SyncFaultMatrix.settled { writer.syncStatus.summary }
+  }
+
+  /// The account's etcd keys.
+  var layout: EtcdKeyLayout {
+    EtcdKeyLayout(root: root, container: container, account: "a")
   }
 
   /// The environment that makes a program of this package a device of the container, with
   /// its journal in `device`'s folder.
   func environment(device: String) -> [String: String] {
-    [
+    let user = device == "reader" ? users.reader : users.writer
+    let variables = [
       EtcdConfiguration.endpointsVariable: cluster.endpoints.joined(separator: ","),
       "OBSERVABLE_DEFAULTS_ETCD_ROOT": root, "OBSERVABLE_DEFAULTS_CLOUD_ACCOUNT": "a",
       "OBSERVABLE_DEFAULTS_ETCD_STATE_DIRECTORY": folder.file(device).path,
       "XDG_CONFIG_HOME": folder.file("config").path,
     ]
+    guard let user else { return variables }
+    return variables.merging([
+      EtcdCredentials.userVariable: user.user, EtcdCredentials.passwordVariable: user.password,
+    ]) { $1 }
   }
 
   /// The exit status of `settings-editor cloud status <container>` on the journal of `device`

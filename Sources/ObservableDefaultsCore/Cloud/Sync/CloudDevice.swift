@@ -13,8 +13,9 @@ import Foundation
 /// - Records from the backend are merged per key by timestamp (the later write wins); observers
 ///   hear only about keys whose value changed. Merging never saves, so devices do not echo each
 ///   other's changes.
-/// - When the first load fails (an unreadable container), writes are kept back until the
-///   container can be read; that first successful read is reported as an initial sync.
+/// - When the first load fails (an unreadable container, refused credentials), writes are kept
+///   back until the container can be read — the load is tried again as a failed save is, and
+///   by every save; that first successful read is reported as an initial sync.
 /// - A save that fails (the backend unreachable, its quorum lost) is tried again by itself after
 ///   ``firstRetryDelay``, then after twice the previous delay up to ``maximumRetryDelay``, until
 ///   one succeeds: a write made while the servers were away reaches them when they are back,
@@ -85,6 +86,7 @@ final class CloudDevice: ObservedStoreState, @unchecked Sendable {
       Self.report(error)
       tagQueue()
       subscribe(from: nil)
+      scheduleRetry()
     case nil:
       let local = (backend as? any CloudLocalFirstBackend)?.localBatch().records ?? [:]
       copy = CloudLocalCopy(records: local)
@@ -107,6 +109,7 @@ final class CloudDevice: ObservedStoreState, @unchecked Sendable {
       lock.withLock { latestError = error }
       Self.report(error)
       subscribe(from: nil)
+      scheduleRetry()
     case nil:
       subscribe(from: nil)
     }
@@ -272,6 +275,7 @@ final class CloudDevice: ObservedStoreState, @unchecked Sendable {
   /// - Returns: false when the save failed.
   @discardableResult
   private func save() -> Bool {
+    guard loadIfNeverSynced() else { return false }
     let records: [String: CloudRecord] = lock.withLock {
       saveScheduled = false
       return hasSynced ? copy.pendingRecords : [:]
@@ -288,6 +292,24 @@ final class CloudDevice: ObservedStoreState, @unchecked Sendable {
     } catch {
       lock.withLock { latestError = error }
       Self.report(error)
+      scheduleRetry()
+      return false
+    }
+  }
+
+  /// Before the first successful load (it failed: the container unreadable, the credentials
+  /// refused), loads the container and merges it as the initial sync, so the writes kept back
+  /// go out; on failure schedules a retry (see ``scheduleRetry()``), so a device whose servers
+  /// refused it at launch syncs once they accept it, without another write.
+  ///
+  /// - Returns: false when the load failed.
+  private func loadIfNeverSynced() -> Bool {
+    guard !lock.withLock({ hasSynced }) else { return true }
+    do {
+      merge(try backend.load(), reason: NSUbiquitousKeyValueStoreInitialSyncChange)
+      return true
+    } catch {
+      lock.withLock { latestError = error }
       scheduleRetry()
       return false
     }
