@@ -101,17 +101,15 @@ final class CloudDevice: ObservedStoreState, @unchecked Sendable {
   /// Merges a first load that outlasted ``firstLoadWait`` (as the initial sync) and subscribes
   /// after it; on failure, subscribes from the start, as a device whose first load failed.
   private func finishFirstLoad(_ firstLoad: FirstLoad) {
-    switch firstLoad.result(within: 0) {
-    case .success(let batch)?:
+    switch firstLoad.finished {
+    case .success(let batch):
       merge(batch, reason: NSUbiquitousKeyValueStoreInitialSyncChange)
       subscribe(from: batch.cursor)
-    case .failure(let error)?:
+    case .failure(let error):
       lock.withLock { latestError = error }
       Self.report(error)
       subscribe(from: nil)
       scheduleRetry()
-    case nil:
-      subscribe(from: nil)
     }
   }
 

@@ -28,9 +28,19 @@ final class FirstLoad: @unchecked Sendable {
   /// The load's outcome, waiting up to `seconds` for a local-first backend's (without limit for
   /// another's); nil when it is still running.
   func result(within seconds: TimeInterval) -> Result<CloudRecordBatch, any Error>? {
-    let timeout: DispatchTime = isLocalFirst ? .now() + seconds : .distantFuture
-    guard done.wait(timeout: timeout) == .success else { return nil }
+    wait(until: isLocalFirst ? .now() + seconds : .distantFuture) ? outcome : nil
+  }
+
+  /// The load's outcome, waiting for it without limit.
+  var finished: Result<CloudRecordBatch, any Error> {
+    _ = wait(until: .distantFuture)
+    return outcome ?? .failure(CancellationError())
+  }
+
+  /// Whether the load finished by `deadline`.
+  private func wait(until deadline: DispatchTime) -> Bool {
+    guard done.wait(timeout: deadline) == .success else { return false }
     done.signal()
-    return outcome
+    return true
   }
 }
