@@ -267,13 +267,14 @@ let package = Package(
       name: "CoreTests",
       dependencies: [
         "ObservableDefaultsCore", "ObservableDefaultsTesting", "TestSupport", "core-probe",
-        "plist-fuzz",
+        "plist-fuzz", "settings-editor",
       ]
     ),
     .testTarget(
       name: "EtcdTests",
       dependencies: [
         "ObservableDefaultsEtcd", "ObservableDefaultsTesting", "TestSupport", "defaults-probe",
+        "settings-editor",
       ]
     ),
     .testTarget(
