@@ -89,7 +89,9 @@ public enum SyncFaultMatrix {
         var lines = try String(contentsOf: guide, encoding: .utf8)
           .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let table = try tableRange(in: lines)
-        let index = lines[table].firstIndex { Array(cells(of: $0).prefix(2)) == [row.engine, row.fault] }
+        let index = lines[table].firstIndex {
+          Array(cells(of: $0).prefix(2)) == [row.engine, row.fault]
+        }
         if let index, !isRecordingGoldenFiles {
           let documented = lines[index]
           if cells(of: documented) != row.cells {
@@ -99,7 +101,11 @@ public enum SyncFaultMatrix {
           }
           return
         }
-        if let index { lines[index] = row.description } else { lines.insert(row.description, at: table.upperBound) }
+        if let index {
+          lines[index] = row.description
+        } else {
+          lines.insert(row.description, at: table.upperBound)
+        }
         try lines.joined(separator: "\n").write(to: guide, atomically: true, encoding: .utf8)
         Issue.record(
           "Recorded \(row.engine) × \(row.fault) in \(guide.lastPathComponent); run again to compare",
