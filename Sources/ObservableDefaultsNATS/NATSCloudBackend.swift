@@ -79,10 +79,16 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
   private var subscriptions: [UInt64: Subscription] = [:]
   /// Changes at each account switch; deliveries of an older generation are dropped.
   private var generation = 0
-  private var lastSync: Date?
-  private var lastError: String?
-  /// Whether the servers refused the last exchange's permission (until one succeeds).
-  private var refused = false
+  /// What the last exchange proved.
+  private var state = NATSExchangeState()
+  /// Whether a ``probe()`` is queued.
+  private var probeQueued = false
+
+  /// Serial queue of ``probe()``s, which wait for the servers (not to hold up deliveries).
+  private let probes = DispatchQueue(label: "ObservableDefaultsNATS.cloud.probe")
+  /// Seconds between two ``probe()``s of a device (5): how soon an idle device notices that
+  /// its servers came back or its bucket was deleted and made again.
+  static let probeInterval: TimeInterval = 5
 
   /// Connects a new device (in the background when no server answers yet).
   ///
@@ -108,7 +114,8 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
     }
     currentAccount = configuration.account
     queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
-    connection.whenClosed { [weak self] in self?.connectionClosed() }
+    watchConnection(connection)
+    scheduleProbe()
   }
 
   deinit {
@@ -121,18 +128,28 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
     lock.withLock { currentAccount }
   }
 
-  /// `nats`, the server in use, connected / connecting / offline, the writes of the journal
-  /// that the store does not count (those made before a restart and not yet acknowledged), the
-  /// last successful exchange and the last error (never holding credentials).
+  /// `nats`, the server in use, the state the last exchange proved (`connected` only when it
+  /// succeeded; `offline` when no server answered it, also while libnats keeps a socket to a
+  /// server without a JetStream quorum; `refused` when the servers refused the credentials, a
+  /// permission or writes over the quota; `unusable configuration` when JetStream refused the
+  /// configuration itself, see ``NATSConfiguration/replicas``), the writes of the journal that
+  /// the store does not count (those made before a restart and not yet acknowledged), the last
+  /// successful exchange and the last error (never holding credentials).
   public var syncStatus: CloudSyncStatus {
     lock.withLock {
-      let state = connection.current
+      let socket = connection.current
       return CloudSyncStatus(
-        backend: "nats", endpoint: state.server, account: currentAccount,
-        connection: refused ? .refused : state.connection,
-        pendingCount: journal.pending.count(where: { handed[$0.key] != $0.value.timestamp }),
-        lastSync: lastSync, lastError: lastError)
+        backend: "nats", endpoint: socket.server, account: currentAccount,
+        connection: state.connection(socket: socket.connection),
+        pendingCount: unhandedPendingCount, lastSync: state.lastSync,
+        lastError: state.lastError)
     }
+  }
+
+  /// The journal's pending writes that the store did not hand to ``save(_:)`` in this process
+  /// (so does not push itself). Called with `lock` held.
+  private var unhandedPendingCount: Int {
+    journal.pending.count(where: { handed[$0.key] != $0.value.timestamp })
   }
 
   // MARK: CloudBackend
@@ -143,13 +160,22 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
   ///
   /// - Throws: ``NATSError`` when the servers refuse (never for unreachable servers).
   public func load() throws -> CloudRecordBatch {
+    let target = layout(currentAccountName)
     do {
-      do {
-        try pushPending()
-      } catch is CloudQuotaViolation {
-        // The refused writes left the journal; the bucket's records take their place.
+      let read = try onBucketGone(target) { () throws -> CloudRecordBatch in
+        do {
+          try pushPending()
+        } catch is CloudQuotaViolation {
+          // The refused writes left the journal; the bucket's records take their place.
+        }
+        let read = try exchange { try batch(of: target) }
+        if lock.withLock({ Self.isAnotherBucket(read.cursor, than: journal.cursor) }) {
+          throw NATSError(
+            kind: .notFound,
+            message: "the bucket \(target.bucket) was deleted and made again since the last run")
+        }
+        return read
       }
-      let read = try exchange { try batch(of: layout(currentAccountName)) }
       return lock.withLock {
         let (batch, changed) = Self.absorb(read, into: &journal)
         if changed { persistJournal() }
@@ -228,12 +254,27 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
 
   // MARK: Connection
 
+  /// Follows `connection`'s closing and (re)connections.
+  private func watchConnection(_ connection: NATSConnection) {
+    connection.whenClosed { [weak self] in self?.connectionClosed() }
+    connection.whenConnected { [weak self] in self?.connected() }
+    if connection.current.connection == .connected { connected() }
+  }
+
   /// Notes that libnats closed the connection (on libnats' thread) and schedules a new one.
   private func connectionClosed() {
     lock.withLock {
-      lastError = "nats: libnats closed the connection to \(configuration.serverList)"
+      state.note("nats: libnats closed the connection to \(configuration.serverList)")
     }
     scheduleReconnect()
+  }
+
+  /// Notes that libnats connected (also in the background, after no server answered at the
+  /// device's start) or reconnected: probes at once when writes of the journal wait or the last
+  /// exchange found no server, so the journal goes out without the app writing again.
+  private func connected() {
+    let needed = lock.withLock { unhandedPendingCount > 0 || state.outcome == .unreachable }
+    if needed { probeSoon() }
   }
 
   /// Makes a new connection after the next of ``reconnectDelays``, on the backend's queue.
@@ -254,8 +295,7 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
       fresh = try NATSConnection(configuration)
     } catch {
       lock.withLock {
-        lastError = "\(error)"
-        refused = error.kind == .permissionDenied
+        state.failed(error)
         reconnectAttempts += 1
       }
       scheduleReconnect()
@@ -266,16 +306,99 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
       let closed = (connection, buckets)
       connection = fresh
       buckets = [:]
-      (reconnectAttempts, refused, lastError) = (0, false, nil)
+      reconnectAttempts = 0
       restartWatches(layout: layout(currentAccount)) { $0.cursor }
       return closed
     }
-    fresh.whenClosed { [weak self] in self?.connectionClosed() }
-    do {
-      try pushPending()
-    } catch {
-      // Noted in the status; the store tries its writes again.
+    watchConnection(fresh)
+    probeSoon()
+  }
+
+  // MARK: Probes
+
+  /// Probes every ``probeInterval`` while the device lives.
+  private func scheduleProbe() {
+    probes.asyncAfter(deadline: .now() + Self.probeInterval) { [weak self] in
+      guard let self else { return }
+      probe()
+      scheduleProbe()
     }
+  }
+
+  /// Queues a probe now, unless one is queued.
+  private func probeSoon() {
+    let mustQueue = lock.withLock {
+      defer { probeQueued = true }
+      return !probeQueued
+    }
+    guard mustQueue else { return }
+    probes.async { [weak self] in
+      guard let self else { return }
+      lock.withLock { probeQueued = false }
+      probe()
+    }
+  }
+
+  /// One exchange that proves the device's state, when there is something to prove: pushes
+  /// the journal's writes that the store does not push itself (those of an earlier run, or of
+  /// a bucket made again); otherwise, once the device has exchanged anything, reads its bucket's
+  /// last revision — which notices a bucket deleted (and maybe made again), so that the device
+  /// writes its records to it again.
+  private func probe() {
+    let target = layout(currentAccountName)
+    do {
+      try onBucketGone(target) {
+        let (mustPush, mustRead) = lock.withLock {
+          (unhandedPendingCount > 0, state.outcome != .none)
+        }
+        if mustPush {
+          try pushPending()
+        } else if mustRead {
+          _ = try exchange { try bucket(for: target).bucket.lastRevision() }
+        }
+      }
+    } catch {
+      // Noted in the state; the next probe or save tries again.
+    }
+  }
+
+  /// Runs `body`, an exchange with `layout`'s bucket; when the bucket turns out to be deleted
+  /// (``NATSError/Kind/notFound``: its stream is gone, or was made again since the device
+  /// opened it), takes note (``bucketGone(_:)``) and runs `body` once more, on the bucket as it
+  /// is now (made again by the device when it is still missing, as at its first use).
+  private func onBucketGone<T>(_ layout: NATSKeyLayout, _ body: () throws -> T) throws -> T {
+    do {
+      return try body()
+    } catch let error as NATSError where error.kind == .notFound {
+      bucketGone(layout)
+      return try body()
+    }
+  }
+
+  /// Forgets `layout`'s open bucket, which was deleted. When it is the current account's, every
+  /// record of the journal becomes pending again, each with its timestamp (so that on the
+  /// bucket made again the later write of each key wins, whichever device writes first), and
+  /// the watches start again from the new bucket's first revision.
+  private func bucketGone(_ layout: NATSKeyLayout) {
+    // The deleted bucket and its copy are returned, so released outside the lock.
+    _ = lock.withLock {
+      let gone = buckets.removeValue(forKey: layout)
+      guard layout == self.layout(currentAccount) else { return gone }
+      journal.add(pending: journal.records)
+      journal.cursor = nil
+      persistJournal()
+      restartWatches(layout: layout) { _ in nil }
+      return gone
+    }
+  }
+
+  /// Whether `read` names a bucket other than the one `seen` was read from (a bucket deleted and
+  /// made again: another stream creation time), `seen` being a real read's cursor.
+  private static func isAnotherBucket(_ read: CloudCursor, than seen: CloudCursor?) -> Bool {
+    guard let seen = NATSCursor(seen), seen.created != 0, let read = NATSCursor(read) else {
+      return false
+    }
+    return read.created != seen.created
   }
 
   /// Ends every subscription's watch and starts one on `layout` after the cursor `start` gives
@@ -300,24 +423,32 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
   /// - Throws: ``NATSError`` when no server answers (the writes stay in the journal) or the
   ///   servers refuse; `CloudQuotaViolation` naming the writes refused by `CloudQuota` or the
   ///   bucket's limits (the others are saved).
+  ///   A bucket deleted meanwhile is noticed (see ``onBucketGone(_:_:)``).
   private func pushPending() throws {
-    let (pending, target) = lock.withLock { (journal.pending, layout(currentAccount)) }
+    let target = layout(currentAccountName)
+    try onBucketGone(target) { try pushPending(to: target) }
+  }
+
+  /// Sends the journal's pending writes to `target`'s bucket (see ``pushPending()``). Only a
+  /// write that cannot be encoded leaves the journal unsent; any other failure keeps them all.
+  private func pushPending(to target: NATSKeyLayout) throws {
+    let pending = lock.withLock { journal.pending }
     guard !pending.isEmpty else { return }
-    var refused: [String] = []
+    let refused: [String]
     do {
       refused = try exchange {
         let (bucket, mirror) = try bucket(for: target)
         return try NATSSave.save(
           pending, to: bucket, mirror: mirror, within: configuration.requestTimeout)
       }
-    } catch let error as NATSError where error.kind == .unreachable {
-      throw error
-    } catch {
+    } catch let error as CloudRecordError {
       acknowledge(pending, refused: [])
       throw error
     }
     acknowledge(pending, refused: refused)
-    if !refused.isEmpty { throw CloudQuotaViolation(keys: refused) }
+    let violation = refused.isEmpty ? nil : CloudQuotaViolation(keys: refused)
+    lock.withLock { state.pushed(refusing: violation) }
+    if let violation { throw violation }
   }
 
   /// Takes `pushed` out of the journal's pending writes (and the `refused` ones out of its
@@ -357,7 +488,7 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
   /// Writes the journal's file, reporting a failure (the device keeps working from memory).
   /// Called with `lock` held.
   private func persistJournal() {
-    if let failure = journal.persistReportingFailure() { lastError = failure }
+    if let failure = journal.persistReportingFailure() { state.note(failure) }
   }
 
   // MARK: Buckets
@@ -369,10 +500,15 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
   }
 
   /// The open bucket of `layout` and the device's copy of it, opened (or created) on first use.
+  /// - Throws: ``NATSError``; at once, asking no server, once the configuration proved
+  ///   unusable.
   private func bucket(for layout: NATSKeyLayout) throws(NATSError) -> (
     bucket: NATSBucket, mirror: NATSMirror
   ) {
-    let (open, connection) = lock.withLock { (buckets[layout], self.connection) }
+    let (open, connection, unusable) = lock.withLock {
+      (buckets[layout], self.connection, state.unusableError)
+    }
+    if let unusable { throw unusable }
     if let open { return open }
     let bucket = try NATSBucket(layout, on: connection, replicas: configuration.replicas)
     let mirror = NATSMirror(bucket, on: connection)
@@ -394,21 +530,16 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
       refused: entries.compactMapValues(\.refusal))
   }
 
-  /// Runs `body`, noting its success or failure for ``syncStatus``.
+  /// Runs `body`, noting its success or failure for ``syncStatus``; once the configuration
+  /// proved unusable, throws its error at once, asking no server.
   private func exchange<T>(_ body: () throws -> T) throws -> T {
+    if let unusable = lock.withLock({ state.unusableError }) { throw unusable }
     do {
       let result = try body()
-      lock.withLock {
-        lastSync = Date()
-        lastError = nil
-        refused = false
-      }
+      lock.withLock { state.succeeded() }
       return result
     } catch {
-      lock.withLock {
-        lastError = "\(error)"
-        refused = (error as? NATSError)?.kind == .permissionDenied
-      }
+      lock.withLock { state.failed(error) }
       throw error
     }
   }
@@ -435,18 +566,22 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
   }
 
   private func deliver(_ change: NATSWatch.Change, to id: UInt64, generation: Int) {
-    let handler: (@Sendable (CloudBackendEvent) -> Void)? = lock.withLock {
-      guard generation == self.generation, let subscription = subscriptions[id] else { return nil }
+    // A delivery is a successful exchange: the journal's writes of an earlier run go out then.
+    let (handler, mustPush): ((@Sendable (CloudBackendEvent) -> Void)?, Bool) = lock.withLock {
+      guard generation == self.generation, let subscription = subscriptions[id] else {
+        return (nil, false)
+      }
       subscriptions[id]?.cursor = change.cursor
-      lastSync = Date()
+      state.delivered()
       journal.absorb(change.records)
       let seen = NATSCursor(journal.cursor)
       if (seen?.revision ?? 0) < change.cursor.revision || seen?.created != change.cursor.created {
         journal.cursor = change.cursor.cloudCursor
       }
       persistJournal()
-      return subscription.handler
+      return (subscription.handler, unhandedPendingCount > 0)
     }
+    if mustPush { probeSoon() }
     handler?(
       .changed(
         CloudRecordBatch(

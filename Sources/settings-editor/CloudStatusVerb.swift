@@ -30,6 +30,7 @@ enum CloudStatusVerb {
       case .connected: 0
       case .offline, .connecting: 69
       case .refused: 77
+      case .unusable: 78
       }
     return (report(status, journal: journal), exitStatus)
   }

@@ -23,10 +23,23 @@ import Testing
     for server in cluster.servers { server.pause() }
     defer { for server in cluster.servers { server.pause(false) } }
     #expect(await poll(within: .seconds(30)) { store.syncStatus.connection == .offline })
+    store.set("written while frozen", forKey: "during")
+    let toldDuring = store.syncStatus.summary
+    #expect(toldDuring == "offline, 1 pending")
 
     for server in cluster.servers { server.pause(false) }
     #expect(await poll(within: .seconds(30)) { store.syncStatus.summary == "connected" })
     #expect(store.string(forKey: "k") == "v")
+    // Nothing written again: the store's retry (at most 10 s apart) sends the pending write.
+    let reader = try NATSCloudBackend(configuration: device.configuration)
+    let arrived = await poll(within: .seconds(30)) {
+      (try? reader.load().records["during"]?.value as? String) == "written while frozen"
+    }
+    #expect(arrived)
+    SyncFaultMatrix.expectDocumented(
+      SyncFaultRow(
+        engine: "NATS", fault: "every server frozen (SIGSTOP)", toldDuring: toldDuring,
+        statusExit: nil, toldAfter: store.syncStatus.summary, writesArrive: arrived))
   }
 
   /// A device created while no server listens connects in the background. When the server

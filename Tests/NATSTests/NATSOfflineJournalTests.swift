@@ -57,6 +57,57 @@ import Testing
     }
   }
 
+  @Test func aDeviceRestartedWhileItsServerIsDownPushesItsJournalOnceTheServerIsBack()
+    async throws
+  {
+    var options = NATSTestCluster.Options()
+    (options.size, options.accountStorage, options.serverStorage) = (1, "64MB", "256MB")
+    let cluster = try NATSTestCluster(options)
+    defer { cluster.remove() }
+    let server = cluster.servers[0]
+    try await withTemporaryFolder { folder in
+      var configuration = cluster.configuration(container: freshNATSContainer())
+      configuration.stateDirectory = folder.url
+      configuration.requestTimeout = 1
+      weak var ended: NATSCloudBackend?
+      do {
+        let backend = try NATSCloudBackend(configuration: configuration)
+        ended = backend
+        let store = NSUbiquitousKeyValueStore(backend: backend)
+        store.set("synced", forKey: "before")
+        #expect(store.synchronize())
+        server.kill9()
+        for index in 0..<10 { store.set("v\(index)", forKey: "k\(index)") }
+        #expect(!store.synchronize())
+      }
+      #expect(await poll { ended == nil })
+
+      // Restarted while the server is still down: libnats connects in the background.
+      let device = try NATSCloudBackend(configuration: configuration)
+      let store = NSUbiquitousKeyValueStore(backend: device)
+      #expect(store.string(forKey: "k9") == "v9")
+      let during = store.syncStatus.summary
+      #expect(during == "offline, 10 pending")
+      try server.start()
+      try cluster.waitUntilReady()
+      // No write and no synchronize(): the first exchange pushes the journal.
+      var expected = Dictionary(uniqueKeysWithValues: (0..<10).map { ("k\($0)", "v\($0)") })
+      expected["before"] = "synced"
+      let reader = try NATSCloudBackend(
+        configuration: cluster.configuration(container: configuration.container))
+      #expect(
+        await poll(within: .seconds(30)) {
+          (try? reader.load().records.compactMapValues { $0.value as? String }) == expected
+        }, "\(store.syncStatus) \(store.syncStatus.lastError ?? "-")")
+      #expect(await poll { store.syncStatus.summary == "connected" })
+      SyncFaultMatrix.expectDocumented(
+        SyncFaultRow(
+          engine: "NATS", fault: "restarted while its server is down, with pending writes",
+          toldDuring: during, statusExit: nil, toldAfter: store.syncStatus.summary,
+          writesArrive: true))
+    }
+  }
+
   @Test func aJournalThatDoesNotParseIsRefusedAndLeftUntouched() async throws {
     try await withTemporaryFolder { folder in
       let journal = folder.url.appendingPathComponent("app/default.plist")

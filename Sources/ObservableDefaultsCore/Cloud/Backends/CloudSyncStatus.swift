@@ -22,6 +22,10 @@ public struct CloudSyncStatus: Sendable, Equatable, CustomStringConvertible {
     /// The servers refused the device's credentials or a permission it needs (``lastError``
     /// says which); writes are kept, and the device tries again.
     case refused
+    /// The configuration cannot work (``lastError`` says why, in the servers' words: e.g. a
+    /// bucket of 3 replicas on a single NATS server); the device does not try again until the
+    /// configuration changes.
+    case unusable = "unusable configuration"
   }
 
   /// The backend's kind: `embedded`, `in-memory` or `etcd`.
@@ -55,8 +59,8 @@ public struct CloudSyncStatus: Sendable, Equatable, CustomStringConvertible {
     self.lastError = lastError
   }
 
-  /// `connected`, `connecting` or `offline`, followed by `, N pending` when writes wait:
-  /// e.g. `offline, 3 pending`.
+  /// The connection's name (`connected`, `connecting`, `offline`, `refused`, `unusable
+  /// configuration`), followed by `, N pending` when writes wait: e.g. `offline, 3 pending`.
   public var summary: String {
     pendingCount > 0 ? "\(connection.rawValue), \(pendingCount) pending" : connection.rawValue
   }
