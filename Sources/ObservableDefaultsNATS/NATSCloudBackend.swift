@@ -55,7 +55,8 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
 
   private struct Subscription {
     let handler: @Sendable (CloudBackendEvent) -> Void
-    var watch: NATSWatch
+    /// Nil while the device has no connection (refused at launch).
+    var watch: NATSWatch?
     /// Where the watch resumes on a new connection: the cursor of its last delivery.
     var cursor: NATSCursor?
   }
@@ -66,10 +67,13 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
 
   let lock = NSLock()
   // Guarded by `lock`.
-  /// The connection in use; replaced when libnats closes it (see ``reconnect()``).
-  private(set) var connection: NATSConnection
+  /// The connection in use; replaced when libnats closes it (see ``reconnect()``). Nil while
+  /// the servers refused the device since its launch (it is `refused`, and tries again).
+  private(set) var connection: NATSConnection?
   /// Failed attempts at a new connection since the last success.
   private var reconnectAttempts = 0
+  /// Why the last attempt at a connection failed, while there is none (see ``connection``).
+  private var connectionFailure: NATSError?
   private var currentAccount: String
   private var buckets: [NATSKeyLayout: (bucket: NATSBucket, mirror: NATSMirror)] = [:]
   private(set) var journal: CloudDeviceJournal
@@ -93,10 +97,15 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
   /// Connects a new device (in the background when no server answers yet).
   ///
   /// - Parameter configuration: Servers, container, account, credentials, TLS files and limits.
+  /// Servers that refuse the credentials or the TLS handshake do not stop the device: it is
+  /// made `refused`, with their reason in ``CloudSyncStatus/lastError``, keeps its writes in
+  /// its journal and tries again as after a closed connection (1 s, doubling to 10 s) — never
+  /// a silent fall back to another container.
+  ///
   /// - Throws: ``NATSConfigurationError`` for a configuration without servers; ``NATSError``
   ///   when libnats refuses the options (an unreadable certificate or credentials file, a
-  ///   malformed URL) or the servers refuse the credentials; `PropertyListError` when the
-  ///   journal file exists but cannot be read (it is left untouched).
+  ///   malformed URL); `PropertyListError` when the journal file exists but cannot be read (it
+  ///   is left untouched).
   public init(configuration: NATSConfiguration) throws {
     guard !configuration.servers.isEmpty else {
       throw NATSConfigurationError(
@@ -106,20 +115,30 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
     journal = try CloudDeviceJournal(
       directory: configuration.stateDirectory, container: configuration.container,
       account: configuration.account)
+    var refusal: NATSError?
     do {
       connection = try NATSConnection(configuration)
+    } catch  where error.kind == .permissionDenied {
+      connection = nil
+      refusal = error
     } catch {
       journal.releaseFile()
       throw error
     }
     currentAccount = configuration.account
     queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
-    watchConnection(connection)
+    if let connection {
+      watchConnection(connection)
+    } else if let refusal {
+      connectionFailure = refusal
+      state.failed(refusal)
+      scheduleReconnect()
+    }
     scheduleProbe()
   }
 
   deinit {
-    for subscription in subscriptions.values { subscription.watch.cancel() }
+    for subscription in subscriptions.values { subscription.watch?.cancel() }
     journal.releaseFile()
   }
 
@@ -137,7 +156,7 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
   /// successful exchange and the last error (never holding credentials).
   public var syncStatus: CloudSyncStatus {
     lock.withLock {
-      let socket = connection.current
+      let socket = connection?.current ?? NATSConnection.State(connection: .offline)
       return CloudSyncStatus(
         backend: "nats", endpoint: socket.server, account: currentAccount,
         connection: state.connection(socket: socket.connection),
@@ -156,9 +175,10 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
 
   /// Pushes the journal's pending writes, reads every record of the account's bucket (creating
   /// the bucket when it does not exist), and returns them with the pending writes over them.
-  /// Without a server, returns the journal's copy.
+  /// Without a server, or refused by the servers (the credentials, a permission), returns the
+  /// journal's copy: the device's values are there at once, and its state says why.
   ///
-  /// - Throws: ``NATSError`` when the servers refuse (never for unreachable servers).
+  /// - Throws: ``NATSError`` when the servers refuse otherwise (e.g. an unusable configuration).
   public func load() throws -> CloudRecordBatch {
     let target = layout(currentAccountName)
     do {
@@ -181,7 +201,9 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
         if changed { persistJournal() }
         return batch
       }
-    } catch let error as NATSError where error.kind == .unreachable {
+    } catch let error as NATSError
+      where error.kind == .unreachable || error.kind == .permissionDenied
+    {
       return lock.withLock { Self.offlineBatch(journal) }
     }
   }
@@ -214,7 +236,7 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
     }
     return ObservationToken(id: id) { [weak self] in
       guard let self else { return }
-      self.lock.withLock { self.subscriptions.removeValue(forKey: id) }?.watch.cancel()
+      self.lock.withLock { self.subscriptions.removeValue(forKey: id) }?.watch?.cancel()
     }
   }
 
@@ -256,15 +278,22 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
 
   /// Follows `connection`'s closing and (re)connections.
   private func watchConnection(_ connection: NATSConnection) {
-    connection.whenClosed { [weak self] in self?.connectionClosed() }
+    connection.whenClosed { [weak self, weak connection] in
+      self?.connectionClosed(why: connection?.closedError())
+    }
     connection.whenConnected { [weak self] in self?.connected() }
     if connection.current.connection == .connected { connected() }
   }
 
-  /// Notes that libnats closed the connection (on libnats' thread) and schedules a new one.
-  private func connectionClosed() {
+  /// Notes that libnats closed the connection (on libnats' thread) because of `error` (the
+  /// servers refused the credentials, or none answered) and schedules a new one.
+  private func connectionClosed(why error: NATSError?) {
     lock.withLock {
-      state.note("nats: libnats closed the connection to \(configuration.serverList)")
+      state.failed(
+        error
+          ?? NATSError(
+            kind: .unreachable,
+            message: "libnats closed the connection to \(configuration.serverList)"))
     }
     scheduleReconnect()
   }
@@ -295,6 +324,7 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
       fresh = try NATSConnection(configuration)
     } catch {
       lock.withLock {
+        if connection == nil { connectionFailure = error }
         state.failed(error)
         reconnectAttempts += 1
       }
@@ -307,6 +337,7 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
       connection = fresh
       buckets = [:]
       reconnectAttempts = 0
+      connectionFailure = nil
       restartWatches(layout: layout(currentAccount)) { $0.cursor }
       return closed
     }
@@ -409,7 +440,7 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
   ) {
     generation += 1
     for (id, subscription) in subscriptions {
-      subscription.watch.cancel()
+      subscription.watch?.cancel()
       let cursor = start(subscription)
       subscriptions[id]?.watch = makeWatch(id: id, layout: layout, after: cursor)
       subscriptions[id]?.cursor = cursor
@@ -505,11 +536,15 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
   private func bucket(for layout: NATSKeyLayout) throws(NATSError) -> (
     bucket: NATSBucket, mirror: NATSMirror
   ) {
-    let (open, connection, unusable) = lock.withLock {
-      (buckets[layout], self.connection, state.unusableError)
+    let (open, connection, unusable, failure) = lock.withLock {
+      (buckets[layout], self.connection, state.unusableError, connectionFailure)
     }
     if let unusable { throw unusable }
     if let open { return open }
+    guard let connection else {
+      throw failure
+        ?? NATSError(kind: .unreachable, message: "no connection to \(configuration.serverList)")
+    }
     let bucket = try NATSBucket(layout, on: connection, replicas: configuration.replicas)
     let mirror = NATSMirror(bucket, on: connection)
     return lock.withLock {
@@ -549,8 +584,9 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
   /// A watch whose deliveries go through the queue, dropped after an account switch or cancel.
   /// Called with `lock` held.
   private func makeWatch(id: UInt64, layout: NATSKeyLayout, after cursor: NATSCursor?)
-    -> NATSWatch
+    -> NATSWatch?
   {
+    guard let connection else { return nil }
     let generation = self.generation
     return NATSWatch(
       on: connection,

@@ -42,13 +42,14 @@ import Testing
         statusExit: nil, toldAfter: store.syncStatus.summary, writesArrive: arrived))
   }
 
-  /// A device created while no server listens connects in the background. When the server
-  /// that then starts refuses its NKey, libnats closes the connection; the device says `refused`
-  /// with the server's reason (not `connecting` forever) and keeps making new connections, and
-  /// once the operator adds its user it connects and pushes the write made meanwhile, without a
-  /// restart. Refused at creation, the device is not made:
-  /// `NATSNKeyTests.aDeviceSigningWithItsNKeySeedSyncsAndAnUnknownNKeyIsRefused`.
-  @Test func credentialsRefusedInTheBackgroundAreRefusedUntilTheServerAcceptsThem() async throws {
+  /// A device whose server refuses its NKey — when it starts (`atLaunch`), or once a device
+  /// created while no server listens connects in the background (libnats closes the
+  /// connection then) — says `refused` with the server's reason (not `connecting` forever, and
+  /// it is made all the same: a program never falls back silently to another container) and
+  /// keeps making new connections; once the operator adds its user it connects and pushes the
+  /// write made meanwhile, without a restart.
+  @Test(arguments: [false, true])
+  func credentialsRefusedAreRefusedUntilTheServerAcceptsThem(atLaunch: Bool) async throws {
     try await withTemporaryFolder { folder in
       let pair = try NKeyPair(seedFile: folder.file("device.nk"))
       var options = NATSTestCluster.Options()
@@ -59,30 +60,38 @@ import Testing
         servers: ["nats://127.0.0.1:\(ports[0])"], container: freshNATSContainer(),
         credentials: try .nkey(pair.publicKey, seedFile: pair.seedFile.path), replicas: 1,
         requestTimeout: 1)
+      var refusing = atLaunch ? try NATSTestCluster(options) : nil
+      defer { refusing?.remove() }
       let device = try NATSCloudBackend(configuration: configuration)
       let store = NSUbiquitousKeyValueStore(backend: device)
       store.set("written while refused", forKey: "k")
 
-      let refusing = try NATSTestCluster(options)
-      defer { refusing.remove() }
+      if refusing == nil { refusing = try NATSTestCluster(options) }
       #expect(await poll(within: .seconds(30)) { store.syncStatus.summary == "refused, 1 pending" })
+      let toldDuring = store.syncStatus.summary
       #expect(
         device.syncStatus.lastError
           == "nats: connecting to nats://127.0.0.1:\(ports[0]): Authorization Violation")
       let seed = try String(contentsOf: pair.seedFile, encoding: .utf8)
       #expect(!"\(device.syncStatus) \(device.syncStatus.lastError ?? "")".contains(seed))
 
-      refusing.remove()
+      refusing?.remove()
       options.nkeyUsersOfA = [pair.publicKey]
       let accepting = try NATSTestCluster(options)
       defer { accepting.remove() }
       #expect(await poll(within: .seconds(60)) { store.syncStatus.summary == "connected" })
       configuration.credentials = NATSTestCluster.accountA.credentials
       let reader = try NATSCloudBackend(configuration: configuration)
-      #expect(
-        await poll(within: .seconds(30)) {
-          (try? reader.load().records["k"]?.value as? String) == "written while refused"
-        })
+      let arrived = await poll(within: .seconds(30)) {
+        (try? reader.load().records["k"]?.value as? String) == "written while refused"
+      }
+      #expect(arrived)
+      SyncFaultMatrix.expectDocumented(
+        SyncFaultRow(
+          engine: "NATS",
+          fault: atLaunch ? "credentials refused at launch" : "credentials refused later",
+          toldDuring: toldDuring, statusExit: nil, toldAfter: store.syncStatus.summary,
+          writesArrive: arrived))
     }
   }
 }

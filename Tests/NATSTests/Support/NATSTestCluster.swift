@@ -266,3 +266,15 @@ final class NATSTestCluster: LoopbackCluster, @unchecked Sendable {
 func freshNATSContainer() -> String {
   "tests-\(UUID().uuidString.prefix(12))"
 }
+
+/// How the servers refused a device made by `make` at its launch: its last error while it says
+/// `refused` (the device is made all the same, and keeps trying), or else its state, or what
+/// `make` threw.
+func refusalAtLaunch(_ make: () throws -> NATSCloudBackend) -> String {
+  do {
+    let status = try make().syncStatus
+    return status.connection == .refused ? status.lastError ?? "no error" : status.summary
+  } catch {
+    return "threw \(error)"
+  }
+}
