@@ -20,19 +20,31 @@ public import ObservableDefaultsCore
 /// - **Subscribe**: an ordered JetStream consumer per subscription that starts after the cursor's
 ///   revision and survives reconnections and lost servers (nothing lost, nothing twice); a save's
 ///   keys arrive as one change. The device's copy of each bucket it uses is kept by one more.
-/// - **Connection**: libnats tries the servers in a random order (it shuffles the list, spreading devices over them), also when none answers at creation, and
-///   reconnects after a failure. When libnats closes the connection for good (a server refused
-///   the credentials twice in a row, or its background first connection failed), the device
-///   makes a new one after `reconnectDelays` (1 s, doubling to 10 s) and again after each
-///   failure, `refused` meanwhile when the servers refused the credentials; with the new one it
-///   resumes its watches where they stopped and pushes its pending writes. A save without a
-///   server throws ``NATSError`` of kind `.unreachable` after
-///   ``NATSConfiguration/requestTimeout``, and the store keeps its writes and tries again; a load
-///   without a server answers from the device's local copy.
+/// - **Connection**: libnats tries the servers in a random order (it shuffles the list,
+///   spreading devices over them), also when none answers at creation, and reconnects after a
+///   failure. When libnats closes the connection for good (a server refused the credentials
+///   twice in a row, or its background first connection failed), or the servers refused the
+///   credentials or the TLS handshake at the device's launch, the device makes a new one after
+///   `reconnectDelays` (1 s, doubling to 10 s) and again after each failure, `refused` meanwhile
+///   with the servers' reason; with the new one it resumes its watches where they stopped and
+///   pushes its pending writes. A save without a server throws ``NATSError`` of kind
+///   `.unreachable` after ``NATSConfiguration/requestTimeout``, and the store keeps its writes
+///   and tries again; a load without a server, or refused by it, answers from the device's
+///   local copy.
+/// - **State**: ``syncStatus`` says what the last exchange proved (`NATSExchangeState`):
+///   `connected` only after one succeeded — a server without a JetStream quorum keeps libnats'
+///   socket up while it answers "No responders", and the device is `offline` then.
 /// - **Local copy**: every save lands first in the device's journal (`CloudDeviceJournal`, a
 ///   file under ``NATSConfiguration/stateDirectory``), which also keeps the records last seen and
-///   the resume point. Writes made offline survive a restart and are pushed by the next save or
-///   load that reaches a server.
+///   the resume point. Writes made offline survive a restart and are pushed by the first
+///   exchange that reaches a server: a save, a load, a watch's delivery, libnats' (re)connection,
+///   or the probe the device makes every 5 s. Only a write that cannot be encoded
+///   ever leaves the journal unsent.
+/// - **A bucket deleted and made again** (by an operator, a restore, any client of the
+///   account) starts its revisions again: the device notices it by its stream's creation time
+///   (at its next exchange or probe, or at its start from its journal's resume point), writes
+///   every record of its journal again with its timestamp (the later write of each key wins),
+///   and its watches start again from the new bucket's first revision.
 /// - **Security**: the device authenticates with ``NATSConfiguration/credentials``; TLS with
 ///   ``NATSConfiguration/tls``. A NATS account sees only its own buckets: another account's is
 ///   `.notFound`.

@@ -149,11 +149,8 @@ import Testing
     configuration.servers = ["nats://alice:url-secret-99@" + cluster.urls[0].dropFirst(7)]
     let server = "nats://" + cluster.urls[0].dropFirst(7)
     #expect(
-      throws: NATSError(
-        kind: .permissionDenied, message: "connecting to \(server): Authorization Violation")
-    ) {
-      try NATSCloudBackend(configuration: configuration)
-    }
+      refusalAtLaunch { try NATSCloudBackend(configuration: configuration) }
+        == "nats: connecting to \(server): Authorization Violation")
   }
 
   @Test func withoutAServerTheDeviceConnectsInTheBackgroundAndReportsOffline() throws {

@@ -34,10 +34,18 @@ import Testing
     #expect(reason.hasSuffix("replicas > 1 not supported in non-clustered mode"), "\(reason)")
     // Nothing tries again (a probe every 5 s, the store's retries): the state stays.
     #expect(!(await poll(within: .seconds(7)) { store.syncStatus.connection != .unusable }))
+    // `cloud status` with the default replicas (3) says so, and exits 78 (EX_CONFIG).
+    let (status, output) = try cloudStatus(
+      servers: cluster.urls, user: NATSTestCluster.accountA)
+    let lines = output.split(separator: "\n").map(String.init)
+    #expect(status == 78)
+    #expect(lines.contains("state: unusable configuration"), "\(lines)")
+    #expect(lines.last?.hasSuffix("replicas > 1 not supported in non-clustered mode") == true)
+    #expect(!output.contains(NATSTestCluster.accountA.password))
     SyncFaultMatrix.expectDocumented(
       SyncFaultRow(
         engine: "NATS", fault: "a single server, the bucket of 3 replicas",
-        toldDuring: store.syncStatus.summary, statusExit: nil, toldAfter: "-",
+        toldDuring: store.syncStatus.summary, statusExit: status, toldAfter: "-",
         writesArrive: false))
   }
 
