@@ -13,20 +13,18 @@ import Testing
 /// new bucket — the later timestamp of each key wins — and the devices end equal, also a device
 /// that was not running when it happened.
 @Suite struct NATSBucketRemadeTests {
-  let cluster: NATSTestCluster
   let configuration: NATSConfiguration
-  let layout: NATSKeyLayout
   let operatorClient: NATSTestClient
 
   init() throws {
-    cluster = try NATSTestCluster.shared.get()
+    let cluster = try NATSTestCluster.shared.get()
     configuration = cluster.configuration(container: freshNATSContainer())
-    layout = NATSKeyLayout(container: configuration.container, account: "default")
     operatorClient = try NATSTestClient(url: cluster.urls[0], user: NATSTestCluster.accountA)
   }
 
   /// Deletes the bucket's stream and makes the bucket again, empty, as `nats kv` would.
   func remakeBucket() throws {
+    let layout = NATSKeyLayout(container: configuration.container, account: "default")
     let deleted = try operatorClient.request("$JS.API.STREAM.DELETE.\(layout.stream)")
     #expect(deleted.error == nil)
     kvStore_Destroy(try operatorClient.createBucket(layout.bucket))
@@ -76,15 +74,11 @@ import Testing
       var configuration = configuration
       configuration.stateDirectory = folder.url
       let keys = (0..<20).map { "k\($0)" }
-      weak var ended: NATSCloudBackend?
-      do {
-        let backend = try NATSCloudBackend(configuration: configuration)
-        ended = backend
-        let store = NSUbiquitousKeyValueStore(backend: backend)
+      let ended = try await runDeviceToItsEnd(configuration) { store in
         for key in keys { store.set("v-\(key)", forKey: key) }
         #expect(store.synchronize())
       }
-      #expect(await poll { ended == nil })
+      #expect(ended)
 
       try remakeBucket()
       let other = NSUbiquitousKeyValueStore(

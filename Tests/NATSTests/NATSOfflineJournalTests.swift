@@ -20,29 +20,22 @@ import Testing
       offline.requestTimeout = 0.5
       let journal = folder.url.appendingPathComponent("\(online.container)/default.plist")
 
-      weak var ended: NATSCloudBackend?
-      do {
-        let backend = try NATSCloudBackend(configuration: offline)
-        ended = backend
-        let store = NSUbiquitousKeyValueStore(backend: backend)
+      // The device ends (as its process would) once its last save gave up.
+      let ended = try await runDeviceToItsEnd(offline) { store in
         store.set("made offline", forKey: "k")
         #expect(!store.synchronize())
         #expect(store.syncStatus.summary == "offline, 1 pending", "counted once")
       }
-      // The device ends (as its process would) once its last save gave up.
-      #expect(await poll { ended == nil })
+      #expect(ended)
       let kept = try #require(try PropertyListFile(url: journal).read()?.values)
       #expect((kept["pending"] as? [String: Any])?.keys.sorted() == ["k"])
 
-      do {
-        // Restarted, still offline: the write is there, pending (the journal's, not the store's).
-        let backend = try NATSCloudBackend(configuration: offline)
-        ended = backend
-        let store = NSUbiquitousKeyValueStore(backend: backend)
+      // Restarted, still offline: the write is there, pending (the journal's, not the store's).
+      let restartedEnded = try await runDeviceToItsEnd(offline) { store in
         #expect(store.string(forKey: "k") == "made offline")
         #expect(store.syncStatus.summary == "offline, 1 pending")
       }
-      #expect(await poll { ended == nil })
+      #expect(restartedEnded)
 
       // Restarted with a server: the first load pushes it.
       let device = try NATSCloudBackend(configuration: online)
@@ -60,27 +53,21 @@ import Testing
   @Test func aDeviceRestartedWhileItsServerIsDownPushesItsJournalOnceTheServerIsBack()
     async throws
   {
-    var options = NATSTestCluster.Options()
-    (options.size, options.accountStorage, options.serverStorage) = (1, "64MB", "256MB")
-    let cluster = try NATSTestCluster(options)
+    let cluster = try NATSTestCluster.singleServer()
     defer { cluster.remove() }
     let server = cluster.servers[0]
     try await withTemporaryFolder { folder in
       var configuration = cluster.configuration(container: freshNATSContainer())
       configuration.stateDirectory = folder.url
       configuration.requestTimeout = 1
-      weak var ended: NATSCloudBackend?
-      do {
-        let backend = try NATSCloudBackend(configuration: configuration)
-        ended = backend
-        let store = NSUbiquitousKeyValueStore(backend: backend)
+      let ended = try await runDeviceToItsEnd(configuration) { store in
         store.set("synced", forKey: "before")
         #expect(store.synchronize())
         server.kill9()
         for index in 0..<10 { store.set("v\(index)", forKey: "k\(index)") }
         #expect(!store.synchronize())
       }
-      #expect(await poll { ended == nil })
+      #expect(ended)
 
       // Restarted while the server is still down: libnats connects in the background.
       let device = try NATSCloudBackend(configuration: configuration)

@@ -19,9 +19,7 @@ import Testing
   @Test func aBucketOf3ReplicasOnASingleServerIsAnUnusableConfigurationNeverConnected()
     async throws
   {
-    var options = NATSTestCluster.Options()
-    (options.size, options.accountStorage, options.serverStorage) = (1, "64MB", "256MB")
-    let cluster = try NATSTestCluster(options)
+    let cluster = try NATSTestCluster.singleServer()
     defer { cluster.remove() }
     var configuration = cluster.configuration(container: freshNATSContainer())
     configuration.replicas = 3

@@ -262,6 +262,31 @@ final class NATSTestCluster: LoopbackCluster, @unchecked Sendable {
   }
 }
 
+extension NATSTestCluster {
+  /// A cluster of its own of one server, with room for a few buckets of 1 replica.
+  static func singleServer() throws -> NATSTestCluster {
+    var options = Options()
+    (options.size, options.accountStorage, options.serverStorage) = (1, "64MB", "256MB")
+    return try NATSTestCluster(options)
+  }
+}
+
+/// Runs `body` with the store of a new device of `configuration`, then waits until the device
+/// has ended (as its process would end once its last save gave up or was done).
+///
+/// - Returns: Whether the device ended within the polling helper's time.
+func runDeviceToItsEnd(
+  _ configuration: NATSConfiguration, _ body: (NSUbiquitousKeyValueStore) throws -> Void
+) async throws -> Bool {
+  weak var ended: NATSCloudBackend?
+  do {
+    let backend = try NATSCloudBackend(configuration: configuration)
+    ended = backend
+    try body(NSUbiquitousKeyValueStore(backend: backend))
+  }
+  return await poll { ended == nil }
+}
+
 /// A fresh container name for one test on the shared cluster.
 func freshNATSContainer() -> String {
   "tests-\(UUID().uuidString.prefix(12))"
