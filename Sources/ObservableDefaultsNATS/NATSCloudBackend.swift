@@ -108,12 +108,12 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
 
   /// Connects a new device (in the background when no server answers yet).
   ///
-  /// - Parameter configuration: Servers, container, account, credentials, TLS files and limits.
   /// Servers that refuse the credentials or the TLS handshake do not stop the device: it is
-  /// made `refused`, with their reason in ``CloudSyncStatus/lastError``, keeps its writes in
-  /// its journal and tries again as after a closed connection (1 s, doubling to 10 s) — never
-  /// a silent fall back to another container.
+  /// made `refused`, with their reason in its status' `lastError`, keeps its writes in its
+  /// journal and tries again as after a closed connection (1 s, doubling to 10 s) — never a
+  /// silent fall back to another container.
   ///
+  /// - Parameter configuration: Servers, container, account, credentials, TLS files and limits.
   /// - Throws: ``NATSConfigurationError`` for a configuration without servers; ``NATSError``
   ///   when libnats refuses the options (an unreadable certificate or credentials file, a
   ///   malformed URL); `PropertyListError` when the journal file exists but cannot be read (it

@@ -42,6 +42,46 @@ import Testing
         statusExit: nil, toldAfter: store.syncStatus.summary, writesArrive: arrived))
   }
 
+  /// A device cut off from its server by the network (the server in a network namespace whose
+  /// link goes down: packets are lost, nothing is refused) is `offline` with its write pending,
+  /// and once the link is back it is `connected` and the write reaches the server without the
+  /// program writing again.
+  @Test(.enabled(if: NATSNetworkNamespace.isAvailable, "network namespaces need root"))
+  func aDevicePartitionedFromItsServerIsOfflineAndSyncsOnceTheNetworkHeals() async throws {
+    let namespace = try NATSNetworkNamespace()
+    defer { namespace.remove() }
+    var options = NATSTestCluster.Options()
+    (options.size, options.accountStorage, options.serverStorage) = (1, "64MB", "256MB")
+    (options.namespace, options.host) = (namespace.name, namespace.serverAddress)
+    let cluster = try NATSTestCluster(options)
+    defer { cluster.remove() }
+    let device = try NATSCloudBackend(
+      configuration: cluster.configuration(container: freshNATSContainer()))
+    let store = NSUbiquitousKeyValueStore(backend: device)
+    store.set("v", forKey: "k")
+    #expect(store.synchronize())
+
+    try namespace.partition(true)
+    defer { try? namespace.partition(false) }
+    store.set("written while partitioned", forKey: "during")
+    #expect(await poll(within: .seconds(30)) { store.syncStatus.connection == .offline })
+    let toldDuring = store.syncStatus.summary
+    #expect(toldDuring == "offline, 1 pending")
+
+    try namespace.partition(false)
+    #expect(await poll(within: .seconds(60)) { store.syncStatus.summary == "connected" })
+    let reader = try NATSCloudBackend(configuration: device.configuration)
+    let arrived = await poll(within: .seconds(30)) {
+      (try? reader.load().records["during"]?.value as? String) == "written while partitioned"
+    }
+    #expect(arrived)
+    SyncFaultMatrix.expectDocumented(
+      SyncFaultRow(
+        engine: "NATS", fault: "the device partitioned from its server (network namespace)",
+        toldDuring: toldDuring, statusExit: nil, toldAfter: store.syncStatus.summary,
+        writesArrive: arrived))
+  }
+
   /// A device whose server refuses its NKey — when it starts (`atLaunch`), or once a device
   /// created while no server listens connects in the background (libnats closes the
   /// connection then) — says `refused` with the server's reason (not `connecting` forever, and
