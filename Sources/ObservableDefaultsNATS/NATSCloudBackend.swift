@@ -65,7 +65,7 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
   private let queue = DispatchQueue(label: "ObservableDefaultsNATS.cloud")
   private static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
 
-  private struct Subscription {
+  struct Subscription {
     let handler: @Sendable (CloudBackendEvent) -> Void
     /// Nil while the device has no connection (refused at launch).
     var watch: NATSWatch?
@@ -86,9 +86,9 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
   private var reconnectAttempts = 0
   /// Why the last attempt at a connection failed, while there is none (see ``connection``).
   private var connectionFailure: NATSError?
-  private var currentAccount: String
-  private var buckets: [NATSKeyLayout: (bucket: NATSBucket, mirror: NATSMirror)] = [:]
-  private(set) var journal: CloudDeviceJournal
+  var currentAccount: String
+  var buckets: [NATSKeyLayout: (bucket: NATSBucket, mirror: NATSMirror)] = [:]
+  var journal: CloudDeviceJournal
   /// The timestamps of the journal's pending writes that the store handed to ``save(_:)`` in this
   /// process: the store counts those as its own until they are acknowledged.
   private var handed: [String: CloudTimestamp] = [:]
@@ -96,12 +96,12 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
   /// Changes at each account switch; deliveries of an older generation are dropped.
   private var generation = 0
   /// What the last exchange proved.
-  private var state = NATSExchangeState()
+  var state = NATSExchangeState()
   /// Whether a ``probe()`` is queued.
-  private var probeQueued = false
+  var probeQueued = false
 
   /// Serial queue of ``probe()``s, which wait for the servers (not to hold up deliveries).
-  private let probes = DispatchQueue(label: "ObservableDefaultsNATS.cloud.probe")
+  let probes = DispatchQueue(label: "ObservableDefaultsNATS.cloud.probe")
   /// Seconds between two ``probe()``s of a device (5): how soon an idle device notices that
   /// its servers came back or its bucket was deleted and made again.
   static let probeInterval: TimeInterval = 5
@@ -179,7 +179,7 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
 
   /// The journal's pending writes that the store did not hand to ``save(_:)`` in this process
   /// (so does not push itself). Called with `lock` held.
-  private var unhandedPendingCount: Int {
+  var unhandedPendingCount: Int {
     journal.pending.count(where: { handed[$0.key] != $0.value.timestamp })
   }
 
@@ -357,97 +357,10 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
     probeSoon()
   }
 
-  // MARK: Probes
-
-  /// Probes every ``probeInterval`` while the device lives.
-  private func scheduleProbe() {
-    probes.asyncAfter(deadline: .now() + Self.probeInterval) { [weak self] in
-      guard let self else { return }
-      probe()
-      scheduleProbe()
-    }
-  }
-
-  /// Queues a probe now, unless one is queued.
-  private func probeSoon() {
-    let mustQueue = lock.withLock {
-      defer { probeQueued = true }
-      return !probeQueued
-    }
-    guard mustQueue else { return }
-    probes.async { [weak self] in
-      guard let self else { return }
-      lock.withLock { probeQueued = false }
-      probe()
-    }
-  }
-
-  /// One exchange that proves the device's state, when there is something to prove: pushes
-  /// the journal's writes that the store does not push itself (those of an earlier run, or of
-  /// a bucket made again); otherwise, once the device has exchanged anything, reads its bucket's
-  /// last revision — which notices a bucket deleted (and maybe made again), so that the device
-  /// writes its records to it again.
-  private func probe() {
-    let target = layout(currentAccountName)
-    do {
-      try onBucketGone(target) {
-        let (mustPush, mustRead) = lock.withLock {
-          (unhandedPendingCount > 0, state.outcome != .none)
-        }
-        if mustPush {
-          try pushPending()
-        } else if mustRead {
-          _ = try exchange { try bucket(for: target).bucket.lastRevision() }
-        }
-      }
-    } catch {
-      // Noted in the state; the next probe or save tries again.
-    }
-  }
-
-  /// Runs `body`, an exchange with `layout`'s bucket; when the bucket turns out to be deleted
-  /// (``NATSError/Kind/notFound``: its stream is gone, or was made again since the device
-  /// opened it), takes note (``bucketGone(_:)``) and runs `body` once more, on the bucket as it
-  /// is now (made again by the device when it is still missing, as at its first use).
-  private func onBucketGone<T>(_ layout: NATSKeyLayout, _ body: () throws -> T) throws -> T {
-    do {
-      return try body()
-    } catch let error as NATSError where error.kind == .notFound {
-      bucketGone(layout)
-      return try body()
-    }
-  }
-
-  /// Forgets `layout`'s open bucket, which was deleted. When it is the current account's, every
-  /// record of the journal becomes pending again, each with its timestamp (so that on the
-  /// bucket made again the later write of each key wins, whichever device writes first), and
-  /// the watches start again from the new bucket's first revision.
-  private func bucketGone(_ layout: NATSKeyLayout) {
-    // The deleted bucket and its copy are returned, so released outside the lock.
-    _ = lock.withLock {
-      let gone = buckets.removeValue(forKey: layout)
-      guard layout == self.layout(currentAccount) else { return gone }
-      journal.add(pending: journal.records)
-      journal.cursor = nil
-      persistJournal()
-      restartWatches(layout: layout) { _ in nil }
-      return gone
-    }
-  }
-
-  /// Whether `read` names a bucket other than the one `seen` was read from (a bucket deleted and
-  /// made again: another stream creation time), `seen` being a real read's cursor.
-  private static func isAnotherBucket(_ read: CloudCursor, than seen: CloudCursor?) -> Bool {
-    guard let seen = NATSCursor(seen), seen.created != 0, let read = NATSCursor(read) else {
-      return false
-    }
-    return read.created != seen.created
-  }
-
   /// Ends every subscription's watch and starts one on `layout` after the cursor `start` gives
   /// for it, on the current connection, dropping the old watches' deliveries still on their way.
   /// Called with `lock` held.
-  private func restartWatches(
+  func restartWatches(
     layout: NATSKeyLayout, after start: (Subscription) -> NATSCursor?
   ) {
     generation += 1
@@ -467,7 +380,7 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
   ///   servers refuse; `CloudQuotaViolation` naming the writes refused by `CloudQuota` or the
   ///   bucket's limits (the others are saved).
   ///   A bucket deleted meanwhile is noticed (see ``onBucketGone(_:_:)``).
-  private func pushPending() throws {
+  func pushPending() throws {
     let target = layout(currentAccountName)
     try onBucketGone(target) { try pushPending(to: target) }
   }
@@ -530,22 +443,22 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
 
   /// Writes the journal's file, reporting a failure (the device keeps working from memory).
   /// Called with `lock` held.
-  private func persistJournal() {
+  func persistJournal() {
     if let failure = journal.persistReportingFailure() { state.note(failure) }
   }
 
   // MARK: Buckets
 
-  private var currentAccountName: String { lock.withLock { currentAccount } }
+  var currentAccountName: String { lock.withLock { currentAccount } }
 
-  private func layout(_ account: String) -> NATSKeyLayout {
+  func layout(_ account: String) -> NATSKeyLayout {
     NATSKeyLayout(container: configuration.container, account: account)
   }
 
   /// The open bucket of `layout` and the device's copy of it, opened (or created) on first use.
   /// - Throws: ``NATSError``; at once, asking no server, once the configuration proved
   ///   unusable.
-  private func bucket(for layout: NATSKeyLayout) throws(NATSError) -> (
+  func bucket(for layout: NATSKeyLayout) throws(NATSError) -> (
     bucket: NATSBucket, mirror: NATSMirror
   ) {
     let (open, connection, unusable, failure) = lock.withLock {
@@ -579,7 +492,7 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
 
   /// Runs `body`, noting its success or failure for ``syncStatus``; once the configuration
   /// proved unusable, throws its error at once, asking no server.
-  private func exchange<T>(_ body: () throws -> T) throws -> T {
+  func exchange<T>(_ body: () throws -> T) throws -> T {
     if let unusable = lock.withLock({ state.unusableError }) { throw unusable }
     do {
       let result = try body()
