@@ -13,11 +13,7 @@ import Testing
   @Test func aDeviceThatWritesNothingSeesItsStoppedServersGoOfflineAndComeBack() async throws {
     let cluster = try NATSTestCluster()
     defer { cluster.remove() }
-    let device = try NATSCloudBackend(
-      configuration: cluster.configuration(container: freshNATSContainer()))
-    let store = NSUbiquitousKeyValueStore(backend: device)
-    store.set("v", forKey: "k")
-    #expect(store.synchronize())
+    let (device, store) = try syncedDevice(on: cluster)
     #expect(store.syncStatus.summary == "connected")
 
     for server in cluster.servers { server.pause() }
@@ -28,18 +24,10 @@ import Testing
     #expect(toldDuring == "offline, 1 pending")
 
     for server in cluster.servers { server.pause(false) }
-    #expect(await poll(within: .seconds(30)) { store.syncStatus.summary == "connected" })
+    try await expectHealed(
+      store, of: device, holding: "written while frozen",
+      fault: "every server frozen (SIGSTOP)", toldDuring: toldDuring)
     #expect(store.string(forKey: "k") == "v")
-    // Nothing written again: the store's retry (at most 10 s apart) sends the pending write.
-    let reader = try NATSCloudBackend(configuration: device.configuration)
-    let arrived = await poll(within: .seconds(30)) {
-      (try? reader.load().records["during"]?.value as? String) == "written while frozen"
-    }
-    #expect(arrived)
-    SyncFaultMatrix.expectDocumented(
-      SyncFaultRow(
-        engine: "NATS", fault: "every server frozen (SIGSTOP)", toldDuring: toldDuring,
-        statusExit: nil, toldAfter: store.syncStatus.summary, writesArrive: arrived))
   }
 
   /// A device cut off from its server by the network (the server in a network namespace whose
@@ -55,11 +43,7 @@ import Testing
     (options.namespace, options.host) = (namespace.name, namespace.serverAddress)
     let cluster = try NATSTestCluster(options)
     defer { cluster.remove() }
-    let device = try NATSCloudBackend(
-      configuration: cluster.configuration(container: freshNATSContainer()))
-    let store = NSUbiquitousKeyValueStore(backend: device)
-    store.set("v", forKey: "k")
-    #expect(store.synchronize())
+    let (device, store) = try syncedDevice(on: cluster)
 
     try namespace.partition(true)
     defer { try? namespace.partition(false) }
@@ -69,17 +53,41 @@ import Testing
     #expect(toldDuring == "offline, 1 pending")
 
     try namespace.partition(false)
+    try await expectHealed(
+      store, of: device, holding: "written while partitioned",
+      fault: "the device partitioned from its server (network namespace)",
+      toldDuring: toldDuring)
+  }
+
+  /// A device of a new container on `cluster`, with `k` = `v` written and synchronized.
+  private func syncedDevice(on cluster: NATSTestCluster) throws -> (
+    NATSCloudBackend, NSUbiquitousKeyValueStore
+  ) {
+    let device = try NATSCloudBackend(
+      configuration: cluster.configuration(container: freshNATSContainer()))
+    let store = NSUbiquitousKeyValueStore(backend: device)
+    store.set("v", forKey: "k")
+    #expect(store.synchronize())
+    return (device, store)
+  }
+
+  /// Once a fault healed: `store` (of `device`) becomes `connected`, and the value written
+  /// under `during` while the fault lasted reaches another device without the program writing
+  /// again (the store's retries, at most 10 s apart, send it); the fault's row of the matrix.
+  private func expectHealed(
+    _ store: NSUbiquitousKeyValueStore, of device: NATSCloudBackend, holding value: String,
+    fault: String, toldDuring: String
+  ) async throws {
     #expect(await poll(within: .seconds(60)) { store.syncStatus.summary == "connected" })
     let reader = try NATSCloudBackend(configuration: device.configuration)
     let arrived = await poll(within: .seconds(30)) {
-      (try? reader.load().records["during"]?.value as? String) == "written while partitioned"
+      (try? reader.load().records["during"]?.value as? String) == value
     }
     #expect(arrived)
     SyncFaultMatrix.expectDocumented(
       SyncFaultRow(
-        engine: "NATS", fault: "the device partitioned from its server (network namespace)",
-        toldDuring: toldDuring, statusExit: nil, toldAfter: store.syncStatus.summary,
-        writesArrive: arrived))
+        engine: "NATS", fault: fault, toldDuring: toldDuring, statusExit: nil,
+        toldAfter: store.syncStatus.summary, writesArrive: arrived))
   }
 
   /// A device whose server refuses its NKey — when it starts (`atLaunch`), or once a device
