@@ -279,7 +279,10 @@ let package = Package(
     ),
     .testTarget(
       name: "NATSTests",
-      dependencies: ["ObservableDefaultsNATS", "CNATS", "ObservableDefaultsTesting", "TestSupport"]
+      dependencies: [
+        "ObservableDefaultsNATS", "CNATS", "ObservableDefaultsTesting", "TestSupport",
+        "settings-editor",
+      ]
     ),
     .testTarget(
       name: "ObservableDefaultsTests",

@@ -32,12 +32,13 @@ enum CloudStatusVerb {
     return (report(status, journal: journal), exitStatus(status))
   }
 
-  /// 0 synced or connected, 69 offline or connecting, 77 refused.
+  /// 0 synced or connected, 69 offline or connecting, 77 refused, 78 unusable configuration.
   static func exitStatus(_ status: CloudSyncStatus) -> Int32 {
     switch status.connection {
     case .connected: 0
     case .offline, .connecting: 69
     case .refused: 77
+    case .unusable: 78
     }
   }
 

@@ -48,7 +48,7 @@ package struct CloudContainerContents {
     for (key, entry) in entries {
       guard let value = entry.record.value else { continue }
       keyCount += 1
-      totalBytes += CloudQuota.storedBytes(key: key, value: value)
+      totalBytes += CloudQuota.entryBytes(key: key, value: value)
     }
     var taken: [String: CloudRecord] = [:]
     refusedKeys = []
@@ -58,7 +58,7 @@ package struct CloudContainerContents {
       return (
         (record.value == nil ? 0 : 1) - (old == nil ? 0 : 1),
         (record.value.map { CloudQuota.entryBytes(key: key, value: $0) } ?? 0)
-          - (old.map { CloudQuota.storedBytes(key: key, value: $0) } ?? 0)
+          - (old.map { CloudQuota.entryBytes(key: key, value: $0) } ?? 0)
       )
     }
     let ordered = records.map { (key: $0.key, record: $0.value, growth: growth($0.key, $0.value)) }
@@ -71,7 +71,7 @@ package struct CloudContainerContents {
       let oldValue = old?.value
       let newKeyCount = keyCount - (oldValue == nil ? 0 : 1) + (record.value == nil ? 0 : 1)
       let newBytes =
-        totalBytes - (oldValue.map { CloudQuota.storedBytes(key: key, value: $0) } ?? 0)
+        totalBytes - (oldValue.map { CloudQuota.entryBytes(key: key, value: $0) } ?? 0)
         + (record.value.map { CloudQuota.entryBytes(key: key, value: $0) } ?? 0)
       let grows = record.value != nil
       if grows,

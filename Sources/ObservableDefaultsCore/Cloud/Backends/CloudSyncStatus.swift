@@ -27,9 +27,13 @@ public struct CloudSyncStatus: Sendable, Equatable, CustomStringConvertible {
     /// The servers refused the device's credentials or a permission it needs (``lastError``
     /// says which); writes are kept, and the device tries again.
     case refused
+    /// The configuration cannot work (``lastError`` says why, in the servers' words: e.g. a
+    /// bucket of 3 replicas on a single NATS server); the device does not try again until the
+    /// configuration changes.
+    case unusable = "unusable configuration"
   }
 
-  /// The backend's kind: `embedded`, `in-memory` or `etcd`.
+  /// The backend's kind: `embedded`, `in-memory`, `etcd` or `nats`.
   public var backend: String
   /// Where the container is reached: the etcd member in use, or the embedded container's file.
   public var endpoint: String?
@@ -79,12 +83,13 @@ public struct CloudSyncStatus: Sendable, Equatable, CustomStringConvertible {
   }
 
   /// `synced` when ``isSynced``, else the ``connection``'s name (`connected`, `connecting`,
-  /// `offline`, `refused`).
+  /// `offline`, `refused`, `unusable configuration`).
   public var state: String {
     isSynced ? "synced" : connection.rawValue
   }
 
-  /// The ``state``, followed by `, N pending` when writes wait and by the ``fallback``: e.g.
+  /// The ``state`` (`synced`, `connected`, `connecting`, `offline`, `refused` or `unusable
+  /// configuration`), followed by `, N pending` when writes wait and by the ``fallback``: e.g.
   /// `offline, 3 pending` or `synced, fallback from etcd: …`.
   public var summary: String {
     var text = state

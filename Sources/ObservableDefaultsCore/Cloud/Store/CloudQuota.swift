@@ -34,18 +34,21 @@ public enum CloudQuota {
     key.utf8.count + valueBytes(value)
   }
 
-  /// The bytes a record stored in the container counts for against the quota of later writes:
-  /// ``entryBytes(key:value:)``, or 0 for an entry bigger than the whole quota. No save can
-  /// store such an entry, so another client planted it; counted, it would refuse every later
-  /// write of every device that adds a byte (measured: 4 of 4 writes lost), whereas a quota counts
-  /// what each write adds, as iCloud's does.
-  ///
-  /// - Parameters:
-  ///   - key: The key.
-  ///   - value: A canonical property-list value.
-  package static func storedBytes(key: String, value: Any) -> Int {
+  /// Why a record of `key` with `value` (nil: a removal) could never have been stored within
+  /// these limits, whatever else the container holds: its key is longer than
+  /// ``maximumKeyBytes``, or its entry alone takes more than ``maximumTotalBytes``. Nil when
+  /// it fits. Such a record was written by a client that does not keep the quota; a device
+  /// refuses it on its way in (as a record it cannot decode), so that it neither counts against
+  /// the quota of the device's own writes nor reaches the device's copy.
+  package static func excess(key: String, value: Any?) -> String? {
+    let keyBytes = key.utf8.count
+    if keyBytes > maximumKeyBytes {
+      return "its key takes \(keyBytes) bytes, more than the quota's \(maximumKeyBytes)"
+    }
+    guard let value else { return nil }
     let bytes = entryBytes(key: key, value: value)
-    return bytes > maximumTotalBytes ? 0 : bytes
+    guard bytes > maximumTotalBytes else { return nil }
+    return "its key and value take \(bytes) bytes, more than the quota's \(maximumTotalBytes)"
   }
 
   /// The bytes a canonical property-list value counts for.

@@ -3,8 +3,7 @@
 struct CloudCopyEntry {
   /// The key's value (nil: removed) and timestamp.
   var record: CloudRecord
-  /// ``CloudQuota/entryBytes(key:value:)`` of the record's value (``CloudQuota/storedBytes(key:value:)`` for a
-  /// record from the container); nil for a removal.
+  /// ``CloudQuota/entryBytes(key:value:)`` of the record's value; nil for a removal.
   var bytes: Int?
   /// Whether the record is a write of this device that no successful save has taken yet.
   var isPending: Bool
@@ -18,10 +17,10 @@ struct CloudCopyEntry {
   ///
   /// - Parameters:
   ///   - record: The record.
-  ///   - key: The record's key, counted in its bytes (see ``CloudQuota/storedBytes(key:value:)``).
+  ///   - key: The record's key, counted in its bytes.
   init(_ record: CloudRecord, forKey key: String) {
     self.init(
-      record: record, bytes: record.value.map { CloudQuota.storedBytes(key: key, value: $0) },
+      record: record, bytes: record.value.map { CloudQuota.entryBytes(key: key, value: $0) },
       isPending: false)
   }
 
