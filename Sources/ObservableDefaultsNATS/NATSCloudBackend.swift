@@ -159,13 +159,15 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
     lock.withLock { currentAccount }
   }
 
-  /// `nats`, the server in use, the state the last exchange proved (`connected` only when it
-  /// succeeded; `offline` when no server answered it, also while libnats keeps a socket to a
-  /// server without a JetStream quorum; `refused` when the servers refused the credentials, a
-  /// permission or writes over the quota; `unusable configuration` when JetStream refused the
-  /// configuration itself, see ``NATSConfiguration/replicas``), the writes of the journal that
-  /// the store does not count (those made before a restart and not yet acknowledged), the last
-  /// successful exchange and the last error (never holding credentials).
+  /// `nats`, the server in use, the state the last exchange proved (`synced` when it was a
+  /// JetStream request that was answered and nothing is pending, see
+  /// ``CloudSyncStatus/reachedQuorum``; `connected` only when it succeeded; `offline` when no
+  /// server answered it, also while libnats keeps a socket to a server without a JetStream
+  /// quorum; `refused` when the servers refused the credentials, a permission or writes over
+  /// the quota; `unusable configuration` when JetStream refused the configuration itself, see
+  /// ``NATSConfiguration/replicas``), the writes of the journal that the store does not count
+  /// (those made before a restart and not yet acknowledged), the last successful exchange and
+  /// the last error (never holding credentials).
   public var syncStatus: CloudSyncStatus {
     lock.withLock {
       let socket = connection?.current ?? NATSConnection.State(connection: .offline)
@@ -173,7 +175,7 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
         backend: "nats", endpoint: socket.server, account: currentAccount,
         connection: state.connection(socket: socket.connection),
         pendingCount: unhandedPendingCount, lastSync: state.lastSync,
-        lastError: state.lastError)
+        lastError: state.lastError, reachedQuorum: state.reachedQuorum)
     }
   }
 

@@ -33,6 +33,13 @@ struct NATSExchangeState: Sendable {
   private var failure: String?
   /// The last push's refusal by the quota or the bucket's limits, until a push is taken whole.
   private var quotaRefusal: String?
+  /// Whether the last exchange was a JetStream request that was answered. Every exchange of
+  /// the backend is one, and JetStream answers a request on a replicated bucket only from the
+  /// stream's leader, which acknowledges a write once a quorum of the stream's RAFT group
+  /// committed it ("quorum commit", https://docs.nats.io/learn/clustering/replication-and-r3).
+  /// A watch delivery does not set it: it proves that a server answers, not that its stream
+  /// has a quorum now.
+  private(set) var reachedQuorum = false
 
   /// What went wrong last: the last exchange's failure, else the last push's refusal.
   var lastError: String? { failure ?? quotaRefusal }
@@ -42,6 +49,7 @@ struct NATSExchangeState: Sendable {
     outcome = .succeeded
     lastSync = Date()
     failure = nil
+    reachedQuorum = true
   }
 
   /// Notes a delivery of a watch: it proves that a server answers, unless the servers refused
@@ -56,6 +64,7 @@ struct NATSExchangeState: Sendable {
   /// Notes an exchange that failed with `error`.
   mutating func failed(_ error: any Error) {
     failure = "\(error)"
+    reachedQuorum = false
     guard let error = error as? NATSError else {
       outcome = .refused
       return

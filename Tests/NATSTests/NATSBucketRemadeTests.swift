@@ -59,7 +59,7 @@ import Testing
     for store in [first, second] {
       #expect(
         await poll(within: .seconds(60)) {
-          store.syncStatus.summary == "connected"
+          store.syncStatus.summary == "synced"
             && expected.allSatisfy { store.string(forKey: $0.key) == $0.value }
         }, "\(store.syncStatus) \(store.syncStatus.lastError ?? "-")")
     }
@@ -95,7 +95,7 @@ import Testing
       #expect(
         await poll(within: .seconds(90)) { ((try? stored()) ?? [:]) == expected },
         "\(store.syncStatus) \(store.syncStatus.lastError ?? "-")")
-      #expect(await poll { store.syncStatus.summary == "connected" })
+      #expect(await poll { store.syncStatus.summary == "synced" })
       #expect(await poll { other.string(forKey: "k19") == "v-k19" })
       #expect(store.string(forKey: "other") == "from the other device")
     }

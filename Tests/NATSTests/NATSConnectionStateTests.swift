@@ -14,7 +14,7 @@ import Testing
     let cluster = try NATSTestCluster()
     defer { cluster.remove() }
     let (device, store) = try syncedDevice(on: cluster)
-    #expect(store.syncStatus.summary == "connected")
+    #expect(store.syncStatus.summary == "synced")
 
     for server in cluster.servers { server.pause() }
     defer { for server in cluster.servers { server.pause(false) } }
@@ -78,7 +78,7 @@ import Testing
     _ store: NSUbiquitousKeyValueStore, of device: NATSCloudBackend, holding value: String,
     fault: String, toldDuring: String
   ) async throws {
-    #expect(await poll(within: .seconds(60)) { store.syncStatus.summary == "connected" })
+    #expect(await poll(within: .seconds(60)) { store.syncStatus.summary == "synced" })
     let reader = try NATSCloudBackend(configuration: device.configuration)
     let arrived = await poll(within: .seconds(30)) {
       (try? reader.load().records["during"]?.value as? String) == value
@@ -127,7 +127,7 @@ import Testing
       options.nkeyUsersOfA = [pair.publicKey]
       let accepting = try NATSTestCluster(options)
       defer { accepting.remove() }
-      #expect(await poll(within: .seconds(60)) { store.syncStatus.summary == "connected" })
+      #expect(await poll(within: .seconds(60)) { store.syncStatus.summary == "synced" })
       configuration.credentials = NATSTestCluster.accountA.credentials
       let reader = try NATSCloudBackend(configuration: configuration)
       let arrived = await poll(within: .seconds(30)) {

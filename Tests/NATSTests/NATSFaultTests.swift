@@ -93,7 +93,7 @@ import Testing
       ])
     // The records can be read before the device's save returns and clears its last error.
     #expect(await poll(within: .seconds(30)) { device.syncStatus.lastError == nil })
-    #expect(await poll { store.syncStatus.summary == "connected" })
+    #expect(await poll { store.syncStatus.summary == "synced" })
     SyncFaultMatrix.expectDocumented(
       SyncFaultRow(
         engine: "NATS", fault: "quorum lost (2 of 3 servers killed) and regained",

@@ -41,7 +41,7 @@ import Testing
       let device = try NATSCloudBackend(configuration: online)
       let store = NSUbiquitousKeyValueStore(backend: device)
       #expect(store.string(forKey: "k") == "made offline")
-      #expect(await poll { store.syncStatus.summary == "connected" })
+      #expect(await poll { store.syncStatus.summary == "synced" })
       let reader = try NATSCloudBackend(
         configuration: cluster.configuration(container: online.container))
       #expect(try reader.load().records["k"]?.value as? String == "made offline")
@@ -86,7 +86,7 @@ import Testing
         await poll(within: .seconds(30)) {
           (try? reader.load().records.compactMapValues { $0.value as? String }) == expected
         }, "\(store.syncStatus) \(store.syncStatus.lastError ?? "-")")
-      #expect(await poll { store.syncStatus.summary == "connected" })
+      #expect(await poll { store.syncStatus.summary == "synced" })
       SyncFaultMatrix.expectDocumented(
         SyncFaultRow(
           engine: "NATS", fault: "restarted while its server is down, with pending writes",

@@ -52,7 +52,7 @@ import Testing
     let device = try NATSCloudBackend(
       configuration: cluster.configuration(container: freshNATSContainer()))
     try device.save(["a": record(Data(count: 600_000))])
-    #expect(device.syncStatus.summary == "connected")
+    #expect(device.syncStatus.summary == "synced")
     #expect(throws: CloudQuotaViolation(keys: ["b"])) {
       try device.save(["b": record(Data(count: 600_000))])
     }
@@ -61,7 +61,7 @@ import Testing
     #expect(device.syncStatus.summary == "refused")
     #expect(device.syncStatus.lastError == "the container is full: 1 value was refused (b)")
     try device.save(["b": record("fits", at: 2)])
-    #expect(device.syncStatus.summary == "connected")
+    #expect(device.syncStatus.summary == "synced")
     #expect(device.syncStatus.lastError == nil)
   }
 
@@ -98,7 +98,7 @@ import Testing
           + " the quota's 1048576"
       }, "\(second.refusal(forKey: "planted") ?? "none")")
     #expect(second.object(forKey: "planted") == nil)
-    #expect(first.syncStatus.summary == "connected")
+    #expect(first.syncStatus.summary == "synced")
     #expect(first.synchronize())
     SyncFaultMatrix.expectDocumented(
       SyncFaultRow(

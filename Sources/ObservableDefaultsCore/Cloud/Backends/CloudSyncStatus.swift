@@ -50,8 +50,9 @@ public struct CloudSyncStatus: Sendable, Equatable, CustomStringConvertible {
   public var lastError: String?
   /// Whether the last exchange reached a quorum of the servers, as the backend states it: for
   /// etcd a linearizable request answered (or a watch event, which etcd sends only for a
-  /// committed revision), for the embedded container its file written or read under its lock.
-  /// False while ``connection`` is not ``Connection/connected``.
+  /// committed revision), for NATS a JetStream request answered, for the embedded container
+  /// its file written or read under its lock. False while ``connection`` is not
+  /// ``Connection/connected``.
   public var reachedQuorum: Bool
   /// The backend the configuration names and why this device does not use it (e.g.
   /// `etcd: the credentials file … must be readable by its owner only`), when the shared store
