@@ -300,14 +300,15 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
   }
 
   /// Notes that libnats closed the connection (on libnats' thread) because of `error` (the
-  /// servers refused the credentials, or none answered) and schedules a new one.
+  /// servers refused the credentials, or none answered; nil: libnats gave no reason, which
+  /// keeps a refusal's) and schedules a new one.
   private func connectionClosed(why error: NATSError?) {
     lock.withLock {
-      state.failed(
-        error
-          ?? NATSError(
-            kind: .unreachable,
-            message: "libnats closed the connection to \(configuration.serverList)"))
+      if let error {
+        state.failed(error)
+      } else {
+        state.closedWithoutReason("libnats closed the connection to \(configuration.serverList)")
+      }
     }
     scheduleReconnect()
   }

@@ -76,6 +76,15 @@ struct NATSExchangeState: Sendable {
     }
   }
 
+  /// Notes that libnats closed the connection without giving a reason (`note` says so): no
+  /// server answered, unless the servers refused the device, whose reason stands. libnats
+  /// closes a connection after the servers refused its credentials, and its note of the close
+  /// says nothing the refusal did not.
+  mutating func closedWithoutReason(_ note: String) {
+    guard outcome != .refused else { return }
+    failed(NATSError(kind: .unreachable, message: note))
+  }
+
   /// Notes a push the servers answered: they took every write, or refused `violation`'s keys
   /// for the quota or the bucket's limits (and took the others).
   mutating func pushed(refusing violation: CloudQuotaViolation?) {
