@@ -438,7 +438,7 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
   }
 
   /// The journal's records and resume point, for a load without a server.
-  private static func offlineBatch(_ journal: CloudDeviceJournal) -> CloudRecordBatch {
+  static func offlineBatch(_ journal: CloudDeviceJournal) -> CloudRecordBatch {
     CloudRecordBatch(
       records: journal.records,
       cursor: journal.cursor ?? NATSCursor(created: 0, revision: 0).cloudCursor)
