@@ -33,7 +33,8 @@ public import ObservableDefaultsCore
 ///   local copy.
 /// - **State**: ``syncStatus`` says what the last exchange proved (`NATSExchangeState`):
 ///   `connected` only after one succeeded — a server without a JetStream quorum keeps libnats'
-///   socket up while it answers "No responders", and the device is `offline` then.
+///   socket up while it answers "No responders", and the device is `offline` then — and
+///   `synced` when it was an answered JetStream request and nothing is pending.
 /// - **Local copy**: every save lands first in the device's journal (`CloudDeviceJournal`, a
 ///   file under ``NATSConfiguration/stateDirectory``), which also keeps the records last seen and
 ///   the resume point. Writes made offline survive a restart and are pushed by the first
