@@ -267,18 +267,22 @@ let package = Package(
       name: "CoreTests",
       dependencies: [
         "ObservableDefaultsCore", "ObservableDefaultsTesting", "TestSupport", "core-probe",
-        "plist-fuzz",
+        "plist-fuzz", "settings-editor",
       ]
     ),
     .testTarget(
       name: "EtcdTests",
       dependencies: [
         "ObservableDefaultsEtcd", "ObservableDefaultsTesting", "TestSupport", "defaults-probe",
+        "settings-editor",
       ]
     ),
     .testTarget(
       name: "NATSTests",
-      dependencies: ["ObservableDefaultsNATS", "CNATS", "ObservableDefaultsTesting", "TestSupport"]
+      dependencies: [
+        "ObservableDefaultsNATS", "CNATS", "ObservableDefaultsTesting", "TestSupport",
+        "settings-editor",
+      ]
     ),
     .testTarget(
       name: "ObservableDefaultsTests",

@@ -3,8 +3,8 @@ import ObservableDefaults
 /// The header's word for a cloud store's sync state.
 enum CloudStoreState {
   /// The last error reading or writing the container and how many writes wait for it; else
-  /// `synced` when connected with nothing pending; else the backend's
-  /// ``CloudSyncStatus/summary`` (`offline, 2 pending`, `connecting`).
+  /// the backend's ``CloudSyncStatus/summary`` (`synced`, `offline, 2 pending`, `connecting`),
+  /// whose `synced` the backend states.
   static func text(_ cloud: NSUbiquitousKeyValueStore) -> String {
     let status = cloud.syncStatus
     if let error = cloud.lastError {
@@ -12,6 +12,6 @@ enum CloudStoreState {
       return "sync error: \(error)"
         + (waiting > 0 ? " (\(waiting) write\(waiting == 1 ? "" : "s") pending)" : "")
     }
-    return status.connection == .connected && status.pendingCount == 0 ? "synced" : status.summary
+    return status.summary
   }
 }

@@ -118,11 +118,18 @@ final class NATSBucket: @unchecked Sendable {
 
   /// The highest revision written to the bucket so far.
   ///
-  /// - Throws: ``NATSError`` when the servers do not answer or refuse.
+  /// - Throws: ``NATSError`` when the servers do not answer or refuse; `.notFound` when the
+  ///   bucket was deleted, also when it was made again since it was opened (its stream has
+  ///   another creation time: its revisions start again, and no cursor of this one holds there).
   func lastRevision() throws(NATSError) -> UInt64 {
-    try connection.retryingWhileLeaderless { () throws(NATSError) in
-      try Self.streamState(layout, on: connection).lastRevision
+    let state = try connection.retryingWhileLeaderless { () throws(NATSError) in
+      try Self.streamState(layout, on: connection)
     }
+    guard state.created == created else {
+      throw NATSError(
+        kind: .notFound, message: "the bucket \(layout.bucket) was deleted and made again")
+    }
+    return state.lastRevision
   }
 
   /// The stream's creation time and last sequence.

@@ -16,3 +16,11 @@ extension NATSCloudBackend: CloudJournaledBackend {
     lock.withLock { journal.whereKept }
   }
 }
+
+extension NATSCloudBackend: CloudLocalFirstBackend {
+  /// The journal's records (the last ones read, with this device's pending writes over them)
+  /// and its resume point, without the network.
+  package func localBatch() -> CloudRecordBatch {
+    lock.withLock { Self.offlineBatch(journal) }
+  }
+}

@@ -20,19 +20,32 @@ public import ObservableDefaultsCore
 /// - **Subscribe**: an ordered JetStream consumer per subscription that starts after the cursor's
 ///   revision and survives reconnections and lost servers (nothing lost, nothing twice); a save's
 ///   keys arrive as one change. The device's copy of each bucket it uses is kept by one more.
-/// - **Connection**: libnats tries the servers in a random order (it shuffles the list, spreading devices over them), also when none answers at creation, and
-///   reconnects after a failure. When libnats closes the connection for good (a server refused
-///   the credentials twice in a row, or its background first connection failed), the device
-///   makes a new one after `reconnectDelays` (1 s, doubling to 10 s) and again after each
-///   failure, `refused` meanwhile when the servers refused the credentials; with the new one it
-///   resumes its watches where they stopped and pushes its pending writes. A save without a
-///   server throws ``NATSError`` of kind `.unreachable` after
-///   ``NATSConfiguration/requestTimeout``, and the store keeps its writes and tries again; a load
-///   without a server answers from the device's local copy.
+/// - **Connection**: libnats tries the servers in a random order (it shuffles the list,
+///   spreading devices over them), also when none answers at creation, and reconnects after a
+///   failure. When libnats closes the connection for good (a server refused the credentials
+///   twice in a row, or its background first connection failed), or the servers refused the
+///   credentials or the TLS handshake at the device's launch, the device makes a new one after
+///   `reconnectDelays` (1 s, doubling to 10 s) and again after each failure, `refused` meanwhile
+///   with the servers' reason; with the new one it resumes its watches where they stopped and
+///   pushes its pending writes. A save without a server throws ``NATSError`` of kind
+///   `.unreachable` after ``NATSConfiguration/requestTimeout``, and the store keeps its writes
+///   and tries again; a load without a server, or refused by it, answers from the device's
+///   local copy.
+/// - **State**: ``syncStatus`` says what the last exchange proved (`NATSExchangeState`):
+///   `connected` only after one succeeded — a server without a JetStream quorum keeps libnats'
+///   socket up while it answers "No responders", and the device is `offline` then — and
+///   `synced` when it was an answered JetStream request and nothing is pending.
 /// - **Local copy**: every save lands first in the device's journal (`CloudDeviceJournal`, a
 ///   file under ``NATSConfiguration/stateDirectory``), which also keeps the records last seen and
-///   the resume point. Writes made offline survive a restart and are pushed by the next save or
-///   load that reaches a server.
+///   the resume point. Writes made offline survive a restart and are pushed by the first
+///   exchange that reaches a server: a save, a load, a watch's delivery, libnats' (re)connection,
+///   or the probe the device makes every 5 s. Only a write that cannot be encoded
+///   ever leaves the journal unsent.
+/// - **A bucket deleted and made again** (by an operator, a restore, any client of the
+///   account) starts its revisions again: the device notices it by its stream's creation time
+///   (at its next exchange or probe, or at its start from its journal's resume point), writes
+///   every record of its journal again with its timestamp (the later write of each key wins),
+///   and its watches start again from the new bucket's first revision.
 /// - **Security**: the device authenticates with ``NATSConfiguration/credentials``; TLS with
 ///   ``NATSConfiguration/tls``. A NATS account sees only its own buckets: another account's is
 ///   `.notFound`.
@@ -53,9 +66,10 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
   private let queue = DispatchQueue(label: "ObservableDefaultsNATS.cloud")
   private static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
 
-  private struct Subscription {
+  struct Subscription {
     let handler: @Sendable (CloudBackendEvent) -> Void
-    var watch: NATSWatch
+    /// Nil while the device has no connection (refused at launch).
+    var watch: NATSWatch?
     /// Where the watch resumes on a new connection: the cursor of its last delivery.
     var cursor: NATSCursor?
   }
@@ -66,31 +80,45 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
 
   let lock = NSLock()
   // Guarded by `lock`.
-  /// The connection in use; replaced when libnats closes it (see ``reconnect()``).
-  private(set) var connection: NATSConnection
+  /// The connection in use; replaced when libnats closes it (see ``reconnect()``). Nil while
+  /// the servers refused the device since its launch (it is `refused`, and tries again).
+  private(set) var connection: NATSConnection?
   /// Failed attempts at a new connection since the last success.
   private var reconnectAttempts = 0
-  private var currentAccount: String
-  private var buckets: [NATSKeyLayout: (bucket: NATSBucket, mirror: NATSMirror)] = [:]
-  private(set) var journal: CloudDeviceJournal
+  /// Why the last attempt at a connection failed, while there is none (see ``connection``).
+  private var connectionFailure: NATSError?
+  var currentAccount: String
+  var buckets: [NATSKeyLayout: (bucket: NATSBucket, mirror: NATSMirror)] = [:]
+  var journal: CloudDeviceJournal
   /// The timestamps of the journal's pending writes that the store handed to ``save(_:)`` in this
   /// process: the store counts those as its own until they are acknowledged.
   private var handed: [String: CloudTimestamp] = [:]
   private var subscriptions: [UInt64: Subscription] = [:]
   /// Changes at each account switch; deliveries of an older generation are dropped.
   private var generation = 0
-  private var lastSync: Date?
-  private var lastError: String?
-  /// Whether the servers refused the last exchange's permission (until one succeeds).
-  private var refused = false
+  /// What the last exchange proved.
+  var state = NATSExchangeState()
+  /// Whether a ``probe()`` is queued.
+  var probeQueued = false
+
+  /// Serial queue of ``probe()``s, which wait for the servers (not to hold up deliveries).
+  let probes = DispatchQueue(label: "ObservableDefaultsNATS.cloud.probe")
+  /// Seconds between two ``probe()``s of a device (5): how soon an idle device notices that
+  /// its servers came back or its bucket was deleted and made again.
+  static let probeInterval: TimeInterval = 5
 
   /// Connects a new device (in the background when no server answers yet).
+  ///
+  /// Servers that refuse the credentials or the TLS handshake do not stop the device: it is
+  /// made `refused`, with their reason in its status' `lastError`, keeps its writes in its
+  /// journal and tries again as after a closed connection (1 s, doubling to 10 s) — never a
+  /// silent fall back to another container.
   ///
   /// - Parameter configuration: Servers, container, account, credentials, TLS files and limits.
   /// - Throws: ``NATSConfigurationError`` for a configuration without servers; ``NATSError``
   ///   when libnats refuses the options (an unreadable certificate or credentials file, a
-  ///   malformed URL) or the servers refuse the credentials; `PropertyListError` when the
-  ///   journal file exists but cannot be read (it is left untouched).
+  ///   malformed URL); `PropertyListError` when the journal file exists but cannot be read (it
+  ///   is left untouched).
   public init(configuration: NATSConfiguration) throws {
     guard !configuration.servers.isEmpty else {
       throw NATSConfigurationError(
@@ -100,19 +128,30 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
     journal = try CloudDeviceJournal(
       directory: configuration.stateDirectory, container: configuration.container,
       account: configuration.account)
+    var refusal: NATSError?
     do {
       connection = try NATSConnection(configuration)
+    } catch  where error.kind == .permissionDenied {
+      connection = nil
+      refusal = error
     } catch {
       journal.releaseFile()
       throw error
     }
     currentAccount = configuration.account
     queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
-    connection.whenClosed { [weak self] in self?.connectionClosed() }
+    if let connection {
+      watchConnection(connection)
+    } else if let refusal {
+      connectionFailure = refusal
+      state.failed(refusal)
+      scheduleReconnect()
+    }
+    scheduleProbe()
   }
 
   deinit {
-    for subscription in subscriptions.values { subscription.watch.cancel() }
+    for subscription in subscriptions.values { subscription.watch?.cancel() }
     journal.releaseFile()
   }
 
@@ -121,41 +160,65 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
     lock.withLock { currentAccount }
   }
 
-  /// `nats`, the server in use, connected / connecting / offline, the writes of the journal
-  /// that the store does not count (those made before a restart and not yet acknowledged), the
-  /// last successful exchange and the last error (never holding credentials).
+  /// `nats`, the server in use, the state the last exchange proved (`synced` when it was a
+  /// JetStream request that was answered and nothing is pending, see
+  /// ``CloudSyncStatus/reachedQuorum``; `connected` only when it succeeded; `offline` when no
+  /// server answered it, also while libnats keeps a socket to a server without a JetStream
+  /// quorum; `refused` when the servers refused the credentials, a permission or writes over
+  /// the quota; `unusable configuration` when JetStream refused the configuration itself, see
+  /// ``NATSConfiguration/replicas``), the writes of the journal that the store does not count
+  /// (those made before a restart and not yet acknowledged), the last successful exchange and
+  /// the last error (never holding credentials).
   public var syncStatus: CloudSyncStatus {
     lock.withLock {
-      let state = connection.current
+      let socket = connection?.current ?? NATSConnection.State(connection: .offline)
       return CloudSyncStatus(
-        backend: "nats", endpoint: state.server, account: currentAccount,
-        connection: refused ? .refused : state.connection,
-        pendingCount: journal.pending.count(where: { handed[$0.key] != $0.value.timestamp }),
-        lastSync: lastSync, lastError: lastError)
+        backend: "nats", endpoint: socket.server, account: currentAccount,
+        connection: state.connection(socket: socket.connection),
+        pendingCount: unhandedPendingCount, lastSync: state.lastSync,
+        lastError: state.lastError, reachedQuorum: state.reachedQuorum)
     }
+  }
+
+  /// The journal's pending writes that the store did not hand to ``save(_:)`` in this process
+  /// (so does not push itself). Called with `lock` held.
+  var unhandedPendingCount: Int {
+    journal.pending.count(where: { handed[$0.key] != $0.value.timestamp })
   }
 
   // MARK: CloudBackend
 
   /// Pushes the journal's pending writes, reads every record of the account's bucket (creating
   /// the bucket when it does not exist), and returns them with the pending writes over them.
-  /// Without a server, returns the journal's copy.
+  /// Without a server, or refused by the servers (the credentials, a permission), returns the
+  /// journal's copy: the device's values are there at once, and its state says why.
   ///
-  /// - Throws: ``NATSError`` when the servers refuse (never for unreachable servers).
+  /// - Throws: ``NATSError`` when the servers refuse otherwise (e.g. an unusable configuration).
   public func load() throws -> CloudRecordBatch {
+    let target = layout(currentAccountName)
     do {
-      do {
-        try pushPending()
-      } catch is CloudQuotaViolation {
-        // The refused writes left the journal; the bucket's records take their place.
+      let read = try onBucketGone(target) { () throws -> CloudRecordBatch in
+        do {
+          try pushPending()
+        } catch is CloudQuotaViolation {
+          // The refused writes left the journal; the bucket's records take their place.
+        }
+        let read = try exchange { try batch(of: target) }
+        if lock.withLock({ Self.isAnotherBucket(read.cursor, than: journal.cursor) }) {
+          throw NATSError(
+            kind: .notFound,
+            message: "the bucket \(target.bucket) was deleted and made again since the last run")
+        }
+        return read
       }
-      let read = try exchange { try batch(of: layout(currentAccountName)) }
       return lock.withLock {
         let (batch, changed) = Self.absorb(read, into: &journal)
         if changed { persistJournal() }
         return batch
       }
-    } catch let error as NATSError where error.kind == .unreachable {
+    } catch let error as NATSError
+      where error.kind == .unreachable || error.kind == .permissionDenied
+    {
       return lock.withLock { Self.offlineBatch(journal) }
     }
   }
@@ -188,7 +251,7 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
     }
     return ObservationToken(id: id) { [weak self] in
       guard let self else { return }
-      self.lock.withLock { self.subscriptions.removeValue(forKey: id) }?.watch.cancel()
+      self.lock.withLock { self.subscriptions.removeValue(forKey: id) }?.watch?.cancel()
     }
   }
 
@@ -228,12 +291,35 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
 
   // MARK: Connection
 
-  /// Notes that libnats closed the connection (on libnats' thread) and schedules a new one.
-  private func connectionClosed() {
+  /// Follows `connection`'s closing and (re)connections.
+  private func watchConnection(_ connection: NATSConnection) {
+    connection.whenClosed { [weak self, weak connection] in
+      self?.connectionClosed(why: connection?.closedError())
+    }
+    connection.whenConnected { [weak self] in self?.connected() }
+    if connection.current.connection == .connected { connected() }
+  }
+
+  /// Notes that libnats closed the connection (on libnats' thread) because of `error` (the
+  /// servers refused the credentials, or none answered; nil: libnats gave no reason, which
+  /// keeps a refusal's) and schedules a new one.
+  private func connectionClosed(why error: NATSError?) {
     lock.withLock {
-      lastError = "nats: libnats closed the connection to \(configuration.serverList)"
+      if let error {
+        state.failed(error)
+      } else {
+        state.closedWithoutReason("libnats closed the connection to \(configuration.serverList)")
+      }
     }
     scheduleReconnect()
+  }
+
+  /// Notes that libnats connected (also in the background, after no server answered at the
+  /// device's start) or reconnected: probes at once when writes of the journal wait or the last
+  /// exchange found no server, so the journal goes out without the app writing again.
+  private func connected() {
+    let needed = lock.withLock { unhandedPendingCount > 0 || state.outcome == .unreachable }
+    if needed { probeSoon() }
   }
 
   /// Makes a new connection after the next of ``reconnectDelays``, on the backend's queue.
@@ -254,8 +340,8 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
       fresh = try NATSConnection(configuration)
     } catch {
       lock.withLock {
-        lastError = "\(error)"
-        refused = error.kind == .permissionDenied
+        if connection == nil { connectionFailure = error }
+        state.failed(error)
         reconnectAttempts += 1
       }
       scheduleReconnect()
@@ -266,27 +352,24 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
       let closed = (connection, buckets)
       connection = fresh
       buckets = [:]
-      (reconnectAttempts, refused, lastError) = (0, false, nil)
+      reconnectAttempts = 0
+      connectionFailure = nil
       restartWatches(layout: layout(currentAccount)) { $0.cursor }
       return closed
     }
-    fresh.whenClosed { [weak self] in self?.connectionClosed() }
-    do {
-      try pushPending()
-    } catch {
-      // Noted in the status; the store tries its writes again.
-    }
+    watchConnection(fresh)
+    probeSoon()
   }
 
   /// Ends every subscription's watch and starts one on `layout` after the cursor `start` gives
   /// for it, on the current connection, dropping the old watches' deliveries still on their way.
   /// Called with `lock` held.
-  private func restartWatches(
+  func restartWatches(
     layout: NATSKeyLayout, after start: (Subscription) -> NATSCursor?
   ) {
     generation += 1
     for (id, subscription) in subscriptions {
-      subscription.watch.cancel()
+      subscription.watch?.cancel()
       let cursor = start(subscription)
       subscriptions[id]?.watch = makeWatch(id: id, layout: layout, after: cursor)
       subscriptions[id]?.cursor = cursor
@@ -300,24 +383,32 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
   /// - Throws: ``NATSError`` when no server answers (the writes stay in the journal) or the
   ///   servers refuse; `CloudQuotaViolation` naming the writes refused by `CloudQuota` or the
   ///   bucket's limits (the others are saved).
-  private func pushPending() throws {
-    let (pending, target) = lock.withLock { (journal.pending, layout(currentAccount)) }
+  ///   A bucket deleted meanwhile is noticed (see ``onBucketGone(_:_:)``).
+  func pushPending() throws {
+    let target = layout(currentAccountName)
+    try onBucketGone(target) { try pushPending(to: target) }
+  }
+
+  /// Sends the journal's pending writes to `target`'s bucket (see ``pushPending()``). Only a
+  /// write that cannot be encoded leaves the journal unsent; any other failure keeps them all.
+  private func pushPending(to target: NATSKeyLayout) throws {
+    let pending = lock.withLock { journal.pending }
     guard !pending.isEmpty else { return }
-    var refused: [String] = []
+    let refused: [String]
     do {
       refused = try exchange {
         let (bucket, mirror) = try bucket(for: target)
         return try NATSSave.save(
           pending, to: bucket, mirror: mirror, within: configuration.requestTimeout)
       }
-    } catch let error as NATSError where error.kind == .unreachable {
-      throw error
-    } catch {
+    } catch let error as CloudRecordError {
       acknowledge(pending, refused: [])
       throw error
     }
     acknowledge(pending, refused: refused)
-    if !refused.isEmpty { throw CloudQuotaViolation(keys: refused) }
+    let violation = refused.isEmpty ? nil : CloudQuotaViolation(keys: refused)
+    lock.withLock { state.pushed(refusing: violation) }
+    if let violation { throw violation }
   }
 
   /// Takes `pushed` out of the journal's pending writes (and the `refused` ones out of its
@@ -348,7 +439,7 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
   }
 
   /// The journal's records and resume point, for a load without a server.
-  private static func offlineBatch(_ journal: CloudDeviceJournal) -> CloudRecordBatch {
+  static func offlineBatch(_ journal: CloudDeviceJournal) -> CloudRecordBatch {
     CloudRecordBatch(
       records: journal.records,
       cursor: journal.cursor ?? NATSCursor(created: 0, revision: 0).cloudCursor)
@@ -356,24 +447,33 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
 
   /// Writes the journal's file, reporting a failure (the device keeps working from memory).
   /// Called with `lock` held.
-  private func persistJournal() {
-    if let failure = journal.persistReportingFailure() { lastError = failure }
+  func persistJournal() {
+    if let failure = journal.persistReportingFailure() { state.note(failure) }
   }
 
   // MARK: Buckets
 
-  private var currentAccountName: String { lock.withLock { currentAccount } }
+  var currentAccountName: String { lock.withLock { currentAccount } }
 
-  private func layout(_ account: String) -> NATSKeyLayout {
+  func layout(_ account: String) -> NATSKeyLayout {
     NATSKeyLayout(container: configuration.container, account: account)
   }
 
   /// The open bucket of `layout` and the device's copy of it, opened (or created) on first use.
-  private func bucket(for layout: NATSKeyLayout) throws(NATSError) -> (
+  /// - Throws: ``NATSError``; at once, asking no server, once the configuration proved
+  ///   unusable.
+  func bucket(for layout: NATSKeyLayout) throws(NATSError) -> (
     bucket: NATSBucket, mirror: NATSMirror
   ) {
-    let (open, connection) = lock.withLock { (buckets[layout], self.connection) }
+    let (open, connection, unusable, failure) = lock.withLock {
+      (buckets[layout], self.connection, state.unusableError, connectionFailure)
+    }
+    if let unusable { throw unusable }
     if let open { return open }
+    guard let connection else {
+      throw failure
+        ?? NATSError(kind: .unreachable, message: "no connection to \(configuration.serverList)")
+    }
     let bucket = try NATSBucket(layout, on: connection, replicas: configuration.replicas)
     let mirror = NATSMirror(bucket, on: connection)
     return lock.withLock {
@@ -394,21 +494,16 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
       refused: entries.compactMapValues(\.refusal))
   }
 
-  /// Runs `body`, noting its success or failure for ``syncStatus``.
-  private func exchange<T>(_ body: () throws -> T) throws -> T {
+  /// Runs `body`, noting its success or failure for ``syncStatus``; once the configuration
+  /// proved unusable, throws its error at once, asking no server.
+  func exchange<T>(_ body: () throws -> T) throws -> T {
+    if let unusable = lock.withLock({ state.unusableError }) { throw unusable }
     do {
       let result = try body()
-      lock.withLock {
-        lastSync = Date()
-        lastError = nil
-        refused = false
-      }
+      lock.withLock { state.succeeded() }
       return result
     } catch {
-      lock.withLock {
-        lastError = "\(error)"
-        refused = (error as? NATSError)?.kind == .permissionDenied
-      }
+      lock.withLock { state.failed(error) }
       throw error
     }
   }
@@ -418,8 +513,9 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
   /// A watch whose deliveries go through the queue, dropped after an account switch or cancel.
   /// Called with `lock` held.
   private func makeWatch(id: UInt64, layout: NATSKeyLayout, after cursor: NATSCursor?)
-    -> NATSWatch
+    -> NATSWatch?
   {
+    guard let connection else { return nil }
     let generation = self.generation
     return NATSWatch(
       on: connection,
@@ -435,18 +531,22 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
   }
 
   private func deliver(_ change: NATSWatch.Change, to id: UInt64, generation: Int) {
-    let handler: (@Sendable (CloudBackendEvent) -> Void)? = lock.withLock {
-      guard generation == self.generation, let subscription = subscriptions[id] else { return nil }
+    // A delivery is a successful exchange: the journal's writes of an earlier run go out then.
+    let (handler, mustPush): ((@Sendable (CloudBackendEvent) -> Void)?, Bool) = lock.withLock {
+      guard generation == self.generation, let subscription = subscriptions[id] else {
+        return (nil, false)
+      }
       subscriptions[id]?.cursor = change.cursor
-      lastSync = Date()
+      state.delivered()
       journal.absorb(change.records)
       let seen = NATSCursor(journal.cursor)
       if (seen?.revision ?? 0) < change.cursor.revision || seen?.created != change.cursor.created {
         journal.cursor = change.cursor.cloudCursor
       }
       persistJournal()
-      return subscription.handler
+      return (subscription.handler, unhandedPendingCount > 0)
     }
+    if mustPush { probeSoon() }
     handler?(
       .changed(
         CloudRecordBatch(

@@ -107,6 +107,13 @@ final class NATSConnection: @unchecked Sendable {
     events.whenClosed(handler)
   }
 
+  /// Calls `handler` each time libnats connects after a time without a server (its background
+  /// first connection, a reconnection), on libnats' thread. The handler must not destroy the
+  /// connection from there.
+  func whenConnected(_ handler: @escaping @Sendable () -> Void) {
+    events.whenConnected(handler)
+  }
+
   /// Why the connection is closed for good (libnats gives up after the servers refused the
   /// credentials), or nil while it is open or reconnecting.
   func closedError() -> NATSError? {
@@ -150,6 +157,9 @@ final class NATSConnection: @unchecked Sendable {
     private var state = State()
     private var closed = false
     private var closedHandler: (@Sendable () -> Void)?
+    /// Whether the last callback found the connection up.
+    private var wasConnected = false
+    private var connectedHandler: (@Sendable () -> Void)?
 
     /// The state now: read from libnats, not only from its last callback (which runs on
     /// libnats' thread, and under load after requests through the new server succeeded).
@@ -175,6 +185,11 @@ final class NATSConnection: @unchecked Sendable {
       if closedAlready { notifyClosed() }
     }
 
+    /// Calls `handler` at each connection after a time without one.
+    func whenConnected(_ handler: @escaping @Sendable () -> Void) {
+      lock.withLock { connectedHandler = handler }
+    }
+
     /// Calls the closed handler, once.
     private func notifyClosed() {
       let handler = lock.withLock {
@@ -186,12 +201,15 @@ final class NATSConnection: @unchecked Sendable {
 
     /// Reads the connection's status after a libnats callback.
     func noteChange() {
-      let closedNow = lock.withLock { () -> Bool in
-        guard let connection, Self.read(connection, into: &state) else { return false }
-        defer { closed = true }
-        return !closed
+      let (closedNow, connectedNow) = lock.withLock { () -> (Bool, (@Sendable () -> Void)?) in
+        guard let connection else { return (false, nil) }
+        let isClosed = Self.read(connection, into: &state)
+        let isConnected = state.connection == .connected
+        defer { (closed, wasConnected) = (closed || isClosed, isConnected) }
+        return (isClosed && !closed, isConnected && !wasConnected ? connectedHandler : nil)
       }
       if closedNow { notifyClosed() }
+      connectedNow?()
     }
 
     /// Reads `connection`'s server and status into `state`.

@@ -21,7 +21,7 @@ extension NATSError {
     switch status {
     case NATS_SSL_ERROR:
       return NATSError(
-        kind: error.kind,
+        kind: .permissionDenied,
         message: "\(doing): TLS: the server's certificate is not trusted (not signed by the CA"
           + " file, or not for this host): \(reason)")
     case NATS_PROTOCOL_ERROR:

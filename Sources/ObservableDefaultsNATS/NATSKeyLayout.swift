@@ -38,9 +38,15 @@ struct NATSKeyLayout: Sendable, Hashable {
 
   /// The store key of a subject of this bucket, or nil for any other subject.
   func storeKey(subject: String) -> String? {
+    natsKey(subject: subject).flatMap(Self.storeKey)
+  }
+
+  /// The NATS key of a subject of this bucket (what follows `$KV.<bucket>.`), or nil for a
+  /// subject of another bucket.
+  func natsKey(subject: String) -> String? {
     let prefix = "$KV.\(bucket)."
     guard subject.hasPrefix(prefix) else { return nil }
-    return Self.storeKey(String(subject.dropFirst(prefix.count)))
+    return String(subject.dropFirst(prefix.count))
   }
 
   /// The NATS key of the marker a bucket gets when it is opened empty (see ``NATSBucket``): it
@@ -52,8 +58,18 @@ struct NATSKeyLayout: Sendable, Hashable {
     key.isEmpty ? "=" : encode(key, escape: "=", keeping: "-_")
   }
 
-  /// The store key of a NATS key, or nil when it is not an encoded key.
+  /// The store key of a NATS key, or nil when it is not the encoding of a store key: decoding
+  /// is the exact inverse of ``key(_:)``, so a NATS key that another client wrote in any other
+  /// form (lowercase hex `a=2eb`, a sign `x=-0y`, an escaped letter `=41`) names no store key
+  /// and cannot stand for one that has its own canonical NATS key.
   static func storeKey(_ natsKey: String) -> String? {
+    guard let decoded = decodedKey(natsKey), key(decoded) == natsKey else { return nil }
+    return decoded
+  }
+
+  /// The bytes of a NATS key with each `=` and two hex digits read as one byte, as UTF-8 text;
+  /// nil when that fails.
+  private static func decodedKey(_ natsKey: String) -> String? {
     guard natsKey != "=" else { return "" }
     guard natsKey.unicodeScalars.allSatisfy({ encodedKeyCharacters.contains($0) }) else {
       return nil

@@ -58,6 +58,9 @@ final class NATSWatch: @unchecked Sendable {
   private var received: UInt64 = 0
   private var catchUpThrough: UInt64 = 0
   private var batch: [(key: String, bytes: Data)] = []
+  /// The batch's messages whose NATS key encodes no store key (see
+  /// ``NATSKeyLayout/storeKey(_:)``), but the bucket's marker: refused.
+  private var foreign: [RefusedRecords.Refusal] = []
   private var batchRevisions: [String: UInt64] = [:]
   private var batchRevision: UInt64 = 0
   /// Save id → (keys received, keys announced), for the saves in `batch` after the catch-up.
@@ -190,6 +193,13 @@ final class NATSWatch: @unchecked Sendable {
       if let key = bucket.layout.storeKey(subject: subject) {
         batch.append((key, bytes))
         batchRevisions[key] = revision
+      } else if let natsKey = bucket.layout.natsKey(subject: subject),
+        natsKey != NATSKeyLayout.markerKey
+      {
+        foreign.append(
+          RefusedRecords.Refusal(
+            location: "NATS key \(bucket.layout.bucket).\(natsKey)", bytes: bytes,
+            reason: "not the canonical encoding of a store key"))
       }
       if revision > catchUpThrough, let save {
         let parts = save.split(separator: " ")
@@ -225,6 +235,8 @@ final class NATSWatch: @unchecked Sendable {
   private func flush() {
     guard let bucket else { return }
     let decoded = CloudRecordCodec.records(batch) { "NATS key \(bucket.layout.bucket).\($0)" }
+    RefusedRecords.report(foreign)
+    foreign = []
     let change = Change(
       records: decoded.records, refused: decoded.refused, revisions: batchRevisions,
       cursor: NATSCursor(created: bucket.created, revision: batchRevision), saves: saves)

@@ -10,9 +10,11 @@ enum CloudStatusVerb {
   /// Connects a device of `container` (nil: this program's) on the backend the configuration
   /// names, and reports its status and the program's journal.
   ///
-  /// - Returns: The report and the exit status: 0 connected, 69 (`EX_UNAVAILABLE`) offline or
-  ///   connecting, 77 (`EX_NOPERM`) refused, 78 (`EX_CONFIG`) a configuration the engine cannot
-  ///   use (the shared store of a program would fall back to its embedded container).
+  /// - Returns: The report and the exit status: 0 synced or connected, 69 (`EX_UNAVAILABLE`)
+  ///   offline or connecting, 77 (`EX_NOPERM`) refused, 78 (`EX_CONFIG`) a configuration the
+  ///   engine cannot use (the shared store of a program would fall back to its embedded
+  ///   container, and say so in its state). A fallback is never reported as connected: the
+  ///   verb reports the configured engine itself.
   static func run(container: String?) -> (report: String, status: Int32) {
     let name = container ?? CloudContainerDirectory.defaultContainer
     let backend: any CloudBackend
@@ -23,15 +25,21 @@ enum CloudStatusVerb {
     } catch {
       return unusable(error)
     }
-    let status = NSUbiquitousKeyValueStore(backend: backend).syncStatus
+    let store = NSUbiquitousKeyValueStore(backend: backend)
+    store.waitForFirstLoad()
+    let status = store.syncStatus
     let journal = (backend as? any CloudJournaledBackend)?.journalLocation
-    let exitStatus: Int32 =
-      switch status.connection {
-      case .connected: 0
-      case .offline, .connecting: 69
-      case .refused: 77
-      }
-    return (report(status, journal: journal), exitStatus)
+    return (report(status, journal: journal), exitStatus(status))
+  }
+
+  /// 0 synced or connected, 69 offline or connecting, 77 refused, 78 unusable configuration.
+  static func exitStatus(_ status: CloudSyncStatus) -> Int32 {
+    switch status.connection {
+    case .connected: 0
+    case .offline, .connecting: 69
+    case .refused: 77
+    case .unusable: 78
+    }
   }
 
   /// The report of an engine that cannot be used: refused (its servers refused the credentials
@@ -52,32 +60,42 @@ enum CloudStatusVerb {
 
   /// One `name: value` line per field of `status` (`journal` for a backend with one, `error`
   /// only when there is one).
+  ///
+  /// `pending` has one source: the journal a running program holds, when one does (its writes
+  /// are the ones waiting; this device holds none of them), else this device's count.
   static func report(
     _ status: CloudSyncStatus, journal: (url: URL, isHeldElsewhere: Bool)? = nil
   ) -> String {
+    var status = status
+    var journalLine: String?
+    if let journal {
+      let (line, heldPending) = describe(journal)
+      journalLine = line
+      if let heldPending { status.pendingCount = heldPending }
+    }
     var lines = [
       "backend: \(status.backend)", "endpoint: \(status.endpoint ?? "-")",
-      "account: \(status.account)",
-      "state: \(status.connection.rawValue)", "pending: \(status.pendingCount)",
+      "account: \(status.account)", "state: \(status.state)", "pending: \(status.pendingCount)",
       "last sync: \(status.lastSync.map { $0.formatted(.iso8601) } ?? "never")",
     ]
-    if let journal { lines.append("journal: \(describe(journal))") }
+    if let journalLine { lines.append("journal: \(journalLine)") }
     if let error = status.lastError { lines.append("error: \(error)") }
     return lines.joined(separator: "\n")
   }
 
-  /// `<path> (held by a running program: 2 pending)`, `<path> (0 pending)`, or why the file
-  /// cannot be read.
-  private static func describe(_ journal: (url: URL, isHeldElsewhere: Bool)) -> String {
+  /// `<path> (held by a running program)` with the pending writes it holds, `<path>`, or why
+  /// the file cannot be read.
+  private static func describe(_ journal: (url: URL, isHeldElsewhere: Bool)) -> (
+    line: String, heldPending: Int?
+  ) {
     let path = journal.url.path
-    guard FileManager.default.fileExists(atPath: path) else { return "\(path) (none yet)" }
+    guard FileManager.default.fileExists(atPath: path) else { return ("\(path) (none yet)", nil) }
+    guard journal.isHeldElsewhere else { return (path, nil) }
     do {
       let pending = try CloudDeviceJournal.pendingCount(at: journal.url)
-      return journal.isHeldElsewhere
-        ? "\(path) (held by a running program: \(pending) pending)"
-        : "\(path) (\(pending) pending)"
+      return ("\(path) (held by a running program)", pending)
     } catch {
-      return "\(path) (unreadable: \(error))"
+      return ("\(path) (held by a running program; unreadable: \(error))", nil)
     }
   }
 }

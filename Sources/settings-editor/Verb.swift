@@ -157,13 +157,15 @@ enum Verb: String, CaseIterable, Sendable {
       OBSERVABLE_DEFAULTS_ETCD_ENDPOINTS or $XDG_CONFIG_HOME/ObservableDefaults/cloud.conf names \
       endpoints, NATS when OBSERVABLE_DEFAULTS_NATS_SERVERS or the file names servers, else the \
       embedded container), waiting at most the backend's request timeout (3 s), and prints one \
-      'name: value' line each: backend, endpoint, account, state (connected, connecting, \
-      offline, refused), pending (writes not yet acknowledged), last sync (ISO 8601, or never), \
-      journal (the device journal of the program, with the writes it holds, and whether the \
-      program holds it now), and error when the last exchange failed. Exits with 0 when \
-      connected, 69 when offline or still connecting, 77 when the servers refused the \
-      credentials, 78 when the configuration cannot be used (say, a credentials file readable by \
-      others).
+      'name: value' line each: backend, endpoint, account, state (synced: nothing pending and \
+      the last exchange reached the servers' quorum; connected: the last exchange succeeded; \
+      connecting, offline, refused), pending (writes not yet acknowledged: those of the journal \
+      a running program holds, else this device's), last sync (ISO 8601, or never), journal \
+      (the device journal of the program, and whether a running program holds it) and error \
+      when the last exchange failed. Exit status: 0 synced or connected; 69 offline or still \
+      connecting; 77 the servers refused the credentials, a permission or a write; 78 the \
+      configuration cannot be used (say, a credentials file readable by others), so a program \
+      would fall back to its embedded container.
       """
     case .listSchemas:
       """

@@ -27,6 +27,8 @@
 //       cloud store: sets one string and exits without synchronize() (the exit hook saves it)
 //   core-probe cloud-get <root> <container> <key>
 //       cloud store: prints the string value (empty when none)
+//   core-probe cloud-get-status <root> <container> <key>
+//       cloud store: waits for its first load, prints the status summary, then the string value
 //   core-probe cloud-watch <root> <container> <key> <seconds>
 //       cloud store: prints "ready", waits for didChangeExternallyNotification naming <key>,
 //       prints "reason <n> keys <k,…> value <string>" and exits 0; exits 1 after <seconds>
@@ -56,6 +58,9 @@ func foundationDefaults(_ suite: String) -> UserDefaults {
   guard let defaults = UserDefaults(suiteName: suite) else { fail("no suite \(suite)") }
   return defaults
 }
+
+/// The store of `cloud-set`, alive until the exit hook saves it.
+nonisolated(unsafe) var keptStore: NSUbiquitousKeyValueStore?
 
 func cloudStore(root: String, container: String) -> NSUbiquitousKeyValueStore {
   NSUbiquitousKeyValueStore(
@@ -134,10 +139,17 @@ case "cloud-location":
   print(backend.fileURL.path)
 case "cloud-set":
   let given = operands(4)
-  cloudStore(root: given[0], container: given[1]).set(given[3], forKey: given[2])
+  keptStore = cloudStore(root: given[0], container: given[1])
+  keptStore?.set(given[3], forKey: given[2])
 case "cloud-get":
   let given = operands(3)
   print(cloudStore(root: given[0], container: given[1]).string(forKey: given[2]) ?? "")
+case "cloud-get-status":
+  let given = operands(3)
+  let store = cloudStore(root: given[0], container: given[1])
+  store.waitForFirstLoad()
+  print(store.syncStatus.summary)
+  print(store.string(forKey: given[2]) ?? "")
 case "cloud-watch":
   let given = operands(4)
   guard let seconds = Double(given[3]) else { fail("bad cloud-watch seconds") }

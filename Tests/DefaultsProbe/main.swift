@@ -17,6 +17,9 @@
 //   defaults-probe default-cloud-get <key>          the same store: synchronizes, prints "<backend>
 //                                                   <status summary>" and the string value (empty
 //                                                   when none) on a second line
+//   defaults-probe default-cloud-peek <key>         the same store, without synchronizing: prints the
+//                                                   string value (empty when none) and on a second
+//                                                   line the milliseconds the first read took
 //   defaults-probe foundation <suite>               hands Foundation's UserDefaults(suiteName:) to
 //                                                   ProbeSettings, changes it both ways, prints what
 //                                                   the object reads, and exits without synchronize()
@@ -72,6 +75,14 @@ if arguments.count == 2, arguments[0] == "default-cloud-get" {
   store.synchronize()
   print(store.syncStatus.backend, store.syncStatus.summary)
   print(store.string(forKey: arguments[1]) ?? "")
+  exit(0)
+}
+if arguments.count == 2, arguments[0] == "default-cloud-peek" {
+  let started = ContinuousClock.now
+  let value = NSUbiquitousKeyValueStore.default.string(forKey: arguments[1]) ?? ""
+  let elapsed = ContinuousClock.now - started
+  print(value)
+  print(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
   exit(0)
 }
 if arguments.count == 2, arguments[0] == "foundation" {

@@ -94,7 +94,7 @@ import Testing
     let store = NSUbiquitousKeyValueStore(backend: device)
     store.set("v0", forKey: "before")
     #expect(store.synchronize())
-    #expect(device.syncStatus.summary == "connected")
+    #expect(device.syncStatus.summary == "synced")
     cluster.kill9(cluster.members[1])
     cluster.kill9(cluster.members[2])
     for index in 1...3 { store.set("v\(index)", forKey: "k\(index)") }
@@ -104,7 +104,7 @@ import Testing
     try cluster.start(cluster.members[1])
     try cluster.start(cluster.members[2])
     #expect(await poll(within: .seconds(60)) { device.syncStatus.pendingCount == 0 })
-    #expect(device.syncStatus.summary == "connected")
+    #expect(device.syncStatus.summary == "synced")
     let stored = try EtcdCloudBackend(configuration: configuration(cluster.members, root: root))
       .load().records
     #expect(
@@ -129,7 +129,7 @@ import Testing
       ]
       let online = try DefaultsProbe.run(
         ["default-cloud-set", "before", "1"], environment: environment)
-      #expect(online.output == "etcd connected\n")
+      #expect(online.output == "etcd synced\n")
       cluster.kill9(cluster.members[0])
       let offline = try DefaultsProbe.run(
         ["default-cloud-set", "offline", "2"], environment: environment)
@@ -138,7 +138,7 @@ import Testing
       try cluster.waitUntilHealthy()
       let restarted = try DefaultsProbe.run(
         ["default-cloud-get", "offline"], environment: environment)
-      #expect(restarted.output == "etcd connected\n2\n")
+      #expect(restarted.output == "etcd synced\n2\n")
       let stored = try EtcdCloudBackend(
         configuration: EtcdConfiguration(
           endpoints: cluster.endpoints, root: root, container: "defaults-probe")

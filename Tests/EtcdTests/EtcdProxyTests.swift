@@ -46,14 +46,14 @@ import Testing
         "all_proxy": proxy,
       ]
     }
-    #expect(result.output == "etcd connected\n\n")
+    #expect(result.output == "etcd synced\n\n")
     #expect(result.proxy == 0)
     #expect(result.member > 0)
   }
 
   @Test func theConfiguredProxyCarriesEveryRequest() async throws {
     let result = try await sync { _, proxy in ["OBSERVABLE_DEFAULTS_ETCD_PROXY": proxy] }
-    #expect(result.output == "etcd connected\n\n")
+    #expect(result.output == "etcd synced\n\n")
     #expect(result.member == 0)
     #expect(result.proxy > 0)
   }

@@ -43,10 +43,11 @@ import Testing
     let configuration = cluster.configuration(container: freshNATSContainer())
     let device = try NATSCloudBackend(configuration: configuration)
     try device.save(["k": record("first", at: 5)])
+    let connection = try #require(device.connection)
     let bucket = try NATSBucket(
       NATSKeyLayout(container: configuration.container, account: "default"),
-      on: device.connection, replicas: 3)
-    let mirror = NATSMirror(bucket, on: device.connection)
+      on: connection, replicas: 3)
+    let mirror = NATSMirror(bucket, on: connection)
     let read = try mirror.contents(within: 5)
     #expect(read.entries["k"]?.record?.value as? String == "first")
     try NATSCloudBackend(configuration: configuration).save(["other": record("o", at: 7)])
@@ -69,10 +70,11 @@ import Testing
     let configuration = cluster.configuration(container: freshNATSContainer())
     let device = try NATSCloudBackend(configuration: configuration)
     try device.save(["k": record("first", at: 5)])
+    let connection = try #require(device.connection)
     let bucket = try NATSBucket(
       NATSKeyLayout(container: configuration.container, account: "default"),
-      on: device.connection, replicas: 3)
-    let mirror = NATSMirror(bucket, on: device.connection)
+      on: connection, replicas: 3)
+    let mirror = NATSMirror(bucket, on: connection)
     let before = try mirror.contents(within: 5)
     // Another device's save of two keys has written its first; a 600-key save on a loaded
     // machine is seconds long, longer than a load may wait for its copy.

@@ -149,11 +149,21 @@ import Testing
     configuration.servers = ["nats://alice:url-secret-99@" + cluster.urls[0].dropFirst(7)]
     let server = "nats://" + cluster.urls[0].dropFirst(7)
     #expect(
-      throws: NATSError(
-        kind: .permissionDenied, message: "connecting to \(server): Authorization Violation")
-    ) {
-      try NATSCloudBackend(configuration: configuration)
-    }
+      refusalAtLaunch { try NATSCloudBackend(configuration: configuration) }
+        == "nats: connecting to \(server): Authorization Violation")
+    // A program's store does not fall back to its embedded container and say connected:
+    // `cloud status` says refused, with the reason, and exits 77 (EX_NOPERM).
+    let user = NATSTestCluster.User(
+      account: "A", name: NATSTestCluster.accountA.name, password: "wrong-pass-4471")
+    let (status, output) = try cloudStatus(servers: [cluster.urls[0]], user: user)
+    let lines = output.split(separator: "\n").map(String.init)
+    #expect(status == 77)
+    #expect(
+      Array(lines.prefix(4)) == [
+        "backend: nats", "endpoint: -", "account: default", "state: refused",
+      ])
+    #expect(lines.last == "error: nats: connecting to \(cluster.urls[0]): Authorization Violation")
+    #expect(!output.contains(user.password))
   }
 
   @Test func withoutAServerTheDeviceConnectsInTheBackgroundAndReportsOffline() throws {

@@ -52,13 +52,7 @@ import Testing
         try trust.user("forger-device", of: trust.tenant.forged(withSeedOf: stranger)),
       ]
       for user in refused {
-        let refusal: String
-        do {
-          _ = try device(user, state: "refused")
-          refusal = "connected"
-        } catch {
-          refusal = "\(error)"
-        }
+        let refusal = refusalAtLaunch { try device(user, state: "refused") }
         #expect(refusal == "nats: connecting to \(server.urls[0]): Authorization Violation")
         let seeds = [try user.key.seed(), try stranger.seed()]
         #expect(seeds.allSatisfy { $0.hasPrefix("S") && !refusal.contains($0) })

@@ -35,6 +35,7 @@ import Testing
     for index in 1..<10 { try writer.save(["k\(index)": record(index)]) }
     let survivor = try #require(server(of: writer, in: cluster))
     #expect(survivor !== killed)
+    let toldDuring = writer.syncStatus.summary
     try killed.start()
     try cluster.waitUntilReady([killed])
     for index in 10..<20 { try writer.save(["k\(index)": record(index)]) }
@@ -44,6 +45,10 @@ import Testing
     #expect(loaded.count == 20)
     #expect(writer.syncStatus.connection == .connected)
     subscription.cancel()
+    SyncFaultMatrix.expectDocumented(
+      SyncFaultRow(
+        engine: "NATS", fault: "the server in use killed (kill -9)", toldDuring: toldDuring,
+        statusExit: nil, toldAfter: writer.syncStatus.summary, writesArrive: loaded.count == 20))
   }
 
   @Test func quorumLostThenRegainedDeliversThePendingWrites() async throws {
@@ -62,7 +67,14 @@ import Testing
     let lost = cluster.servers.filter { $0 !== kept }
     for server in lost { server.kill9() }
     for index in 1...3 { store.set("v\(index)", forKey: "k\(index)") }
-    #expect(await poll(within: .seconds(30)) { device.syncStatus.lastError != nil })
+    // libnats keeps its socket to the remaining server, which answers every JetStream
+    // request with "No responders": the device is offline, not connected.
+    #expect(
+      await poll(within: .seconds(60)) { device.syncStatus.connection == .offline },
+      "\(device.syncStatus)")
+    let during = store.syncStatus.summary
+    #expect(during == "offline, 3 pending")
+    #expect(device.syncStatus.lastError != nil)
     #expect(store.string(forKey: "k3") == "v3")
     for server in lost { try server.start() }
     try cluster.waitUntilReady(lost)
@@ -81,6 +93,12 @@ import Testing
       ])
     // The records can be read before the device's save returns and clears its last error.
     #expect(await poll(within: .seconds(30)) { device.syncStatus.lastError == nil })
+    #expect(await poll { store.syncStatus.summary == "synced" })
+    SyncFaultMatrix.expectDocumented(
+      SyncFaultRow(
+        engine: "NATS", fault: "quorum lost (2 of 3 servers killed) and regained",
+        toldDuring: during, statusExit: nil, toldAfter: store.syncStatus.summary,
+        writesArrive: stored.count == 4))
   }
 
   @Test func theStreamsLeaderMovingTwiceLosesNoWriteAndDeliversNoneTwice() async throws {

@@ -30,13 +30,7 @@ import Testing
       #expect(try device(known).load().records["theme"]?.value as? String == "dark")
       #expect(writer.syncStatus.account == "default")
 
-      let refusal: String
-      do {
-        _ = try device(unknown)
-        refusal = "connected"
-      } catch {
-        refusal = "\(error)"
-      }
+      let refusal = refusalAtLaunch { try device(unknown) }
       #expect(refusal == "nats: connecting to \(server.urls[0]): Authorization Violation")
       let seed = try String(contentsOf: unknown.seedFile, encoding: .utf8)
       #expect(seed.hasPrefix("SU"))

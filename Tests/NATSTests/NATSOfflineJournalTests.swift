@@ -20,40 +20,78 @@ import Testing
       offline.requestTimeout = 0.5
       let journal = folder.url.appendingPathComponent("\(online.container)/default.plist")
 
-      weak var ended: NATSCloudBackend?
-      do {
-        let backend = try NATSCloudBackend(configuration: offline)
-        ended = backend
-        let store = NSUbiquitousKeyValueStore(backend: backend)
+      // The device ends (as its process would) once its last save gave up.
+      let ended = try await runDeviceToItsEnd(offline) { store in
         store.set("made offline", forKey: "k")
         #expect(!store.synchronize())
         #expect(store.syncStatus.summary == "offline, 1 pending", "counted once")
       }
-      // The device ends (as its process would) once its last save gave up.
-      #expect(await poll { ended == nil })
+      #expect(ended)
       let kept = try #require(try PropertyListFile(url: journal).read()?.values)
       #expect((kept["pending"] as? [String: Any])?.keys.sorted() == ["k"])
 
-      do {
-        // Restarted, still offline: the write is there, pending (the journal's, not the store's).
-        let backend = try NATSCloudBackend(configuration: offline)
-        ended = backend
-        let store = NSUbiquitousKeyValueStore(backend: backend)
+      // Restarted, still offline: the write is there, pending (the journal's, not the store's).
+      let restartedEnded = try await runDeviceToItsEnd(offline) { store in
         #expect(store.string(forKey: "k") == "made offline")
         #expect(store.syncStatus.summary == "offline, 1 pending")
       }
-      #expect(await poll { ended == nil })
+      #expect(restartedEnded)
 
       // Restarted with a server: the first load pushes it.
       let device = try NATSCloudBackend(configuration: online)
       let store = NSUbiquitousKeyValueStore(backend: device)
       #expect(store.string(forKey: "k") == "made offline")
-      #expect(await poll { store.syncStatus.summary == "connected" })
+      #expect(await poll { store.syncStatus.summary == "synced" })
       let reader = try NATSCloudBackend(
         configuration: cluster.configuration(container: online.container))
       #expect(try reader.load().records["k"]?.value as? String == "made offline")
       let after = try #require(try PropertyListFile(url: journal).read()?.values)
       #expect((after["pending"] as? [String: Any])?.isEmpty == true)
+    }
+  }
+
+  @Test func aDeviceRestartedWhileItsServerIsDownPushesItsJournalOnceTheServerIsBack()
+    async throws
+  {
+    let cluster = try NATSTestCluster.singleServer()
+    defer { cluster.remove() }
+    let server = cluster.servers[0]
+    try await withTemporaryFolder { folder in
+      var configuration = cluster.configuration(container: freshNATSContainer())
+      configuration.stateDirectory = folder.url
+      configuration.requestTimeout = 1
+      let ended = try await runDeviceToItsEnd(configuration) { store in
+        store.set("synced", forKey: "before")
+        #expect(store.synchronize())
+        server.kill9()
+        for index in 0..<10 { store.set("v\(index)", forKey: "k\(index)") }
+        #expect(!store.synchronize())
+      }
+      #expect(ended)
+
+      // Restarted while the server is still down: libnats connects in the background.
+      let device = try NATSCloudBackend(configuration: configuration)
+      let store = NSUbiquitousKeyValueStore(backend: device)
+      #expect(store.string(forKey: "k9") == "v9")
+      let during = store.syncStatus.summary
+      #expect(during == "offline, 10 pending")
+      try server.start()
+      try cluster.waitUntilReady()
+      // No write and no synchronize(): the first exchange pushes the journal.
+      var expected = Dictionary(uniqueKeysWithValues: (0..<10).map { ("k\($0)", "v\($0)") })
+      expected["before"] = "synced"
+      let reader = try NATSCloudBackend(
+        configuration: cluster.configuration(container: configuration.container))
+      #expect(
+        await poll(within: .seconds(30)) {
+          (try? reader.load().records.compactMapValues { $0.value as? String }) == expected
+        }, "\(store.syncStatus) \(store.syncStatus.lastError ?? "-")")
+      #expect(await poll { store.syncStatus.summary == "synced" })
+      SyncFaultMatrix.expectDocumented(
+        SyncFaultRow(
+          engine: "NATS", fault: "restarted while its server is down, with pending writes",
+          toldDuring: during, statusExit: nil, toldAfter: store.syncStatus.summary,
+          writesArrive: true))
     }
   }
 

@@ -41,14 +41,9 @@ import Testing
     return try NATSCloudBackend(configuration: configuration)
   }
 
-  /// How creating a device with `tls` on `server` failed.
+  /// How the server refused a device with `tls` at its launch.
   func refusal(on server: NATSTestCluster, tls: CloudTLSFiles) -> String {
-    do {
-      _ = try device(on: server, tls: tls)
-      return "connected"
-    } catch {
-      return "\(error)"
-    }
+    refusalAtLaunch { try device(on: server, tls: tls) }
   }
 
   @Test func aDeviceTrustingTheServersCASyncs() throws {

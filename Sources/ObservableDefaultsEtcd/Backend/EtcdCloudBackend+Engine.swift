@@ -16,3 +16,13 @@ extension EtcdCloudBackend: CloudJournaledBackend {
     lock.withLock { journal.whereKept }
   }
 }
+
+extension EtcdCloudBackend: CloudLocalFirstBackend {
+  /// The journal's records (the last ones read, with this device's pending writes over them)
+  /// and its resume point, without the network.
+  package func localBatch() -> CloudRecordBatch {
+    lock.withLock {
+      CloudRecordBatch(records: journal.records, cursor: journal.cursor ?? EtcdCursor.none)
+    }
+  }
+}

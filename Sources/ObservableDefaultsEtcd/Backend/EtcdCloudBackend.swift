@@ -55,6 +55,12 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
   /// Changes at each account switch; deliveries of an older generation are dropped.
   private var generation = 0
   private var connection = CloudSyncStatus.Connection.connecting
+  /// Whether the last exchange was linearizable (a range or a transaction, which etcd answers
+  /// only with its quorum) or a watch event (sent only for a committed revision).
+  private var reachedQuorum = false
+  /// How many failures were noted: a success counts only when none was noted while its
+  /// exchange ran (a reply received before a member died must not undo the failure seen after).
+  private var failuresNoted = 0
   private var lastSync: Date?
   private var lastError: String?
   private var retryScheduled = false
@@ -107,7 +113,7 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
       CloudSyncStatus(
         backend: "etcd", endpoint: endpoint, account: currentAccount, connection: connection,
         pendingCount: journal.pending.count(where: { accepting[$0.key] != $0.value.timestamp }),
-        lastSync: lastSync, lastError: lastError)
+        lastSync: lastSync, lastError: lastError, reachedQuorum: reachedQuorum)
     }
   }
 
@@ -119,7 +125,7 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
   /// - Throws: ``EtcdError`` when the cluster refuses (permission, authentication); never for an
   ///   unreachable cluster.
   public func load() throws -> CloudRecordBatch {
-    let layout = lock.withLock { self.layout }
+    let (layout, started) = lock.withLock { (self.layout, failuresNoted) }
     do {
       let response = try client.range(key: layout.prefixKey, rangeEnd: layout.rangeEnd)
       let kvs = response.kvs ?? []
@@ -130,7 +136,7 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
       let hasPending = lock.withLock {
         journal.absorb(read.records)
         journal.cursor = cursor.cloudCursor
-        noteSuccess()
+        noteSuccess(startedAfter: started)
         return !journal.pending.isEmpty
       }
       if hasPending { try pushPending() }
@@ -251,14 +257,16 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
   ///   others are saved; all leave the journal).
   private func pushPending() throws {
     let refused: [String] = try pushLock.withLock {
-      let (pending, layout) = lock.withLock { (journal.pending, self.layout) }
+      let (pending, layout, started) = lock.withLock {
+        (journal.pending, self.layout, failuresNoted)
+      }
       guard !pending.isEmpty else { return [] }
       do {
         let refused = try EtcdSaveTransaction.save(pending, under: layout, with: client)
         lock.withLock {
           journal.acknowledge(pending)
           journal.forget(refused, of: pending)
-          noteSuccess()
+          noteSuccess(startedAfter: started)
           persistJournal()
         }
         return refused
@@ -279,8 +287,15 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
 
   // MARK: State (called with `lock` held)
 
-  private func noteSuccess() {
+  /// Notes a linearizable exchange (or a watch event) that started when `started` failures
+  /// were noted: the device is connected and its last exchange reached the cluster's quorum —
+  /// unless a failure was noted since it started (nil: a watch event, which counts unless the
+  /// device is offline; the watch's next stream says when it is back).
+  private func noteSuccess(startedAfter started: Int?) {
+    if let started, started != failuresNoted { return }
+    if started == nil, connection == .offline { return }
     connection = .connected
+    reachedQuorum = true
     lastSync = Date()
     lastError = nil
   }
@@ -289,6 +304,8 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
   /// the device `refused` until an exchange succeeds.
   private func noteFailure(_ error: any Error) {
     lastError = "\(error)"
+    reachedQuorum = false
+    failuresNoted += 1
     if let error = error as? EtcdError,
       error.kind == .authenticationFailed || error.kind == .permissionDenied
     {
@@ -299,6 +316,8 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
   /// Marks the device offline and schedules a retry of the pending writes.
   private func noteOffline(_ error: EtcdError) {
     connection = .offline
+    reachedQuorum = false
+    failuresNoted += 1
     lastError = "\(error)"
     scheduleRetry()
   }
@@ -333,8 +352,9 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
   /// Counts the account's keys (the heartbeat's and the retry's check that a member answers)
   /// and notes the success.
   private func probe(_ layout: EtcdKeyLayout) throws {
+    let started = lock.withLock { failuresNoted }
     _ = try client.range(key: layout.prefixKey, rangeEnd: layout.rangeEnd, countOnly: true)
-    lock.withLock { noteSuccess() }
+    lock.withLock { noteSuccess(startedAfter: started) }
   }
 
   private func scheduleRetry(after delay: TimeInterval = 0.25) {
@@ -346,7 +366,7 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
   }
 
   /// Tries the cluster again: pushes what is pending (or reads one key count); reschedules itself
-  /// with a growing delay (at most 2 s) while no member answers.
+  /// with a growing delay (at most 2 s) while the device is offline.
   private func retry(delay: TimeInterval) {
     let layout = lock.withLock {
       retryScheduled = false
@@ -356,10 +376,12 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
       try probe(layout)
       try pushPending()
     } catch {
-      lock.withLock {
-        guard connection == .offline, !retryScheduled else { return }
-        scheduleRetry(after: min(delay * 2, 2))
-      }
+      // Noted by the probe or the push; the device stays offline.
+    }
+    // Also after a success that did not count (a failure was noted while it ran).
+    lock.withLock {
+      guard connection == .offline, !retryScheduled else { return }
+      scheduleRetry(after: min(delay * 2, 2))
     }
   }
 
@@ -377,8 +399,12 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
         guard let self else { return }
         queue.async { self.deliver(records, cursor: cursor, to: id, generation: generation) }
       },
-      reachability: { [weak self] error, endpoint in
-        self?.watchReached(error: error, endpoint: endpoint)
+      erased: { [weak self] keys in
+        guard let self else { return }
+        queue.async { self.writeAgain(keys, generation: generation) }
+      },
+      reachability: { [weak self] error, endpoint, everyMemberFailed in
+        self?.watchReached(error: error, endpoint: endpoint, everyMemberFailed: everyMemberFailed)
       })
     return EtcdWatch(
       client: client, layout: layout, from: cursor, idleTimeout: configuration.watchIdleTimeout,
@@ -396,7 +422,7 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
       if (seen?.revision ?? 0) < cursor.revision || seen?.clusterID != cursor.clusterID {
         journal.cursor = cursor.cloudCursor
       }
-      noteSuccess()
+      noteSuccess(startedAfter: nil)
       persistJournal()
       return subscription.handler
     }
@@ -405,20 +431,45 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
         CloudRecordBatch(records: records, cursor: cursor.cloudCursor, refused: read.refused)))
   }
 
+  /// Writes again the records of `keys` that another client deleted from the cluster (the
+  /// account's prefix deleted and made again, a restore): this device's records of them, its
+  /// pending writes among them, keep their timestamps, so the devices that write them again
+  /// agree per key (the later write wins) and a record written since is not replaced.
+  private func writeAgain(_ keys: [String], generation: Int) {
+    let mustPush: Bool = lock.withLock {
+      guard generation == self.generation else { return false }
+      let known = journal.records.filter { keys.contains($0.key) }
+      guard !known.isEmpty else { return false }
+      journal.add(pending: known)
+      persistJournal()
+      return true
+    }
+    if mustPush { DispatchQueue.global().async { [weak self] in try? self?.pushPending() } }
+  }
+
   /// A watch's exchange with `endpoint` succeeded (nil) or failed: a success prefers that member
-  /// and, after a disconnection, pushes what is pending.
-  private func watchReached(error: EtcdError?, endpoint: String) {
+  /// and, after a disconnection, pushes what is pending (the device is connected, its quorum
+  /// unproven until a linearizable exchange); a failure on every member in a row makes the
+  /// device offline at once, without waiting for the heartbeat's request to time out.
+  private func watchReached(error: EtcdError?, endpoint: String, everyMemberFailed: Bool) {
     guard let error else {
       client.prefer(endpoint)
       let mustPush = lock.withLock {
         let wasOffline = connection != .connected
+        if wasOffline { reachedQuorum = false }
         connection = .connected
         return wasOffline && !journal.pending.isEmpty
       }
       if mustPush { DispatchQueue.global().async { [weak self] in try? self?.pushPending() } }
       return
     }
-    lock.withLock { noteFailure(error) }
+    lock.withLock {
+      if error.kind == .unreachable, everyMemberFailed {
+        noteOffline(error)
+      } else {
+        noteFailure(error)
+      }
+    }
   }
 
   /// Runs `body` on the backend's queue and waits, or at once when already on it.

@@ -19,8 +19,13 @@ final class EtcdWatch: @unchecked Sendable {
   struct Callbacks: Sendable {
     /// Records to deliver, with the resume point after them.
     let deliver: @Sendable (DecodedRecords, EtcdCursor) -> Void
-    /// Whether the last exchange succeeded (for the sync status), with the failure.
-    let reachability: @Sendable (EtcdError?, _ endpoint: String) -> Void
+    /// Store keys whose etcd keys another client deleted (an operator's `etcdctl del --prefix`,
+    /// a restore): devices never delete one, a removal is a record.
+    let erased: @Sendable ([String]) -> Void
+    /// Whether the last exchange succeeded (for the sync status), with the failure, and whether
+    /// every member failed in a row since the last success (a round of failovers that found no
+    /// member: the cluster is unreachable, not one member).
+    let reachability: @Sendable (EtcdError?, _ endpoint: String, _ everyMemberFailed: Bool) -> Void
   }
 
   private let client: EtcdClient
@@ -35,6 +40,8 @@ final class EtcdWatch: @unchecked Sendable {
   private var clusterID: String?
   private var needsCatchUp = true
   private var endpointIndex = 0
+  /// The failures since the last success.
+  private var failuresInARow = 0
 
   /// Starts watching `layout`'s prefix after `cursor` (everything for nil).
   init(
@@ -76,7 +83,8 @@ final class EtcdWatch: @unchecked Sendable {
           continue
         }
         if isCancelled { return }
-        callbacks.reachability(error, endpoint)
+        failuresInARow += 1
+        callbacks.reachability(error, endpoint, failuresInARow >= client.endpoints.count)
         if error.isInvalidToken { client.invalidateToken() }
         endpointIndex = (endpointIndex + 1) % client.endpoints.count
         sleep(seconds: backoff)
@@ -108,10 +116,16 @@ final class EtcdWatch: @unchecked Sendable {
     clusterID = cluster
     through = max(revision, through)
     needsCatchUp = false
-    callbacks.reachability(nil, client.currentEndpoint)
+    reached(client.currentEndpoint)
     if !read.isEmpty {
       callbacks.deliver(read, EtcdCursor(clusterID: cluster, revision: through))
     }
+  }
+
+  /// Reports a successful exchange with `endpoint`.
+  private func reached(_ endpoint: String) {
+    failuresInARow = 0
+    callbacks.reachability(nil, endpoint, false)
   }
 
   /// One watch stream on `endpoint`, until it ends.
@@ -185,15 +199,15 @@ final class EtcdWatch: @unchecked Sendable {
       needsCatchUp = true
       throw EtcdError(kind: .unreachable, message: "\(endpoint) belongs to another cluster")
     }
-    let events = (result.events ?? []).compactMap { event -> EtcdKeyValue? in
-      guard event.type != "DELETE", let kv = event.kv, (kv.modRevision?.value ?? 0) > through else {
-        return nil
-      }
-      return kv
+    let fresh = (result.events ?? []).filter { ($0.kv?.modRevision?.value ?? 0) > through }
+    let events = fresh.compactMap { $0.type == "DELETE" ? nil : $0.kv }
+    let erased = fresh.compactMap {
+      $0.type == "DELETE" ? $0.kv.flatMap { layout.storeKey($0.key) } : nil
     }
-    if result.created == true { callbacks.reachability(nil, endpoint) }
-    if !events.isEmpty {
-      through = events.compactMap { $0.modRevision?.value }.max() ?? through
+    if result.created == true { reached(endpoint) }
+    if !erased.isEmpty { callbacks.erased(erased) }
+    if !fresh.isEmpty {
+      through = fresh.compactMap { $0.kv?.modRevision?.value }.max() ?? through
       let read = EtcdRecordReader.records(events, layout: layout)
       if !read.isEmpty {
         callbacks.deliver(read, EtcdCursor(clusterID: clusterID ?? "", revision: through))

@@ -21,4 +21,14 @@ import Testing
     #expect(canvas.line(0).contains("[cloud, offline, 2 pending, LIVE]"), "\(canvas.line(0))")
     #expect(screen.redrawCount(source: 0, row: 0) == 0)
   }
+
+  /// `synced` is what the backend states (its last exchange reached a quorum), never the
+  /// editor's guess from a connection with nothing pending.
+  @Test func aConnectionWhoseQuorumIsUnprovenIsShownConnectedNotSynced() {
+    let backend = StatusBackend()
+    backend.set(.connected, pending: 0, reachedQuorum: false)
+    let settings = StatusCloudSettings(store: NSUbiquitousKeyValueStore(backend: backend))
+    let (canvas, _, _) = TestScreen.show(SettingsObjectRows(AnySettings(settings)), rows: 10)
+    #expect(canvas.line(0).contains("[cloud, connected, LIVE]"), "\(canvas.line(0))")
+  }
 }

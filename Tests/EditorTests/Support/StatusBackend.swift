@@ -7,14 +7,15 @@ final class StatusBackend: CloudBackend, @unchecked Sendable {
   private let container = InMemoryCloudBackend()
   private let lock = NSLock()
   private var status = CloudSyncStatus(
-    backend: "test", endpoint: nil, account: "default", connection: .connected)
+    backend: "test", endpoint: nil, account: "default", connection: .connected,
+    reachedQuorum: true)
 
   /// Sets what ``syncStatus`` answers.
-  func set(_ connection: CloudSyncStatus.Connection, pending: Int) {
+  func set(_ connection: CloudSyncStatus.Connection, pending: Int, reachedQuorum: Bool = true) {
     lock.withLock {
       status = CloudSyncStatus(
         backend: "test", endpoint: nil, account: "default", connection: connection,
-        pendingCount: pending)
+        pendingCount: pending, reachedQuorum: reachedQuorum)
     }
   }
 

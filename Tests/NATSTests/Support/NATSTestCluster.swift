@@ -66,6 +66,10 @@ final class NATSTestCluster: LoopbackCluster, @unchecked Sendable {
     /// Decentralized authentication replacing the accounts A and B: the operator's JWT and its
     /// preloaded accounts (the readiness check signs in as its `readiness` user), or nil.
     var operatorMode: NATSOperatorMode? = nil
+    /// The network namespace the servers run in (see ``NATSNetworkNamespace``), and the address
+    /// they listen on (there or on this machine).
+    var namespace: String? = nil
+    var host = "127.0.0.1"
   }
 
   /// The cluster every NATS test shares (a fresh container, so fresh buckets, per test).
@@ -91,8 +95,11 @@ final class NATSTestCluster: LoopbackCluster, @unchecked Sendable {
     self.folder = folder
     servers = (0..<options.size).map { index in
       let name = options.gateway == nil ? "n\(index)" : "\(options.name)-n\(index)"
+      let inNamespace = options.namespace.map { ["/usr/sbin/ip", "netns", "exec", $0] } ?? []
       return LoopbackServer(
-        name: name, arguments: [program, "-c", folder.appendingPathComponent("\(name).conf").path],
+        name: name,
+        arguments: inNamespace
+          + [program, "-c", folder.appendingPathComponent("\(name).conf").path],
         log: folder.appendingPathComponent("\(name).log"))
     }
     LoopbackClusters.register(self)
@@ -119,13 +126,14 @@ final class NATSTestCluster: LoopbackCluster, @unchecked Sendable {
   /// starts the servers and waits until each is ready.
   private func start(ports: [Int]) throws {
     let size = options.size
-    let routes = (0..<size).map { "nats-route://127.0.0.1:\(ports[size + $0])" }
-    urls = (0..<size).map { "nats://127.0.0.1:\(ports[$0])" }
+    let host = options.host
+    let routes = (0..<size).map { "nats-route://\(host):\(ports[size + $0])" }
+    urls = (0..<size).map { "nats://\(host):\(ports[$0])" }
     for (index, server) in servers.enumerated() {
       try Self.configuration(
         name: server.name, index: index, client: ports[index], cluster: ports[size + index],
         routes: routes, storage: folder.appendingPathComponent(server.name), options: options
-      ).write(toFile: server.arguments[2], atomically: true, encoding: .utf8)
+      ).write(toFile: server.arguments.last!, atomically: true, encoding: .utf8)
     }
     for server in servers { try server.start() }
     try waitUntilReady()
@@ -173,13 +181,13 @@ final class NATSTestCluster: LoopbackCluster, @unchecked Sendable {
       : """
       cluster {
         name: \(options.name)
-        listen: 127.0.0.1:\(cluster)
+        listen: \(options.host):\(cluster)
         routes: [\(routes.joined(separator: ", "))]
       }
       """
     return """
       server_name: \(name)
-      listen: 127.0.0.1:\(client)
+      listen: \(options.host):\(client)
       max_payload: 4MB
       jetstream {
         store_dir: "\(storage.path)", max_file_store: \(options.serverStorage), max_memory_store: 32MB
@@ -262,7 +270,44 @@ final class NATSTestCluster: LoopbackCluster, @unchecked Sendable {
   }
 }
 
+extension NATSTestCluster {
+  /// A cluster of its own of one server, with room for a few buckets of 1 replica.
+  static func singleServer() throws -> NATSTestCluster {
+    var options = Options()
+    (options.size, options.accountStorage, options.serverStorage) = (1, "64MB", "256MB")
+    return try NATSTestCluster(options)
+  }
+}
+
+/// Runs `body` with the store of a new device of `configuration`, then waits until the device
+/// has ended (as its process would end once its last save gave up or was done).
+///
+/// - Returns: Whether the device ended within the polling helper's time.
+func runDeviceToItsEnd(
+  _ configuration: NATSConfiguration, _ body: (NSUbiquitousKeyValueStore) throws -> Void
+) async throws -> Bool {
+  weak var ended: NATSCloudBackend?
+  do {
+    let backend = try NATSCloudBackend(configuration: configuration)
+    ended = backend
+    try body(NSUbiquitousKeyValueStore(backend: backend))
+  }
+  return await poll { ended == nil }
+}
+
 /// A fresh container name for one test on the shared cluster.
 func freshNATSContainer() -> String {
   "tests-\(UUID().uuidString.prefix(12))"
+}
+
+/// How the servers refused a device made by `make` at its launch: its last error while it says
+/// `refused` (the device is made all the same, and keeps trying), or else its state, or what
+/// `make` threw.
+func refusalAtLaunch(_ make: () throws -> NATSCloudBackend) -> String {
+  do {
+    let status = try make().syncStatus
+    return status.connection == .refused ? status.lastError ?? "no error" : status.summary
+  } catch {
+    return "threw \(error)"
+  }
 }

@@ -13,7 +13,8 @@ package struct DecodedRecords {
 
 extension CloudRecordCodec {
   /// The records of `encoded` (store key → bytes, in the server's order: a later entry of a key
-  /// wins), without the ones ``decode(_:)`` refuses, which are named in
+  /// wins), without the ones ``decode(_:)`` refuses and those no device keeping ``CloudQuota``
+  /// could have stored (``CloudQuota/excess(key:value:)``), which are named in
   /// ``DecodedRecords/refused`` and told to ``RefusedRecords`` (one line per call, each refused
   /// record once: a reply of a million bad entries must not write a million lines), e.g.
   /// `skipped etcd key /r/c/a/k: not an ObservableDefaults record (3 bytes) (and 2 more)`.
@@ -27,8 +28,12 @@ extension CloudRecordCodec {
     var decoded = DecodedRecords()
     var refusals: [RefusedRecords.Refusal] = []
     for (key, bytes) in encoded {
-      do {
-        decoded.records[key] = try decode(bytes)
+      do throws(CloudRecordError) {
+        let record = try decode(bytes)
+        if let excess = CloudQuota.excess(key: key, value: record.value) {
+          throw CloudRecordError(reason: "the record is beyond the quota: \(excess)")
+        }
+        decoded.records[key] = record
         decoded.refused[key] = nil
       } catch {
         decoded.records[key] = nil

@@ -25,6 +25,11 @@ public final class EmbeddedCloudBackend: CloudBackend, CloudContainerSource, @un
   // Guarded by `lock`.
   private var currentAccount: String
   private var watch: ObservationToken?
+  /// The outcome of the last load or save: `connecting` before the first.
+  private var connection = CloudSyncStatus.Connection.connecting
+  private var lastSync: Date?
+  private var lastError: String?
+  private var fallbackReason: String?
 
   /// Connects a new device to a container.
   ///
@@ -59,10 +64,50 @@ public final class EmbeddedCloudBackend: CloudBackend, CloudContainerSource, @un
       .appendingPathComponent("store.plist", isDirectory: false)
   }
 
-  /// `embedded`, the container file as endpoint, always connected (the file is local).
+  /// The backend the configuration names and why it is not used, when the shared store fell
+  /// back to this container (see ``CloudSyncStatus/fallback``); nil otherwise.
+  package var fallback: String? {
+    get { lock.withLock { fallbackReason } }
+    set { lock.withLock { fallbackReason = newValue } }
+  }
+
+  /// `embedded`, the container file as endpoint, and the outcome of the last load or save:
+  /// `connected` (having reached the quorum of the one container file: it was read or written
+  /// under its lock) after a success, `offline` with the error after a failure, `connecting`
+  /// before the first.
   public var syncStatus: CloudSyncStatus {
-    CloudSyncStatus(
-      backend: "embedded", endpoint: fileURL.path, account: account, connection: .connected)
+    let path = fileURL.path
+    return lock.withLock {
+      CloudSyncStatus(
+        backend: "embedded", endpoint: path, account: currentAccount, connection: connection,
+        lastSync: lastSync, lastError: lastError, reachedQuorum: true, fallback: fallbackReason)
+    }
+  }
+
+  /// Runs one exchange with the container file and notes its outcome for ``syncStatus``.
+  private func exchange<T>(_ body: () throws -> T) throws -> T {
+    do {
+      let result = try body()
+      lock.withLock {
+        connection = .connected
+        lastSync = Date()
+        lastError = nil
+      }
+      return result
+    } catch let violation as CloudQuotaViolation {
+      lock.withLock {
+        connection = .connected
+        lastSync = Date()
+        lastError = "\(violation)"
+      }
+      throw violation
+    } catch {
+      lock.withLock {
+        connection = .offline
+        lastError = "\(error)"
+      }
+      throw error
+    }
   }
 
   func readContents() throws -> CloudContainerContents {
@@ -74,9 +119,9 @@ public final class EmbeddedCloudBackend: CloudBackend, CloudContainerSource, @un
     return try CloudContainerContents(propertyList: values, file: url)
   }
 
-  /// Where writes wait while the container file does not parse: `pending.plist` beside it, in
-  /// the container's own format. Kept across exits; merged into the container (and emptied) by
-  /// the first load or save that finds the container readable again.
+  /// Where writes wait while the container file cannot be read or written: `pending.plist`
+  /// beside it, in the container's own format. Kept across exits; merged into the container (and
+  /// emptied) by the first load or save that finds the container readable again.
   private var pendingURL: URL {
     fileURL.deletingLastPathComponent().appendingPathComponent("pending.plist", isDirectory: false)
   }
@@ -86,28 +131,40 @@ public final class EmbeddedCloudBackend: CloudBackend, CloudContainerSource, @un
   ///
   /// - Throws: ``PropertyListError`` when the file cannot be read or is not a container.
   public func load() throws -> CloudRecordBatch {
-    recoverPending()
-    return try readContents().batch(after: nil)
+    try exchange {
+      recoverPending()
+      return try readContents().batch(after: nil)
+    }
   }
 
   /// Merges `records` into the file under its lock, keeping per key the later timestamp; the
   /// file is not rewritten when no record is newer.
   ///
-  /// While the container file does not parse, the records are also kept in `pending.plist`
-  /// beside it, so they outlive this process and reach the container once it is readable again.
+  /// While the container file cannot be read or written, the records are also kept in
+  /// `pending.plist` beside it (when its folder can be written), so they outlive this process
+  /// and reach the container once it is readable again.
   ///
   /// - Throws: ``PropertyListError`` (the file is then unchanged); ``CloudQuotaViolation`` naming
   ///   the records refused for the container's quota (the others are saved).
   public func save(_ records: [String: CloudRecord]) throws {
-    recoverPending()
-    let refused: [String]
-    do {
-      refused = try Self.merge(records, intoFileAt: fileURL)
-    } catch let error as PropertyListError where error.kind == .malformed {
-      _ = try? Self.merge(records, intoFileAt: pendingURL)
-      throw error
+    try exchange {
+      recoverPending()
+      let refused: [String]
+      do {
+        refused = try Self.merge(records, intoFileAt: fileURL)
+      } catch let error as PropertyListError {
+        _ = try? Self.merge(records, intoFileAt: pendingURL)
+        throw error
+      }
+      if !refused.isEmpty { throw CloudQuotaViolation(keys: refused) }
     }
-    if !refused.isEmpty { throw CloudQuotaViolation(keys: refused) }
+  }
+
+  /// The file keeping the writes that could not reach the container, when it exists (see
+  /// ``save(_:)``): what a program exiting with such writes names.
+  package var keptWritesFile: URL? {
+    let url = pendingURL
+    return FileManager.default.fileExists(atPath: url.path) ? url : nil
   }
 
   /// Merges `records` into the container-format file at `url` under its lock.

@@ -80,7 +80,9 @@ public final class InMemoryCloudBackend: CloudBackend, CloudContainerSource, @un
 
   /// `in-memory`, no endpoint, always connected.
   public var syncStatus: CloudSyncStatus {
-    CloudSyncStatus(backend: "in-memory", endpoint: nil, account: account, connection: .connected)
+    CloudSyncStatus(
+      backend: "in-memory", endpoint: nil, account: account, connection: .connected,
+      reachedQuorum: true)
   }
 
   func readContents() -> CloudContainerContents {

@@ -9,7 +9,8 @@ import Foundation
 /// 3. else the ``EmbeddedCloudBackend`` of ``CloudContainerDirectory``.
 ///
 /// An unusable configuration (say, a credentials file readable by others) is reported on
-/// standard error and the embedded backend is used, so the app still starts. When several engines
+/// standard error and the embedded backend is used, so the app still starts; its state names
+/// the engine and why (``CloudSyncStatus/fallback``), so it never reads as a plain `connected`. When several engines
 /// are configured, the first registered one is used (etcd before NATS).
 package enum CloudDefaultBackend {
   private static let lock = NSLock()
@@ -50,7 +51,9 @@ package enum CloudDefaultBackend {
       Diagnostics.report(
         "NSUbiquitousKeyValueStore", "\(error.engine) not used, the embedded container is: \(error)"
       )
-      return EmbeddedCloudBackend(container: container)
+      let embedded = EmbeddedCloudBackend(container: container)
+      embedded.fallback = "\(error.engine): \(error)"
+      return embedded
     }
   }
 

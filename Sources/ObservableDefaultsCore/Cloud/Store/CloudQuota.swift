@@ -34,6 +34,23 @@ public enum CloudQuota {
     key.utf8.count + valueBytes(value)
   }
 
+  /// Why a record of `key` with `value` (nil: a removal) could never have been stored within
+  /// these limits, whatever else the container holds: its key is longer than
+  /// ``maximumKeyBytes``, or its entry alone takes more than ``maximumTotalBytes``. Nil when
+  /// it fits. Such a record was written by a client that does not keep the quota; a device
+  /// refuses it on its way in (as a record it cannot decode), so that it neither counts against
+  /// the quota of the device's own writes nor reaches the device's copy.
+  package static func excess(key: String, value: Any?) -> String? {
+    let keyBytes = key.utf8.count
+    if keyBytes > maximumKeyBytes {
+      return "its key takes \(keyBytes) bytes, more than the quota's \(maximumKeyBytes)"
+    }
+    guard let value else { return nil }
+    let bytes = entryBytes(key: key, value: value)
+    guard bytes > maximumTotalBytes else { return nil }
+    return "its key and value take \(bytes) bytes, more than the quota's \(maximumTotalBytes)"
+  }
+
   /// The bytes a canonical property-list value counts for.
   static func valueBytes(_ value: Any) -> Int {
     // Metatype comparisons for the scalars, read without a cast: the failing casts to a

@@ -238,6 +238,13 @@ open class NSUbiquitousKeyValueStore: NSObject, @unchecked Sendable {
     device.synchronize()
   }
 
+  /// Waits until the device's first load finished (it answers reads from the backend's local
+  /// copy meanwhile, see ``CloudLocalFirstBackend``): for tools that report the state an
+  /// exchange proved.
+  package func waitForFirstLoad() {
+    device.waitForFirstLoad()
+  }
+
   /// The last failure to read or write the container through this backend; nil after the next
   /// success (an addition to Apple's API).
   public var lastError: (any Error)? {

@@ -13,8 +13,9 @@ import Foundation
 /// - Records from the backend are merged per key by timestamp (the later write wins); observers
 ///   hear only about keys whose value changed. Merging never saves, so devices do not echo each
 ///   other's changes.
-/// - When the first load fails (an unreadable container), writes are kept back until the
-///   container can be read; that first successful read is reported as an initial sync.
+/// - When the first load fails (an unreadable container, refused credentials), writes are kept
+///   back until the container can be read — the load is tried again as a failed save is, and
+///   by every save; that first successful read is reported as an initial sync.
 /// - A save that fails (the backend unreachable, its quorum lost) is tried again by itself after
 ///   ``firstRetryDelay``, then after twice the previous delay up to ``maximumRetryDelay``, until
 ///   one succeeds: a write made while the servers were away reaches them when they are back,
@@ -43,7 +44,7 @@ final class CloudDevice: ObservedStoreState, @unchecked Sendable {
   private var retryDelay = CloudDevice.firstRetryDelay
   @exclusivity(unchecked) var observers = ObserverList<CloudChange>()
   private var latestError: (any Error)?
-  // Set once at the end of `init`.
+  // Set once, after the first load.
   private var subscription: ObservationToken?
 
   /// The delay before a failed save is first tried again: 1 s.
@@ -52,32 +53,69 @@ final class CloudDevice: ObservedStoreState, @unchecked Sendable {
   /// come back within about 10 s (one request per 10 s while they are away).
   static let maximumRetryDelay: TimeInterval = 10
 
-  /// Loads the backend's records and subscribes to its changes.
+  /// The longest a new device of a ``CloudLocalFirstBackend`` waits for its first load before
+  /// it answers reads from the backend's local copy: 0.5 s, so that launching while no server
+  /// answers (a load waits for the request timeout, several seconds) never blocks the first
+  /// read of local values on the network.
+  static let firstLoadWait: TimeInterval = 0.5
+
+  /// Loads the backend's records and subscribes to its changes. A ``CloudLocalFirstBackend``
+  /// whose load takes longer than ``firstLoadWait`` starts from its local copy instead; its load
+  /// goes on in the background and is merged as the initial sync, and writes wait for it.
   init(backend: any CloudBackend) {
     self.backend = backend
     let device = "\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8))"
     clock = HybridLogicalClock(device: device)
     queue = DispatchQueue(label: "ObservableDefaultsCore.cloud.device-" + device)
-    let cursor: CloudCursor?
-    do {
-      let batch = try backend.load()
+    let firstLoad = FirstLoad(backend, on: queue)
+    switch firstLoad.result(within: Self.firstLoadWait) {
+    case .success(let batch)?:
       let (records, refusals) = Self.admitted(batch)
       copy = CloudLocalCopy(records: records)
       refused = refusals
       for record in records.values {
         clock.observe(record.timestamp)
       }
-      cursor = batch.cursor
       hasSynced = true
-    } catch {
+      tagQueue()
+      subscribe(from: batch.cursor)
+    case .failure(let error)?:
       copy = CloudLocalCopy()
-      cursor = nil
       hasSynced = false
       latestError = error
       Self.report(error)
+      tagQueue()
+      subscribe(from: nil)
+      scheduleRetry()
+    case nil:
+      let local = (backend as? any CloudLocalFirstBackend)?.localBatch().records ?? [:]
+      copy = CloudLocalCopy(records: local)
+      for record in local.values { clock.observe(record.timestamp) }
+      hasSynced = false
+      tagQueue()
+      // Runs after the load, on the same serial queue.
+      queue.async { [weak self] in self?.finishFirstLoad(firstLoad) }
     }
-    tagQueue()
-    subscription = backend.subscribe(from: cursor) { [weak self] event in self?.receive(event) }
+  }
+
+  /// Merges a first load that outlasted ``firstLoadWait`` (as the initial sync) and subscribes
+  /// after it; on failure, subscribes from the start, as a device whose first load failed.
+  private func finishFirstLoad(_ firstLoad: FirstLoad) {
+    switch firstLoad.finished {
+    case .success(let batch):
+      merge(batch, reason: NSUbiquitousKeyValueStoreInitialSyncChange)
+      subscribe(from: batch.cursor)
+    case .failure(let error):
+      lock.withLock { latestError = error }
+      Self.report(error)
+      subscribe(from: nil)
+      scheduleRetry()
+    }
+  }
+
+  private func subscribe(from cursor: CloudCursor?) {
+    let token = backend.subscribe(from: cursor) { [weak self] event in self?.receive(event) }
+    lock.withLock { subscription = token }
   }
 
   // MARK: Reading
@@ -177,6 +215,32 @@ final class CloudDevice: ObservedStoreState, @unchecked Sendable {
     return error
   }
 
+  /// The last save, at exit or when the device goes: saves every pending write once more,
+  /// before the first sync too (the backend keeps the later write of each key, or keeps the
+  /// writes for the next launch), then reports what is still unsent (see ``CloudUnsentWrites``).
+  ///
+  /// - Parameter atExit: Whether the program exits (false: the device goes with its store).
+  func saveForExit(atExit: Bool) {
+    let records = lock.withLock { copy.pendingRecords }
+    var unsent = 0
+    if !records.isEmpty {
+      do {
+        try backend.save(records)
+        clearPending(records, error: nil)
+      } catch is CloudQuotaViolation {
+        // Refused by the container: told to observers as the save was.
+      } catch {
+        unsent = records.count
+      }
+    }
+    CloudUnsentWrites.report(unsent, on: backend, atExit: atExit)
+  }
+
+  /// Waits until the first load finished (it runs first on ``queue``).
+  func waitForFirstLoad() {
+    onQueue {}
+  }
+
   /// Saves pending writes now and waits.
   func flush() {
     onQueue { _ = save() }
@@ -209,6 +273,7 @@ final class CloudDevice: ObservedStoreState, @unchecked Sendable {
   /// - Returns: false when the save failed.
   @discardableResult
   private func save() -> Bool {
+    guard loadIfNeverSynced() else { return false }
     let records: [String: CloudRecord] = lock.withLock {
       saveScheduled = false
       return hasSynced ? copy.pendingRecords : [:]
@@ -225,6 +290,24 @@ final class CloudDevice: ObservedStoreState, @unchecked Sendable {
     } catch {
       lock.withLock { latestError = error }
       Self.report(error)
+      scheduleRetry()
+      return false
+    }
+  }
+
+  /// Before the first successful load (it failed: the container unreadable, the credentials
+  /// refused), loads the container and merges it as the initial sync, so the writes kept back
+  /// go out; on failure schedules a retry (see ``scheduleRetry()``), so a device whose servers
+  /// refused it at launch syncs once they accept it, without another write.
+  ///
+  /// - Returns: false when the load failed.
+  private func loadIfNeverSynced() -> Bool {
+    guard !lock.withLock({ hasSynced }) else { return true }
+    do {
+      merge(try backend.load(), reason: NSUbiquitousKeyValueStoreInitialSyncChange)
+      return true
+    } catch {
+      lock.withLock { latestError = error }
       scheduleRetry()
       return false
     }
@@ -357,8 +440,8 @@ final class CloudDevice: ObservedStoreState, @unchecked Sendable {
   }
 
   deinit {
-    subscription?.cancel()
-    if hasSynced, copy.pendingCount > 0 { try? backend.save(copy.pendingRecords) }
+    lock.withLock { subscription }?.cancel()
+    saveForExit(atExit: false)
     CloudDeviceRegistry.shared.remove(self)
   }
 }

@@ -4,7 +4,9 @@ import Foundation
 /// ``NSUbiquitousKeyValueStore`` on one backend in this process shares one device copy.
 ///
 /// Like the suites' registry, the first device installs an `atexit` hook that saves every
-/// device's pending writes, so a value set just before a normal exit reaches the container.
+/// device's pending writes, so a value set just before a normal exit reaches the container; a
+/// device whose writes could not be sent says so on ``Diagnostics`` (one line: how many, and
+/// whether its journal keeps them for the next launch).
 final class CloudDeviceRegistry: Sendable {
   static let shared = CloudDeviceRegistry()
 
@@ -26,10 +28,11 @@ final class CloudDeviceRegistry: Sendable {
     devices.remove(ObjectIdentifier(device.backend), ifStillHolding: ObjectIdentifier(device))
   }
 
-  /// Saves every live device's pending writes and waits (the `atexit` hook).
+  /// Saves every live device's pending writes and waits, and reports the writes left unsent
+  /// (the `atexit` hook; see ``CloudDevice/saveForExit(atExit:)``).
   private func flushAll() {
     for device in devices.liveObjects() {
-      device.flush()
+      device.onQueue { device.saveForExit(atExit: true) }
     }
   }
 }
