@@ -1,0 +1,133 @@
+import Foundation
+import ObservableDefaultsTesting
+
+/// A process the driver talks to: lines to its standard input, its standard output read as
+/// lines as they come (on a thread of their own), its standard error kept for reports.
+final class Agent: @unchecked Sendable {
+  /// What the driver calls it in reports (`writer bin#1`, `observer xml`, `python3 helper`).
+  let name: String
+  let process = Process()
+  private let input = Pipe()
+  private let lock = NSLock()
+  private var lines: [String] = []
+  private var partial = Data()
+  private var errorText = Data()
+  private var outputEnded = false
+
+  /// Starts `executable` with `arguments`, this process's environment with `environment` on top.
+  ///
+  /// - Throws: The error of `Process.run()`.
+  init(name: String, executable: URL, arguments: [String], environment: [String: String] = [:])
+    throws
+  {
+    self.name = name
+    process.executableURL = executable
+    process.arguments = arguments
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    let output = Pipe()
+    let errors = Pipe()
+    process.standardInput = input
+    process.standardOutput = output
+    process.standardError = errors
+    try process.run()
+    read(output.fileHandleForReading) { [self] chunk in receive(chunk) }
+    read(errors.fileHandleForReading) { [self] chunk in
+      lock.withLock {
+        errorText.append(chunk)
+        if errorText.count > 65_536 { errorText = Data(errorText.suffix(32_768)) }
+      }
+    }
+  }
+
+  private func read(_ handle: FileHandle, _ deliver: @escaping @Sendable (Data) -> Void) {
+    Thread {
+      while case let chunk = handle.availableData, !chunk.isEmpty { deliver(chunk) }
+      deliver(Data())
+    }.start()
+  }
+
+  private func receive(_ chunk: Data) {
+    lock.withLock {
+      if chunk.isEmpty { outputEnded = true }
+      partial.append(chunk)
+      while let newline = partial.firstIndex(of: UInt8(ascii: "\n")) {
+        lines.append(String(decoding: partial[partial.startIndex..<newline], as: UTF8.self))
+        partial = Data(partial[(newline + 1)...])
+      }
+    }
+  }
+
+  /// The process identifier, for signals.
+  var processIdentifier: Int32 { process.processIdentifier }
+
+  /// How many lines it printed so far.
+  var lineCount: Int { lock.withLock { lines.count } }
+
+  /// The lines it printed from index `start` on.
+  func lines(from start: Int) -> [String] {
+    lock.withLock { start < lines.count ? Array(lines[start...]) : [] }
+  }
+
+  /// What it printed on standard error, one line: its `Fatal error` line when it trapped, else
+  /// its last three lines.
+  var errorTail: String {
+    let lines = lock.withLock { String(decoding: errorText, as: UTF8.self) }.split(separator: "\n")
+    if let fatal = lines.first(where: { $0.contains("Fatal error") || $0.contains("Could not allocate") }) {
+      return String(fatal)
+    }
+    return lines.suffix(3).joined(separator: " | ")
+  }
+
+  /// Whether its standard output ended (it exited or closed it).
+  var hasEnded: Bool { lock.withLock { outputEnded } }
+
+  /// Writes `line` and a newline to its standard input; false when it no longer reads (the
+  /// driver ignores `SIGPIPE`).
+  @discardableResult
+  func send(_ line: String) -> Bool {
+    let bytes = Array((line + "\n").utf8)
+    let descriptor = input.fileHandleForWriting.fileDescriptor
+    var written = 0
+    while written < bytes.count {
+      let count = bytes[written...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+      if count < 0, errno == EINTR { continue }
+      guard count > 0 else { return false }
+      written += count
+    }
+    return true
+  }
+
+  /// Waits at most `deadline` for a line from index `start` on that `matches`; returns its index
+  /// and text, or nil when the output ended or the deadline passed without one.
+  func waitForLine(
+    from start: Int, within deadline: Duration, where matches: (String) -> Bool
+  ) -> (index: Int, line: String)? {
+    var found: (Int, String)?
+    pollBlocking(within: deadline) {
+      let (seen, ended) = lock.withLock { (start < lines.count ? Array(lines[start...]) : [], outputEnded) }
+      if let offset = seen.firstIndex(where: matches) { found = (start + offset, seen[offset]) }
+      return found != nil || ended
+    }
+    return found
+  }
+
+  /// Kills it with `SIGKILL` and waits for it.
+  func kill() {
+    if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
+    process.waitUntilExit()
+  }
+
+  /// Closes its standard input and waits at most `deadline` for it to exit; kills it after.
+  func stop(within deadline: Duration = .seconds(5)) {
+    try? input.fileHandleForWriting.close()
+    if !pollBlocking(within: deadline, until: { !process.isRunning }) { kill() }
+    process.waitUntilExit()
+  }
+
+  /// How it ended: nil while it runs, else "exit N" or "signal N".
+  var ending: String? {
+    guard !process.isRunning else { return nil }
+    let reason = process.terminationReason == .uncaughtSignal ? "signal" : "exit"
+    return "\(reason) \(process.terminationStatus)"
+  }
+}

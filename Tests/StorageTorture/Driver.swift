@@ -1,0 +1,343 @@
+import Foundation
+import ObservableDefaultsTesting
+import TestSupport
+
+/// Runs the seeded steps of one run, checks the model after each, and counts.
+final class Driver {
+  let seed: UInt64
+  var random: SeededGenerator
+  let workspace: Workspace
+  let executable: URL
+  let helper: Agent
+  var suites: [String: Suite] = [:]
+  var step = 0
+  var operation = Operation.write
+  var counts = Counts()
+  /// Violations printed in full; later ones are counted only.
+  private let printedViolationLimit = 40
+
+  /// What a run did, for the summary line.
+  struct Counts {
+    var steps = 0, processes = 0, kills = 0, injectedFailures = 0, refusedWrites = 0
+    var foreignWrites = 0, violations = 0, acknowledged = 0
+    var operations: [Operation: Int] = [:]
+  }
+
+  /// Prepares the suites (each with 300 filler keys, written by python), the python helper
+  /// and one observer per suite.
+  ///
+  /// - Throws: When the helper cannot start or a suite cannot be made.
+  init(seed: UInt64, workspace: Workspace, executable: URL, resources: URL) throws {
+    self.seed = seed
+    random = SeededGenerator(seed: seed)
+    self.workspace = workspace
+    self.executable = executable
+    helper = try Agent(
+      name: "python3 helper", executable: URL(fileURLWithPath: "/usr/bin/env"),
+      arguments: ["python3", "-u", resources.appendingPathComponent("plist_helper.py").path])
+    counts.processes += 1
+    var made = [
+      Suite(name: "bin", path: workspace.binaryFolder.appendingPathComponent("bin.plist").path, format: "binary"),
+      Suite(name: "xml", path: workspace.xmlFolder.appendingPathComponent("xml.plist").path, format: "xml"),
+    ]
+    if let full = workspace.fullFolder {
+      made.append(Suite(name: "full", path: full.appendingPathComponent("full.plist").path, format: "xml"))
+    }
+    for suite in made {
+      suites[suite.name] = suite
+      let answer = helperRequest(["init", suite.path, suite.format, "300"])
+      guard answer.first == "done", let values = readFile(suite) else {
+        throw Failure(description: "could not make the \(suite.name) suite: \(answer)")
+      }
+      suite.model.settle(values)
+      suite.lastValues = values
+      suite.knownKeys = Set(values.keys)
+      startObserver(suite)
+      suite.observerValues = values
+    }
+  }
+
+  struct Failure: Error, CustomStringConvertible {
+    let description: String
+  }
+
+  // MARK: Processes
+
+  /// Sends one command to the python helper and returns its answer lines (`read` answers
+  /// `ok N` and N lines).
+  func helperRequest(_ fields: [String], within deadline: Duration = .seconds(120)) -> [String] {
+    let start = helper.lineCount
+    helper.send(fields.joined(separator: "\t"))
+    guard let (index, first) = helper.waitForLine(from: start, within: deadline, where: { _ in true })
+    else { return ["error the python3 helper did not answer (\(helper.errorTail))"] }
+    guard first.hasPrefix("ok "), let count = Int(first.dropFirst(3)) else { return [first] }
+    pollBlocking(within: deadline) { helper.lineCount >= index + 1 + count }
+    return Array(helper.lines(from: index).prefix(count + 1))
+  }
+
+  /// The file's values as python's plistlib reads them (key hex → code), or nil when it does not
+  /// parse (a violation is reported).
+  func readFile(_ suite: Suite) -> [String: String]? {
+    let answer = helperRequest(["read", suite.path])
+    guard let first = answer.first, first.hasPrefix("ok ") else {
+      violation(suite, "python3's plistlib cannot read the file: \(answer.first ?? "no answer")")
+      return nil
+    }
+    var values: [String: String] = [:]
+    for line in answer.dropFirst() {
+      let fields = line.split(separator: "\t", maxSplits: 1)
+      guard fields.count == 2 else { continue }
+      values[String(fields[0])] = String(fields[1])
+    }
+    return values
+  }
+
+  func startObserver(_ suite: Suite) {
+    suite.observer?.kill()
+    suite.observer = try? Agent(name: "observer \(suite.name)", executable: executable, arguments: ["observer", suite.path],
+      environment: ["STORAGE_TORTURE_ROLE": "observer", "STORAGE_TORTURE_FILE": suite.path])
+    counts.processes += 1
+    guard let observer = suite.observer, observer.waitForLine(from: 0, within: .seconds(30), where: { $0 == "ready" }) != nil
+    else {
+      violation(suite, "the observer did not start: \(suite.observer?.errorTail ?? "")")
+      return
+    }
+    suite.checkedLines = observer.lineCount
+  }
+
+  /// The writer in `slot` of `suite`, started when there is none (slot 2 of the XML suite with
+  /// its clock 10 s ahead under faketime).
+  func writer(_ suite: Suite, _ slot: Int) -> Agent? {
+    if let running = suite.writers[slot], running.ending == nil { return running }
+    var environment = [
+      "LD_PRELOAD": workspace.writerPreload, "STORAGE_TORTURE_ROLE": "writer",
+      "STORAGE_TORTURE_FILE": suite.path,
+    ]
+    if slot == 2, let faketime = workspace.faketime {
+      environment["LD_PRELOAD"] = faketime
+      environment["FAKETIME"] = "+10s"
+      environment["FAKETIME_DONT_FAKE_MONOTONIC"] = "1"
+    }
+    guard let agent = try? Agent(name: "writer \(suite.name)#\(slot)", executable: executable, arguments: ["writer", suite.path], environment: environment),
+      agent.waitForLine(from: 0, within: .seconds(30), where: { $0 == "ready" }) != nil
+    else {
+      violation(suite, "writer \(suite.name)#\(slot) did not start")
+      return nil
+    }
+    counts.processes += 1
+    suite.writers[slot] = agent
+    return agent
+  }
+
+  /// Kills a writer (a `kill` step, or one retired after a failed write: its pending values die
+  /// with it, so the failed write stays one that may or may not have landed).
+  func retire(_ suite: Suite, _ slot: Int) {
+    suite.writers[slot]?.kill()
+    suite.writers[slot] = nil
+  }
+
+  /// How one command to a writer ended.
+  enum Outcome: Equatable {
+    case acknowledged
+    case failed(String)
+    /// The writer died without answering (a violation unless the driver killed it).
+    case died(String)
+  }
+
+  private var nextCommand = 0
+
+  /// Sends `command` to `writer` and returns the index of its output before it (to wait on).
+  func send(_ command: String, to writer: Agent) -> (id: Int, from: Int) {
+    nextCommand += 1
+    let from = writer.lineCount
+    writer.send("\(nextCommand) \(command)")
+    return (nextCommand, from)
+  }
+
+  /// Waits for the answer to command `id`.
+  func answer(_ id: Int, from start: Int, of writer: Agent, within deadline: Duration = .seconds(120)) -> Outcome {
+    let found = writer.waitForLine(from: start, within: deadline) {
+      $0 == "ack \(id)" || $0.hasPrefix("fail \(id) ")
+    }
+    guard let (_, line) = found else {
+      pollBlocking(within: .seconds(5)) { writer.ending != nil }
+      return .died("\(writer.ending ?? "no answer in time"); stderr: \(writer.errorTail)")
+    }
+    return line.hasPrefix("ack") ? .acknowledged : .failed(String(line.dropFirst("fail \(id) ".count)))
+  }
+
+  /// Sends `command` to the writer in `slot` and waits for the answer; records it in the model
+  /// (`changes`: key hex → code, nil removing) and counts. A writer whose write failed is retired;
+  /// one that died on its own is a violation.
+  @discardableResult
+  func perform(
+    _ command: String, on suite: Suite, slot: Int, changes: [(String, String?)], within deadline: Duration = .seconds(120)
+  ) -> Outcome {
+    for (key, _) in changes { suite.touch(key) }
+    guard let writer = writer(suite, slot) else {
+      for (key, code) in changes { suite.model.indeterminate(key, code) }
+      return .died("no writer")
+    }
+    let (id, from) = send(command, to: writer)
+    let outcome = answer(id, from: from, of: writer, within: deadline)
+    record(outcome, of: command, on: suite, slot: slot, changes: changes)
+    return outcome
+  }
+
+  /// Records how a write ended in the model and the counts.
+  func record(_ outcome: Outcome, of command: String, on suite: Suite, slot: Int, changes: [(String, String?)]) {
+    switch outcome {
+    case .acknowledged:
+      counts.acknowledged += 1
+      for (key, code) in changes { suite.model.acknowledged(key, code) }
+    case .failed:
+      counts.refusedWrites += 1
+      for (key, code) in changes { suite.model.indeterminate(key, code) }
+      retire(suite, slot)
+    case .died(let how):
+      for (key, code) in changes { suite.model.indeterminate(key, code) }
+      violation(suite, "writer \(suite.name)#\(slot) died during `\(String(command.prefix(80)))`: \(how)")
+      retire(suite, slot)
+    }
+  }
+
+  /// Ends every process of the run.
+  func finish() {
+    for suite in suites.values {
+      for slot in Array(suite.writers.keys) { retire(suite, slot) }
+      suite.observer?.stop()
+    }
+    helper.stop()
+  }
+
+  // MARK: Checks
+
+  /// Prints a violation with the seed, the step and the command that replays it.
+  func violation(_ suite: Suite, _ message: String) {
+    // A state that stays wrong is one violation, not one a step.
+    guard suite.reported.insert(message).inserted else { return }
+    counts.violations += 1
+    guard counts.violations <= printedViolationLimit else { return }
+    say(
+      "VIOLATION seed \(seed) step \(step) (\(operation.rawValue), suite \(suite.name)): \(message)\n"
+        + "  replay: storage-torture --seed \(seed) --steps \(step + 1)")
+  }
+
+  /// Checks `suite` against its model: the file parses with python's plistlib and holds what the
+  /// model allows; the observer reads the same values and was told exactly of the keys that
+  /// changed (and of no key nobody wrote). Then the model is the file.
+  func check(_ suite: Suite, within deadline: Duration = .seconds(10)) {
+    guard !suite.isBroken else { return }
+    guard let values = readFile(suite) else {
+      suite.isBroken = true
+      return
+    }
+    for line in suite.model.disagreements(with: values) { violation(suite, line) }
+    suite.model.settle(values)
+    suite.lastValues = values
+    suite.knownKeys.formUnion(values.keys)
+    checkObserver(suite, against: values, within: deadline)
+    suite.touchedBefore = suite.touched
+    suite.touched = []
+  }
+
+  private func checkObserver(_ suite: Suite, against values: [String: String], within deadline: Duration) {
+    guard let observer = suite.observer, observer.ending == nil else {
+      violation(suite, "the observer died: \(suite.observer?.ending ?? "") \(suite.observer?.errorTail ?? "")")
+      startObserver(suite)
+      suite.observerValues = values
+      return
+    }
+    var dump = ObserverDump()
+    let agreed = pollBlocking(within: deadline) {
+      dump = self.dump(observer, keys: suite.knownKeys)
+      return dump.values == values && dump.extra.isEmpty
+    }
+    if !agreed {
+      let keys = Set(dump.values.keys).union(values.keys).filter { dump.values[$0] != values[$0] }.sorted()
+      let shown = keys.prefix(3).map {
+        "\(SuiteModel.show($0)): ours \(SuiteModel.show(code: dump.values[$0])), plistlib \(SuiteModel.show(code: values[$0]))"
+      }
+      violation(
+        suite,
+        "our reader disagrees with plistlib on \(keys.count) keys (\(shown.joined(separator: "; ")))"
+          + (dump.extra.isEmpty ? "" : "; it holds keys nobody wrote: \(dump.extra.prefix(3).map(SuiteModel.show))")
+          + (dump.error.map { "; its last error: \($0)" } ?? ""))
+    }
+    let changed = Set(suite.observerValues.keys).union(dump.values.keys).filter {
+      suite.observerValues[$0] != dump.values[$0]
+    }
+    var told = Set<String>()
+    pollBlocking(within: .seconds(2)) {
+      told = reportedKeys(observer, from: suite.checkedLines)
+      return changed.isSubset(of: told)
+    }
+    suite.checkedLines = observer.lineCount
+    let missed = changed.subtracting(told)
+    if !missed.isEmpty {
+      violation(suite, "observers were not told of \(missed.count) changed keys: \(missed.sorted().prefix(5).map(SuiteModel.show))")
+    }
+    let allowed = changed.union(suite.touched).union(suite.touchedBefore)
+    let false_ = told.subtracting(allowed)
+    if !false_.isEmpty {
+      violation(
+        suite,
+        "observers were told of \(false_.count) keys whose value did not change and nobody wrote: "
+          + "\(false_.sorted().prefix(5).map(SuiteModel.show))")
+    }
+    suite.observerValues = dump.values
+  }
+
+  /// What an observer read: key hex → code, keys it holds that were not asked for, its last error.
+  struct ObserverDump {
+    var values: [String: String] = [:]
+    var extra: [String] = []
+    var error: String?
+  }
+
+  private func dump(_ observer: Agent, keys: Set<String>) -> ObserverDump {
+    let start = observer.lineCount
+    observer.send("dump " + keys.sorted().joined(separator: " "))
+    guard let (begin, _) = observer.waitForLine(from: start, within: .seconds(30), where: { $0 == "values" }),
+      let (end, _) = observer.waitForLine(from: begin, within: .seconds(30), where: { $0 == "end" })
+    else { return ObserverDump(error: "no answer") }
+    var result = ObserverDump()
+    for line in observer.lines(from: begin + 1).prefix(end - begin - 1) {
+      let fields = line.split(separator: " ", maxSplits: 2).map(String.init)
+      switch fields.first {
+      case "v" where fields.count == 3: result.values[fields[1]] = fields[2]
+      case "x" where fields.count == 2: result.extra.append(fields[1])
+      case "e": result.error = String(line.dropFirst(2))
+      default: break
+      }
+    }
+    return result
+  }
+
+  private func reportedKeys(_ observer: Agent, from start: Int) -> Set<String> {
+    var keys = Set<String>()
+    for line in observer.lines(from: start) where line.hasPrefix("change ") {
+      let fields = line.split(separator: " ")
+      guard fields.count == 3, fields[2] != "-" else { continue }
+      keys.formUnion(fields[2].split(separator: ",").map(String.init))
+    }
+    return keys
+  }
+
+  /// After a file that did not parse: it is written again from the last good values, and its
+  /// writers and observer start afresh, so the run goes on.
+  func restore(_ suite: Suite) {
+    guard suite.isBroken else { return }
+    let entries = suite.lastValues.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+    _ = helperRequest(["write", suite.path, suite.format] + entries)
+    for slot in Array(suite.writers.keys) { retire(suite, slot) }
+    if let values = readFile(suite) {
+      suite.model.settle(values)
+      startObserver(suite)
+      suite.observerValues = values
+    }
+    suite.touched = []
+    suite.touchedBefore = []
+    suite.isBroken = false
+  }
+}

@@ -1,0 +1,221 @@
+# The storage torture test's python3 helper (started once by `storage-torture`; see Driver.swift).
+#
+# Reads one command a line on stdin (fields separated by tabs), answers on stdout:
+#   read PATH                   -> "ok N" and N lines "KEYHEX<tab>CODE", or "error MESSAGE"
+#   init PATH FORMAT FILL       -> a new file (xml or binary) with FILL keys fill-000… -> "done"
+#   write PATH FORMAT KEYHEX=CODE…
+#                               -> a new file (xml or binary) holding exactly those values
+#   replace PATH KEYHEX CODE    -> plistlib load, change, write a temporary file, rename over
+#   inplace PATH LOCK KEYHEX CODE SLOW
+#                               -> rewrite the same file in place (open, write, truncate); LOCK 1
+#                                  takes the suite's lock as ObservableDefaults does (flock of
+#                                  .NAME.lock, checked to still be at its path, removed after);
+#                                  SLOW 1 writes in 12 pieces 15 ms apart
+#   truncwrite PATH KEYHEX CODE -> open with truncation, then write (as `cat new > file`)
+#   shift PATH                  -> swap two top-level string entries of an XML file in place:
+#                                  same values, same size, entries at other offsets
+# CODE "-" removes the key. Every change answers "done" or "error MESSAGE". Values travel in the
+# exact text form of Tests/StorageTorture/ValueCode.swift.
+import fcntl
+import os
+import plistlib
+import re
+import sys
+import time
+
+
+def encode(value):
+    if isinstance(value, bool):
+        return "t" if value else "f"
+    if isinstance(value, int):
+        return "i%d" % value
+    if isinstance(value, str):
+        if len(value) > 64 and value == value[0] * len(value):
+            return "u%dx%s" % (len(value), value[0].encode("utf-8", "surrogatepass").hex())
+        return "s" + value.encode("utf-8", "surrogatepass").hex()
+    if isinstance(value, bytes):
+        return "d" + value.hex()
+    if isinstance(value, list):
+        return "[" + ",".join(encode(item) for item in value) + "]"
+    if isinstance(value, dict):
+        entries = sorted((key.encode("utf-8", "surrogatepass").hex(), encode(item))
+                         for key, item in value.items())
+        return "{" + ",".join("k%s=%s" % entry for entry in entries) + "}"
+    if isinstance(value, float):
+        return "r" + repr(value)
+    return "?" + type(value).__name__
+
+
+def decode(code):
+    value, rest = parse(code)
+    if rest:
+        raise ValueError("trailing text in code")
+    return value
+
+
+def token_end(code):
+    ends = [i for i in (code.find(","), code.find("]"), code.find("}")) if i >= 0]
+    return min(ends) if ends else len(code)
+
+
+def parse(code):
+    mark = code[0]
+    if mark == "[":
+        items, rest = [], code[1:]
+        while not rest.startswith("]"):
+            item, rest = parse(rest)
+            items.append(item)
+            rest = rest[1:] if rest.startswith(",") else rest
+        return items, rest[1:]
+    if mark == "{":
+        entries, rest = {}, code[1:]
+        while not rest.startswith("}"):
+            equals = rest.index("=")
+            key = bytes.fromhex(rest[1:equals]).decode("utf-8")
+            entries[key], rest = parse(rest[equals + 1:])
+            rest = rest[1:] if rest.startswith(",") else rest
+        return entries, rest[1:]
+    end = token_end(code)
+    body, rest = code[1:end], code[end:]
+    if mark == "s":
+        return bytes.fromhex(body).decode("utf-8"), rest
+    if mark == "u":
+        count, scalar = body.split("x")
+        return bytes.fromhex(scalar).decode("utf-8") * int(count), rest
+    if mark == "i":
+        return int(body), rest
+    if mark in "tf":
+        return mark == "t", rest
+    if mark == "d":
+        return bytes.fromhex(body), rest
+    raise ValueError("bad code " + code[:20])
+
+
+def load(path):
+    with open(path, "rb") as stream:
+        data = stream.read()
+    return plistlib.loads(data), (plistlib.FMT_BINARY if data.startswith(b"bplist")
+                                  else plistlib.FMT_XML)
+
+
+def changed(path, keyhex, code):
+    values, form = load(path)
+    key = bytes.fromhex(keyhex).decode("utf-8")
+    if code == "-":
+        values.pop(key, None)
+    else:
+        values[key] = decode(code)
+    return plistlib.dumps(values, fmt=form)
+
+
+def lock(path):
+    folder, name = os.path.split(path)
+    lock_path = os.path.join(folder, "." + name + ".lock")
+    while True:
+        descriptor = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+        fcntl.flock(descriptor, fcntl.LOCK_EX)
+        try:
+            at_path = os.lstat(lock_path)
+            held = os.fstat(descriptor)
+            if (at_path.st_dev, at_path.st_ino) == (held.st_dev, held.st_ino):
+                return descriptor, lock_path
+        except FileNotFoundError:
+            pass
+        os.close(descriptor)
+
+
+def unlock(held):
+    descriptor, lock_path = held
+    os.unlink(lock_path)
+    os.close(descriptor)
+
+
+def write_in_place(path, data, slow):
+    descriptor = os.open(path, os.O_WRONLY)
+    try:
+        pieces = 12 if slow else 1
+        size = (len(data) + pieces - 1) // pieces
+        for start in range(0, max(len(data), 1), max(size, 1)):
+            os.pwrite(descriptor, data[start:start + size], start)
+            if slow:
+                time.sleep(0.015)
+        os.ftruncate(descriptor, len(data))
+    finally:
+        os.close(descriptor)
+
+
+def shift(path):
+    with open(path, "rb") as stream:
+        text = stream.read()
+    entries = list(re.finditer(rb"<key>[^<]*</key>\s*<string>[^<]*</string>", text))
+    pairs = [(a, b) for a, b in zip(entries, entries[1:]) if len(a.group(0)) != len(b.group(0))]
+    if not pairs:
+        return "done unchanged"
+    first, second = pairs[len(pairs) // 2]
+    middle = text[first.end():second.start()]
+    swapped = second.group(0) + middle + first.group(0)
+    descriptor = os.open(path, os.O_WRONLY)
+    try:
+        os.pwrite(descriptor, swapped, first.start())
+    finally:
+        os.close(descriptor)
+    return "done"
+
+
+def run(fields):
+    command, path = fields[0], fields[1]
+    if command == "read":
+        values, _ = load(path)
+        if not isinstance(values, dict):
+            return "error the top level is not a dictionary"
+        lines = ["%s\t%s" % (key.encode("utf-8", "surrogatepass").hex(), encode(value))
+                 for key, value in values.items()]
+        return "\n".join(["ok %d" % len(lines)] + lines)
+    if command == "init":
+        form = plistlib.FMT_BINARY if fields[2] == "binary" else plistlib.FMT_XML
+        values = {"fill-%03d" % index: "filler %d" % index for index in range(int(fields[3]))}
+        with open(path, "wb") as stream:
+            stream.write(plistlib.dumps(values, fmt=form))
+        return "done"
+    if command == "write":
+        form = plistlib.FMT_BINARY if fields[2] == "binary" else plistlib.FMT_XML
+        values = {}
+        for entry in fields[3:]:
+            keyhex, code = entry.split("=", 1)
+            values[bytes.fromhex(keyhex).decode("utf-8")] = decode(code)
+        with open(path, "wb") as stream:
+            stream.write(plistlib.dumps(values, fmt=form))
+        return "done"
+    if command == "replace":
+        data = changed(path, fields[2], fields[3])
+        temporary = path + ".helper-tmp"
+        with open(temporary, "wb") as stream:
+            stream.write(data)
+        os.rename(temporary, path)
+        return "done"
+    if command == "inplace":
+        held = lock(path) if fields[2] == "1" else None
+        try:
+            write_in_place(path, changed(path, fields[3], fields[4]), fields[5] == "1")
+        finally:
+            if held:
+                unlock(held)
+        return "done"
+    if command == "truncwrite":
+        data = changed(path, fields[2], fields[3])
+        open(path, "wb").close()  # an empty file, closed: readers are told of it
+        with open(path, "wb") as stream:
+            stream.write(data)
+        return "done"
+    if command == "shift":
+        return shift(path)
+    return "error unknown command " + command
+
+
+for line in sys.stdin:
+    try:
+        answer = run(line.rstrip("\n").split("\t"))
+    except Exception as failure:  # every failure is an answer: the driver decides
+        answer = "error %s: %s" % (type(failure).__name__, str(failure).replace("\n", " ")[:300])
+    sys.stdout.write(answer + "\n")
+    sys.stdout.flush()
