@@ -13,6 +13,8 @@ final class Driver {
   var step = 0
   var operation = Operation.write
   var counts = Counts()
+  /// Whether each step's operation and duration is printed (`--verbose`).
+  var isVerbose = false
   /// Violations printed in full; later ones are counted only.
   private let printedViolationLimit = 40
 

@@ -3,11 +3,13 @@
 // after every step against a reference model (see SuiteModel.swift and the DocC article
 // "Testing the storage").
 //
-//   storage-torture [--seed N] [--steps K] [--minutes M]
+//   storage-torture [--seed N] [--steps K] [--minutes M] [--only OP,…] [--verbose]
 //       runs K steps (default 60), or steps until M minutes have passed; prints each violation
 //       with its seed, step and the command that replays it, then one summary line:
 //       seed, steps, processes, kills, injected failures, foreign writes, violations, seconds,
-//       and one line of operation counts. Exits 1 when there was a violation.
+//       and one line of operation counts (--verbose: each step's operation and duration too).
+//       --only runs only the operations named (see Operation.swift), e.g. --only splice-race.
+//       Exits 1 when there was a violation.
 //   storage-torture writer FILE      one of our writers (WriterRole.swift)
 //   storage-torture observer FILE    an observer of the suite (ObserverRole.swift)
 //       (the driver also sets STORAGE_TORTURE_ROLE and STORAGE_TORTURE_FILE for them)
@@ -53,9 +55,12 @@ do {
   exit(2)
 }
 let signalSources = workspace.removeOnSignals()
+driver.isVerbose = arguments.contains("--verbose")
 
-var schedule = Operation.allCases.shuffled(using: &driver.random)
-let weighted = Operation.allCases.flatMap { Array(repeating: $0, count: $0.weight) }
+let chosen = option("--only").map { $0.split(separator: ",").compactMap { Operation(rawValue: String($0)) } }
+  ?? Operation.allCases
+var schedule = chosen.shuffled(using: &driver.random)
+let weighted = chosen.flatMap { Array(repeating: $0, count: $0.weight) }
 while driver.step < steps {
   if let minutes, Date().timeIntervalSince(started) > minutes * 60 { break }
   let operation = schedule.isEmpty ? weighted.randomElement(using: &driver.random)! : schedule.removeFirst()

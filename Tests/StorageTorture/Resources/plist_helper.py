@@ -10,10 +10,13 @@
 #                               -> rewrite the same file in place (open, write, truncate); LOCK 1
 #                                  takes the suite's lock as ObservableDefaults does (flock of
 #                                  .NAME.lock, checked to still be at its path, removed after);
-#                                  SLOW 1 writes in 12 pieces 15 ms apart
+#                                  SLOW 1 empties the file first, then writes it in 12 pieces
+#                                  60 ms apart (longer than a reader's half-written retries)
 #   truncwrite PATH KEYHEX CODE -> open with truncation, then write (as `cat new > file`)
-#   shift PATH                  -> swap two top-level string entries of an XML file in place:
-#                                  same values, same size, entries at other offsets
+#   shift PATH KEYHEX           -> in place, in an XML file: the string entry before KEYHEX's
+#                                  grows by "xx" and two bytes of white space between tags after
+#                                  it go: same size, KEYHEX's entry two bytes later. Answers
+#                                  "done KEYHEX CODE" naming the entry changed, or "done unchanged"
 # CODE "-" removes the key. Every change answers "done" or "error MESSAGE". Values travel in the
 # exact text form of Tests/StorageTorture/ValueCode.swift.
 import fcntl
@@ -135,31 +138,43 @@ def write_in_place(path, data, slow):
     try:
         pieces = 12 if slow else 1
         size = (len(data) + pieces - 1) // pieces
+        if slow:
+            os.ftruncate(descriptor, 0)
         for start in range(0, max(len(data), 1), max(size, 1)):
-            os.pwrite(descriptor, data[start:start + size], start)
             if slow:
-                time.sleep(0.015)
+                time.sleep(0.06)
+            os.pwrite(descriptor, data[start:start + size], start)
         os.ftruncate(descriptor, len(data))
     finally:
         os.close(descriptor)
 
 
-def shift(path):
+def shift(path, keyhex):
     with open(path, "rb") as stream:
         text = stream.read()
-    entries = list(re.finditer(rb"<key>[^<]*</key>\s*<string>[^<]*</string>", text))
-    pairs = [(a, b) for a, b in zip(entries, entries[1:]) if len(a.group(0)) != len(b.group(0))]
-    if not pairs:
+    key = bytes.fromhex(keyhex)
+    entries = list(re.finditer(rb"<key>([^<]*)</key>\s*<string>([^<]*)</string>", text))
+    places = [index for index, entry in enumerate(entries) if entry.group(1) == key]
+    if not places or places[0] == 0:
         return "done unchanged"
-    first, second = pairs[len(pairs) // 2]
-    middle = text[first.end():second.start()]
-    swapped = second.group(0) + middle + first.group(0)
+    before, entry = entries[places[0] - 1], entries[places[0]]
+    # Two bytes of white space between tags after the key's entry go...
+    after = bytearray(text[entry.end():])
+    gaps = [match.start(1) for match in re.finditer(rb">(\s)", bytes(after))][:2]
+    if len(gaps) < 2:
+        return "done unchanged"
+    for gap in reversed(gaps):
+        del after[gap]
+    # ...and the string before it grows by two: same size, the key's entry two bytes later.
+    grown = before.group(2) + b"xx"
+    edited = (text[:before.start(2)] + grown + text[before.end(2):entry.end()] + bytes(after))
+    assert len(edited) == len(text)
     descriptor = os.open(path, os.O_WRONLY)
     try:
-        os.pwrite(descriptor, swapped, first.start())
+        os.pwrite(descriptor, edited, 0)
     finally:
         os.close(descriptor)
-    return "done"
+    return "done %s %s" % (before.group(1).hex(), encode(grown.decode("utf-8")))
 
 
 def run(fields):
@@ -208,7 +223,7 @@ def run(fields):
             stream.write(data)
         return "done"
     if command == "shift":
-        return shift(path)
+        return shift(path, fields[2])
     return "error unknown command " + command
 
 
