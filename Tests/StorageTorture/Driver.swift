@@ -13,6 +13,8 @@ final class Driver {
   var step = 0
   var operation = Operation.write
   var counts = Counts()
+  /// The options a replay needs besides the seed and the steps (`--only …`).
+  var replayOptions = ""
   /// Whether each step's operation and duration is printed (`--verbose`).
   var isVerbose = false
   /// Violations printed in full; later ones are counted only.
@@ -119,6 +121,7 @@ final class Driver {
       environment["LD_PRELOAD"] = faketime
       environment["FAKETIME"] = "+10s"
       environment["FAKETIME_DONT_FAKE_MONOTONIC"] = "1"
+      environment["NO_FAKE_STAT"] = "1"  // file times as the kernel gives them
     }
     guard let agent = try? Agent(name: "writer \(suite.name)#\(slot)", executable: executable, arguments: ["writer", suite.path], environment: environment),
       agent.waitForLine(from: 0, within: .seconds(30), where: { $0 == "ready" }) != nil
@@ -222,7 +225,7 @@ final class Driver {
     guard counts.violations <= printedViolationLimit else { return }
     say(
       "VIOLATION seed \(seed) step \(step) (\(operation.rawValue), suite \(suite.name)): \(message)\n"
-        + "  replay: storage-torture --seed \(seed) --steps \(step + 1)")
+        + "  replay: storage-torture --seed \(seed) --steps \(step + 1)\(replayOptions)")
   }
 
   /// Checks `suite` against its model: the file parses with python's plistlib and holds what the

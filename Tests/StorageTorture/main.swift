@@ -56,6 +56,7 @@ do {
 }
 let signalSources = workspace.removeOnSignals()
 driver.isVerbose = arguments.contains("--verbose")
+driver.replayOptions = option("--only").map { " --only \($0)" } ?? ""
 
 let chosen = option("--only").map { $0.split(separator: ",").compactMap { Operation(rawValue: String($0)) } }
   ?? Operation.allCases
