@@ -16,7 +16,8 @@ import Testing
   @Test(arguments: [11, 12] as [UInt64])
   func aShortSeededRunBreaksNoRuleOfTheModel(seed: UInt64) throws {
     let result = try ChildProcess.run(
-      ChildProcess.builtProgram("storage-torture"), ["--seed", "\(seed)", "--steps", "\(Self.steps)"])
+      ChildProcess.builtProgram("storage-torture"),
+      ["--seed", "\(seed)", "--steps", "\(Self.steps)"])
     let lines = result.output.split(separator: "\n").map(String.init)
     let summary = try #require(lines.first { $0.hasPrefix("storage-torture seed ") }, "\(result)")
     #expect(summary.contains(" steps \(Self.steps) "), "\(summary)")

@@ -72,7 +72,9 @@ final class Agent: @unchecked Sendable {
   /// its last three lines.
   var errorTail: String {
     let lines = lock.withLock { String(decoding: errorText, as: UTF8.self) }.split(separator: "\n")
-    if let fatal = lines.first(where: { $0.contains("Fatal error") || $0.contains("Could not allocate") }) {
+    if let fatal = lines.first(where: {
+      $0.contains("Fatal error") || $0.contains("Could not allocate")
+    }) {
       return String(fatal)
     }
     return lines.suffix(3).joined(separator: " | ")
@@ -104,7 +106,9 @@ final class Agent: @unchecked Sendable {
   ) -> (index: Int, line: String)? {
     var found: (Int, String)?
     pollBlocking(within: deadline) {
-      let (seen, ended) = lock.withLock { (start < lines.count ? Array(lines[start...]) : [], outputEnded) }
+      let (seen, ended) = lock.withLock {
+        (start < lines.count ? Array(lines[start...]) : [], outputEnded)
+      }
       if let offset = seen.firstIndex(where: matches) { found = (start + offset, seen[offset]) }
       return found != nil || ended
     }

@@ -41,11 +41,16 @@ final class Driver {
       arguments: ["python3", "-u", resources.appendingPathComponent("plist_helper.py").path])
     counts.processes += 1
     var made = [
-      Suite(name: "bin", path: workspace.binaryFolder.appendingPathComponent("bin.plist").path, format: "binary"),
-      Suite(name: "xml", path: workspace.xmlFolder.appendingPathComponent("xml.plist").path, format: "xml"),
+      Suite(
+        name: "bin", path: workspace.binaryFolder.appendingPathComponent("bin.plist").path,
+        format: "binary"),
+      Suite(
+        name: "xml", path: workspace.xmlFolder.appendingPathComponent("xml.plist").path,
+        format: "xml"),
     ]
     if let full = workspace.fullFolder {
-      made.append(Suite(name: "full", path: full.appendingPathComponent("full.plist").path, format: "xml"))
+      made.append(
+        Suite(name: "full", path: full.appendingPathComponent("full.plist").path, format: "xml"))
     }
     for suite in made {
       suites[suite.name] = suite
@@ -72,7 +77,8 @@ final class Driver {
   func helperRequest(_ fields: [String], within deadline: Duration = .seconds(120)) -> [String] {
     let start = helper.lineCount
     helper.send(fields.joined(separator: "\t"))
-    guard let (index, first) = helper.waitForLine(from: start, within: deadline, where: { _ in true })
+    guard
+      let (index, first) = helper.waitForLine(from: start, within: deadline, where: { _ in true })
     else { return ["error the python3 helper did not answer (\(helper.errorTail))"] }
     guard first.hasPrefix("ok "), let count = Int(first.dropFirst(3)) else { return [first] }
     pollBlocking(within: deadline) { helper.lineCount >= index + 1 + count }
@@ -98,10 +104,12 @@ final class Driver {
 
   func startObserver(_ suite: Suite) {
     suite.observer?.kill()
-    suite.observer = try? Agent(name: "observer \(suite.name)", executable: executable, arguments: ["observer", suite.path],
+    suite.observer = try? Agent(
+      name: "observer \(suite.name)", executable: executable, arguments: ["observer", suite.path],
       environment: ["STORAGE_TORTURE_ROLE": "observer", "STORAGE_TORTURE_FILE": suite.path])
     counts.processes += 1
-    guard let observer = suite.observer, observer.waitForLine(from: 0, within: .seconds(30), where: { $0 == "ready" }) != nil
+    guard let observer = suite.observer,
+      observer.waitForLine(from: 0, within: .seconds(30), where: { $0 == "ready" }) != nil
     else {
       violation(suite, "the observer did not start: \(suite.observer?.errorTail ?? "")")
       return
@@ -123,7 +131,10 @@ final class Driver {
       environment["FAKETIME_DONT_FAKE_MONOTONIC"] = "1"
       environment["NO_FAKE_STAT"] = "1"  // file times as the kernel gives them
     }
-    guard let agent = try? Agent(name: "writer \(suite.name)#\(slot)", executable: executable, arguments: ["writer", suite.path], environment: environment),
+    guard
+      let agent = try? Agent(
+        name: "writer \(suite.name)#\(slot)", executable: executable,
+        arguments: ["writer", suite.path], environment: environment),
       agent.waitForLine(from: 0, within: .seconds(30), where: { $0 == "ready" }) != nil
     else {
       violation(suite, "writer \(suite.name)#\(slot) did not start")
@@ -160,7 +171,9 @@ final class Driver {
   }
 
   /// Waits for the answer to command `id`.
-  func answer(_ id: Int, from start: Int, of writer: Agent, within deadline: Duration = .seconds(120)) -> Outcome {
+  func answer(
+    _ id: Int, from start: Int, of writer: Agent, within deadline: Duration = .seconds(120)
+  ) -> Outcome {
     let found = writer.waitForLine(from: start, within: deadline) {
       $0 == "ack \(id)" || $0.hasPrefix("fail \(id) ")
     }
@@ -168,7 +181,8 @@ final class Driver {
       pollBlocking(within: .seconds(5)) { writer.ending != nil }
       return .died("\(writer.ending ?? "no answer in time"); stderr: \(writer.errorTail)")
     }
-    return line.hasPrefix("ack") ? .acknowledged : .failed(String(line.dropFirst("fail \(id) ".count)))
+    return line.hasPrefix("ack")
+      ? .acknowledged : .failed(String(line.dropFirst("fail \(id) ".count)))
   }
 
   /// Sends `command` to the writer in `slot` and waits for the answer; records it in the model
@@ -176,7 +190,8 @@ final class Driver {
   /// one that died on its own is a violation.
   @discardableResult
   func perform(
-    _ command: String, on suite: Suite, slot: Int, changes: [(String, String?)], within deadline: Duration = .seconds(120)
+    _ command: String, on suite: Suite, slot: Int, changes: [(String, String?)],
+    within deadline: Duration = .seconds(120)
   ) -> Outcome {
     for (key, _) in changes { suite.touch(key) }
     guard let writer = writer(suite, slot) else {
@@ -190,7 +205,9 @@ final class Driver {
   }
 
   /// Records how a write ended in the model and the counts.
-  func record(_ outcome: Outcome, of command: String, on suite: Suite, slot: Int, changes: [(String, String?)]) {
+  func record(
+    _ outcome: Outcome, of command: String, on suite: Suite, slot: Int, changes: [(String, String?)]
+  ) {
     switch outcome {
     case .acknowledged:
       counts.acknowledged += 1
@@ -201,7 +218,8 @@ final class Driver {
       retire(suite, slot)
     case .died(let how):
       for (key, code) in changes { suite.model.indeterminate(key, code) }
-      violation(suite, "writer \(suite.name)#\(slot) died during `\(String(command.prefix(80)))`: \(how)")
+      violation(
+        suite, "writer \(suite.name)#\(slot) died during `\(String(command.prefix(80)))`: \(how)")
       retire(suite, slot)
     }
   }
@@ -246,9 +264,13 @@ final class Driver {
     suite.touched = []
   }
 
-  private func checkObserver(_ suite: Suite, against values: [String: String], within deadline: Duration) {
+  private func checkObserver(
+    _ suite: Suite, against values: [String: String], within deadline: Duration
+  ) {
     guard let observer = suite.observer, observer.ending == nil else {
-      violation(suite, "the observer died: \(suite.observer?.ending ?? "") \(suite.observer?.errorTail ?? "")")
+      violation(
+        suite,
+        "the observer died: \(suite.observer?.ending ?? "") \(suite.observer?.errorTail ?? "")")
       startObserver(suite)
       suite.observerValues = values
       return
@@ -259,14 +281,16 @@ final class Driver {
       return dump.values == values && dump.extra.isEmpty
     }
     if !agreed {
-      let keys = Set(dump.values.keys).union(values.keys).filter { dump.values[$0] != values[$0] }.sorted()
+      let keys = Set(dump.values.keys).union(values.keys).filter { dump.values[$0] != values[$0] }
+        .sorted()
       let shown = keys.prefix(3).map {
         "\(SuiteModel.show($0)): ours \(SuiteModel.show(code: dump.values[$0])), plistlib \(SuiteModel.show(code: values[$0]))"
       }
       violation(
         suite,
         "our reader disagrees with plistlib on \(keys.count) keys (\(shown.joined(separator: "; ")))"
-          + (dump.extra.isEmpty ? "" : "; it holds keys nobody wrote: \(dump.extra.prefix(3).map(SuiteModel.show))")
+          + (dump.extra.isEmpty
+            ? "" : "; it holds keys nobody wrote: \(dump.extra.prefix(3).map(SuiteModel.show))")
           + (dump.error.map { "; its last error: \($0)" } ?? ""))
     }
     let changed = Set(suite.observerValues.keys).union(dump.values.keys).filter {
@@ -280,15 +304,18 @@ final class Driver {
     suite.checkedLines = observer.lineCount
     let missed = changed.subtracting(told)
     if !missed.isEmpty {
-      violation(suite, "observers were not told of \(missed.count) changed keys: \(missed.sorted().prefix(5).map(SuiteModel.show))")
-    }
-    let allowed = changed.union(suite.touched).union(suite.touchedBefore)
-    let false_ = told.subtracting(allowed)
-    if !false_.isEmpty {
       violation(
         suite,
-        "observers were told of \(false_.count) keys whose value did not change and nobody wrote: "
-          + "\(false_.sorted().prefix(5).map(SuiteModel.show))")
+        "observers were not told of \(missed.count) changed keys: \(missed.sorted().prefix(5).map(SuiteModel.show))"
+      )
+    }
+    let allowed = changed.union(suite.touched).union(suite.touchedBefore)
+    let unchanged = told.subtracting(allowed)
+    if !unchanged.isEmpty {
+      violation(
+        suite,
+        "observers were told of \(unchanged.count) keys whose value did not change and nobody wrote: "
+          + "\(unchanged.sorted().prefix(5).map(SuiteModel.show))")
     }
     suite.observerValues = dump.values
   }
@@ -303,7 +330,9 @@ final class Driver {
   private func dump(_ observer: Agent, keys: Set<String>) -> ObserverDump {
     let start = observer.lineCount
     observer.send("dump " + keys.sorted().joined(separator: " "))
-    guard let (begin, _) = observer.waitForLine(from: start, within: .seconds(30), where: { $0 == "values" }),
+    guard
+      let (begin, _) = observer.waitForLine(
+        from: start, within: .seconds(30), where: { $0 == "values" }),
       let (end, _) = observer.waitForLine(from: begin, within: .seconds(30), where: { $0 == "end" })
     else { return ObserverDump(error: "no answer") }
     var result = ObserverDump()

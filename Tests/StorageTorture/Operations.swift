@@ -14,7 +14,9 @@ enum Pool {
   static let unicodeKeys = normalisationPairs.flatMap { [$0.0, $0.1] }
   static let allKeys = plainKeys + unicodeKeys
   /// Strings with characters XML 1.0 cannot carry, and carriage returns.
-  static let controlStrings = ["a\u{1}b", "esc\u{1B}[0m", "nul\u{0}end", "line\rreturn", "crlf\r\nend"]
+  static let controlStrings = [
+    "a\u{1}b", "esc\u{1B}[0m", "nul\u{0}end", "line\rreturn", "crlf\r\nend",
+  ]
 
   static func hex(_ key: String) -> String { ValueCode.hex(key.utf8) }
   static func string(_ text: String) -> String { "s" + ValueCode.hex(text.utf8) }
@@ -30,7 +32,9 @@ extension Driver {
     self.operation = operation
     counts.operations[operation, default: 0] += 1
     let began = ContinuousClock.now
-    defer { if isVerbose { say("step \(step) \(operation.rawValue): \(ContinuousClock.now - began)") } }
+    defer {
+      if isVerbose { say("step \(step) \(operation.rawValue): \(ContinuousClock.now - began)") }
+    }
     var written: Set<String> = []
     switch operation {
     case .write: written = [plainWrite()]
@@ -67,21 +71,31 @@ extension Driver {
     switch Int.random(in: 0..<6, using: &random) {
     case 0:
       let letters = (0..<Int.random(in: 1...12, using: &random)).map { _ in
-        pick(Array("abcdefghijklmnopqrstuvwxyz ")) }
+        pick(Array("abcdefghijklmnopqrstuvwxyz "))
+      }
       return Pool.string(String(letters))
     case 1: return "i\(Int.random(in: -1_000_000...1_000_000, using: &random))"
     case 2: return chance(50) ? "t" : "f"
-    case 3: return "d" + ValueCode.hex((0..<Int.random(in: 0...8, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) })
-    case 4: return Pool.string(pick(["caf\u{E9}", "cafe\u{301}", "\u{1F600} emoji", "\u{4E2D}\u{6587}"]))
+    case 3:
+      return "d"
+        + ValueCode.hex(
+          (0..<Int.random(in: 0...8, using: &random)).map { _ in
+            UInt8.random(in: 0...255, using: &random)
+          })
+    case 4:
+      return Pool.string(pick(["caf\u{E9}", "cafe\u{301}", "\u{1F600} emoji", "\u{4E2D}\u{6587}"]))
     default:
       let n = Int.random(in: 0...99, using: &random)
-      return "{k\(Pool.hex("flag"))=t,k\(Pool.hex("list"))=[i\(n),\(Pool.string("two")),{k\(Pool.hex("deep"))=f}]}"
+      return
+        "{k\(Pool.hex("flag"))=t,k\(Pool.hex("list"))=[i\(n),\(Pool.string("two")),{k\(Pool.hex("deep"))=f}]}"
     }
   }
 
   /// A value for a plain write: mostly small, sometimes 64 KiB–2 MiB.
   func anyValue() -> String {
-    chance(15) ? Pool.repeated(pick(["a", "b", "q"]), Int.random(in: 65_536...2_000_000, using: &random)) : smallValue()
+    chance(15)
+      ? Pool.repeated(pick(["a", "b", "q"]), Int.random(in: 65_536...2_000_000, using: &random))
+      : smallValue()
   }
 
   // MARK: Our writers
@@ -97,7 +111,8 @@ extension Driver {
       let new = Pool.hex(pick(Pool.allKeys))
       guard new != key else { fallthrough }
       let value = suite.lastValues[key] ?? smallValue()
-      perform("rename \(key) \(new) \(value)", on: suite, slot: slot, changes: [(key, nil), (new, value)])
+      perform(
+        "rename \(key) \(new) \(value)", on: suite, slot: slot, changes: [(key, nil), (new, value)])
     case 3:
       perform("sync", on: suite, slot: slot, changes: [])
     default:
@@ -112,11 +127,14 @@ extension Driver {
     let (composed, decomposed) = pick(Pool.normalisationPairs)
     for (slot, key) in [(0, composed), (1, decomposed)] {
       let value = smallValue()
-      perform("set \(Pool.hex(key)) \(value)", on: suite, slot: slot, changes: [(Pool.hex(key), value)])
+      perform(
+        "set \(Pool.hex(key)) \(value)", on: suite, slot: slot, changes: [(Pool.hex(key), value)])
     }
     let other = Pool.hex(pick(Pool.plainKeys))
     let value = smallValue()
-    perform("set \(other) \(value)", on: suite, slot: Int.random(in: 0...1, using: &random), changes: [(other, value)])
+    perform(
+      "set \(other) \(value)", on: suite, slot: Int.random(in: 0...1, using: &random),
+      changes: [(other, value)])
     return suite.name
   }
 
@@ -142,7 +160,9 @@ extension Driver {
       }
     }
     for (writer, slot, id, from, changes) in pending {
-      record(answer(id, from: from, of: writer), of: "set (concurrent)", on: suite, slot: slot, changes: changes)
+      record(
+        answer(id, from: from, of: writer), of: "set (concurrent)", on: suite, slot: slot,
+        changes: changes)
     }
     return suite.name
   }
@@ -151,7 +171,9 @@ extension Driver {
     let suite = mainSuite()
     let slot = Int.random(in: 0...1, using: &random)
     let key = Pool.hex(pick(Pool.allKeys))
-    let value = chance(50) ? smallValue() : Pool.repeated("k", Int.random(in: 100_000...3_000_000, using: &random))
+    let value =
+      chance(50)
+      ? smallValue() : Pool.repeated("k", Int.random(in: 100_000...3_000_000, using: &random))
     suite.touch(key)
     guard let writer = writer(suite, slot) else { return suite.name }
     let (id, from) = send("set \(key) \(value)", to: writer)
@@ -207,14 +229,19 @@ extension Driver {
     guard let suite = suites["bin"] else { return "bin" }
     let key = Pool.hex("huge")
     let value = Pool.repeated("h", 270 << 20)
-    perform("set \(key) \(value)", on: suite, slot: 0, changes: [(key, value)], within: .seconds(300))
+    perform(
+      "set \(key) \(value)", on: suite, slot: 0, changes: [(key, value)], within: .seconds(300))
     retire(suite, 0)
     check(suite, within: .seconds(15))
     restore(suite)
     counts.foreignWrites += 1
     suite.touch(key)
     let answer = helperRequest(["replace", suite.path, key, "-"], within: .seconds(300))
-    if answer.first == "done" { suite.model.acknowledged(key, nil) } else { suite.model.indeterminate(key, nil) }
+    if answer.first == "done" {
+      suite.model.acknowledged(key, nil)
+    } else {
+      suite.model.indeterminate(key, nil)
+    }
     return suite.name
   }
 
@@ -224,7 +251,8 @@ extension Driver {
     let suite = mainSuite()
     let plain = pick(Pool.plainKeys)
     let key = Pool.hex(operation == .plutil ? plain : pick(Pool.allKeys))
-    let value = operation == .plutil ? Pool.string(plain + "-by-plutil") : (chance(20) ? "-" : smallValue())
+    let value =
+      operation == .plutil ? Pool.string(plain + "-by-plutil") : (chance(20) ? "-" : smallValue())
     suite.touch(key)
     counts.foreignWrites += 1
     let done: Bool
@@ -232,7 +260,8 @@ extension Driver {
     case .plutil:
       guard let plutil = workspace.plutil else { return suite.name }
       counts.processes += 1
-      done = Workspace.run(plutil, ["-replace", plain, "-string", plain + "-by-plutil", suite.path])
+      done = Workspace.run(
+        plutil, ["-replace", plain, "-string", plain + "-by-plutil", suite.path])
     default:
       let command = operation == .foreignReplace ? "replace" : "truncwrite"
       done = helperRequest([command, suite.path, key, value]).first == "done"
@@ -254,8 +283,12 @@ extension Driver {
     suite.touch(theirs)
     counts.foreignWrites += 1
     let start = helper.lineCount
-    helper.send(["inplace", suite.path, locked ? "1" : "0", theirs, theirValue, slow ? "1" : "0"].joined(separator: "\t"))
-    let outcome = perform("set \(ours) \(ourValue)", on: suite, slot: Int.random(in: 0...1, using: &random), changes: [(ours, ourValue)])
+    helper.send(
+      ["inplace", suite.path, locked ? "1" : "0", theirs, theirValue, slow ? "1" : "0"].joined(
+        separator: "\t"))
+    let outcome = perform(
+      "set \(ours) \(ourValue)", on: suite, slot: Int.random(in: 0...1, using: &random),
+      changes: [(ours, ourValue)])
     let answer = helper.waitForLine(from: start, within: .seconds(60)) { _ in true }?.line
     if answer == "done", locked {
       suite.model.acknowledged(theirs, theirValue)
@@ -282,10 +315,13 @@ extension Driver {
       Pool.string("the second \(Int.random(in: 0...9, using: &random))"),
     ]
     for (key, value) in zip([first, second], values) {
-      guard perform("set \(key) \(value)", on: suite, slot: 2, changes: [(key, value)]) == .acknowledged
+      guard
+        perform("set \(key) \(value)", on: suite, slot: 2, changes: [(key, value)]) == .acknowledged
       else { return suite.name }
     }
-    guard perform("sync", on: suite, slot: 2, changes: []) == .acknowledged else { return suite.name }
+    guard perform("sync", on: suite, slot: 2, changes: []) == .acknowledged else {
+      return suite.name
+    }
     counts.foreignWrites += 1
     let shifted = helperRequest(["shift", suite.path, second]).first?.split(separator: " ") ?? []
     if shifted.count == 3 {

@@ -53,8 +53,10 @@ struct SuiteModel {
   /// A key hex shown as its text and its hex (`"café" (636166c3a9)`).
   static func show(_ key: String) -> String {
     let text = ValueCode.key(Substring(key)) ?? "?"
-    let escaped = text.unicodeScalars.map { $0.isASCII && $0.value >= 32 ? String($0) : "\\u{\(String($0.value, radix: 16))}" }
-      .joined()
+    let escaped = text.unicodeScalars.map {
+      $0.isASCII && $0.value >= 32 ? String($0) : "\\u{\(String($0.value, radix: 16))}"
+    }
+    .joined()
     return "\"\(escaped)\" (\(key))"
   }
 

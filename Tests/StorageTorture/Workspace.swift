@@ -36,7 +36,8 @@ final class Workspace: @unchecked Sendable {
   /// - Throws: The error of making the scratch folders.
   init(resources: URL) throws {
     let shm = FileManager.default.fileExists(atPath: "/dev/shm")
-    scratch = try shm
+    scratch =
+      try shm
       ? TemporaryFolder(at: URL(fileURLWithPath: "/dev/shm/storage-torture-\(getpid())"))
       : TemporaryFolder(prefix: "storage-torture")
     binaryFolder = scratch.file("binary")
@@ -48,14 +49,17 @@ final class Workspace: @unchecked Sendable {
     let image = imageFolder.file("coarse.img").path
     let coarse = scratch.file("coarse")
     try FileManager.default.createDirectory(at: coarse, withIntermediateDirectories: true)
-    if isRoot, Self.run("truncate", ["-s", "96M", image]), Self.run("mkfs.ext4", ["-q", "-F", "-I", "128", image]),
+    if isRoot, Self.run("truncate", ["-s", "96M", image]),
+      Self.run("mkfs.ext4", ["-q", "-F", "-I", "128", image]),
       Self.run("mount", ["-o", "loop", image, coarse.path])
     {
       mounted.append(coarse.path)
       xmlFolder = coarse
       hasCoarseTimestamps = true
     } else {
-      say("note: no ext4 image with 1-second timestamps (needs root and mkfs.ext4); the splice race is weaker")
+      say(
+        "note: no ext4 image with 1-second timestamps (needs root and mkfs.ext4); the splice race is weaker"
+      )
       xmlFolder = scratch.file("xml")
       try FileManager.default.createDirectory(at: xmlFolder, withIntermediateDirectories: true)
       hasCoarseTimestamps = false
@@ -79,14 +83,24 @@ final class Workspace: @unchecked Sendable {
     hasAllocationShim =
       Self.run(
         Self.which("clang") ?? "cc",
-        ["-shared", "-fPIC", "-O2", "-o", shim, resources.appendingPathComponent("allocation_failure.c").path])
+        [
+          "-shared", "-fPIC", "-O2", "-o", shim,
+          resources.appendingPathComponent("allocation_failure.c").path,
+        ])
     if !hasAllocationShim { say("note: the allocation shim did not build: no allocation failures") }
-    writerPreload = ((hasFiu ? fiu : []) + (hasAllocationShim ? [shim] : [])).joined(separator: " ")
+    // The shim first: libfiu's preload wraps malloc too, and the shim tells the program's own
+    // allocations by their caller.
+    writerPreload = ((hasAllocationShim ? [shim] : []) + (hasFiu ? fiu : [])).joined(separator: " ")
     plutil = Self.which("plutil")
-    faketime = ["/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1", "/usr/lib/aarch64-linux-gnu/faketime/libfaketime.so.1", "/usr/lib/faketime/libfaketime.so.1"]
-      .first { FileManager.default.fileExists(atPath: $0) }
+    faketime = [
+      "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1",
+      "/usr/lib/aarch64-linux-gnu/faketime/libfaketime.so.1", "/usr/lib/faketime/libfaketime.so.1",
+    ]
+    .first { FileManager.default.fileExists(atPath: $0) }
     if plutil == nil { say("note: no plutil on PATH: no plutil steps") }
-    if faketime == nil { say("note: no faketime (Debian faketime): the splice race runs on the real clock") }
+    if faketime == nil {
+      say("note: no faketime (Debian faketime): the splice race runs on the real clock")
+    }
   }
 
   /// The folder `name` of `PATH` holds an executable of, or nil.

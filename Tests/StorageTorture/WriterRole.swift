@@ -52,7 +52,9 @@ enum WriterRole {
     let description: String
   }
 
-  private static func perform(_ fields: [String], on defaults: PropertyListDefaults, with fault: Fault)
+  private static func perform(
+    _ fields: [String], on defaults: PropertyListDefaults, with fault: Fault
+  )
     throws
   {
     func key(_ index: Int) throws -> String {
@@ -74,7 +76,8 @@ enum WriterRole {
     case "rename": values = [try key(1): nil, try key(2): try value(3)]
     case "sync":
       guard defaults.synchronize() else {
-        throw BadCommand(description: "synchronize failed: \(String(describing: defaults.lastError))")
+        throw BadCommand(
+          description: "synchronize failed: \(String(describing: defaults.lastError))")
       }
       return
     default: throw BadCommand(description: "unknown command \(fields)")

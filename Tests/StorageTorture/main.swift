@@ -49,7 +49,8 @@ let workspace: Workspace
 let driver: Driver
 do {
   workspace = try Workspace(resources: resources)
-  driver = try Driver(seed: seed, workspace: workspace, executable: executable, resources: resources)
+  driver = try Driver(
+    seed: seed, workspace: workspace, executable: executable, resources: resources)
 } catch {
   say("storage-torture: \(error)")
   exit(2)
@@ -58,13 +59,15 @@ let signalSources = workspace.removeOnSignals()
 driver.isVerbose = arguments.contains("--verbose")
 driver.replayOptions = option("--only").map { " --only \($0)" } ?? ""
 
-let chosen = option("--only").map { $0.split(separator: ",").compactMap { Operation(rawValue: String($0)) } }
+let chosen =
+  option("--only").map { $0.split(separator: ",").compactMap { Operation(rawValue: String($0)) } }
   ?? Operation.allCases
 var schedule = chosen.shuffled(using: &driver.random)
 let weighted = chosen.flatMap { Array(repeating: $0, count: $0.weight) }
 while driver.step < steps {
   if let minutes, Date().timeIntervalSince(started) > minutes * 60 { break }
-  let operation = schedule.isEmpty ? weighted.randomElement(using: &driver.random)! : schedule.removeFirst()
+  let operation =
+    schedule.isEmpty ? weighted.randomElement(using: &driver.random)! : schedule.removeFirst()
   driver.run(operation)
   driver.step += 1
 }
@@ -78,5 +81,6 @@ say(
     + "violations \(counts.violations) seconds \(Int(Date().timeIntervalSince(started)))")
 say(
   "operations "
-    + Operation.allCases.map { "\($0.rawValue)=\(counts.operations[$0] ?? 0)" }.joined(separator: " "))
+    + Operation.allCases.map { "\($0.rawValue)=\(counts.operations[$0] ?? 0)" }.joined(
+      separator: " "))
 exit(counts.violations == 0 ? 0 : 1)
