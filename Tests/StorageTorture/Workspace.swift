@@ -19,12 +19,8 @@ final class Workspace: @unchecked Sendable {
   /// The folder of the suite that runs out of space: a 1 MiB tmpfs, nil when it could not be
   /// mounted (not root).
   let fullFolder: URL?
-  /// Whether the XML suite is on the coarse-timestamp image.
-  let hasCoarseTimestamps: Bool
   /// `LD_PRELOAD` for our writers: libfiu's preloads and the allocation shim (whichever exist).
   let writerPreload: String
-  let hasFiu: Bool
-  let hasAllocationShim: Bool
   let plutil: String?
   /// libfaketime (Debian faketime), preloaded into the writer whose clock runs ahead.
   let faketime: String?
@@ -55,14 +51,12 @@ final class Workspace: @unchecked Sendable {
     {
       mounted.append(coarse.path)
       xmlFolder = coarse
-      hasCoarseTimestamps = true
     } else {
       say(
         "note: no ext4 image with 1-second timestamps (needs root and mkfs.ext4); the splice race is weaker"
       )
       xmlFolder = scratch.file("xml")
       try FileManager.default.createDirectory(at: xmlFolder, withIntermediateDirectories: true)
-      hasCoarseTimestamps = false
     }
     imageFolder.remove()  // the mounted image stays alive until unmounted
     let full = scratch.file("full")
@@ -77,10 +71,10 @@ final class Workspace: @unchecked Sendable {
     mounts = mounted
     let fiu = ["/usr/lib/fiu/fiu_run_preload.so", "/usr/lib/fiu/fiu_posix_preload.so"]
       .filter { FileManager.default.fileExists(atPath: $0) }
-    hasFiu = fiu.count == 2
+    let hasFiu = fiu.count == 2
     if !hasFiu { say("note: libfiu is not installed (Debian fiu-utils): no I/O failures") }
     let shim = scratch.file("allocation_failure.so").path
-    hasAllocationShim =
+    let hasAllocationShim =
       Self.run(
         Self.which("clang") ?? "cc",
         [
