@@ -4,10 +4,9 @@ import ObservableDefaultsCore
 /// The bytes `export` writes: well-formed XML or JSON that any reader accepts, and that shows no
 /// control sequence, reordering or hidden character on a terminal.
 ///
-/// - XML: a key or string holding a character XML 1.0 cannot hold (U+0000…U+0008, U+000B,
-///   U+000C, U+000E…U+001F, U+FFFE, U+FFFF — not even as a character reference) is refused,
-///   naming its key path; `--json` exports it. Characters XML can hold but a terminal must not
-///   receive raw (those ``TerminalText/escaped(_:)`` escapes, except tab and newline, plus
+/// - XML: a key or string holding a character XML 1.0 cannot hold (``XMLCharacters``, the rule
+///   a suite's XML flush follows too) is refused, naming its key path; `--json` exports it.
+///   Characters XML can hold but a terminal must not receive raw (those ``TerminalText/escaped(_:)`` escapes, except tab and newline, plus
 ///   carriage return, which XML readers would turn into a newline) are written as character
 ///   references (`&#x9b;`), which every XML reader turns back into the same character.
 /// - JSON: the same characters are written as `\uXXXX` escapes (JSON's own form).
@@ -17,7 +16,7 @@ enum ExportEncoding {
   /// - Throws: ``VerbError`` `.invalidValue` naming the first key path holding a character XML
   ///   1.0 cannot hold.
   static func xml(_ values: [String: Any]) throws -> Data {
-    if let (path, scalar) = characterXMLCannotHold(in: values, path: []) {
+    if let (path, scalar) = XMLCharacters.firstRefused(in: values) {
       let name = path.map { TerminalText.escaped($0) }.joined(separator: " / ")
       throw VerbError.invalid(
         "cannot export as XML: \(name) holds U+\(hex(scalar, digits: 4)), a character XML 1.0 cannot "
@@ -52,41 +51,6 @@ enum ExportEncoding {
 
   private static func mustReplace(_ scalar: Unicode.Scalar) -> Bool {
     scalar != "\n" && scalar != "\t" && TerminalText.needsEscape(scalar)
-  }
-
-  /// The first key path (keys and `[index]`es) whose key or string holds a character XML 1.0
-  /// cannot hold, and that character.
-  private static func characterXMLCannotHold(in value: Any, path: [String]) -> (
-    [String], Unicode.Scalar
-  )? {
-    switch value {
-    case let text as String:
-      return text.unicodeScalars.first(where: { !isXMLCharacter($0) }).map { (path, $0) }
-    case let items as [Any]:
-      for (index, item) in items.enumerated() {
-        if let found = characterXMLCannotHold(in: item, path: path + ["[\(index)]"]) {
-          return found
-        }
-      }
-    case let entries as [String: Any]:
-      for (key, item) in entries.sorted(by: { $0.key < $1.key }) {
-        if let bad = key.unicodeScalars.first(where: { !isXMLCharacter($0) }) {
-          return (path + [key], bad)
-        }
-        if let found = characterXMLCannotHold(in: item, path: path + [key]) { return found }
-      }
-    default:
-      break
-    }
-    return nil
-  }
-
-  /// XML 1.0's `Char` production (https://www.w3.org/TR/xml/#charsets).
-  private static func isXMLCharacter(_ scalar: Unicode.Scalar) -> Bool {
-    switch scalar.value {
-    case 0x9, 0xA, 0xD, 0x20...0xD7FF, 0xE000...0xFFFD, 0x10000...0x10FFFF: true
-    default: false
-    }
   }
 
   private static func hex(_ scalar: Unicode.Scalar, digits: Int) -> String {

@@ -124,7 +124,9 @@ enum Verb: String, CaseIterable, Sendable {
       "Prints one suite name per line, sorted."
     case .export:
       """
-      Writes to standard output unless a path is given. --json writes JSON, keeping every \
+      Writes to standard output unless a path is given: a new file, or a regular file \
+      replaced atomically (a device, named pipe, symbolic link or folder there is refused). \
+      --json writes JSON, keeping every \
       type: a date is {"$date": "2023-01-08T19:59:26.426036Z"} and data is \
       {"$data": "<Base64>"}; import --json reads them back as a date and data.
       """

@@ -14,10 +14,11 @@ func printError(_ message: String) {
     contentsOf: Data("settings-editor: \(lines.joined(separator: "\n"))\n".utf8))
 }
 
-/// Writes `data` to standard output, or to the file at `path`.
+/// Writes `data` to standard output, or to the file at `path`: a new file or a regular file,
+/// replaced atomically; a device node, named pipe, symbolic link or folder there is refused.
 func emit(_ data: Data, to path: String?) throws {
   guard let path else { return FileHandle.standardOutput.write(data) }
-  try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+  try AtomicFileWriter.writeRegularFile(data, to: URL(fileURLWithPath: path))
 }
 
 /// Runs the verb or the editor the command line asks for (on the main thread: the editor draws

@@ -62,7 +62,7 @@ import Testing
         draft = try BinaryPropertyListDraft(values: values)
         remade += 1
       }
-      let data = draft.data()
+      let data = try draft.data()
       try expectReadsBack(data, as: values)
       // The writer's entries are the reader's: a re-read compares them.
       let read = try #require(
@@ -81,9 +81,9 @@ import Testing
     var values: [String: Any] = [:]
     for index in 0..<1_000 { values["key \(index)"] = "value \(index) xxxxxxxxxx" }
     var draft = try BinaryPropertyListDraft(values: values)
-    let before = draft.data().count
+    let before = try draft.data().count
     #expect(try draft.apply(["key 7": .set("a new value of 24 bytes.")]))
-    let after = draft.data()
+    let after = try draft.data()
     // The string object (marker, length, 24 bytes) and one 2-byte offset.
     #expect(after.count - before == 1 + 1 + 1 + 24 + 2)
     values["key 7"] = "a new value of 24 bytes."

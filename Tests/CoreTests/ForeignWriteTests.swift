@@ -61,6 +61,67 @@ import Testing
     #expect(identityKept >= 1)
   }
 
+  /// How another program rewrites the suite `a` alpha, `b` bravo, `c` charlie, `d` delta in place
+  /// during a flush (issue 37, item 1): the text replacements it makes.
+  enum RewriteDuringFlush: String, CaseIterable, Sendable {
+    case sameLayout, entriesShifted, fourBytesLonger, twoBytesShorter
+
+    var replacements: [(old: String, new: String)] {
+      switch self {
+      case .sameLayout: [("bravo", "BRAVO")]
+      // The same size, every entry from `b` on two bytes further.
+      case .entriesShifted: [("alpha", "alpha++"), ("delta", "del")]
+      case .fourBytesLonger: [("bravo", "bravo1234")]
+      case .twoBytesShorter: [("bravo", "bra")]
+      }
+    }
+  }
+
+  /// A flush of a version confirmed long ago, with another program's in-place rewrite forced
+  /// between the moment the flush took the file's identity and its read of the bytes: the flush
+  /// must splice only into bytes it verified. Before, it spliced at the places of the old text
+  /// (`</ke<string>ours</string>ing>`: no reader could read any key again) or kept its old
+  /// value of `b` for good, and returned success.
+  @Test(arguments: RewriteDuringFlush.allCases)
+  func aFlushNeverSplicesIntoBytesAnotherProgramRewroteDuringIt(_ rewrite: RewriteDuringFlush)
+    async throws
+  {
+    let folder = try TemporaryFolder()
+    let url = folder.file("race.plist")
+    let defaults = PropertyListDefaults(fileURL: url)
+    let start = ["a": "alpha", "b": "bravo", "c": "charlie", "d": "delta"]
+    for (key, value) in start { defaults.set(value, forKey: key) }
+    try defaults.flush()
+    // Once the timestamps settled, a re-read confirms the version: from then on its identity
+    // tells it from any later version, but not bytes written after the identity was taken.
+    #expect(
+      await poll {
+        FileIdentity.ofFile(atPath: url.path)?.isSettled(at: FileIdentity.now()) == true
+      }
+    )
+    #expect(defaults.synchronize())
+    var expected = start
+    var text = try String(contentsOf: url, encoding: .utf8)
+    for (old, new) in rewrite.replacements {
+      text = text.replacingOccurrences(
+        of: "<string>\(old)</string>", with: "<string>\(new)</string>")
+      expected[start.first { $0.value == old }!.key] = new
+    }
+    let rewritten = Array(text.utf8)
+    ReadInterruption.schedule(at: url) {
+      let descriptor = open(url.path, O_WRONLY)
+      _ = pwrite(descriptor, rewritten, rewritten.count, 0)
+      _ = ftruncate(descriptor, off_t(rewritten.count))
+      close(descriptor)
+    }
+    defaults.set("ours", forKey: "c")
+    expected["c"] = "ours"
+    try defaults.flush()
+    // The other program's values (written only by the interruption) and ours.
+    #expect(try plistlibRead(url) == expected)
+    #expect(await poll { expected.allSatisfy { defaults.string(forKey: $0.key) == $0.value } })
+  }
+
   @Test func aVersionIsConfirmedByItsBytesUntilItsTimestampsSettle() throws {
     let folder = try TemporaryFolder()
     let url = folder.file("version.plist")
@@ -86,19 +147,34 @@ import Testing
     #expect(!file.isStill(&other))
   }
 
+  /// An XML suite of keys `key<n>` = `value <n>` open in this process with an observer, and a
+  /// file of its values with some changed, for another program to write in its place.
+  private struct ObservedSuite {
+    let url: URL
+    let values: [String: String]
+    let defaults: PropertyListDefaults
+    let log = DefaultsChangeLog()
+    let observation: ObservationToken
+    let replacement: URL
+
+    init(in folder: TemporaryFolder, keys count: Int, changing changes: [String: String]) throws {
+      url = folder.file("suite.plist")
+      values = Dictionary(uniqueKeysWithValues: (0..<count).map { ("key\($0)", "value \($0)") })
+      try foundationWrite(values, to: url, format: .xml)
+      defaults = PropertyListDefaults(fileURL: url)
+      observation = defaults.observe(log.handler)
+      replacement = folder.file("replacement.plist")
+      try foundationWrite(values.merging(changes) { $1 }, to: replacement, format: .xml)
+    }
+  }
+
   @Test func anInPlaceTruncateThenWriteNeverReadsAsEveryKeyRemoved() async throws {
     let folder = try TemporaryFolder()
-    let url = folder.file("suite.plist")
-    let values = Dictionary(uniqueKeysWithValues: (0..<100).map { ("key\($0)", "value \($0)") })
-    try foundationWrite(values, to: url, format: .xml)
-    let defaults = PropertyListDefaults(fileURL: url)
-    let log = DefaultsChangeLog()
-    let observation = defaults.observe(log.handler)
-    defer { observation.cancel() }
-    var changed = values
-    changed["key7"] = "seven"
-    let replacement = folder.file("replacement.plist")
-    try foundationWrite(changed, to: replacement, format: .xml)
+    let suite = try ObservedSuite(in: folder, keys: 100, changing: ["key7": "seven"])
+    defer { suite.observation.cancel() }
+    let (url, values, defaults, log, replacement) = (
+      suite.url, suite.values, suite.defaults, suite.log, suite.replacement
+    )
     for round in 0..<5 {
       // `: > file` closes the empty file (a change notice) before `cat` writes it again; then
       // once more with a file cut short in between.
@@ -120,6 +196,46 @@ import Testing
     #expect(defaults.lastError == nil)
     defaults.set(true, forKey: "written")
     try defaults.flush()
+  }
+
+  /// Another program that takes the suite's lock (`flock` on `.<name>.lock`, as ``FileLock``
+  /// does) and rewrites the file in place slowly: it empties it, waits 0.8 s (longer than the
+  /// pauses for a half-written file), then appends the new text in 512-byte pieces, closing the
+  /// file after each (every close is a change notice).
+  static let slowLockedRewriter = """
+    import fcntl, os, sys, time
+    path, text = sys.argv[1], open(sys.argv[2], 'rb').read()
+    folder, name = os.path.split(path)
+    lock = os.open(os.path.join(folder, '.' + name + '.lock'), os.O_RDWR | os.O_CREAT, 0o600)
+    fcntl.flock(lock, fcntl.LOCK_EX)
+    os.close(os.open(path, os.O_WRONLY | os.O_TRUNC))
+    time.sleep(0.8)
+    for start in range(0, len(text), 512):
+        piece = os.open(path, os.O_WRONLY | os.O_APPEND)
+        os.write(piece, text[start:start + 512])
+        os.close(piece)
+        time.sleep(0.03)
+    fcntl.flock(lock, fcntl.LOCK_UN)
+    """
+
+  @Test func observersAreToldOnlyOfTheKeysAForeignWriterHoldingTheLockChanged() async throws {
+    let folder = try TemporaryFolder()
+    let suite = try ObservedSuite(
+      in: folder, keys: 300, changing: ["key0": "zero", "key299": "two hundred and ninety-nine"])
+    defer { suite.observation.cancel() }
+    let (url, defaults, log, replacement) = (
+      suite.url, suite.defaults, suite.log, suite.replacement
+    )
+    let rewrite = try ChildProcess.runCommand(
+      "python3", ["-c", Self.slowLockedRewriter, url.path, replacement.path])
+    #expect(rewrite.status == 0, "\(rewrite.error)")
+    #expect(await poll { defaults.string(forKey: "key299") == "two hundred and ninety-nine" })
+    #expect(defaults.synchronize())
+    // Each changed key told once; none of the 298 others (they were told removed and added
+    // back: the file was read while the other program held the lock).
+    #expect(log.changes(from: .otherProcess).flatMap(\.keys).sorted() == ["key0", "key299"])
+    #expect(defaults.string(forKey: "key0") == "zero")
+    #expect(defaults.lastError == nil)
   }
 
   @Test func aNewSuitesFirstWriteMakesNoPause() throws {

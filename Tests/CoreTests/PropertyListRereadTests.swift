@@ -90,7 +90,7 @@ import Testing
     for index in 0..<300 { values["key \(index)"] = "value \(index)" }
     values.merge(Self.before) { $1 }
     var draft = try BinaryPropertyListDraft(values: values)
-    let before = draft.data()
+    let before = try draft.data()
     var changes: [String: PropertyListChange] = [:]
     for (key, value) in Self.after { changes[key] = .set(value) }
     changes["removed"] = .remove

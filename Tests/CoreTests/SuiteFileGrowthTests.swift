@@ -65,7 +65,7 @@ import Testing
         draft = try BinaryPropertyListDraft(values: values)
         remade += 1
       }
-      let size = draft.data().count
+      let size = try draft.data().count
       let fresh = try BinaryPropertyListDraft(values: values).data().count
       largestRatio = max(largestRatio, Double(size) / Double(fresh))
       #expect(

@@ -36,7 +36,7 @@ enum GrowthMode {
         document.apply(changes)
         values = document.values
         if try !draft.apply(changes) { draft = try BinaryPropertyListDraft(values: values) }
-        let data = draft.data()
+        let data = try draft.data()
         let fresh = try BinaryPropertyListDraft(values: values).data().count
         guard data.count <= 2 * fresh + 8192 else {
           return .mismatch("flush \(flush): \(data.count) bytes for \(fresh) of values")

@@ -32,10 +32,13 @@ enum ReadMode {
   ) -> String? {
     try? FileManager.default.removeItem(at: file)
     guard !values.isEmpty else { return nil }  // nothing to save: no file is written
+    // A string XML 1.0 cannot hold must be refused in XML, naming its top-level key.
+    let refusedKey = format == .xml ? XMLCharacters.firstRefused(in: values)?.path[0] : nil
     do {
       let saved = try PropertyListFile(url: file).save(
         values.mapValues(PropertyListChange.set),
         over: PropertyListDocument(values: [:], format: format))
+      if let refusedKey { return "wrote \(refusedKey) with a character XML cannot hold" }
       let back = try PropertyListFile(url: file).read()
       guard let back, ExactEquality.equal(back.values, values),
         ExactEquality.equal(saved.values, values)
@@ -46,6 +49,10 @@ enum ReadMode {
         let foundation = ExactEquality.foundationValues(written),
         ExactEquality.equal(foundation, values)
       else { return "written (\(format)) so that Foundation reads other values" }
+      return nil
+    } catch let error as PropertyListError
+      where refusedKey.map({ error.kind == .invalidValue(key: $0) }) ?? false
+    {
       return nil
     } catch {
       return "write failed (\(format)): \(error)"

@@ -1,7 +1,7 @@
-import Foundation
+package import Foundation
 
 /// Replaces one file atomically: a temporary file in the same folder, `fsync`, then `rename(2)`.
-struct AtomicFileWriter {
+package struct AtomicFileWriter {
   /// The file to replace (symbolic links already resolved).
   let target: URL
   /// The file to name in errors (the one the caller asked for).
@@ -37,6 +37,28 @@ struct AtomicFileWriter {
     try step("rename") { try FileSystem.rename(temporary.path, to: target.path) }
     succeeded = true
     return FileIdentity.of(descriptor: descriptor)
+  }
+
+  /// Writes `data` as the file at `url`: a new file, or a regular file replaced atomically (as
+  /// ``write(_:)`` does). Anything else at `url` — a symbolic link, a folder, a device node, a
+  /// named pipe or a socket, which a rename would replace with a regular file — is refused and
+  /// left as it is: a program asked to write a file never destroys a device or a link.
+  ///
+  /// - Throws: ``PropertyListError`` of kind `.unwritable` naming what is at `url`, or the
+  ///   errors of ``write(_:)``.
+  package static func writeRegularFile(_ data: Data, to url: URL) throws {
+    if let status = try? FileStatus.ofLink(atPath: url.path), status.kind != .regularFile {
+      let what =
+        switch status.kind {
+        case .symbolicLink: "a symbolic link"
+        case .folder: "a folder"
+        default: FileContents.describe(status.kind)
+        }
+      throw PropertyListError(
+        file: url, kind: .unwritable,
+        reason: "it is \(what), not a regular file; it was left as it was")
+    }
+    try AtomicFileWriter(target: url, reportingAs: url).write(data)
   }
 
   /// `body`'s result; its error as a ``PropertyListError`` naming `name` and the reason.

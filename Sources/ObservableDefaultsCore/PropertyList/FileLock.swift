@@ -13,6 +13,12 @@ struct FileLock {
   private let descriptor: FileDescriptor
   private let path: String
 
+  /// The lock file of the property-list file at `target` (symbolic links resolved):
+  /// `.<name>.lock` beside it.
+  static func url(guarding target: URL) -> URL {
+    target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).lock")
+  }
+
   /// Opens (creating it if needed) `url` and blocks until this process holds an exclusive lock.
   ///
   /// - Parameters:

@@ -44,18 +44,23 @@ extension PropertyListFile {
     return true
   }
 
-  /// The file's bytes when it is still `version`, as ``isStill(_:)`` decides it, from one read
-  /// of the whole file: for a writer that edits the text (an XML flush read and hashed a
-  /// 67 MB text twice, once here and once to edit it).
+  /// The file's bytes when they are `version`'s, from one read of the whole file: for a writer
+  /// that edits the text (an XML flush read and hashed a 67 MB text twice, once here and once to
+  /// edit it). Unlike ``isStill(_:)``, the bytes are always hashed, confirmed version or not: a
+  /// writer splices its changes at the positions it knows from `version`'s text, and another
+  /// program may write the file in place between the identity check and the read (the identity
+  /// taken before a read says nothing about the bytes read). Marks `version` confirmed as
+  /// ``isStill(_:)`` does.
   ///
   /// - Returns: nil when the file changed, is gone, or cannot be read.
   func textIfStill(_ version: inout FileVersion) -> Data? {
     guard FileIdentity.ofFile(atPath: url.path) == version.identity else { return nil }
     let moment = FileIdentity.now()
-    guard let (text, identity) = try? readData(), identity == version.identity else { return nil }
+    guard let (text, identity) = try? readData(), identity == version.identity,
+      ByteHash.of(text) == version.contentHash
+    else { return nil }
     if !version.isConfirmed {
       PropertyListCounters.count(\.confirmations, path: url.resolvingSymlinksInPath().path)
-      guard ByteHash.of(text) == version.contentHash else { return nil }
       version.isConfirmed = identity.isSettled(at: moment)
     }
     return text

@@ -10,13 +10,43 @@ import Foundation
 enum PropertyListEncoding {
   /// The bytes of `document` in its format (`.binary`, else `.xml`).
   ///
+  /// In XML, a carriage return (which Foundation's encoder writes raw, and every XML reader turns
+  /// into a line feed: XML 1.0 §2.11) is written as the character reference `&#13;`, which reads
+  /// back as a carriage return everywhere.
+  ///
   /// - Throws: ``PropertyListEncodingFailure`` (binary) or `EncodingError` (XML) when a value
   ///   is not a property-list value.
   static func data(of document: PropertyListDocument) throws -> Data {
     if document.format == .binary { return try BinaryPropertyListWriter.data(of: document.values) }
     let encoder = PropertyListEncoder()
     encoder.outputFormat = .xml
-    return try encoder.encode(EncodableValue(document.values))
+    return referencingCarriageReturns(in: try encoder.encode(EncodableValue(document.values)))
+  }
+
+  /// `text` with each carriage return replaced by `&#13;` (the encoder writes line feeds between
+  /// elements, so a carriage return is always inside a key or string). Found with `memchr`: a
+  /// whole suite's text is searched at each flush that encodes it.
+  private static func referencingCarriageReturns(in text: Data) -> Data {
+    let returns: [Int] = text.withUnsafeBytes { bytes in
+      guard let base = bytes.baseAddress else { return [] }
+      var found: [Int] = []
+      var offset = 0
+      while let match = memchr(base + offset, 0x0D, bytes.count - offset) {
+        found.append(base.distance(to: UnsafeRawPointer(match)))
+        offset = found[found.count - 1] + 1
+      }
+      return found
+    }
+    guard !returns.isEmpty else { return text }
+    var result = Data(capacity: text.count + 4 * returns.count)
+    var start = 0
+    for offset in returns {
+      result.append(text[(text.startIndex + start)..<(text.startIndex + offset)])
+      result.append(contentsOf: "&#13;".utf8)
+      start = offset + 1
+    }
+    result.append(text[(text.startIndex + start)...])
+    return result
   }
 }
 

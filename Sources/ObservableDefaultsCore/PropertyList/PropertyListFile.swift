@@ -45,7 +45,10 @@ public struct PropertyListFile: Sendable {
   /// - Throws: ``PropertyListError``: `.malformed` when the existing file does not parse (its
   ///   bytes are left untouched), `.unreadable` when it cannot be read (or is a folder, a device,
   ///   a symbolic link loop), `.unwritable` when it is read-only, or the folder, the lock, the
-  ///   temporary file, serialization or the rename fails (the file is then unchanged).
+  ///   temporary file, serialization or the rename fails (the file is then unchanged); a write
+  ///   that would make the file larger than a reader reads (256 MiB) is refused the same way,
+  ///   as `.invalidValue(key:)` when it changes one key; `.invalidValue(key:)` for a key or
+  ///   string an XML file cannot hold (``XMLCharacters``; a binary file holds any string).
   public func apply(_ changes: [String: PropertyListChange]) throws -> PropertyListDocument {
     try applySnapshot(changes).document
   }
@@ -338,10 +341,8 @@ public struct PropertyListFile: Sendable {
     let target: URL
     do {
       target = try SymbolicLinks.target(of: url)
-      let folder = target.deletingLastPathComponent()
-      try PrivateFolder.create(folder, for: url)
-      let lockURL = folder.appendingPathComponent(".\(target.lastPathComponent).lock")
-      lock = try FileLock(url: lockURL, guarding: url)
+      try PrivateFolder.create(target.deletingLastPathComponent(), for: url)
+      lock = try FileLock(url: FileLock.url(guarding: target), guarding: url)
     } catch {
       known = nil
       throw error
@@ -370,7 +371,12 @@ public struct PropertyListFile: Sendable {
         document: document, version: oldVersion, draft: draft, entries: entries)
       return wasRead
     }
-    if document.format != .binary { document.format = .xml }
+    if document.format != .binary {
+      document.format = .xml
+      try XMLCharacters.check(
+        changes.map { $0.compactMapValues { if case .set(let value) = $0 { value } else { nil } } }
+          ?? document.values, writingTo: url)
+    }
     let data: Data
     var editedEntries: PropertyListEntries?
     do {
@@ -382,6 +388,8 @@ public struct PropertyListFile: Sendable {
     } catch {
       throw PropertyListError(file: url, kind: .unwritable, reason: describe(error))
     }
+    try FileContents.checkReadable(
+      size: data.count, of: url, changing: changes.map { Array($0.keys) })
     let written = try AtomicFileWriter(target: target, reportingAs: url).write(data)
     PropertyListCounters.count(\.writes, path: target.path)
     known = PropertyListSnapshot(
@@ -415,9 +423,9 @@ public struct PropertyListFile: Sendable {
       }
       return (try PropertyListEncoding.data(of: document), nil, nil)
     }
-    if var draft, let changes, try draft.apply(changes) { return (draft.data(), draft, nil) }
+    if var draft, let changes, try draft.apply(changes) { return (try draft.data(), draft, nil) }
     let made = try BinaryPropertyListDraft(values: document.values)
-    return (made.data(), made, nil)
+    return (try made.data(), made, nil)
   }
 
   /// The document on disk now, with the file locked: `known`'s (and its draft) when the file is

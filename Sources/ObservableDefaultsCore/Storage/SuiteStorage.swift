@@ -221,12 +221,15 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
   /// that is empty or gone while this process holds values, is read again after a pause before
   /// anyone is told (``PropertyListFile/retryingHalfWritten(suspecting:_:)``): another program
   /// writing it in place must not read as "every key removed". A file still malformed then keeps
-  /// the last good values in memory and refuses writes until it parses again.
+  /// the last good values in memory and refuses writes until it parses again. A writer holding
+  /// the file's lock is waited for first, at most 5 s (``ReaderLock``).
   ///
   /// - Returns: The failure, or the file's known parse failure when it is unchanged.
   @discardableResult
   private func reload() -> PropertyListError? {
     lock.withLock { reloadScheduled = false }
+    let writers = ReaderLock(guarding: file.url)
+    defer { writers.release() }
     if var version = disk?.version, file.isStill(&version) {
       disk?.version = version
       return lock.withLock { fileError }

@@ -137,6 +137,14 @@ package struct FileDescriptor: Hashable, Sendable {
     try Errno.retryingInterrupts { flock(rawValue, LOCK_EX) }
   }
 
+  /// Takes a shared `flock(2)` lock on the file if no other open file description holds an
+  /// exclusive one.
+  ///
+  /// - Returns: Whether the lock was taken.
+  func tryLockShared() -> Bool {
+    (try? Errno.retryingInterrupts { flock(rawValue, LOCK_SH | LOCK_NB) }) != nil
+  }
+
   /// Takes an exclusive `flock(2)` lock on the file if no other open file description holds one.
   ///
   /// - Returns: Whether the lock was taken.

@@ -63,12 +63,18 @@ enum SystemMemory {
   /// and arm64 Linux.
   static let hugePageThreshold = 4 << 20
 
+  /// For tests of what a failed allocation does: blocks of at least this many bytes that
+  /// ``allocate(byteCount:)`` is asked for in the current task are refused as if memory had run
+  /// out (nil, always, outside such a test).
+  @TaskLocal static var refusedByteCount: Int?
+
   /// `count` bytes from `malloc` (to be released with `free`), not yet written; a block of at
   /// least ``hugePageThreshold`` bytes is backed by huge pages where the kernel offers them
   /// (``adviseHugePages(_:byteCount:)``).
   ///
-  /// - Returns: nil when memory runs out.
+  /// - Returns: nil when memory runs out (or the block is ``refusedByteCount`` bytes or more).
   static func allocate(byteCount count: Int) -> UnsafeMutableRawPointer? {
+    if let refused = refusedByteCount, count >= refused { return nil }
     guard let block = malloc(count) else { return nil }
     adviseHugePages(block, byteCount: count)
     return block

@@ -23,9 +23,11 @@ import Testing
     !text.unicodeScalars.contains { $0 != "\n" && TerminalText.needsEscape($0) }
   }
 
+  /// Writes `values` as the binary suite `suite`: only a binary suite holds every character
+  /// (an XML one refuses those XML 1.0 cannot hold).
   private func install(_ values: [String: Any], suite: String) throws {
-    _ = try PropertyListFile(url: editor.preferences.appendingPathComponent(suite + ".plist"))
-      .apply(values.mapValues(PropertyListChange.set))
+    try PropertyListFile(url: editor.preferences.appendingPathComponent(suite + ".plist"))
+      .replaceContents(with: values, format: .binary)
   }
 
   @Test func readDomainsAndErrorsEscapeEveryUnprintableCharacter() throws {

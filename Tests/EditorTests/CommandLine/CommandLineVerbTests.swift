@@ -171,6 +171,61 @@ import Testing
     "AKLastEmailListRequestDateKey", "NSLinguisticDataAssetsRequestTime",
   ]
 
+  /// The file type bits of what is at `path` (`lstat`: a symbolic link is not followed).
+  private func fileType(_ path: String) -> mode_t {
+    var status = stat()
+    return lstat(path, &status) == 0 ? status.st_mode & S_IFMT : 0
+  }
+
+  /// `export` to a path writes a new file or replaces a regular file atomically; a symbolic
+  /// link, a named pipe, a device node or a folder there is refused with a message and a
+  /// non-zero exit, and left as it was (it was replaced by a regular file).
+  @Test func exportToAPathRefusesWhatIsNotARegularFile() throws {
+    _ = try installFixture("global-preferences-binary.plist", as: "verbs.exported")
+    let count = try document(suiteFile("verbs.exported")).values.count
+    let folder = try TemporaryFolder()
+    let regular = folder.file("regular.plist")
+    try Data("old".utf8).write(to: regular)
+    let new = folder.file("new.plist")
+    for path in [regular, new] {
+      #expect(try editor.run("export", "verbs.exported", path.path).status == 0)
+      #expect(try document(path).values.count == count)
+      #expect(fileType(path.path) == S_IFREG)
+    }
+    let target = folder.file("target.txt")
+    try Data("kept".utf8).write(to: target)
+    try FileManager.default.createSymbolicLink(
+      atPath: folder.file("link.plist").path, withDestinationPath: target.path)
+    try FileManager.default.createDirectory(
+      at: folder.file("folder.plist"), withIntermediateDirectories: false)
+    #expect(try ChildProcess.runCommand("mkfifo", [folder.file("fifo.plist").path]).status == 0)
+    var cases: [(name: String, type: mode_t, what: String)] = [
+      ("link.plist", S_IFLNK, "a symbolic link"), ("folder.plist", S_IFDIR, "a folder"),
+      ("fifo.plist", S_IFIFO, "a named pipe"),
+    ]
+    // Only root may make a device node (CI runs as root): a copy of /dev/null.
+    if getuid() == 0 {
+      let device = folder.file("device.plist").path
+      #expect(try ChildProcess.runCommand("mknod", [device, "c", "1", "3"]).status == 0)
+      cases.append(("device.plist", S_IFCHR, "a character device"))
+    }
+    for (name, type, what) in cases {
+      let path = folder.file(name).path
+      let result = try editor.run("export", "verbs.exported", path)
+      #expect(result.status == 1, "\(name)")
+      #expect(
+        result.error
+          == "settings-editor: \(path) could not be written (it is \(what), not a regular file; "
+          + "it was left as it was)\n")
+      #expect(fileType(path) == type, "\(name)")
+    }
+    #expect(try String(contentsOf: target, encoding: .utf8) == "kept")
+    // No temporary file is left behind.
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted()
+        == (["new.plist", "regular.plist", "target.txt"] + cases.map(\.name)).sorted())
+  }
+
   @Test func exportWritesXMLOrJSONToStandardOutputOrAFile() throws {
     _ = try installFixture("global-preferences-binary.plist", as: "verbs.export")
     let values = try document(suiteFile("verbs.export")).values

@@ -39,8 +39,10 @@ package struct BinaryPropertyListDraft {
   }
 
   /// The bytes of the file.
-  package func data() -> Data {
-    BinaryPropertyListWriter.write(table)
+  ///
+  /// - Throws: ``PropertyListEncodingFailure`` when memory for them runs out.
+  package func data() throws(PropertyListEncodingFailure) -> Data {
+    try BinaryPropertyListWriter.write(table)
   }
 
   /// The entries of the file (``data()``), from the objects: no key is decoded again.

@@ -18,11 +18,11 @@ enum BinaryPropertyListWriter {
   ///
   /// - Parameter root: A property-list value, normally the top-level dictionary of a file.
   /// - Throws: ``PropertyListEncodingFailure`` naming the first value that is not a
-  ///   property-list value.
+  ///   property-list value, or when memory for the bytes runs out.
   static func data(of root: Any) throws(PropertyListEncodingFailure) -> Data {
     var table = BinaryPropertyListObjectTable(sizedFor: root as? [String: Any] ?? [:])
     _ = try add(root, to: &table)
-    return write(table)
+    return try write(table)
   }
 
   /// Adds `value` and everything it holds; returns its object index.
@@ -91,7 +91,12 @@ enum BinaryPropertyListWriter {
 
   /// Writes the header, the objects in index order, the offset table and the trailer, through
   /// one pointer into a buffer of an upper bound of the size.
-  static func write(_ table: BinaryPropertyListObjectTable) -> Data {
+  ///
+  /// - Throws: ``PropertyListEncodingFailure`` when memory for the buffer runs out: the flush
+  ///   then fails and leaves the file as it was (the process trapped).
+  static func write(_ table: BinaryPropertyListObjectTable) throws(PropertyListEncodingFailure)
+    -> Data
+  {
     let objects = table.objects
     let referenceSize = byteCount(UInt64(objects.count))
     // Each container's marker and count take at most 10 bytes; offsets at most 8 bytes each.
@@ -103,7 +108,8 @@ enum BinaryPropertyListWriter {
     // more copy of every value (50 ms and 50 MB more for a 50 MB value).
     guard let buffer = SystemMemory.allocate(byteCount: bound)?.assumingMemoryBound(to: UInt8.self)
     else {
-      fatalError("out of memory for a property list of \(bound) bytes")
+      throw PropertyListEncodingFailure(
+        reason: "out of memory for a property list of \(bound) bytes")
     }
     var output = BigEndianOutput(base: buffer)
     output.append("bplist00".utf8)

@@ -7,6 +7,27 @@ package enum FileContents {
   /// The largest file read by default (256 MiB): far above any preferences file.
   package static let maximumSize = 256 << 20
 
+  /// Refuses to write a file of `size` bytes that ``read(_:maximumSize:)`` would refuse: a write
+  /// is acknowledged only when every reader, the writer included, can read it back.
+  ///
+  /// - Parameters:
+  ///   - size: The bytes of the new file.
+  ///   - url: The file, as the error names it.
+  ///   - keys: The top-level keys the write changes, when known.
+  /// - Throws: ``PropertyListError`` of kind `.invalidValue(key:)` when the write changes one key,
+  ///   else `.unwritable` naming the keys, with the size and the limit in bytes.
+  static func checkReadable(size: Int, of url: URL, changing keys: [String]?) throws {
+    guard size > maximumSize else { return }
+    let sizes =
+      "would make the file \(size) bytes, above the \(maximumSize) bytes "
+      + "(\(maximumSize >> 20) MiB) a reader reads; nothing was written"
+    guard let keys, keys.count == 1 else {
+      let named = keys.map { "writing " + $0.sorted().joined(separator: ", ") + " " } ?? ""
+      throw PropertyListError(file: url, kind: .unwritable, reason: named + sizes)
+    }
+    throw PropertyListError(file: url, kind: .invalidValue(key: keys[0]), reason: "it " + sizes)
+  }
+
   /// The bytes of the file at `url` (symbolic links followed) and the identity of the version
   /// read, or nil when there is no file (also for a symbolic link whose target does not exist).
   ///
@@ -149,6 +170,7 @@ package enum FileContents {
     guard status.size <= maximumSize else {
       throw failure("it is larger than \(maximumSize >> 20) MiB")
     }
+    ReadInterruption.run(reading: url)
     return (try body(descriptor, status.size, failure), FileIdentity(status))
   }
 
@@ -167,7 +189,8 @@ package enum FileContents {
     }
   }
 
-  private static func describe(_ type: FileStatus.Kind) -> String {
+  /// What a file of `type` that is not a regular file or a folder is, for people.
+  static func describe(_ type: FileStatus.Kind) -> String {
     switch type {
     case .characterDevice: "a character device"
     case .blockDevice: "a block device"

@@ -2,8 +2,8 @@
 /// a flush needs to write changed entries into the text without scanning it first.
 ///
 /// Kept with the entries of the version last read or written (``PropertyListEntries/layout``),
-/// and used only on the bytes of that version (the flush checks them against the version's
-/// identity or hash). Offsets are 32-bit: a file this package reads is below 256 MiB
+/// and used only on the bytes of that version (the flush checks them against the version's hash
+/// after reading them under the lock: ``PropertyListFile/textIfStill(_:)``). Offsets are 32-bit: a file this package reads is below 256 MiB
 /// (``FileContents/maximumSize``), and 8 bytes an entry are kept instead of 16.
 struct XMLPropertyListLayout: Equatable {
   /// Where one entry's value element is: `start..<end` in the file's bytes.
@@ -37,7 +37,7 @@ struct XMLPropertyListLayout: Equatable {
 
   /// Whether this can be the layout of `entryCount` entries in a text of `count` bytes: a
   /// check of bounds only, for the layout kept with the version whose text is edited (the flush
-  /// has checked the text against that version's identity or hash).
+  /// has checked the text against that version's hash).
   func describes(_ entryCount: Int, count: Int) -> Bool {
     values.count == entryCount && contentsStart <= count
       && values.last.map { Int($0.end) <= count } ?? true

@@ -1,0 +1,137 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import ObservableDefaultsCore
+
+/// Writes no reader could read back are refused before they are acknowledged, with an error that
+/// names the key, and the file stays as it was (issue 37, items 3, 9 and 11).
+@Suite struct WriteRefusalTests {
+  static let formats: [PropertyListSerialization.PropertyListFormat] = [.binary, .xml]
+
+  /// A suite of `format` holding `small` = `kept`, and its bytes.
+  private func suite(
+    _ format: PropertyListSerialization.PropertyListFormat, in folder: TemporaryFolder
+  )
+    throws -> (url: URL, bytes: Data)
+  {
+    let url = folder.file("suite.plist")
+    try foundationWrite(["small": "kept"], to: url, format: format)
+    return (url, try Data(contentsOf: url))
+  }
+
+  /// The size a refusal names: `it would make the file N bytes, above …`.
+  private func refusedSize(_ reason: String) -> Int? {
+    guard let match = reason.firstMatch(of: /would make the file (\d+) bytes/) else { return nil }
+    return Int(match.1)
+  }
+
+  @Test(arguments: formats)
+  func aWriteThatWouldMakeTheFileTooLargeToReadIsRefusedNamingTheKeyAndTheSizes(
+    _ format: PropertyListSerialization.PropertyListFormat
+  ) async throws {
+    let folder = try TemporaryFolder()
+    let (url, before) = try suite(format, in: folder)
+    let defaults = PropertyListDefaults(fileURL: url)
+    // Data: 256 MiB in binary; in XML, 192 MiB, which Base64 makes more than 256 MiB.
+    let byteCount = format == .binary ? FileContents.maximumSize : FileContents.maximumSize / 4 * 3
+    defaults.set(Data(count: byteCount), forKey: "big")
+    let error = try #require(throws: PropertyListError.self) { try defaults.flush() }
+    #expect(error.kind == .invalidValue(key: "big"))
+    let size = try #require(refusedSize(error.reason))
+    #expect((FileContents.maximumSize + 1)...(FileContents.maximumSize + 100 << 20) ~= size)
+    #expect(
+      error.reason
+        == "it would make the file \(size) bytes, above the 268435456 bytes (256 MiB) a reader "
+        + "reads; nothing was written")
+    #expect(try Data(contentsOf: url) == before)
+    #expect(defaults.lastError == error)
+    // The suite stays readable and writable: taking the value back writes the rest.
+    defaults.removeObject(forKey: "big")
+    defaults.set("more", forKey: "other")
+    try defaults.flush()
+    #expect(try plistlibRead(url) == ["small": "kept", "other": "more"])
+  }
+
+  @Test func aWriteOfSeveralKeysTooLargeToReadNamesThemAll() throws {
+    let folder = try TemporaryFolder()
+    let (url, before) = try suite(.binary, in: folder)
+    let half = Data(count: FileContents.maximumSize / 2)
+    let error = try #require(throws: PropertyListError.self) {
+      try PropertyListFile(url: url).apply(["b": .set(half), "a": .set(half + [1])])
+    }
+    #expect(error.kind == .unwritable)
+    #expect(error.reason.hasPrefix("writing a, b would make the file "))
+    #expect(try Data(contentsOf: url) == before)
+  }
+
+  /// Characters XML 1.0 cannot hold, in a value, nested in a value and in a key.
+  static var unholdable: [(changes: [String: Any], key: String, reason: String)] {
+    [
+      (["esc": "a\u{1B}b"], "esc", "it holds U+001B"),
+      (["nul": "\u{0}"], "nul", "it holds U+0000"),
+      (["nested": ["list": ["fine", "\u{FFFE}"]]], "nested", "it holds U+FFFE at list / [1]"),
+      (["key\u{1}": "fine"], "key\u{1}", "it holds U+0001"),
+    ]
+  }
+
+  @Test(arguments: 0..<4)
+  func anXMLSuiteRefusesCharactersXMLCannotHoldNamingTheKeyAndABinaryOneKeepsThem(_ index: Int)
+    throws
+  {
+    let (changes, key, reason) = Self.unholdable[index]
+    let folder = try TemporaryFolder()
+    let (url, before) = try suite(.xml, in: folder)
+    let error = try #require(throws: PropertyListError.self) {
+      try PropertyListFile(url: url).apply(changes.mapValues { .set($0) })
+    }
+    #expect(error.kind == .invalidValue(key: key))
+    #expect(
+      error.reason
+        == reason + ", a character an XML property list cannot hold (XML 1.0); a binary suite can")
+    #expect(try Data(contentsOf: url) == before)
+    // A binary suite holds them, and reads them back.
+    let binary = folder.file("binary.plist")
+    try foundationWrite(["small": "kept"], to: binary, format: .binary)
+    let written = try PropertyListFile(url: binary).apply(changes.mapValues { .set($0) })
+    #expect(propertyListValuesEqual(written.values[key], changes[key]))
+    #expect(propertyListValuesEqual(try foundationRead(binary)[key], changes[key]))
+  }
+
+  @Test func aCarriageReturnInAnXMLSuiteReadsBackAsACarriageReturnInOtherReaders() async throws {
+    let folder = try TemporaryFolder()
+    let (url, _) = try suite(.xml, in: folder)
+    let defaults = PropertyListDefaults(fileURL: url)
+    // Spliced into the text (an existing file), then written whole (a new key with a return).
+    defaults.set("one\r\ntwo\r", forKey: "lines")
+    try defaults.flush()
+    let other = PropertyListDefaults(fileURL: folder.file("new.plist"))
+    other.set("three\rfour", forKey: "key\rwith return")
+    try other.flush()
+    #expect(try plistlibRead(url) == ["small": "kept", "lines": "one\r\ntwo\r"])
+    #expect(try plistlibRead(folder.file("new.plist")) == ["key\rwith return": "three\rfour"])
+    #expect(try foundationRead(url)["lines"] as? String == "one\r\ntwo\r")
+    #expect(try PropertyListFile(url: url).read()?.values["lines"] as? String == "one\r\ntwo\r")
+  }
+
+  @Test(arguments: formats)
+  func aFailedAllocationRefusesTheWriteAndLeavesTheFileAsItWas(
+    _ format: PropertyListSerialization.PropertyListFormat
+  ) throws {
+    let folder = try TemporaryFolder()
+    let (url, before) = try suite(format, in: folder)
+    let file = PropertyListFile(url: url)
+    // Every block of 1 MiB or more the write path asks for fails, as when memory runs out.
+    let error = try SystemMemory.$refusedByteCount.withValue(1 << 20) {
+      try #require(throws: PropertyListError.self) {
+        try file.apply(["big": .set(String(repeating: "x", count: 2 << 20))])
+      }
+    }
+    #expect(error.kind == .unwritable)
+    #expect(error.reason.hasPrefix("out of memory for "), "\(error)")
+    #expect(try Data(contentsOf: url) == before)
+    // Memory back: the same write succeeds.
+    _ = try file.apply(["big": .set("small enough")])
+    #expect(try plistlibRead(url) == ["small": "kept", "big": "small enough"])
+  }
+}
