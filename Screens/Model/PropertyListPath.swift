@@ -1,9 +1,11 @@
 import Foundation
+package import ObservableDefaultsCore
 
 /// One step of a path into a property list: a dictionary key or an array index.
 ///
 /// A path is an array of components from the top-level dictionary, e.g.
-/// `["New Bookmarks", 0, "Columns"]`.
+/// `["New Bookmarks", 0, "Columns"]`. Keys are compared by their exact Unicode scalars
+/// (``PropertyListKey``): keys that differ only in Unicode normalization are two paths.
 package enum PropertyListPathComponent: Hashable, Sendable, CustomStringConvertible,
   ExpressibleByStringLiteral, ExpressibleByIntegerLiteral
 {
@@ -17,6 +19,23 @@ package enum PropertyListPathComponent: Hashable, Sendable, CustomStringConverti
 
   /// Creates an index component.
   package init(integerLiteral value: Int) { self = .index(value) }
+
+  /// Whether both are the same index, or keys with the same Unicode scalars.
+  package static func == (lhs: Self, rhs: Self) -> Bool {
+    switch (lhs, rhs) {
+    case (.key(let left), .key(let right)): PropertyListKey(left) == PropertyListKey(right)
+    case (.index(let left), .index(let right)): left == right
+    default: false
+    }
+  }
+
+  /// Hashes a key's UTF-8 bytes, or an index.
+  package func hash(into hasher: inout Hasher) {
+    switch self {
+    case .key(let key): hasher.combine(PropertyListKey(key))
+    case .index(let index): hasher.combine(index)
+    }
+  }
 
   /// The key itself, or the index in brackets (`[0]`).
   package var description: String {
@@ -52,8 +71,8 @@ package enum PropertyListTree {
   ///
   /// - Parameters:
   ///   - path: Keys and indexes from the top level; an empty path is `root` itself.
-  ///   - root: A top-level dictionary in canonical form.
-  package static func value(at path: PropertyListPath, in root: [String: Any]) -> Any? {
+  ///   - root: A top-level dictionary in canonical form, by exact key.
+  package static func value(at path: PropertyListPath, in root: [PropertyListKey: Any]) -> Any? {
     var current: Any = root
     for component in path {
       guard let next = child(component, of: current) else { return nil }
@@ -71,10 +90,11 @@ package enum PropertyListTree {
   /// - Returns: The new top-level dictionary.
   /// - Throws: ``PropertyListPathError`` when the path does not lead to a container that holds
   ///   (or, for a dictionary, can hold) the last component.
-  package static func setting(_ value: Any, at path: PropertyListPath, in root: [String: Any])
-    throws(PropertyListPathError) -> [String: Any]
-  {
-    guard !path.isEmpty, let result = replacing(in: root, path[...], with: value) as? [String: Any]
+  package static func setting(
+    _ value: Any, at path: PropertyListPath, in root: [PropertyListKey: Any]
+  ) throws(PropertyListPathError) -> [PropertyListKey: Any] {
+    guard !path.isEmpty,
+      let result = replacing(in: root, path[...], with: value) as? [PropertyListKey: Any]
     else { throw PropertyListPathError(path: path) }
     return result
   }
@@ -82,6 +102,7 @@ package enum PropertyListTree {
   private static func child(_ component: PropertyListPathComponent, of container: Any) -> Any? {
     switch (component, container) {
     case (.key(let key), let dictionary as [String: Any]): dictionary[key]
+    case (.key(let key), let dictionary as [PropertyListKey: Any]): dictionary[key]
     case (.index(let index), let array as [Any]) where array.indices.contains(index): array[index]
     default: nil
     }
@@ -95,14 +116,9 @@ package enum PropertyListTree {
     let rest = path.dropFirst()
     switch (first, container) {
     case (.key(let key), var dictionary as [String: Any]):
-      if rest.isEmpty {
-        dictionary[key] = value
-        return dictionary
-      }
-      guard let inner = dictionary[key], let replaced = replacing(in: inner, rest, with: value)
-      else { return nil }
-      dictionary[key] = replaced
-      return dictionary
+      return replacing(key, in: &dictionary, rest, with: value) ? dictionary : nil
+    case (.key(let key), var dictionary as [PropertyListKey: Any]):
+      return replacing(PropertyListKey(key), in: &dictionary, rest, with: value) ? dictionary : nil
     case (.index(let index), var array as [Any]) where array.indices.contains(index):
       guard let replaced = replacing(in: array[index], rest, with: value) else { return nil }
       array[index] = replaced
@@ -110,5 +126,21 @@ package enum PropertyListTree {
     default:
       return nil
     }
+  }
+
+  /// Replaces the value at `rest` below `key` of `dictionary` (a top dictionary, by exact key,
+  /// or a nested one); false when `rest` leads nowhere.
+  private static func replacing<Key: Hashable>(
+    _ key: Key, in dictionary: inout [Key: Any], _ rest: ArraySlice<PropertyListPathComponent>,
+    with value: Any
+  ) -> Bool {
+    if rest.isEmpty {
+      dictionary[key] = value
+      return true
+    }
+    guard let inner = dictionary[key], let replaced = replacing(in: inner, rest, with: value)
+    else { return false }
+    dictionary[key] = replaced
+    return true
   }
 }

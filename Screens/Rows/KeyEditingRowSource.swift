@@ -9,14 +9,15 @@ import ObservableDefaultsCore
 /// implemented once, here, over those.
 @MainActor
 protocol KeyEditingRowSource: RowSource {
-  /// The top-level keys and values shown now (with unsaved edits, for a file).
-  var storedValues: [String: Any] { get }
+  /// The top-level keys and values shown now (with unsaved edits, for a file), by exact key:
+  /// keys that differ only in Unicode normalization are two keys, as in the file.
+  var storedValues: [PropertyListKey: Any] { get }
   /// The path of the value shown in row `index`.
   func path(at index: Int) -> PropertyListPath
   /// Stores new values of top-level keys together (`nil` removes a key) and redraws their rows.
   ///
   /// - Throws: The store's error; nothing is changed then.
-  func store(_ changes: [String: Any?]) throws
+  func store(_ changes: [PropertyListKey: Any?]) throws
 }
 
 extension KeyEditingRowSource {
@@ -29,7 +30,7 @@ extension KeyEditingRowSource {
     guard !key.isEmpty, storedValues[key] == nil else {
       throw RowSourceError.unsupported("\(title) already has a key \(key)")
     }
-    try store([key: value])
+    try store([PropertyListKey(key): value])
   }
 
   /// Moves the top-level key of row `index` to `newKey`, in one store.
@@ -43,7 +44,7 @@ extension KeyEditingRowSource {
     guard !newKey.isEmpty, storedValues[newKey] == nil else {
       throw RowSourceError.unsupported("\(title) already has a key \(newKey)")
     }
-    try store([newKey: storedValues[key], key: nil])
+    try store([PropertyListKey(newKey): storedValues[key], PropertyListKey(key): nil])
   }
 
   /// Appends `value` to the array of row `index` (the array itself, or one of its elements).
@@ -75,7 +76,7 @@ extension KeyEditingRowSource {
         "d removes top-level keys only; \(path.map(\.description).joined(separator: " / ")) is "
           + "inside \(path.first?.description ?? "")")
     }
-    try store([key: nil])
+    try store([PropertyListKey(key): nil])
   }
 
   /// The top-level key of row `index`, for undo.
@@ -98,14 +99,16 @@ extension KeyEditingRowSource {
     guard case .storedUnder(let key, let value) = snapshot else {
       throw RowSourceError.unsupported("\(title) restores only the values it took")
     }
-    try store([key: value])
+    try store([PropertyListKey(key): value])
   }
 
   /// Stores `value` at `path`, writing its top-level key whole.
   private func store(_ value: Any, at path: PropertyListPath) throws {
     guard case .key(let key)? = path.first else { return }
-    let edited = try PropertyListTree.setting(value, at: path, in: [key: storedValues[key] as Any])
-    try store([key: edited[key]])
+    let exactKey = PropertyListKey(key)
+    let edited = try PropertyListTree.setting(
+      value, at: path, in: [exactKey: storedValues[exactKey] as Any])
+    try store([exactKey: edited[exactKey]])
   }
 }
 

@@ -31,7 +31,7 @@ final class PropertyListFileRows: ExpandableRowSource, ReloadableRowSource, Live
   /// ``loaded`` with the unsaved edits.
   private var edited: PropertyListDocument
   /// The top-level keys whose values were edited and not saved yet.
-  private(set) var editedKeys: Set<String> = []
+  private(set) var editedKeys: Set<PropertyListKey> = []
   private var tree: PropertyListTreeRows
   private var watch: ObservationToken?
 
@@ -82,11 +82,11 @@ final class PropertyListFileRows: ExpandableRowSource, ReloadableRowSource, Live
     try savingOrUndoing { try edit(value, at: tree.lines[index].path) }
   }
 
-  var storedValues: [String: Any] { edited.values }
+  var storedValues: [PropertyListKey: Any] { edited.values }
 
   /// Sets (or with `nil` removes) top-level keys and saves the file in one write; on failure the
   /// rows keep their old values.
-  func store(_ changes: [String: Any?]) throws {
+  func store(_ changes: [PropertyListKey: Any?]) throws {
     try savingOrUndoing {
       var document = edited
       for (key, value) in changes { document.values[key] = value }
@@ -168,7 +168,7 @@ final class PropertyListFileRows: ExpandableRowSource, ReloadableRowSource, Live
   /// the others draw nothing. Keys with unsaved edits keep the edits, and the file as loaded
   /// keeps their old values, so saving them is still refused when the other writer changed them
   /// too.
-  private func merge(_ document: PropertyListDocument, changedKeys: Set<String>) {
+  private func merge(_ document: PropertyListDocument, changedKeys: Set<PropertyListKey>) {
     let keys = changedKeys.subtracting(editedKeys)
     for key in keys { loaded.values[key] = document.values[key] }
     let (lines, paths) = tree.taking(keys, from: { document.values[$0] }, into: &edited.values)

@@ -11,13 +11,13 @@ struct PropertyListTreeLines: RandomAccessCollection, Equatable {
   /// One visible line.
   struct Line: Equatable {
     /// The top-level key it is under (or is).
-    let key: String
+    let key: PropertyListKey
     /// The path below ``key``; empty for a top-level line.
     let rest: PropertyListPath
     /// Where its value is.
-    var path: PropertyListPath { [.key(key)] + rest }
+    var path: PropertyListPath { [.key(key.string)] + rest }
     /// The value's text, e.g. `Columns` or `[0]`.
-    var label: String { rest.last?.description ?? key }
+    var label: String { rest.last?.description ?? key.string }
     /// 0 for a top-level key.
     var depth: Int { rest.count }
   }
@@ -32,13 +32,14 @@ struct PropertyListTreeLines: RandomAccessCollection, Equatable {
     let rests: [PropertyListPath]
   }
 
-  /// The top-level keys, sorted.
-  private let keys: [String]
+  /// The top-level keys, sorted by their Unicode scalars (keys that differ only in Unicode
+  /// normalization are two lines).
+  private let keys: [PropertyListKey]
   /// The keys with lines below them, in key order.
   private let below: [Below]
 
   /// Lays out `root` with the containers at `expanded` open.
-  init(root: [String: Any], expanded: Set<PropertyListPath>) {
+  init(root: [PropertyListKey: Any], expanded: Set<PropertyListPath>) {
     var keys = Array(root.keys)
     keys.sort()
     self.keys = keys
@@ -46,16 +47,16 @@ struct PropertyListTreeLines: RandomAccessCollection, Equatable {
     var linesBelow = 0
     // Only the keys with something open below them are looked up (a binary search each).
     let openKeys = Set(
-      expanded.compactMap { path -> String? in
+      expanded.compactMap { path -> PropertyListKey? in
         guard case .key(let key)? = path.first else { return nil }
-        return key
+        return PropertyListKey(key)
       })
     for key in openKeys.sorted() {
       let keyIndex = keys.partitioningIndex { $0 >= key }
       guard keyIndex < keys.count, keys[keyIndex] == key else { continue }
       var rests: [PropertyListPath] = []
       func add(_ value: Any, at rest: PropertyListPath) {
-        guard expanded.contains([.key(key)] + rest) else { return }
+        guard expanded.contains([.key(key.string)] + rest) else { return }
         for (component, child) in Self.children(of: value) {
           rests.append(rest + [component])
           add(child, at: rest + [component])

@@ -10,12 +10,14 @@ struct PropertyListTreeRows {
   private var expanded: Set<PropertyListPath> = []
 
   /// Every top-level key of `root`, all closed.
-  init(root: [String: Any]) {
+  init(root: [PropertyListKey: Any]) {
     lines = PropertyListTreeLines(root: root, expanded: [])
   }
 
   /// The row of line `index`, its value read from `root`.
-  func row(at index: Int, in root: [String: Any], isModified: Bool = false) -> PropertyRow {
+  func row(at index: Int, in root: [PropertyListKey: Any], isModified: Bool = false)
+    -> PropertyRow
+  {
     let path = lines[index].path
     let value = PropertyListTree.value(at: path, in: root) as Any
     let summary = ValueSummary(value)
@@ -33,7 +35,7 @@ struct PropertyListTreeRows {
 
   /// Opens or closes the container at line `index` of `root`; false for a scalar or an empty
   /// container. The lines change with the next ``laidOut(_:)``.
-  mutating func toggle(at index: Int, in root: [String: Any]) -> Bool {
+  mutating func toggle(at index: Int, in root: [PropertyListKey: Any]) -> Bool {
     let path = lines[index].path
     let value = PropertyListTree.value(at: path, in: root) as Any
     guard !PropertyListTreeLines.children(of: value).isEmpty else { return false }
@@ -42,14 +44,14 @@ struct PropertyListTreeRows {
   }
 
   /// The lines of `root` with the open containers, or nil when they are the ones shown.
-  func laidOut(_ root: [String: Any]) -> PropertyListTreeLines? {
+  func laidOut(_ root: [PropertyListKey: Any]) -> PropertyListTreeLines? {
     let newLines = PropertyListTreeLines(root: root, expanded: expanded)
     return newLines == lines ? nil : newLines
   }
 
   /// Whether a container inside the top-level `key` is open (its children have lines).
-  func isOpen(underKey key: String) -> Bool {
-    expanded.contains { $0.first == .key(key) }
+  func isOpen(underKey key: PropertyListKey) -> Bool {
+    expanded.contains { $0.first == .key(key.string) }
   }
 
   /// Takes the values of the top-level `keys` from `newValue` (nil: the key is gone) into
@@ -57,10 +59,11 @@ struct PropertyListTreeRows {
   /// when keys appeared or disappeared or an open container changed (else nil), and the visible
   /// paths whose values differ.
   func taking(
-    _ keys: Set<String>, from newValue: (String) -> Any?, into values: inout [String: Any]
+    _ keys: Set<PropertyListKey>, from newValue: (PropertyListKey) -> Any?,
+    into values: inout [PropertyListKey: Any]
   ) -> (lines: PropertyListTreeLines?, paths: [PropertyListPath]) {
-    var before: [String: Any] = [:]
-    var changed: Set<String> = []
+    var before: [PropertyListKey: Any] = [:]
+    var changed: Set<PropertyListKey> = []
     var keysChanged = false
     for key in keys {
       let value = newValue(key)
@@ -78,11 +81,12 @@ struct PropertyListTreeRows {
   /// The visible paths under the top-level `keys` whose values differ between `old` and `new`
   /// (each holding at least those keys' values).
   func changedPaths(
-    under keys: Set<String>, from old: [String: Any], to new: [String: Any]
+    under keys: Set<PropertyListKey>, from old: [PropertyListKey: Any],
+    to new: [PropertyListKey: Any]
   ) -> [PropertyListPath] {
     let open = keys.filter(isOpen(underKey:))
     // A closed key has one line: no need to look through all of them.
-    var candidates = keys.subtracting(open).map { [PropertyListPathComponent.key($0)] }
+    var candidates = keys.subtracting(open).map { [PropertyListPathComponent.key($0.string)] }
     if !open.isEmpty {
       candidates += lines.filter { open.contains($0.key) }.map(\.path)
     }
@@ -97,8 +101,8 @@ struct PropertyListTreeRows {
   ///
   /// - Throws: ``PropertyListEditError`` when the path leads to no scalar, or the value's type
   ///   differs from the current one.
-  static func editing(_ value: Any, at path: PropertyListPath, in root: [String: Any]) throws
-    -> (key: String, value: Any)
+  static func editing(_ value: Any, at path: PropertyListPath, in root: [PropertyListKey: Any])
+    throws -> (key: PropertyListKey, value: Any)
   {
     guard
       let current = PropertyListScalarType(of: PropertyListTree.value(at: path, in: root) as Any),
@@ -108,8 +112,9 @@ struct PropertyListTreeRows {
       throw PropertyListEditError.wrongType(path, expected: current)
     }
     // Only the edited key is copied, not the whole (possibly large) root.
-    let edited = try PropertyListTree.setting(value, at: path, in: [key: root[key] as Any])
-    return (key, edited[key] as Any)
+    let exactKey = PropertyListKey(key)
+    let edited = try PropertyListTree.setting(value, at: path, in: [exactKey: root[key] as Any])
+    return (exactKey, edited[exactKey] as Any)
   }
 
   private static func editing(_ value: Any, summary: ValueSummary, opens: Bool) -> RowEditing {

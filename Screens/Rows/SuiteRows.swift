@@ -17,7 +17,9 @@ final class SuiteRows: ExpandableRowSource, LiveRowSource, ReloadableRowSource,
   /// The suite the values come from.
   private let defaults: PropertyListDefaults
   private var observation: ObservationToken?
-  private var values: [String: Any]
+  /// The stored values, by exact key (keys that differ only in Unicode normalization are two
+  /// rows, as in the file).
+  private var values: [PropertyListKey: Any]
   private var tree: PropertyListTreeRows
 
   /// Shows the suite `name` of the preferences folder `folder`, editable.
@@ -29,7 +31,7 @@ final class SuiteRows: ExpandableRowSource, LiveRowSource, ReloadableRowSource,
     location = url.path
     kind = .suite
     // The stored values only: not the registered defaults nor the command line's.
-    values = defaults.persistentValues
+    values = defaults.exactPersistentValues
     tree = PropertyListTreeRows(root: values)
   }
 
@@ -69,24 +71,26 @@ final class SuiteRows: ExpandableRowSource, LiveRowSource, ReloadableRowSource,
   func setValue(_ value: Any, at index: Int) throws {
     let (key, newValue) = try PropertyListTreeRows.editing(
       value, at: tree.lines[index].path, in: values)
-    try defaults.write(newValue, forKey: key, excluding: observation)
+    try defaults.write(newValue, forKey: key.string, excluding: observation)
     reload([key])
   }
 
-  var storedValues: [String: Any] { values }
+  var storedValues: [PropertyListKey: Any] { values }
 
   func path(at index: Int) -> PropertyListPath { tree.lines[index].path }
 
   /// Writes each key to the suite (one write a key) and redraws them.
-  func store(_ changes: [String: Any?]) throws {
-    for (key, value) in changes { try defaults.write(value, forKey: key, excluding: observation) }
+  func store(_ changes: [PropertyListKey: Any?]) throws {
+    for (key, value) in changes {
+      try defaults.write(value, forKey: key.string, excluding: observation)
+    }
     reload(Set(changes.keys))
   }
 
   func startWatching(post: @escaping MainJobPoster) {
     guard observation == nil else { return }
     observation = defaults.observe { [weak self] change in
-      post { self?.reload(change.keys) }
+      post { self?.reload(change.exactKeys) }
     }
   }
 
@@ -95,14 +99,14 @@ final class SuiteRows: ExpandableRowSource, LiveRowSource, ReloadableRowSource,
   /// - Throws: The suite's ``PropertyListError`` when the file cannot be written or read.
   func reload() throws {
     if !defaults.synchronize(), let error = defaults.lastError { throw error }
-    reload(Set(values.keys).union(defaults.persistentValues.keys))
+    reload(Set(values.keys).union(defaults.exactPersistentValues.keys))
   }
 
   /// Re-reads `changedKeys` from the suite and redraws the rows whose value differs; lays the
   /// list out again only when keys appeared or disappeared or an open container changed.
-  private func reload(_ changedKeys: Set<String>) {
+  private func reload(_ changedKeys: Set<PropertyListKey>) {
     let (lines, paths) = tree.taking(
-      changedKeys, from: defaults.persistentValue(forKey:), into: &values)
+      changedKeys, from: { self.defaults.persistentValue(forKey: $0.string) }, into: &values)
     if let lines { registrar.withMutation(of: self, keyPath: \.tree) { tree.lines = lines } }
     for path in paths {
       registrar.withMutation(of: self, keyPath: \.[observing: path]) {}

@@ -54,7 +54,9 @@ enum DefaultsVerbs {
 
   /// Removes `keys` in one write; keys not stored are no change.
   static func remove(_ keys: [String], from domain: Invocation.Domain) throws {
-    try store(Dictionary(uniqueKeysWithValues: keys.map { ($0, nil as Any?) }), in: domain)
+    try store(
+      Dictionary(keys.map { (PropertyListKey($0), nil as Any?) }, uniquingKeysWith: { $1 }),
+      in: domain)
   }
 
   /// Moves the value of `key` to `newKey` in one write.
@@ -64,7 +66,9 @@ enum DefaultsVerbs {
     guard values[newKey] == nil else {
       throw VerbError.failure("the key \(newKey) already exists in \(name(of: domain))")
     }
-    try store([newKey: value, key: nil], in: domain)
+    // Exact keys: a new name that differs from the old only in Unicode normalization is
+    // another key, as in the file.
+    try store([PropertyListKey(newKey): value, PropertyListKey(key): nil], in: domain)
   }
 
   /// Removes every key of a suite: its file is deleted.
@@ -85,7 +89,7 @@ enum DefaultsVerbs {
     PreferencesDirectory.suiteNames().compactMap { suite -> String? in
       guard let values = try? values(of: .suite(suite)) else { return nil }
       let found = values.filter { key, value in
-        key.localizedCaseInsensitiveContains(word) || contains(word, in: value)
+        key.string.localizedCaseInsensitiveContains(word) || contains(word, in: value)
       }
       guard !found.isEmpty else { return nil }
       return "Found \(found.count) key\(found.count == 1 ? "" : "s") in domain '\(suite)': "
@@ -108,9 +112,9 @@ enum DefaultsVerbs {
   /// The value of `key` in `values`.
   ///
   /// - Throws: ``VerbError`` `.failure` naming the key and the domain when it is not there.
-  private static func value(of key: String, in values: [String: Any], _ domain: Invocation.Domain)
-    throws(VerbError) -> Any
-  {
+  private static func value(
+    of key: String, in values: [PropertyListKey: Any], _ domain: Invocation.Domain
+  ) throws(VerbError) -> Any {
     guard let value = values[key] else {
       throw .failure("the key \(key) does not exist in \(name(of: domain))")
     }
@@ -128,11 +132,12 @@ enum DefaultsVerbs {
     PreferencesDirectory.suiteNames().map(TerminalText.escaped).joined(separator: "\n")
   }
 
-  /// The stored values of a suite or file (registered defaults excluded).
+  /// The stored values of a suite or file (registered defaults excluded), by exact key: keys
+  /// that differ only in Unicode normalization are separate entries, as in the file.
   ///
   /// - Throws: ``VerbError``: `.failure` when it does not exist, `.invalid` when it does not
   ///   parse; ``PropertyListError`` when it cannot be read.
-  static func values(of domain: Invocation.Domain) throws -> [String: Any] {
+  static func values(of domain: Invocation.Domain) throws -> [PropertyListKey: Any] {
     // The file itself: a one-shot read needs no suite storage and no watch of the folder.
     let url = try fileURL(of: domain)
     let document: PropertyListDocument?
@@ -177,12 +182,14 @@ enum DefaultsVerbs {
   private static func store(_ value: Any?, forKey key: String, in domain: Invocation.Domain)
     throws
   {
-    try store([key: value], in: domain)
+    try store([PropertyListKey(key): value], in: domain)
   }
 
   /// Sets (nil: removes) keys of a suite or a file in one write of the file itself (its failure
   /// is thrown once, for the caller to report; no background write reports it again).
-  private static func store(_ changes: [String: Any?], in domain: Invocation.Domain) throws {
+  private static func store(_ changes: [PropertyListKey: Any?], in domain: Invocation.Domain)
+    throws
+  {
     _ = try PropertyListFile(url: fileURL(of: domain))
       .apply(changes.mapValues { $0.map(PropertyListChange.set) ?? .remove })
   }

@@ -32,14 +32,25 @@ enum PropertyListText {
       }
       return "(\n" + lines.joined(separator: ",\n") + "\n\(indent))"
     case let entries as [String: Any]:
-      guard !entries.isEmpty else { return "{\n\(indent)}" }
-      let lines = entries.sorted { $0.key < $1.key }.map { key, value in
-        "\(indent)    \(quoted(key)) = \(render(value, level: level + 1, showsJSON: showsJSON));"
-      }
-      return "{\n" + lines.joined(separator: "\n") + "\n\(indent)}"
+      return render(entries.map { (PropertyListKey($0.key), $0.value) }, level, showsJSON)
+    case let entries as [PropertyListKey: Any]:
+      return render(entries.map { ($0.key, $0.value) }, level, showsJSON)
     default:
       return "\(value)"
     }
+  }
+
+  /// A dictionary's entries, in the order of their keys' Unicode scalars (keys that differ only
+  /// in Unicode normalization are separate lines, in a fixed order).
+  private static func render(
+    _ entries: [(key: PropertyListKey, value: Any)], _ level: Int, _ showsJSON: Bool
+  ) -> String {
+    let indent = String(repeating: "    ", count: level)
+    guard !entries.isEmpty else { return "{\n\(indent)}" }
+    let lines = entries.sorted { $0.key < $1.key }.map { key, value in
+      "\(indent)    \(quoted(key.string)) = \(render(value, level: level + 1, showsJSON: showsJSON));"
+    }
+    return "{\n" + lines.joined(separator: "\n") + "\n\(indent)}"
   }
 
   /// One value as `read <domain> <key>` prints it: a top-level string without quotes, and with

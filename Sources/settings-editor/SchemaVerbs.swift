@@ -113,7 +113,7 @@ enum SchemaVerbs {
   ///
   /// - Throws: ``VerbError`` `.invalid` when the file is not a valid property list (nothing is
   ///   reset in a file that does not parse: it is left as it is).
-  private static func storedValues(of suite: String) throws -> [String: Any] {
+  private static func storedValues(of suite: String) throws -> [PropertyListKey: Any] {
     let file = PreferencesDirectory.fileURL(forSuite: suite)
     guard FileManager.default.fileExists(atPath: file.path) else { return [:] }
     return try DefaultsVerbs.values(of: .suite(suite))

@@ -9,7 +9,9 @@ enum TransferVerbs {
   /// the JSON form of dates and data, and ``ExportEncoding`` for the characters written as
   /// references or escapes, and those XML refuses).
   static func export(_ domain: Invocation.Domain, json: Bool) throws -> Data {
-    let values = try DefaultsVerbs.values(of: domain)
+    // Export formats are read back into `[String: Any]`: of keys that differ only in Unicode
+    // normalization, the first in Unicode scalar order is exported.
+    let values = try DefaultsVerbs.values(of: domain).stringKeyed
     if json { return ExportEncoding.json(try JSONTransfer.data(of: values)) }
     return try ExportEncoding.xml(values)
   }
@@ -29,7 +31,7 @@ enum TransferVerbs {
     } else {
       let url = URL(fileURLWithPath: file == "-" ? "/dev/stdin" : file)
       do {
-        values = try PropertyListFile(url: url).document(from: data).values
+        values = try PropertyListFile(url: url).document(from: data).values.stringKeyed
       } catch let error as PropertyListError {
         throw VerbError.invalid(
           "\(file): not a property list with a dictionary at the top (\(error.reason))")

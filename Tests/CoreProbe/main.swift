@@ -5,6 +5,8 @@
 //       <flush-every> writes (0: never; the exit hook writes them)
 //   core-probe set <file> <key> <string>
 //       sets one string value and exits without flushing
+//   core-probe get <file> <key>
+//       prints the string stored under exactly <key> (empty when none)
 //   core-probe try-write <file> <key> <string>
 //       checked write + flush; prints the error and exits 1 on failure
 //   core-probe foundation-set <suite> <key> <string>
@@ -86,6 +88,9 @@ case "set":
   let given = operands(3)
   let (path, key, value) = (given[0], given[1], given[2])
   fileDefaults(path).set(value, forKey: key)
+case "get":
+  let given = operands(2)
+  print(fileDefaults(given[0]).string(forKey: given[1]) ?? "")
 case "try-write":
   let given = operands(3)
   let (path, key, value) = (given[0], given[1], given[2])

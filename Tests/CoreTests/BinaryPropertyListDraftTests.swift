@@ -31,7 +31,7 @@ import Testing
     }
   }
 
-  private func expectReadsBack(_ data: Data, as values: [String: Any]) throws {
+  private func expectReadsBack(_ data: Data, as values: [PropertyListKey: Any]) throws {
     let ours = try PropertyListFile(url: URL(fileURLWithPath: "/draft.plist")).document(from: data)
     #expect(ours.format == .binary)
     #expect(propertyListValuesEqual(ours.values, values))
@@ -41,13 +41,13 @@ import Testing
 
   @Test func randomChangesReadBackExactlyAndTheDraftIsMadeAgainWhenUnusedObjectsGrow() throws {
     var random = SeededGenerator(seed: 11)
-    var values: [String: Any] = [:]
+    var values: [PropertyListKey: Any] = [:]
     for index in 0..<200 { values["key \(index)"] = randomValue(&random) }
     var draft = try BinaryPropertyListDraft(values: values)
     var incremental = 0
     var remade = 0
     for round in 0..<400 {
-      var changes: [String: PropertyListChange] = [:]
+      var changes: [PropertyListKey: PropertyListChange] = [:]
       for _ in 0..<Int.random(in: 1...4, using: &random) {
         let key = "key \(Int.random(in: 0..<260, using: &random))"
         changes[key] =
@@ -78,7 +78,7 @@ import Testing
   }
 
   @Test func oneValueEditGrowsTheFileByTheValueAndOneOffset() throws {
-    var values: [String: Any] = [:]
+    var values: [PropertyListKey: Any] = [:]
     for index in 0..<1_000 { values["key \(index)"] = "value \(index) xxxxxxxxxx" }
     var draft = try BinaryPropertyListDraft(values: values)
     let before = try draft.data().count
@@ -94,7 +94,7 @@ import Testing
     let folder = try TemporaryFolder()
     defer { folder.remove() }
     let file = PropertyListFile(url: folder.file("draft.plist"))
-    var values: [String: Any] = [:]
+    var values: [PropertyListKey: Any] = [:]
     for index in 0..<100 { values["key \(index)"] = index }
     try BinaryPropertyListWriter.data(of: values).write(to: file.url)
     var known: PropertyListSnapshot?

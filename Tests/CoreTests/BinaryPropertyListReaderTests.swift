@@ -6,7 +6,7 @@ import Testing
 
 /// Our binary reader against Foundation's: the same values from the same bytes.
 @Suite struct BinaryPropertyListReaderTests {
-  private func ours(_ data: Data) throws -> [String: Any] {
+  private func ours(_ data: Data) throws -> [PropertyListKey: Any] {
     try PropertyListFile(url: URL(fileURLWithPath: "/reader-test.plist")).document(from: data)
       .values
   }

@@ -6,7 +6,7 @@ import Testing
 
 /// A re-read after a change names exactly the keys added, changed or removed, in both formats.
 @Suite struct PropertyListRereadTests {
-  static var before: [String: Any] {
+  static var before: [PropertyListKey: Any] {
     [
       "same string": "unchanged, and long enough to live on the heap",
       "same short": "ok",
@@ -24,7 +24,7 @@ import Testing
     ]
   }
 
-  static var after: [String: Any] {
+  static var after: [PropertyListKey: Any] {
     var values = before
     values["string, same length"] = "abcdeg"
     values["string, longer"] = "abcd"
@@ -36,13 +36,13 @@ import Testing
     return values
   }
 
-  static let changedKeys: Set<String> = [
+  static let changedKeys: Set<PropertyListKey> = [
     "string, same length", "string, longer", "string to unicode", "int to bool", "nested deep",
     "removed", "added",
   ]
 
-  private func reread(_ data: Data, comparingTo previous: [String: Any]) throws -> (
-    values: [String: Any], changedKeys: Set<String>
+  private func reread(_ data: Data, comparingTo previous: [PropertyListKey: Any]) throws -> (
+    values: [PropertyListKey: Any], changedKeys: Set<PropertyListKey>
   ) {
     let folder = try TemporaryFolder()
     defer { folder.remove() }
@@ -68,7 +68,7 @@ import Testing
 
   /// The version before as a first re-read of the file leaves it (with its entries).
   private func rereadSince(_ before: Data, _ after: Data) throws -> (
-    values: [String: Any], changedKeys: Set<String>, comparedBytes: Bool
+    values: [PropertyListKey: Any], changedKeys: Set<PropertyListKey>, comparedBytes: Bool
   ) {
     let folder = try TemporaryFolder()
     defer { folder.remove() }
@@ -86,12 +86,12 @@ import Testing
   }
 
   @Test func aFileWrittenThroughADraftIsComparedEntryByEntry() throws {
-    var values: [String: Any] = [:]
+    var values: [PropertyListKey: Any] = [:]
     for index in 0..<300 { values["key \(index)"] = "value \(index)" }
     values.merge(Self.before) { $1 }
     var draft = try BinaryPropertyListDraft(values: values)
     let before = try draft.data()
-    var changes: [String: PropertyListChange] = [:]
+    var changes: [PropertyListKey: PropertyListChange] = [:]
     for (key, value) in Self.after { changes[key] = .set(value) }
     changes["removed"] = .remove
     changes["key 5"] = .remove
@@ -106,12 +106,12 @@ import Testing
   }
 
   @Test func aFileAnotherWriterRewroteIsParsedWhole() throws {
-    var values: [String: Any] = [:]
+    var values: [PropertyListKey: Any] = [:]
     for index in 0..<300 { values["key \(index)"] = "value \(index)" }
     let before = try BinaryPropertyListDraft(values: values).data()
     values["key 7"] = "seven"
     let after = try PropertyListSerialization.data(
-      fromPropertyList: values, format: .binary, options: 0)
+      fromPropertyList: values.stringKeyed, format: .binary, options: 0)
     let (read, changedKeys, _) = try rereadSince(before, after)
     #expect(propertyListValuesEqual(read, values))
     #expect(changedKeys == Set(values.keys))  // against the empty `previous`: parsed whole
@@ -131,7 +131,7 @@ import Testing
   }
 
   @Test func aMissingOrEmptyFileRemovesEveryKey() throws {
-    let previous: [String: Any] = ["a": 1, "b": "two"]
+    let previous: [PropertyListKey: Any] = ["a": 1, "b": "two"]
     let folder = try TemporaryFolder()
     defer { folder.remove() }
     let missing = PropertyListFile(url: folder.file("missing.plist"))

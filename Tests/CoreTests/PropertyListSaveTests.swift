@@ -90,7 +90,7 @@ import Testing
       let loaded = try #require(try file.read())
       // 2024-02-29T23:59:59.123456Z
       let date = Date(timeIntervalSinceReferenceDate: 730_943_999.123_456)
-      let changes: [String: PropertyListChange] = [
+      let changes: [PropertyListKey: PropertyListChange] = [
         "max": .set(UInt64.max), "twoTo63": .set(UInt64(1) << 63), "min": .set(Int.min),
         "when": .set(date),
       ]

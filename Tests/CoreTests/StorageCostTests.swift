@@ -83,7 +83,7 @@ import Testing
 
   @Test func valuesRoundTripExactlyInBothFormats() async throws {
     try await withTemporaryFolder { folder in
-      let values: [String: Any] = [
+      let values: [PropertyListKey: Any] = [
         "date": Date(timeIntervalSinceReferenceDate: 694_900_766.426036),
         "data": Data([0, 1, 2, 255]), "empty data": Data(),
         "unsigned": UInt64.max, "above Int.max": UInt64(Int.max) + 1,

@@ -10,7 +10,7 @@ import Testing
 /// 500 flushes of a 10 KB array left 5.0 MB).
 @Suite struct SuiteFileGrowthTests {
   /// What one flush of a pattern changes, given the flush's number.
-  typealias Pattern = @Sendable (Int) -> [String: PropertyListChange]
+  typealias Pattern = @Sendable (Int) -> [PropertyListKey: PropertyListChange]
 
   static let patterns: [(name: String, changes: Pattern)] = [
     ("a 10 KB string rewritten", { ["note": .set(text(10_000, seed: $0))] }),
@@ -52,7 +52,7 @@ import Testing
 
   @Test(arguments: patterns.indices)
   func thousandsOfFlushesKeepTheDraftWithinTwiceTheValues(pattern: Int) throws {
-    var values: [String: Any] = ["name": "Fatbobman", "age": 20]
+    var values: [PropertyListKey: Any] = ["name": "Fatbobman", "age": 20]
     var draft = try BinaryPropertyListDraft(values: values)
     var remade = 0
     var largestRatio = 0.0
@@ -82,7 +82,7 @@ import Testing
     try BinaryPropertyListWriter.data(of: ["name": "Fatbobman"]).write(to: file.url)
     var known: PropertyListSnapshot?
     let recent = Self.patterns[1].changes
-    var values: [String: Any] = ["name": "Fatbobman"]
+    var values: [PropertyListKey: Any] = ["name": "Fatbobman"]
     for flush in 0..<200 {
       let changes = recent(flush)
       _ = try file.apply(changes, known: &known)

@@ -33,7 +33,7 @@ import Testing
       </plist>
 
       """#).utf8)
-    let changes: [String: PropertyListChange] = [
+    let changes: [PropertyListKey: PropertyListChange] = [
       "a": .set(["nested": [1, 2.5] as [Any], "d": Date(timeIntervalSince1970: 0)]),
       "b": .remove, "new key ✓": .set("Grüße & <tags>"), "absent": .remove,
     ]
@@ -97,12 +97,12 @@ import Testing
       Date(timeIntervalSinceReferenceDate: 86_400), Data([0, 255]), [Any](), [String: Any](),
       ["x", 1, ["y": [true]]] as [Any], ["k & l": ["m": Data([1])]],
     ]
-    var expected: [String: Any] = ["seed": 1]
+    var expected: [PropertyListKey: Any] = ["seed": 1]
     var text = try PropertyListEncoding.data(
       of: PropertyListDocument(values: expected, format: .xml))
     var known: PropertyListEntries?
     for _ in 0..<300 {
-      var changes: [String: PropertyListChange] = [:]
+      var changes: [PropertyListKey: PropertyListChange] = [:]
       for _ in 0..<Int.random(in: 1...4, using: &generator) {
         let key = "key \(Int.random(in: 0..<12, using: &generator))"
         if Bool.random(using: &generator) {
@@ -132,11 +132,11 @@ import Testing
     let folder = try TemporaryFolder()
     defer { folder.remove() }
     let url = folder.file("suite.plist")
-    var values: [String: Any] = [:]
+    var values: [PropertyListKey: Any] = [:]
     for index in 0..<100 { values["key \(index)"] = "value \(index)" }
     let foundation = String(
       decoding: try PropertyListSerialization.data(
-        fromPropertyList: values, format: .xml, options: 0), as: UTF8.self)
+        fromPropertyList: values.stringKeyed, format: .xml, options: 0), as: UTF8.self)
     let handEdited = "<key>key 50</key>      <string>edited   by hand</string>"
     try Data(
       foundation.replacingOccurrences(

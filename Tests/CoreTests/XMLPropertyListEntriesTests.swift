@@ -7,8 +7,8 @@ import Testing
 /// An XML file another writer changed is compared entry by entry, as a binary one is: only the
 /// entries whose text changed are parsed, each alone, and the values are the whole parse's.
 @Suite struct XMLPropertyListEntriesTests {
-  static var values: [String: Any] {
-    var values: [String: Any] = [
+  static var values: [PropertyListKey: Any] {
+    var values: [PropertyListKey: Any] = [
       "unicode ключ 🎹": "Grüße & <markup> \"quoted\"",
       "empty": "",
       "date": Date(timeIntervalSinceReferenceDate: 694_900_766),
@@ -21,19 +21,21 @@ import Testing
     return values
   }
 
-  private static func xml(_ values: [String: Any]) throws -> Data {
-    try PropertyListSerialization.data(fromPropertyList: values, format: .xml, options: 0)
+  private static func xml(_ values: [PropertyListKey: Any]) throws -> Data {
+    try PropertyListSerialization.data(
+      fromPropertyList: values.stringKeyed, format: .xml, options: 0)
   }
 
   /// The whole parse of `data`, canonical.
-  private static func parsed(_ data: Data) throws -> [String: Any] {
+  private static func parsed(_ data: Data) throws -> [PropertyListKey: Any] {
     let root = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
-    return try #require(PropertyListValue.normalized(root) as? [String: Any])
+    return [PropertyListKey: Any](
+      exactKeys: try #require(PropertyListValue.normalized(root) as? [String: Any]))
   }
 
   /// `before`'s values with `after`'s changes found entry by entry (nil: parsed whole).
   private static func incremental(_ before: Data, _ after: Data) throws -> (
-    values: [String: Any], changedKeys: Set<String>
+    values: [PropertyListKey: Any], changedKeys: Set<PropertyListKey>
   )? {
     let old = try #require(XMLPropertyListEntries.entries(of: before))
     var values = try parsed(before)
@@ -115,8 +117,8 @@ import Testing
 
   /// The check that makes a file with a key held twice be parsed whole.
   @Test func keysHeldTwiceAreFound() {
-    let keys = (0..<50_000).map { "key \($0)" }
-    let long = "ключ 🎹 a key longer than fifteen bytes"
+    let keys = (0..<50_000).map { PropertyListKey("key \($0)") }
+    let long: PropertyListKey = "ключ 🎹 a key longer than fifteen bytes"
     #expect(PropertyListEntries.areDistinct(keys))
     #expect(PropertyListEntries.areDistinct([]))
     #expect(PropertyListEntries.areDistinct([""]))
@@ -124,6 +126,8 @@ import Testing
     #expect(!PropertyListEntries.areDistinct(keys + ["key 0"]))
     #expect(!PropertyListEntries.areDistinct(["key 49999"] + keys))
     #expect(!PropertyListEntries.areDistinct([long, "x", long]))
+    // Keys equal as `String`s (canonical equivalence) but not in their scalars are two keys.
+    #expect(PropertyListEntries.areDistinct(["\u{E9}", "e\u{301}"]))
   }
 
   /// Mutated files: whenever the entry-by-entry read gives values, they are the whole parse's,

@@ -23,12 +23,12 @@ enum GrowthMode {
     do {
       var draft = try BinaryPropertyListDraft(values: values)
       for flush in 0..<flushes {
-        var changes: [String: PropertyListChange] = [:]
+        var changes: [PropertyListKey: PropertyListChange] = [:]
         for _ in 0..<Int.random(in: 1...3, using: &random) {
           let key =
             Bool.random(using: &random) && !values.isEmpty
             ? values.keys.randomElement(using: &random)!
-            : "fuzz \(Int.random(in: 0..<50, using: &random))"
+            : PropertyListKey("fuzz \(Int.random(in: 0..<50, using: &random))")
           changes[key] =
             Int.random(in: 0..<5, using: &random) == 0 ? .remove : .set(value(&random, depth: 0))
         }
@@ -42,7 +42,7 @@ enum GrowthMode {
           return .mismatch("flush \(flush): \(data.count) bytes for \(fresh) of values")
         }
         guard let back = try? reader.document(from: data).values,
-          ExactEquality.equal(back, values)
+          ExactEquality.equal(back.stringKeyed, values.stringKeyed)
         else { return .mismatch("flush \(flush): the file reads back other values") }
       }
       return .parsed

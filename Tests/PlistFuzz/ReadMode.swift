@@ -11,14 +11,14 @@ enum ReadMode {
     guard let document = try? reader.document(from: data) else { return .refused }
     var failure: String?
     if let foundation = ExactEquality.foundationValues(data),
-      !ExactEquality.equal(foundation, document.values)
+      !ExactEquality.equal(foundation, document.values.stringKeyed)
     {
       failure = "read differently from Foundation"
     }
     let formats: [PropertyListSerialization.PropertyListFormat] =
       document.format == .binary ? [.binary] : [document.format, .binary]
     for format in formats where failure == nil {
-      failure = roundTrip(document.values, format: format, through: file)
+      failure = roundTrip(document.values.stringKeyed, format: format, through: file)
     }
     guard let failure else { return .parsed }
     keep(data, written: file, index: index, in: scratch)
@@ -36,12 +36,12 @@ enum ReadMode {
     let refusedKey = format == .xml ? XMLCharacters.firstRefused(in: values)?.path[0] : nil
     do {
       let saved = try PropertyListFile(url: file).save(
-        values.mapValues(PropertyListChange.set),
-        over: PropertyListDocument(values: [:], format: format))
+        [PropertyListKey: PropertyListChange](exactKeys: values.mapValues(PropertyListChange.set)),
+        over: PropertyListDocument(format: format))
       if let refusedKey { return "wrote \(refusedKey) with a character XML cannot hold" }
       let back = try PropertyListFile(url: file).read()
-      guard let back, ExactEquality.equal(back.values, values),
-        ExactEquality.equal(saved.values, values)
+      guard let back, ExactEquality.equal(back.values.stringKeyed, values),
+        ExactEquality.equal(saved.values.stringKeyed, values)
       else {
         return "changed by a round trip (\(format))"
       }

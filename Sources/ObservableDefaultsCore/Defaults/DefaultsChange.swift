@@ -1,4 +1,8 @@
 /// What changed in a suite: the keys whose value changed, and where the change came from.
+///
+/// Keys are told exactly (their Unicode scalars): a write of `"e\u{301}"` is not a change of
+/// `"\u{E9}"`, as in the file. ``keys`` is a `Set<String>`, which holds keys that differ only in
+/// Unicode normalization as one; ``exactKeys`` holds each.
 public struct DefaultsChange: Sendable, Equatable {
   /// Where a change was made.
   public enum Origin: Sendable, Equatable {
@@ -12,15 +16,25 @@ public struct DefaultsChange: Sendable, Equatable {
   /// observer asks for ``keys`` (building one was a tenth of a write in the burst benchmark).
   private enum ChangedKeys: Sendable {
     case one(String)
-    case several(Set<String>)
+    case several(Set<PropertyListKey>)
   }
 
   private let changed: ChangedKeys
 
-  /// The keys whose value changed (set, changed or removed).
+  /// The keys whose value changed (set, changed or removed), as `String`s: two changed keys
+  /// that differ only in Unicode normalization are one element here (see ``exactKeys``).
   public var keys: Set<String> {
     switch changed {
     case .one(let key): [key]
+    case .several(let keys): Set(keys.lazy.map(\.string))
+    }
+  }
+
+  /// The keys whose value changed, each exactly as written (keys that differ only in Unicode
+  /// normalization are separate elements).
+  public var exactKeys: Set<PropertyListKey> {
+    switch changed {
+    case .one(let key): [PropertyListKey(key)]
     case .several(let keys): keys
     }
   }
@@ -34,7 +48,16 @@ public struct DefaultsChange: Sendable, Equatable {
   ///   - keys: The keys whose value changed.
   ///   - origin: Where the change was made.
   public init(keys: Set<String>, origin: Origin) {
-    changed = .several(keys)
+    self.init(exactKeys: Set(keys.lazy.map { PropertyListKey($0) }), origin: origin)
+  }
+
+  /// Creates a change of exact keys.
+  ///
+  /// - Parameters:
+  ///   - exactKeys: The keys whose value changed.
+  ///   - origin: Where the change was made.
+  public init(exactKeys: Set<PropertyListKey>, origin: Origin) {
+    changed = .several(exactKeys)
     self.origin = origin
   }
 
@@ -48,19 +71,19 @@ public struct DefaultsChange: Sendable, Equatable {
     self.origin = origin
   }
 
-  /// Whether the value of `key` changed; builds no set.
+  /// Whether the value of exactly `key` (its Unicode scalars) changed; builds no set.
   ///
   /// - Parameter key: A key of the suite.
-  /// - Returns: `true` when `key` is one of ``keys``.
+  /// - Returns: `true` when `key` is one of ``exactKeys``.
   public func contains(_ key: String) -> Bool {
     switch changed {
-    case .one(let changedKey): changedKey == key
-    case .several(let keys): keys.contains(key)
+    case .one(let changedKey): PropertyListKey(changedKey) == PropertyListKey(key)
+    case .several(let keys): keys.contains(PropertyListKey(key))
     }
   }
 
-  /// Two changes are equal when they name the same keys and origin.
+  /// Two changes are equal when they name the same exact keys and origin.
   public static func == (lhs: Self, rhs: Self) -> Bool {
-    lhs.origin == rhs.origin && lhs.keys == rhs.keys
+    lhs.origin == rhs.origin && lhs.exactKeys == rhs.exactKeys
   }
 }

@@ -94,8 +94,16 @@ open class PropertyListDefaults: UserDefaults {
   }
 
   /// Every value stored in the file (no registered defaults, no command-line values): the
-  /// suite's persistent domain, in canonical form.
+  /// suite's persistent domain, in canonical form, keyed by `String`: of keys that differ only in
+  /// Unicode normalization (which the file holds apart) one is kept, the first in Unicode scalar
+  /// order; ``exactPersistentValues`` has each.
   public var persistentValues: [String: Any] {
+    storage.allValues().stringKeyed
+  }
+
+  /// Every value stored in the file, as ``persistentValues``, keyed by exact key: keys that
+  /// differ only in Unicode normalization are separate entries, as in the file.
+  public var exactPersistentValues: [PropertyListKey: Any] {
     storage.allValues()
   }
 
@@ -132,11 +140,17 @@ open class PropertyListDefaults: UserDefaults {
   }
 
   /// Registered defaults, overridden by the file's values, overridden by the command line's.
+  ///
+  /// A `[String: Any]` cannot hold two keys that differ only in Unicode normalization: of those
+  /// in the file, the first in Unicode scalar order is kept here (``persistentValues``), and
+  /// nothing is lost on disk (``exactPersistentValues`` and ``persistentValue(forKey:)`` read
+  /// each). Foundation's `NSDictionary` keeps both, but bridged to `[String: Any]` on Apple
+  /// platforms it merges them too.
   open override func dictionaryRepresentation() -> [String: Any] {
-    // The file's values first: a large domain is then shared, or copied once, instead of being
-    // inserted entry by entry into a growing dictionary (a second copy and its doublings: 345 MB
-    // at the peak for a 1,000,000-key suite).
-    var values = storage.allValues()
+    // The file's values first: a large domain is then built once, instead of being inserted
+    // entry by entry into a growing dictionary (a second copy and its doublings: 345 MB at the
+    // peak for a 1,000,000-key suite).
+    var values = persistentValues
     for (key, value) in RegistrationDomain.shared.all() where values[key] == nil {
       values[key] = value
     }
@@ -198,8 +212,9 @@ open class PropertyListDefaults: UserDefaults {
   ///   - excluding: An observation not to tell about this write.
   /// - Throws: The errors of ``write(_:forKey:excluding:)``. Nothing is applied on failure.
   public func write(_ values: [String: Any?], excluding: ObservationToken? = nil) throws {
-    let changes = try values.reduce(into: [String: PropertyListChange]()) { changes, entry in
-      changes[entry.key] = try change(entry.value, forKey: entry.key)
+    let changes = try values.reduce(into: [PropertyListKey: PropertyListChange]()) {
+      changes, entry in
+      changes[PropertyListKey(entry.key)] = try change(entry.value, forKey: entry.key)
     }
     try storage.write(changes, excluding: excluding?.id)
   }
@@ -287,7 +302,7 @@ open class PropertyListDefaults: UserDefaults {
   /// - Parameter domainName: A suite name.
   /// - Returns: The values (empty when the file does not exist), or nil for a name with `/`.
   open override func persistentDomain(forName domainName: String) -> [String: Any]? {
-    PropertyListDefaults(suiteName: domainName)?.storage.allValues()
+    PropertyListDefaults(suiteName: domainName)?.persistentValues
   }
 
   /// Replaces the values of the suite `domainName` with `domain`, through locked merging
@@ -298,8 +313,9 @@ open class PropertyListDefaults: UserDefaults {
   ///   - domainName: A suite name.
   open override func setPersistentDomain(_ domain: [String: Any], forName domainName: String) {
     guard let suite = PropertyListDefaults(suiteName: domainName) else { return }
-    for key in suite.storage.allValues().keys where domain[key] == nil {
-      suite.removeObject(forKey: key)
+    let kept = [PropertyListKey: Any](exactKeys: domain)
+    for key in suite.storage.allValues().keys where kept[key] == nil {
+      suite.removeObject(forKey: key.string)
     }
     for (key, value) in domain {
       suite.set(value, forKey: key)

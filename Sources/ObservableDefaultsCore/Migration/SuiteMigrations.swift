@@ -79,9 +79,19 @@ public struct SuiteMigrations: Sendable {
   public func apply(to file: PropertyListFile) throws -> SuiteMigrationPlan {
     var plan = SuiteMigrationPlan(recordedVersion: version, steps: [], changedKeys: [], values: [:])
     _ = try file.updateSnapshot { document in
-      plan = try self.plan(for: document.values)
+      plan = try self.plan(for: document.values.stringKeyed)
       guard !plan.steps.isEmpty else { return false }
-      document.values = plan.values
+      var values = [PropertyListKey: Any](exactKeys: plan.values)
+      // The steps see `String` keys, which hold one of keys that differ only in Unicode
+      // normalization: the others stay as they were unless a step changed that key.
+      let changedKeys = Set(plan.changedKeys)
+      for (key, value) in document.values
+      where values[key] == nil && plan.values[key.string] != nil
+        && !changedKeys.contains(key.string)
+      {
+        values[key] = value
+      }
+      document.values = values
       document.values[Self.versionKey] = version
       return true
     }

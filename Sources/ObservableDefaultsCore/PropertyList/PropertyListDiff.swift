@@ -4,8 +4,10 @@ enum PropertyListDiff {
   /// ``propertyListValuesEqual(_:_:)``).
   ///
   /// - Complexity: O(*n*) in the keys of both, without copying a value.
-  static func changedKeys(from old: [String: Any], to new: [String: Any]) -> Set<String> {
-    var changedKeys = Set<String>()
+  static func changedKeys(from old: [PropertyListKey: Any], to new: [PropertyListKey: Any])
+    -> Set<PropertyListKey>
+  {
+    var changedKeys = Set<PropertyListKey>()
     for (key, value) in new where !propertyListValuesEqual(old[key], value) {
       changedKeys.insert(key)
     }

@@ -15,12 +15,32 @@ enum PropertyListEncoding {
   /// back as a carriage return everywhere.
   ///
   /// - Throws: ``PropertyListEncodingFailure`` (binary) or `EncodingError` (XML) when a value
-  ///   is not a property-list value.
+  ///   is not a property-list value; ``PropertyListEncodingFailure`` (XML) for keys that differ
+  ///   only in Unicode normalization when one of them holds a character XML escapes.
   static func data(of document: PropertyListDocument) throws -> Data {
     if document.format == .binary { return try BinaryPropertyListWriter.data(of: document.values) }
+    // The encoder keys by `String`, which holds one of several keys that differ only in Unicode
+    // normalization: it writes the first of each, and the others are added to its text.
+    var keyed: [String: Any] = [:]
+    keyed.reserveCapacity(document.values.count)
+    var others: [PropertyListKey: PropertyListChange] = [:]
+    for (key, value) in document.values {
+      if keyed.index(forKey: key.string) == nil {
+        keyed[key.string] = value
+      } else {
+        others[key] = .set(value)
+      }
+    }
     let encoder = PropertyListEncoder()
     encoder.outputFormat = .xml
-    return referencingCarriageReturns(in: try encoder.encode(EncodableValue(document.values)))
+    let text = referencingCarriageReturns(in: try encoder.encode(EncodableValue(keyed)))
+    guard !others.isEmpty else { return text }
+    guard let edited = try XMLPropertyListEdit.applying(others, to: text) else {
+      throw PropertyListEncodingFailure(
+        reason: "keys that differ only in Unicode normalization hold an XML entity "
+          + "(\(others.keys.map(\.string).sorted().joined(separator: ", ")))")
+    }
+    return edited.text
   }
 
   /// `text` with each carriage return replaced by `&#13;` (the encoder writes line feeds between

@@ -9,7 +9,7 @@
 /// value. Kept instead of the file's bytes: 8 bytes and a key per entry.
 struct PropertyListEntries {
   /// The keys, by position.
-  var keys: [String]
+  var keys: [PropertyListKey]
   /// The fingerprints, by position.
   var fingerprints: [UInt64]
   /// For an XML file, where each entry's text is (nil for a binary file): the next flush edits
@@ -31,15 +31,15 @@ struct PropertyListEntries {
   /// goes into an open-addressing table of positions; keys are compared only when their hashes
   /// meet. A `Set<String>` of a 1,000,000-key suite's keys, hashed again by `Hasher`, was 12 % of
   /// an XML flush.
-  static func areDistinct(_ keys: [String]) -> Bool {
+  static func areDistinct(_ keys: [PropertyListKey]) -> Bool {
     let capacity = 1 << (Int.bitWidth - max(15, 2 * keys.count - 1).leadingZeroBitCount)
     let mask = capacity - 1
     var slots = [Int32](repeating: -1, count: capacity)
     var hashes: [UInt64] = []
     hashes.reserveCapacity(keys.count)
     for (position, key) in keys.enumerated() {
-      var key = key
-      let hash = key.withUTF8 { ByteHash.of(UnsafeRawBufferPointer($0)) }
+      var text = key.string
+      let hash = text.withUTF8 { ByteHash.of(UnsafeRawBufferPointer($0)) }
       hashes.append(hash)
       var slot = Int(truncatingIfNeeded: hash) & mask
       while slots[slot] >= 0 {
@@ -83,12 +83,14 @@ struct PropertyListEntries {
   ///   nil when a key is held twice (at a touched entry and at one that did not change, or at
   ///   two touched ones): read the whole file then.
   func changes<Failure: Error>(
-    touched: [Int], fingerprints: [UInt64], previous: [String: Any],
-    entry: (Int) throws(Failure) -> (key: String, value: Any)
-  ) throws(Failure) -> (set: [String: Any], removed: [String], entries: PropertyListEntries)? {
+    touched: [Int], fingerprints: [UInt64], previous: [PropertyListKey: Any],
+    entry: (Int) throws(Failure) -> (key: PropertyListKey, value: Any)
+  ) throws(Failure)
+    -> (set: [PropertyListKey: Any], removed: [PropertyListKey], entries: PropertyListEntries)?
+  {
     let count = fingerprints.count
     var entries = PropertyListEntries(keys: Array(keys.prefix(count)), fingerprints: fingerprints)
-    var set: [String: Any] = [:]
+    var set: [PropertyListKey: Any] = [:]
     let oldKeys = Set(touched.lazy.filter { $0 < self.keys.count }.map { self.keys[$0] })
     for position in touched where position < count {
       let (key, value) = try entry(position)

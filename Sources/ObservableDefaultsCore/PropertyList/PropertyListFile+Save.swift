@@ -13,13 +13,14 @@ extension PropertyListFile {
   /// permissions.
   ///
   /// - Parameters:
-  ///   - changes: Top-level key → change. A nested edit replaces its top-level key's value with
+  ///   - changes: Top-level key (exact) → change. A nested edit replaces its top-level key's value with
   ///     the edited copy.
   ///   - loaded: The document as it was read when editing began.
   /// - Returns: The document now on disk (`loaded` itself when there were no changes).
   /// - Throws: ``PropertyListConflictError``, or the ``PropertyListError``s of ``apply(_:)``.
-  public func save(_ changes: [String: PropertyListChange], over loaded: PropertyListDocument)
-    throws -> PropertyListDocument
+  public func save(
+    _ changes: [PropertyListKey: PropertyListChange], over loaded: PropertyListDocument
+  ) throws -> PropertyListDocument
   {
     var known: PropertyListSnapshot?
     return try save(changes, over: loaded, known: &known)
@@ -29,7 +30,7 @@ extension PropertyListFile {
   /// when the file is still `known`'s version it is not read again, and `known` becomes the
   /// version written (nil after a failure).
   package func save(
-    _ changes: [String: PropertyListChange], over loaded: PropertyListDocument,
+    _ changes: [PropertyListKey: PropertyListChange], over loaded: PropertyListDocument,
     known snapshot: inout PropertyListSnapshot?
   ) throws -> PropertyListDocument {
     guard !changes.isEmpty else { return loaded }
@@ -37,7 +38,7 @@ extension PropertyListFile {
     try update(known: &snapshot) { document in
       conflicts = changes.keys.filter {
         !propertyListValuesEqual(document.values[$0], loaded.values[$0])
-      }.sorted()
+      }.sorted().map(\.string)
       guard conflicts.isEmpty else { return false }
       if document.values.isEmpty { document.format = loaded.format }
       document.apply(changes)

@@ -49,8 +49,18 @@ public struct PropertyListFile: Sendable {
   ///   that would make the file larger than a reader reads (256 MiB) is refused the same way,
   ///   as `.invalidValue(key:)` when it changes one key; `.invalidValue(key:)` for a key or
   ///   string an XML file cannot hold (``XMLCharacters``; a binary file holds any string).
-  public func apply(_ changes: [String: PropertyListChange]) throws -> PropertyListDocument {
+  public func apply(_ changes: [PropertyListKey: PropertyListChange]) throws
+    -> PropertyListDocument
+  {
     try applySnapshot(changes).document
+  }
+
+  /// ``apply(_:)`` with `String` keys (distinct ones: a `[String: PropertyListChange]` cannot
+  /// hold two keys that differ only in Unicode normalization).
+  ///
+  /// - Throws: The errors of ``apply(_:)``.
+  public func apply(_ changes: [String: PropertyListChange]) throws -> PropertyListDocument {
+    try apply([PropertyListKey: PropertyListChange](exactKeys: changes))
   }
 
   /// The file's bytes and the identity of the version they were read from (taken from the open
@@ -91,8 +101,9 @@ public struct PropertyListFile: Sendable {
   ///   was added, changed or removed since `base` (or, when the file was parsed whole, since
   ///   `previous`).
   /// - Throws: ``PropertyListError`` as ``read()`` does.
-  func rereadSnapshot(comparingTo previous: [String: Any], since base: inout PropertyListSnapshot?)
-    throws -> (snapshot: PropertyListSnapshot?, changedKeys: Set<String>)
+  func rereadSnapshot(
+    comparingTo previous: [PropertyListKey: Any], since base: inout PropertyListSnapshot?
+  ) throws -> (snapshot: PropertyListSnapshot?, changedKeys: Set<PropertyListKey>)
   {
     var taken: PropertyListSnapshot?
     swap(&taken, &base)
@@ -138,8 +149,8 @@ public struct PropertyListFile: Sendable {
   ///   added, changed or removed.
   /// - Throws: ``PropertyListError`` as ``read()`` does.
   package func rereadIfChanged(
-    comparingTo previous: [String: Any], since known: inout PropertyListSnapshot?
-  ) throws -> Set<String>? {
+    comparingTo previous: [PropertyListKey: Any], since known: inout PropertyListSnapshot?
+  ) throws -> Set<PropertyListKey>? {
     if var version = known?.version, isStill(&version) {
       known?.version = version
       return nil
@@ -184,17 +195,17 @@ public struct PropertyListFile: Sendable {
   ///
   /// - Throws: ``PropertyListError`` of kind `.malformed`.
   private func parse(
-    _ data: Data, comparingTo previous: [String: Any]?, releasingPages: Bool = false
+    _ data: Data, comparingTo previous: [PropertyListKey: Any]?, releasingPages: Bool = false
   ) throws -> (
-    document: PropertyListDocument, changedKeys: Set<String>?,
+    document: PropertyListDocument, changedKeys: Set<PropertyListKey>?,
     entries: PropertyListEntries?
   ) {
     if data.isEmpty { return (PropertyListDocument(), previous.map { Set($0.keys) }, nil) }
     try validate(data)
     var format = PropertyListSerialization.PropertyListFormat.xml
     let root: Any
-    let values: [String: Any]?
-    var changedKeys: Set<String>?
+    let values: [PropertyListKey: Any]?
+    var changedKeys: Set<PropertyListKey>?
     var entries: PropertyListEntries?
     do {
       if data.starts(with: "bplist".utf8) {
@@ -207,16 +218,20 @@ public struct PropertyListFile: Sendable {
         } else if releasingPages {
           root = try BinaryPropertyListReader.value(releasingPagesOf: data).root
         } else {
-          root = try BinaryPropertyListReader.value(of: data)
+          root = try BinaryPropertyListReader.root(of: data)
         }
-        values = root as? [String: Any]
+        values = root as? [PropertyListKey: Any]
       } else if let plain = XMLEntryScanner.values(of: data) {
         // Our reader for the plain form XML writers produce: Foundation's parser was 6.8 s and
         // 684 MB for a 1,000,000-key suite (see XMLEntryScanner+Values.swift).
         (root, values) = (plain, plain)
       } else {
         root = try PropertyListSerialization.propertyList(from: data, options: [], format: &format)
-        values = PropertyListValue.normalized(root) as? [String: Any]
+        // Foundation's dictionary has `String` keys: keys that differ only in Unicode
+        // normalization were merged by it (only forms other than the plain one come here).
+        values = (PropertyListValue.normalized(root) as? [String: Any]).map {
+          [PropertyListKey: Any](exactKeys: $0)
+        }
       }
       if previous != nil, format == .xml { entries = XMLPropertyListEntries.entries(of: data) }
     } catch let rejection as PropertyListRejection {
@@ -250,7 +265,8 @@ public struct PropertyListFile: Sendable {
   ///   reading the file when the file is still that version, and replaced by the version now on
   ///   disk (nil after a failure).
   /// - Returns: Whether the file was read (another writer changed it since `known`).
-  func apply(_ changes: [String: PropertyListChange], known: inout PropertyListSnapshot?) throws
+  func apply(_ changes: [PropertyListKey: PropertyListChange], known: inout PropertyListSnapshot?)
+    throws
     -> Bool
   {
     try update(known: &known, applying: changes) { document in
@@ -266,7 +282,9 @@ public struct PropertyListFile: Sendable {
   }
 
   /// ``apply(_:)``, returning the version now on disk.
-  func applySnapshot(_ changes: [String: PropertyListChange]) throws -> PropertyListSnapshot {
+  func applySnapshot(_ changes: [PropertyListKey: PropertyListChange]) throws
+    -> PropertyListSnapshot
+  {
     var known: PropertyListSnapshot?
     _ = try apply(changes, known: &known)
     return known ?? PropertyListSnapshot(document: PropertyListDocument(), version: nil)
@@ -277,7 +295,7 @@ public struct PropertyListFile: Sendable {
   ///
   /// - Throws: ``PropertyListError`` when the file cannot be written (it is then unchanged).
   package func replaceContents(
-    with values: [String: Any], format: PropertyListSerialization.PropertyListFormat
+    with values: [PropertyListKey: Any], format: PropertyListSerialization.PropertyListFormat
   )
     throws
   {
@@ -293,7 +311,7 @@ public struct PropertyListFile: Sendable {
   @discardableResult
   package func replaceContents(
     format: PropertyListSerialization.PropertyListFormat,
-    _ body: ([String: Any]) throws -> [String: Any]?
+    _ body: ([PropertyListKey: Any]) throws -> [PropertyListKey: Any]?
   ) throws -> Bool {
     var written = false
     _ = try updateSnapshot { document in
@@ -334,7 +352,8 @@ public struct PropertyListFile: Sendable {
   /// - Throws: The errors of ``apply(_:)``, and what `body` throws (the file is then unchanged).
   @discardableResult
   func update(
-    known: inout PropertyListSnapshot?, applying changes: [String: PropertyListChange]? = nil,
+    known: inout PropertyListSnapshot?,
+    applying changes: [PropertyListKey: PropertyListChange]? = nil,
     _ body: (inout PropertyListDocument) throws -> Bool
   ) throws -> Bool {
     let lock: FileLock
@@ -373,9 +392,13 @@ public struct PropertyListFile: Sendable {
     }
     if document.format != .binary {
       document.format = .xml
-      try XMLCharacters.check(
+      // Each key checked on its own: keys that differ only in normalization are one `String`.
+      let written =
         changes.map { $0.compactMapValues { if case .set(let value) = $0 { value } else { nil } } }
-          ?? document.values, writingTo: url)
+        ?? document.values
+      for (key, value) in written.sorted(by: { $0.key.string < $1.key.string }) {
+        try XMLCharacters.check([key.string: value], writingTo: url)
+      }
     }
     let data: Data
     var editedEntries: PropertyListEntries?
@@ -389,7 +412,7 @@ public struct PropertyListFile: Sendable {
       throw PropertyListError(file: url, kind: .unwritable, reason: describe(error))
     }
     try FileContents.checkReadable(
-      size: data.count, of: url, changing: changes.map { Array($0.keys) })
+      size: data.count, of: url, changing: changes.map { $0.keys.map(\.string) })
     let written = try AtomicFileWriter(target: target, reportingAs: url).write(data)
     PropertyListCounters.count(\.writes, path: target.path)
     known = PropertyListSnapshot(
@@ -406,7 +429,7 @@ public struct PropertyListFile: Sendable {
   /// under the lock; at the places of `entries`, those of `version`, when they are known), the
   /// entries of the new text.
   private func encode(
-    _ document: PropertyListDocument, changes: [String: PropertyListChange]?,
+    _ document: PropertyListDocument, changes: [PropertyListKey: PropertyListChange]?,
     draft: BinaryPropertyListDraft?, entries: PropertyListEntries?, text known: Data?,
     over version: FileVersion?
   ) throws -> (Data, BinaryPropertyListDraft?, PropertyListEntries?) {

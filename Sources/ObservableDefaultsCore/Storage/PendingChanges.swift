@@ -5,16 +5,16 @@
 /// latest winning, so the log never holds more than the writes made since the last flush
 /// (attempt) plus one change per key.
 struct PendingChanges {
-  private var log: [(key: String, change: PropertyListChange)] = []
+  private var log: [(key: PropertyListKey, change: PropertyListChange)] = []
 
   /// Whether no change is pending.
   var isEmpty: Bool { log.isEmpty }
 
   /// The keys with a pending change.
-  var keys: Set<String> { Set(log.lazy.map(\.key)) }
+  var keys: Set<PropertyListKey> { Set(log.lazy.map(\.key)) }
 
   /// Adds the latest change of `key`.
-  mutating func append(_ change: PropertyListChange, forKey key: String) {
+  mutating func append(_ change: PropertyListChange, forKey key: PropertyListKey) {
     log.append((key, change))
   }
 
@@ -25,12 +25,12 @@ struct PendingChanges {
   }
 
   /// The latest change of each key; hashes every key, so build it outside the owner's lock.
-  var latest: [String: PropertyListChange] {
+  var latest: [PropertyListKey: PropertyListChange] {
     Dictionary(log, uniquingKeysWith: { _, latest in latest })
   }
 
   /// Puts back changes a failed flush took, before the changes made since, which win over them.
-  mutating func restore(_ changes: [String: PropertyListChange]) {
+  mutating func restore(_ changes: [PropertyListKey: PropertyListChange]) {
     log = changes.map { ($0.key, $0.value) } + log
   }
 }

@@ -20,7 +20,9 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
   let lock = NSLock()
   // Guarded by `lock`, which already excludes: the fields a write touches skip the runtime's
   // exclusivity bookkeeping (a twelfth of a write in the burst benchmark's profile).
-  @exclusivity(unchecked) private var values: [String: Any]
+  // Keyed by exact key: two keys that differ only in Unicode normalization are two entries, as
+  // in the file.
+  @exclusivity(unchecked) private var values: [PropertyListKey: Any]
   @exclusivity(unchecked) private var pending = PendingChanges()
   @exclusivity(unchecked) private var flushScheduled = false
   @exclusivity(unchecked) private var flushPacing = JobPacing(interval: 1_000_000)
@@ -58,13 +60,14 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
 
   // MARK: Reading
 
-  /// The value stored for `key`, or nil.
+  /// The value stored for exactly `key` (its Unicode scalars), or nil.
   func value(forKey key: String) -> Any? {
-    lock.withLock { values[key] }
+    let key = PropertyListKey(key)
+    return lock.withLock { values[key] }
   }
 
   /// Every stored key and value.
-  func allValues() -> [String: Any] {
+  func allValues() -> [PropertyListKey: Any] {
     lock.withLock { values }
   }
 
@@ -98,8 +101,9 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
   func write(_ change: PropertyListChange, forKey key: String, excluding excluded: UInt64?) throws {
     // The path of every property write: no collection is built unless an observer is told.
     var changed = false
+    let exactKey = PropertyListKey(key)
     let targets = try lockedWrite {
-      changed = apply(change, forKey: key)
+      changed = apply(change, forKey: exactKey)
       return changed
     }
     if changed {
@@ -113,14 +117,17 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
   /// value changed.
   ///
   /// - Throws: The file's parse failure while the file is malformed; nothing is applied then.
-  func write(_ changes: [String: PropertyListChange], excluding excluded: UInt64?) throws {
-    var changedKeys = Set<String>()
+  func write(_ changes: [PropertyListKey: PropertyListChange], excluding excluded: UInt64?)
+    throws
+  {
+    var changedKeys = Set<PropertyListKey>()
     let targets = try lockedWrite {
       for (key, change) in changes where apply(change, forKey: key) { changedKeys.insert(key) }
       return !changedKeys.isEmpty
     }
     if !changedKeys.isEmpty {
-      targets.notify(DefaultsChange(keys: changedKeys, origin: .thisProcess), excluding: excluded)
+      targets.notify(
+        DefaultsChange(exactKeys: changedKeys, origin: .thisProcess), excluding: excluded)
     }
   }
 
@@ -146,7 +153,7 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
 
   /// Sets `key` in memory and marks the change pending (under ``lock``); returns whether its
   /// value changed.
-  private func apply(_ change: PropertyListChange, forKey key: String) -> Bool {
+  private func apply(_ change: PropertyListChange, forKey key: PropertyListKey) -> Bool {
     pending.append(change, forKey: key)
     // One lookup of `key` in `values`, which gives the old value back.
     guard case .set(let value) = change else { return values.removeValue(forKey: key) != nil }
@@ -259,7 +266,7 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
   /// differs from memory, read while no flush could run) without a pending write, and tells
   /// observers about them. Clears the errors; flushes writes kept back while the file was
   /// malformed.
-  private func merge(_ disk: [String: Any], changedKeys: Set<String>) {
+  private func merge(_ disk: [PropertyListKey: Any], changedKeys: Set<PropertyListKey>) {
     lock.lock()
     let changedKeys =
       changedKeys.isEmpty || pending.isEmpty ? changedKeys : changedKeys.subtracting(pending.keys)
@@ -272,7 +279,7 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
     let targets = changedKeys.isEmpty ? .none : observers
     lock.unlock()
     if mustFlush { queue.async { self.flushPending() } }
-    targets.notify(DefaultsChange(keys: changedKeys, origin: .otherProcess))
+    targets.notify(DefaultsChange(exactKeys: changedKeys, origin: .otherProcess))
   }
 
   /// Starts following changes of the file on disk (by other processes and hand edits) through

@@ -115,7 +115,7 @@ import Testing
     #expect(after.format == .binary)
     #expect(try Data(contentsOf: url).prefix(8) == Data("bplist00".utf8))
     #expect(
-      differingKeys(before.values, after.values) == [
+      differingKeys(before.values.stringKeyed, after.values.stringKeyed) == [
         "AppleLanguagesSchemaVersion", "ApplePressAndHoldEnabled",
       ])
     #expect(after.values["AppleLanguagesSchemaVersion"] as? Int == 3001)
@@ -138,7 +138,7 @@ import Testing
       missing.error == "settings-editor: the key hideMenubarIcon does not exist in \(url.path)\n")
     let after = try document(url)
     #expect(after.format == .binary)
-    #expect(differingKeys(before.values, after.values) == ["hideMenubarIcon", "lastVersion"])
+    #expect(differingKeys(before.values.stringKeyed, after.values.stringKeyed) == ["hideMenubarIcon", "lastVersion"])
   }
 
   // MARK: read, domains
@@ -228,7 +228,7 @@ import Testing
 
   @Test func exportWritesXMLOrJSONToStandardOutputOrAFile() throws {
     _ = try installFixture("global-preferences-binary.plist", as: "verbs.export")
-    let values = try document(suiteFile("verbs.export")).values
+    let values = try document(suiteFile("verbs.export")).values.stringKeyed
     let xml = try editor.run("export", "verbs.export")
     #expect(xml.status == 0)
     #expect(xml.output.hasPrefix("<?xml"))
@@ -246,7 +246,7 @@ import Testing
 
     let output = editor.preferences.appendingPathComponent("out.plist")
     #expect(try editor.run("export", "verbs.export", output.path).status == 0)
-    #expect(differingKeys(try document(output).values, values) == Self.fractionalDateKeys)
+    #expect(differingKeys(try document(output).values.stringKeyed, values) == Self.fractionalDateKeys)
 
     let json = try editor.run("export", "verbs.export", "--json", "-")
     #expect(json.status == 0)
@@ -267,13 +267,13 @@ import Testing
     _ = try editor.run("write", "verbs.import", "stale", "x")
     let fixture = TestPreferences.fixtures.appendingPathComponent("iterm2-xml.plist")
     #expect(try editor.run("import", "verbs.import", fixture.path).status == 0)
-    let imported = try document(suiteFile("verbs.import")).values
-    #expect(differingKeys(imported, try document(fixture).values).isEmpty)
+    let imported = try document(suiteFile("verbs.import")).values.stringKeyed
+    #expect(differingKeys(imported, try document(fixture).values.stringKeyed).isEmpty)
 
     let json = Data(#"{"name": "Bob", "age": 42, "ratio": 0.5, "on": true, "list": [1, "a"]}"#.utf8)
     let fromStdin = try editor.run(["import", "verbs.import", "-", "--json"], input: json)
     #expect(fromStdin.status == 0, "\(fromStdin.error)")
-    let values = try document(suiteFile("verbs.import")).values
+    let values = try document(suiteFile("verbs.import")).values.stringKeyed
     #expect(values.keys.sorted() == ["age", "list", "name", "on", "ratio"])
     #expect(values["age"] as? Int == 42)
     #expect(values["ratio"] as? Double == 0.5)

@@ -41,7 +41,7 @@ import Testing
     let result = try editor.run("migrate", "com.example.account")
     #expect(result.status == 0)
     #expect(result.output == changes)
-    let values = try #require(try PropertyListFile(url: suiteFile).read()).values
+    let values = try #require(try PropertyListFile(url: suiteFile).read()).values.stringKeyed
     #expect(
       values.keys.sorted() == ["ObservableDefaults.schemaVersion", "displayName", "sessionMinutes"])
     #expect(values["sessionMinutes"] as? Double == 15.0)

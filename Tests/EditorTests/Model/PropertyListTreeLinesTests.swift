@@ -6,7 +6,7 @@ import Testing
 /// The lines of a tree, kept as sorted keys and the lines below open keys, against the lines
 /// written out one by one.
 @Suite struct PropertyListTreeLinesTests {
-  private static var root: [String: Any] {
+  private static var root: [PropertyListKey: Any] {
     [
       "d": 4, "b": ["y": [1, 2] as [Any], "x": "x"] as [String: Any], "a": 1,
       "c": [true, ["z": 0] as [String: Any]] as [Any], "e": [String: Any](),

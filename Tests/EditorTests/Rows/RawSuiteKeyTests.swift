@@ -63,7 +63,7 @@ import Testing
     func onDisk() throws -> [String: Any] {
       let document = try #require(try PropertyListFile(url: url).read())
       #expect(document.format == .binary, "the file stays binary")
-      return document.values
+      return document.values.stringKeyed
     }
 
     press(.character("a"))

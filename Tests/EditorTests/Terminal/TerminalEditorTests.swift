@@ -54,7 +54,7 @@ struct TerminalEditorTests {
       let keys = try #require(
         try PropertyListFile(url: TestPreferences.fixtures.appendingPathComponent(name)).read()
       )
-      .values.keys.sorted()
+      .values.keys.map(\.string).sorted()
       // 26 rows fit in 30 lines; End in the rows pane scrolls to the last ones.
       let firstPage = try showsRows(keys.prefix(26), of: name, in: session)
       #expect(firstPage.first?.contains("[file, LIVE]") == true, "\(name)")

@@ -29,7 +29,7 @@ final class TemporarySuite {
 
   /// The file's values as another program would read them.
   func fileValues() throws -> [String: Any] {
-    try PropertyListFile(url: fileURL).read()?.values ?? [:]
+    try PropertyListFile(url: fileURL).read()?.values.stringKeyed ?? [:]
   }
 }
 

@@ -209,12 +209,12 @@ public struct SettingsSchemaDirectory: Sendable, Equatable {
   public func write(_ schema: SettingsSchema) throws -> Bool {
     let url = fileURL(for: schema)
     let new = schema.propertyList
-    return try PropertyListFile(url: url).replaceContents(format: .binary) { old in
-      guard !old.isEmpty else { return new }
-      if propertyListValuesEqual(old, new) { return nil }
+    return try PropertyListFile(url: url).replaceContents(format: .binary) { exact in
+      let old = exact.stringKeyed
+      guard old.isEmpty || !propertyListValuesEqual(old, new) else { return nil }
       let published = (try? SettingsSchema(propertyList: old, path: url.path))?.program.build
       if let published, let build = schema.program.build, published > build { return nil }
-      return new
+      return [PropertyListKey: Any](exactKeys: new)
     }
   }
 }

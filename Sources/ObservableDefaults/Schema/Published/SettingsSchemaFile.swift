@@ -79,7 +79,7 @@ public struct SettingsSchemaFile: Sendable {
       let file = URL(fileURLWithPath: shown)
       let contents = try FileContents.read(
         descriptor: entry.descriptor, shownAs: file, maximumSize: limit)
-      values = try PropertyListFile(url: file).document(from: contents).values
+      values = try PropertyListFile(url: file).document(from: contents).values.stringKeyed
     } catch let error as PropertyListError {
       throw .unreadable(path: shown, reason: error.reason)
     } catch {

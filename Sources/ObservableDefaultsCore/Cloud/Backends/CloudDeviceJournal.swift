@@ -123,7 +123,8 @@ package struct CloudDeviceJournal {
       "records": try records.mapValues(CloudRecordCodec.encode),
       "pending": try pending.mapValues(CloudRecordCodec.encode),
     ]
-    try PropertyListFile(url: file).replaceContents(with: values, format: .binary)
+    try PropertyListFile(url: file).replaceContents(
+      with: [PropertyListKey: Any](exactKeys: values), format: .binary)
   }
 
   /// The `$XDG_STATE_HOME/ObservableDefaults/<engine>` folder of `environment`, else

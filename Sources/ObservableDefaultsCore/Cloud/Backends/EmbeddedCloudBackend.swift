@@ -70,7 +70,7 @@ public final class EmbeddedCloudBackend: CloudBackend, CloudContainerSource, @un
   }
 
   private func contents(at url: URL) throws -> CloudContainerContents {
-    let values = try PropertyListFile(url: url).read()?.values ?? [:]
+    let values = try PropertyListFile(url: url).read()?.values.stringKeyed ?? [:]
     return try CloudContainerContents(propertyList: values, file: url)
   }
 
@@ -118,11 +118,12 @@ public final class EmbeddedCloudBackend: CloudBackend, CloudContainerSource, @un
   {
     var refused: [String] = []
     _ = try PropertyListFile(url: url).updateSnapshot { document in
-      var contents = try CloudContainerContents(propertyList: document.values, file: url)
+      var contents = try CloudContainerContents(
+        propertyList: document.values.stringKeyed, file: url)
       let changed = contents.merge(records)
       refused = contents.refusedKeys
       guard changed else { return false }
-      document.values = contents.propertyList
+      document.values = [PropertyListKey: Any](exactKeys: contents.propertyList)
       document.format = .binary
       return true
     }
@@ -136,7 +137,8 @@ public final class EmbeddedCloudBackend: CloudBackend, CloudContainerSource, @un
     guard FileManager.default.fileExists(atPath: pending.path) else { return }
     let container = fileURL
     _ = try? PropertyListFile(url: pending).updateSnapshot { document in
-      let records = try CloudContainerContents(propertyList: document.values, file: pending)
+      let records = try CloudContainerContents(
+        propertyList: document.values.stringKeyed, file: pending)
         .batch(after: nil).records
       guard !records.isEmpty else { return false }
       do {

@@ -19,9 +19,9 @@ package import Foundation
 package struct BinaryPropertyListDraft {
   private var table: BinaryPropertyListObjectTable
   /// The root dictionary's keys, in the order of its references.
-  private var keys: [String]
+  private var keys: [PropertyListKey]
   /// The position of each key in ``keys``.
-  private var positions: [String: Int]
+  private var positions: [PropertyListKey: Int]
   /// At most how many bytes of the file no reference reaches any more (an upper bound: a
   /// replaced scalar may still be shared by another key), in the units of
   /// ``BinaryPropertyListObjectTable/footprint(of:)``.
@@ -30,7 +30,7 @@ package struct BinaryPropertyListDraft {
   /// Encodes `values` as the root dictionary of a new file.
   ///
   /// - Throws: ``PropertyListEncodingFailure`` naming a value that is not a property-list value.
-  package init(values: [String: Any]) throws(PropertyListEncodingFailure) {
+  package init(values: [PropertyListKey: Any]) throws(PropertyListEncodingFailure) {
     table = BinaryPropertyListObjectTable(sizedFor: values)
     _ = try BinaryPropertyListWriter.add(values, to: &table)
     // The writer adds a dictionary's keys in its iteration order, which is this one.
@@ -71,7 +71,7 @@ package struct BinaryPropertyListDraft {
   ///   of the file: make a new draft from the values instead (this one is then unusable).
   /// - Throws: ``PropertyListEncodingFailure`` naming a value that is not a property-list value
   ///   (this draft is then unusable too).
-  package mutating func apply(_ changes: [String: PropertyListChange])
+  package mutating func apply(_ changes: [PropertyListKey: PropertyListChange])
     throws(PropertyListEncodingFailure)
     -> Bool
   {
@@ -83,7 +83,7 @@ package struct BinaryPropertyListDraft {
       return total + table.footprint(of: table.references[root.start + root.count + position])
     }
     guard !isLoose(adding: replaced) else { return false }
-    var added: [(key: String, value: Int)] = []
+    var added: [(key: PropertyListKey, value: Int)] = []
     var removed: [Int] = []
     for (key, change) in changes {
       switch change {
@@ -120,7 +120,7 @@ package struct BinaryPropertyListDraft {
   /// Gives the root dictionary its new entries: each removed position takes the last entry's
   /// place (so no other key moves), then the added keys follow.
   private mutating func rebuildRoot(
-    adding added: [(key: String, value: Int)], removing removed: [Int]
+    adding added: [(key: PropertyListKey, value: Int)], removing removed: [Int]
   ) {
     let root = table.objects[0]
     var keyReferences = Array(table.references[root.start..<root.start + root.count])
@@ -142,7 +142,8 @@ package struct BinaryPropertyListDraft {
     for (key, value) in added {
       positions[key] = keys.count
       keys.append(key)
-      keyReferences.append(table.addScalar { BinaryPropertyListWriter.appendString(key, to: &$0) })
+      keyReferences.append(
+        table.addScalar { BinaryPropertyListWriter.appendString(key.string, to: &$0) })
       valueReferences.append(value)
     }
     table.replaceReferences(of: 0, with: keyReferences + valueReferences)

@@ -39,7 +39,7 @@ struct BinaryPropertyListObjectTable {
   /// Creates a table sized for `values` as the root dictionary: two objects per entry, and the
   /// bytes of its strings and data (so that a large value is copied in once, not again when
   /// the buffer grows after it).
-  init(sizedFor values: [String: Any]) {
+  init(sizedFor values: [PropertyListKey: Any]) {
     var bytes = 32 * values.count
     for value in values.values {
       if let data = value as? Data {

@@ -19,18 +19,18 @@ extension BinaryPropertyListReader {
   ///   held twice, or a top object is not a dictionary: read the whole file then.
   /// - Throws: ``PropertyListRejection`` when `data` is not a consistent binary property list.
   static func changes(
-    of data: Data, since old: PropertyListEntries, previous: [String: Any]
+    of data: Data, since old: PropertyListEntries, previous: [PropertyListKey: Any]
   ) throws(PropertyListRejection)
-    -> (set: [String: Any], removed: [String], entries: PropertyListEntries)?
+    -> (set: [PropertyListKey: Any], removed: [PropertyListKey], entries: PropertyListEntries)?
   {
     try reading(data) { reader throws(PropertyListRejection) in
       try reader.changes(since: old, previous: previous)
     }
   }
 
-  private func changes(since old: PropertyListEntries, previous: [String: Any])
+  private func changes(since old: PropertyListEntries, previous: [PropertyListKey: Any])
     throws(PropertyListRejection)
-    -> (set: [String: Any], removed: [String], entries: PropertyListEntries)?
+    -> (set: [PropertyListKey: Any], removed: [PropertyListKey], entries: PropertyListEntries)?
   {
     guard let (start, count) = try topDictionaryEntries(), old.keys.count == previous.count else {
       return nil
@@ -45,7 +45,7 @@ extension BinaryPropertyListReader {
     return try old.changes(touched: touched, fingerprints: fingerprints, previous: previous) {
       position throws(PropertyListRejection) in
       (
-        try string(at: try objectOffset(try reference(start, position))),
+        PropertyListKey(try string(at: try objectOffset(try reference(start, position)))),
         try value(try reference(start, count + position), depth: 2)
       )
     }

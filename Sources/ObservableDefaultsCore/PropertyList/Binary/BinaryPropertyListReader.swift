@@ -28,7 +28,27 @@ struct BinaryPropertyListReader {
     }
   }
 
-  /// The value of the top object of `data`, as ``value(of:)`` reads it, giving back to the
+  /// The top object of `data` as a file's root: a top dictionary is keyed by exact keys
+  /// (``PropertyListKey``), so keys that differ only in Unicode normalization stay two entries;
+  /// any other object is ``value(of:)``'s.
+  ///
+  /// - Throws: ``PropertyListRejection`` when the bytes are not a consistent binary property list.
+  static func root(of data: Data) throws(PropertyListRejection) -> Any {
+    try reading(data) { reader throws(PropertyListRejection) in try reader.root() }
+  }
+
+  /// The top object, as ``root(of:)`` reads it.
+  private func root() throws(PropertyListRejection) -> Any {
+    guard let (start, count) = try topDictionaryEntries() else {
+      return try value(topObject, depth: 1)
+    }
+    var root: [PropertyListKey: Any] = [:]
+    root.reserveCapacity(count)
+    try add(0..<count, ofEntries: start, count, depth: 1, to: &root, keyedBy: { PropertyListKey($0) })
+    return root
+  }
+
+  /// The top object of `data`, as ``root(of:)`` reads it, giving back to the
   /// system the whole pages of `data`'s bytes that reading the top dictionary is done with, as
   /// it goes (see ``BinaryPropertyListPageRelease``): at a million keys, the file's bytes no
   /// longer add to the values built from them at the memory peak of an open.
@@ -43,12 +63,13 @@ struct BinaryPropertyListReader {
     try reading(data) { reader throws(PropertyListRejection) in
       guard let (start, count) = try reader.topDictionaryEntries(),
         var pages = BinaryPropertyListPageRelease(reader: reader, entries: start, count: count)
-      else { return (try reader.value(reader.topObject, depth: 1), 0) }
-      var root: [String: Any] = [:]
+      else { return (try reader.root(), 0) }
+      var root: [PropertyListKey: Any] = [:]
       root.reserveCapacity(count)
       for first in stride(from: 0, to: count, by: BinaryPropertyListPageRelease.entriesAtOnce) {
         let positions = first..<min(first + BinaryPropertyListPageRelease.entriesAtOnce, count)
-        try reader.add(positions, ofEntries: start, count, depth: 1, to: &root)
+        try reader.add(
+          positions, ofEntries: start, count, depth: 1, to: &root, keyedBy: { PropertyListKey($0) })
         pages.release(after: positions.upperBound - 1)
       }
       return (root, pages.releasedPages)
@@ -67,9 +88,9 @@ struct BinaryPropertyListReader {
   /// - Parameter previous: The values read or written before.
   /// - Returns: The top object, and nil keys and entries when it is not a dictionary.
   /// - Throws: ``PropertyListRejection`` when the bytes are not a consistent binary property list.
-  static func value(of data: Data, comparingTo previous: [String: Any])
+  static func value(of data: Data, comparingTo previous: [PropertyListKey: Any])
     throws(PropertyListRejection)
-    -> (root: Any, changedKeys: Set<String>?, entries: PropertyListEntries?)
+    -> (root: Any, changedKeys: Set<PropertyListKey>?, entries: PropertyListEntries?)
   {
     try reading(data) { reader throws(PropertyListRejection) in
       if let reread = try reader.topDictionary(comparingTo: previous) { return reread }
@@ -162,7 +183,8 @@ struct BinaryPropertyListReader {
       try require(start, 2 * count * referenceSize)
       var dictionary: [String: Any] = [:]
       dictionary.reserveCapacity(count)
-      try add(0..<count, ofEntries: start, count, depth: depth, to: &dictionary)
+      try add(
+        0..<count, ofEntries: start, count, depth: depth, to: &dictionary, keyedBy: { $0 })
       return dictionary
     default:
       throw Self.inconsistent()
@@ -170,13 +192,14 @@ struct BinaryPropertyListReader {
   }
 
   /// Adds the entries at `positions` of the dictionary at `depth` whose `count` key references
-  /// start at byte `start` (its value references after them) to `dictionary`.
-  func add(
+  /// start at byte `start` (its value references after them) to `dictionary`, each key made by
+  /// `makeKey` (exact keys at the top, `String`s below).
+  func add<Key: Hashable>(
     _ positions: Range<Int>, ofEntries start: Int, _ count: Int, depth: Int,
-    to dictionary: inout [String: Any]
+    to dictionary: inout [Key: Any], keyedBy makeKey: (String) -> Key
   ) throws(PropertyListRejection) {
     for position in positions {
-      let key = try string(at: try objectOffset(try reference(start, position)))
+      let key = makeKey(try string(at: try objectOffset(try reference(start, position))))
       let element = try value(try reference(start, count + position), depth: depth + 1)
       if let first = dictionary.updateValue(element, forKey: key) { dictionary[key] = first }
     }
@@ -185,20 +208,21 @@ struct BinaryPropertyListReader {
   /// The top dictionary read against `previous`, with its entries (see
   /// ``value(of:comparingTo:)``), or nil when
   /// the top object is not a dictionary.
-  private func topDictionary(comparingTo previous: [String: Any]) throws(PropertyListRejection)
-    -> (root: Any, changedKeys: Set<String>?, entries: PropertyListEntries?)?
+  private func topDictionary(comparingTo previous: [PropertyListKey: Any])
+    throws(PropertyListRejection)
+    -> (root: Any, changedKeys: Set<PropertyListKey>?, entries: PropertyListEntries?)?
   {
     guard let (start, count) = try topDictionaryEntries() else { return nil }
-    var dictionary: [String: Any] = [:]
+    var dictionary: [PropertyListKey: Any] = [:]
     dictionary.reserveCapacity(count)
-    var changedKeys = Set<String>()
+    var changedKeys = Set<PropertyListKey>()
     var keptKeys = 0
     var entries = PropertyListEntries(keys: [], fingerprints: [])
     entries.keys.reserveCapacity(count)
     entries.fingerprints.reserveCapacity(count)
     for position in 0..<count {
       let keyObject = try reference(start, position)
-      let key = try string(at: try objectOffset(keyObject))
+      let key = PropertyListKey(try string(at: try objectOffset(keyObject)))
       let index = try reference(start, count + position)
       // Every position, a key held twice included (the next re-read then parses whole).
       entries.keys.append(key)

@@ -20,7 +20,7 @@ enum BinaryPropertyListWriter {
   /// - Throws: ``PropertyListEncodingFailure`` naming the first value that is not a
   ///   property-list value, or when memory for the bytes runs out.
   static func data(of root: Any) throws(PropertyListEncodingFailure) -> Data {
-    var table = BinaryPropertyListObjectTable(sizedFor: root as? [String: Any] ?? [:])
+    var table = BinaryPropertyListObjectTable(sizedFor: root as? [PropertyListKey: Any] ?? [:])
     _ = try add(root, to: &table)
     return try write(table)
   }
@@ -56,8 +56,11 @@ enum BinaryPropertyListWriter {
         appendBigEndian(unsigned, size: 8, to: &bytes)
       }
     }
+    if kind == [PropertyListKey: Any].self {
+      return try add(dictionary: value as! [PropertyListKey: Any], to: &table, text: \.string)
+    }
     if kind == [String: Any].self {
-      return try add(dictionary: value as! [String: Any], to: &table)
+      return try add(dictionary: value as! [String: Any], to: &table, text: { $0 })
     }
     if kind == [Any].self {
       let array = value as! [Any]
@@ -74,14 +77,18 @@ enum BinaryPropertyListWriter {
     return try add(canonical, to: &table)
   }
 
-  private static func add(dictionary: [String: Any], to table: inout BinaryPropertyListObjectTable)
-    throws(PropertyListEncodingFailure) -> Int
-  {
+  /// Adds a dictionary whose keys are `Key`s (exact keys at the top, `String`s below), each
+  /// written as its `text`.
+  private static func add<Key>(
+    dictionary: [Key: Any], to table: inout BinaryPropertyListObjectTable,
+    text: (Key) -> String
+  ) throws(PropertyListEncodingFailure) -> Int {
     let count = dictionary.count
     let (index, start) = table.addContainer(.dictionary, count: count)
     // Keys first, then values, in the dictionary's one iteration order.
     for (position, key) in dictionary.keys.enumerated() {
-      table.setReference(table.addScalar { appendString(key, to: &$0) }, at: start + position)
+      table.setReference(
+        table.addScalar { appendString(text(key), to: &$0) }, at: start + position)
     }
     for (position, element) in dictionary.values.enumerated() {
       table.setReference(try add(element, to: &table), at: start + count + position)

@@ -10,16 +10,21 @@ import Foundation
 /// file is parsed by Foundation, as before. The differential tests hold the two parsers to the
 /// same values.
 extension XMLEntryScanner {
-  /// The top dictionary of `data`, or nil when it is not in the plain form.
-  static func values(of data: Data) -> [String: Any]? {
+  /// The top dictionary of `data`, by exact key (``PropertyListKey``), or nil when it is not in
+  /// the plain form.
+  static func values(of data: Data) -> [PropertyListKey: Any]? {
     data.withUnsafeBytes { bytes in
       guard bytes.baseAddress != nil else { return nil }
       var scanner = XMLEntryScanner(bytes: bytes)
       guard scanner.prolog() else { return nil }
       scanner.skipSpace()
-      guard let values = scanner.value(depth: 0) as? [String: Any], scanner.end() else {
-        return nil
+      let values: [PropertyListKey: Any]?
+      if scanner.consume("<dict/>") {
+        values = [:]
+      } else {
+        values = scanner.consume("<dict>") ? scanner.dictionary(depth: 0, keyedBy: { PropertyListKey($0) }) : nil
       }
+      guard let values, scanner.end() else { return nil }
       return values
     }
   }
@@ -44,7 +49,9 @@ extension XMLEntryScanner {
     position = close + 1
     func named(_ name: StaticString) -> Bool { matches(name, at: start, length: length) }
     if named("string") { return isEmpty ? "" : text(closing: "</string>").flatMap(Self.decoded) }
-    if named("dict") { return isEmpty ? [String: Any]() : dictionary(depth: depth) }
+    if named("dict") {
+      return isEmpty ? [String: Any]() : dictionary(depth: depth, keyedBy: { $0 })
+    }
     if named("array") { return isEmpty ? [Any]() : array(depth: depth) }
     if named("true") || named("false") { return isEmpty ? named("true") : nil }
     // Foundation refuses the other empty elements (`<data/>` too).
@@ -56,8 +63,13 @@ extension XMLEntryScanner {
     return nil
   }
 
-  private mutating func dictionary(depth: Int) -> [String: Any]? {
-    var dictionary: [String: Any] = [:]
+  /// The entries of the dictionary whose `<dict>` was just read, each key made by `makeKey`: a
+  /// top dictionary holds exact keys, a nested one `String` keys (nil when two of them are equal
+  /// as `String`s: Foundation reads that one).
+  private mutating func dictionary<Key: Hashable>(
+    depth: Int, keyedBy makeKey: (String) -> Key
+  ) -> [Key: Any]? {
+    var dictionary: [Key: Any] = [:]
     while true {
       skipSpace()
       if consume("</dict>") { return dictionary }
@@ -65,7 +77,8 @@ extension XMLEntryScanner {
         return nil
       }
       skipSpace()
-      guard let value = value(depth: depth + 1), dictionary.updateValue(value, forKey: key) == nil
+      guard let value = value(depth: depth + 1),
+        dictionary.updateValue(value, forKey: makeKey(key)) == nil
       else { return nil }
     }
   }

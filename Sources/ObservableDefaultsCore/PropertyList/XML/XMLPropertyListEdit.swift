@@ -27,7 +27,8 @@ enum XMLPropertyListEdit {
   ///     known (kept from the last read or write of this version); else the text is scanned.
   /// - Throws: The encoder's error when a value is not a property-list value.
   static func applying(
-    _ changes: [String: PropertyListChange], to text: Data, known: PropertyListEntries? = nil
+    _ changes: [PropertyListKey: PropertyListChange], to text: Data,
+    known: PropertyListEntries? = nil
   ) throws -> (text: Data, entries: PropertyListEntries)? {
     let usable = known.flatMap {
       $0.layout?.describes($0.keys.count, count: text.count) == true ? $0 : nil
@@ -36,11 +37,11 @@ enum XMLPropertyListEdit {
       let layout = entries.layout
     else { return nil }
     var removed: [Int] = []
-    var positions: [String: Int] = [:]
+    var positions: [PropertyListKey: Int] = [:]
     // A few keys are compared, not looked up: hashing each of 1,000,000 keys was a tenth of a
     // flush of one key.
     let changedKeys = Array(changes.keys)
-    let isChanged: (String) -> Bool =
+    let isChanged: (PropertyListKey) -> Bool =
       changedKeys.count <= 8 ? { changedKeys.contains($0) } : { changes[$0] != nil }
     for (index, key) in entries.keys.enumerated() where isChanged(key) {
       positions[key] = index
@@ -53,15 +54,16 @@ enum XMLPropertyListEdit {
       let index = positions[key]
       switch (change, index) {
       case (.set(let value), let index?):
-        guard let (text, _) = try entryText(key, value, whole: false) else { return nil }
+        guard let (text, _) = try entryText(key.string, value, whole: false) else { return nil }
         edits.append(Edit(range: layout.values[index].range, bytes: text))
-        entries.fingerprints[index] = fingerprint(key, text[...])
+        entries.fingerprints[index] = fingerprint(key.string, text[...])
       case (.set(let value), nil):
-        guard let (text, valueStart) = try entryText(key, value, whole: true) else { return nil }
+        guard let (text, valueStart) = try entryText(key.string, value, whole: true) else { return nil }
         addedValues.append((added.count + valueStart)..<(added.count + text.count))
         added.append(text)
         entries.keys.append(key)
-        entries.fingerprints.append(fingerprint(key, text[(text.startIndex + valueStart)...]))
+        entries.fingerprints.append(
+          fingerprint(key.string, text[(text.startIndex + valueStart)...]))
       case (.remove, let index?):
         removed.append(index)
         // The entry and the white space before it (back to the entry before, or `<dict>`).

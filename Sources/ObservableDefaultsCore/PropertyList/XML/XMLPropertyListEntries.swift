@@ -60,9 +60,10 @@ enum XMLPropertyListEntries {
   ///   the file is not in the plain form, the versions do not share most entries, or a key is
   ///   held twice: read the whole file then.
   /// - Throws: ``PropertyListRejection`` when a changed value does not parse.
-  static func changes(of data: Data, since old: PropertyListEntries, previous: [String: Any])
-    throws(PropertyListRejection)
-    -> (set: [String: Any], removed: [String], entries: PropertyListEntries)?
+  static func changes(
+    of data: Data, since old: PropertyListEntries, previous: [PropertyListKey: Any]
+  ) throws(PropertyListRejection)
+    -> (set: [PropertyListKey: Any], removed: [PropertyListKey], entries: PropertyListEntries)?
   {
     guard old.keys.count == previous.count,
       let dictionary = data.withUnsafeBytes({ topDictionary($0) })
@@ -95,8 +96,8 @@ enum XMLPropertyListEntries {
       let scannedKeys = data.withUnsafeBytes({ Self.keys(of: scanned.indices, dictionary, in: $0) })
     else { return nil }
     let oldFingerprints = Swift.Dictionary(zip(old.keys, old.fingerprints)) { first, _ in first }
-    var set: [String: Any] = [:]
-    var keys = Set<String>(minimumCapacity: scanned.count)
+    var set: [PropertyListKey: Any] = [:]
+    var keys = Set<PropertyListKey>(minimumCapacity: scanned.count)
     for (position, key) in scannedKeys.enumerated() {
       guard keys.insert(key).inserted else { return nil }
       guard oldFingerprints[key] != scanned[position].fingerprint else { continue }
@@ -112,15 +113,15 @@ enum XMLPropertyListEntries {
   /// scanned from; nil when one is not UTF-8 (the file is then parsed whole).
   static func keys<Positions: Collection<Int>>(
     of positions: Positions, _ dictionary: Dictionary, in bytes: UnsafeRawBufferPointer
-  ) -> [String]? {
-    var keys: [String] = []
+  ) -> [PropertyListKey]? {
+    var keys: [PropertyListKey] = []
     keys.reserveCapacity(positions.count)
     for position in positions {
       guard
         let key = XMLEntryScanner.string(
           UnsafeRawBufferPointer(rebasing: bytes[dictionary.entries[position].key]))
       else { return nil }
-      keys.append(key)
+      keys.append(PropertyListKey(key))
     }
     return keys
   }

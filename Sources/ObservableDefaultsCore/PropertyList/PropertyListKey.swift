@@ -1,0 +1,108 @@
+import Foundation
+
+/// A key of a property-list dictionary, compared and hashed as its exact Unicode scalars (its
+/// UTF-8 bytes).
+///
+/// Swift's `String` compares by canonical equivalence: `"\u{E9}" == "e\u{301}"` is true, so a
+/// `[String: Any]` holds one entry where a property-list file holds two. A file, CoreFoundation's
+/// `CFDictionary` of `CFString` keys (compared by their UTF-16 code units), Foundation on Apple
+/// platforms and python's `plistlib` keep keys that differ only in Unicode normalization apart;
+/// so does every dictionary keyed by this type.
+///
+/// ```swift
+/// var values: [PropertyListKey: Any] = [:]
+/// values["\u{E9}"] = 1          // é, one scalar
+/// values["e\u{301}"] = 2        // e and a combining acute accent
+/// values.count                  // 2
+/// ```
+public struct PropertyListKey: Hashable, Comparable, Sendable, CustomStringConvertible,
+  ExpressibleByStringInterpolation
+{
+  /// The key's text, exactly as stored.
+  public let string: String
+
+  /// A key holding `string` exactly.
+  ///
+  /// - Parameter string: The key's text; no normalization is applied.
+  public init(_ string: String) {
+    self.string = string
+  }
+
+  /// A key holding the literal's text exactly.
+  ///
+  /// - Parameter value: The key's text.
+  public init(stringLiteral value: String) {
+    self.string = value
+  }
+
+  /// A key holding the interpolated text exactly.
+  ///
+  /// - Parameter stringInterpolation: The literal's segments.
+  public init(stringInterpolation: DefaultStringInterpolation) {
+    self.string = String(stringInterpolation: stringInterpolation)
+  }
+
+  /// Whether the two keys hold the same Unicode scalars.
+  public static func == (lhs: Self, rhs: Self) -> Bool {
+    let (left, right) = (lhs.string.utf8, rhs.string.utf8)
+    guard left.count == right.count else { return false }
+    // Native strings are contiguous UTF-8: one memcmp instead of a walk of both views.
+    let compared = left.withContiguousStorageIfAvailable { left in
+      right.withContiguousStorageIfAvailable { right in
+        left.isEmpty || memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0
+      }
+    }
+    return (compared ?? nil) ?? left.elementsEqual(right)
+  }
+
+  /// Hashes the key's UTF-8 bytes.
+  public func hash(into hasher: inout Hasher) {
+    var string = string
+    string.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+  }
+
+  /// Orders keys by their Unicode scalars (their UTF-8 bytes), as CoreFoundation's binary
+  /// writer sorts nothing and python's `plistlib` sorts by code point.
+  public static func < (lhs: Self, rhs: Self) -> Bool {
+    lhs.string.utf8.lexicographicallyPrecedes(rhs.string.utf8)
+  }
+
+  /// The key's text.
+  public var description: String { string }
+}
+
+extension Dictionary where Key == PropertyListKey {
+  /// The value stored under exactly `key` (its Unicode scalars, not its canonical equivalence).
+  ///
+  /// - Parameter key: The key's text.
+  public subscript(key: String) -> Value? {
+    get { self[PropertyListKey(key)] }
+    set { self[PropertyListKey(key)] = newValue }
+  }
+
+  /// A dictionary keyed by exact keys holding the entries of `dictionary` (whose `String` keys
+  /// are already distinct under canonical equivalence, so nothing is merged).
+  ///
+  /// - Parameter dictionary: Key text → value.
+  public init(exactKeys dictionary: [String: Value]) {
+    self.init(minimumCapacity: dictionary.count)
+    for (key, value) in dictionary { self[PropertyListKey(key)] = value }
+  }
+
+  /// The entries keyed by `String`. Keys that differ only in Unicode normalization are one
+  /// `String` key: of those, the entry whose key is first in Unicode scalar order is kept, so
+  /// the result does not depend on hashing order. Foundation's `NSDictionary` bridged to
+  /// `[String: Any]` on Apple platforms merges them too (which one survives is unspecified there).
+  public var stringKeyed: [String: Value] {
+    var result: [String: Value] = [:]
+    result.reserveCapacity(count)
+    for (key, value) in self {
+      if let index = result.index(forKey: key.string) {
+        guard key < PropertyListKey(result[index].key) else { continue }
+        result.remove(at: index)
+      }
+      result[key.string] = value
+    }
+    return result
+  }
+}

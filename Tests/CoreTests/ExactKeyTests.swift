@@ -1,0 +1,145 @@
+import Foundation
+import ObservableDefaultsCore
+import ObservableDefaultsTesting
+import TestSupport
+import Testing
+
+/// Keys that differ only in Unicode normalization (`é` as U+00E9 and as `e` U+0301) are two
+/// keys of a suite, as in the file, python's `plistlib`, CoreFoundation and Apple's Foundation:
+/// Swift's `String` equality (canonical equivalence) must never merge them.
+@Suite(.serialized) struct ExactKeyTests {
+  private static let composed = PythonPlistlib.composed
+  private static let decomposed = PythonPlistlib.decomposed
+
+  /// A suite file holding both forms, written by `plistlib` (the composed form holds
+  /// `composed`, the decomposed one `decomposed`).
+  private func bothForms(in folder: TemporaryFolder, binary: Bool) throws -> URL {
+    let url = folder.file(binary ? "binary.plist" : "xml.plist")
+    try PythonPlistlib.write(
+      [(Self.composed, "composed"), (Self.decomposed, "decomposed")], to: url, binary: binary)
+    return url
+  }
+
+  /// What `plistlib` reads from a file holding both forms with these values, and `other`.
+  private func expected(composed: String, decomposed: String, other: String? = nil) -> String {
+    let entries =
+      ["('e\\u0301', '\(decomposed)')"] + (other.map { ["('other', '\($0)')"] } ?? [])
+      + ["('\\xe9', '\(composed)')"]
+    return "[" + entries.joined(separator: ", ") + "]"
+  }
+
+  @Test(arguments: [true, false])
+  func writingAnotherKeyKeepsBothForms(binary: Bool) async throws {
+    try await withTemporaryFolder { folder in
+      let url = try bothForms(in: folder, binary: binary)
+      let defaults = PropertyListDefaults(fileURL: url)
+      #expect(defaults.exactPersistentValues.count == 2)
+      defaults.set("x", forKey: "other")
+      try defaults.flush()
+      #expect(
+        try PythonPlistlib.read(url)
+          == expected(composed: "composed", decomposed: "decomposed", other: "x"))
+    }
+  }
+
+  @Test(arguments: [true, false])
+  func writingEachFormChangesOnlyItsEntryAndTellsExactlyThatKey(binary: Bool) async throws {
+    try await withTemporaryFolder { folder in
+      let url = try bothForms(in: folder, binary: binary)
+      let defaults = PropertyListDefaults(fileURL: url)
+      let told = LockedChanges()
+      let observation = defaults.observe { told.append($0) }
+      defer { observation.cancel() }
+      #expect(defaults.string(forKey: Self.composed) == "composed")
+      #expect(defaults.string(forKey: Self.decomposed) == "decomposed")
+
+      defaults.set("c2", forKey: Self.composed)
+      try defaults.flush()
+      #expect(try PythonPlistlib.read(url) == expected(composed: "c2", decomposed: "decomposed"))
+      #expect(defaults.string(forKey: Self.decomposed) == "decomposed")
+      defaults.set("d2", forKey: Self.decomposed)
+      try defaults.flush()
+      #expect(try PythonPlistlib.read(url) == expected(composed: "c2", decomposed: "d2"))
+      #expect(defaults.string(forKey: Self.composed) == "c2")
+
+      let changes = told.all
+      #expect(changes.map(\.exactKeys) == [[PropertyListKey(Self.composed)], [PropertyListKey(Self.decomposed)]])
+      #expect(changes.first?.contains(Self.decomposed) == false)
+      #expect(changes.last?.contains(Self.composed) == false)
+    }
+  }
+
+  @Test(arguments: [true, false])
+  func aNewProcessReadsEachFormBackExactly(binary: Bool) async throws {
+    try await withTemporaryFolder { folder in
+      let url = try bothForms(in: folder, binary: binary)
+      #expect(try CoreProbe.run(["try-write", url.path, Self.decomposed, "d2"]).status == 0)
+      let composed = try CoreProbe.run(["get", url.path, Self.composed])
+      let decomposed = try CoreProbe.run(["get", url.path, Self.decomposed])
+      #expect(composed.output == "composed\n")
+      #expect(decomposed.output == "d2\n")
+      #expect(try PythonPlistlib.read(url) == expected(composed: "composed", decomposed: "d2"))
+    }
+  }
+
+  @Test(arguments: [true, false])
+  func anotherWritersChangeOfOneFormIsReadAsExactlyThatKey(binary: Bool) async throws {
+    try await withTemporaryFolder { folder in
+      let url = try bothForms(in: folder, binary: binary)
+      let defaults = PropertyListDefaults(fileURL: url)
+      defaults.set("x", forKey: "other")
+      try defaults.flush()
+      let told = LockedChanges()
+      let observation = defaults.observe { told.append($0) }
+      defer { observation.cancel() }
+      // Another process (our own writer, so the file keeps its layout and is re-read entry by
+      // entry) changes the decomposed form only.
+      #expect(try CoreProbe.run(["try-write", url.path, Self.decomposed, "d3"]).status == 0)
+      #expect(await poll { defaults.string(forKey: Self.decomposed) == "d3" })
+      #expect(defaults.string(forKey: Self.composed) == "composed")
+      #expect(told.all.map(\.exactKeys) == [[PropertyListKey(Self.decomposed)]])
+      #expect(told.all.map(\.origin) == [.otherProcess])
+    }
+  }
+
+  @Test(arguments: [true, false])
+  func aValueInTheOtherFormIsAChangeThatReachesTheFile(binary: Bool) async throws {
+    try await withTemporaryFolder { folder in
+      let url = folder.file("values.plist")
+      try PythonPlistlib.write([("k", Self.composed)], to: url, binary: binary)
+      let defaults = PropertyListDefaults(fileURL: url)
+      let told = LockedChanges()
+      let observation = defaults.observe { told.append($0) }
+      defer { observation.cancel() }
+      defaults.set(Self.decomposed, forKey: "k")
+      try defaults.flush()
+      #expect(try PythonPlistlib.read(url) == #"[('k', 'e\u0301')]"#)
+      #expect(told.all.map(\.exactKeys) == [["k"]])
+    }
+  }
+
+  @Test func keysAreComparedByTheirScalars() {
+    let (composed, decomposed) = (PropertyListKey(Self.composed), PropertyListKey(Self.decomposed))
+    #expect(Self.composed == Self.decomposed)  // Swift's `String`: canonical equivalence.
+    #expect(composed != decomposed)
+    #expect(Set([composed, decomposed]).count == 2)
+    #expect(decomposed < composed)
+    let merged = [composed: 1, decomposed: 2].stringKeyed
+    #expect(merged.count == 1)
+    #expect(merged.keys.first.map { Array($0.unicodeScalars) } == Array("e\u{301}".unicodeScalars))
+  }
+}
+
+/// The changes an observer was told, in order.
+private final class LockedChanges: @unchecked Sendable {
+  private let lock = NSLock()
+  private var changes: [DefaultsChange] = []
+
+  func append(_ change: DefaultsChange) {
+    lock.withLock { changes.append(change) }
+  }
+
+  var all: [DefaultsChange] {
+    lock.withLock { changes }
+  }
+}

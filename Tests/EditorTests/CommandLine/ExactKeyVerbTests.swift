@@ -1,0 +1,42 @@
+import Foundation
+import ObservableDefaultsCore
+import TestSupport
+import Testing
+
+/// `settings-editor read`, `write` and `delete` address keys by their exact Unicode scalars:
+/// `é` as U+00E9 and as `e` U+0301 are two keys of a suite, as in the file and python's
+/// `plistlib`.
+@Suite(.serialized) struct ExactKeyVerbTests {
+  private static let (composed, decomposed) = (PythonPlistlib.composed, PythonPlistlib.decomposed)
+  private let editor: EditorProcess
+
+  init() throws {
+    editor = try EditorProcess()
+  }
+
+  @Test(arguments: [true, false])
+  func readWriteAndDeleteAddressEachFormAlone(binary: Bool) throws {
+    let suite = "exact.\(binary ? "binary" : "xml")"
+    let file = editor.preferences.appendingPathComponent(suite + ".plist")
+    try PythonPlistlib.write(
+      [(Self.composed, "composed"), (Self.decomposed, "decomposed")], to: file, binary: binary)
+
+    #expect(try editor.run("write", suite, "other", "x").status == 0)
+    #expect(
+      try PythonPlistlib.read(file)
+        == #"[('e\u0301', 'decomposed'), ('other', 'x'), ('\xe9', 'composed')]"#)
+    #expect(try editor.run("write", suite, Self.decomposed, "d2").status == 0)
+    #expect(
+      try PythonPlistlib.read(file)
+        == #"[('e\u0301', 'd2'), ('other', 'x'), ('\xe9', 'composed')]"#)
+    #expect(try editor.run("read", suite, Self.composed).output == "composed\n")
+    #expect(try editor.run("read", suite, Self.decomposed).output == "d2\n")
+    // The whole suite: one line per key, in the order of their scalars (`e` before U+00E9).
+    let whole = try editor.run("read", suite).output
+    #expect(
+      Array(whole.unicodeScalars)
+        == Array("{\n    \"e\u{301}\" = d2;\n    other = x;\n    \"\u{E9}\" = composed;\n}\n".unicodeScalars))
+    #expect(try editor.run("delete", suite, Self.composed).status == 0)
+    #expect(try PythonPlistlib.read(file) == #"[('e\u0301', 'd2'), ('other', 'x')]"#)
+  }
+}
