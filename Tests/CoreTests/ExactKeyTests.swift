@@ -63,7 +63,10 @@ import Testing
       #expect(defaults.string(forKey: Self.composed) == "c2")
 
       let changes = told.all
-      #expect(changes.map(\.exactKeys) == [[PropertyListKey(Self.composed)], [PropertyListKey(Self.decomposed)]])
+      #expect(
+        changes.map(\.exactKeys) == [
+          [PropertyListKey(Self.composed)], [PropertyListKey(Self.decomposed)],
+        ])
       #expect(changes.first?.contains(Self.decomposed) == false)
       #expect(changes.last?.contains(Self.composed) == false)
     }

@@ -12,11 +12,11 @@ enum Operation: String, CaseIterable {
   case kill
   /// A write with libfiu failing write, pwrite, fsync, rename, open or read at random.
   case ioFailure = "io-failure"
-  /// A 20 MB write whose flush cannot allocate its large buffers.
+  /// A 3 MB write whose flush cannot allocate its large buffers (2 MiB or more).
   case allocationFailure = "allocation-failure"
   /// A write larger than the space left on a 1 MiB tmpfs, then the key removed.
   case diskFull = "disk-full"
-  /// A 270 MiB string: a file past the 256 MiB read limit; then a foreign writer removes it.
+  /// A 270 MiB value (data): a file past the 256 MiB read limit; then a foreign writer removes it.
   case oversize
   /// python3 plistlib: load, change, write a temporary file, rename over the suite.
   case foreignReplace = "foreign-replace"

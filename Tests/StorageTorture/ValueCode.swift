@@ -8,6 +8,7 @@ import Foundation
 /// - `u<count>x<hex>`: a string of `count` (> 64) copies of one Unicode scalar (its UTF-8 in
 ///   hex), so a 270 MB value travels as a few bytes;
 /// - `i<decimal>`, `t`, `f`, `d<hex>`: an integer, true, false, data;
+/// - `z<count>x<hex>`: data of `count` (> 64) copies of one byte;
 /// - `[c,c]`: an array; `{k<keyhex>=c,…}`: a dictionary, its entries in the order of their keys'
 ///   UTF-8 bytes;
 /// - `r<text>`, `?<type>`: a real or another type (never written by the test; shown as read).
@@ -60,7 +61,7 @@ enum ValueCode {
     case let string as String: return code(of: string)
     case let flag as Bool: return flag ? "t" : "f"
     case let integer as Int: return "i\(integer)"
-    case let data as Data: return "d" + hex(data)
+    case let data as Data: return code(of: data)
     case let array as [Any]: return "[" + array.map(code(of:)).joined(separator: ",") + "]"
     case let dictionary as [String: Any]:
       let entries = dictionary.map { (hex($0.key.utf8), code(of: $0.value)) }
@@ -86,6 +87,16 @@ enum ValueCode {
         return "u\(bytes.count / width)x" + hex(String(first).utf8)
       }
       return "s" + hex(bytes)
+    }
+  }
+
+  /// `z<count>x<hex>` for long data of one repeated byte, else `d<hex>`.
+  static func code(of data: Data) -> String {
+    data.withUnsafeBytes { bytes in
+      guard bytes.count > 64, let base = bytes.baseAddress,
+        memcmp(base, base + 1, bytes.count - 1) == 0
+      else { return "d" + hex(bytes) }
+      return "z\(bytes.count)x" + hex([bytes[0]])
     }
   }
 
@@ -143,6 +154,11 @@ enum ValueCode {
     case "t": return true
     case "f": return false
     case "d": return bytes(body).map { Data($0) }
+    case "z":
+      let parts = body.split(separator: "x")
+      guard parts.count == 2, let count = Int(parts[0]), let byte = bytes(parts[1]), byte.count == 1
+      else { return nil }
+      return Data(repeating: byte[0], count: count)
     default: return nil
     }
   }

@@ -20,8 +20,7 @@ extension PropertyListFile {
   /// - Throws: ``PropertyListConflictError``, or the ``PropertyListError``s of ``apply(_:)``.
   public func save(
     _ changes: [PropertyListKey: PropertyListChange], over loaded: PropertyListDocument
-  ) throws -> PropertyListDocument
-  {
+  ) throws -> PropertyListDocument {
     var known: PropertyListSnapshot?
     return try save(changes, over: loaded, known: &known)
   }

@@ -103,8 +103,7 @@ public struct PropertyListFile: Sendable {
   /// - Throws: ``PropertyListError`` as ``read()`` does.
   func rereadSnapshot(
     comparingTo previous: [PropertyListKey: Any], since base: inout PropertyListSnapshot?
-  ) throws -> (snapshot: PropertyListSnapshot?, changedKeys: Set<PropertyListKey>)
-  {
+  ) throws -> (snapshot: PropertyListSnapshot?, changedKeys: Set<PropertyListKey>) {
     var taken: PropertyListSnapshot?
     swap(&taken, &base)
     guard let (data, identity) = try readData() else { return (nil, Set(previous.keys)) }

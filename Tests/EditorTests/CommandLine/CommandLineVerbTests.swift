@@ -138,7 +138,10 @@ import Testing
       missing.error == "settings-editor: the key hideMenubarIcon does not exist in \(url.path)\n")
     let after = try document(url)
     #expect(after.format == .binary)
-    #expect(differingKeys(before.values.stringKeyed, after.values.stringKeyed) == ["hideMenubarIcon", "lastVersion"])
+    #expect(
+      differingKeys(before.values.stringKeyed, after.values.stringKeyed) == [
+        "hideMenubarIcon", "lastVersion",
+      ])
   }
 
   // MARK: read, domains
@@ -246,7 +249,8 @@ import Testing
 
     let output = editor.preferences.appendingPathComponent("out.plist")
     #expect(try editor.run("export", "verbs.export", output.path).status == 0)
-    #expect(differingKeys(try document(output).values.stringKeyed, values) == Self.fractionalDateKeys)
+    #expect(
+      differingKeys(try document(output).values.stringKeyed, values) == Self.fractionalDateKeys)
 
     let json = try editor.run("export", "verbs.export", "--json", "-")
     #expect(json.status == 0)

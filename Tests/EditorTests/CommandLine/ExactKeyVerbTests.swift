@@ -35,7 +35,9 @@ import Testing
     let whole = try editor.run("read", suite).output
     #expect(
       Array(whole.unicodeScalars)
-        == Array("{\n    \"e\u{301}\" = d2;\n    other = x;\n    \"\u{E9}\" = composed;\n}\n".unicodeScalars))
+        == Array(
+          "{\n    \"e\u{301}\" = d2;\n    other = x;\n    \"\u{E9}\" = composed;\n}\n"
+            .unicodeScalars))
     #expect(try editor.run("delete", suite, Self.composed).status == 0)
     #expect(try PythonPlistlib.read(file) == #"[('e\u0301', 'd2'), ('other', 'x')]"#)
   }

@@ -69,7 +69,9 @@ import Testing
   }
 
   @Test func valuesByKeyPath() throws {
-    let root: [PropertyListKey: Any] = ["list": [["name": "a"] as [String: Any], 2] as [Any], "flag": true]
+    let root: [PropertyListKey: Any] = [
+      "list": [["name": "a"] as [String: Any], 2] as [Any], "flag": true,
+    ]
     #expect(PropertyListTree.value(at: ["list", 0, "name"], in: root) as? String == "a")
     #expect(PropertyListTree.value(at: ["list", 5], in: root) == nil)
     #expect(PropertyListTree.value(at: ["flag", "x"], in: root) == nil)

@@ -61,7 +61,8 @@ import Testing
   /// The suite file's values, once the editor's writes are in it (stores of one file share them).
   private func stored() throws -> [String: Any] {
     try TestPreferences.writer(ofSuite: suite).flush()
-    return try PropertyListFile(url: TestPreferences.file(ofSuite: suite)).read()?.values.stringKeyed ?? [:]
+    return try PropertyListFile(url: TestPreferences.file(ofSuite: suite)).read()?.values
+      .stringKeyed ?? [:]
   }
 
   @Test func unsetKeysShowTheirDefaultsAndAStoredValueIsMarked() throws {

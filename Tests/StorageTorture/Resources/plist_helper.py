@@ -37,6 +37,8 @@ def encode(value):
             return "u%dx%s" % (len(value), value[0].encode("utf-8", "surrogatepass").hex())
         return "s" + value.encode("utf-8", "surrogatepass").hex()
     if isinstance(value, bytes):
+        if len(value) > 64 and value == value[:1] * len(value):
+            return "z%dx%s" % (len(value), value[:1].hex())
         return "d" + value.hex()
     if isinstance(value, list):
         return "[" + ",".join(encode(item) for item in value) + "]"
@@ -91,6 +93,9 @@ def parse(code):
         return mark == "t", rest
     if mark == "d":
         return bytes.fromhex(body), rest
+    if mark == "z":
+        count, byte = body.split("x")
+        return bytes.fromhex(byte) * int(count), rest
     raise ValueError("bad code " + code[:20])
 
 

@@ -138,8 +138,9 @@ public final class EmbeddedCloudBackend: CloudBackend, CloudContainerSource, @un
     let container = fileURL
     _ = try? PropertyListFile(url: pending).updateSnapshot { document in
       let records = try CloudContainerContents(
-        propertyList: document.values.stringKeyed, file: pending)
-        .batch(after: nil).records
+        propertyList: document.values.stringKeyed, file: pending
+      )
+      .batch(after: nil).records
       guard !records.isEmpty else { return false }
       do {
         _ = try Self.merge(records, intoFileAt: container)

@@ -44,7 +44,8 @@ struct BinaryPropertyListReader {
     }
     var root: [PropertyListKey: Any] = [:]
     root.reserveCapacity(count)
-    try add(0..<count, ofEntries: start, count, depth: 1, to: &root, keyedBy: { PropertyListKey($0) })
+    try add(
+      0..<count, ofEntries: start, count, depth: 1, to: &root, keyedBy: { PropertyListKey($0) })
     return root
   }
 

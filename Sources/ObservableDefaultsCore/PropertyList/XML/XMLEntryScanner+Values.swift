@@ -22,7 +22,9 @@ extension XMLEntryScanner {
       if scanner.consume("<dict/>") {
         values = [:]
       } else {
-        values = scanner.consume("<dict>") ? scanner.dictionary(depth: 0, keyedBy: { PropertyListKey($0) }) : nil
+        values =
+          scanner.consume("<dict>")
+          ? scanner.dictionary(depth: 0, keyedBy: { PropertyListKey($0) }) : nil
       }
       guard let values, scanner.end() else { return nil }
       return values

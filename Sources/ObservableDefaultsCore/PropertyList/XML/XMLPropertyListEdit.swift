@@ -58,7 +58,9 @@ enum XMLPropertyListEdit {
         edits.append(Edit(range: layout.values[index].range, bytes: text))
         entries.fingerprints[index] = fingerprint(key.string, text[...])
       case (.set(let value), nil):
-        guard let (text, valueStart) = try entryText(key.string, value, whole: true) else { return nil }
+        guard let (text, valueStart) = try entryText(key.string, value, whole: true) else {
+          return nil
+        }
         addedValues.append((added.count + valueStart)..<(added.count + text.count))
         added.append(text)
         entries.keys.append(key)
