@@ -277,7 +277,7 @@ extension Driver {
   /// read the file before our writer replaced it), but nothing else may change.
   private func inPlaceRewrite(locked: Bool) -> String {
     let suite = mainSuite()
-    let keys = Pool.allKeys.shuffled(using: &random)
+    let keys = Pool.plainKeys.shuffled(using: &random)
     let (theirs, ours) = (Pool.hex(keys[0]), Pool.hex(keys[1]))
     let (theirValue, ourValue) = (smallValue(), anyValue())
     let slow = locked || chance(50)
