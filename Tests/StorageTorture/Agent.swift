@@ -57,9 +57,6 @@ final class Agent: @unchecked Sendable {
     }
   }
 
-  /// The process identifier, for signals.
-  var processIdentifier: Int32 { process.processIdentifier }
-
   /// How many lines it printed so far.
   var lineCount: Int { lock.withLock { lines.count } }
 
@@ -79,9 +76,6 @@ final class Agent: @unchecked Sendable {
     }
     return lines.suffix(3).joined(separator: " | ")
   }
-
-  /// Whether its standard output ended (it exited or closed it).
-  var hasEnded: Bool { lock.withLock { outputEnded } }
 
   /// Writes `line` and a newline to its standard input; false when it no longer reads (the
   /// driver ignores `SIGPIPE`).

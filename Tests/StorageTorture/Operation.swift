@@ -46,14 +46,4 @@ enum Operation: String, CaseIterable {
     case .allocationFailure, .oversize: 1
     }
   }
-
-  /// Whether it is a write by a program other than ours.
-  var isForeign: Bool {
-    switch self {
-    case .foreignReplace, .foreignInPlaceLocked, .foreignInPlaceRace, .foreignTruncateWrite,
-      .plutil, .spliceRace:
-      true
-    default: false
-    }
-  }
 }

@@ -333,5 +333,4 @@ extension Driver {
     perform("set \(second) \(value)", on: suite, slot: 2, changes: [(second, value)])
     return suite.name
   }
-
 }
