@@ -2,19 +2,20 @@ import Foundation
 import ObservableDefaultsCore
 
 /// `storage-torture observer FILE`: a process that holds the suite, prints every change report
-/// it is told (`change ORIGIN KEYHEX,…`, `-` for none; origin `this` or `other`) and, for each
-/// `dump KEYHEX…` line on standard input, what it reads now:
+/// it is told (`change ORIGIN KEYHEX,…` of its exact keys, `-` for none; origin `this` or
+/// `other`) and, for each `dump KEYHEX…` line on standard input, what it reads now (keys looked
+/// up and listed exactly, by their Unicode scalars):
 ///
 ///     values
 ///     v KEYHEX CODE      (each key asked for that has a value, looked up one by one)
-///     x KEYHEX           (a key of its values that was not asked for)
+///     x KEYHEX           (a key of its exact values that was not asked for)
 ///     e MESSAGE          (its last error, if any)
 ///     end
 enum ObserverRole {
   static func run(file: String) -> Never {
     let defaults = PropertyListDefaults(fileURL: URL(fileURLWithPath: file))
     let observation = defaults.observe { change in
-      let keys = change.keys.map { ValueCode.hex($0.utf8) }.sorted()
+      let keys = change.exactKeys.map { ValueCode.hex($0.string.utf8) }.sorted()
       let origin = change.origin == .thisProcess ? "this" : "other"
       say("change \(origin) " + (keys.isEmpty ? "-" : keys.joined(separator: ",")))
     }
@@ -30,8 +31,9 @@ enum ObserverRole {
         else { continue }
         lines.append("v \(keyHex) \(ValueCode.code(of: value))")
       }
-      for key in defaults.persistentValues.keys where !asked.contains(ValueCode.hex(key.utf8)) {
-        lines.append("x \(ValueCode.hex(key.utf8))")
+      for key in defaults.exactPersistentValues.keys
+      where !asked.contains(ValueCode.hex(key.string.utf8)) {
+        lines.append("x \(ValueCode.hex(key.string.utf8))")
       }
       if let error = defaults.lastError {
         lines.append("e " + "\(error)".replacingOccurrences(of: "\n", with: " "))

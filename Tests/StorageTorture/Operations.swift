@@ -261,6 +261,9 @@ extension Driver {
     case .plutil:
       guard let plutil = workspace.plutil else { return suite.name }
       counts.processes += 1
+      for key in suite.model.rewrittenByFoundation(asXML: suite.format == "xml") {
+        suite.touch(key)
+      }
       done = Workspace.run(
         plutil, ["-replace", plain, "-string", plain + "-by-plutil", suite.path])
     default:

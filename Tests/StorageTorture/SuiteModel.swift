@@ -1,3 +1,5 @@
+import Foundation
+
 /// The reference model of one suite file: for each key (its UTF-8 bytes in hex, so keys that
 /// differ only in Unicode normalisation stay two keys) the values it may hold now (codes of
 /// ``ValueCode``; nil: absent), Jepsen-style:
@@ -24,6 +26,32 @@ struct SuiteModel {
   /// A write that may or may not have landed.
   mutating func indeterminate(_ key: String, _ code: String?) {
     possible[key, default: [nil]].insert(code)
+  }
+
+  /// A rewrite of the whole file by Foundation (`plutil`): its dictionaries key by `String`, so
+  /// of keys equal as Swift strings (canonically equivalent) it keeps one, holding the value of
+  /// either; and it writes a carriage return raw in XML, which reads back as a line feed.
+  ///
+  /// - Returns: The keys that may have changed.
+  mutating func rewrittenByFoundation(asXML: Bool) -> Set<String> {
+    var changed = Set<String>()
+    let groups = Dictionary(grouping: possible.keys) { ValueCode.key(Substring($0)) ?? $0 }
+    for keys in groups.values where keys.count > 1 {
+      let values = keys.reduce(into: Set<String?>([nil])) { $0.formUnion(possible[$1] ?? []) }
+      for key in keys { possible[key] = values }
+      changed.formUnion(keys)
+    }
+    guard asXML else { return changed }
+    for (key, codes) in possible {
+      for code in codes.compactMap({ $0 }) where code.hasPrefix("s") {
+        guard let bytes = ValueCode.bytes(code.dropFirst()), bytes.contains(13) else { continue }
+        let text = String(decoding: bytes, as: UTF8.self)
+          .replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
+        possible[key, default: []].insert("s" + ValueCode.hex(text.utf8))
+        changed.insert(key)
+      }
+    }
+    return changed
   }
 
   /// The model becomes the file read as `values`.

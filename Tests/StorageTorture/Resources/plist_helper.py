@@ -106,6 +106,27 @@ def load(path):
                                   else plistlib.FMT_XML)
 
 
+MARK = "\ue000"  # stands for a carriage return while plistlib writes XML
+
+
+def marked(value):
+    if isinstance(value, str):
+        return value.replace("\r", MARK)
+    if isinstance(value, list):
+        return [marked(item) for item in value]
+    if isinstance(value, dict):
+        return {key: marked(item) for key, item in value.items()}
+    return value
+
+
+def dumps(values, form):
+    """plistlib's bytes; in XML each carriage return is the reference &#13;, as a correct writer
+    does (plistlib turns it into a line feed, which every XML reader would read back)."""
+    if form != plistlib.FMT_XML:
+        return plistlib.dumps(values, fmt=form)
+    return plistlib.dumps(marked(values), fmt=form).replace(MARK.encode("utf-8"), b"&#13;")
+
+
 def changed(path, keyhex, code):
     values, form = load(path)
     key = bytes.fromhex(keyhex).decode("utf-8")
@@ -113,7 +134,7 @@ def changed(path, keyhex, code):
         values.pop(key, None)
     else:
         values[key] = decode(code)
-    return plistlib.dumps(values, fmt=form)
+    return dumps(values, form)
 
 
 def lock(path):
@@ -195,7 +216,7 @@ def run(fields):
         form = plistlib.FMT_BINARY if fields[2] == "binary" else plistlib.FMT_XML
         values = {"fill-%03d" % index: "filler %d" % index for index in range(int(fields[3]))}
         with open(path, "wb") as stream:
-            stream.write(plistlib.dumps(values, fmt=form))
+            stream.write(dumps(values, form))
         return "done"
     if command == "write":
         form = plistlib.FMT_BINARY if fields[2] == "binary" else plistlib.FMT_XML
@@ -204,7 +225,7 @@ def run(fields):
             keyhex, code = entry.split("=", 1)
             values[bytes.fromhex(keyhex).decode("utf-8")] = decode(code)
         with open(path, "wb") as stream:
-            stream.write(plistlib.dumps(values, fmt=form))
+            stream.write(dumps(values, form))
         return "done"
     if command == "replace":
         data = changed(path, fields[2], fields[3])
