@@ -9,7 +9,10 @@ final class Agent: @unchecked Sendable {
   let process = Process()
   private let input = Pipe()
   private let lock = NSLock()
+  /// The lines printed from index `forgotten` on (earlier ones were dropped: a long run's
+  /// observers and helper print millions).
   private var lines: [String] = []
+  private var forgotten = 0
   private var partial = Data()
   private var errorText = Data()
   private var outputEnded = false
@@ -58,11 +61,25 @@ final class Agent: @unchecked Sendable {
   }
 
   /// How many lines it printed so far.
-  var lineCount: Int { lock.withLock { lines.count } }
+  var lineCount: Int { lock.withLock { forgotten + lines.count } }
 
-  /// The lines it printed from index `start` on.
+  /// The lines it printed from index `start` on (those still kept).
   func lines(from start: Int) -> [String] {
-    lock.withLock { start < lines.count ? Array(lines[start...]) : [] }
+    lock.withLock { kept(from: start) }
+  }
+
+  private func kept(from start: Int) -> [String] {
+    let first = max(start - forgotten, 0)
+    return first < lines.count ? Array(lines[first...]) : []
+  }
+
+  /// Drops the lines before index `end`: the driver has read them.
+  func forget(before end: Int) {
+    lock.withLock {
+      let count = min(max(end - forgotten, 0), lines.count)
+      lines.removeFirst(count)
+      forgotten += count
+    }
   }
 
   /// What it printed on standard error, one line: its `Fatal error` line when it trapped, else
@@ -100,10 +117,10 @@ final class Agent: @unchecked Sendable {
   ) -> (index: Int, line: String)? {
     var found: (Int, String)?
     pollBlocking(within: deadline) {
-      let (seen, ended) = lock.withLock {
-        (start < lines.count ? Array(lines[start...]) : [], outputEnded)
+      let (first, seen, ended) = lock.withLock {
+        (max(start, forgotten), kept(from: start), outputEnded)
       }
-      if let offset = seen.firstIndex(where: matches) { found = (start + offset, seen[offset]) }
+      if let offset = seen.firstIndex(where: matches) { found = (first + offset, seen[offset]) }
       return found != nil || ended
     }
     return found

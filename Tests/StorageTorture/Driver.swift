@@ -75,14 +75,39 @@ final class Driver {
   /// Sends one command to the python helper and returns its answer lines (`read` answers
   /// `ok N` and N lines).
   func helperRequest(_ fields: [String], within deadline: Duration = .seconds(120)) -> [String] {
-    let start = helper.lineCount
-    helper.send(fields.joined(separator: "\t"))
+    helperAnswer(helperSend(fields), within: deadline)
+  }
+
+  private var nextHelperRequest = 0
+  /// The helper's output line count when each unanswered request was sent.
+  private var helperStarts: [Int: Int] = [:]
+
+  /// Sends one command to the python helper without waiting; returns its number (the helper
+  /// starts its answer with it, so an answer that comes late is never taken for another's).
+  func helperSend(_ fields: [String]) -> Int {
+    nextHelperRequest += 1
+    helperStarts[nextHelperRequest] = helper.lineCount
+    helper.send((["\(nextHelperRequest)"] + fields).joined(separator: "\t"))
+    return nextHelperRequest
+  }
+
+  /// The answer lines to the helper's command `request` (its number left out).
+  func helperAnswer(_ request: Int, within deadline: Duration = .seconds(120)) -> [String] {
+    let prefix = "\(request) "
+    let start = helperStarts.removeValue(forKey: request) ?? 0
     guard
-      let (index, first) = helper.waitForLine(from: start, within: deadline, where: { _ in true })
-    else { return ["error the python3 helper did not answer (\(helper.errorTail))"] }
-    guard first.hasPrefix("ok "), let count = Int(first.dropFirst(3)) else { return [first] }
-    pollBlocking(within: deadline) { helper.lineCount >= index + 1 + count }
-    return Array(helper.lines(from: index).prefix(count + 1))
+      let (index, first) = helper.waitForLine(
+        from: start, within: deadline, where: { $0.hasPrefix(prefix) })
+    else { return ["error the python3 helper did not answer in time (\(helper.errorTail))"] }
+    let answer = String(first.dropFirst(prefix.count))
+    var lines = [answer]
+    if answer.hasPrefix("ok "), let count = Int(answer.dropFirst(3)) {
+      pollBlocking(within: deadline) { helper.lineCount >= index + 1 + count }
+      lines += helper.lines(from: index + 1).prefix(count)
+    }
+    // Lines before the oldest request still waiting are read.
+    helper.forget(before: helperStarts.values.min() ?? helper.lineCount)
+    return lines
   }
 
   /// The file's values as python's plistlib reads them (key hex → code), or nil when it does not
@@ -302,6 +327,7 @@ final class Driver {
       return changed.isSubset(of: told)
     }
     suite.checkedLines = observer.lineCount
+    observer.forget(before: suite.checkedLines)
     let missed = changed.subtracting(told)
     if !missed.isEmpty {
       violation(

@@ -288,15 +288,13 @@ extension Driver {
     let (theirValue, ourValue) = (smallValue(), anyValue())
     suite.touch(theirs)
     counts.foreignWrites += 1
-    let start = helper.lineCount
-    helper.send(
-      ["inplace", suite.path, locked ? "1" : "0", theirs, theirValue, locked ? "1" : "0"].joined(
-        separator: "\t"))
+    let request = helperSend([
+      "inplace", suite.path, locked ? "1" : "0", theirs, theirValue, locked ? "1" : "0",
+    ])
     let outcome = perform(
       "set \(ours) \(ourValue)", on: suite, slot: Int.random(in: 0...1, using: &random),
       changes: [(ours, ourValue)])
-    let answer = helper.waitForLine(from: start, within: .seconds(60)) { _ in true }?.line
-    if answer == "done", locked {
+    if helperAnswer(request).first == "done", locked {
       suite.model.acknowledged(theirs, theirValue)
     } else {
       suite.model.indeterminate(theirs, theirValue)

@@ -27,7 +27,7 @@ import Testing
   /// (an XML one refuses those XML 1.0 cannot hold).
   private func install(_ values: [String: Any], suite: String) throws {
     try PropertyListFile(url: editor.preferences.appendingPathComponent(suite + ".plist"))
-      .replaceContents(with: values, format: .binary)
+      .replaceContents(with: [PropertyListKey: Any](exactKeys: values), format: .binary)
   }
 
   @Test func readDomainsAndErrorsEscapeEveryUnprintableCharacter() throws {

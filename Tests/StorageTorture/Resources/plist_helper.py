@@ -1,6 +1,7 @@
 # The storage torture test's python3 helper (started once by `storage-torture`; see Driver.swift).
 #
-# Reads one command a line on stdin (fields separated by tabs), answers on stdout:
+# Reads one command a line on stdin (fields separated by tabs, the first a request number), and
+# answers on stdout, the first line of each answer starting with the request number and a space:
 #   read PATH                   -> "ok N" and N lines "KEYHEX<tab>CODE", or "error MESSAGE"
 #   init PATH FORMAT FILL       -> a new file (xml or binary) with FILL keys fill-000… -> "done"
 #   write PATH FORMAT KEYHEX=CODE…
@@ -254,9 +255,10 @@ def run(fields):
 
 
 for line in sys.stdin:
+    number, _, command = line.rstrip("\n").partition("\t")
     try:
-        answer = run(line.rstrip("\n").split("\t"))
+        answer = run(command.split("\t"))
     except Exception as failure:  # every failure is an answer: the driver decides
         answer = "error %s: %s" % (type(failure).__name__, str(failure).replace("\n", " ")[:300])
-    sys.stdout.write(answer + "\n")
+    sys.stdout.write(number + " " + answer + "\n")
     sys.stdout.flush()
