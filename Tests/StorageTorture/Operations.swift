@@ -276,7 +276,8 @@ extension Driver {
   }
 
   /// python3 rewrites the file in place while one of our writers writes another key: with the
-  /// lock slowly (emptied, then 12 pieces 60 ms apart), and both writes must stay; without it at
+  /// lock slowly (emptied, left empty 0.7 s, then 12 pieces 20 ms apart), and both writes must
+  /// stay; without it at
   /// once (one `pwrite`, then `ftruncate`), and either write may be lost (python read the file
   /// before our writer replaced it), but nothing else may change. (An unlocked program that
   /// leaves the file empty for longer than a reader's half-written retries could lose every key:

@@ -11,8 +11,9 @@
 #                               -> rewrite the same file in place (open, write, truncate); LOCK 1
 #                                  takes the suite's lock as ObservableDefaults does (flock of
 #                                  .NAME.lock, checked to still be at its path, removed after);
-#                                  SLOW 1 empties the file first, then writes it in 12 pieces
-#                                  60 ms apart (longer than a reader's half-written retries)
+#                                  SLOW 1 empties the file and closes it, leaves it empty 0.7 s
+#                                  (longer than a reader's half-written retries), then writes it
+#                                  in 12 pieces 20 ms apart
 #   truncwrite PATH KEYHEX CODE -> open with truncation, then write (as `cat new > file`)
 #   shift PATH KEYHEX           -> in place, in an XML file: the string entry before KEYHEX's
 #                                  grows by "xx" and two bytes of white space between tags after
@@ -161,15 +162,17 @@ def unlock(held):
 
 
 def write_in_place(path, data, slow):
+    if slow:
+        # Emptied and closed (readers are told), left empty, then written piece by piece.
+        os.close(os.open(path, os.O_WRONLY | os.O_TRUNC))
+        time.sleep(0.7)
     descriptor = os.open(path, os.O_WRONLY)
     try:
         pieces = 12 if slow else 1
         size = (len(data) + pieces - 1) // pieces
-        if slow:
-            os.ftruncate(descriptor, 0)
         for start in range(0, max(len(data), 1), max(size, 1)):
             if slow:
-                time.sleep(0.06)
+                time.sleep(0.02)
             os.pwrite(descriptor, data[start:start + size], start)
         os.ftruncate(descriptor, len(data))
     finally:
