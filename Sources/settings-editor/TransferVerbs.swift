@@ -25,13 +25,14 @@ enum TransferVerbs {
   ///   object (see ``JSONTransfer``), with a dictionary at the top.
   static func `import`(_ data: Data, file: String, into suite: String, json: Bool) throws {
     guard !data.isEmpty else { throw VerbError.invalid("\(file): the input is empty") }
-    let values: [String: Any]
+    // By exact key: keys that differ only in Unicode normalization are two keys of the suite.
+    let values: [PropertyListKey: Any]
     if json {
-      values = try JSONTransfer.values(from: data, file: file)
+      values = [PropertyListKey: Any](exactKeys: try JSONTransfer.values(from: data, file: file))
     } else {
       let url = URL(fileURLWithPath: file == "-" ? "/dev/stdin" : file)
       do {
-        values = try PropertyListFile(url: url).document(from: data).values.stringKeyed
+        values = try PropertyListFile(url: url).document(from: data).values
       } catch let error as PropertyListError {
         throw VerbError.invalid(
           "\(file): not a property list with a dictionary at the top (\(error.reason))")
@@ -40,19 +41,19 @@ enum TransferVerbs {
     // Every value is checked against the suite's published schemas before any is written.
     let schemas = PublishedSchemas()
     for (key, value) in values.sorted(by: { $0.key < $1.key }) {
-      try SchemaVerbs.check(value, forKey: key, in: suite, schemas: schemas)
+      try SchemaVerbs.check(value, forKey: key.string, in: suite, schemas: schemas)
     }
     let defaults = try DefaultsVerbs.suiteDefaults(suite)
     if let error = defaults.lastError { throw error }
-    let stored = defaults.persistentDomain(forName: suite) ?? [:]
+    let stored = defaults.exactPersistentValues
     for key in stored.keys.sorted() where values[key] == nil {
-      try defaults.write(nil, forKey: key)
+      try defaults.write(nil, forKey: key.string)
     }
     // Only the values that differ are written: one written again would be encoded anew, and an
     // XML suite's entry would lose the form of its text (entities, a one-line array).
     for (key, value) in values where !propertyListValuesEqual(stored[key], value) {
       do {
-        try defaults.write(value, forKey: key)
+        try defaults.write(value, forKey: key.string)
       } catch let error as PropertyListError {
         throw VerbError.invalid(error.description)
       }

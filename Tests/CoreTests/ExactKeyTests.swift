@@ -28,6 +28,14 @@ import Testing
     return "[" + entries.joined(separator: ", ") + "]"
   }
 
+  /// Expects `plistlib` to read both forms with the values ``bothForms(in:binary:)`` wrote, and
+  /// `other` holding `value`.
+  private func expectBothFormsBeside(other value: String, in url: URL) throws {
+    #expect(
+      try PythonPlistlib.read(url)
+        == expected(composed: "composed", decomposed: "decomposed", other: value))
+  }
+
   @Test(arguments: [true, false])
   func writingAnotherKeyKeepsBothForms(binary: Bool) async throws {
     try await withTemporaryFolder { folder in
@@ -36,9 +44,7 @@ import Testing
       #expect(defaults.exactPersistentValues.count == 2)
       defaults.set("x", forKey: "other")
       try defaults.flush()
-      #expect(
-        try PythonPlistlib.read(url)
-          == expected(composed: "composed", decomposed: "decomposed", other: "x"))
+      try expectBothFormsBeside(other: "x", in: url)
     }
   }
 
@@ -105,6 +111,21 @@ import Testing
     }
   }
 
+  /// A new file is encoded whole (XML: Foundation's encoder, which keys by `String`, writes one
+  /// form and the other is added to its text).
+  @Test func aNewXMLFileHoldsBothForms() async throws {
+    try await withTemporaryFolder { folder in
+      let url = folder.file("new.plist")
+      // Assigned one by one: a literal holding two equal keys traps.
+      var changes: [PropertyListKey: PropertyListChange] = ["other": .set("x")]
+      changes[PropertyListKey(Self.composed)] = .set("composed")
+      changes[PropertyListKey(Self.decomposed)] = .set("decomposed")
+      _ = try PropertyListFile(url: url).apply(changes)
+      #expect(String(decoding: try Data(contentsOf: url), as: UTF8.self).hasPrefix("<?xml"))
+      try expectBothFormsBeside(other: "x", in: url)
+    }
+  }
+
   @Test(arguments: [true, false])
   func aValueInTheOtherFormIsAChangeThatReachesTheFile(binary: Bool) async throws {
     try await withTemporaryFolder { folder in
@@ -127,7 +148,10 @@ import Testing
     #expect(composed != decomposed)
     #expect(Set([composed, decomposed]).count == 2)
     #expect(decomposed < composed)
-    let merged = [composed: 1, decomposed: 2].stringKeyed
+    var both: [PropertyListKey: Int] = [:]
+    (both[composed], both[decomposed]) = (1, 2)
+    #expect(both.count == 2)
+    let merged = both.stringKeyed
     #expect(merged.count == 1)
     #expect(merged.keys.first.map { Array($0.unicodeScalars) } == Array("e\u{301}".unicodeScalars))
   }

@@ -46,8 +46,8 @@ import Testing
         + "reads; nothing was written")
     #expect(try Data(contentsOf: url) == before)
     #expect(defaults.lastError == error)
-    // The suite stays readable and writable: taking the value back writes the rest.
-    defaults.removeObject(forKey: "big")
+    // The refused value is dropped: the suite stays readable and writable.
+    #expect(defaults.data(forKey: "big") == nil)
     defaults.set("more", forKey: "other")
     try defaults.flush()
     #expect(try plistlibRead(url) == ["small": "kept", "other": "more"])
@@ -96,6 +96,28 @@ import Testing
     let written = try PropertyListFile(url: binary).apply(changes.mapValues { .set($0) })
     #expect(propertyListValuesEqual(written.values[key], changes[key]))
     #expect(propertyListValuesEqual(try foundationRead(binary)[key], changes[key]))
+  }
+
+  @Test func aSuitesFlushDropsTheRefusedKeyAndWritesTheOthers() async throws {
+    let folder = try TemporaryFolder()
+    let (url, _) = try suite(.xml, in: folder)
+    let defaults = PropertyListDefaults(fileURL: url)
+    let log = DefaultsChangeLog()
+    let observation = defaults.observe(log.handler)
+    defer { observation.cancel() }
+    defaults.set("a\u{1B}b", forKey: "small")
+    defaults.set("fine", forKey: "other")
+    let error = try #require(throws: PropertyListError.self) { try defaults.flush() }
+    #expect(error.kind == .invalidValue(key: "small"))
+    // The other key is written; the refused one is the value on disk again, and observers heard.
+    #expect(try plistlibRead(url) == ["small": "kept", "other": "fine"])
+    #expect(defaults.string(forKey: "small") == "kept")
+    #expect(log.changes(from: .otherProcess).flatMap(\.keys) == ["small"])
+    // Nothing refused is left pending: the next flush succeeds.
+    defaults.set("more", forKey: "third")
+    try defaults.flush()
+    #expect(defaults.lastError == nil)
+    #expect(try plistlibRead(url) == ["small": "kept", "other": "fine", "third": "more"])
   }
 
   @Test func aCarriageReturnInAnXMLSuiteReadsBackAsACarriageReturnInOtherReaders() async throws {

@@ -94,3 +94,18 @@ import Testing
     #expect(try suite.fileValues().isEmpty)
   }
 }
+
+/// A string property compares by Unicode scalars, as the file stores it.
+@Suite struct ExactStringValueTests {
+  @Test func aNameInTheOtherNormalizationFormIsWritten() throws {
+    let suite = TemporarySuite()
+    let store = suite.store()
+    let settings = Settings(userDefaults: store)
+    settings.name = "Ren\u{E9}"
+    settings.name = "Rene\u{301}"
+    try store.flush()
+    let stored = try #require(try suite.fileValues()["name"] as? String)
+    #expect(Array(stored.unicodeScalars) == Array("Rene\u{301}".unicodeScalars))
+    #expect(Array(settings.name.unicodeScalars) == Array("Rene\u{301}".unicodeScalars))
+  }
+}

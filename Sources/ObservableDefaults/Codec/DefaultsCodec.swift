@@ -108,7 +108,10 @@ extension DefaultsCodec where Value: UserDefaultsPropertyListValue {
   /// Stores a ``UserDefaultsPropertyListValue`` as a property-list object (see ``storedForm(isEqual:)``).
   @inlinable
   static var propertyList: Self {
-    DefaultsCodecCache.codec(.propertyList) { storedForm(isEqual: { $0 == $1 }) }
+    // A string compares by its Unicode scalars, as it is stored (``storedFormEquality(of:)``).
+    DefaultsCodecCache.codec(.propertyList) {
+      storedForm(isEqual: Value.self == String.self ? nil : { $0 == $1 })
+    }
   }
 }
 

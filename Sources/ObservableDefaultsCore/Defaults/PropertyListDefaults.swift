@@ -21,6 +21,11 @@ public import Foundation
 /// Values are kept in canonical form (see ``PropertyListDocument``): every integer reads back as
 /// `Int`, every real as `Double`, in this process as after a round trip through the file.
 ///
+/// Keys are compared by their exact Unicode scalars (``PropertyListKey``), as the file and
+/// Foundation on Apple platforms compare them: `"\u{E9}"` and `"e\u{301}"` are two keys, each read,
+/// written and observed on its own. Only the `[String: Any]` views (``dictionaryRepresentation()``,
+/// ``persistentValues``) hold one of them.
+///
 /// ```swift
 /// let defaults = PropertyListDefaults(suiteName: "com.example.app")!
 /// defaults.set("Fatbobman", forKey: "name")      // in the file shortly, and at exit for sure

@@ -33,6 +33,10 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
   /// Whether the file was read (or found missing) since the storage was made: false while a
   /// file malformed from the start has never parsed.
   private var hasReadFile = false
+  /// A change a flush dropped because the file refused it (see ``flushPending()``) that no
+  /// ``flush()`` or ``synchronize()`` has thrown or reported yet: the scheduled flush runs a
+  /// millisecond after a write, before the caller's `flush()`.
+  private var unreportedRefusal: PropertyListError?
   // Set once by `startWatching()`: the watch of the file, ended when the storage goes.
   private var fileWatch: ObservationToken?
   // Confined to `queue` (or to `init`): the version of the file last read or written, which
@@ -165,15 +169,25 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
   ///
   /// - Throws: The write's ``PropertyListError``.
   func flush() throws {
-    if let error = onQueue({ flushPending() }) { throw error }
+    if let error = onQueue({ reportingRefusal(flushPending()) }) { throw error }
   }
 
-  /// Writes everything pending, then re-reads the file. Returns false when either fails.
+  /// Writes everything pending, then re-reads the file. Returns false when either fails (or a
+  /// change was refused since the last `flush()` or `synchronize()`).
   func synchronize() -> Bool {
     onQueue {
-      let flushError = flushPending()
+      let flushError = reportingRefusal(flushPending())
       let readError = reload()
       return flushError == nil && readError == nil
+    }
+  }
+
+  /// `error` (a flush's), else the refusal no caller was told of yet; either way the refusal
+  /// counts as told.
+  private func reportingRefusal(_ error: PropertyListError?) -> PropertyListError? {
+    lock.withLock {
+      defer { unreportedRefusal = nil }
+      return error ?? unreportedRefusal
     }
   }
 
@@ -183,7 +197,10 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
   /// changed the file (else the file is neither read nor diffed again). On failure the
   /// changes stay pending (retried by the next write, `flush()` or recovery of the file), the
   /// error becomes ``lastError`` and, unless it repeats the last error, one line goes to
-  /// ``Diagnostics`` (standard error by default).
+  /// ``Diagnostics`` (standard error by default). A change the file refuses by its key
+  /// (``PropertyListError/Kind/invalidValue(key:)``: a value an XML file cannot hold, a file too
+  /// large to read) is dropped instead, its key takes the value on disk again (observers are
+  /// told), the others are written, and the refusal is the flush's error.
   @discardableResult
   private func flushPending() -> PropertyListError? {
     let taken = lock.withLock {
@@ -191,16 +208,37 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
       flushPacing.noteStart()
       return pending.take()
     }
-    let changes = taken.latest
+    var changes = taken.latest
     guard !changes.isEmpty else { return nil }
+    var refusal: PropertyListError?
     do {
-      if try file.apply(changes, known: &disk) {
-        let values = disk?.document.values ?? [:]
-        merge(values, changedKeys: PropertyListDiff.changedKeys(from: allValues(), to: values))
-      } else {
-        merge([:], changedKeys: [])
+      while true {
+        do {
+          let wasRead = try file.apply(changes, known: &disk)
+          let refused = Set(taken.latest.keys).subtracting(changes.keys)
+          if wasRead || !refused.isEmpty {
+            let values = disk?.document.values ?? [:]
+            merge(
+              values,
+              changedKeys: PropertyListDiff.changedKeys(from: allValues(), to: values)
+                .union(refused))
+          } else {
+            merge([:], changedKeys: [])
+          }
+          break
+        } catch let error as PropertyListError {
+          guard case .invalidValue(let key) = error.kind, changes[key] != nil else { throw error }
+          changes[key] = nil
+          refusal = error
+        }
       }
-      return nil
+      guard let refusal else { return nil }
+      lock.withLock {
+        latestError = refusal
+        unreportedRefusal = refusal
+      }
+      Diagnostics.report("PropertyListDefaults", "\(refusal)")
+      return refusal
     } catch {
       let failure = PropertyListError(wrapping: error, file: file.url, kind: .unwritable)
       let isNew: Bool = lock.withLock {

@@ -41,4 +41,15 @@ import Testing
     #expect(try editor.run("delete", suite, Self.composed).status == 0)
     #expect(try PythonPlistlib.read(file) == #"[('e\u0301', 'd2'), ('other', 'x')]"#)
   }
+
+  @Test func importReplacesTheSuiteByExactKey() throws {
+    let suite = "exact.import"
+    let file = editor.preferences.appendingPathComponent(suite + ".plist")
+    try PythonPlistlib.write(
+      [(Self.composed, "composed"), (Self.decomposed, "decomposed")], to: file, binary: true)
+    let input = editor.preferences.appendingPathComponent("input.plist")
+    try PythonPlistlib.write([(Self.composed, "c9")], to: input, binary: false)
+    #expect(try editor.run("import", suite, input.path).status == 0)
+    #expect(try PythonPlistlib.read(file) == #"[('\xe9', 'c9')]"#)
+  }
 }

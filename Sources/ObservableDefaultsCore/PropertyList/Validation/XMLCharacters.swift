@@ -7,12 +7,13 @@ import Foundation
 ///
 /// The one rule for every XML writer of the package: a suite's flush and `settings-editor export`.
 package enum XMLCharacters {
-  /// Refuses to write `values` (top-level key → value) into an XML property list when a key or
+  /// Refuses to write `values` (top-level key → value, by `String` or exact key) into an XML
+  /// property list when a key or
   /// string holds a character XML 1.0 cannot hold: every XML reader would refuse the whole file.
   ///
   /// - Throws: ``PropertyListError`` of kind `.invalidValue(key:)` naming the top-level key, the
   ///   key path inside its value and the character.
-  static func check(_ values: [String: Any], writingTo url: URL) throws {
+  static func check(_ values: Any, writingTo url: URL) throws {
     guard let (path, scalar) = firstRefused(in: values) else { return }
     let inside = path.count > 1 ? " at " + path.dropFirst().joined(separator: " / ") : ""
     let digits = String(scalar.value, radix: 16, uppercase: true)
@@ -38,12 +39,24 @@ package enum XMLCharacters {
         if let found = firstRefused(in: item, path: path + ["[\(index)]"]) { return found }
       }
     case let entries as [String: Any]:
-      for (key, item) in entries.sorted(by: { $0.key < $1.key }) {
-        if let scalar = refused(in: key) { return (path + [key], scalar) }
-        if let found = firstRefused(in: item, path: path + [key]) { return found }
-      }
+      return firstRefused(in: entries.sorted { $0.key < $1.key }, path: path)
+    case let entries as [PropertyListKey: Any]:
+      return firstRefused(
+        in: entries.sorted { $0.key < $1.key }.lazy.map { (key: $0.key.string, value: $0.value) },
+        path: path)
     default:
       break
+    }
+    return nil
+  }
+
+  /// ``firstRefused(in:path:)`` of a dictionary's entries, in key order.
+  private static func firstRefused(
+    in entries: some Sequence<(key: String, value: Any)>, path: [String]
+  ) -> (path: [String], scalar: Unicode.Scalar)? {
+    for (key, item) in entries {
+      if let scalar = refused(in: key) { return (path + [key], scalar) }
+      if let found = firstRefused(in: item, path: path + [key]) { return found }
     }
     return nil
   }
