@@ -391,13 +391,9 @@ public struct PropertyListFile: Sendable {
     }
     if document.format != .binary {
       document.format = .xml
-      // Each key checked on its own: keys that differ only in normalization are one `String`.
-      let written =
+      try XMLCharacters.check(
         changes.map { $0.compactMapValues { if case .set(let value) = $0 { value } else { nil } } }
-        ?? document.values
-      for (key, value) in written.sorted(by: { $0.key.string < $1.key.string }) {
-        try XMLCharacters.check([key.string: value], writingTo: url)
-      }
+          ?? document.values, writingTo: url)
     }
     let data: Data
     var editedEntries: PropertyListEntries?
