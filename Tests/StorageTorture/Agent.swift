@@ -13,6 +13,7 @@ final class Agent: @unchecked Sendable {
   /// observers and helper print millions).
   private var lines: [String] = []
   private var forgotten = 0
+  /// The bytes after the last newline (the output thread alone uses it).
   private var partial = Data()
   private var errorText = Data()
   private var outputEnded = false
@@ -49,14 +50,27 @@ final class Agent: @unchecked Sendable {
     }.start()
   }
 
+  /// Splits what came into lines; the bytes are searched once each (a line of a few MB comes
+  /// in many chunks), with the lock held only to hand the lines over.
   private func receive(_ chunk: Data) {
+    var complete: [String] = []
+    if var newline = chunk.firstIndex(of: UInt8(ascii: "\n")) {
+      partial.append(chunk[..<newline])
+      complete.append(String(decoding: partial, as: UTF8.self))
+      partial = Data()
+      var start = newline + 1
+      while let next = chunk[start...].firstIndex(of: UInt8(ascii: "\n")) {
+        newline = next
+        complete.append(String(decoding: chunk[start..<newline], as: UTF8.self))
+        start = newline + 1
+      }
+      partial.append(chunk[start...])
+    } else {
+      partial.append(chunk)
+    }
     lock.withLock {
       if chunk.isEmpty { outputEnded = true }
-      partial.append(chunk)
-      while let newline = partial.firstIndex(of: UInt8(ascii: "\n")) {
-        lines.append(String(decoding: partial[partial.startIndex..<newline], as: UTF8.self))
-        partial = Data(partial[(newline + 1)...])
-      }
+      lines += complete
     }
   }
 

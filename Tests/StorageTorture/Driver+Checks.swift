@@ -9,7 +9,8 @@ extension Driver {
     // A state that stays wrong is one violation, not one a step.
     guard suite.reported.insert(message).inserted else { return }
     counts.violations += 1
-    guard counts.violations <= printedViolationLimit else { return }
+    violationsThisStep += 1
+    guard violationsThisStep <= printedViolationsPerStep else { return }
     say(
       "VIOLATION seed \(seed) step \(step) (\(operation.rawValue), suite \(suite.name)): \(message)\n"
         + "  replay: storage-torture --seed \(seed) --steps \(step + 1)\(replayOptions)")

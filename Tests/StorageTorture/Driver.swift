@@ -17,8 +17,9 @@ final class Driver {
   var replayOptions = ""
   /// Whether each step's operation and duration is printed (`--verbose`).
   var isVerbose = false
-  /// Violations printed in full; later ones are counted only.
-  let printedViolationLimit = 40
+  /// Violations printed in full at one step; the rest are counted, and said at the step's end.
+  let printedViolationsPerStep = 12
+  var violationsThisStep = 0
 
   /// What a run did, for the summary line.
   struct Counts {

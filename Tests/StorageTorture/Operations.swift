@@ -32,7 +32,13 @@ extension Driver {
     self.operation = operation
     counts.operations[operation, default: 0] += 1
     let began = ContinuousClock.now
+    violationsThisStep = 0
     defer {
+      if violationsThisStep > printedViolationsPerStep {
+        say(
+          "  … and \(violationsThisStep - printedViolationsPerStep) more violations at step \(step)"
+        )
+      }
       if isVerbose { say("step \(step) \(operation.rawValue): \(ContinuousClock.now - began)") }
     }
     var written: Set<String> = []

@@ -195,8 +195,11 @@ def shift(path, keyhex):
         return "done unchanged"
     for gap in reversed(gaps):
         del after[gap]
-    # ...and the string before it grows by two: same size, the key's entry two bytes later.
-    grown = before.group(2) + b"xx"
+    # ...and the string before it grows by two: same size, the key's entry two bytes later. A
+    # string of one repeated letter stays one (a 2 MB value then still travels as a few bytes).
+    text_before = before.group(2)
+    letter = text_before[:1] if text_before[:1].isalnum() else b"x"
+    grown = text_before + letter * 2
     edited = (text[:before.start(2)] + grown + text[before.end(2):entry.end()] + bytes(after))
     assert len(edited) == len(text)
     descriptor = os.open(path, os.O_WRONLY)
