@@ -103,7 +103,9 @@ final class Driver {
     let answer = String(first.dropFirst(prefix.count))
     var lines = [answer]
     if answer.hasPrefix("ok "), let count = Int(answer.dropFirst(3)) {
-      pollBlocking(within: deadline) { helper.lineCount >= index + 1 + count }
+      guard pollBlocking(within: deadline, until: { helper.lineCount >= index + 1 + count }) else {
+        return ["error the python3 helper's answer was cut short (\(count) lines announced)"]
+      }
       lines += helper.lines(from: index + 1).prefix(count)
     }
     // Lines before the oldest request still waiting are read.
