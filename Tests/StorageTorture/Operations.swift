@@ -202,7 +202,9 @@ extension Driver {
     let suite = chance(25) ? (suites["full"] ?? mainSuite()) : mainSuite()
     let point = pick([
       "posix/io/rw/write", "posix/io/rw/pwrite", "posix/io/sync/fsync", "posix/io/dir/rename",
-      "posix/io/oc/open", "posix/io/rw/read", "posix/io/*",
+      // Not close: libfiu fails it without closing, which Linux never does (a descriptor left
+      // open keeps its flock, and the writer then waits for itself).
+      "posix/io/oc/open", "posix/io/rw/read", "posix/io/rw/*",
     ])
     let key = Pool.hex(pick(Pool.allKeys))
     let value = suite.name == "full" ? smallValue() : anyValue()
