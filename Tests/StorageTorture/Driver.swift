@@ -176,8 +176,14 @@ final class Driver {
   /// Kills a writer (a `kill` step, or one retired after a failed write: its pending values die
   /// with it, so the failed write stays one that may or may not have landed).
   func retire(_ suite: Suite, _ slot: Int) {
-    suite.writers[slot]?.kill()
+    guard let writer = suite.writers[slot] else { return }
+    writer.kill()
     suite.writers[slot] = nil
+    // libfaketime leaves a shared-memory segment and a semaphore per process in /dev/shm.
+    let pid = writer.process.processIdentifier
+    for name in ["faketime_shm_\(pid)", "sem.faketime_sem_\(pid)"] {
+      try? FileManager.default.removeItem(atPath: "/dev/shm/" + name)
+    }
   }
 
   /// How one command to a writer ended.
