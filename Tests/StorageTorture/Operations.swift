@@ -115,7 +115,8 @@ extension Driver {
       perform("remove \(key)", on: suite, slot: slot, changes: [(key, nil)])
     case 2:
       let new = Pool.hex(pick(Pool.allKeys))
-      guard new != key else { fallthrough }
+      // `write(_:)` takes a `[String: Any?]`, which cannot hold two keys equal as `String`s.
+      guard ValueCode.key(Substring(new)) != ValueCode.key(Substring(key)) else { fallthrough }
       let value = suite.lastValues[key] ?? smallValue()
       perform(
         "rename \(key) \(new) \(value)", on: suite, slot: slot, changes: [(key, nil), (new, value)])

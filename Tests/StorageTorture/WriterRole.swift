@@ -73,7 +73,11 @@ enum WriterRole {
     switch fields.first {
     case "set": values = [try key(1): try value(2)]
     case "remove": values = [try key(1): nil]
-    case "rename": values = [try key(1): nil, try key(2): try value(3)]
+    case "rename":
+      let (old, new) = (try key(1), try key(2))
+      // A `[String: Any?]` literal with two keys equal as `String`s traps.
+      guard old != new else { throw BadCommand(description: "rename between equal keys") }
+      values = [old: nil, new: try value(3)]
     case "sync":
       guard defaults.synchronize() else {
         throw BadCommand(
