@@ -207,7 +207,9 @@ def shift(path, keyhex):
         os.pwrite(descriptor, edited, 0)
     finally:
         os.close(descriptor)
-    return "done %s %s" % (before.group(1).hex(), encode(grown.decode("utf-8")))
+    # The value as readers read it (the text may hold references such as &#13;).
+    key_before = before.group(1).decode("utf-8")
+    return "done %s %s" % (before.group(1).hex(), encode(load(path)[0][key_before]))
 
 
 def run(fields):
