@@ -249,6 +249,14 @@ let package = Package(
       dependencies: ["ObservableDefaultsCore"],
       path: "Tests/PlistFuzz"
     ),
+    // Writers, foreign writers, kills and injected failures against a reference model of a suite
+    // (see the article "Testing the storage").
+    .executableTarget(
+      name: "storage-torture",
+      dependencies: ["ObservableDefaultsCore", "ObservableDefaultsTesting", "TestSupport"],
+      path: "Tests/StorageTorture",
+      exclude: ["Resources"]
+    ),
     // The performance measures (release build; see Benchmarks/README.md).
     .executableTarget(
       name: "benchmarks",
@@ -267,7 +275,7 @@ let package = Package(
       name: "CoreTests",
       dependencies: [
         "ObservableDefaultsCore", "ObservableDefaultsTesting", "TestSupport", "core-probe",
-        "plist-fuzz", "settings-editor",
+        "plist-fuzz", "settings-editor", "storage-torture",
       ]
     ),
     .testTarget(

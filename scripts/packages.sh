@@ -4,8 +4,9 @@
 # missing_build_packages: the Debian packages the Swift build needs and this machine lacks
 #   (ncurses, libcurl and libnats development files).
 # missing_test_packages: the same plus what the tests start (etcd server and client, NATS
-#   server, tmux), the shells and man the install files are checked with (zsh, fish, man-db), and
-#   python3-cryptography (the NATS tests make NKeys with it).
+#   server, tmux), the shells and man the install files are checked with (zsh, fish, man-db),
+#   python3-cryptography (the NATS tests make NKeys with it), and libfiu and libfaketime (the
+#   storage torture test injects I/O failures and runs a writer whose clock is ahead).
 # missing_docs_packages: the build's packages plus jq (scripts/docs reads symbol graphs with it).
 # install_packages WHO PACKAGE…: installs them with apt-get as root (after apt-get update), or
 #   says what to install and exits 1.
@@ -30,6 +31,8 @@ missing_test_packages() {
   command -v fish >/dev/null 2>&1 || missing+=(fish)
   command -v man >/dev/null 2>&1 || missing+=(man-db)
   python3 -c 'import cryptography' >/dev/null 2>&1 || missing+=(python3-cryptography)
+  command -v fiu-run >/dev/null 2>&1 || missing+=(fiu-utils)
+  command -v faketime >/dev/null 2>&1 || missing+=(faketime)
   echo "${missing[@]}"
 }
 

@@ -1,0 +1,47 @@
+import Foundation
+import ObservableDefaultsCore
+
+/// `storage-torture observer FILE`: a process that holds the suite, prints every change report
+/// it is told (`change ORIGIN KEYHEX,…` of its exact keys, `-` for none; origin `this` or
+/// `other`) and, for each `dump KEYHEX…` line on standard input, what it reads now (keys looked
+/// up and listed exactly, by their Unicode scalars):
+///
+///     values
+///     v KEYHEX CODE      (each key asked for that has a value, looked up one by one)
+///     x KEYHEX           (a key of its exact values that was not asked for)
+///     e MESSAGE          (its last error, if any)
+///     end
+enum ObserverRole {
+  static func run(file: String) -> Never {
+    let defaults = PropertyListDefaults(fileURL: URL(fileURLWithPath: file))
+    let observation = defaults.observe { change in
+      let keys = change.exactKeys.map { ValueCode.hex($0.string.utf8) }.sorted()
+      let origin = change.origin == .thisProcess ? "this" : "other"
+      say("change \(origin) " + (keys.isEmpty ? "-" : keys.joined(separator: ",")))
+    }
+    say("ready")
+    while let line = readLine(strippingNewline: true) {
+      let fields = line.split(separator: " ")
+      guard fields.first == "dump" else { continue }
+      let asked = Set(fields.dropFirst().map(String.init))
+      var lines = ["values"]
+      for keyHex in asked.sorted() {
+        guard let key = ValueCode.key(Substring(keyHex)),
+          let value = defaults.persistentValue(forKey: key)
+        else { continue }
+        lines.append("v \(keyHex) \(ValueCode.code(of: value))")
+      }
+      for key in defaults.exactPersistentValues.keys
+      where !asked.contains(ValueCode.hex(key.string.utf8)) {
+        lines.append("x \(ValueCode.hex(key.string.utf8))")
+      }
+      if let error = defaults.lastError {
+        lines.append("e " + "\(error)".replacingOccurrences(of: "\n", with: " "))
+      }
+      lines.append("end")
+      say(lines.joined(separator: "\n"))
+    }
+    observation.cancel()
+    exit(0)
+  }
+}
