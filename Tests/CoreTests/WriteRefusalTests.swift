@@ -136,6 +136,32 @@ import Testing
     #expect(try PropertyListFile(url: url).read()?.values["lines"] as? String == "one\r\ntwo\r")
   }
 
+  @Test func rawCarriageReturnsAnotherProgramWroteReadAsLineFeedsAsInEveryXMLReader() throws {
+    let folder = try TemporaryFolder()
+    let url = folder.file("suite.plist")
+    let text = """
+      <?xml version="1.0" encoding="UTF-8"?>\r
+      <plist version="1.0">\r
+      <dict>\r
+      \t<key>lines</key>\r
+      \t<string>one\r\ntwo\rthree</string>\r
+      \t<key>key\rwith return</key>\r
+      \t<string>kept&#13;as a reference</string>\r
+      </dict>\r
+      </plist>\r
+
+      """
+    try Data(text.utf8).write(to: url)
+    let expected = [
+      "lines": "one\ntwo\nthree", "key\nwith return": "kept\ras a reference",
+    ]
+    #expect(try plistlibRead(url) == expected)
+    let read = try #require(try PropertyListFile(url: url).read()).values
+    #expect(read.count == 2)
+    #expect(read["lines"] as? String == expected["lines"])
+    #expect(read["key\nwith return"] as? String == expected["key\nwith return"])
+  }
+
   @Test(arguments: formats)
   func aFailedAllocationRefusesTheWriteAndLeavesTheFileAsItWas(
     _ format: PropertyListSerialization.PropertyListFormat

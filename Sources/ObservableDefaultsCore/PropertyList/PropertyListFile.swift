@@ -225,7 +225,8 @@ public struct PropertyListFile: Sendable {
         // 684 MB for a 1,000,000-key suite (see XMLEntryScanner+Values.swift).
         (root, values) = (plain, plain)
       } else {
-        root = try PropertyListSerialization.propertyList(from: data, options: [], format: &format)
+        root = try PropertyListSerialization.propertyList(
+          from: XMLLineEnds.normalized(data), options: [], format: &format)
         // Foundation's dictionary has `String` keys: keys that differ only in Unicode
         // normalization were merged by it (only forms other than the plain one come here).
         values = (PropertyListValue.normalized(root) as? [String: Any]).map {

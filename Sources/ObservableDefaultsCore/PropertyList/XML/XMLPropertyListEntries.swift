@@ -135,7 +135,8 @@ enum XMLPropertyListEntries {
     document.append(contentsOf: "</plist>".utf8)
     let root: Any
     do {
-      root = try PropertyListSerialization.propertyList(from: document, options: [], format: nil)
+      root = try PropertyListSerialization.propertyList(
+        from: XMLLineEnds.normalized(document), options: [], format: nil)
     } catch {
       throw PropertyListRejection(reason: describe(error))
     }
