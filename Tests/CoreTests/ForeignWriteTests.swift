@@ -118,7 +118,7 @@ import Testing
     expected["c"] = "ours"
     try defaults.flush()
     // The other program's values (written only by the interruption) and ours.
-    #expect(try plistlibRead(url) == expected)
+    #expect(try PythonPlistlib.strings(url) == expected)
     #expect(await poll { expected.allSatisfy { defaults.string(forKey: $0.key) == $0.value } })
   }
 

@@ -50,7 +50,7 @@ import Testing
     #expect(defaults.data(forKey: "big") == nil)
     defaults.set("more", forKey: "other")
     try defaults.flush()
-    #expect(try plistlibRead(url) == ["small": "kept", "other": "more"])
+    #expect(try PythonPlistlib.strings(url) == ["small": "kept", "other": "more"])
   }
 
   @Test func aWriteOfSeveralKeysTooLargeToReadNamesThemAll() throws {
@@ -110,14 +110,14 @@ import Testing
     let error = try #require(throws: PropertyListError.self) { try defaults.flush() }
     #expect(error.kind == .invalidValue(key: "small"))
     // The other key is written; the refused one is the value on disk again, and observers heard.
-    #expect(try plistlibRead(url) == ["small": "kept", "other": "fine"])
+    #expect(try PythonPlistlib.strings(url) == ["small": "kept", "other": "fine"])
     #expect(defaults.string(forKey: "small") == "kept")
     #expect(log.changes(from: .otherProcess).flatMap(\.keys) == ["small"])
     // Nothing refused is left pending: the next flush succeeds.
     defaults.set("more", forKey: "third")
     try defaults.flush()
     #expect(defaults.lastError == nil)
-    #expect(try plistlibRead(url) == ["small": "kept", "other": "fine", "third": "more"])
+    #expect(try PythonPlistlib.strings(url) == ["small": "kept", "other": "fine", "third": "more"])
   }
 
   @Test func aCarriageReturnInAnXMLSuiteReadsBackAsACarriageReturnInOtherReaders() async throws {
@@ -130,8 +130,9 @@ import Testing
     let other = PropertyListDefaults(fileURL: folder.file("new.plist"))
     other.set("three\rfour", forKey: "key\rwith return")
     try other.flush()
-    #expect(try plistlibRead(url) == ["small": "kept", "lines": "one\r\ntwo\r"])
-    #expect(try plistlibRead(folder.file("new.plist")) == ["key\rwith return": "three\rfour"])
+    #expect(try PythonPlistlib.strings(url) == ["small": "kept", "lines": "one\r\ntwo\r"])
+    #expect(
+      try PythonPlistlib.strings(folder.file("new.plist")) == ["key\rwith return": "three\rfour"])
     #expect(try foundationRead(url)["lines"] as? String == "one\r\ntwo\r")
     #expect(try PropertyListFile(url: url).read()?.values["lines"] as? String == "one\r\ntwo\r")
   }
@@ -155,7 +156,7 @@ import Testing
     let expected = [
       "lines": "one\ntwo\nthree", "key\nwith return": "kept\ras a reference",
     ]
-    #expect(try plistlibRead(url) == expected)
+    #expect(try PythonPlistlib.strings(url) == expected)
     let read = try #require(try PropertyListFile(url: url).read()).values
     #expect(read.count == 2)
     #expect(read["lines"] as? String == expected["lines"])
@@ -180,6 +181,6 @@ import Testing
     #expect(try Data(contentsOf: url) == before)
     // Memory back: the same write succeeds.
     _ = try file.apply(["big": .set("small enough")])
-    #expect(try plistlibRead(url) == ["small": "kept", "big": "small enough"])
+    #expect(try PythonPlistlib.strings(url) == ["small": "kept", "big": "small enough"])
   }
 }

@@ -37,6 +37,23 @@ public enum PythonPlistlib {
       url)
   }
 
+  /// The top dictionary of `url` as `plistlib.load` reads it, as strings: each string value
+  /// itself, any other value as python's `repr()` (a reader independent of this package and of
+  /// Foundation). Keys that differ only in Unicode normalization meet in the returned dictionary;
+  /// ``read(_:)`` keeps them apart.
+  ///
+  /// - Throws: `ChildProcess`'s errors; a python failure (a file it refuses) is thrown.
+  public static func strings(_ url: URL) throws -> [String: String] {
+    let output = try run(
+      """
+      import json, plistlib, sys
+      with open(sys.argv[1], 'rb') as file:
+          values = plistlib.load(file)
+      print(json.dumps({k: v if isinstance(v, str) else repr(v) for k, v in values.items()}))
+      """, url)
+    return try JSONDecoder().decode([String: String].self, from: Data(output.utf8))
+  }
+
   private static func scalars(_ text: String) -> String {
     "[" + text.unicodeScalars.map { String($0.value) }.joined(separator: ",") + "]"
   }
