@@ -544,7 +544,8 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
         journal.cursor = change.cursor.cloudCursor
       }
       persistJournal()
-      return (subscription.handler, unhandedPendingCount > 0)
+      // After a failure, the delivery asks for a probe: its exchange proves the state.
+      return (subscription.handler, unhandedPendingCount > 0 || state.outcome == .unreachable)
     }
     if mustPush { probeSoon() }
     handler?(

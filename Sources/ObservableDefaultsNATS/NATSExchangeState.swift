@@ -52,11 +52,13 @@ struct NATSExchangeState: Sendable {
     reachedQuorum = true
   }
 
-  /// Notes a delivery of a watch: it proves that a server answers, unless the servers refused
-  /// the device or its configuration.
+  /// Notes a delivery of a watch. Before any exchange it proves that a server answers; after a
+  /// failure it proves nothing: a watch can redeliver records from a server that cannot commit a
+  /// write (quorum lost: a delivery had turned `offline, 3 pending` back into `connected` with no
+  /// error while every save failed), so only the device's next exchange decides.
   mutating func delivered() {
     lastSync = Date()
-    guard outcome == .none || outcome == .unreachable else { return }
+    guard outcome == .none else { return }
     outcome = .succeeded
     failure = nil
   }

@@ -32,14 +32,21 @@ import Testing
   }
 
   /// An answered JetStream request reached a quorum (`synced` with nothing pending); a watch
-  /// delivery after a failure proves a server answers (`connected`), not a quorum.
+  /// delivery after a failure proves nothing (a server without quorum can redeliver records):
+  /// the device stays offline with the failure until its next exchange.
   @Test func anAnsweredRequestReachesAQuorumAWatchDeliveryDoesNot() {
     var state = NATSExchangeState()
+    state.delivered()
+    #expect(state.connection(socket: .connected) == .connected)
+    #expect(!state.reachedQuorum)
     state.succeeded()
     #expect(state.reachedQuorum)
     state.failed(NATSError(kind: .unreachable, message: "No responders"))
     state.delivered()
-    #expect(state.connection(socket: .connected) == .connected)
+    #expect(state.connection(socket: .connected) == .offline)
+    #expect(state.lastError == "nats: No responders")
     #expect(!state.reachedQuorum)
+    state.succeeded()
+    #expect(state.connection(socket: .connected) == .connected)
   }
 }
