@@ -162,7 +162,7 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
 
   /// `nats`, the server in use, the state the last exchange proved (`synced` when it was a
   /// JetStream request that was answered and nothing is pending, see
-  /// ``CloudSyncStatus/reachedQuorum``; `connected` only when it succeeded; `offline` when no
+  /// `CloudSyncStatus.reachedQuorum`; `connected` only when it succeeded; `offline` when no
   /// server answered it, also while libnats keeps a socket to a server without a JetStream
   /// quorum; `refused` when the servers refused the credentials, a permission or writes over
   /// the quota; `unusable configuration` when JetStream refused the configuration itself, see

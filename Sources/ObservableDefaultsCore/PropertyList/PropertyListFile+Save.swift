@@ -5,7 +5,7 @@ extension PropertyListFile {
   /// writer changed since.
   ///
   /// With no changes the file is not touched at all (not even rewritten with equal values).
-  /// Otherwise it locks the file and re-reads it (as ``apply(_:)`` does). When the file changed
+  /// Otherwise it locks the file and re-reads it (as `apply(_:)` does). When the file changed
   /// since `loaded`, the changes are applied over the new contents only if none of the changed
   /// keys was changed on disk; else nothing is written and ``PropertyListConflictError`` names
   /// those keys. Every other value is kept as it is on disk; the format is kept (binary stays
@@ -17,7 +17,7 @@ extension PropertyListFile {
   ///     the edited copy.
   ///   - loaded: The document as it was read when editing began.
   /// - Returns: The document now on disk (`loaded` itself when there were no changes).
-  /// - Throws: ``PropertyListConflictError``, or the ``PropertyListError``s of ``apply(_:)``.
+  /// - Throws: ``PropertyListConflictError``, or the ``PropertyListError``s of `apply(_:)`.
   public func save(
     _ changes: [PropertyListKey: PropertyListChange], over loaded: PropertyListDocument
   ) throws -> PropertyListDocument {

@@ -2,7 +2,7 @@ public import Foundation
 
 /// One property-list file on disk (XML or binary), read and written safely by several processes.
 ///
-/// Reading never changes the file. ``apply(_:)`` is the only way this package writes: it locks,
+/// Reading never changes the file. `apply(_:)` is the only way this package writes: it locks,
 /// re-reads, changes only the given keys and replaces the file atomically, so keys written by
 /// other processes in the meantime are kept, and a file that does not parse is never replaced.
 public struct PropertyListFile: Sendable {
@@ -48,7 +48,7 @@ public struct PropertyListFile: Sendable {
   ///   temporary file, serialization or the rename fails (the file is then unchanged); a write
   ///   that would make the file larger than a reader reads (256 MiB) is refused the same way,
   ///   as `.invalidValue(key:)` when it changes one key; `.invalidValue(key:)` for a key or
-  ///   string an XML file cannot hold (``XMLCharacters``; a binary file holds any string).
+  ///   string an XML file cannot hold (`XMLCharacters`; a binary file holds any string).
   public func apply(_ changes: [PropertyListKey: PropertyListChange]) throws
     -> PropertyListDocument
   {
