@@ -29,16 +29,19 @@ extension NATSCloudBackend {
   }
 
   /// One exchange that proves the device's state, when there is something to prove: pushes
-  /// the journal's writes that the store does not push itself (those of an earlier run, or of
-  /// a bucket made again); otherwise, once the device has exchanged anything, reads its bucket's
+  /// the journal's pending writes (also those of an earlier run, or of a bucket made again);
+  /// otherwise, once the device has exchanged anything, reads its bucket's
   /// last revision — which notices a bucket deleted (and maybe made again), so that the device
   /// writes its records to it again.
   private func probe() {
     let target = layout(currentAccountName)
     do {
       try onBucketGone(target) {
+        // Any pending write is pushed, not only those the store does not push itself: a read
+        // a server without quorum still answers must not stand for the writes it cannot commit
+        // (under load, such reads made the device `connected, 3 pending` with no error).
         let (mustPush, mustRead) = lock.withLock {
-          (unhandedPendingCount > 0, state.outcome != .none)
+          (!journal.pending.isEmpty, state.outcome != .none)
         }
         if mustPush {
           try pushPending()
