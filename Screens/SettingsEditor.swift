@@ -81,8 +81,30 @@ public final class SettingsEditor {
     }
     let described = Set((objectSources + schemaSources).compactMap(\.suiteName))
     let suiteSources = suites.filter { !described.contains($0) }.map { SuiteRows(suite: $0) }
-    self.init(sources: objectSources + schemaSources + suiteSources + fileSources)
+    self.init(
+      sources: objectSources + Self.withOtherKeys(schemaSources) + suiteSources + fileSources)
     schemaProblems = problems
+  }
+
+  /// `schemaSources`, each suite's last schema followed by the suite's "other keys" when it
+  /// holds keys none of its schemas lists (as dconf-editor lists keys without a schema): a key
+  /// written under a mistyped name can be seen, fixed (`R` renames it) and removed.
+  private static func withOtherKeys(_ schemaSources: [PublishedSchemaRows]) -> [any RowSource] {
+    let bySuite = Dictionary(grouping: schemaSources.filter { $0.suiteName != nil }) {
+      $0.suiteName ?? ""
+    }
+    var listed: [any RowSource] = []
+    for (index, source) in schemaSources.enumerated() {
+      listed.append(source)
+      guard let suite = source.suiteName, let schemas = bySuite[suite],
+        !schemaSources[(index + 1)...].contains(where: { $0.suiteName == suite })
+      else { continue }
+      let others = SuiteRows(
+        suite: suite, title: "\(source.title) · other keys",
+        describedKeys: schemas.reduce(into: Set()) { $0.formUnion($1.storedKeys) })
+      if !others.isEmpty { listed.append(others) }
+    }
+    return listed
   }
 
   init(sources: [any RowSource]) {
@@ -156,6 +178,9 @@ public final class SettingsEditor {
     }
   }
 
+  /// How long a running search looks through rows before the loop reads keys again.
+  private static let searchSlice: Duration = .milliseconds(8)
+
   private func runLoop(_ loop: EventLoop, canvas: NcursesCanvas) -> Int32? {
     let session = EditorSession(sources: sources, isReadOnly: isReadOnly)
     session.programName = programName
@@ -186,13 +211,18 @@ public final class SettingsEditor {
     while !session.state.isFinished {
       screen.draw(damage)
       damage = Damage()
-      let wakeup = loop.waitForEvents(until: screen.nextDeadline)
+      // A running search takes the time between keys: the loop does not sleep meanwhile.
+      let wakeup = loop.waitForEvents(until: session.isSearching ? .now : screen.nextDeadline)
       if let signal = wakeup.signal { return signal }
       for job in wakeup.jobs { job() }
       damage.formUnion(session.state.outsideDamage)
       session.state.outsideDamage = Damage()
-      for key in canvas.pendingKeys() {
+      let keys = canvas.pendingKeys()
+      for key in keys {
         damage.formUnion(session.handle(key))
+      }
+      if keys.isEmpty, session.isSearching {
+        damage.formUnion(session.continueSearch(for: Self.searchSlice))
       }
     }
     return nil

@@ -8,8 +8,10 @@ extension EditorSession {
     guard let source = currentSource, let row = focusedRow else { return Damage() }
     let index = state.rowIndex
     // A dictionary or array of a raw property list opens or closes, also with --readonly.
+    // The focus stays on the container's line (the lines above it do not move): a key typed
+    // in the same burst moves on from there, not from the row focused before the burst.
     if let tree = source as? any ExpandableRowSource, tree.toggleExpansion(at: index) {
-      return Damage(layout: true)
+      return Damage(layout: true, focusPlaced: true)
     }
     guard let refusal = refusal(for: row) else {
       switch row.editing {

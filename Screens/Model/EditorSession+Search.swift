@@ -1,7 +1,11 @@
 import Foundation
 
-/// `/` search over every source's row names, keys and descriptions; n and N step through the
-/// matches, switching objects as needed.
+/// `/` search over every source's row names, keys, descriptions and values; n and N step through
+/// the matches, switching objects as needed.
+///
+/// The search runs off the input path: each key typed in the field starts a ``SearchRun`` (the
+/// one before stops where it was) that the loop advances a slice at a time between keys
+/// (``continueSearch(for:)``), the focus going to the first match as soon as it is found.
 extension EditorSession {
   func startSearch() -> Damage {
     state.mode = .searching(field: LineEditor(text: ""), origin: state.focus)
@@ -15,34 +19,62 @@ extension EditorSession {
     switch field.handle(key) {
     case .editing:
       state.mode = .searching(field: field, origin: origin)
-      state.query = field.text
-      let all = matches()
-      jump(
-        to: all.first { ($0.source, $0.row) >= (origin.source, origin.row) } ?? all.first,
-        orStay: origin)
+      if field.text != state.query {
+        state.query = field.text
+        beginSearch(from: origin)
+      }
+      jump(to: search?.firstMatch, orStay: origin)
     case .commit:
       state.mode = .browsing
-      let count = matches().count
-      state.message = .init(
-        text: count == 0
-          ? "No match for \"\(state.query)\""
-          : "\(count) match(es) for \"\(state.query)\"; n/N step",
-        isError: count == 0)
+      state.message = searchMessage()
     case .cancel:
       state.mode = .browsing
+      cancelSearch()
       state.focus = origin
     }
     return damage(from: before)
   }
 
+  /// Whether a search is still looking through rows.
+  var isSearching: Bool { search.map { !$0.isFinished } ?? false }
+
+  /// Advances the running search for up to `budget`; the focus goes to its first match once it
+  /// is found while the query is typed, and the status line says how it ended once it ends.
+  func continueSearch(for budget: Duration) -> Damage {
+    guard var run = search, !run.isFinished else { return Damage() }
+    let deadline = ContinuousClock.now + budget
+    let before = state.focus
+    let lookedAt = run.rowsLookedAt
+    let hadMatch = run.firstMatch != nil
+    run.advance(over: sources) { ContinuousClock.now >= deadline }
+    rowsSearched += run.rowsLookedAt - lookedAt
+    search = run
+    if case .searching = state.mode, !hadMatch, let first = run.firstMatch {
+      jump(to: first, orStay: before)
+    }
+    if run.isFinished, state.message?.text.hasPrefix(Self.searchingPrefix) == true {
+      state.message = searchMessage()
+    }
+    // The status line, which counts the matches, is drawn with every frame.
+    return before == state.focus ? Damage() : damage(from: before)
+  }
+
+  /// Runs the search to its end (for `n`, `N` and tests that need every match at once).
+  func finishSearch() {
+    _ = continueSearch(for: .seconds(3600))
+  }
+
   func stepMatch(forward: Bool) -> Damage {
     let before = state.focus
-    let all = matches()
+    let all = (search?.matches ?? []).filter {
+      sources.indices.contains($0.source) && $0.row < sources[$0.source].rowCount
+    }
     guard !state.query.isEmpty, !all.isEmpty else {
       state.message = .init(
         text: state.query.isEmpty
-          ? "No search yet: / starts one" : "No match for \"\(state.query)\"",
-        isError: true)
+          ? "No search yet: / starts one"
+          : isSearching ? "\(Self.searchingPrefix) no match yet" : "No match for \"\(state.query)\"",
+        isError: !isSearching)
       return Damage()
     }
     let isAfter = { (match: EditorState.Focus) in
@@ -55,24 +87,46 @@ extension EditorSession {
     jump(to: next, orStay: before)
     let position = (all.firstIndex(of: next) ?? 0) + 1
     state.message = .init(
-      text: "Match \(position) of \(all.count) for \"\(state.query)\"", isError: false)
+      text: "Match \(position) of \(all.count)\(isSearching ? " so far" : "") for \"\(state.query)\"",
+      isError: false)
     return damage(from: before)
   }
 
-  /// The rows whose name, key or description contain the query, ignoring case, in order.
+  /// The rows whose name, key, description or value contain the query, ignoring case, in order,
+  /// found by the running search so far.
   func matches() -> [EditorState.Focus] {
-    guard !state.query.isEmpty else { return [] }
-    return sources.indices.flatMap { sourceIndex in
-      let source = sources[sourceIndex]
-      return (0..<source.rowCount).compactMap { rowIndex -> EditorState.Focus? in
-        let row = source.row(at: rowIndex)
-        let texts = [row.name, row.key ?? "", row.summary ?? "", row.value]
-        guard texts.contains(where: { $0.localizedCaseInsensitiveContains(state.query) }) else {
-          return nil
-        }
-        return EditorState.Focus(source: sourceIndex, row: rowIndex)
-      }
+    search?.matches ?? []
+  }
+
+  /// The start of the status line while a kept search still looks through rows.
+  static let searchingPrefix = "Searching…"
+
+  /// Starts a search for the query from `origin`, stopping the one that runs.
+  private func beginSearch(from origin: EditorState.Focus) {
+    cancelSearch()
+    search = state.query.isEmpty
+      ? nil : SearchRun(pattern: SearchPattern(state.query), origin: origin)
+  }
+
+  /// Stops the running search where it is.
+  private func cancelSearch() {
+    if isSearching { searchesCancelled += 1 }
+    search = nil
+  }
+
+  /// What the status line says of the last search: how many matched, or that it still looks.
+  private func searchMessage() -> EditorState.Message {
+    let count = search?.matches.count ?? 0
+    if isSearching {
+      return .init(
+        text: "\(Self.searchingPrefix) \(count) match(es) so far for \"\(state.query)\"",
+        isError: false)
     }
+    return .init(
+      text: count == 0
+        ? "No match for \"\(state.query)\""
+        : "\(count) match(es) for \"\(state.query)\"; n/N step",
+      isError: count == 0)
   }
 
   private func jump(to match: EditorState.Focus?, orStay origin: EditorState.Focus) {

@@ -48,6 +48,12 @@ final class EditorSession {
   var pageSize = 10
   /// The changes to undo, last on top.
   var undoSteps: [UndoStep] = []
+  /// The last search, running or finished (nil before the first, or after Esc).
+  var search: SearchRun?
+  /// How many rows searches looked at, in all (counted by the tests).
+  var rowsSearched = 0
+  /// How many searches stopped before their end because a key replaced them (or Esc).
+  var searchesCancelled = 0
 
   init(sources: [any RowSource], isReadOnly: Bool = false) {
     self.sources = sources

@@ -67,8 +67,18 @@ package enum PropertyListScalarType: String, CaseIterable, Sendable {
       case .date: PropertyListDateText.date(from: trimmed) ?? Self.dateInDefaultsForm(trimmed)
       case .data: Self.data(fromHex: trimmed)
       }
-    guard let value else { throw PropertyListScalarError(text: text, type: self) }
+    guard let value else {
+      throw PropertyListScalarError(
+        text: text, type: self, isOutOfRange: self == .integer && Self.isWholeNumber(trimmed))
+    }
     return PropertyListValue.normalized(value) ?? value
+  }
+
+  /// Whether `text` is written as a whole number (digits after an optional sign), whatever its
+  /// size.
+  private static func isWholeNumber(_ text: String) -> Bool {
+    let digits = text.first == "-" || text.first == "+" ? text.dropFirst() : Substring(text)
+    return !digits.isEmpty && digits.allSatisfy { $0.isASCII && $0.isNumber }
   }
 
   /// A date in a form macOS `defaults` prints or accepts besides ISO 8601:
@@ -145,11 +155,15 @@ package struct PropertyListScalarError: Error, Equatable, CustomStringConvertibl
   package let text: String
   /// The type it was meant to be.
   package let type: PropertyListScalarType
+  /// Whether the text is a whole number too large (or too small) for an integer of a property
+  /// list (-9223372036854775808 … 18446744073709551615).
+  package let isOutOfRange: Bool
 
-  /// Creates the error for `text` refused as a `type`.
-  package init(text: String, type: PropertyListScalarType) {
+  /// Creates the error for `text` refused as a `type`, or as out of its range.
+  package init(text: String, type: PropertyListScalarType, isOutOfRange: Bool = false) {
     self.text = text
     self.type = type
+    self.isOutOfRange = isOutOfRange
   }
 
   /// E.g. `"twenty" is not an integer (whole number up to 18446744073709551615)`.
@@ -157,6 +171,7 @@ package struct PropertyListScalarError: Error, Equatable, CustomStringConvertibl
 
   /// Why the text was refused, without the text: e.g. `not a bool (use true, false, …)`.
   package var reason: String {
+    if isOutOfRange { return "out of range for an integer (\(Int64.min) to \(UInt64.max))" }
     // "data" is a mass noun: "not data", not "not a data".
     let article = type == .integer ? "an " : type == .data ? "" : "a "
     let hint =

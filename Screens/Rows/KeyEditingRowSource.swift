@@ -18,15 +18,23 @@ protocol KeyEditingRowSource: RowSource {
   ///
   /// - Throws: The store's error; nothing is changed then.
   func store(_ changes: [PropertyListKey: Any?]) throws
+  /// Keys of the store that are not shown here and cannot be added here: those a schema lists
+  /// (the suite's "other keys" leave them to the schema's rows).
+  var describedKeys: Set<String> { get }
 }
 
 extension KeyEditingRowSource {
   var hasDefaults: Bool { false }
 
+  var describedKeys: Set<String> { [] }
+
   /// Stores `value` under the new top-level key `key`.
   ///
-  /// - Throws: ``RowSourceError`` when `key` is empty or already there.
+  /// - Throws: ``RowSourceError`` when `key` is empty, already there, or a schema lists it.
   func addKey(_ key: String, value: Any) throws {
+    guard !describedKeys.contains(key) else {
+      throw RowSourceError.unsupported("\(key) is listed by the schema: edit its row there")
+    }
     guard !key.isEmpty, storedValues[key] == nil else {
       throw RowSourceError.unsupported("\(title) already has a key \(key)")
     }

@@ -71,6 +71,10 @@ final class PropertyListFileRows: ExpandableRowSource, ReloadableRowSource, Live
       at: index, in: edited.values, isModified: editedKeys.contains(tree.lines[index].key))
   }
 
+  func rowMatches(_ pattern: SearchPattern, at index: Int) -> Bool {
+    tree.matches(pattern, at: index, in: edited.values)
+  }
+
   func toggleExpansion(at index: Int) -> Bool {
     guard tree.toggle(at: index, in: edited.values) else { return false }
     show(edited)

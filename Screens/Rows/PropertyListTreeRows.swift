@@ -33,6 +33,17 @@ struct PropertyListTreeRows {
       editing: Self.editing(value, summary: summary, opens: opens))
   }
 
+  /// Whether line `index` shows `pattern` in its key path or its value, read from `root`
+  /// without building its row (a search looks at every line).
+  func matches(_ pattern: SearchPattern, at index: Int, in root: [PropertyListKey: Any]) -> Bool {
+    let line = lines[index]
+    if pattern.matches(line.key.string) { return true }
+    if line.rest.contains(where: { pattern.matches($0.description) }) { return true }
+    let value = PropertyListTree.value(at: line.path, in: root) as Any
+    if let text = value as? String { return pattern.matches(text) }
+    return pattern.matches(ValueSummary(value).text)
+  }
+
   /// Opens or closes the container at line `index` of `root`; false for a scalar or an empty
   /// container. The lines change with the next ``laidOut(_:)``.
   mutating func toggle(at index: Int, in root: [PropertyListKey: Any]) -> Bool {

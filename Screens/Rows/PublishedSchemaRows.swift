@@ -68,6 +68,9 @@ final class PublishedSchemaRows: LiveRowSource, ReloadableRowSource, Observable 
     return nil
   }
 
+  /// The keys of the store the schema lists, as stored (with the class's prefix).
+  var storedKeys: Set<String> { Set(schema.keys.map(schema.storedKey(of:))) }
+
   var rowCount: Int { schema.keys.count }
 
   var state: String? { (store as? NSUbiquitousKeyValueStore).map(CloudStoreState.text) }
@@ -84,7 +87,7 @@ final class PublishedSchemaRows: LiveRowSource, ReloadableRowSource, Observable 
     let misfit = stored.flatMap { key.misfit(of: $0, key: storedKey) }
     let shown = (misfit == nil ? stored : nil) ?? key.defaultValue?.value
     let typeName = SettingsObjectRows.displayName(of: key.typeName)
-    let format = ValueFormatting(type: Self.editedType(of: key), typeName: typeName)
+    let format = ValueFormatting(type: key.valueType, typeName: typeName)
     let value = shown.map { Self.swiftValue($0, of: key) }
     return PropertyRow(
       name: key.name, key: storedKey, typeName: typeName,
@@ -94,7 +97,7 @@ final class PublishedSchemaRows: LiveRowSource, ReloadableRowSource, Observable 
       defaultValue: key.defaultValue.map {
         format.text(of: Self.swiftValue($0.value, of: key), stored: $0.value)
       } ?? (key.isOptional ? "nil" : nil),
-      summary: [key.summary, key.discussion].compactMap { $0 }.joined(separator: " "),
+      summary: Self.about(key),
       editing: format.editing(value: value as Any, stored: shown),
       problem: misfit.map { "stored \($0.found) does not fit: \(key.expectedValues) expected" })
   }
@@ -157,25 +160,26 @@ final class PublishedSchemaRows: LiveRowSource, ReloadableRowSource, Observable 
     }
   }
 
+  /// The key's documentation (summary, then discussion); nil when its doc comment is empty.
+  private static func about(_ key: SettingsSchema.Key) -> String? {
+    let parts = [key.summary, key.discussion].compactMap { $0 }.filter { !$0.isEmpty }
+    return parts.isEmpty ? nil : parts.joined(separator: " ")
+  }
+
   /// The observation identity of one key's value.
   private subscript(observing storedKey: String) -> String { storedKey }
 
-  /// The type the row is shown and edited as: a URL as its JSON (the stored form), the rest as
-  /// the schema says.
-  private static func editedType(of key: SettingsSchema.Key) -> SettingsValueType {
-    switch key.valueType {
-    case .url: .codable
-    case .optional(.url): .optional(.codable)
-    default: key.valueType
-    }
-  }
+  /// How the library stores a `URL`: as JSON data (the form a live object's rows read too).
+  private static let urlCodec = DefaultsCodec<URL>.automatic()
 
-  /// A stored value as the editors of its kind take it: a `Float` for a `Float` key, else the
-  /// property-list value itself.
+  /// A stored value as the editors of its kind take it: a `Float` for a `Float` key, a `URL` for
+  /// a `URL` key (shown and typed as a plain URL, `https://example.com`, not its stored JSON),
+  /// else the property-list value itself.
   private static func swiftValue(_ stored: Any, of key: SettingsSchema.Key) -> Any {
     switch (key.valueType, stored) {
     case (.float, let number as Double), (.optional(.float), let number as Double):
       Float(number)
+    case (.url, _), (.optional(.url), _): urlCodec.decode(stored) ?? stored
     default: stored
     }
   }
@@ -193,6 +197,7 @@ final class PublishedSchemaRows: LiveRowSource, ReloadableRowSource, Observable 
     case let json as JSONValue:
       if json.object is NSNull { return nil }
       return [.array, .dictionary].contains(key.storedForm) ? json.object : Data(json.text.utf8)
+    case let url as URL: return urlCodec.encode(url)
     case let number as Float: return Double(number)
     case let number as any BinaryInteger:
       if let integer = Int(exactly: number) { return integer }

@@ -41,6 +41,9 @@ protocol RowSource: AnyObject {
   func snapshot(at index: Int) -> RowSnapshot?
   /// Puts back what ``snapshot(at:)`` took.
   func restore(_ snapshot: RowSnapshot, at index: Int) throws
+  /// Whether the row at `index` shows `pattern` in its name, key, description or value. A
+  /// source of many rows answers from its keys and values without building the row.
+  func rowMatches(_ pattern: SearchPattern, at index: Int) -> Bool
 }
 
 extension RowSource {
@@ -64,6 +67,11 @@ extension RowSource {
 
   func restore(_ snapshot: RowSnapshot, at index: Int) throws {
     throw RowSourceError.unsupported("\(title) cannot undo")
+  }
+
+  func rowMatches(_ pattern: SearchPattern, at index: Int) -> Bool {
+    let row = row(at: index)
+    return [row.name, row.key ?? "", row.summary ?? "", row.value].contains(where: pattern.matches)
   }
 }
 

@@ -22,20 +22,34 @@ final class SuiteRows: ExpandableRowSource, LiveRowSource, ReloadableRowSource,
   private var values: [PropertyListKey: Any]
   private var tree: PropertyListTreeRows
 
-  /// Shows the suite `name` of the preferences folder `folder`, editable.
-  init(suite name: String, folder: URL = PreferencesDirectory.url) {
+  /// The suite the values come from.
+  let suiteName: String?
+  /// The keys left out: those the suite's schemas list, shown by their rows.
+  let describedKeys: Set<String>
+
+  /// Shows the suite `name` of the preferences folder `folder`, editable; the keys in
+  /// `describedKeys` are left out (a suite's "other keys", beside the rows of its schemas), and
+  /// `title` names it in the objects pane (the suite's name by default).
+  init(
+    suite name: String, folder: URL = PreferencesDirectory.url, title: String? = nil,
+    describedKeys: Set<String> = []
+  ) {
     let url = folder.appendingPathComponent(name + ".plist", isDirectory: false)
     let defaults = PropertyListDefaults(fileURL: url)
     self.defaults = defaults
-    title = name
+    self.title = title ?? name
+    suiteName = name
+    self.describedKeys = describedKeys
     location = url.path
     kind = .suite
     // The stored values only: not the registered defaults nor the command line's.
-    values = defaults.exactPersistentValues
+    values = defaults.exactPersistentValues.filter { !describedKeys.contains($0.key.string) }
     tree = PropertyListTreeRows(root: values)
   }
 
-  var suiteName: String? { title }
+  /// Whether the suite holds a key that `describedKeys` does not list (the "other keys" of a
+  /// suite its schemas describe).
+  var isEmpty: Bool { values.isEmpty }
 
   var rowCount: Int {
     registrar.access(self, keyPath: \.tree)
@@ -49,6 +63,10 @@ final class SuiteRows: ExpandableRowSource, LiveRowSource, ReloadableRowSource,
     rowsBuilt += 1
     registrar.access(self, keyPath: \.[observing: tree.lines[index].path])
     return tree.row(at: index, in: values)
+  }
+
+  func rowMatches(_ pattern: SearchPattern, at index: Int) -> Bool {
+    tree.matches(pattern, at: index, in: values)
   }
 
   var problem: String? {
@@ -105,6 +123,7 @@ final class SuiteRows: ExpandableRowSource, LiveRowSource, ReloadableRowSource,
   /// Re-reads `changedKeys` from the suite and redraws the rows whose value differs; lays the
   /// list out again only when keys appeared or disappeared or an open container changed.
   private func reload(_ changedKeys: Set<PropertyListKey>) {
+    let changedKeys = changedKeys.filter { !describedKeys.contains($0.string) }
     let (lines, paths) = tree.taking(
       changedKeys, from: { self.defaults.persistentValue(forKey: $0.string) }, into: &values)
     if let lines { registrar.withMutation(of: self, keyPath: \.tree) { tree.lines = lines } }

@@ -21,7 +21,9 @@ extension EditorScreen {
     if let allowed = row.editing.allowedValues {
       lines.append(("Allowed", allowed.joined(separator: ", ")))
     }
-    if let summary = row.summary { lines.append(("About", summary)) }
+    if let summary = row.summary, !summary.allSatisfy(\.isWhitespace) {
+      lines.append(("About", summary))
+    }
     lines.append(("Editing", Self.howToEdit(row.editing)))
     paintTable(lines)
   }

@@ -15,8 +15,10 @@ extension EditorScreen {
       hints = KeyMap.editingHints
     case .searching(let field, _):
       let count = session.matches().count
+      let soFar = session.isSearching ? " so far" : ""
       cursor = paintField(
-        prompt: " Find (\(count) match\(count == 1 ? "" : "es")): ", field: field, layout: layout)
+        prompt: " Find (\(count) match\(count == 1 ? "" : "es")\(soFar)): ", field: field,
+        layout: layout)
       hints = KeyMap.searchingHints
     case .prompting(let prompt, let field):
       cursor = paintField(prompt: session.promptText(prompt), field: field, layout: layout)
@@ -41,9 +43,22 @@ extension EditorScreen {
         reloads: [.suite, .file].contains(session.currentSource?.kind),
         readOnly: session.isReadOnly)
     }
-    paintLine(" " + hints.joined(separator: "  "), layout.keyBarLine, style: .dim)
+    paintLine(
+      Self.keyBar(hints, width: layout.size.columns, glyphs: glyphs), layout.keyBarLine,
+      style: .dim)
     paintMessage()
     canvas.setCursor(cursor)
+  }
+
+  /// The key bar of `hints` in `width` columns: when they do not all fit, hints before the last
+  /// two (`? help`, `q quit`) are left out, last first, so that those two always show.
+  static func keyBar(_ hints: [String], width: Int, glyphs: Glyphs) -> String {
+    var kept = hints
+    func line() -> String { " " + kept.joined(separator: "  ") }
+    while kept.count > 2, TextWidth.columns(glyphs.spelled(line())) > width {
+      kept.remove(at: kept.count - 3)
+    }
+    return line()
   }
 
   /// The status message in lines of the screen's width: the whole message, however long (a
@@ -139,7 +154,8 @@ extension EditorScreen {
     }
     var parts = [" \(row.name)"]
     if let problem = row.problem { return " \(row.name): \(problem); d removes it" }
-    if let summary = row.summary { parts.append(summary) }
+    // An empty doc comment (`///` alone) says nothing: no empty part between two dots.
+    if let summary = row.summary, !summary.allSatisfy(\.isWhitespace) { parts.append(summary) }
     if let defaultValue = row.defaultValue { parts.append("default: \(defaultValue)") }
     if let allowed = row.editing.allowedValues {
       parts.append("allowed: " + allowed.joined(separator: ", "))

@@ -117,17 +117,23 @@ final class EditorScreen {
     // Under `m` the focused row leaves the list when it is no longer modified (`d`).
     let focusHidden = state.showsModifiedOnly && session.focusedRow == nil
     if let position = listed.position(of: state.rowIndex), !focusHidden {
-      rowScroll = Self.scroll(rowScroll, toShow: position, visible: visible)
+      rowScroll = Self.scroll(
+        rowScroll, toShow: position, visible: visible, count: listed.count)
     } else if !listed.isEmpty {
       // The focus left the listed rows (a filter changed): list them again.
       return true
     }
-    sourceScroll = Self.scroll(sourceScroll, toShow: state.sourceIndex, visible: visible)
+    sourceScroll = Self.scroll(
+      sourceScroll, toShow: state.sourceIndex, visible: visible, count: session.sources.count)
     return oldScrolls != (rowScroll, sourceScroll)
   }
 
-  private static func scroll(_ offset: Int, toShow index: Int, visible: Int) -> Int {
+  /// The scroll offset that shows entry `index` of `count`, moving `offset` as little as it
+  /// can; a list that fits again (the terminal grew) is anchored back so that no empty line is
+  /// left below a scrolled list.
+  private static func scroll(_ offset: Int, toShow index: Int, visible: Int, count: Int) -> Int {
     guard visible > 0 else { return 0 }
+    let offset = min(offset, max(0, count - visible))
     if index < offset { return index }
     if index >= offset + visible { return index - visible + 1 }
     return offset
@@ -184,7 +190,8 @@ final class EditorScreen {
     }
     let visible = ScreenLayout.visibleCount(in: canvas.size)
     if let position = listed.position(of: session.state.rowIndex) {
-      rowScroll = Self.scroll(rowScroll, toShow: position, visible: visible)
+      rowScroll = Self.scroll(
+        rowScroll, toShow: position, visible: visible, count: listed.count)
     }
     return listed.dropFirst(rowScroll).prefix(visible).map(source.row(at:))
   }
@@ -224,11 +231,15 @@ final class EditorScreen {
     }
     if session.state.showsModifiedOnly { badges.append("modified only") }
     let columns = layout.size.columns
-    // The badges keep at most half the line (a long sync error is cut, never wrapped).
+    let program = " \(session.programName)  "
+    let title = program + "\(source.map(objectTitle) ?? "no objects")  "
+    // The badges come whole: the path is shortened first, then the object's name (the objects
+    // pane names it too); only badges longer than the line beside the program's name (a long
+    // sync error) are cut, never wrapped.
     let badge = TextWidth.fit(
-      " [" + badges.joined(separator: ", ") + "] ", width: columns / 2, ellipsis: glyphs.ellipsis,
-      pad: false)
-    let title = " \(session.programName)  \(source.map(objectTitle) ?? "no objects")  "
+      " [" + badges.joined(separator: ", ") + "] ",
+      width: max(columns / 2, columns - TextWidth.columns(program)),
+      ellipsis: glyphs.ellipsis, pad: false)
     let width = columns - TextWidth.columns(badge) - TextWidth.columns(title)
     let location = TextWidth.fitMiddle(
       source?.location ?? "", width: max(0, width), ellipsis: glyphs.ellipsis)

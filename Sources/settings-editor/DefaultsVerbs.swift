@@ -1,14 +1,43 @@
 import Foundation
+import ObservableDefaults
 import ObservableDefaultsCore
 import SettingsEditor
 
 /// The `read`, `write`, `delete` and `domains` verbs, in the form of macOS `defaults`.
 enum DefaultsVerbs {
   /// Prints the whole domain, or the value of `key`; `raw` prints data holding JSON as bytes.
+  ///
+  /// A key of a suite that is not set (or a suite with no file yet) whose published schema gives
+  /// it a default prints that default, as `gsettings get` does, and says so on standard error.
   static func read(_ domain: Invocation.Domain, key: String?, raw: Bool = false) throws -> String {
+    if let key, let fallback = try schemaDefault(of: key, in: domain) {
+      printError(fallback.note)
+      return PropertyListText.renderValue(fallback.value, showsJSON: !raw)
+    }
     let values = try values(of: domain)
     guard let key else { return PropertyListText.render(values, showsJSON: !raw) }
     return PropertyListText.renderValue(try value(of: key, in: values, domain), showsJSON: !raw)
+  }
+
+  /// The default a published schema gives `key` of a suite when the suite stores no value for
+  /// it (or has no file), with the note that says so; nil when a value is stored, the domain is
+  /// a file, or no schema gives the key a default.
+  private static func schemaDefault(of key: String, in domain: Invocation.Domain) throws
+    -> (value: Any, note: String)?
+  {
+    guard case .suite(let suite) = domain,
+      let match = PublishedSchemas().key(key, of: .suite(suite)),
+      let defaultValue = match.key.defaultValue?.value
+    else { return nil }
+    let file = try fileURL(of: domain)
+    if FileManager.default.fileExists(atPath: file.path), try values(of: domain)[key] != nil {
+      return nil
+    }
+    return (
+      defaultValue,
+      "note: \(key) is not set in \(suite): this is its default (schema "
+        + "\(match.schema.qualifiedName) of \(match.schema.program.name))"
+    )
   }
 
   /// `Type is <type>` for the value of `key`, in the words of macOS `defaults read-type`.
@@ -40,9 +69,15 @@ enum DefaultsVerbs {
   /// A suite's value is checked against the published schema that describes the key; a key
   /// that no schema of a suite with schemas lists is written with a warning on standard error.
   static func write(_ domain: Invocation.Domain, key: String, words: [String]) throws {
-    var value = try TypedValueWords.value(of: words)
+    let schemaKey: SettingsSchema.Key? =
+      if case .suite(let suite) = domain {
+        PublishedSchemas().key(key, of: .suite(suite))?.key
+      } else { nil }
+    var value = try TypedValueWords.value(of: words, storedForm: schemaKey?.storedForm)
     if let addition = TypedValueWords.Addition(words.first) {
-      value = try addition.merge(value, into: (try? values(of: domain))?[key], key: key)
+      // An unset key starts from its schema's default, as the program reads it.
+      let stored = (try? values(of: domain))?[key] ?? schemaKey?.defaultValue?.value
+      value = try addition.merge(value, into: stored, key: key)
     }
     var warning: String?
     if case .suite(let suite) = domain {

@@ -31,7 +31,7 @@ extension Invocation {
       return [("suite name", suite)] + (key.map { [("key", $0)] } ?? [])
     case .migrate(let suite, _):
       return [("suite name", suite)]
-    case .listKeys(let store):
+    case .listKeys(let store, _):
       return [store.named]
     case .describe(let store, let key), .range(let store, let key):
       return [store.named, ("key", key)]

@@ -26,7 +26,7 @@ enum Invocation: Equatable {
   case migrate(suite: String, dryRun: Bool)
   case cloudStatus(container: String?)
   case listSchemas
-  case listKeys(store: SettingsSchema.Store)
+  case listKeys(store: SettingsSchema.Store, stored: Bool)
   case describe(store: SettingsSchema.Store, key: String)
   case range(store: SettingsSchema.Store, key: String)
   /// `reset <suite> <key>`, or (key nil) `reset-recursively <suite>`.
@@ -89,6 +89,7 @@ enum Invocation: Equatable {
     let raw = verb == .read ? flags.remove("--raw") != nil : false
     let dryRun = verb == .migrate ? flags.remove("--dry-run") != nil : false
     let gone = verb == .schema ? flags.remove("--gone") != nil : false
+    let all = verb == .listKeys ? flags.remove("--all") != nil : false
     if verb != .write, let unknown = flags.sorted().first {
       throw .usage(verb, "unknown option \(unknown)")
     }
@@ -148,8 +149,8 @@ enum Invocation: Equatable {
       try count(0...0)
       return .listSchemas
     case .listKeys:
-      try count(1...1)
-      return .listKeys(store: SchemaVerbs.store(try suite(operands[0])))
+      guard words.count == 1 else { throw .usage(verb, "wrong number of arguments") }
+      return .listKeys(store: SchemaVerbs.store(try suite(words[0])), stored: all)
     case .describe, .range:
       try count(2...2)
       let store = SchemaVerbs.store(try suite(operands[0]))

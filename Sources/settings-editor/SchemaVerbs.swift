@@ -24,9 +24,20 @@ enum SchemaVerbs {
     }.joined(separator: "\n")
   }
 
-  /// The stored keys the schemas of `store` list, one per line.
-  static func listKeys(_ store: SettingsSchema.Store) throws(VerbError) -> String {
-    try keys(of: store).map { TerminalText.escaped($0.storedKey) }.joined(separator: "\n")
+  /// The stored keys the schemas of `store` list, one per line; with `includingStored` (a
+  /// suite's `list-keys --all`, which the shell completions ask), then every other key the suite
+  /// stores, sorted, and no error when no schema describes the suite.
+  static func listKeys(_ store: SettingsSchema.Store, includingStored: Bool = false) throws
+    -> String
+  {
+    guard includingStored, case .suite(let suite) = store else {
+      return try keys(of: store).map { TerminalText.escaped($0.storedKey) }
+        .joined(separator: "\n")
+    }
+    let described = PublishedSchemas().keys(of: store).map(\.storedKey)
+    let others = try storedValues(of: suite).keys.map(\.string)
+      .filter { !described.contains($0) }.sorted()
+    return (described + others).map(TerminalText.escaped).joined(separator: "\n")
   }
 
   /// `name: value` lines on `key` of `store`: its schema, a `conflict:` line for each file whose
@@ -136,9 +147,27 @@ enum SchemaVerbs {
         + described.map { "schema \($0.qualifiedName) of \($0.program.name)" }
         .joined(separator: ", ") + "); it is written unchecked"
     }
-    guard let misfit = match.key.misfit(of: value, key: key) else { return nil }
+    guard let misfit = match.key.misfit(of: value, key: key) else {
+      return uncheckedWarning(match.key, storedKey: key)
+    }
     throw .invalid(
       "\(suite): \(misfit) (schema \(match.schema.qualifiedName) of \(match.schema.program.name))")
+  }
+
+  /// A warning when the schema of `key` cannot tell a right value from a wrong one of its
+  /// type: a raw-value type whose values the schema does not list (an enumeration that is not
+  /// `CaseIterable`), so only the raw value's type was checked.
+  private static func uncheckedWarning(_ key: SettingsSchema.Key, storedKey: String) -> String? {
+    let checkedAs: String
+    switch key.storedForm {
+    case .rawString: checkedAs = "a string"
+    case .rawInteger: checkedAs = "an integer"
+    case .rawReal: checkedAs = "a number"
+    default: return nil
+    }
+    guard key.choices == nil else { return nil }
+    return "warning: the schema lists no values of \(key.typeName) (not CaseIterable): "
+      + "\(storedKey) was checked as \(checkedAs) only"
   }
 
   /// Removes the schema files of `program` from the user's folder, or (nil) every schema whose

@@ -1,17 +1,27 @@
 import Foundation
+import ObservableDefaults
 import ObservableDefaultsCore
 import SettingsEditor
 
 /// The value words of `write`, in the form of macOS `defaults`: `[-type] <value>`,
-/// `-array <value>…` or `-dict <key> <value>…`, where each element may be preceded by a type.
+/// `-array <value>…` or `-dict <key> <value>…`, where each element may be preceded by a type;
+/// and `-json <text>` for a `Codable` value.
 enum TypedValueWords {
   /// The property-list value `words` stand for.
   ///
+  /// - Parameter storedForm: How a schema stores the key, when one lists it: `-json` text is
+  ///   stored as the array or dictionary it holds for those forms, else as JSON data (the form
+  ///   of a `Codable` value).
   /// - Throws: ``VerbError``: `.usage(.write)` when the words fit no form, `.invalidValue` when
-  ///   a value is not of its type.
-  static func value(of words: [String]) throws(VerbError) -> Any {
+  ///   a value is not of its type or `-json` text does not parse.
+  static func value(of words: [String], storedForm: SettingsSchema.StoredForm? = nil)
+    throws(VerbError) -> Any
+  {
     var rest = words[...]
     switch words.first {
+    case "-json":
+      guard words.count == 2 else { throw .usage(.write, "-json takes one JSON text") }
+      return try json(words[1], storedForm: storedForm)
     case "-array", "-array-add":
       rest.removeFirst()
       var items: [Any] = []
@@ -29,6 +39,27 @@ enum TypedValueWords {
       let value = try scalar(&rest)
       guard rest.isEmpty else { throw .usage(.write, "one value expected (use -array for more)") }
       return value
+    }
+  }
+
+  /// `text` parsed as JSON, in the stored form the schema gives (JSON data by default).
+  private static func json(_ text: String, storedForm: SettingsSchema.StoredForm?)
+    throws(VerbError) -> Any
+  {
+    let data = Data(text.utf8)
+    let object: Any
+    do {
+      object = try JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed)
+    } catch {
+      throw .invalid("\"\(text)\" is not JSON (\(error.localizedDescription))")
+    }
+    switch storedForm {
+    case .array?, .dictionary?:
+      guard let value = PropertyListValue.normalized(object), !(object is NSNull) else {
+        throw .invalid("\"\(text)\" has no property-list form (null is not stored)")
+      }
+      return value
+    default: return data
     }
   }
 

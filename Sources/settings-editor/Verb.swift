@@ -25,7 +25,7 @@ enum Verb: String, CaseIterable, Sendable {
     case .watch: "<suite> [key]"
     case .migrate: "<suite> [--dry-run]"
     case .listSchemas: ""
-    case .listKeys: "<suite | cloud:container>"
+    case .listKeys: "<suite | cloud:container> [--all]"
     case .describe, .range: "<suite | cloud:container> <key>"
     case .reset: "<suite> <key>"
     case .resetRecursively: "<suite>"
@@ -80,7 +80,9 @@ enum Verb: String, CaseIterable, Sendable {
       A suite is a name in the preferences folder ($XDG_CONFIG_HOME, else ~/.config); a path \
       (with a /, or an existing .plist file) is read as it is, XML or binary. Values print in \
       the old-style form of macOS defaults; a top-level string prints without quotes. Data \
-      that holds JSON (a Codable value) prints as that JSON; --raw prints its bytes in hex.
+      that holds JSON (a Codable value) prints as that JSON; --raw prints its bytes in hex. A \
+      key a published schema describes that the suite does not store prints its default, and \
+      standard error says so (as gsettings get does).
       """
     case .readType:
       "Prints 'Type is <type>': string, integer, float, boolean, date, data, array or dictionary."
@@ -105,12 +107,18 @@ enum Verb: String, CaseIterable, Sendable {
         -dict <key> <value>...   values are strings unless preceded by a type
         -array-add <value>...    appends to the array stored under the key (or a new one)
         -dict-add <key> <value>...  adds to (or replaces in) the dictionary under the key
+        -json <text>             a Codable value: JSON, stored as JSON data (as an array or a
+                                 dictionary when the key's schema stores it so)
+      -array-add and -dict-add on a key not stored start from its schema's default.
+      An integer beyond -9223372036854775808 … 18446744073709551615 is refused as out of range.
       A string value may not start with - unless it is a number (use -string).
       A suite or file stored as a binary property list stays binary; other keys are kept.
       When a published schema describes the key (see list-schemas), a value that does not fit \
       its type, range or choices is refused with 65, naming the key and both types. A key that \
       no schema of a suite with schemas lists is written all the same (a suite is also a raw \
-      domain), with a warning on standard error naming the key and the schemas.
+      domain), with a warning on standard error naming the key and the schemas; so is a value \
+      whose schema cannot tell its values apart (an enumeration that is not CaseIterable: only \
+      the raw value's type is checked).
       XML property lists store dates to the second (the format has no fractions); binary
       ones keep every digit.
       """
@@ -181,7 +189,11 @@ enum Verb: String, CaseIterable, Sendable {
       then file name) and a 'conflict:' line on standard error names the file hidden.
       """
     case .listKeys:
-      "Prints the stored keys (prefix included), one per line, in the order the classes declare them."
+      """
+      Prints the stored keys (prefix included), one per line, in the order the classes declare \
+      them. With --all (a suite only), then every other key the suite stores, sorted: the keys \
+      the shell completions offer.
+      """
     case .describe:
       """
       Prints 'name: value' lines: key, schema (the class and its program), conflict (a file \

@@ -68,8 +68,9 @@ func perform(_ invocation: Invocation) throws {
   case .listSchemas:
     let list = SchemaVerbs.listSchemas()
     if !list.isEmpty { print(list) }
-  case .listKeys(let store):
-    print(try SchemaVerbs.listKeys(store))
+  case .listKeys(let store, let stored):
+    let keys = try SchemaVerbs.listKeys(store, includingStored: stored)
+    if !keys.isEmpty { print(keys) }
   case .describe(let store, let key):
     print(try SchemaVerbs.describe(store, key: key))
   case .range(let store, let key):

@@ -15,6 +15,12 @@ enum Theme: String, CaseIterable, Codable {
   case light, dark, sepia
 }
 
+/// How much room a row takes: a raw-value enumeration that is not `CaseIterable`, so its schema
+/// cannot list its values.
+enum Density: String, Codable {
+  case compact, roomy
+}
+
 /// A place on the screen.
 struct Point: Codable, Equatable {
   var x: Int
@@ -40,6 +46,14 @@ final class ProbeAppSettings {
   var origin = Point(x: 10, y: 20)
   /// The last folder opened, if any.
   var lastFolder: String?
+  /// The project's web site.
+  var homePage = URL(string: "https://example.com")!
+  /// Files opened lately, oldest first.
+  var recentFiles = ["notes.txt"]
+  /// How much room a row takes.
+  var density: Density = .compact
+  ///
+  var tabWidth = 4
 }
 
 @ObservableCloud

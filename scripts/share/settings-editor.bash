@@ -1,5 +1,5 @@
-# bash completion for settings-editor: verbs, options, suite names, keys of published schemas,
-# write's type flags.
+# bash completion for settings-editor: verbs, options, suite names, the keys of a suite (those
+# its published schemas list, then those it stores), write's type flags.
 _settings_editor() {
   local current=${COMP_WORDS[COMP_CWORD]}
   local verbs="read read-type write rename delete domains find export import watch migrate list-schemas list-keys describe range reset reset-recursively schema cloud help"
@@ -38,9 +38,13 @@ _settings_editor() {
       if [ "$COMP_CWORD" -eq 2 ]; then
         mapfile -t COMPREPLY < <(compgen -W "$(settings-editor domains 2>/dev/null)" -- "$current")
         mapfile -t -O "${#COMPREPLY[@]}" COMPREPLY < <(compgen -f -X '!*.plist' -- "$current")
+      elif [ "$COMP_CWORD" -eq 3 ] && [[ $current != -* ]] \
+        && [[ " read read-type write rename delete watch " == *" $verb "* ]]; then
+        mapfile -t COMPREPLY < <(compgen -W "$(settings-editor list-keys --all "${COMP_WORDS[2]}" \
+          2>/dev/null)" -- "$current")
       elif [ "$verb" = write ] && [[ $current == -* ]]; then
         mapfile -t COMPREPLY < <(compgen -W "-string -int -integer -float -real -bool -boolean \
-          -date -data -array -array-add -dict -dict-add" -- "$current")
+          -date -data -array -array-add -dict -dict-add -json" -- "$current")
       elif [ "$verb" = read ] && [[ $current == -* ]]; then
         mapfile -t COMPREPLY < <(compgen -W "--raw" -- "$current")
       elif [ "$verb" = export ] || [ "$verb" = import ]; then

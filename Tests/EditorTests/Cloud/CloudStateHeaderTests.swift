@@ -22,6 +22,20 @@ import Testing
     #expect(screen.redrawCount(source: 0, row: 0) == 0)
   }
 
+  /// At 80 columns the badges come whole: the path and then the object's name are shortened.
+  @Test func theBadgesAreWholeAt80Columns() {
+    let backend = StatusBackend()
+    backend.set(.offline, pending: 12)
+    let settings = StatusCloudSettings(store: NSUbiquitousKeyValueStore(backend: backend))
+    let (canvas, session, screen) = TestScreen.show(
+      SettingsObjectRows(AnySettings(settings)), rows: 10, columns: 80)
+    screen.draw(session.handle(.character("m")))
+    let header = canvas.line(0)
+    #expect(
+      header == " settings-editor  StatusClou… [cloud, offline, 12 pending, LIVE, modified only]",
+      "the object's name is cut, the path is gone")
+  }
+
   /// `synced` is what the backend states (its last exchange reached a quorum), never the
   /// editor's guess from a connection with nothing pending.
   @Test func aConnectionWhoseQuorumIsUnprovenIsShownConnectedNotSynced() {

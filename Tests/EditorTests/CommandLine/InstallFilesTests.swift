@@ -44,23 +44,33 @@ import Testing
     #expect(result.0 == 0, "\(result.1)")
   }
 
-  /// Completes `words` (the last one partly typed) with the bash or fish completion of the
+  /// Completes `words` (the last one partly typed) with the bash, zsh or fish completion of the
   /// built program, in a preferences folder holding the suite `com.example.completion`.
-  /// The schemas `schema-probe` publishes are there too.
+  /// The schemas `schema-probe` publishes are there too. zsh's completion runs with stand-ins
+  /// for its completion system's functions (`compadd` prints its words; zsh itself would then
+  /// keep those that start with the typed word, which this does).
   private func complete(_ words: [String], shell: String) throws -> [String] {
     let editor = try EditorProcess()
     defer { withExtendedLifetime(editor) {} }  // its folder lives until the shell has run
     #expect(try editor.run("write", "com.example.completion", "k", "v").status == 0)
     #expect(try editor.runSchemaProbe("print").status == 0)
     let script = Self.scripts.appendingPathComponent(
-      shell == "bash" ? "share/settings-editor.bash" : "share/settings-editor.fish"
+      ["bash": "share/settings-editor.bash", "zsh": "share/_settings-editor"][shell]
+        ?? "share/settings-editor.fish"
     ).path
     let line = words.joined(separator: " ")
+    let typed = words.last ?? ""
     let command =
-      shell == "bash"
-      ? "source '\(script)'; COMP_WORDS=(\(line)); COMP_CWORD=\(words.count - 1); _settings_editor; "
-        + "printf '%s\\n' \"${COMPREPLY[@]}\""
-      : "source '\(script)'; complete -C '\(line)'"
+      switch shell {
+      case "bash":
+        "source '\(script)'; COMP_WORDS=(\(line)); COMP_CWORD=\(words.count - 1); "
+          + "_settings_editor; printf '%s\\n' \"${COMPREPLY[@]}\""
+      case "zsh":
+        "compadd() { local w; for w in \"$@\"; do [[ $w == -- ]] || print -r -- $w; done; }; "
+          + "_describe() { :; }; _files() { :; }; _arguments() { :; }; source '\(script)'; "
+          + "words=(\(line)); CURRENT=\(words.count); PREFIX='\(typed)'; _settings-editor"
+      default: "source '\(script)'; complete -C '\(line)'"
+      }
     let path = EditorProcess.binary.deletingLastPathComponent().path
     // An empty working folder: both complete property-list files there too.
     let folder = try TemporaryFolder()
@@ -74,7 +84,29 @@ import Testing
         "PATH": path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? ""),
       ]) { $1 }, in: folder.url)
     #expect(result.status == 0, "\(result.error)")
-    return result.output.split(separator: "\n").map { String($0.split(separator: "\t")[0]) }
+    let offered = result.output.split(separator: "\n").map { String($0.split(separator: "\t")[0]) }
+    return shell == "zsh" ? offered.filter { $0.hasPrefix(typed) } : offered
+  }
+
+  @Test(arguments: ["bash", "zsh", "fish"])
+  func everyVerbOfAKeyCompletesTheSuitesKeys(shell: String) throws {
+    let probe = "com.example.schema-probe"
+    for verb in ["read", "read-type", "write", "rename", "delete", "watch"] {
+      // The schema's keys, and the keys a suite with no schema stores.
+      #expect(
+        try complete(["settings-editor", verb, probe, "d"], shell: shell).sorted()
+          == ["density", "displayName"], "\(verb)")
+      #expect(
+        try complete(["settings-editor", verb, "com.example.completion", ""], shell: shell)
+          == ["k"], "\(verb)")
+    }
+    for verb in ["describe", "range", "reset"] {
+      #expect(
+        try complete(["settings-editor", verb, probe, "t"], shell: shell).sorted()
+          == ["tabWidth", "theme"], "\(verb)")
+    }
+    #expect(
+      try complete(["settings-editor", "write", probe, "origin", "-js"], shell: shell) == ["-json"])
   }
 
   @Test(arguments: ["bash", "fish"])

@@ -34,7 +34,8 @@ import Testing
   @Test func listKeysInDeclarationOrder() throws {
     #expect(
       try editor.run("list-keys", suite).output
-        == "displayName\ntheme\nscrollback\nfontSize\nshowsToolbar\norigin\nlastFolder\n")
+        == "displayName\ntheme\nscrollback\nfontSize\nshowsToolbar\norigin\nlastFolder\nhomePage\n"
+        + "recentFiles\ndensity\ntabWidth\n")
     #expect(try editor.run("list-keys", "cloud:schema-probe").output == "theme\n")
     let unknown = try editor.run("list-keys", "com.example.none")
     #expect(unknown.status == 1)

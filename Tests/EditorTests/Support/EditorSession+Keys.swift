@@ -3,9 +3,13 @@ import Testing
 @testable import SettingsEditor
 
 extension EditorSession {
-  /// Handles `keys` in order, as the screen would (without drawing).
+  /// Handles `keys` in order, as the screen would (without drawing), each followed by the
+  /// search it started run to its end (the loop does that when no key follows).
   func press(_ keys: KeyPress...) {
-    for key in keys { _ = handle(key) }
+    for key in keys {
+      _ = handle(key)
+      finishSearch()
+    }
   }
 
   /// Focuses the row named `name` of the current source.

@@ -40,7 +40,11 @@ import Testing
   }
 
   private func press(_ keys: KeyPress...) {
-    for key in keys { screen.draw(session.handle(key)) }
+    for key in keys {
+      var damage = session.handle(key)
+      if session.isSearching { damage.formUnion(session.continueSearch(for: .seconds(60))) }
+      screen.draw(damage)
+    }
   }
 
   private func type(_ text: String) {
