@@ -76,7 +76,8 @@ case "print":
     "displayName=\(settings.displayName)", "theme=\(settings.theme.rawValue)",
     "scrollback=\(settings.scrollback)", "fontSize=\(settings.fontSize)",
     "showsToolbar=\(settings.showsToolbar)", "origin=\(settings.origin.x),\(settings.origin.y)",
-    "lastFolder=\(settings.lastFolder ?? "nil")", "cloud theme=\(cloud.theme.rawValue)",
+    "lastFolder=\(settings.lastFolder ?? "nil")", "homePage=\(settings.homePage.absoluteString)",
+    "cloud theme=\(cloud.theme.rawValue)",
   ]
   // No wait for the schemas: a program that exits at once publishes them at its exit.
   print(lines.joined(separator: "\n"))

@@ -65,6 +65,16 @@ import Testing
       .stringKeyed ?? [:]
   }
 
+  /// A key whose doc comment is empty (or missing) has no description: the context line goes
+  /// from its name to its default, with no empty part between two dots.
+  @Test func aKeyWithoutDocumentationHasNoEmptyPartOnTheContextLine() throws {
+    let (rows, session, screen) = open()
+    #expect(rows.row(at: 2).summary == nil)
+    session.state.rowIndex = 2
+    screen.draw(Damage(rows: [0, 2]))
+    #expect(canvas.line(10) == " lastFolder · default: nil")
+  }
+
   @Test func unsetKeysShowTheirDefaultsAndAStoredValueIsMarked() throws {
     try TestPreferences.writer(ofSuite: suite).write(5, forKey: "app.scrollback")
     let (rows, _, _) = open()

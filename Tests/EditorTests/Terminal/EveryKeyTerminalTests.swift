@@ -12,10 +12,12 @@ extension TerminalEditorTests {
     let suite = "com.example.schema-probe"
     #expect(try editor.run("write", suite, "nmae", "Typo").status == 0)
     let session = try TmuxSession(command: editor.shellCommand([]), columns: 100, rows: 24)
-    try session.waitForScreen { $0.contains { $0.contains("ProbeAppSettings · other keys") } }
+    try session.waitForScreen { $0.contains { $0.contains("ProbeCloudPreferences") } }
     // The objects pane: the demo's four objects, the probe's class, then its other keys.
     try session.send("Tab", "j", "j", "j", "j", "j")
     var screen = try session.waitForScreen { self.row("nmae", in: $0) != nil }
+    #expect(screen[0].hasPrefix(" settings-editor  ProbeAppSettings · other keys  "))
+    #expect(screen[0].hasSuffix("[suite, LIVE]"))
     #expect(row("nmae", in: screen)?.hasSuffix("  nmae  String  Typo") == true)
     #expect(row("displayName", in: screen) == nil, "the schema's keys stay in its rows")
     // Editable: Enter, a new value, Enter.
@@ -36,7 +38,8 @@ extension TerminalEditorTests {
     try session.waitForScreen { $0.contains { $0.contains("ProbeAppSettings") } }
     try session.send("Tab", "j", "j", "j", "j")
     var screen = try session.waitForScreen { self.row("homePage", in: $0) != nil }
-    #expect(row("homePage", in: screen)?.hasSuffix("  homePage  URL  https://example.com") == true)
+    #expect(
+      row("homePage", in: screen)?.hasSuffix("  homePage      URL       https://example.com") == true)
     try session.send("Tab", "G")
     for _ in 0..<3 { try session.send("k") }  // tabWidth, density, recentFiles, homePage
     try session.send("Enter")
@@ -63,8 +66,9 @@ extension TerminalEditorTests {
     try session.waitForScreen { $0.contains { $0.contains("a ▸") } }
     // One write to the terminal: Enter opens a, j moves to its first child.
     try session.type("\rj")
-    let screen = try session.waitForScreen { $0[22].hasPrefix(" x ") }
-    #expect(screen[22].hasPrefix(" x "), "the focus is on a's first child: \(screen[22])")
+    let screen = try session.waitForScreen { $0.contains { $0.contains("│    x ") } }
+    // The context line names the focused row: a's first child, not a.
+    #expect(screen[22] == "   x", "\(screen[22])")
     #expect(screen.contains { $0.contains("a ▾") })
   }
 
@@ -83,18 +87,26 @@ extension TerminalEditorTests {
     try session.resize(columns: 80, rows: 40)
     screen = try session.waitForScreen { $0.count >= 40 && $0[39].hasPrefix(" ↑↓ move") }
     // 31 keys in 35 lines: all of them, from the top, and no empty line above the last.
-    #expect(screen.contains { $0.contains("│  all ▸") }, "the list starts at its first key again")
-    #expect(screen[3].contains("│  all ▸"), "\(screen[3])")
-    #expect(screen[33].contains("│  k29 "), "\(screen[33])")
+    #expect(screen[2].contains("│  all ▸"), "the list starts at its first key again: \(screen[2])")
+    #expect(screen[32].contains("│  k29 "), "\(screen[32])")
+    #expect(screen[33] == "              │", "empty lines below the list, none above")
   }
 
-  @Test func theStateBadgeAndTheKeyBarAreWholeAt80Columns() throws {
-    let session = try TmuxSession(command: editor.shellCommand([]), columns: 80, rows: 24)
-    try session.waitForScreen { $0.contains { $0.contains("nickname") } }
-    // The demo's cloud object: its state badge is the longest.
-    try session.send("Tab", "j", "j", "j")
-    let screen = try session.waitForScreen { $0[0].contains("[cloud,") }
-    #expect(screen[0].hasSuffix(", LIVE]"), "\(screen[0])")
-    #expect(screen[23].hasSuffix("q quit"), "\(screen[23])")
+  @Test func theBadgeAndTheKeyBarAreWholeAt80Columns() throws {
+    let file = editor.preferences.appendingPathComponent(
+      "a-file-whose-path-is-long-enough-to-be-shortened/preferences.plist")
+    try FileManager.default.createDirectory(
+      at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+    #expect(try editor.run("write", file.path, "volume", "-int", "7").status == 0)
+    let session = try TmuxSession(
+      command: editor.shellCommand([file.path]), columns: 80, rows: 24)
+    let screen = try session.waitForScreen { $0.count > 23 && $0[23].hasPrefix(" ↑↓ move") }
+    // A file's key bar is the longest (it offers r reload, 83 columns): the hint before the
+    // last two goes.
+    #expect(
+      screen[23] == " ↑↓ move  Tab pane  Enter edit  d default  u undo  / find  ? help  q quit",
+      "\(screen[23])")
+    #expect(screen[0].hasSuffix(" [file, LIVE]"), "\(screen[0])")
+    #expect(screen[0].contains("…"), "the path is shortened: \(screen[0])")
   }
 }

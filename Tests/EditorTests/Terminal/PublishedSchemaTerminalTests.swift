@@ -16,9 +16,9 @@ extension TerminalEditorTests {
     var screen = try session.waitForScreen { self.row("scrollback", in: $0) != nil }
     #expect(screen[0].contains("ProbeAppSettings  schema-probe: "))
     #expect(screen[0].hasSuffix("[object, LIVE]"))
-    #expect(row("theme", in: screen)?.hasSuffix("  theme         Theme    light") == true)
-    #expect(row("scrollback", in: screen)?.hasSuffix("  scrollback    Int16    1000") == true)
-    #expect(row("lastFolder", in: screen)?.hasSuffix("  lastFolder    String?  nil") == true)
+    #expect(row("theme", in: screen)?.hasSuffix("  theme         Theme     light") == true)
+    #expect(row("scrollback", in: screen)?.hasSuffix("  scrollback    Int16     1000") == true)
+    #expect(row("lastFolder", in: screen)?.hasSuffix("  lastFolder    String?   nil") == true)
     // The context line: the documentation's two paragraphs and the default.
     try session.send("Tab")
     screen = try session.waitForScreen { $0[22].hasPrefix(" displayName · ") }

@@ -84,5 +84,23 @@ func probeAppSettingsKeys() -> [SettingsSchema.Key] {
       name: "lastFolder", key: "lastFolder", typeName: "Optional<String>",
       valueType: .optional(.string), storedForm: .string, defaultValue: nil,
       summary: "The last folder opened, if any."),
+    .init(
+      name: "homePage", key: "homePage", typeName: "URL", valueType: .url, storedForm: .json,
+      defaultValue: PropertyListObject(Data(#""https:\/\/example.com""#.utf8)),
+      summary: "The project's web site."),
+    .init(
+      name: "recentFiles", key: "recentFiles", typeName: "Array<String>", valueType: .array,
+      storedForm: .array, defaultValue: PropertyListObject(["notes.txt"]),
+      summary: "Files opened lately, oldest first."),
+    .init(
+      name: "density", key: "density", typeName: "Density", valueType: .codable,
+      storedForm: .rawString, defaultValue: PropertyListObject("compact"),
+      summary: "How much room a row takes."),
+    // An empty doc comment (`///` alone): no summary.
+    .init(
+      name: "tabWidth", key: "tabWidth", typeName: "Int",
+      valueType: .integer(bitWidth: 64, signed: true), storedForm: .integer,
+      defaultValue: PropertyListObject(4),
+      range: .init(minimum: Int64.min, maximum: UInt64(Int64.max))),
   ]
 }

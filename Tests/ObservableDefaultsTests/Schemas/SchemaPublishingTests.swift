@@ -13,7 +13,8 @@ import Testing
     #expect(
       result.output.split(separator: "\n") == [
         "displayName=Probe", "theme=light", "scrollback=1000", "fontSize=12.5",
-        "showsToolbar=true", "origin=10,20", "lastFolder=nil", "cloud theme=dark",
+        "showsToolbar=true", "origin=10,20", "lastFolder=nil", "homePage=https://example.com",
+        "cloud theme=dark",
       ])
     #expect(
       probe.publishedNames == [
