@@ -51,7 +51,8 @@ struct EditorSearchMeasure {
     for index in 0...runs {  // the first warms up
       usleep(Self.pause)
       // Characters none of the keys or values hold (`key-000001`, `value 1 xxx…`).
-      let key = searching ? (index.isMultiple(of: 2) ? "q" : "w") : (index.isMultiple(of: 2) ? "j" : "k")
+      let key =
+        searching ? (index.isMultiple(of: 2) ? "q" : "w") : (index.isMultiple(of: 2) ? "j" : "k")
       let offset = session.terminal.received.count
       let pressed = monotonicNanoseconds()
       session.terminal.type(key)

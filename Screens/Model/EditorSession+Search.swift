@@ -73,7 +73,8 @@ extension EditorSession {
       state.message = .init(
         text: state.query.isEmpty
           ? "No search yet: / starts one"
-          : isSearching ? "\(Self.searchingPrefix) no match yet" : "No match for \"\(state.query)\"",
+          : isSearching
+            ? "\(Self.searchingPrefix) no match yet" : "No match for \"\(state.query)\"",
         isError: !isSearching)
       return Damage()
     }
@@ -87,7 +88,8 @@ extension EditorSession {
     jump(to: next, orStay: before)
     let position = (all.firstIndex(of: next) ?? 0) + 1
     state.message = .init(
-      text: "Match \(position) of \(all.count)\(isSearching ? " so far" : "") for \"\(state.query)\"",
+      text:
+        "Match \(position) of \(all.count)\(isSearching ? " so far" : "") for \"\(state.query)\"",
       isError: false)
     return damage(from: before)
   }
@@ -104,7 +106,8 @@ extension EditorSession {
   /// Starts a search for the query from `origin`, stopping the one that runs.
   private func beginSearch(from origin: EditorState.Focus) {
     cancelSearch()
-    search = state.query.isEmpty
+    search =
+      state.query.isEmpty
       ? nil : SearchRun(pattern: SearchPattern(state.query), origin: origin)
   }
 

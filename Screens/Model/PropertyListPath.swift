@@ -73,8 +73,12 @@ package enum PropertyListTree {
   ///   - path: Keys and indexes from the top level; an empty path is `root` itself.
   ///   - root: A top-level dictionary in canonical form, by exact key.
   package static func value(at path: PropertyListPath, in root: [PropertyListKey: Any]) -> Any? {
-    var current: Any = root
-    for component in path {
+    // The top level is looked up as the typed dictionary it is: cast from `Any`, a dictionary
+    // of a million keys is first tried as `[String: Any]`, which converts (allocates and copies)
+    // every entry before it fails: a search of a million-key suite took minutes.
+    guard case .key(let key)? = path.first else { return path.isEmpty ? root : nil }
+    guard var current = root[key] else { return nil }
+    for component in path.dropFirst() {
       guard let next = child(component, of: current) else { return nil }
       current = next
     }

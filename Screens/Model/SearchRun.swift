@@ -58,7 +58,11 @@ struct SearchRun {
       }
       rowsLookedAt += 1
       if source.rowMatches(pattern, at: position.row) {
-        if wrapped { matchesBeforeOrigin.append(position) } else { matchesFromOrigin.append(position) }
+        if wrapped {
+          matchesBeforeOrigin.append(position)
+        } else {
+          matchesFromOrigin.append(position)
+        }
       }
       next = EditorState.Focus(source: position.source, row: position.row + 1)
     }

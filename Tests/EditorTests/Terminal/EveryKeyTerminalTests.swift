@@ -8,14 +8,11 @@ import Testing
 /// the header's badges and the key bar whole at 80 columns.
 extension TerminalEditorTests {
   @Test func keysNoSchemaListsAreAnOtherKeysGroupThatEditsAndRemovesThem() throws {
-    #expect(try editor.runSchemaProbe("print").status == 0)
     let suite = "com.example.schema-probe"
     #expect(try editor.run("write", suite, "nmae", "Typo").status == 0)
-    let session = try TmuxSession(command: editor.shellCommand([]), columns: 100, rows: 24)
-    try session.waitForScreen { $0.contains { $0.contains("ProbeCloudPreferences") } }
-    // The objects pane: the demo's four objects, the probe's class, then its other keys.
-    try session.send("Tab", "j", "j", "j", "j", "j")
-    var screen = try session.waitForScreen { self.row("nmae", in: $0) != nil }
+    // The probe's class, then its other keys.
+    let session = try editorOnProbeSettings(offset: 2, showing: "nmae")
+    var screen = try session.screen()
     #expect(screen[0].hasPrefix(" settings-editor  ProbeAppSettings · other keys  "))
     #expect(screen[0].hasSuffix("[suite, LIVE]"))
     #expect(row("nmae", in: screen)?.hasSuffix("  nmae  String  Typo") == true)
@@ -33,13 +30,11 @@ extension TerminalEditorTests {
   }
 
   @Test func aSchemasURLRowShowsAndTakesAPlainURL() throws {
-    #expect(try editor.runSchemaProbe("print").status == 0)
-    let session = try TmuxSession(command: editor.shellCommand([]), columns: 100, rows: 24)
-    try session.waitForScreen { $0.contains { $0.contains("ProbeAppSettings") } }
-    try session.send("Tab", "j", "j", "j", "j")
-    var screen = try session.waitForScreen { self.row("homePage", in: $0) != nil }
+    let session = try editorOnProbeSettings(showing: "homePage")
+    var screen = try session.screen()
     #expect(
-      row("homePage", in: screen)?.hasSuffix("  homePage      URL       https://example.com") == true)
+      row("homePage", in: screen)?.hasSuffix("  homePage      URL       https://example.com")
+        == true)
     try session.send("Tab", "G")
     for _ in 0..<3 { try session.send("k") }  // tabWidth, density, recentFiles, homePage
     try session.send("Enter")

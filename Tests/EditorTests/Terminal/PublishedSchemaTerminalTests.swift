@@ -7,13 +7,23 @@ import Testing
 /// enumeration by its cases, refuses an out-of-range integer, resets a key; the program started
 /// again sees each edit; a cloud value edited in the editor reaches a running device of it.
 extension TerminalEditorTests {
-  @Test func anotherProgramsSettingsAreEditedThroughItsSchema() throws {
+  /// Runs `schema-probe` (which publishes its schemas), then the editor at 100×24 with the
+  /// objects pane on the `offset`th source after the demo's four objects (1: the probe's
+  /// class); returns the session once `row` is on the screen.
+  func editorOnProbeSettings(offset: Int = 1, showing row: String) throws -> TmuxSession {
     #expect(try editor.runSchemaProbe("print").status == 0)
     let session = try TmuxSession(command: editor.shellCommand([]), columns: 100, rows: 24)
     try session.waitForScreen { $0.contains { $0.contains("ProbeCloudPreferences") } }
-    // The objects pane: the demo's four objects, then the probe's two classes.
-    try session.send("Tab", "j", "j", "j", "j")
-    var screen = try session.waitForScreen { self.row("scrollback", in: $0) != nil }
+    // The objects pane: the demo's four objects, then the probe's sources.
+    try session.send("Tab")
+    for _ in 0..<(3 + offset) { try session.send("j") }
+    try session.waitForScreen { self.row(row, in: $0) != nil }
+    return session
+  }
+
+  @Test func anotherProgramsSettingsAreEditedThroughItsSchema() throws {
+    let session = try editorOnProbeSettings(showing: "scrollback")
+    var screen = try session.screen()
     #expect(screen[0].contains("ProbeAppSettings  schema-probe: "))
     #expect(screen[0].hasSuffix("[object, LIVE]"))
     #expect(row("theme", in: screen)?.hasSuffix("  theme         Theme     light") == true)

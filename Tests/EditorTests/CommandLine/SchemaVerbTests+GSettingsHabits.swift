@@ -6,16 +6,7 @@ import Testing
 /// (`schema-probe`) published: an unset key reads as its default, `-json` writes a `Codable`
 /// value checked against the schema, `-array-add` starts from the default, a value the schema
 /// cannot check is written with a warning, a too-large integer is out of range.
-@Suite struct GSettingsHabitsTests {
-  let editor: EditorProcess
-  let suite = "com.example.schema-probe"
-
-  init() throws {
-    editor = try EditorProcess()
-    let probe = try editor.runSchemaProbe("print")
-    #expect(probe.status == 0, "\(probe.error)")
-  }
-
+extension SchemaVerbTests {
   @Test func readOfAnUnsetKeyPrintsItsSchemasDefaultAndSaysSo() throws {
     let unset = try editor.run("read", suite, "scrollback")
     #expect(unset.status == 0)
@@ -56,7 +47,8 @@ import Testing
   @Test func arrayAddOnAnUnsetKeyStartsFromTheSchemasDefault() throws {
     let added = try editor.run("write", suite, "recentFiles", "-array-add", "todo.txt")
     #expect((added.status, added.error) == (0, ""))
-    #expect(try editor.run("read", suite, "recentFiles").output == "(\n    notes.txt,\n    todo.txt\n)\n")
+    #expect(
+      try editor.run("read", suite, "recentFiles").output == "(\n    notes.txt,\n    todo.txt\n)\n")
   }
 
   @Test func aValueTheSchemaCannotCheckIsWrittenWithAWarning() throws {
@@ -73,7 +65,8 @@ import Testing
   }
 
   @Test func anIntegerTooLargeIsOutOfRange() throws {
-    let result = try editor.run("write", "com.example.numbers", "big", "-int", "99999999999999999999")
+    let result = try editor.run(
+      "write", "com.example.numbers", "big", "-int", "99999999999999999999")
     #expect(result.status == 65)
     #expect(
       result.error
@@ -82,7 +75,8 @@ import Testing
     let word = try editor.run("write", "com.example.numbers", "big", "-int", "twenty")
     #expect(
       word.error
-        == "settings-editor: \"twenty\" is not an integer (whole number up to 18446744073709551615)\n")
+        == "settings-editor: \"twenty\" is not an integer (whole number up to 18446744073709551615)\n"
+    )
   }
 
   @Test func listKeysAllAddsTheKeysASuiteStoresBesideItsSchemas() throws {
