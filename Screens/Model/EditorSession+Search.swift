@@ -28,8 +28,8 @@ extension EditorSession {
       state.mode = .browsing
       state.message = searchMessage()
     case .cancel:
+      // The focus goes back; the search goes on for n and N, as it did before Esc.
       state.mode = .browsing
-      cancelSearch()
       state.focus = origin
     }
     return damage(from: before)
@@ -57,11 +57,6 @@ extension EditorSession {
     }
     // The status line, which counts the matches, is drawn with every frame.
     return before == state.focus ? Damage() : damage(from: before)
-  }
-
-  /// Runs the search to its end (for `n`, `N` and tests that need every match at once).
-  func finishSearch() {
-    _ = continueSearch(for: .seconds(3600))
   }
 
   func stepMatch(forward: Bool) -> Damage {
@@ -103,18 +98,12 @@ extension EditorSession {
   /// The start of the status line while a kept search still looks through rows.
   static let searchingPrefix = "Searching…"
 
-  /// Starts a search for the query from `origin`, stopping the one that runs.
+  /// Starts a search for the query from `origin`, stopping the one that runs where it is.
   private func beginSearch(from origin: EditorState.Focus) {
-    cancelSearch()
+    if isSearching { searchesCancelled += 1 }
     search =
       state.query.isEmpty
       ? nil : SearchRun(pattern: SearchPattern(state.query), origin: origin)
-  }
-
-  /// Stops the running search where it is.
-  private func cancelSearch() {
-    if isSearching { searchesCancelled += 1 }
-    search = nil
   }
 
   /// What the status line says of the last search: how many matched, or that it still looks.

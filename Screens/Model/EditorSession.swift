@@ -52,7 +52,7 @@ final class EditorSession {
   var search: SearchRun?
   /// How many rows searches looked at, in all (counted by the tests).
   var rowsSearched = 0
-  /// How many searches stopped before their end because a key replaced them (or Esc).
+  /// How many searches stopped before their end because the next key replaced them.
   var searchesCancelled = 0
 
   init(sources: [any RowSource], isReadOnly: Bool = false) {

@@ -41,13 +41,23 @@ import Testing
   }
 
   @Test(arguments: [
-    (PropertyListScalarType.integer, "twenty"), (.integer, "18446744073709551616"),
-    (.integer, "1.5"),
+    (PropertyListScalarType.integer, "twenty"), (.integer, "1.5"),
     (.real, "inf"), (.real, "x"), (.bool, "maybe"), (.date, "2023-02-29"), (.date, "yesterday"),
     (.data, "abc"), (.data, "zz"),
   ])
   func invalidTextIsRefusedWithItsType(type: PropertyListScalarType, text: String) {
     #expect(throws: PropertyListScalarError(text: text, type: type)) { try type.parse(text) }
+  }
+
+  /// A whole number beyond a property list's integers is out of range, not "not an integer".
+  @Test(arguments: ["18446744073709551616", "-9223372036854775809", "99999999999999999999"])
+  func aWholeNumberTooLargeIsOutOfRange(text: String) {
+    let error = PropertyListScalarError(text: text, type: .integer, isOutOfRange: true)
+    #expect(throws: error) { try PropertyListScalarType.integer.parse(text) }
+    #expect(
+      error.description
+        == "\"\(text)\" is out of range for an integer (-9223372036854775808 to 18446744073709551615)"
+    )
   }
 
   @Test func dataAcceptsCommonHexForms() throws {

@@ -12,6 +12,11 @@ extension EditorSession {
     }
   }
 
+  /// Runs the search that runs to its end (the loop does, a slice at a time, between keys).
+  func finishSearch() {
+    _ = continueSearch(for: .seconds(3600))
+  }
+
   /// Focuses the row named `name` of the current source.
   func focus(_ name: String) throws {
     let source = try #require(currentSource)

@@ -42,7 +42,7 @@ import Testing
   private func press(_ keys: KeyPress...) {
     for key in keys {
       var damage = session.handle(key)
-      if session.isSearching { damage.formUnion(session.continueSearch(for: .seconds(60))) }
+      damage.formUnion(session.continueSearch(for: .seconds(3600)))
       screen.draw(damage)
     }
   }
