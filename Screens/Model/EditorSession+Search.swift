@@ -30,6 +30,7 @@ extension EditorSession {
     case .cancel:
       // The focus goes back; the search goes on for n and N, as it did before Esc.
       state.mode = .browsing
+      searchMovesFocus = false
       state.focus = origin
     }
     return damage(from: before)
@@ -39,7 +40,8 @@ extension EditorSession {
   var isSearching: Bool { search.map { !$0.isFinished } ?? false }
 
   /// Advances the running search for up to `budget`; the focus goes to its first match once it
-  /// is found while the query is typed, and the status line says how it ended once it ends.
+  /// is found (while the query is typed, or after Enter kept it, until another key is pressed),
+  /// and the status line says how it ended once it ends.
   func continueSearch(for budget: Duration) -> Damage {
     guard var run = search, !run.isFinished else { return Damage() }
     let deadline = ContinuousClock.now + budget
@@ -49,7 +51,7 @@ extension EditorSession {
     run.advance(over: sources) { ContinuousClock.now >= deadline }
     rowsSearched += run.rowsLookedAt - lookedAt
     search = run
-    if case .searching = state.mode, !hadMatch, let first = run.firstMatch {
+    if searchMovesFocus, !hadMatch, let first = run.firstMatch {
       jump(to: first, orStay: before)
     }
     if run.isFinished, state.message?.text.hasPrefix(Self.searchingPrefix) == true {
@@ -101,6 +103,7 @@ extension EditorSession {
   /// Starts a search for the query from `origin`, stopping the one that runs where it is.
   private func beginSearch(from origin: EditorState.Focus) {
     if isSearching { searchesCancelled += 1 }
+    searchMovesFocus = true
     search =
       state.query.isEmpty
       ? nil : SearchRun(pattern: SearchPattern(state.query), origin: origin)

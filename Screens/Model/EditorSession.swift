@@ -52,6 +52,9 @@ final class EditorSession {
   var search: SearchRun?
   /// How many rows searches looked at, in all (counted by the tests).
   var rowsSearched = 0
+  /// Whether the running search puts the focus on its first match when it finds it: from the key
+  /// that starts it until Esc or a key pressed after Enter (the user moved on).
+  var searchMovesFocus = false
   /// How many searches stopped before their end because the next key replaced them.
   var searchesCancelled = 0
 
@@ -117,6 +120,7 @@ final class EditorSession {
       return handlePicking(key, row: row, choices: choices, selected: selected)
     case .browsing:
       state.message = nil
+      searchMovesFocus = false
       if let command = state.confirmation {
         state.confirmation = nil
         guard key == .character("y") else {

@@ -84,6 +84,26 @@ import Testing
     #expect(session.state.message?.text == "\(expected.count) match(es) for \"5\"; n/N step")
   }
 
+  /// Enter typed before the first match is found keeps the search, and the focus still goes to
+  /// that match when it is found; a key pressed after Enter means the user moved on.
+  @Test func enterBeforeTheFirstMatchStillTakesTheFocusThereUnlessAKeyFollows() throws {
+    let rows = try largeSuite(10_000)
+    let session = EditorSession(sources: [rows])
+    for key: KeyPress in [.character("/"), .character("9"), .character("9"), .enter] {
+      _ = session.handle(key)
+    }
+    #expect(session.state.rowIndex == 0, "nothing was looked at yet")
+    session.finishSearch()
+    #expect(session.state.rowIndex == 99, "value 99 is the first match")
+
+    for key: KeyPress in [.character("/"), .character("7"), .character("7"), .enter, .down] {
+      _ = session.handle(key)
+    }
+    session.finishSearch()
+    #expect(session.state.rowIndex == 100, "the focus stays where the user moved it")
+    #expect(session.matches().count > 0)
+  }
+
   @Test func caseIsFoldedWithoutALocale() {
     #expect(SearchPattern("ABC").matches("xxabcxx"))
     #expect(SearchPattern("abc").matches("XXABCXX"))
