@@ -22,10 +22,14 @@ final class SuiteRows: ExpandableRowSource, LiveRowSource, ReloadableRowSource,
   private var values: [PropertyListKey: Any]
   private var tree: PropertyListTreeRows
 
-  /// Shows the suite `name` of the preferences folder `folder`, editable.
-  init(suite name: String, folder: URL = PreferencesDirectory.url) {
+  /// Shows the suite `name` of the preferences folder `folder`, editable; a key an
+  /// administrator made mandatory in a folder of `systemFolders` is shown locked.
+  init(
+    suite name: String, folder: URL = PreferencesDirectory.url,
+    systemFolders: [URL] = PreferencesDirectory.systemFolders
+  ) {
     let url = folder.appendingPathComponent(name + ".plist", isDirectory: false)
-    let defaults = PropertyListDefaults(fileURL: url)
+    let defaults = PropertyListDefaults(fileURL: url, suite: name, systemFolders: systemFolders)
     self.defaults = defaults
     title = name
     location = url.path
@@ -47,8 +51,11 @@ final class SuiteRows: ExpandableRowSource, LiveRowSource, ReloadableRowSource,
 
   func row(at index: Int) -> PropertyRow {
     rowsBuilt += 1
-    registrar.access(self, keyPath: \.[observing: tree.lines[index].path])
-    return tree.row(at: index, in: values)
+    let path = tree.lines[index].path
+    registrar.access(self, keyPath: \.[observing: path])
+    let row = tree.row(at: index, in: values)
+    guard case .key(let key)? = path.first, defaults.objectIsForced(forKey: key) else { return row }
+    return row.placed(in: defaults.layer(forKey: key))
   }
 
   var problem: String? {

@@ -5,15 +5,58 @@ import SettingsEditor
 /// The `read`, `write`, `delete` and `domains` verbs, in the form of macOS `defaults`.
 enum DefaultsVerbs {
   /// Prints the whole domain, or the value of `key`; `raw` prints data holding JSON as bytes.
+  /// A suite's values are those its programs read from files: mandatory values over the user's
+  /// file over system-wide defaults (``SystemDefaults``).
   static func read(_ domain: Invocation.Domain, key: String?, raw: Bool = false) throws -> String {
-    let values = try values(of: domain)
+    let values = try readValues(of: domain)
     guard let key else { return PropertyListText.render(values, showsJSON: !raw) }
     return PropertyListText.renderValue(try value(of: key, in: values, domain), showsJSON: !raw)
   }
 
   /// `Type is <type>` for the value of `key`, in the words of macOS `defaults read-type`.
   static func readType(_ domain: Invocation.Domain, key: String) throws -> String {
-    "Type is " + typeName(of: try value(of: key, in: values(of: domain), domain))
+    "Type is " + typeName(of: try value(of: key, in: readValues(of: domain), domain))
+  }
+
+  /// Where the value of `key` in `suite` comes from, `read --source`: `mandatory`, `user` or
+  /// `system` and the file, or `default` when no file has it (the program's registered default
+  /// or its declaration's default applies; another program's command line and registered
+  /// defaults are not known here).
+  static func source(of key: String, in suite: String) throws -> String {
+    try layeredValue(of: key, in: suite)?.source ?? "default"
+  }
+
+  /// The value of `key` a program reads from the files of `suite` (mandatory → the user's file
+  /// → system-wide defaults) and where it comes from (`mandatory: <file>`), nil when no file
+  /// has it.
+  static func layeredValue(of key: String, in suite: String) throws -> (
+    value: Any, source: String
+  )? {
+    let user = try userValues(of: .suite(suite))
+    guard
+      let (value, layer) = SystemLayerFiles(suite: suite).entry(
+        forKey: PropertyListKey(key), userValues: user)
+    else { return nil }
+    return (value, layer.file.map { "\(layer): \(TerminalText.escaped($0.path))" } ?? "\(layer)")
+  }
+
+  /// The values `read` shows: a suite's layered values (``SystemLayerFiles``), a file's own.
+  ///
+  /// - Throws: The errors of ``values(of:)``; for a suite only when no system file has values.
+  private static func readValues(of domain: Invocation.Domain) throws -> [PropertyListKey: Any] {
+    guard case .suite(let suite) = domain else { return try values(of: domain) }
+    let layers = SystemLayerFiles(suite: suite)
+    return layers.system.merged(over: try userValues(of: domain, orNoneWhen: layers.hasValues))
+  }
+
+  /// The stored values of a suite's file, or none when it has no file and `orNoneWhen` holds.
+  private static func userValues(of domain: Invocation.Domain, orNoneWhen noFileIsFine: Bool = true)
+    throws -> [PropertyListKey: Any]
+  {
+    if noFileIsFine, !FileManager.default.fileExists(atPath: try fileURL(of: domain).path) {
+      return [:]
+    }
+    return try values(of: domain)
   }
 
   /// The type of a property-list value as `defaults` names it: string, integer, float, boolean,
@@ -123,7 +166,15 @@ enum DefaultsVerbs {
 
   /// Removes `key` and waits until the file no longer has it.
   static func delete(_ domain: Invocation.Domain, key: String) throws {
-    _ = try value(of: key, in: values(of: domain), domain)
+    do {
+      _ = try value(of: key, in: values(of: domain), domain)
+    } catch {
+      // A mandatory key the user's file does not hold: the lock is the reason, not its absence.
+      if case .suite(let suite) = domain {
+        try SystemLayerFiles(suite: suite).refuse([PropertyListKey(key)])
+      }
+      throw error
+    }
     try store(nil, forKey: key, in: domain)
   }
 
@@ -190,6 +241,7 @@ enum DefaultsVerbs {
   private static func store(_ changes: [PropertyListKey: Any?], in domain: Invocation.Domain)
     throws
   {
+    if case .suite(let suite) = domain { try SystemLayerFiles(suite: suite).refuse(changes.keys) }
     _ = try PropertyListFile(url: fileURL(of: domain))
       .apply(changes.mapValues { $0.map(PropertyListChange.set) ?? .remove })
   }
