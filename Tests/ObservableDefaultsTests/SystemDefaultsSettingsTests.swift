@@ -15,14 +15,8 @@ import Testing
     system = try TemporaryFolder()
   }
 
-  /// Writes `values` as an administrator would, atomically: the suite's system-wide defaults,
-  /// or (`mandatory`) its mandatory values.
   private func administrator(_ values: [String: Any], mandatory: Bool = false) throws {
-    let file = system.file((mandatory ? "ObservableDefaults/mandatory/" : "") + name + ".plist")
-    try FileManager.default.createDirectory(
-      at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-    try PropertyListSerialization.data(fromPropertyList: values, format: .xml, options: 0)
-      .write(to: file, options: .atomic)
+    try SystemConfigFolder(system.url).write(values, suite: name, mandatory: mandatory)
   }
 
   private func store() -> PropertyListDefaults {

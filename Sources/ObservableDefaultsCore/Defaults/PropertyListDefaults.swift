@@ -274,7 +274,7 @@ open class PropertyListDefaults: UserDefaults {
   ///   file and the parse failure), `.mandatory(key:)` when `key` is mandatory (naming the file
   ///   that sets it; also recorded as ``lastError``). Nothing is applied on failure.
   public func write(_ value: Any?, forKey key: String, excluding: ObservationToken? = nil) throws {
-    try refuseMandatory([PropertyListKey(key)])
+    try refuseMandatory(CollectionOfOne(key))
     try storage.write(change(value, forKey: key), forKey: key, excluding: excluding?.id)
   }
 
@@ -292,7 +292,7 @@ open class PropertyListDefaults: UserDefaults {
       changes, entry in
       changes[PropertyListKey(entry.key)] = try change(entry.value, forKey: entry.key)
     }
-    try refuseMandatory(changes.keys)
+    try refuseMandatory(values.keys)
     try storage.write(changes, excluding: excluding?.id)
   }
 

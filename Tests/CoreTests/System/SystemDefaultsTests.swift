@@ -22,10 +22,12 @@ import Testing
       }
     }
 
-    func defaultsFile(in system: URL) -> URL { system.appendingPathComponent(suite + ".plist") }
+    func defaultsFile(in system: URL) -> URL {
+      SystemConfigFolder(system).defaultsFile(of: suite)
+    }
 
     func mandatoryFile(in system: URL) -> URL {
-      system.appendingPathComponent("ObservableDefaults/mandatory/\(suite).plist")
+      SystemConfigFolder(system).mandatoryFile(of: suite)
     }
 
     /// Writes `values` to `url` as an administrator would (atomically, folders made on the way).

@@ -94,8 +94,8 @@ import Testing
   }
 
   @Test func listKeysAndDescribeSayWhereAValueComesFrom() throws {
-    let lock = try editor.writeSystemFile(["theme": "sepia"], suite: suite, mandatory: true)
-    let shipped = try editor.writeSystemFile(["fontSize": 15.5], suite: suite)
+    let lock = try editor.system.write(["theme": "sepia"], suite: suite, mandatory: true)
+    let shipped = try editor.system.write(["fontSize": 15.5], suite: suite)
     #expect(try editor.run("write", suite, "scrollback", "-int", "500").status == 0)
     #expect(
       try editor.run("list-keys", suite, "--source").output == """

@@ -13,8 +13,8 @@ import Testing
 
   init() throws {
     editor = try EditorProcess()
-    lock = try editor.writeSystemFile(["theme": "dark"], suite: suite, mandatory: true)
-    shipped = try editor.writeSystemFile(["theme": "sepia", "size": 12], suite: suite)
+    lock = try editor.system.write(["theme": "dark"], suite: suite, mandatory: true)
+    shipped = try editor.system.write(["theme": "sepia", "size": 12], suite: suite)
   }
 
   var userFile: URL { editor.preferences.appendingPathComponent(suite + ".plist") }
@@ -64,10 +64,10 @@ import Testing
 
   @Test func aSystemFolderWritableByOthersIsRefusedWithAMessage() throws {
     try FileManager.default.setAttributes(
-      [.posixPermissions: 0o777], ofItemAtPath: editor.systemFolder.path)
+      [.posixPermissions: 0o777], ofItemAtPath: editor.system.url.path)
     let write = try editor.run("write", suite, "theme", "light")
     #expect(write.status == 0)
-    let folder = editor.systemFolder.path
+    let folder = editor.system.url.path
     #expect(
       write.error == """
         settings-editor: \(shipped.path) is not used: \(folder) is writable by others (mode 777; \

@@ -19,14 +19,11 @@ import Testing
     system = try TemporaryFolder()
   }
 
-  private var lock: URL { system.file("ObservableDefaults/mandatory/\(suite).plist") }
-  private var shipped: URL { system.file("\(suite).plist") }
+  private var lock: URL { SystemConfigFolder(system.url).mandatoryFile(of: suite) }
+  private var shipped: URL { SystemConfigFolder(system.url).defaultsFile(of: suite) }
 
-  private func administrator(_ values: [String: Any], to file: URL) throws {
-    try FileManager.default.createDirectory(
-      at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-    try PropertyListSerialization.data(fromPropertyList: values, format: .xml, options: 0)
-      .write(to: file, options: .atomic)
+  private func administrator(_ values: [String: Any], mandatory: Bool = false) throws {
+    try SystemConfigFolder(system.url).write(values, suite: suite, mandatory: mandatory)
   }
 
   /// The settings on the suite with the system folder, shown on a wide screen (paths fit).
@@ -42,8 +39,8 @@ import Testing
   }
 
   @Test func aMandatoryRowIsMarkedSaysWhyAndRefusesEdits() throws {
-    try administrator(["volume": 3], to: lock)
-    try administrator(["greeting": "hello"], to: shipped)
+    try administrator(["volume": 3], mandatory: true)
+    try administrator(["greeting": "hello"])
     let (settings, canvas, session, screen) = show()
     #expect(canvas.line(4).contains("# volume"))
     #expect(canvas.line(4).hasSuffix("3"))
@@ -65,10 +62,10 @@ import Testing
   }
 
   @Test func aChangedSystemFileRedrawsOnlyTheRowsWhoseValueChanged() async throws {
-    try administrator(["greeting": "hello", "ratio": 0.5], to: shipped)
+    try administrator(["greeting": "hello", "ratio": 0.5])
     let (settings, canvas, session, screen) = show()
-    try administrator(["greeting": "hello again", "ratio": 0.5], to: shipped)
-    try administrator(["volume": 9], to: lock)
+    try administrator(["greeting": "hello again", "ratio": 0.5])
+    try administrator(["volume": 9], mandatory: true)
     #expect(await poll { settings.greeting == "hello again" && settings.volume == 9 })
     screen.draw(Damage())
     let counts = (0..<14).map { screen.redrawCount(source: 0, row: $0) }

@@ -79,32 +79,19 @@ struct EditorProcess {
 
   /// The preferences folder, and the cloud containers and published schemas beside it (the demo
   /// has a cloud object); no installed schema folder of the machine is read, and no system
-  /// folder (``systemFolder`` stands for `/etc/xdg`).
+  /// folder (``system`` stands for `/etc/xdg`).
   private var environment: [(String, String)] {
     [
       ("XDG_CONFIG_HOME", preferences.path), ("XDG_DATA_HOME", preferences.path + "/data"),
       ("XDG_DATA_DIRS", preferences.path + "/installed"),
-      ("XDG_CONFIG_DIRS", systemFolder.path),
+      ("XDG_CONFIG_DIRS", system.url.path),
     ]
   }
 
   /// The one folder of `$XDG_CONFIG_DIRS` of the runs: where an administrator's system-wide
   /// defaults and mandatory values go (it need not exist).
-  var systemFolder: URL { preferences.appendingPathComponent("system") }
-
-  /// Writes `values` as an administrator would: the system-wide defaults of `suite`, or
-  /// (`mandatory`) its mandatory values; returns the file.
-  @discardableResult
-  func writeSystemFile(_ values: [String: Any], suite: String, mandatory: Bool = false) throws
-    -> URL
-  {
-    let file = systemFolder.appendingPathComponent(
-      (mandatory ? "ObservableDefaults/mandatory/" : "") + suite + ".plist")
-    try FileManager.default.createDirectory(
-      at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-    try PropertyListSerialization.data(fromPropertyList: values, format: .xml, options: 0)
-      .write(to: file, options: .atomic)
-    return file
+  var system: SystemConfigFolder {
+    SystemConfigFolder(preferences.appendingPathComponent("system"))
   }
 
   /// Runs the `schema-probe` program (an app with settings of its own) in this folder with

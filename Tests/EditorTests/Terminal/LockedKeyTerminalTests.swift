@@ -5,24 +5,10 @@ import Testing
 /// The editor program under tmux on the demo suite an administrator set values for (its
 /// `XDG_CONFIG_DIRS` is a temporary folder): the locked row is marked and refuses edits, and a
 /// change of the mandatory file redraws only its row.
-@Suite(
-  .serialized,
-  .enabled(if: TmuxSession.isAvailable, "tmux is not installed (CI installs it with apt-get)"))
-struct LockedKeyTerminalTests {
-  let editor: EditorProcess
-
-  init() throws {
-    editor = try EditorProcess()
-  }
-
-  /// The row of the table whose name column is `name`.
-  func row(_ name: String, in screen: [String]) -> String? {
-    screen.first { line in ["  ", "* ", "~ ", "# "].contains { line.contains("│\($0)\(name) ") } }
-  }
-
+extension TerminalEditorTests {
   @Test func aLockedRowIsMarkedRefusesEditsAndFollowsTheAdministrator() throws {
-    let lock = try editor.writeSystemFile(["age": 99], suite: "com.example.demo", mandatory: true)
-    try editor.writeSystemFile(["nickname": "Bobby"], suite: "com.example.demo")
+    let lock = try editor.system.write(["age": 99], suite: "com.example.demo", mandatory: true)
+    try editor.system.write(["nickname": "Bobby"], suite: "com.example.demo")
     let session = try TmuxSession(command: editor.shellCommand([]), columns: 200)
     var screen = try session.waitForScreen {
       self.row("age", in: $0)?.hasSuffix("99") == true
@@ -45,7 +31,7 @@ struct LockedKeyTerminalTests {
 
     try session.send("Escape", "c")
     try session.waitForScreen { $0.contains { $0.contains("Redraws") } }
-    try editor.writeSystemFile(["age": 100], suite: "com.example.demo", mandatory: true)
+    try editor.system.write(["age": 100], suite: "com.example.demo", mandatory: true)
     screen = try session.waitForScreen {
       self.row("age", in: $0).map { $0.contains("100") && $0.hasSuffix("↻1") } == true
     }

@@ -29,17 +29,16 @@ extension PropertyListDefaults {
     }
   }
 
-  /// Throws the refusal of a write to the first of `keys` that is mandatory, recorded as
-  /// ``lastError``; nothing when none is.
-  func refuseMandatory(_ keys: some Collection<PropertyListKey>) throws {
+  /// Throws the refusal of a write to the first of `keys` (in key order) that is mandatory,
+  /// recorded as ``lastError``; nothing when none is.
+  func refuseMandatory(_ keys: some Sequence<String>) throws {
     guard let systemLayers else { return }
-    let mandatory = systemLayers.values.mandatory
-    guard !mandatory.isEmpty,
-      let key = keys.sorted(by: { $0.string < $1.string }).first(where: { mandatory[$0] != nil }),
-      let entry = mandatory[key]
-    else { return }
+    // No array is allocated while no key is mandatory (the path of every write).
+    let locked = keys.compactMap { key in systemLayers.mandatoryEntry(forKey: key).map { (key, $0) }
+    }
+    guard let (key, entry) = locked.min(by: { $0.0 < $1.0 }) else { return }
     let refusal = PropertyListError(
-      file: entry.file, kind: .mandatory(key: key.string),
+      file: entry.file, kind: .mandatory(key: key),
       reason: "an administrator's lock; the value stays as set there")
     storage.record(refusal)
     throw refusal

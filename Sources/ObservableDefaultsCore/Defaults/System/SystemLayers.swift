@@ -17,6 +17,8 @@ final class SystemLayers: @unchecked Sendable {
 
   let suite: String
   let folders: [URL]
+  /// The key of this object in ``registry``.
+  private let registryKey: [String]
   private let lock = NSLock()
   // Guarded by `lock`.
   private var current: SystemDefaults
@@ -28,6 +30,7 @@ final class SystemLayers: @unchecked Sendable {
   private init(suite: String, folders: [URL]) {
     self.suite = suite
     self.folders = folders
+    registryKey = Self.registryKey(suite: suite, folders: folders)
     queue = DispatchQueue(label: "ObservableDefaultsCore.system:" + suite)
     current = SystemDefaults(suite: suite, folders: folders)
     Self.report(current.problems, before: [])
@@ -37,16 +40,29 @@ final class SystemLayers: @unchecked Sendable {
 
   /// The layers of `suite` in `folders`, made (read and watched) on first use.
   static func of(suite: String, folders: [URL]) -> SystemLayers {
-    let key = [suite] + folders.map(\.path)
-    let (layers, isNew, _) = registry.object(for: key) {
+    let (layers, isNew, _) = registry.object(for: registryKey(suite: suite, folders: folders)) {
       SystemLayers(suite: suite, folders: folders)
     }
     if isNew { layers.startWatching() }
     return layers
   }
 
+  private static func registryKey(suite: String, folders: [URL]) -> [String] {
+    [suite] + folders.map(\.path)
+  }
+
+  deinit {
+    Self.registry.remove(registryKey, ifStillHolding: ObjectIdentifier(self))
+  }
+
   /// The values now.
   var values: SystemDefaults { lock.withLock { current } }
+
+  /// The mandatory value of `key` and its file, nil when it is not mandatory: the check of every
+  /// write, which copies nothing and builds no key while no value is mandatory.
+  func mandatoryEntry(forKey key: String) -> SystemDefaults.Entry? {
+    lock.withLock { current.mandatory.isEmpty ? nil : current.mandatory[PropertyListKey(key)] }
+  }
 
   /// Calls `handler` on an internal queue whenever the files change what they hold.
   func addObserver(_ handler: @escaping @Sendable (Change) -> Void) -> ObservationToken {
