@@ -9,7 +9,7 @@ public import Foundation
 /// object's property) the declaration's default. Apple's order is the same with forced (managed)
 /// preferences in place of mandatory values and the global domain in place of system-wide
 /// defaults (Apple's "Preferences and Settings Programming Guide", "The Search Order for
-/// Preferences"). See ``SystemDefaults`` for the files.
+/// Preferences"). See ``PropertyListDefaults`` for the files.
 public enum DefaultsLayer: Sendable, Equatable, CustomStringConvertible {
   /// A `-key value` pair of the process's command line.
   case commandLine
