@@ -74,4 +74,19 @@ import Testing
     #expect(canvas.line(6).hasSuffix("hello again"))
     #expect(session.sources[0].row(at: 2).isLocked)
   }
+
+  @Test func aRawSuiteShowsItsMandatoryKeyLockedAndRefusesItsWrite() throws {
+    let writer = TestPreferences.writer(ofSuite: suite)
+    try writer.write("light", forKey: "theme")
+    try writer.write(2, forKey: "size")
+    try writer.flush()
+    try administrator(["theme": "dark"], mandatory: true)
+    let rows = SuiteRows(suite: suite, folder: TestPreferences.folder, systemFolders: [system.url])
+    #expect((0..<rows.rowCount).map { rows.row(at: $0).name } == ["size", "theme"])
+    #expect(!rows.row(at: 0).isLocked)
+    #expect(rows.row(at: 1).isLocked)
+    #expect(rows.row(at: 1).editing == .readOnly("locked: mandatory, set by \(lock.path)"))
+    #expect(throws: PropertyListError.self) { try rows.setValue("sepia", at: 1) }
+    #expect(writer.persistentValue(forKey: "theme") as? String == "light")
+  }
 }
