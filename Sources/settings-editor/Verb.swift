@@ -120,7 +120,7 @@ enum Verb: String, CaseIterable, Sendable {
       no schema of a suite with schemas lists is written all the same (a suite is also a raw \
       domain), with a warning on standard error naming the key and the schemas.
       A key an administrator made mandatory is refused with 77, naming the file that sets it \
-      (delete, rename and reset too).
+      (delete, rename, reset and import too, before anything is written).
       XML property lists store dates to the second (the format has no fractions); binary
       ones keep every digit.
       """

@@ -108,6 +108,11 @@ import Testing
         lastFolder	default
 
         """)
+    // The user's own value under the lock (written by path: a file has no lock) stays.
+    let file = editor.preferences.appendingPathComponent("\(suite).plist").path
+    #expect(try editor.run("write", file, "theme", "light").status == 0)
+    #expect(try editor.run("reset", suite, "theme").status == 77)
+    #expect(try editor.run("read", file, "theme").output == "light\n")
     let describe = try editor.run("describe", suite, "theme").output.split(separator: "\n")
     #expect(describe.suffix(2) == ["value: sepia", "source: mandatory: \(lock.path)"])
     let cloud = try editor.run("list-keys", "cloud:schema-probe", "--source")

@@ -30,6 +30,13 @@ import Testing
     }
     #expect(!FileManager.default.fileExists(atPath: userFile.path))
     #expect(try editor.run("read", suite, "theme").output == "dark\n")
+    // An import that would change the key is refused before it writes anything.
+    let input = editor.preferences.appendingPathComponent("input.json")
+    try Data(#"{"theme": "light", "size": 1}"#.utf8).write(to: input)
+    let imported = try editor.run("import", suite, input.path, "--json")
+    #expect(imported.status == 77)
+    #expect(imported.error.contains("the key theme of suite \(suite) is mandatory"))
+    #expect(!FileManager.default.fileExists(atPath: userFile.path))
     #expect(try editor.run("write", suite, "size", "-int", "14").status == 0)
     #expect(try editor.run("read", userFile.path).output == "{\n    size = 14;\n}\n")
   }
