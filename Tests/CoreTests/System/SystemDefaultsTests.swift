@@ -102,6 +102,22 @@ import Testing
         """)
   }
 
+  @Test func aProgramReportsASystemFileItDoesNotUseOnStandardError() throws {
+    let machine = try Machine()
+    try Data("garbage".utf8).write(to: machine.defaultsFile(in: machine.first))
+    try machine.write(["a": "user"], to: machine.userFile)
+    let result = try CoreProbe.run(
+      ["layers", machine.suite, "a"], configHome: machine.home,
+      environment: ["XDG_CONFIG_DIRS": machine.first.path])
+    #expect(result.status == 0)
+    #expect(result.output == "a=user (user)\n")
+    #expect(
+      result.error.hasPrefix(
+        "PropertyListDefaults: \(machine.defaultsFile(in: machine.first).path) is not used: it is "
+          + "not a valid property list ("))
+    #expect(result.error.split(separator: "\n").count == 1)
+  }
+
   @Test func objectIsForcedNamesTheMandatoryKeysOfEachSuite() throws {
     let machine = try Machine()
     try machine.write(["locked": 1], to: machine.mandatoryFile(in: machine.second))
