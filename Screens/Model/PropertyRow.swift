@@ -1,3 +1,6 @@
+import Foundation
+import ObservableDefaultsCore
+
 /// What one row of the property table shows, read fresh each time the row is drawn.
 struct PropertyRow: Equatable {
   /// The property name (for raw domains: the key).
@@ -23,10 +26,44 @@ struct PropertyRow: Equatable {
   /// What the property's next write will change in the store (a value under a previous key or
   /// in an earlier version's form), when something waits for a migration.
   var migration: String?
+  /// Where the value comes from (``DefaultsLayer``), when the source knows; nil for a property
+  /// that reads its declaration's default, or a file's own value.
+  var layer: DefaultsLayer?
 
   /// What tells the row apart from the others of its source: the key (a path in a tree, where
   /// names repeat and show whether a container is open), or the name of an unstored property.
   var identity: String { key ?? name }
+}
+
+extension PropertyRow {
+  /// Whether an administrator set the value (a mandatory file), so it cannot be changed.
+  var isLocked: Bool {
+    guard case .mandatory = layer else { return false }
+    return true
+  }
+
+  /// The row with `layer`, read-only with the lock's reason when the layer is mandatory (as
+  /// dconf-editor shows a locked key: not editable, and why).
+  func placed(in layer: DefaultsLayer?) -> PropertyRow {
+    var row = self
+    row.layer = layer
+    if case .mandatory(let file)? = layer {
+      row.editing = .readOnly("locked: mandatory, set by \(file.path)")
+    }
+    return row
+  }
+
+  /// The context line's words on where the value comes from, when it is not the usual place
+  /// (the user's file, or the declaration's default): `from the system default in <file>`,
+  /// `from the command line`, `from a registered default`. A locked row says why instead.
+  var layerText: String? {
+    switch layer {
+    case .system(let file)?: "from the system default in \(file.path)"
+    case .commandLine?: "from the command line"
+    case .registered?: "from a registered default"
+    case .mandatory?, .user?, nil: nil
+    }
+  }
 }
 
 /// How a row's value can be changed in the editor.

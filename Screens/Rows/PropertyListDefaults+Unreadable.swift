@@ -8,7 +8,7 @@ extension PropertyListDefaults {
     switch error.kind {
     case .malformed: return "not a valid property list, left unchanged: \(error.reason)"
     case .unreadable: return "could not be read: \(error.reason)"
-    case .unwritable, .invalidValue: return nil
+    case .unwritable, .invalidValue, .mandatory: return nil
     }
   }
 }

@@ -69,7 +69,11 @@ final class SettingsObjectRows: ReloadableRowSource {
         ? .readOnly("not stored (@ObservableOnly)")
         : format.editing(value: value, stored: property.propertyListValue()),
       problem: problem(of: property, typeName: typeName),
-      migration: property.pendingMigration)
+      migration: property.pendingMigration
+    ).placed(
+      in: property.storageKey.flatMap {
+        (settings.store.store as? PropertyListDefaults)?.layer(forKey: $0)
+      })
   }
 
   /// Why the stored form of `property` is not shown: the cloud's record of it was refused, or it

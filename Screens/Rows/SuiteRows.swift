@@ -29,13 +29,14 @@ final class SuiteRows: ExpandableRowSource, LiveRowSource, ReloadableRowSource,
 
   /// Shows the suite `name` of the preferences folder `folder`, editable; the keys in
   /// `describedKeys` are left out (a suite's "other keys", beside the rows of its schemas), and
-  /// `title` names it in the objects pane (the suite's name by default).
+  /// `title` names it in the objects pane (the suite's name by default). A key an administrator
+  /// made mandatory in a folder of `systemFolders` is shown locked.
   init(
     suite name: String, folder: URL = PreferencesDirectory.url, title: String? = nil,
-    describedKeys: Set<String> = []
+    describedKeys: Set<String> = [], systemFolders: [URL] = PreferencesDirectory.systemFolders
   ) {
     let url = folder.appendingPathComponent(name + ".plist", isDirectory: false)
-    let defaults = PropertyListDefaults(fileURL: url)
+    let defaults = PropertyListDefaults(fileURL: url, suite: name, systemFolders: systemFolders)
     self.defaults = defaults
     self.title = title ?? name
     suiteName = name
@@ -61,8 +62,11 @@ final class SuiteRows: ExpandableRowSource, LiveRowSource, ReloadableRowSource,
 
   func row(at index: Int) -> PropertyRow {
     rowsBuilt += 1
-    registrar.access(self, keyPath: \.[observing: tree.lines[index].path])
-    return tree.row(at: index, in: values)
+    let path = tree.lines[index].path
+    registrar.access(self, keyPath: \.[observing: path])
+    let row = tree.row(at: index, in: values)
+    guard case .key(let key)? = path.first, defaults.objectIsForced(forKey: key) else { return row }
+    return row.placed(in: defaults.layer(forKey: key))
   }
 
   func rowMatches(_ pattern: SearchPattern, at index: Int) -> Bool {

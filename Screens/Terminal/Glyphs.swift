@@ -18,6 +18,8 @@ struct Glyphs: Sendable {
   let cloud: String
   /// Marks a row whose stored value does not decode as its type.
   let invalid = "!"
+  /// Marks a row whose value an administrator made mandatory (it cannot be edited).
+  let locked = "#"
 
   /// Glyphs for UTF-8 terminals.
   static let unicode = Glyphs(

@@ -165,6 +165,7 @@ extension EditorScreen {
       parts.append(Self.range(name: name, bits: bits, signed: signed))
     }
     if row.key == nil { parts.append("not stored (@ObservableOnly)") }
+    if let layerText = row.layerText { parts.append(layerText) }
     if case .readOnly(let reason) = row.editing, row.key != nil { parts.append(reason) }
     return parts.joined(separator: " · ")
   }

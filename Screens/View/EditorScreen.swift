@@ -306,7 +306,8 @@ final class EditorScreen {
     let marker =
       isMarked
       ? glyphs.changed
-      : row.problem != nil ? glyphs.invalid : row.isModified ? glyphs.modified : " "
+      : row.problem != nil
+        ? glyphs.invalid : row.isLocked ? glyphs.locked : row.isModified ? glyphs.modified : " "
     canvas.clearLine(line, from: layout.rowsColumn)
     canvas.put(
       rowText(row, marker: marker, counter: counter, in: layout), row: line,

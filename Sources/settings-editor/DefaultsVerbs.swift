@@ -7,20 +7,22 @@ import SettingsEditor
 enum DefaultsVerbs {
   /// Prints the whole domain, or the value of `key`; `raw` prints data holding JSON as bytes.
   ///
-  /// A key of a suite that is not set (or a suite with no file yet) whose published schema gives
-  /// it a default prints that default, as `gsettings get` does, and says so on standard error.
+  /// A suite's values are those its programs read from files: mandatory values over the user's
+  /// file over system-wide defaults (``SystemDefaults``). A key of a suite that none of them
+  /// sets (or a suite with no file yet) whose published schema gives it a default prints that
+  /// default, as `gsettings get` does, and says so on standard error.
   static func read(_ domain: Invocation.Domain, key: String?, raw: Bool = false) throws -> String {
     if let key, let fallback = try schemaDefault(of: key, in: domain) {
       printError(fallback.note)
       return PropertyListText.renderValue(fallback.value, showsJSON: !raw)
     }
-    let values = try values(of: domain)
+    let values = try readValues(of: domain)
     guard let key else { return PropertyListText.render(values, showsJSON: !raw) }
     return PropertyListText.renderValue(try value(of: key, in: values, domain), showsJSON: !raw)
   }
 
-  /// The default a published schema gives `key` of a suite when the suite stores no value for
-  /// it (or has no file), with the note that says so; nil when a value is stored, the domain is
+  /// The default a published schema gives `key` of a suite when no file of the suite (mandatory,
+  /// the user's, system-wide) has a value for it, with the note that says so; nil when a value is stored, the domain is
   /// a file, or no schema gives the key a default.
   private static func schemaDefault(of key: String, in domain: Invocation.Domain) throws
     -> (value: Any, note: String)?
@@ -29,10 +31,7 @@ enum DefaultsVerbs {
       let match = PublishedSchemas().key(key, of: .suite(suite)),
       let defaultValue = match.key.defaultValue?.value
     else { return nil }
-    let file = try fileURL(of: domain)
-    if FileManager.default.fileExists(atPath: file.path), try values(of: domain)[key] != nil {
-      return nil
-    }
+    if try layeredValue(of: key, in: suite) != nil { return nil }
     return (
       defaultValue,
       "note: \(key) is not set in \(suite): this is its default (schema "
@@ -42,7 +41,48 @@ enum DefaultsVerbs {
 
   /// `Type is <type>` for the value of `key`, in the words of macOS `defaults read-type`.
   static func readType(_ domain: Invocation.Domain, key: String) throws -> String {
-    "Type is " + typeName(of: try value(of: key, in: values(of: domain), domain))
+    "Type is " + typeName(of: try value(of: key, in: readValues(of: domain), domain))
+  }
+
+  /// Where the value of `key` in `suite` comes from, `read --source`: `mandatory`, `user` or
+  /// `system` and the file, or `default` when no file has it (the program's registered default
+  /// or its declaration's default applies; another program's command line and registered
+  /// defaults are not known here).
+  static func source(of key: String, in suite: String) throws -> String {
+    try layeredValue(of: key, in: suite)?.source ?? "default"
+  }
+
+  /// The value of `key` a program reads from the files of `suite` (mandatory → the user's file
+  /// → system-wide defaults) and where it comes from (`mandatory: <file>`), nil when no file
+  /// has it.
+  static func layeredValue(of key: String, in suite: String) throws -> (
+    value: Any, source: String
+  )? {
+    let user = try userValues(of: .suite(suite))
+    guard
+      let (value, layer) = SystemLayerFiles(suite: suite).entry(
+        forKey: PropertyListKey(key), userValues: user)
+    else { return nil }
+    return (value, layer.file.map { "\(layer): \(TerminalText.escaped($0.path))" } ?? "\(layer)")
+  }
+
+  /// The values `read` shows: a suite's layered values (``SystemLayerFiles``), a file's own.
+  ///
+  /// - Throws: The errors of ``values(of:)``; for a suite only when no system file has values.
+  private static func readValues(of domain: Invocation.Domain) throws -> [PropertyListKey: Any] {
+    guard case .suite(let suite) = domain else { return try values(of: domain) }
+    let layers = SystemLayerFiles(suite: suite)
+    return layers.system.merged(over: try userValues(of: domain, orNoneWhen: layers.hasValues))
+  }
+
+  /// The stored values of a suite's file, or none when it has no file and `orNoneWhen` holds.
+  private static func userValues(of domain: Invocation.Domain, orNoneWhen noFileIsFine: Bool = true)
+    throws -> [PropertyListKey: Any]
+  {
+    if noFileIsFine, !FileManager.default.fileExists(atPath: try fileURL(of: domain).path) {
+      return [:]
+    }
+    return try values(of: domain)
   }
 
   /// The type of a property-list value as `defaults` names it: string, integer, float, boolean,
@@ -158,7 +198,15 @@ enum DefaultsVerbs {
 
   /// Removes `key` and waits until the file no longer has it.
   static func delete(_ domain: Invocation.Domain, key: String) throws {
-    _ = try value(of: key, in: values(of: domain), domain)
+    do {
+      _ = try value(of: key, in: values(of: domain), domain)
+    } catch {
+      // A mandatory key the user's file does not hold: the lock is the reason, not its absence.
+      if case .suite(let suite) = domain {
+        try SystemLayerFiles(suite: suite).refuse([PropertyListKey(key)])
+      }
+      throw error
+    }
     try store(nil, forKey: key, in: domain)
   }
 
@@ -225,6 +273,7 @@ enum DefaultsVerbs {
   private static func store(_ changes: [PropertyListKey: Any?], in domain: Invocation.Domain)
     throws
   {
+    if case .suite(let suite) = domain { try SystemLayerFiles(suite: suite).refuse(changes.keys) }
     _ = try PropertyListFile(url: fileURL(of: domain))
       .apply(changes.mapValues { $0.map(PropertyListChange.set) ?? .remove })
   }

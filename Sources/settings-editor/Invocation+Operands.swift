@@ -15,6 +15,8 @@ extension Invocation {
       return [domain.named] + (key.map { [("key", $0)] } ?? [])
     case .readType(let domain, let key):
       return [domain.named, ("key", key)]
+    case .readSource(let suite, let key):
+      return [("suite name", suite), ("key", key)]
     case .write(let domain, let key, let words):
       return [domain.named, ("key", key)] + words.map { ("value", $0) }
     case .rename(let domain, let key, let newKey):
@@ -29,7 +31,7 @@ extension Invocation {
       return [("suite name", suite), ("input file", input)]
     case .watch(let suite, let key):
       return [("suite name", suite)] + (key.map { [("key", $0)] } ?? [])
-    case .migrate(let suite, _):
+    case .migrate(let suite, _), .listKeySources(let suite):
       return [("suite name", suite)]
     case .listKeys(let store, _):
       return [store.named]

@@ -13,6 +13,8 @@ enum Invocation: Equatable {
   /// `read <domain> [key]`; `raw` prints data holding JSON as its bytes.
   case read(domain: Domain, key: String?, raw: Bool)
   case readType(domain: Domain, key: String)
+  /// `read <suite> <key> --source`: where the value comes from.
+  case readSource(suite: String, key: String)
   /// `write <domain> <key> [-type] <value>…`; the value words are checked when the verb runs.
   case write(domain: Domain, key: String, value: [String])
   case rename(domain: Domain, key: String, newKey: String)
@@ -27,6 +29,8 @@ enum Invocation: Equatable {
   case cloudStatus(container: String?)
   case listSchemas
   case listKeys(store: SettingsSchema.Store, stored: Bool)
+  /// `list-keys <suite> --source`: each key with where its value comes from.
+  case listKeySources(suite: String)
   case describe(store: SettingsSchema.Store, key: String)
   case range(store: SettingsSchema.Store, key: String)
   /// `reset <suite> <key>`, or (key nil) `reset-recursively <suite>`.
@@ -87,6 +91,7 @@ enum Invocation: Equatable {
     let words = operands.filter { !$0.hasPrefix("--") }
     let json = verb == .export || verb == .import ? flags.remove("--json") != nil : false
     let raw = verb == .read ? flags.remove("--raw") != nil : false
+    let source = [.read, .listKeys].contains(verb) ? flags.remove("--source") != nil : false
     let dryRun = verb == .migrate ? flags.remove("--dry-run") != nil : false
     let gone = verb == .schema ? flags.remove("--gone") != nil : false
     let all = verb == .listKeys ? flags.remove("--all") != nil : false
@@ -113,6 +118,12 @@ enum Invocation: Equatable {
       return .help(topic)
     case .read:
       guard (1...2).contains(words.count) else { throw .usage(verb, "wrong number of arguments") }
+      if source {
+        guard words.count == 2, !raw else {
+          throw .usage(verb, "--source takes a suite and a key, and no --raw")
+        }
+        return .readSource(suite: try suite(words[0]), key: words[1])
+      }
       return .read(domain: Domain(words[0]), key: words.count == 2 ? words[1] : nil, raw: raw)
     case .readType:
       try count(2...2)
@@ -150,7 +161,14 @@ enum Invocation: Equatable {
       return .listSchemas
     case .listKeys:
       guard words.count == 1 else { throw .usage(verb, "wrong number of arguments") }
-      return .listKeys(store: SchemaVerbs.store(try suite(words[0])), stored: all)
+      let store = SchemaVerbs.store(try suite(words[0]))
+      guard source else { return .listKeys(store: store, stored: all) }
+      guard case .suite(let name) = store else {
+        throw .usage(
+          verb,
+          "--source is for suites: a cloud container has no system-wide or mandatory values")
+      }
+      return .listKeySources(suite: name)
     case .describe, .range:
       try count(2...2)
       let store = SchemaVerbs.store(try suite(operands[0]))

@@ -40,6 +40,15 @@ enum SchemaVerbs {
     return (described + others).map(TerminalText.escaped).joined(separator: "\n")
   }
 
+  /// The stored keys the schemas of `suite` list, each with a tab and where its value comes
+  /// from (``DefaultsVerbs/source(of:in:)``), one per line.
+  static func listKeySources(_ suite: String) throws -> String {
+    try keys(of: .suite(suite)).map { match in
+      TerminalText.escaped(match.storedKey) + "\t"
+        + (try DefaultsVerbs.source(of: match.storedKey, in: suite))
+    }.joined(separator: "\n")
+  }
+
   /// `name: value` lines on `key` of `store`: its schema, a `conflict:` line for each file whose
   /// other description of the key is hidden, type, stored form, default, choices or range,
   /// previous keys, summary, discussion, and the value stored now (suites only).
@@ -84,12 +93,13 @@ enum SchemaVerbs {
     if let discussion = entry.discussion { lines.append("discussion: " + text(discussion)) }
     if case .suite(let suite) = store {
       do {
-        let stored = try storedValues(of: suite)[match.storedKey]
-        let misfit = stored.flatMap { entry.misfit(of: $0, key: match.storedKey) }
+        let layered = try DefaultsVerbs.layeredValue(of: match.storedKey, in: suite)
+        let misfit = layered.flatMap { entry.misfit(of: $0.value, key: match.storedKey) }
         lines.append(
           "value: "
-            + (stored.map(render) ?? "not set (the default applies)")
+            + (layered.map { render($0.value) } ?? "not set (the default applies)")
             + (misfit.map { " (does not fit: it is " + text($0.found) + ")" } ?? ""))
+        lines.append("source: " + (layered?.source ?? "default"))
       } catch {
         lines.append("value: unknown: " + text("\(error)"))
       }

@@ -46,6 +46,11 @@ enum TransferVerbs {
     let defaults = try DefaultsVerbs.suiteDefaults(suite)
     if let error = defaults.lastError { throw error }
     let stored = defaults.exactPersistentValues
+    // A key an administrator made mandatory is not changed: refused before anything is written.
+    try SystemLayerFiles(suite: suite).refuse(
+      Set(stored.keys).union(values.keys).filter {
+        !propertyListValuesEqual(stored[$0], values[$0])
+      })
     for key in stored.keys.sorted() where values[key] == nil {
       try defaults.write(nil, forKey: key.string)
     }

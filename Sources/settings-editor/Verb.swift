@@ -13,7 +13,7 @@ enum Verb: String, CaseIterable, Sendable {
   /// The arguments after the verb, e.g. `<suite | file.plist> [key]`.
   var synopsis: String {
     switch self {
-    case .read: "<suite | file.plist> [key] [--raw]"
+    case .read: "<suite | file.plist> [key] [--raw] | <suite> <key> --source"
     case .readType: "<suite | file.plist> <key>"
     case .write: "<suite | file.plist> <key> [-type] <value>"
     case .rename: "<suite | file.plist> <old key> <new key>"
@@ -25,7 +25,7 @@ enum Verb: String, CaseIterable, Sendable {
     case .watch: "<suite> [key]"
     case .migrate: "<suite> [--dry-run]"
     case .listSchemas: ""
-    case .listKeys: "<suite | cloud:container> [--all]"
+    case .listKeys: "<suite | cloud:container> [--all] | <suite> --source"
     case .describe, .range: "<suite | cloud:container> <key>"
     case .reset: "<suite> <key>"
     case .resetRecursively: "<suite>"
@@ -81,8 +81,16 @@ enum Verb: String, CaseIterable, Sendable {
       (with a /, or an existing .plist file) is read as it is, XML or binary. Values print in \
       the old-style form of macOS defaults; a top-level string prints without quotes. Data \
       that holds JSON (a Codable value) prints as that JSON; --raw prints its bytes in hex. A \
-      key a published schema describes that the suite does not store prints its default, and \
+      key a published schema describes that no file of the suite sets prints its default, and \
       standard error says so (as gsettings get does).
+      A suite shows what its programs read from files: a mandatory value an administrator set \
+      (ObservableDefaults/mandatory/<suite>.plist in a folder of $XDG_CONFIG_DIRS, else \
+      /etc/xdg) over the user's file over a system-wide default (<suite>.plist there). \
+      --source prints where the key's value comes from: 'mandatory: <file>', 'user: <file>', \
+      'system: <file>', or 'default' when no file has it (the program's registered default or \
+      its declaration's default applies; a program's command line and registered defaults are \
+      its own). A system file that does not parse, or lies in a folder writable by others, is \
+      named on standard error and not used.
       """
     case .readType:
       "Prints 'Type is <type>': string, integer, float, boolean, date, data, array or dictionary."
@@ -119,6 +127,8 @@ enum Verb: String, CaseIterable, Sendable {
       domain), with a warning on standard error naming the key and the schemas; so is a value \
       whose schema cannot tell its values apart (an enumeration that is not CaseIterable: only \
       the raw value's type is checked).
+      A key an administrator made mandatory is refused with 77, naming the file that sets it \
+      (delete, rename, reset and import too, before anything is written).
       XML property lists store dates to the second (the format has no fractions); binary
       ones keep every digit.
       """
@@ -192,7 +202,8 @@ enum Verb: String, CaseIterable, Sendable {
       """
       Prints the stored keys (prefix included), one per line, in the order the classes declare \
       them. With --all (a suite only), then every other key the suite stores, sorted: the keys \
-      the shell completions offer.
+      the shell completions offer. With --source, each key is followed by a tab and where its \
+      value comes from, as read --source prints it.
       """
     case .describe:
       """
@@ -200,8 +211,9 @@ enum Verb: String, CaseIterable, Sendable {
       whose other description of the key is hidden, one line each), type, stored as \
       (the property-list form), default, choices (an enumeration's cases and raw values), \
       range (an integer type's), previous keys, summary and discussion (the documentation \
-      comment), and for a suite the value stored now ('not set' when the default applies; \
-      'does not fit' when it is not of the schema's type).
+      comment), and for a suite the value programs read now ('not set' when the default \
+      applies; 'does not fit' when it is not of the schema's type) and its source, as read \
+      --source prints it.
       """
     case .range:
       """
@@ -229,6 +241,7 @@ enum Verb: String, CaseIterable, Sendable {
   static let exitStatus = """
     Exit status: 0 success; 1 the suite, file or key does not exist, or a file could not be \
     read or written (also when another writer changed it first); 64 usage error (the verb's \
-    usage goes to standard error); 65 invalid value or input that is not a property list.
+    usage goes to standard error); 65 invalid value or input that is not a property list; 77 \
+    the key is mandatory (an administrator set it).
     """
 }

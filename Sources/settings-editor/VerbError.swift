@@ -8,12 +8,16 @@ struct VerbError: Error, CustomStringConvertible {
     case failure
     /// A value or an input that is not valid (65).
     case invalidValue
+    /// A key an administrator made mandatory (77, `EX_NOPERM` of sysexits(3)): a system file
+    /// sets its value, which the user cannot change.
+    case mandatory
 
     var exitStatus: Int32 {
       switch self {
       case .usage: 64
       case .failure: 1
       case .invalidValue: 65
+      case .mandatory: 77
       }
     }
   }
@@ -34,6 +38,11 @@ struct VerbError: Error, CustomStringConvertible {
   /// A value or input that is not valid.
   static func invalid(_ message: String) -> VerbError {
     VerbError(kind: .invalidValue, description: message)
+  }
+
+  /// A write to a mandatory key.
+  static func mandatory(_ message: String) -> VerbError {
+    VerbError(kind: .mandatory, description: message)
   }
 
   /// What goes to standard error: the message, and for a usage error the usage and where help is.

@@ -43,6 +43,8 @@ func perform(_ invocation: Invocation) throws {
     print(try DefaultsVerbs.read(domain, key: key, raw: raw))
   case .readType(let domain, let key):
     print(try DefaultsVerbs.readType(domain, key: key))
+  case .readSource(let suite, let key):
+    print(try DefaultsVerbs.source(of: key, in: suite))
   case .write(let domain, let key, let words):
     try DefaultsVerbs.write(domain, key: key, words: words)
   case .rename(let domain, let key, let newKey):
@@ -71,6 +73,8 @@ func perform(_ invocation: Invocation) throws {
   case .listKeys(let store, let stored):
     let keys = try SchemaVerbs.listKeys(store, includingStored: stored)
     if !keys.isEmpty { print(keys) }
+  case .listKeySources(let suite):
+    print(try SchemaVerbs.listKeySources(suite))
   case .describe(let store, let key):
     print(try SchemaVerbs.describe(store, key: key))
   case .range(let store, let key):

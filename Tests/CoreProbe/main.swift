@@ -39,6 +39,10 @@
 //       <threads> threads each open and drop PropertyListDefaults(suiteName: "churn.<0…2>")
 //       <iterations> times, then NSUbiquitousKeyValueStore on three in-memory backends as often;
 //       prints "finished" (the registries' deadlock reproduction: it never returned)
+//   core-probe layers <suite> <key,key,…> [-<key> <value>]…
+//       PropertyListDefaults(suiteName:) (system files from XDG_CONFIG_DIRS) with the string
+//       "registered" registered for each key: prints "<key>=<value> (<layer>)" per key ("<key>=
+//       (none)" when no layer has it); the -<key> <value> pairs are the command line's layer
 //   core-probe migrate <file> <log> <go>
 //   core-probe migrate-blocking <file> <log>
 //       the suite migrations of ProbeMigration.swift (see there)
@@ -127,6 +131,16 @@ case "suite-file":
     fail("bad suite name")
   }
   print(defaults.fileURL.path)
+case "layers":
+  guard arguments.count >= 3, let defaults = PropertyListDefaults(suiteName: arguments[1]) else {
+    fail("layers takes a suite and keys")
+  }
+  let keys = arguments[2].split(separator: ",").map(String.init)
+  defaults.register(defaults: Dictionary(uniqueKeysWithValues: keys.map { ($0, "registered") }))
+  for key in keys {
+    let layer = defaults.layer(forKey: key).map { " (\($0))" } ?? ""
+    print("\(key)=\(defaults.string(forKey: key) ?? "(none)")\(layer)")
+  }
 case "cloud-location":
   guard arguments.count == 2, arguments[1] == "open-default" else {
     _ = operands(0)

@@ -10,6 +10,9 @@ public struct DefaultsChange: Sendable, Equatable {
     case thisProcess
     /// By another process or by hand, seen in the file.
     case otherProcess
+    /// By an administrator: a system-wide defaults or mandatory file of the suite (see
+    /// ``DefaultsLayer``) changed, and with it the value the suite gives for the keys.
+    case administrator
   }
 
   /// The changed keys: most changes are one write of one key, which needs no set until an

@@ -18,6 +18,26 @@ public enum PreferencesDirectory {
     HomeFolder.baseFolder("XDG_CONFIG_HOME", fallback: ".config", environment: environment)
   }
 
+  /// The folders of system-wide preferences, most important first: each absolute folder of
+  /// `$XDG_CONFIG_DIRS`, else `/etc/xdg` (the XDG Base Directory specification's rule: an empty
+  /// or unset variable means `/etc/xdg`; relative entries are ignored). Programs only read them;
+  /// see ``PropertyListDefaults`` for the files a suite reads there.
+  ///
+  /// Read from the environment at each call.
+  public static var systemFolders: [URL] {
+    systemFolders(environment: ProcessInfo.processInfo.environment)
+  }
+
+  /// The system folders for the environment variables `environment`.
+  package static func systemFolders(environment: [String: String]) -> [URL] {
+    let folders = (environment["XDG_CONFIG_DIRS"] ?? "").split(separator: ":").filter {
+      $0.hasPrefix("/")
+    }
+    return (folders.isEmpty ? ["/etc/xdg"] : folders).map {
+      URL(fileURLWithPath: String($0), isDirectory: true)
+    }
+  }
+
   /// The suite name of the standard domain: the main bundle's identifier, else the program's
   /// name — the file `UserDefaults.standard` uses here (`<program>.plist`, measured).
   public static var standardSuiteName: String {

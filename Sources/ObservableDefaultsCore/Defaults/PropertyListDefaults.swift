@@ -21,6 +21,16 @@ public import Foundation
 /// Values are kept in canonical form (see ``PropertyListDocument``): every integer reads back as
 /// `Int`, every real as `Double`, in this process as after a round trip through the file.
 ///
+/// A suite opened by name (``init(suiteName:)``, ``standard``) also reads what an administrator
+/// set for every user in the folders of `$XDG_CONFIG_DIRS` (``PreferencesDirectory/systemFolders``,
+/// `/etc/xdg` by default): system-wide defaults in `<folder>/<suite>.plist` and mandatory values
+/// in `<folder>/ObservableDefaults/mandatory/<suite>.plist`. A value is looked up in the layers
+/// of ``DefaultsLayer``: the command line → mandatory → the user's file → system-wide defaults →
+/// registered defaults. A mandatory key cannot be written (``objectIsForced(forKey:)`` is true
+/// for it); a change of those files is reported like any outside change, for the keys whose
+/// value changed. Those files are only read; one that does not parse, or lies in a folder
+/// writable by others, is reported to ``Diagnostics`` and not used.
+///
 /// Keys are compared by their exact Unicode scalars (``PropertyListKey``), as the file and
 /// Foundation on Apple platforms compare them: `"\u{E9}"` and `"e\u{301}"` are two keys, each read,
 /// written and observed on its own. Only the `[String: Any]` views (``dictionaryRepresentation()``,
@@ -36,6 +46,8 @@ open class PropertyListDefaults: UserDefaults {
   public let fileURL: URL
   /// The shared state of the file.
   let storage: SuiteStorage
+  /// The system-wide defaults and mandatory values of the suite, nil for a file opened by URL.
+  let systemLayers: SystemLayers?
   /// Posts `UserDefaults.didChangeNotification` for this instance (once per burst of changes, at
   /// most once per millisecond, on a background queue).
   private var notificationObservation: ObservationToken?
@@ -49,44 +61,99 @@ open class PropertyListDefaults: UserDefaults {
     let name = suiteName ?? ""
     guard !name.contains("/") else { return nil }
     let suite = name.isEmpty ? PreferencesDirectory.standardSuiteName : name
-    self.init(fileURL: PreferencesDirectory.fileURL(forSuite: suite))
+    self.init(
+      fileURL: PreferencesDirectory.fileURL(forSuite: suite), suite: suite,
+      systemFolders: PreferencesDirectory.systemFolders)
   }
 
-  /// Opens any property-list file as a suite (XML or binary; it need not exist yet).
+  /// Opens any property-list file as a suite (XML or binary; it need not exist yet), without
+  /// system-wide defaults or mandatory values (``init(suiteName:)`` reads those).
   ///
   /// The file is read now; a file that does not parse leaves the domain empty, sets
   /// ``lastError`` and refuses writes until it parses again.
   ///
   /// - Parameter fileURL: A `file:` URL.
-  public init(fileURL: URL) {
+  public convenience init(fileURL: URL) {
+    self.init(fileURL: fileURL, suite: nil, systemFolders: [])
+  }
+
+  /// Opens the property-list file `fileURL` as the suite `suite`, which also reads the
+  /// system-wide defaults and mandatory values of `suite` in `systemFolders` (none when `suite`
+  /// is nil).
+  ///
+  /// - Parameters:
+  ///   - fileURL: The user's file of the suite.
+  ///   - suite: The suite name the system files are named after.
+  ///   - systemFolders: The system folders, most important first.
+  package init(fileURL: URL, suite: String?, systemFolders: [URL]) {
     self.fileURL = fileURL.standardizedFileURL
     storage = SuiteStorageRegistry.shared.storage(for: fileURL)
+    systemLayers = suite.map { SystemLayers.of(suite: $0, folders: systemFolders) }
     // Foundation's `init?(suiteName:)` never fails; the name only labels the superclass.
     super.init(suiteName: fileURL.deletingPathExtension().lastPathComponent)!
     let poster = ChangeNotificationPoster(self)
-    notificationObservation = storage.addObserver { _ in poster.changed() }
+    notificationObservation = observe { _ in poster.changed() }
   }
 
   /// The shared instance for the standard domain (created on first use, in the folder
   /// ``PreferencesDirectory/url`` names at that moment).
   override open class var standard: PropertyListDefaults { sharedStandard }
 
-  nonisolated(unsafe) private static let sharedStandard = PropertyListDefaults(
-    fileURL: PreferencesDirectory.fileURL(forSuite: PreferencesDirectory.standardSuiteName))
+  nonisolated(unsafe) private static let sharedStandard = PropertyListDefaults(suiteName: nil)!
 
   /// The command line's `-key value` pairs (parsed by Foundation), which override the file, as
   /// in Foundation.
-  nonisolated(unsafe) private static let commandLineDomain: [String: Any] = {
+  nonisolated(unsafe) static let commandLineDomain: [String: Any] = {
     let domain = UserDefaults(suiteName: nil)?.volatileDomain(forName: UserDefaults.argumentDomain)
     return (domain ?? [:]).mapValues { PropertyListValue.normalized($0) ?? $0 }
   }()
 
   // MARK: Reading
 
-  /// The value for `key`: the command line's, else the file's, else the registered default.
+  /// The value for `key`: the command line's, else the mandatory value, else the file's, else
+  /// the system-wide default, else the registered default (``DefaultsLayer``).
   open override func object(forKey key: String) -> Any? {
     if let value = Self.commandLineDomain[key] { return value }
-    return storage.value(forKey: key) ?? RegistrationDomain.shared.value(forKey: key)
+    guard let systemLayers else {
+      return storage.value(forKey: key) ?? RegistrationDomain.shared.value(forKey: key)
+    }
+    return layeredEntry(forKey: PropertyListKey(key), in: systemLayers.values)?.value
+  }
+
+  /// Whether an administrator set the value of `key`: a mandatory file of the suite holds it.
+  /// Writes to it are refused (``PropertyListError/Kind/mandatory(key:)``), as Apple documents
+  /// for managed keys ("Apps can't change the value of managed keys"; disable the controls
+  /// that change it).
+  ///
+  /// - Parameter key: The key.
+  /// - Returns: `true` when the key is mandatory; `false` for a file opened by URL.
+  open override func objectIsForced(forKey key: String) -> Bool {
+    systemLayers?.values.mandatory[PropertyListKey(key)] != nil
+  }
+
+  /// Whether an administrator set the value of `key` in the suite `domain` (read from the same
+  /// system folders as this suite, ``PreferencesDirectory/systemFolders`` for a file opened by
+  /// URL).
+  ///
+  /// - Parameters:
+  ///   - key: The key.
+  ///   - domain: A suite name; one with `/` names no suite (`false`).
+  /// - Returns: `true` when a mandatory file of `domain` holds `key`.
+  open override func objectIsForced(forKey key: String, inDomain domain: String) -> Bool {
+    guard PreferencesDirectory.isSuiteName(domain) else { return false }
+    let folders = systemLayers?.folders ?? PreferencesDirectory.systemFolders
+    return SystemLayers.of(suite: domain, folders: folders).values
+      .mandatory[PropertyListKey(key)] != nil
+  }
+
+  /// Where the value ``object(forKey:)`` gives for `key` comes from, nil when no layer has one
+  /// (a settings object's property then reads its declaration's default).
+  ///
+  /// - Parameter key: The key.
+  public func layer(forKey key: String) -> DefaultsLayer? {
+    if Self.commandLineDomain[key] != nil { return .commandLine }
+    return layeredEntry(forKey: PropertyListKey(key), in: systemLayers?.values ?? SystemDefaults())?
+      .layer
   }
 
   /// The value stored in the file (as last read or written in this process), ignoring
@@ -144,7 +211,8 @@ open class PropertyListDefaults: UserDefaults {
     return TypedValueConversion.url(from: string)
   }
 
-  /// Registered defaults, overridden by the file's values, overridden by the command line's.
+  /// Registered defaults, overridden by system-wide defaults, by the file's values, by
+  /// mandatory values and by the command line's.
   ///
   /// A `[String: Any]` cannot hold two keys that differ only in Unicode normalization: of those
   /// in the file, the first in Unicode scalar order is kept here (``persistentValues``), and
@@ -155,7 +223,8 @@ open class PropertyListDefaults: UserDefaults {
     // The file's values first: a large domain is then built once, instead of being inserted
     // entry by entry into a growing dictionary (a second copy and its doublings: 345 MB at the
     // peak for a 1,000,000-key suite).
-    var values = persistentValues
+    var values = (systemLayers?.values ?? SystemDefaults()).merged(over: storage.allValues())
+      .stringKeyed
     for (key, value) in RegistrationDomain.shared.all() where values[key] == nil {
       values[key] = value
     }
@@ -202,8 +271,10 @@ open class PropertyListDefaults: UserDefaults {
   ///   - excluding: An observation not to tell about this write (the writer tells itself).
   /// - Throws: ``PropertyListError`` of kind `.invalidValue` when `value` is not a property-list
   ///   value (naming the key and the type), `.malformed` while the file does not parse (naming the
-  ///   file and the parse failure). Nothing is applied on failure.
+  ///   file and the parse failure), `.mandatory(key:)` when `key` is mandatory (naming the file
+  ///   that sets it; also recorded as ``lastError``). Nothing is applied on failure.
   public func write(_ value: Any?, forKey key: String, excluding: ObservationToken? = nil) throws {
+    try refuseMandatory(CollectionOfOne(key))
     try storage.write(change(value, forKey: key), forKey: key, excluding: excluding?.id)
   }
 
@@ -221,6 +292,7 @@ open class PropertyListDefaults: UserDefaults {
       changes, entry in
       changes[PropertyListKey(entry.key)] = try change(entry.value, forKey: entry.key)
     }
+    try refuseMandatory(values.keys)
     try storage.write(changes, excluding: excluding?.id)
   }
 
@@ -340,6 +412,9 @@ open class PropertyListDefaults: UserDefaults {
 
   /// Calls `handler` with the keys whose value changed.
   ///
+  /// - Changes of the suite's system-wide defaults or mandatory files: on an internal queue,
+  ///   origin `.administrator`, only the keys whose value (``object(forKey:)``) changed. A change
+  ///   of the user's file to a mandatory key is not told (its value did not change).
   /// - Writes made in this process through any instance of this file: synchronously on the
   ///   writing thread, origin `.thisProcess`, only when the value changed.
   /// - Changes made by other processes or by hand: on an internal serial queue, origin
@@ -351,6 +426,6 @@ open class PropertyListDefaults: UserDefaults {
   public func observe(_ handler: @escaping @Sendable (DefaultsChange) -> Void)
     -> ObservationToken
   {
-    storage.addObserver(handler)
+    observeLayers(handler)
   }
 }

@@ -17,6 +17,11 @@ public struct PropertyListError: Error, CustomStringConvertible, Equatable {
     case unwritable
     /// The value given for `key` is not a property-list value.
     case invalidValue(key: String)
+    /// `key` is mandatory: an administrator set its value in ``PropertyListError/file`` (a
+    /// mandatory file of a system folder), so the write was refused and the value stays.
+    /// Apple's `UserDefaults` documents the same for managed keys: "Apps can't change the value
+    /// of managed keys" (`objectIsForced(forKey:)`).
+    case mandatory(key: String)
   }
 
   /// The property-list file concerned.
@@ -57,6 +62,8 @@ public struct PropertyListError: Error, CustomStringConvertible, Equatable {
       return "\(name) could not be written (\(reason))"
     case .invalidValue(let key):
       return "cannot store \"\(key)\" in \(name): \(reason)"
+    case .mandatory(let key):
+      return "cannot store \"\(key)\": it is mandatory, set by \(name) (\(reason))"
     }
   }
 

@@ -55,6 +55,7 @@ import Testing
         summary: The name shown in the title bar.
         discussion: Shown after the document's name, as `Document — Name`.
         value: not set (the default applies)
+        source: default
 
         """)
     #expect(try editor.run("write", suite, "scrollback", "-int", "500").status == 0)
@@ -68,6 +69,7 @@ import Testing
         range: -32768 … 32767
         summary: Lines kept in the scroll-back buffer.
         value: 500
+        source: user: \(editor.preferences.path)/\(suite).plist
 
         """)
     #expect(
@@ -88,8 +90,38 @@ import Testing
     let file = editor.preferences.appendingPathComponent("\(suite).plist").path
     #expect(try editor.run("write", file, "scrollback", "loud").status == 0)
     #expect(
-      try editor.run("describe", suite, "scrollback").output.split(separator: "\n").last
+      try editor.run("describe", suite, "scrollback").output.split(separator: "\n").dropLast().last
         == #"value: loud (does not fit: it is a string ("loud"))"#)
+  }
+
+  @Test func listKeysAndDescribeSayWhereAValueComesFrom() throws {
+    let lock = try editor.system.write(["theme": "sepia"], suite: suite, mandatory: true)
+    let shipped = try editor.system.write(["fontSize": 15.5], suite: suite)
+    #expect(try editor.run("write", suite, "scrollback", "-int", "500").status == 0)
+    #expect(
+      try editor.run("list-keys", suite, "--source").output == """
+        displayName	default
+        theme	mandatory: \(lock.path)
+        scrollback	user: \(editor.preferences.path)/\(suite).plist
+        fontSize	system: \(shipped.path)
+        showsToolbar	default
+        origin	default
+        lastFolder	default
+
+        """)
+    // The user's own value under the lock (written by path: a file has no lock) stays.
+    let file = editor.preferences.appendingPathComponent("\(suite).plist").path
+    #expect(try editor.run("write", file, "theme", "light").status == 0)
+    #expect(try editor.run("reset", suite, "theme").status == 77)
+    #expect(try editor.run("read", file, "theme").output == "light\n")
+    let describe = try editor.run("describe", suite, "theme").output.split(separator: "\n")
+    #expect(describe.suffix(2) == ["value: sepia", "source: mandatory: \(lock.path)"])
+    let cloud = try editor.run("list-keys", "cloud:schema-probe", "--source")
+    #expect(cloud.status == 64)
+    #expect(
+      cloud.error.hasPrefix(
+        "settings-editor: --source is for suites: a cloud container has no system-wide or "
+          + "mandatory values\n"))
   }
 
   @Test func rangeInTheFormOfGsettings() throws {

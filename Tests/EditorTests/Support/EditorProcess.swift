@@ -78,12 +78,20 @@ struct EditorProcess {
   }
 
   /// The preferences folder, and the cloud containers and published schemas beside it (the demo
-  /// has a cloud object); no installed schema folder of the machine is read.
+  /// has a cloud object); no installed schema folder of the machine is read, and no system
+  /// folder (``system`` stands for `/etc/xdg`).
   private var environment: [(String, String)] {
     [
       ("XDG_CONFIG_HOME", preferences.path), ("XDG_DATA_HOME", preferences.path + "/data"),
       ("XDG_DATA_DIRS", preferences.path + "/installed"),
+      ("XDG_CONFIG_DIRS", system.url.path),
     ]
+  }
+
+  /// The one folder of `$XDG_CONFIG_DIRS` of the runs: where an administrator's system-wide
+  /// defaults and mandatory values go (it need not exist).
+  var system: SystemConfigFolder {
+    SystemConfigFolder(preferences.appendingPathComponent("system"))
   }
 
   /// Runs the `schema-probe` program (an app with settings of its own) in this folder with

@@ -16,7 +16,9 @@ struct TerminalEditorTests {
 
   /// The row of the table whose name column is `name`.
   func row(_ name: String, in screen: [String]) -> String? {
-    screen.first { line in ["  ", "* ", "~ "].contains { line.contains("│\($0)\(name) ") } }
+    screen.first { line in
+      ["  ", "* ", "~ ", "# "].contains { line.contains("│\($0)\(name) ") }
+    }
   }
 
   @Test func aWriteFromAnotherProcessRedrawsOnlyThatRow() throws {

@@ -1,0 +1,126 @@
+package import Foundation
+
+/// The system-wide defaults and mandatory values of one suite, read from the folders of
+/// `$XDG_CONFIG_DIRS` (``PreferencesDirectory/systemFolders``), which an administrator or a
+/// distribution writes and programs only read:
+///
+/// - `<folder>/<suite>.plist`: system-wide defaults, below the user's suite file and above
+///   registered defaults (the XDG Base Directory rule: a file of `$XDG_CONFIG_HOME` comes before
+///   the file of the same name in `$XDG_CONFIG_DIRS`);
+/// - `<folder>/ObservableDefaults/mandatory/<suite>.plist`: mandatory values, above the user's
+///   file; the user cannot change them (as dconf keeps locks apart from values, and as Apple's
+///   managed preferences are a domain of forced values).
+///
+/// Of several folders, the first that has a key wins, as the specification orders them ("the
+/// first directory listed is the most important"). A file that does not parse, that cannot be
+/// read, or that lies in a folder writable by others (``SharedFolderTrust``) is not used: it is
+/// named in ``problems`` with the reason, and the user's own values are read as if it were not
+/// there.
+package struct SystemDefaults: @unchecked Sendable {
+  /// A value and the file it was read from.
+  package struct Entry: @unchecked Sendable {
+    /// The value, in canonical form.
+    package let value: Any
+    /// The file that holds it.
+    package let file: URL
+  }
+
+  /// The system-wide defaults, by exact key.
+  package private(set) var defaults: [PropertyListKey: Entry] = [:]
+  /// The mandatory values, by exact key.
+  package private(set) var mandatory: [PropertyListKey: Entry] = [:]
+  /// The files not used, each a sentence naming the file and why.
+  package private(set) var problems: [String] = []
+
+  /// No values: the layers of a suite with no system files.
+  package init() {}
+
+  /// Reads the files of `suite` in `folders` now.
+  ///
+  /// - Parameters:
+  ///   - suite: A suite name (no `/`).
+  ///   - folders: The system folders, most important first.
+  package init(suite: String, folders: [URL]) {
+    var (defaults, mandatory): ([PropertyListKey: Entry], [PropertyListKey: Entry]) = ([:], [:])
+    for folder in folders {
+      read(Self.defaultsFile(of: suite, in: folder), under: folder, into: &defaults)
+      read(Self.mandatoryFile(of: suite, in: folder), under: folder, into: &mandatory)
+    }
+    (self.defaults, self.mandatory) = (defaults, mandatory)
+  }
+
+  /// `<folder>/<suite>.plist`.
+  package static func defaultsFile(of suite: String, in folder: URL) -> URL {
+    folder.appendingPathComponent(suite + ".plist", isDirectory: false)
+  }
+
+  /// `<folder>/ObservableDefaults/mandatory/<suite>.plist`.
+  package static func mandatoryFile(of suite: String, in folder: URL) -> URL {
+    folder.appendingPathComponent("ObservableDefaults/mandatory", isDirectory: true)
+      .appendingPathComponent(suite + ".plist", isDirectory: false)
+  }
+
+  /// Adds the keys of `file` that `entries` does not have yet (an earlier folder's win), unless
+  /// the file is not trusted or does not read; then its problem is noted.
+  private mutating func read(
+    _ file: URL, under folder: URL, into entries: inout [PropertyListKey: Entry]
+  ) {
+    if let distrust = SharedFolderTrust.problem(of: file.path, under: folder.path) {
+      // Only a file that is there is worth a word: an untrusted folder without the suite's
+      // files takes nothing from anyone.
+      if FileManager.default.fileExists(atPath: file.path) {
+        problems.append("\(file.path) is not used: \(distrust)")
+      }
+      return
+    }
+    do {
+      guard let document = try PropertyListFile(url: file).read() else { return }
+      for (key, value) in document.values where entries[key] == nil {
+        entries[key] = Entry(value: value, file: file)
+      }
+    } catch {
+      let failure = PropertyListError(wrapping: error, file: file, kind: .unreadable)
+      let what =
+        failure.kind == .malformed ? "it is not a valid property list" : "it cannot be read"
+      problems.append("\(file.path) is not used: \(what) (\(failure.reason))")
+    }
+  }
+
+  /// The value of `key` and its layer, of the layers an administrator and the user write:
+  /// mandatory → the user's file → system-wide defaults.
+  ///
+  /// - Parameters:
+  ///   - key: The key.
+  ///   - userFile: The user's file of the suite.
+  ///   - userValue: The user's value of a key, nil when the file has none.
+  package func entry(
+    forKey key: PropertyListKey, userFile: URL, userValue: (PropertyListKey) -> Any?
+  ) -> (value: Any, layer: DefaultsLayer)? {
+    if let entry = mandatory[key] { return (entry.value, .mandatory(file: entry.file)) }
+    if let value = userValue(key) { return (value, .user(file: userFile)) }
+    return defaults[key].map { ($0.value, .system(file: $0.file)) }
+  }
+
+  /// The values a program reads from the files of the suite: `userValues` (the user's file)
+  /// over the system-wide defaults, under the mandatory values.
+  package func merged(over userValues: [PropertyListKey: Any]) -> [PropertyListKey: Any] {
+    var values = userValues
+    for (key, entry) in defaults where values[key] == nil { values[key] = entry.value }
+    for (key, entry) in mandatory { values[key] = entry.value }
+    return values
+  }
+
+  /// The keys whose default or mandatory value (or file) differs between `self` and `other`.
+  package func changedKeys(comparedTo other: SystemDefaults) -> Set<PropertyListKey> {
+    Self.changed(defaults, other.defaults).union(Self.changed(mandatory, other.mandatory))
+  }
+
+  private static func changed(_ a: [PropertyListKey: Entry], _ b: [PropertyListKey: Entry])
+    -> Set<PropertyListKey>
+  {
+    Set(a.keys).union(b.keys).filter { key in
+      guard let old = a[key], let new = b[key] else { return true }
+      return old.file != new.file || !valuesEqual(old.value, new.value)
+    }
+  }
+}
