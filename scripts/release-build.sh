@@ -5,7 +5,7 @@
 #   linked in (a build folder of its own, so the checkout's other builds are not redone), and
 #   prints the program's path; SwiftPM's output goes to standard error. Linked statically, the
 #   program starts in 5–8 ms instead of 16 (Benchmarks/README.md) and runs on a machine without
-#   a Swift toolchain: it needs only the C library, libstdc++ and ncurses (libcurl and libnats
+#   a Swift toolchain: it needs only the C library, the C++ runtime and ncurses (libcurl and libnats
 #   are loaded when an engine is used; see Sources/COptionalLibrary).
 
 release_binary() {
