@@ -145,8 +145,9 @@ let package = Package(
       name: "NATSSupport",
       description: """
         The NATS JetStream backend (ObservableDefaultsNATS): chosen when \
-        OBSERVABLE_DEFAULTS_NATS_SERVERS or cloud.conf names NATS servers. Off by default: it \
-        builds against libnats' headers (libnats-dev) and every program linking it loads libnats.
+        OBSERVABLE_DEFAULTS_NATS_SERVERS or cloud.conf names NATS servers. Off by default. \
+        Builds against libnats' headers (libnats-dev); loads libnats only when a program talks \
+        to NATS.
         """),
   ],
   dependencies: swiftSyntaxSource == .package
@@ -171,12 +172,16 @@ let package = Package(
     .target(name: "ObservableDefaultsCore", dependencies: ["CCloudEngineRegistration"]),
     // The hook through which the umbrella module registers the engines it was built with.
     .target(name: "CCloudEngineRegistration"),
-    // The etcd cloud backend and its HTTP client. libcurl is built against its headers (Debian:
-    // libcurl4-openssl-dev) and loaded with dlopen on first use (see Sources/CCurl/include/ccurl.h).
-    .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
+    // The engines' C libraries, loaded with dlopen on first use (Sources/COptionalLibrary): a
+    // program that never talks to etcd or NATS starts without them, on a machine without them.
+    .target(name: "COptionalLibrary", linkerSettings: [.linkedLibrary("dl")]),
+    // The etcd cloud backend and its HTTP client, built against libcurl's headers (Debian:
+    // libcurl4-openssl-dev; see Sources/CCurl/include/ccurl.h).
+    .target(name: "CCurl", dependencies: ["COptionalLibrary"]),
     .target(name: "ObservableDefaultsEtcd", dependencies: ["ObservableDefaultsCore", "CCurl"]),
-    // The NATS JetStream cloud backend over libnats (Debian: libnats-dev).
-    .systemLibrary(name: "CNATS", pkgConfig: "libnats", providers: [.apt(["libnats-dev"])]),
+    // The NATS JetStream cloud backend over libnats, built against its headers (Debian:
+    // libnats-dev; see Sources/CNATS/include/cnats.h).
+    .target(name: "CNATS", dependencies: ["COptionalLibrary"]),
     .target(name: "ObservableDefaultsNATS", dependencies: ["ObservableDefaultsCore", "CNATS"]),
     // The library users import: macro declarations, the runtime their expansions call, and the
     // engines of the enabled traits.

@@ -1,9 +1,11 @@
 #include "ccurl.h"
 
-#include <dlfcn.h>
 #include <pthread.h>
-#include <stdio.h>
+#include <string.h>
 
+#include "optional_library.h"
+
+// The functions used, in the order of their names below.
 static struct {
   CURLcode (*global_init)(long flags);
   CURL *(*easy_init)(void);
@@ -17,40 +19,29 @@ static struct {
   void (*slist_free_all)(struct curl_slist *list);
 } curl;
 
+static const char *const names[] = {
+    "curl_global_init",  "curl_easy_init",    "curl_easy_cleanup", "curl_easy_reset",
+    "curl_easy_perform", "curl_easy_strerror", "curl_easy_setopt", "curl_easy_getinfo",
+    "curl_slist_append", "curl_slist_free_all",
+};
+_Static_assert(sizeof curl == sizeof names, "a name for each function of libcurl");
+
 static char failure[512];
+static const char *loading_failure;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
-static int find(void *library, void **function, const char *name) {
-  *function = dlsym(library, name);
-  if (*function == NULL) snprintf(failure, sizeof failure, "libcurl.so.4 has no %s", name);
-  return *function != NULL;
-}
-
 static void load(void) {
-  void *library = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
-  if (library == NULL) {
-    snprintf(failure, sizeof failure,
-             "libcurl could not be loaded (%s); install it (Debian, Ubuntu: apt-get install libcurl4)",
-             dlerror());
-    return;
-  }
-  if (find(library, (void **)&curl.global_init, "curl_global_init") &&
-      find(library, (void **)&curl.easy_init, "curl_easy_init") &&
-      find(library, (void **)&curl.easy_cleanup, "curl_easy_cleanup") &&
-      find(library, (void **)&curl.easy_reset, "curl_easy_reset") &&
-      find(library, (void **)&curl.easy_perform, "curl_easy_perform") &&
-      find(library, (void **)&curl.easy_strerror, "curl_easy_strerror") &&
-      find(library, (void **)&curl.easy_setopt, "curl_easy_setopt") &&
-      find(library, (void **)&curl.easy_getinfo, "curl_easy_getinfo") &&
-      find(library, (void **)&curl.slist_append, "curl_slist_append") &&
-      find(library, (void **)&curl.slist_free_all, "curl_slist_free_all")) {
-    curl.global_init(CURL_GLOBAL_DEFAULT);
-  }
+  void *functions[sizeof names / sizeof *names];
+  loading_failure = optional_library_load("libcurl.so.4", "libcurl4", names, functions,
+                                          sizeof names / sizeof *names, failure, sizeof failure);
+  if (loading_failure != NULL) return;
+  memcpy(&curl, functions, sizeof curl);
+  curl.global_init(CURL_GLOBAL_DEFAULT);
 }
 
 const char *ccurl_load(void) {
   pthread_once(&once, load);
-  return failure[0] ? failure : NULL;
+  return loading_failure;
 }
 
 CURL *ccurl_easy_init(void) { return curl.easy_init(); }

@@ -34,10 +34,13 @@ final class NATSConnection: @unchecked Sendable {
 
   /// Connects (in the background when no server answers yet).
   ///
-  /// - Throws: ``NATSError`` for options libnats refuses (an unreadable CA file or client
-  ///   certificate, a malformed server URL, an unreadable credentials file).
+  /// - Throws: ``NATSError``: `.libraryMissing` when libnats cannot be loaded; for options
+  ///   libnats refuses (an unreadable CA file or client certificate, a malformed server URL, an
+  ///   unreadable credentials file).
   init(_ configuration: NATSConfiguration) throws(NATSError) {
-    _ = NATSLibrary.opened
+    if let failure = NATSLibrary.loadingFailure {
+      throw NATSError(kind: .libraryMissing, message: failure)
+    }
     var options: OpaquePointer?
     try NATSError.check(natsOptions_Create(&options), doing: "creating the connection options")
     guard let options else { throw NATSError(kind: .refused(code: 0), message: "no options") }
@@ -292,8 +295,11 @@ final class NATSConnection: @unchecked Sendable {
 
 /// libnats' process-wide state, opened once.
 enum NATSLibrary {
-  /// Opens libnats (its threads and timers) the first time it is read.
-  static let opened: Bool = {
-    nats_Open(-1) == NATS_OK
+  /// Loads libnats and opens it (its threads and timers) the first time it is read: nil, or why
+  /// libnats cannot be loaded, naming the package to install.
+  static let loadingFailure: String? = {
+    if let failure = cnats_load() { return String(cString: failure) }
+    _ = nats_Open(-1)
+    return nil
   }()
 }

@@ -18,6 +18,9 @@ public struct NATSError: Error, Sendable, Equatable, CustomStringConvertible {
     /// JetStream refused the request with this error code (see the NATS server's
     /// `server/errors.json`; e.g. 10071 wrong last sequence, 10077 store failed).
     case refused(code: Int)
+    /// libnats (`libnats.so.3.4`) could not be loaded: it is loaded when a NATS configuration is
+    /// first used, and the message names the Debian package that installs it (`libnats3.4`).
+    case libraryMissing
   }
 
   /// What went wrong.

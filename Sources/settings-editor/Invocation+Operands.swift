@@ -5,7 +5,7 @@ extension Invocation {
   /// `suite name`, `file`…), in command-line order.
   var namedOperands: [(role: String, text: String)] {
     switch self {
-    case .editor, .help, .domains, .cloudStatus(nil), .listSchemas, .removeSchemas(nil):
+    case .editor, .help, .version, .domains, .cloudStatus(nil), .listSchemas, .removeSchemas(nil):
       return []
     case .cloudStatus(let container?):
       return [("container", container)]

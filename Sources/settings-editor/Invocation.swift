@@ -10,6 +10,8 @@ enum Invocation: Equatable {
   case editFiles([String], EditorOptions)
   /// The overview, or the help of one verb.
   case help(Verb?)
+  /// `--version`: the program's version.
+  case version
   /// `read <domain> [key]`; `raw` prints data holding JSON as its bytes.
   case read(domain: Domain, key: String?, raw: Bool)
   case readType(domain: Domain, key: String)
@@ -67,6 +69,8 @@ enum Invocation: Equatable {
     let operands = Array(arguments.dropFirst())
     if ["-h", "--help"].contains(word) {
       self = .help(nil)
+    } else if word == "--version" {
+      self = .version
     } else if let verb = Verb(rawValue: word) {
       // Values never start with `-` unless they are numbers, so this cannot hide a value.
       let asksForHelp = operands.contains { $0 == "--help" || $0 == "-h" }

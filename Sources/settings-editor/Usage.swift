@@ -9,6 +9,7 @@ let usage = """
                                          open property-list files (XML or binary) as trees
   \(Verb.allCases.map { "  \($0.usageLine)\n      \($0.summary)" }.joined(separator: "\n"))
     settings-editor --help               show this text
+    settings-editor --version            show the version
 
   Options of the editor:
     --readonly                           show values, change none

@@ -28,6 +28,8 @@ func perform(_ invocation: Invocation) throws {
   switch invocation {
   case .help(let verb):
     print(verb?.help ?? usage)
+  case .version:
+    print("settings-editor \(packageVersion)")
   case .editor(let options):
     let demo = [
       AnySettings(Settings()), AnySettings(AppearanceSettings()), AnySettings(EveryTypeSettings()),

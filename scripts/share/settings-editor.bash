@@ -3,7 +3,7 @@
 _settings_editor() {
   local current=${COMP_WORDS[COMP_CWORD]}
   local verbs="read read-type write rename delete domains find export import watch migrate list-schemas list-keys describe range reset reset-recursively schema cloud help"
-  local options="--readonly --color=auto --color=always --color=never --help"
+  local options="--readonly --color=auto --color=always --color=never --help --version"
   if [ "$COMP_CWORD" -eq 1 ]; then
     if [[ $current == -* ]]; then
       mapfile -t COMPREPLY < <(compgen -W "$options" -- "$current")

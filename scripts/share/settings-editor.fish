@@ -5,6 +5,7 @@ complete -c settings-editor -f
 complete -c settings-editor -n "not __fish_seen_subcommand_from $verbs" -a "$verbs"
 complete -c settings-editor -n "not __fish_seen_subcommand_from $verbs" -l readonly -d 'show values, change none'
 complete -c settings-editor -n "not __fish_seen_subcommand_from $verbs" -l color -x -a 'auto always never' -d 'colour'
+complete -c settings-editor -n "not __fish_seen_subcommand_from $verbs" -l version -d 'show the version'
 complete -c settings-editor -n "not __fish_seen_subcommand_from $verbs" -a '(__fish_complete_suffix .plist)'
 complete -c settings-editor -n "__fish_seen_subcommand_from read read-type write rename delete export import watch migrate; and test (count (commandline -opc)) -eq 2" -a '(settings-editor domains 2>/dev/null)' -d suite
 complete -c settings-editor -n "__fish_seen_subcommand_from read read-type write rename delete watch; and test (count (commandline -opc)) -eq 3" -a '(settings-editor list-keys --all (commandline -opc)[3] 2>/dev/null)' -d key

@@ -320,4 +320,47 @@ import Testing
       #expect(FileManager.default.fileExists(atPath: kept.path), "\(kept.path)")
     }
   }
+
+  /// Issue 39: the release archive's `install.sh` (this script, as `scripts/package` puts it
+  /// there) installs the archive's program and files, and needs no checkout beside it.
+  @Test func theArchivesInstallScriptInstallsTheArchivesFiles() throws {
+    let home = try TemporaryFolder(prefix: "install-home")
+    defer { home.remove() }
+    let archive = home.file("settings-editor-archive")
+    let manager = FileManager.default
+    let files = [
+      "share/man/man1/settings-editor.1", "share/bash-completion/completions/settings-editor",
+      "share/zsh/site-functions/_settings-editor",
+      "share/fish/vendor_completions.d/settings-editor.fish",
+    ]
+    for path in files + ["bin/settings-editor"] {
+      try manager.createDirectory(
+        at: archive.appendingPathComponent(path).deletingLastPathComponent(),
+        withIntermediateDirectories: true)
+    }
+    try manager.copyItem(
+      at: EditorProcess.binary, to: archive.appendingPathComponent("bin/settings-editor"))
+    // Each file of the archive says where it came from, so the installed copy shows its source.
+    for path in files {
+      try Data("archive's \(path)\n".utf8).write(to: archive.appendingPathComponent(path))
+    }
+    try Data("libc6 libncursesw6\n".utf8).write(
+      to: archive.appendingPathComponent("runtime-packages"))
+    let script = archive.appendingPathComponent("install.sh")
+    try manager.copyItem(at: Self.scripts.appendingPathComponent("install"), to: script)
+
+    let prefix = home.file("prefix").path
+    let installed = try ChildProcess.run(
+      URL(fileURLWithPath: "/usr/bin/env"), ["bash", script.path, "--prefix", prefix],
+      environment: Self.privateHome(home))
+    #expect(installed.status == 0, "\(installed.error)")
+    #expect(!installed.output.contains("Missing libraries"), "\(installed.output)")
+    for path in files {
+      let copy = try String(contentsOfFile: prefix + "/" + path, encoding: .utf8)
+      #expect(copy == "archive's \(path)\n")
+    }
+    let version = try ChildProcess.run(
+      URL(fileURLWithPath: prefix + "/bin/settings-editor"), ["--version"])
+    #expect(version.output.hasPrefix("settings-editor "))
+  }
 }

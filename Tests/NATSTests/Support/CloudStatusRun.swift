@@ -9,6 +9,21 @@ func cloudStatus(servers: [String], user: NATSTestCluster.User) throws -> (
 ) {
   let folder = try TemporaryFolder(prefix: "nats-cloud-status")
   defer { folder.remove() }
+  var variables = programEnvironment(in: folder)
+  variables["OBSERVABLE_DEFAULTS_NATS_SERVERS"] = servers.joined(separator: ",")
+  variables["OBSERVABLE_DEFAULTS_NATS_USER"] = user.name
+  variables["OBSERVABLE_DEFAULTS_NATS_PASSWORD"] = user.password
+  let result = try ChildProcess.run(settingsEditor, ["cloud", "status"], environment: variables)
+  return (result.status, result.output)
+}
+
+/// `settings-editor`, built beside the test bundle.
+let settingsEditor = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+  .deletingLastPathComponent().appendingPathComponent("settings-editor")
+
+/// The environment of a program run with its folders in `folder` and none of this process's
+/// `OBSERVABLE_DEFAULTS_` variables, everything else of it its own.
+func programEnvironment(in folder: TemporaryFolder) -> [String: String?] {
   var variables: [String: String?] = [:]
   for name in ProcessInfo.processInfo.environment.keys where name.hasPrefix("OBSERVABLE_DEFAULTS_")
   {
@@ -17,11 +32,5 @@ func cloudStatus(servers: [String], user: NATSTestCluster.User) throws -> (
   for name in ["XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME"] {
     variables[name] = folder.file(name).path
   }
-  variables["OBSERVABLE_DEFAULTS_NATS_SERVERS"] = servers.joined(separator: ",")
-  variables["OBSERVABLE_DEFAULTS_NATS_USER"] = user.name
-  variables["OBSERVABLE_DEFAULTS_NATS_PASSWORD"] = user.password
-  let program = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-    .deletingLastPathComponent().appendingPathComponent("settings-editor")
-  let result = try ChildProcess.run(program, ["cloud", "status"], environment: variables)
-  return (result.status, result.output)
+  return variables
 }
