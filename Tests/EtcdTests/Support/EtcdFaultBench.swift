@@ -29,16 +29,18 @@ final class EtcdFaultBench {
   ///
   /// - Parameters:
   ///   - users: The writer's and the reader's etcd users.
+  ///   - namespace: The network namespace the members run in (nil: this machine's loopback).
   ///   - prepare: Runs on the cluster before the devices start (say, turns authentication on),
   ///     given the `etcdctl` command that reaches it and the account's key prefix.
   init(
     size: Int = 3, container: String = "faults",
     users: (writer: EtcdCredentials?, reader: EtcdCredentials?) = (nil, nil),
+    namespace: NetworkNamespace? = nil,
     prepare: (_ etcdctl: String, _ prefix: String) throws -> Void = { _, _ in }
   ) throws {
     self.container = container
     self.users = users
-    cluster = try EtcdTestCluster(size: size)
+    cluster = try EtcdTestCluster(size: size, namespace: namespace)
     let folder = try TemporaryFolder(prefix: "etcd-faults")
     self.folder = folder
     try prepare(
