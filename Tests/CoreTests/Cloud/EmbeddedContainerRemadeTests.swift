@@ -49,17 +49,8 @@ import Testing
     async throws
   {
     try await withTemporaryFolder { folder in
-      let backend = EmbeddedCloudBackend(root: folder.url, container: "c")
-      let device = NSUbiquitousKeyValueStore(backend: backend)
-      device.set("v0", forKey: "mine")
-      #expect(device.synchronize())
-
-      let elsewhere = EmbeddedCloudBackend(
-        root: folder.url.appendingPathComponent("elsewhere"), container: "c")
-      let restored = NSUbiquitousKeyValueStore(backend: elsewhere)
-      restored.set("v1", forKey: "theirs")
-      #expect(restored.synchronize())
-      #expect(rename(elsewhere.fileURL.path, backend.fileURL.path) == 0)
+      let (backend, device, elsewhere) = deviceAndAnotherContainer(in: folder)
+      #expect(rename(elsewhere.path, backend.fileURL.path) == 0)
 
       #expect(await poll { device.string(forKey: "theirs") == "v1" })
       let fresh = EmbeddedCloudBackend(root: folder.url, container: "c")
@@ -69,5 +60,45 @@ import Testing
           return stored == ["mine": "v0", "theirs": "v1"]
         })
     }
+  }
+
+  /// A device that cannot write into the container made anew (its folder immutable, as a
+  /// read-only share would be; root writes through permissions) still reads it: the new
+  /// container's records arrive, and writing its own again is tried by the next read.
+  @Test(.enabled(if: getuid() == 0, "an immutable folder needs root (chattr +i)"))
+  func aDeviceThatCannotWriteIntoAContainerMadeAnewStillReadsIt() async throws {
+    try await withTemporaryFolder { folder in
+      let (backend, device, elsewhere) = deviceAndAnotherContainer(in: folder)
+      let bytes = try Data(contentsOf: elsewhere)
+
+      let account = backend.fileURL.deletingLastPathComponent().path
+      #expect(try ChildProcess.runCommand("chattr", ["+i", account]).status == 0)
+      defer { _ = try? ChildProcess.runCommand("chattr", ["-i", account]) }
+      // Rewritten in place: the folder takes no new file and no rename.
+      let handle = try FileHandle(forWritingTo: backend.fileURL)
+      try handle.truncate(atOffset: 0)
+      try handle.write(contentsOf: bytes)
+      try handle.close()
+
+      #expect(await poll { device.string(forKey: "theirs") == "v1" })
+      #expect(device.string(forKey: "mine") == "v0")
+    }
+  }
+
+  /// A device of container `c` in `folder` that saved `mine` = `v0`, and the file of another
+  /// container `c` (in `folder/elsewhere`) holding `theirs` = `v1` at the same revision.
+  private func deviceAndAnotherContainer(in folder: TemporaryFolder) -> (
+    backend: EmbeddedCloudBackend, device: NSUbiquitousKeyValueStore, elsewhere: URL
+  ) {
+    let backend = EmbeddedCloudBackend(root: folder.url, container: "c")
+    let device = NSUbiquitousKeyValueStore(backend: backend)
+    device.set("v0", forKey: "mine")
+    #expect(device.synchronize())
+    let other = EmbeddedCloudBackend(
+      root: folder.url.appendingPathComponent("elsewhere"), container: "c")
+    let store = NSUbiquitousKeyValueStore(backend: other)
+    store.set("v1", forKey: "theirs")
+    #expect(store.synchronize())
+    return (backend, device, other.fileURL)
   }
 }

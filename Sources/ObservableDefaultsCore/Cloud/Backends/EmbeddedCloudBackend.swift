@@ -123,7 +123,8 @@ public final class EmbeddedCloudBackend: CloudBackend, CloudContainerSource, @un
 
   /// Reads the current account's container; when it is another generation than the one this
   /// device last read, writes the records it last read into it first (see the type's
-  /// description). A missing file is read as empty, and written only by a save.
+  /// description; when that write fails, the contents read are given, and the next read tries
+  /// again). A missing file is read as empty, and written only by a save.
   func readContents() throws -> CloudContainerContents {
     let url = fileURL
     let contents = try contents(at: url)
@@ -133,7 +134,7 @@ public final class EmbeddedCloudBackend: CloudBackend, CloudContainerSource, @un
       lock.withLock { known = contents }
       return contents
     }
-    return try save([:], resending: resend, to: url).contents
+    return (try? save([:], resending: resend, to: url).contents) ?? contents
   }
 
   private func contents(at url: URL) throws -> CloudContainerContents {
