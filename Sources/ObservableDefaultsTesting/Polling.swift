@@ -12,10 +12,22 @@ public enum Polling {
 
   /// How long a wait sleeps between two checks: 10 ms.
   public static let interval: Duration = .milliseconds(10)
+
+  /// How late a sleep of ``poll(within:until:)`` may end and still count whole against its
+  /// deadline: 250 ms. A sleep that ends later means the waiting task was not run — blocking
+  /// code elsewhere in the process held every thread of the cooperative pool (a test starting a
+  /// cluster, or a static initializer others wait for) — and the task it waits for, on the same
+  /// pool, did not run either; that time is not counted.
+  public static let lateness: Duration = .milliseconds(250)
 }
 
 /// Waits until `condition` holds, checking it every ``Polling/interval`` and letting other tasks
 /// (the main actor's jobs too) run in between.
+///
+/// The deadline counts the time the wait could run: a sleep that ends more than
+/// ``Polling/lateness`` late (the cooperative pool was held elsewhere, so the awaited task could
+/// not run either) counts as ``Polling/interval`` plus that lateness. Under such starvation a
+/// failing wait lasts longer than `deadline`; a wait whose condition holds still returns at once.
 ///
 /// - Parameters:
 ///   - deadline: The longest wait; ``Polling/deadline`` (10 s) unless the test needs another.
@@ -25,10 +37,22 @@ public enum Polling {
 public nonisolated(nonsending) func poll(
   within deadline: Duration = Polling.deadline, until condition: () throws -> Bool
 ) async rethrows -> Bool {
-  let end = ContinuousClock.now + deadline
-  while ContinuousClock.now < end {
+  try await poll(within: deadline, sleeping: { try? await Task.sleep(for: $0) }, until: condition)
+}
+
+/// ``poll(within:until:)`` with its sleep given, so that a test can make one sleep overrun.
+///
+/// - Parameter sleep: Sleeps for the duration given (``Polling/interval``).
+package nonisolated(nonsending) func poll(
+  within deadline: Duration, sleeping sleep: (Duration) async -> Void,
+  until condition: () throws -> Bool
+) async rethrows -> Bool {
+  var counted = Duration.zero
+  while counted < deadline {
     if try condition() { return true }
-    try? await Task.sleep(for: Polling.interval)
+    let start = ContinuousClock.now
+    await sleep(Polling.interval)
+    counted += min(ContinuousClock.now - start, Polling.interval + Polling.lateness)
   }
   return try condition()
 }

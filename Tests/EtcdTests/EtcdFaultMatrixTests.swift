@@ -67,6 +67,19 @@ import Testing
       })
   }
 
+  /// The devices cut off from the cluster by the network: its members run in a network
+  /// namespace whose link goes down (packets are lost, nothing is refused), then up again.
+  @Test(.enabled(if: NetworkNamespace.isAvailable, "network namespaces need root"))
+  func theDevicePartitionedFromTheCluster() async throws {
+    let namespace = try NetworkNamespace()
+    defer { namespace.remove() }
+    try await runFault(
+      "the device partitioned from its cluster (network namespace)",
+      bench: { try EtcdFaultBench(namespace: namespace) },
+      inject: { _ in try namespace.partition(true) },
+      heal: { _ in try namespace.partition(false) })
+  }
+
   /// An operator deletes every key of the account (`etcdctl del --prefix`), and another
   /// client writes under the prefix again.
   @Test func theKeyPrefixDeletedAndMadeAgain() async throws {

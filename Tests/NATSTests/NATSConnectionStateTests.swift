@@ -34,13 +34,13 @@ import Testing
   /// link goes down: packets are lost, nothing is refused) is `offline` with its write pending,
   /// and once the link is back it is `connected` and the write reaches the server without the
   /// program writing again.
-  @Test(.enabled(if: NATSNetworkNamespace.isAvailable, "network namespaces need root"))
+  @Test(.enabled(if: NetworkNamespace.isAvailable, "network namespaces need root"))
   func aDevicePartitionedFromItsServerIsOfflineAndSyncsOnceTheNetworkHeals() async throws {
-    let namespace = try NATSNetworkNamespace()
+    let namespace = try NetworkNamespace()
     defer { namespace.remove() }
     var options = NATSTestCluster.Options()
     (options.size, options.accountStorage, options.serverStorage) = (1, "64MB", "256MB")
-    (options.namespace, options.host) = (namespace.name, namespace.serverAddress)
+    (options.namespace, options.host) = (namespace, namespace.serverAddress)
     let cluster = try NATSTestCluster(options)
     defer { cluster.remove() }
     let (device, store) = try syncedDevice(on: cluster)

@@ -29,16 +29,18 @@ final class EtcdFaultBench {
   ///
   /// - Parameters:
   ///   - users: The writer's and the reader's etcd users.
+  ///   - namespace: The network namespace the members run in (nil: this machine's loopback).
   ///   - prepare: Runs on the cluster before the devices start (say, turns authentication on),
   ///     given the `etcdctl` command that reaches it and the account's key prefix.
   init(
     size: Int = 3, container: String = "faults",
     users: (writer: EtcdCredentials?, reader: EtcdCredentials?) = (nil, nil),
+    namespace: NetworkNamespace? = nil,
     prepare: (_ etcdctl: String, _ prefix: String) throws -> Void = { _, _ in }
   ) throws {
     self.container = container
     self.users = users
-    cluster = try EtcdTestCluster(size: size)
+    cluster = try EtcdTestCluster(size: size, namespace: namespace)
     let folder = try TemporaryFolder(prefix: "etcd-faults")
     self.folder = folder
     try prepare(
@@ -119,14 +121,22 @@ final class EtcdFaultBench {
 
   /// Whether every acknowledged write reached the reader and a device created now, within
   /// `seconds`, without the writer writing again.
+  ///
+  /// The new device loads again until a load shows them: a load that times out (1 s, which a
+  /// loaded machine passes) gives the device's empty journal, as a load while offline does —
+  /// which once made the row of credentials refused at launch say `no` while the reader had
+  /// every write.
   func everyWriteArrives(within seconds: Int = 40) async throws -> Bool {
     let expected = acknowledged
     let readerHasThem = await poll(within: .seconds(seconds)) {
       expected.allSatisfy { self.reader.string(forKey: $0.key) == $0.value }
     }
     let fresh = try EtcdCloudBackend(configuration: configuration(device: "fresh"))
-    let stored = try fresh.load().records.compactMapValues { $0.value as? String }
-    return readerHasThem && expected.allSatisfy { stored[$0.key] == $0.value }
+    let freshHasThem = await poll(within: .seconds(seconds)) {
+      let stored = (try? fresh.load().records.compactMapValues { $0.value as? String }) ?? [:]
+      return expected.allSatisfy { stored[$0.key] == $0.value }
+    }
+    return readerHasThem && freshHasThem
   }
 
   /// The row of `fault`: the writer's summary `during`, the exit status then, the writer's

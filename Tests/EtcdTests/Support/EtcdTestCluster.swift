@@ -4,9 +4,9 @@ import TestSupport
 
 @testable import ObservableDefaultsEtcd
 
-/// A real etcd cluster on 127.0.0.1 for the tests: members started from Debian's `etcd` binary on
-/// free ports, data in a temporary folder, stopped by PID however the tests end (see
-/// ``LoopbackServer``).
+/// A real etcd cluster on 127.0.0.1 (or in a ``NetworkNamespace``) for the tests: members
+/// started from Debian's `etcd` binary on free ports, data in a temporary folder, stopped by PID
+/// however the tests end (see ``LoopbackServer``).
 final class EtcdTestCluster: LoopbackCluster, @unchecked Sendable {
   /// etcd is not installed: the tests fail with this message.
   struct NotInstalled: Error, CustomStringConvertible {
@@ -45,9 +45,11 @@ final class EtcdTestCluster: LoopbackCluster, @unchecked Sendable {
   ///   - size: The number of members.
   ///   - scheme: `http`, or `https` with `tls` (server certificate, key and CA files).
   ///   - extraArguments: More `etcd` flags for every member.
+  ///   - namespace: The network namespace the members run in, on its server address (nil: on
+  ///     127.0.0.1 of this machine's).
   init(
     size: Int, tls: (certificate: String, key: String, ca: String)? = nil,
-    extraArguments: [String] = []
+    extraArguments: [String] = [], namespace: NetworkNamespace? = nil
   ) throws {
     guard let etcd = LoopbackServer.executable("etcd") else { throw NotInstalled() }
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -57,7 +59,8 @@ final class EtcdTestCluster: LoopbackCluster, @unchecked Sendable {
     let scheme = tls == nil ? "http" : "https"
     let ports = try LoopbackServer.freePorts(2 * size)
     let names = (0..<size).map { "m\($0)" }
-    let peers = names.indices.map { "http://127.0.0.1:\(ports[2 * $0 + 1])" }
+    let host = namespace?.serverAddress ?? "127.0.0.1"
+    let peers = names.indices.map { "http://\(host):\(ports[2 * $0 + 1])" }
     let initialCluster = names.indices.map { "\(names[$0])=\(peers[$0])" }.joined(separator: ",")
     var tlsArguments: [String] = []
     if let tls {
@@ -67,9 +70,9 @@ final class EtcdTestCluster: LoopbackCluster, @unchecked Sendable {
       ]
     }
     members = names.indices.map { index in
-      let client = "\(scheme)://127.0.0.1:\(ports[2 * index])"
+      let client = "\(scheme)://\(host):\(ports[2 * index])"
       let arguments =
-        [
+        (namespace?.exec ?? []) + [
           etcd, "--name", names[index], "--data-dir", "\(folder.path)/\(names[index])",
           "--listen-client-urls", client, "--advertise-client-urls", client,
           "--listen-peer-urls", peers[index], "--initial-advertise-peer-urls", peers[index],

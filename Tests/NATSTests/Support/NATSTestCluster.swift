@@ -66,9 +66,9 @@ final class NATSTestCluster: LoopbackCluster, @unchecked Sendable {
     /// Decentralized authentication replacing the accounts A and B: the operator's JWT and its
     /// preloaded accounts (the readiness check signs in as its `readiness` user), or nil.
     var operatorMode: NATSOperatorMode? = nil
-    /// The network namespace the servers run in (see ``NATSNetworkNamespace``), and the address
+    /// The network namespace the servers run in (see ``NetworkNamespace``), and the address
     /// they listen on (there or on this machine).
-    var namespace: String? = nil
+    var namespace: NetworkNamespace? = nil
     var host = "127.0.0.1"
   }
 
@@ -95,7 +95,7 @@ final class NATSTestCluster: LoopbackCluster, @unchecked Sendable {
     self.folder = folder
     servers = (0..<options.size).map { index in
       let name = options.gateway == nil ? "n\(index)" : "\(options.name)-n\(index)"
-      let inNamespace = options.namespace.map { ["/usr/sbin/ip", "netns", "exec", $0] } ?? []
+      let inNamespace = options.namespace?.exec ?? []
       return LoopbackServer(
         name: name,
         arguments: inNamespace

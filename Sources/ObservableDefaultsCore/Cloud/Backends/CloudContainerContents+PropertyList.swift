@@ -2,12 +2,14 @@ import Foundation
 
 /// The embedded container's file format: a property list
 ///
-///     revision: Int
+///     revision:   Int
+///     generation: String (the container's identity; absent in files written before it existed)
 ///     records:  { key: { value: <property-list value> (absent for a removal),
 ///                        time: Int, counter: Int, device: String, revision: Int } }
 extension CloudContainerContents {
   private enum Field {
     static let revision = "revision"
+    static let generation = "generation"
     static let records = "records"
     static let value = "value"
     static let time = "time"
@@ -43,6 +45,7 @@ extension CloudContainerContents {
         record: CloudRecord(value: fields[Field.value], timestamp: timestamp), revision: stored)
     }
     self.init(revision: revision, entries: entries)
+    generation = values[Field.generation] as? String
   }
 
   /// The top-level dictionary of the container file.
@@ -57,6 +60,8 @@ extension CloudContainerContents {
       fields[Field.value] = entry.record.value
       return fields
     }
-    return [Field.revision: revision, Field.records: records]
+    var values: [String: Any] = [Field.revision: revision, Field.records: records]
+    values[Field.generation] = generation
+    return values
   }
 }

@@ -1,5 +1,6 @@
 /// What a container holds for one account: each key's latest record, numbered by the revision
-/// that stored it. The revision counts saves that changed something; a cursor is a revision.
+/// that stored it. The revision counts saves that changed something; a cursor is the container's
+/// ``generation`` (when it has one) and a revision.
 ///
 /// The container holds ``CloudQuota``'s limits across devices, as iCloud does on its side: each
 /// device checks only its own copy, so two devices could otherwise fill it past the limits
@@ -21,6 +22,11 @@ package struct CloudContainerContents {
   }
 
   private(set) var revision = 0
+  /// The container's identity, when its backend gives it one (the embedded container: a random
+  /// UUID chosen by the save that makes its file): a container made anew (its file removed and
+  /// written again) starts its revisions again under another generation, so a cursor of the
+  /// old one is not taken for a point in the new one. Nil for a container that has none.
+  var generation: String?
   package private(set) var entries: [String: Entry] = [:]
   /// The keys the last ``merge(_:)`` refused because ``CloudQuota`` would be exceeded, sorted.
   package private(set) var refusedKeys: [String] = []
@@ -95,11 +101,20 @@ package struct CloudContainerContents {
   }
 
   /// The records stored after `cursor` (all of them for nil, for a cursor this container did not
-  /// give, or for one past its revision — a container that was reset).
+  /// give — of another ``generation``, or past its revision: a container that was reset).
+  ///
+  /// The cursor is `<generation>:<revision>`, or `<revision>` for a container without a
+  /// generation.
   func batch(after cursor: CloudCursor?) -> CloudRecordBatch {
-    var after = cursor.flatMap { Int($0.rawValue) } ?? 0
-    if after > revision { after = 0 }
+    var after = 0
+    if let parts = cursor?.rawValue.split(separator: ":", omittingEmptySubsequences: false),
+      let last = parts.last, let point = Int(last), parts.count <= 2,
+      parts.dropLast().first.map(String.init) == generation, point <= revision
+    {
+      after = point
+    }
     let records = entries.filter { $0.value.revision > after }.mapValues(\.record)
-    return CloudRecordBatch(records: records, cursor: CloudCursor(rawValue: String(revision)))
+    let point = generation.map { "\($0):\(revision)" } ?? String(revision)
+    return CloudRecordBatch(records: records, cursor: CloudCursor(rawValue: point))
   }
 }

@@ -11,6 +11,13 @@ public import Foundation
 /// written at all when nothing changes. Other devices' saves are seen through inotify on the
 /// account's folder and delivered to subscribers with exactly the keys saved.
 ///
+/// The save that makes the file gives the container a generation (a random identity). A
+/// device that finds another generation than the one it last read — the file was removed and
+/// made again, or replaced by another container — writes every record it last read into it
+/// again, each with its timestamp (the later write of each key wins, whichever device writes
+/// first), and delivers the new container's records from its start: no acknowledged write is
+/// lost to a container made anew, as a NATS device does for a bucket deleted and made again.
+///
 /// ```swift
 /// let backend = EmbeddedCloudBackend(root: folder, container: "com.example.app")
 /// let store = NSUbiquitousKeyValueStore(backend: backend)
@@ -30,6 +37,10 @@ public final class EmbeddedCloudBackend: CloudBackend, CloudContainerSource, @un
   private var lastSync: Date?
   private var lastError: String?
   private var fallbackReason: String?
+  /// The contents of the current account's container as this device last read or wrote them
+  /// (nil before the first read of an existing file): what it writes again into a container
+  /// of another generation.
+  private var known: CloudContainerContents?
 
   /// Connects a new device to a container.
   ///
@@ -110,8 +121,20 @@ public final class EmbeddedCloudBackend: CloudBackend, CloudContainerSource, @un
     }
   }
 
+  /// Reads the current account's container; when it is another generation than the one this
+  /// device last read, writes the records it last read into it first (see the type's
+  /// description; when that write fails, the contents read are given, and the next read tries
+  /// again). A missing file is read as empty, and written only by a save.
   func readContents() throws -> CloudContainerContents {
-    try contents(at: fileURL)
+    let url = fileURL
+    let contents = try contents(at: url)
+    guard contents.generation != nil else { return contents }
+    let resend = lock.withLock { known.flatMap { $0.generation == contents.generation ? nil : $0 } }
+    guard let resend else {
+      lock.withLock { known = contents }
+      return contents
+    }
+    return (try? save([:], resending: resend, to: url).contents) ?? contents
   }
 
   private func contents(at url: URL) throws -> CloudContainerContents {
@@ -151,13 +174,28 @@ public final class EmbeddedCloudBackend: CloudBackend, CloudContainerSource, @un
       recoverPending()
       let refused: [String]
       do {
-        refused = try Self.merge(records, intoFileAt: fileURL)
+        refused = try save(records, resending: lock.withLock { known }, to: fileURL).refused
       } catch let error as PropertyListError {
         _ = try? Self.merge(records, intoFileAt: pendingURL)
         throw error
       }
       if !refused.isEmpty { throw CloudQuotaViolation(keys: refused) }
     }
+  }
+
+  /// Merges `records` into the container file at `url` — and, when the file is not of
+  /// `known`'s generation (made anew, or missing), `known`'s records too — and notes the
+  /// contents as this device's ``known``.
+  ///
+  /// - Returns: The keys refused for the quota, and the container's contents after the merge.
+  private func save(
+    _ records: [String: CloudRecord], resending known: CloudContainerContents?, to url: URL
+  ) throws -> (refused: [String], contents: CloudContainerContents) {
+    let (refused, contents) = try Self.merge(records, intoFileAt: url, resending: known)
+    lock.withLock {
+      if url == fileURL(for: currentAccount) { self.known = contents }
+    }
+    return (refused, contents)
   }
 
   /// The file keeping the writes that could not reach the container, when it exists (see
@@ -167,24 +205,33 @@ public final class EmbeddedCloudBackend: CloudBackend, CloudContainerSource, @un
     return FileManager.default.fileExists(atPath: url.path) ? url : nil
   }
 
-  /// Merges `records` into the container-format file at `url` under its lock.
+  /// Merges `records` into the container-format file at `url` under its lock; when the file
+  /// is not of `known`'s generation, `known`'s records too (per key the later timestamp). A
+  /// file made by the merge gets a new generation.
   ///
-  /// - Returns: The keys refused for the quota.
-  private static func merge(_ records: [String: CloudRecord], intoFileAt url: URL) throws
-    -> [String]
-  {
-    var refused: [String] = []
+  /// - Returns: The keys refused for the quota, and the file's contents after the merge.
+  @discardableResult
+  private static func merge(
+    _ records: [String: CloudRecord], intoFileAt url: URL,
+    resending known: CloudContainerContents? = nil
+  ) throws -> (refused: [String], contents: CloudContainerContents) {
+    var merged = CloudContainerContents()
     _ = try PropertyListFile(url: url).updateSnapshot { document in
-      var contents = try CloudContainerContents(
-        propertyList: document.values.stringKeyed, file: url)
-      let changed = contents.merge(records)
-      refused = contents.refusedKeys
-      guard changed else { return false }
-      document.values = [PropertyListKey: Any](exactKeys: contents.propertyList)
+      merged = try CloudContainerContents(propertyList: document.values.stringKeyed, file: url)
+      var records = records
+      if let known, known.generation != merged.generation {
+        for (key, entry) in known.entries
+        where records[key].map({ $0.timestamp < entry.record.timestamp }) ?? true {
+          records[key] = entry.record
+        }
+      }
+      guard merged.merge(records) else { return false }
+      if merged.generation == nil { merged.generation = UUID().uuidString }
+      document.values = [PropertyListKey: Any](exactKeys: merged.propertyList)
       document.format = .binary
       return true
     }
-    return refused
+    return (merged.refusedKeys, merged)
   }
 
   /// Moves the writes kept in `pending.plist` into the container when it is readable; leaves
@@ -200,7 +247,7 @@ public final class EmbeddedCloudBackend: CloudBackend, CloudContainerSource, @un
       .batch(after: nil).records
       guard !records.isEmpty else { return false }
       do {
-        _ = try Self.merge(records, intoFileAt: container)
+        try Self.merge(records, intoFileAt: container)
       } catch is CloudQuotaViolation {
         // The container refused some: they are dropped, as a device's refused writes are.
       }
@@ -229,6 +276,7 @@ public final class EmbeddedCloudBackend: CloudBackend, CloudContainerSource, @un
       let contents = try contents(at: fileURL(for: account))
       lock.withLock {
         currentAccount = account
+        known = contents.generation == nil ? nil : contents
         if watch != nil {
           watch = nil
           startWatching()
