@@ -48,6 +48,12 @@ final class EditorSession {
   var pageSize = 10
   /// The changes to undo, last on top.
   var undoSteps: [UndoStep] = []
+  /// Every change seen since the editor started (``ChangeLog``).
+  var changeLog = ChangeLog()
+  /// Where the changes seen in suites are kept on disk; nil: nowhere.
+  var history: ChangeHistory? = ChangeHistory.user
+  /// Storage key → how many observers were told of its changes, for the counters of `c`.
+  var observersTold: [String: Int] = [:]
 
   init(sources: [any RowSource], isReadOnly: Bool = false) {
     self.sources = sources
@@ -109,6 +115,8 @@ final class EditorSession {
       return handlePrompt(key, prompt: prompt, field: &field)
     case .picking(let row, let choices, let selected):
       return handlePicking(key, row: row, choices: choices, selected: selected)
+    case .changeLog(let selected, let filter):
+      return handleChangeLog(key, selected: selected, filter: filter)
     case .browsing:
       state.message = nil
       if let command = state.confirmation {
@@ -184,6 +192,9 @@ final class EditorSession {
       return Damage(layout: true)
     case .reload:
       return reload()
+    case .changeLog:
+      state.mode = .changeLog(selected: 0, key: nil)
+      return Damage(layout: true)
     case .quit:
       state.isFinished = true
       return Damage()
