@@ -77,13 +77,16 @@ package struct ChangeHistory: Sendable {
     let url = file(suite: suite)
     try PrivateFolder.create(folder, for: url)
     let line = Self.line(entry)
-    let descriptor = Glibc.open(url.path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+    let descriptor = Glibc.open(
+      url.path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
     guard descriptor >= 0 else {
       throw PropertyListError(
         file: url, kind: .unwritable, reason: String(cString: strerror(errno)))
     }
     defer { close(descriptor) }
-    let written = line.utf8CString.withUnsafeBufferPointer { write(descriptor, $0.baseAddress, $0.count - 1) }
+    let written = line.utf8CString.withUnsafeBufferPointer {
+      write(descriptor, $0.baseAddress, $0.count - 1)
+    }
     guard written == line.utf8.count else {
       throw PropertyListError(file: url, kind: .unwritable, reason: "short write")
     }

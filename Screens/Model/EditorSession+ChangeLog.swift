@@ -66,6 +66,7 @@ extension EditorSession {
   /// Closes the log and puts the focus on the row of `entry`'s key.
   private func jump(to entry: ChangeEntry) -> Damage {
     state.mode = .browsing
+    state.message = nil
     guard let index = sources.firstIndex(where: { ObjectIdentifier($0) == entry.source }) else {
       state.message = .init(text: "\(entry.sourceTitle) is no longer listed", isError: true)
       return Damage(layout: true)

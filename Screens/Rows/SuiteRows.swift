@@ -107,9 +107,12 @@ final class SuiteRows: ExpandableRowSource, LiveRowSource, ReloadableRowSource,
   /// list out again only when keys appeared or disappeared or an open container changed; reports
   /// the changes as made by `writer` (nil: this editor).
   private func reload(_ changedKeys: Set<PropertyListKey>, writer: DefaultsChange.Writer? = nil) {
-    let before = reportChange == nil ? [:] : changedKeys.reduce(into: [String: Any?]()) {
-      $0[$1.string] = values[$1]
-    }
+    let before =
+      reportChange == nil
+      ? [:]
+      : changedKeys.reduce(into: [String: Any?]()) {
+        $0[$1.string] = values[$1]
+      }
     defer {
       reportChanges(
         before, now: { self.values[PropertyListKey($0)] }, writer: writer, store: defaults)

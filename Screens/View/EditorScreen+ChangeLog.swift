@@ -42,6 +42,7 @@ extension EditorScreen {
     let entries = session.changeLogEntries(key: key)
     guard entries.indices.contains(selected) else { return " No change seen yet" }
     let entry = entries[selected]
-    return " " + (entry.downstream?.text(key: entry.change.key) ?? "\(entry.change.key): not drawn yet")
+    return " "
+      + (entry.downstream?.text(key: entry.change.key) ?? "\(entry.change.key): not drawn yet")
   }
 }

@@ -120,7 +120,7 @@ import Testing
     let (status, text) = try #require(try run("man", ["-l", "-P", "cat", page]))
     #expect(status == 0)
     let verbs = try programVerbs()
-    #expect(verbs.count == 20, "\(verbs)")
+    #expect(verbs.count == 21, "\(verbs)")
     for verb in verbs {
       #expect(text.contains(verb), "\(verb)")
     }
@@ -132,7 +132,7 @@ import Testing
     let verbs = try programVerbs().joined(separator: " ")
     #expect(
       verbs
-        == "read read-type write rename delete domains find export import watch migrate "
+        == "read read-type write rename delete domains find export import watch log migrate "
         + "list-schemas list-keys describe range reset reset-recursively schema cloud help")
     for name in ["settings-editor.bash", "settings-editor.fish"] {
       let text = try String(

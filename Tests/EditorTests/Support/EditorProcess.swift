@@ -77,13 +77,20 @@ struct EditorProcess {
     return output
   }
 
-  /// The preferences folder, and the cloud containers and published schemas beside it (the demo
-  /// has a cloud object); no installed schema folder of the machine is read.
+  /// The preferences folder, and the cloud containers, published schemas and change history
+  /// beside it (the demo has a cloud object); no installed schema folder of the machine is read,
+  /// and no history of the user's is written.
   private var environment: [(String, String)] {
     [
       ("XDG_CONFIG_HOME", preferences.path), ("XDG_DATA_HOME", preferences.path + "/data"),
       ("XDG_DATA_DIRS", preferences.path + "/installed"),
+      ("XDG_STATE_HOME", preferences.path + "/state"), ("TZ", "UTC"),
     ]
+  }
+
+  /// The change history of the programs run in this folder.
+  var history: URL {
+    preferences.appendingPathComponent("state/ObservableDefaults/history")
   }
 
   /// Runs the `schema-probe` program (an app with settings of its own) in this folder with
