@@ -105,11 +105,11 @@ enum KeyMap {
     KeyBinding(
       keys: [.character("R")], command: .renameKey, label: "R", help: "rename the key"),
     KeyBinding(
-      keys: [.character("c")], command: .toggleRedrawCounts, label: "c",
-      help: "per row: observers told, redraws; a line per change of what it did"),
+      keys: [.character("c")], command: .toggleRedrawCounts, label: "c", help: nil),
     KeyBinding(
-      keys: [.character("L")], command: .changeLog, label: "L",
-      help: "change log: every change seen, who made it (f key, Enter jump, u undo)"),
+      // One help line for both: the key list fits 24 lines.
+      keys: [.character("L")], command: .changeLog, label: "c L",
+      help: "counts per row; every change seen, by whom"),
     KeyBinding(
       keys: [.character("r")], command: .reload, label: "r",
       help: "read again from disk (drops a file's edits)", hint: "r reload"),

@@ -18,6 +18,16 @@ final class EditorWriting: Sendable {
   }
 }
 
+/// A store held weakly, read from any thread (the library's stores keep their values under a
+/// lock).
+final class WeakStore: @unchecked Sendable {
+  weak var store: (any ObservableKeyValueStore)?
+
+  init(_ store: any ObservableKeyValueStore) {
+    self.store = store
+  }
+}
+
 extension SettingsObjectRows: ChangeReportingSource {
   /// Follows the object's store: the stored value of each property before and after every
   /// change, who made it, and whether the editor did.
@@ -28,19 +38,33 @@ extension SettingsObjectRows: ChangeReportingSource {
       storedValues[key] = .some(store.storedObject(forKey: key))
     }
     let writing = writing
+    let keys = Set(storedValues.keys)
+    // Weak: the handler lives in the store's observer list; a strong store there would be
+    // released, and deinitialized, while that list's lock is held.
+    let weakStore = WeakStore(store)
+    // Told right after each change (on the writing thread, or the store's queue): the values
+    // are read then, so two changes in a row are two entries, each with its own writer.
     changeObservation = store.observe { [weak self] change in
+      guard let store = weakStore.store else { return }
       let byEditor = writing.isWriting
-      post { self?.noteChange(change, byEditor: byEditor) }
+      let observers = store.observerCount ?? 0
+      let new = change.keys.filter(keys.contains).map { ($0, store.storedObject(forKey: $0)) }
+      // Sendable: property-list values are immutable value types.
+      nonisolated(unsafe) let values = new
+      post {
+        self?.noteChange(
+          values, writer: change.writer, byEditor: byEditor, observersTold: observers)
+      }
     }
   }
 
-  private func noteChange(_ change: DefaultsChange, byEditor: Bool) {
-    let store = settings.store.store
-    let keys = change.keys.filter { storedValues[$0] != nil }
-    let before = keys.reduce(into: [String: Any?]()) { $0[$1] = storedValues[$1] ?? nil }
-    for key in keys { storedValues[key] = .some(store.storedObject(forKey: key)) }
+  private func noteChange(
+    _ values: [(String, Any?)], writer: DefaultsChange.Writer, byEditor: Bool, observersTold: Int
+  ) {
+    let before = values.reduce(into: [String: Any?]()) { $0[$1.0] = storedValues[$1.0] ?? nil }
+    for (key, value) in values { storedValues[key] = .some(value) }
     reportChanges(
-      before, now: { self.storedValues[$0] ?? nil }, writer: change.writer, byEditor: byEditor,
-      observersTold: store.observerCount ?? 0)
+      before, now: { self.storedValues[$0] ?? nil }, writer: writer, byEditor: byEditor,
+      observersTold: observersTold)
   }
 }

@@ -107,10 +107,12 @@ final class SuiteRows: ExpandableRowSource, LiveRowSource, ReloadableRowSource,
   /// list out again only when keys appeared or disappeared or an open container changed; reports
   /// the changes as made by `writer` (nil: this editor).
   private func reload(_ changedKeys: Set<PropertyListKey>, writer: DefaultsChange.Writer? = nil) {
+    // The log keeps the last ``ChangeLog/capacity`` changes: a larger burst (a whole file
+    // replaced) reports that many of its keys.
     let before =
       reportChange == nil
       ? [:]
-      : changedKeys.reduce(into: [String: Any?]()) {
+      : changedKeys.prefix(ChangeLog.capacity).reduce(into: [String: Any?]()) {
         $0[$1.string] = values[$1]
       }
     defer {

@@ -4,6 +4,20 @@ import ObservableDefaultsTesting
 import TestSupport
 import Testing
 
+/// A suite file observed into a log while the value lives.
+private final class ObservedSuite {
+  let defaults: PropertyListDefaults
+  let log = DefaultsChangeLog()
+  private let observation: ObservationToken
+
+  init(_ url: URL) {
+    defaults = PropertyListDefaults(fileURL: url)
+    observation = defaults.observe(log.handler)
+  }
+
+  deinit { observation.cancel() }
+}
+
 /// Who made each change, as observers are told it (`DefaultsChange.writer`).
 @Suite struct ChangeWriterTests {
   /// The writers of the changes `log` recorded, once one names `key`.
@@ -30,31 +44,25 @@ import Testing
   @Test func anotherProgramIsNamedWithItsProcessID() async throws {
     try await withTemporaryFolder { folder in
       let url = folder.file("shared.plist")
-      let defaults = PropertyListDefaults(fileURL: url)
-      let log = DefaultsChangeLog()
-      let observation = defaults.observe(log.handler)
-      defer { observation.cancel() }
+      let suite = ObservedSuite(url)
       let probe = try CoreProbe.start(["set", url.path, "greeting", "hello"])
       #expect(probe.finish().status == 0)
       #expect(
-        await writers(of: "greeting", in: log) == [
+        await writers(of: "greeting", in: suite.log) == [
           .program(name: "core-probe", processID: probe.processIdentifier)
         ])
-      #expect(log.all.map(\.origin) == [.otherProcess])
+      #expect(suite.log.all.map(\.origin) == [.otherProcess])
     }
   }
 
   @Test func aHandEditIsAnUnmarkedWrite() async throws {
     try await withTemporaryFolder { folder in
       let url = folder.file("hand.plist")
-      let defaults = PropertyListDefaults(fileURL: url)
-      let log = DefaultsChangeLog()
-      let observation = defaults.observe(log.handler)
-      defer { observation.cancel() }
+      let suite = ObservedSuite(url)
       try PropertyListSerialization.data(
         fromPropertyList: ["typed": "by hand"], format: .xml, options: 0
       ).write(to: url)
-      #expect(await writers(of: "typed", in: log) == [.unmarkedWrite])
+      #expect(await writers(of: "typed", in: suite.log) == [.unmarkedWrite])
     }
   }
 
@@ -62,17 +70,14 @@ import Testing
     try await withTemporaryFolder { folder in
       let url = folder.file("stale.plist")
       #expect(try CoreProbe.run(["set", url.path, "a", "1"]).status == 0)
-      let defaults = PropertyListDefaults(fileURL: url)
-      let log = DefaultsChangeLog()
-      let observation = defaults.observe(log.handler)
-      defer { observation.cancel() }
+      let suite = ObservedSuite(url)
       // The same inode, still carrying core-probe's mark, with other bytes.
       let text = try String(contentsOf: url, encoding: .utf8)
         .replacingOccurrences(of: "<string>1</string>", with: "<string>22</string>")
       let handle = try FileHandle(forWritingTo: url)
       try handle.write(contentsOf: Data(text.utf8))
       try handle.close()
-      #expect(await writers(of: "a", in: log) == [.unmarkedWrite])
+      #expect(await writers(of: "a", in: suite.log) == [.unmarkedWrite])
     }
   }
 

@@ -78,6 +78,17 @@ struct ChangeOriginTerminalTests {
       normalizedChangeLines(try editor.run("log", "com.example.demo", "age").output) == expected)
   }
 
+  @Test func aMigrationIsToldAsOne() throws {
+    #expect(try editor.run("write", "com.example.account", "user_name", "Ann").status == 0)
+    let session = try TmuxSession(command: editor.shellCommand([]), columns: 120, rows: 24)
+    try session.waitForScreen { $0.contains { $0.contains("nickname") } }
+    // The suite is listed last, after the objects.
+    try session.send("Tab", "End", "Tab")
+    try session.waitForScreen { $0[0].contains("com.example.account") }
+    #expect(try editor.run("migrate", "com.example.account").status == 0)
+    try context(session, contains: " by migration")
+  }
+
   @Test func theChangeLogListsFiltersJumpsAndUndoes() throws {
     let session = try editorOnAge()
     let program = try writeAge(42)
