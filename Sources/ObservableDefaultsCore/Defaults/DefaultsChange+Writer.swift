@@ -14,9 +14,13 @@ extension DefaultsChange {
   /// this process is told as written by its last writer.
   ///
   /// A cloud record names the device that wrote it (``CloudTimestamp/device``): a change from
-  /// another device is ``device(_:)``.
+  /// another device is ``device(_:)``. In this process, a property's `resetValue()` is
+  /// ``reset`` and a migration (a ``SuiteMigrations`` run, a value moved from its previous
+  /// keys) is ``migration``; other programs see a ``SuiteMigrations`` run as ``migration`` and a
+  /// moved value as written by the program that moved it.
   public enum Writer: Sendable, Hashable, CustomStringConvertible {
-    /// A write through the package in this process.
+    /// A write through the package in this process (also one read back from the file, when it
+    /// went there without this suite's storage, say through `PropertyListFile`).
     case thisProcess
     /// Another program that uses this package, as the mark of the file it wrote names it.
     ///
@@ -37,7 +41,8 @@ extension DefaultsChange {
     /// A reset to the default in this process (`resetValue()` of a settings property).
     case reset
     /// The system cannot tell: the file system keeps no marks, the file is gone or was replaced
-    /// again before it was read, or several writers' changes reached this process in one read.
+    /// again before it was read, another writer's version was read only while this process
+    /// wrote over it (its mark is gone), or keys an account change of the cloud store removed.
     case unknown
 
     /// For people, e.g. `this process`, `settings-editor (pid 4711)`, `device 4711-1A2B3C4D`,

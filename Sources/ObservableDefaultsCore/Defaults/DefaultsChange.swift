@@ -45,7 +45,9 @@ public struct DefaultsChange: Sendable, Equatable {
 
   /// Who made the change, as exactly as the system can tell (see ``Writer``): for
   /// ``Origin/thisProcess`` ``Writer/thisProcess``, ``Writer/reset`` or ``Writer/migration``;
-  /// for ``Origin/otherProcess`` any other writer.
+  /// for ``Origin/otherProcess`` another program, an unmarked write, a device, a migration or
+  /// ``Writer/unknown`` (or ``Writer/thisProcess`` for this process's write to the file that did
+  /// not go through this suite's storage).
   public let writer: Writer
 
   /// Creates a change.
