@@ -169,7 +169,11 @@ let package = Package(
     ),
     // Core: property-list files, suites shared between processes, change signals, codecs, the
     // cloud store and its engine-neutral backends.
-    .target(name: "ObservableDefaultsCore", dependencies: ["CCloudEngineRegistration"]),
+    .target(
+      name: "ObservableDefaultsCore",
+      dependencies: ["CCloudEngineRegistration", "CExtendedAttributes"]),
+    // setxattr/getxattr for the writer's mark on suite files (Glibc's module lacks them).
+    .target(name: "CExtendedAttributes"),
     // The hook through which the umbrella module registers the engines it was built with.
     .target(name: "CCloudEngineRegistration"),
     // The engines' C libraries, loaded with dlopen on first use (Sources/COptionalLibrary): a

@@ -169,6 +169,7 @@ public final class SettingsEditor {
       let listed = Set(session.sources.compactMap(\.suiteName))
       return PreferencesDirectory.suiteNames().filter { !listed.contains($0) }.map { name in
         let domain = SuiteRows(suite: name)
+        session.recordChanges(of: domain, post: loop.post)
         domain.startWatching(post: loop.post)
         return domain
       }
@@ -204,6 +205,7 @@ public final class SettingsEditor {
             : " (and \(others) more schema problems: settings-editor list-schemas names each)")
       )
     }
+    for source in sources { session.recordChanges(of: source, post: loop.post) }
     for case let source as any LiveRowSource in sources { source.startWatching(post: loop.post) }
     let suiteWatch = listsNewSuites ? followSuites(session, loop: loop) : nil
     defer { suiteWatch?.cancel() }

@@ -57,6 +57,12 @@ final class EditorSession {
   var searchMovesFocus = false
   /// How many searches stopped before their end because the next key replaced them.
   var searchesCancelled = 0
+  /// Every change seen since the editor started (``ChangeLog``).
+  var changeLog = ChangeLog()
+  /// Where the changes seen in suites are kept on disk; nil: nowhere.
+  var history: ChangeHistory? = ChangeHistory.user
+  /// Storage key → how many observers were told of its changes, for the counters of `c`.
+  var observersTold: [String: Int] = [:]
 
   init(sources: [any RowSource], isReadOnly: Bool = false) {
     self.sources = sources
@@ -118,6 +124,8 @@ final class EditorSession {
       return handlePrompt(key, prompt: prompt, field: &field)
     case .picking(let row, let choices, let selected):
       return handlePicking(key, row: row, choices: choices, selected: selected)
+    case .changeLog(let selected, let filter):
+      return handleChangeLog(key, selected: selected, filter: filter)
     case .browsing:
       state.message = nil
       searchMovesFocus = false
@@ -194,6 +202,9 @@ final class EditorSession {
       return Damage(layout: true)
     case .reload:
       return reload()
+    case .changeLog:
+      state.mode = .changeLog(selected: 0, key: nil)
+      return Damage(layout: true)
     case .quit:
       state.isFinished = true
       return Damage()

@@ -17,12 +17,15 @@ struct EditorState {
     /// Picking one of `choices` (a `Bool`'s or an enumeration's values, as shown) for one row;
     /// `selected` is the highlighted one. Nothing is stored before Enter.
     case picking(row: Int, choices: [String], selected: Int)
+    /// The change log covers the rows pane: `selected` is the highlighted entry (newest first),
+    /// `key` the key it is filtered to, if any.
+    case changeLog(selected: Int, key: String?)
 
     /// Whether keys go to a line editor (a value or a search being typed).
     var hasField: Bool {
       switch self {
       case .editing, .searching, .prompting: true
-      case .browsing, .overlay, .picking: false
+      case .browsing, .overlay, .picking, .changeLog: false
       }
     }
 
@@ -30,6 +33,12 @@ struct EditorState {
     var ownsStatusLine: Bool {
       if case .picking = self { return true }
       return hasField
+    }
+
+    /// Whether something covers the rows pane (an overlay, the change log).
+    var coversRows: Bool {
+      if case .changeLog = self { return true }
+      return overlay != nil
     }
 
     /// What covers the rows pane, if anything.

@@ -32,6 +32,8 @@ enum EditorCommand: Hashable, Sendable {
   case toggleRedrawCounts
   /// Reads a file or suite again from disk (see ``ReloadableRowSource``).
   case reload
+  /// Shows every change seen since the editor started (``ChangeLog``).
+  case changeLog
   case quit
 }
 
@@ -103,8 +105,11 @@ enum KeyMap {
     KeyBinding(
       keys: [.character("R")], command: .renameKey, label: "R", help: "rename the key"),
     KeyBinding(
-      keys: [.character("c")], command: .toggleRedrawCounts, label: "c",
-      help: "show how often each row was redrawn"),
+      keys: [.character("c")], command: .toggleRedrawCounts, label: "c", help: nil),
+    KeyBinding(
+      // One help line for both: the key list fits 24 lines.
+      keys: [.character("L")], command: .changeLog, label: "c L",
+      help: "counts per row; every change seen, by whom"),
     KeyBinding(
       keys: [.character("r")], command: .reload, label: "r",
       help: "read again from disk (drops a file's edits)", hint: "r reload"),
@@ -136,6 +141,10 @@ enum KeyMap {
   static let pickingHints = ["←→ pick", "Enter save", "Esc cancel"]
   /// The hints for the key bar while a search is typed.
   static let searchingHints = ["Enter keep", "Esc back", "then n/N next/previous"]
+  /// The hints for the key bar while the change log is shown.
+  static let changeLogHints = [
+    "↑↓ move", "f this key/all", "Enter jump", "u undo it", "Esc close",
+  ]
   /// The hints for the key bar while the help or the details are shown.
   static let overlayHints = ["any key: close"]
 

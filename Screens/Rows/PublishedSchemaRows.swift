@@ -11,7 +11,9 @@ import Observation
 /// as another device of it, so edits reach the program's devices. Observable key by key: a
 /// change another process makes redraws that key's row only.
 @MainActor
-final class PublishedSchemaRows: LiveRowSource, ReloadableRowSource, Observable {
+final class PublishedSchemaRows: LiveRowSource, ReloadableRowSource, ChangeReportingSource,
+  Observable
+{
   let title: String
   let location: String
   let kind: RowSourceKind
@@ -21,6 +23,7 @@ final class PublishedSchemaRows: LiveRowSource, ReloadableRowSource, Observable 
   private var observation: ObservationToken?
   /// The stored value of each key of the schema (absent: not stored).
   private var values: [String: Any] = [:]
+  var reportChange: ((SeenChange) -> Void)?
 
   /// Rows for `schema` on its store: the suite in `preferences`, or a new device of the cloud
   /// container on the backend the configuration names.
@@ -135,7 +138,7 @@ final class PublishedSchemaRows: LiveRowSource, ReloadableRowSource, Observable 
   func startWatching(post: @escaping MainJobPoster) {
     guard observation == nil else { return }
     observation = store.observe { [weak self] change in
-      post { self?.reload(change.keys) }
+      post { self?.reload(change.keys, writer: change.writer) }
     }
   }
 
@@ -146,11 +149,14 @@ final class PublishedSchemaRows: LiveRowSource, ReloadableRowSource, Observable 
     if !store.synchronize() {
       if let error = (store as? PropertyListDefaults)?.lastError { throw error }
     }
-    reload(Set(values.keys).union(schema.keys.map(schema.storedKey(of:))))
+    reload(Set(values.keys).union(schema.keys.map(schema.storedKey(of:))), writer: .unknown)
   }
 
-  /// Reads `changedKeys` again and redraws the rows of those whose value differs.
-  private func reload(_ changedKeys: Set<String>) {
+  /// Reads `changedKeys` again and redraws the rows of those whose value differs; reports the
+  /// changes as made by `writer` (nil: this editor).
+  private func reload(_ changedKeys: Set<String>, writer: DefaultsChange.Writer? = nil) {
+    let before = changedKeys.reduce(into: [String: Any?]()) { $0[$1] = values[$1] }
+    defer { reportChanges(before, now: { self.values[$0] }, writer: writer, store: store) }
     for storedKey in changedKeys where schema.key(stored: storedKey) != nil {
       let value = store.storedObject(forKey: storedKey)
       guard !propertyListValuesEqual(values[storedKey], value) else { continue }

@@ -9,7 +9,13 @@ import ObservableDefaults
 /// code here knows a settings class.
 @MainActor
 final class SettingsObjectRows: ReloadableRowSource {
-  private let settings: AnySettings
+  let settings: AnySettings
+  var reportChange: ((SeenChange) -> Void)?
+  /// Storage key → the stored value last seen (`.some(nil)`: not stored), for the change log.
+  var storedValues: [String: Any?] = [:]
+  var changeObservation: ObservationToken?
+  /// Set while the editor writes the object.
+  let writing = EditorWriting()
 
   init(_ settings: AnySettings) {
     self.settings = settings
@@ -91,6 +97,10 @@ final class SettingsObjectRows: ReloadableRowSource {
   }
 
   func setValue(_ value: Any, at index: Int) throws {
+    try writing.during { try write(value, at: index) }
+  }
+
+  private func write(_ value: Any, at index: Int) throws {
     let property = settings.properties[index]
     switch value {
     case let choice as EnumerationCase:
@@ -106,7 +116,7 @@ final class SettingsObjectRows: ReloadableRowSource {
   }
 
   func resetValue(at index: Int) throws {
-    try settings.properties[index].resetValue()
+    try writing.during { try settings.properties[index].resetValue() }
   }
 
   /// Writes what is pending and reads the object's store again (its suite file, or the cloud
@@ -130,7 +140,8 @@ final class SettingsObjectRows: ReloadableRowSource {
   func restore(_ snapshot: RowSnapshot, at index: Int) throws {
     switch snapshot {
     case .defaultValue: try resetValue(at: index)
-    case .stored(let object): try settings.properties[index].setValue(fromPropertyList: object)
+    case .stored(let object):
+      try writing.during { try settings.properties[index].setValue(fromPropertyList: object) }
     case .storedUnder(let key, _):
       throw RowSourceError.unsupported("\(title) has no raw key \(key) to restore")
     }

@@ -8,7 +8,7 @@ import Observation
 /// writes its top-level key) and follows writes from other processes.
 @MainActor
 final class SuiteRows: ExpandableRowSource, LiveRowSource, ReloadableRowSource,
-  KeyEditingRowSource, Observable
+  KeyEditingRowSource, ChangeReportingSource, Observable
 {
   let title: String
   let location: String
@@ -21,6 +21,7 @@ final class SuiteRows: ExpandableRowSource, LiveRowSource, ReloadableRowSource,
   /// rows, as in the file).
   private var values: [PropertyListKey: Any]
   private var tree: PropertyListTreeRows
+  var reportChange: ((SeenChange) -> Void)?
 
   /// The suite the values come from.
   let suiteName: String?
@@ -112,7 +113,7 @@ final class SuiteRows: ExpandableRowSource, LiveRowSource, ReloadableRowSource,
   func startWatching(post: @escaping MainJobPoster) {
     guard observation == nil else { return }
     observation = defaults.observe { [weak self] change in
-      post { self?.reload(change.exactKeys) }
+      post { self?.reload(change.exactKeys, writer: change.writer) }
     }
   }
 
@@ -121,13 +122,26 @@ final class SuiteRows: ExpandableRowSource, LiveRowSource, ReloadableRowSource,
   /// - Throws: The suite's ``PropertyListError`` when the file cannot be written or read.
   func reload() throws {
     if !defaults.synchronize(), let error = defaults.lastError { throw error }
-    reload(Set(values.keys).union(defaults.exactPersistentValues.keys))
+    reload(Set(values.keys).union(defaults.exactPersistentValues.keys), writer: .unknown)
   }
 
   /// Re-reads `changedKeys` from the suite and redraws the rows whose value differs; lays the
-  /// list out again only when keys appeared or disappeared or an open container changed.
-  private func reload(_ changedKeys: Set<PropertyListKey>) {
+  /// list out again only when keys appeared or disappeared or an open container changed; reports
+  /// the changes as made by `writer` (nil: this editor).
+  private func reload(_ changedKeys: Set<PropertyListKey>, writer: DefaultsChange.Writer? = nil) {
     let changedKeys = changedKeys.filter { !describedKeys.contains($0.string) }
+    // The log keeps the last ``ChangeLog/capacity`` changes: a larger burst (a whole file
+    // replaced) reports that many of its keys.
+    let before =
+      reportChange == nil
+      ? [:]
+      : changedKeys.prefix(ChangeLog.capacity).reduce(into: [String: Any?]()) {
+        $0[$1.string] = values[$1]
+      }
+    defer {
+      reportChanges(
+        before, now: { self.values[PropertyListKey($0)] }, writer: writer, store: defaults)
+    }
     let (lines, paths) = tree.taking(
       changedKeys, from: { self.defaults.persistentValue(forKey: $0.string) }, into: &values)
     if let lines { registrar.withMutation(of: self, keyPath: \.tree) { tree.lines = lines } }

@@ -37,4 +37,10 @@ protocol Canvas: AnyObject {
   func setCursor(_ position: (row: Int, column: Int)?)
   /// Shows everything drawn since the last call (one terminal update per frame).
   func present()
+  /// The bytes the last ``present()`` sent to the terminal; nil when not known.
+  var bytesPresented: Int? { get }
+}
+
+extension Canvas {
+  var bytesPresented: Int? { nil }
 }

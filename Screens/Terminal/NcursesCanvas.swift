@@ -10,6 +10,7 @@ final class NcursesCanvas: Canvas {
   private var isEnded = false
   /// Whether roles are painted in colour (asked for, and the terminal has colour).
   let usesColor: Bool
+  private(set) var bytesPresented: Int?
 
   /// Starts curses on the process's terminal (standard input and output).
   ///
@@ -104,7 +105,9 @@ final class NcursesCanvas: Canvas {
 
   func present() {
     wnoutrefresh(window)
+    let before = ThreadWrites.count()
     doupdate()
+    bytesPresented = before.flatMap { before in ThreadWrites.count().map { $0 - before } }
   }
 
   /// Every key waiting in curses' buffer (nodelay: returns at once when none), with the escape

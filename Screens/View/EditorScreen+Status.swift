@@ -36,6 +36,9 @@ extension EditorScreen {
         : " Details of \(session.focusedRow?.name ?? "the row")"
       paintLine(title, layout.statusLine, style: .bold)
       hints = KeyMap.overlayHints
+    case .changeLog(let selected, let key):
+      paintLine(changeLogStatus(selected: selected, key: key), layout.statusLine, style: [])
+      hints = KeyMap.changeLogHints
     case .browsing:
       if state.message == nil { paintLine(contextLine(), layout.statusLine, style: []) }
       hints = KeyMap.browseHints(
@@ -166,6 +169,13 @@ extension EditorScreen {
     }
     if row.key == nil { parts.append("not stored (@ObservableOnly)") }
     if let layerText = row.layerText { parts.append(layerText) }
+    if let key = row.key, let source = session.currentSource,
+      let entry = session.changeLog.latest(key: key, source: ObjectIdentifier(source))
+    {
+      // Before the description: a long one is cut at the edge.
+      parts.insert(
+        "changed \(ChangeHistory.clockTime(entry.time)) by \(entry.change.origin)", at: 1)
+    }
     if case .readOnly(let reason) = row.editing, row.key != nil { parts.append(reason) }
     return parts.joined(separator: " · ")
   }

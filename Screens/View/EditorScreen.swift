@@ -88,12 +88,13 @@ final class EditorScreen {
     // under it are drawn again.
     let messageCover = messageLines().count - (session.state.mode.ownsStatusLine ? 0 : 1)
     defer { self.messageCover = messageCover }
-    if layout == nil || damage.layout || pending.layout || layout?.size != canvas.size
-      || session.state.mode.overlay != nil || scrollToFocus()
+    let paintsAll =
+      layout == nil || damage.layout || pending.layout || layout?.size != canvas.size
+      || session.state.mode.coversRows || scrollToFocus()
       || (messageCover != self.messageCover && max(messageCover, self.messageCover) > 0)
       || (damage.objects && objectsWidth() != layout?.objectsWidth)
       || session.currentSource?.unreadableReason != shownUnreadable
-    {
+    if paintsAll {
       paintAll(keysChanged: pending.layout && !damage.focusPlaced)
     } else {
       for index in pending.rows {
@@ -106,6 +107,18 @@ final class EditorScreen {
     }
     stateCheckedAt = now()
     focusedIdentity = session.focusedRow?.identity
+    canvas.present()
+    presentDownstream(rowsRedrawn: paintsAll ? nil : pending.rows.count)
+  }
+
+  /// Tells the changes drawn in this frame what it did; when that puts a line on the status
+  /// line (the counters of `c` are shown), draws it in a frame of its own.
+  private func presentDownstream(rowsRedrawn: Int?) {
+    guard session.changeLog.hasWaiting else { return }
+    let message = session.state.message
+    session.completeChanges(rowsRedrawn: rowsRedrawn, bytesWritten: canvas.bytesPresented)
+    guard session.state.message != message else { return }
+    paintStatus()
     canvas.present()
   }
 
@@ -173,6 +186,7 @@ final class EditorScreen {
     switch session.state.mode.overlay {
     case .help: paintHelp()
     case .details: paintDetails()
+    case nil where session.state.mode.coversRows: paintChangeLog()
     case nil:
       paintColumnHeadings()
       for index in listed.dropFirst(rowScroll).prefix(layout.visibleCount) { paintRow(index) }
@@ -273,7 +287,7 @@ final class EditorScreen {
     guard let layout else { return }
     let headings = PropertyRow(
       name: "Name", key: "Key", typeName: "Type", value: "Value", editing: .readOnly(""))
-    let counter = layout.counterWidth > 0 ? "Redraws" : ""
+    let counter = layout.counterWidth > 0 ? "Told Redraws" : ""
     canvas.put(
       rowText(headings, marker: " ", counter: counter, in: layout), row: 1,
       column: layout.rowsColumn, style: .bold)
@@ -281,7 +295,7 @@ final class EditorScreen {
 
   private func paintRow(_ index: Int) {
     guard let layout, let source = session.currentSource, !layout.isTooSmall,
-      session.state.mode.overlay == nil, let position = listed.position(of: index)
+      !session.state.mode.coversRows, let position = listed.position(of: index)
     else { return }
     let line = layout.firstListLine + position - rowScroll
     guard position >= rowScroll, line < layout.firstListLine + layout.visibleCount,
@@ -298,7 +312,10 @@ final class EditorScreen {
     let id = RowID(source: state.sourceIndex, row: index)
     let isFocused = index == state.rowIndex
     let isMarked = marks.isMarked(id, at: now())
-    let counter = "\(glyphs.redraws)\(redrawCount(source: state.sourceIndex, row: index))"
+    let told = "\(row.key.map { session.observersTold[$0, default: 0] } ?? 0)"
+    let counter =
+      told + String(repeating: " ", count: max(1, 5 - told.count))
+      + "\(glyphs.redraws)\(redrawCount(source: state.sourceIndex, row: index))"
     var style: TextStyle = row.isModified ? .bold : []
     if shownUnreadable != nil { style.insert(.dim) }  // the last values read: stale
     if isFocused { style.insert(state.pane == .rows ? .reverse : .underline) }

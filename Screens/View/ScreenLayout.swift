@@ -31,7 +31,7 @@ struct ScreenLayout: Equatable {
     }
     objectsWidth = Self.objectsWidth(titles: titles, size: size)
     let rowsWidth = size.columns - objectsWidth - 1
-    counterWidth = showsRedrawCounts ? 9 : 0
+    counterWidth = showsRedrawCounts ? 14 : 0
     let keysDiffer = rows.contains { $0.key != nil && $0.key != $0.name }
     // Below 50 cells the key column would starve the value; `i` shows the key.
     let showsKeyColumn = showsKeys && keysDiffer && rowsWidth >= 50

@@ -29,7 +29,7 @@ extension Invocation {
       return [domain.named] + (output.map { [("output file", $0)] } ?? [])
     case .import(let suite, let input, _):
       return [("suite name", suite), ("input file", input)]
-    case .watch(let suite, let key):
+    case .watch(let suite, let key), .log(let suite, let key):
       return [("suite name", suite)] + (key.map { [("key", $0)] } ?? [])
     case .migrate(let suite, _), .listKeySources(let suite):
       return [("suite name", suite)]

@@ -27,6 +27,8 @@ enum Invocation: Equatable {
   case export(domain: Domain, json: Bool, output: String?)
   case `import`(suite: String, input: String, json: Bool)
   case watch(suite: String, key: String?)
+  /// `log <suite> [key]`: the history of the suite's changes.
+  case log(suite: String, key: String?)
   case migrate(suite: String, dryRun: Bool)
   case cloudStatus(container: String?)
   case listSchemas
@@ -157,6 +159,9 @@ enum Invocation: Equatable {
     case .watch:
       try count(1...2)
       return .watch(suite: try suite(operands[0]), key: operands.count == 2 ? operands[1] : nil)
+    case .log:
+      try count(1...2)
+      return .log(suite: try suite(operands[0]), key: operands.count == 2 ? operands[1] : nil)
     case .migrate:
       guard words.count == 1 else { throw .usage(verb, "wrong number of arguments") }
       return .migrate(suite: try suite(words[0]), dryRun: dryRun)

@@ -3,7 +3,7 @@ enum Verb: String, CaseIterable, Sendable {
   case read
   case readType = "read-type"
   case write, rename, delete, domains, find, export, `import`
-  case watch, migrate
+  case watch, log, migrate
   case listSchemas = "list-schemas"
   case listKeys = "list-keys"
   case describe, range, reset
@@ -22,7 +22,7 @@ enum Verb: String, CaseIterable, Sendable {
     case .find: "<word>"
     case .export: "<suite | file.plist> [--json] [<output> | -]"
     case .import: "<suite> <input | -> [--json]"
-    case .watch: "<suite> [key]"
+    case .watch, .log: "<suite> [key]"
     case .migrate: "<suite> [--dry-run]"
     case .listSchemas: ""
     case .listKeys: "<suite | cloud:container> [--all] | <suite> --source"
@@ -53,6 +53,7 @@ enum Verb: String, CaseIterable, Sendable {
     case .export: "print or save a domain as an XML property list or JSON"
     case .import: "replace a suite's values with those of a property list or JSON"
     case .watch: "print each change to a suite as it happens, until interrupted"
+    case .log: "print the history of a suite's changes, or of one key, oldest first"
     case .migrate:
       "bring a suite to the schema version of this program's settings, or show the changes"
     case .listSchemas: "list the settings schemas programs published"
@@ -158,8 +159,24 @@ enum Verb: String, CaseIterable, Sendable {
       """
     case .watch:
       """
-      Prints one line per change, 'key: old → new' ('(none)' for a missing value), for every \
-      key or only the one given, until SIGINT or SIGTERM, then exits with 0.
+      Prints one line per change, 'time  suite  key: old → new  (origin)' ('(none)' for a \
+      missing value), for every key or only the one given, until SIGINT or SIGTERM, then exits \
+      with 0. The time is local (TZ); the origin says who made the change: another program \
+      that uses ObservableDefaults, by name and process id ('myapp (pid 4711)', from the mark \
+      its writers leave on the file, the extended attribute user.observabledefaults.writer), \
+      'hand edit or other program' (the file changed without that mark), 'migration', or \
+      'unknown' (a file system without extended attributes, a file replaced again before it \
+      was read).
+      """
+    case .log:
+      """
+      Prints the changes the full-screen editor saw in the suite (its own, the program's, \
+      other programs', hand edits), one line each as watch prints them, oldest first; with a \
+      key, only that key's. The history is kept in \
+      $XDG_STATE_HOME/ObservableDefaults/history/<suite>.log (else ~/.local/state/…), mode \
+      0600, at most 256 KiB per suite (about 3,000 changes: past it the oldest half is \
+      dropped). OBSERVABLE_DEFAULTS_HISTORY=0 turns it off: nothing is written, and log \
+      prints nothing.
       """
     case .migrate:
       """

@@ -1,8 +1,10 @@
 import Dispatch
 import Foundation
 import ObservableDefaultsCore
+import SettingsEditor
 
-/// The `watch` verb: one line per change to a suite, `key: old → new`, until SIGINT or SIGTERM.
+/// The `watch` verb: one line per change to a suite, `time  suite  key: old → new  (origin)`,
+/// until SIGINT or SIGTERM.
 enum WatchVerb {
   /// Watches `suite` (only `key` when given) and returns when a termination signal arrives.
   ///
@@ -10,7 +12,7 @@ enum WatchVerb {
   static func run(suite: String, key: String?) throws {
     let defaults = try DefaultsVerbs.suiteDefaults(suite)
     let printer = ChangePrinter(defaults: defaults, suite: suite, key: key)
-    let observation = defaults.observe { change in printer.report(change.keys) }
+    let observation = defaults.observe { change in printer.report(change) }
     defer { observation.cancel() }
     FileHandle.standardError.write(Data("watching \(suite)\n".utf8))
     waitForTerminationSignal()
@@ -34,22 +36,26 @@ enum WatchVerb {
 private final class ChangePrinter: @unchecked Sendable {
   private let defaults: PropertyListDefaults
   private let key: String?
+  private let suite: String
   private let lock = NSLock()
   private var values: [String: Any]
 
   init(defaults: PropertyListDefaults, suite: String, key: String?) {
     self.defaults = defaults
     self.key = key
+    self.suite = suite
     values = defaults.persistentDomain(forName: suite) ?? [:]
   }
 
-  func report(_ keys: Set<String>) {
+  func report(_ change: DefaultsChange) {
     lock.withLock {
-      for changed in keys.sorted() where key == nil || changed == key {
+      for changed in change.keys.sorted() where key == nil || changed == key {
         let new = defaults.persistentValue(forKey: changed)
         guard !propertyListValuesEqual(values[changed], new) else { continue }
-        let line =
-          "\(TerminalText.escaped(changed)): \(Self.text(values[changed])) → \(Self.text(new))\n"
+        let entry = ChangeHistory.Entry(
+          time: Date(), key: TerminalText.escaped(changed), old: Self.text(values[changed]),
+          new: Self.text(new), origin: TerminalText.escaped(change.writer.description))
+        let line = ChangeHistory.text(of: entry, suite: suite) + "\n"
         values[changed] = new
         FileHandle.standardOutput.write(Data(line.utf8))
       }

@@ -67,6 +67,9 @@ func perform(_ invocation: Invocation) throws {
     try TransferVerbs.import(TransferVerbs.input(input), file: input, into: suite, json: json)
   case .watch(let suite, let key):
     try WatchVerb.run(suite: suite, key: key)
+  case .log(let suite, let key):
+    let lines = try LogVerb.run(suite: suite, key: key)
+    if !lines.isEmpty { print(lines) }
   case .migrate(let suite, let dryRun):
     print(try MigrateVerb.run(suite: suite, dryRun: dryRun))
   case .listSchemas:

@@ -2,7 +2,7 @@
 # its published schemas list, then those it stores), write's type flags.
 _settings_editor() {
   local current=${COMP_WORDS[COMP_CWORD]}
-  local verbs="read read-type write rename delete domains find export import watch migrate list-schemas list-keys describe range reset reset-recursively schema cloud help"
+  local verbs="read read-type write rename delete domains find export import watch log migrate list-schemas list-keys describe range reset reset-recursively schema cloud help"
   local options="--readonly --color=auto --color=always --color=never --help --version"
   if [ "$COMP_CWORD" -eq 1 ]; then
     if [[ $current == -* ]]; then
@@ -34,12 +34,12 @@ _settings_editor() {
         mapfile -t COMPREPLY < <(compgen -W "$(settings-editor list-keys "${COMP_WORDS[2]}" \
           2>/dev/null)" -- "$current")
       fi ;;
-    read|read-type|write|rename|delete|export|import|watch|migrate)
+    read|read-type|write|rename|delete|export|import|watch|log|migrate)
       if [ "$COMP_CWORD" -eq 2 ]; then
         mapfile -t COMPREPLY < <(compgen -W "$(settings-editor domains 2>/dev/null)" -- "$current")
         mapfile -t -O "${#COMPREPLY[@]}" COMPREPLY < <(compgen -f -X '!*.plist' -- "$current")
       elif [ "$COMP_CWORD" -eq 3 ] && [[ $current != -* ]] \
-        && [[ " read read-type write rename delete watch " == *" $verb "* ]]; then
+        && [[ " read read-type write rename delete watch log " == *" $verb "* ]]; then
         mapfile -t COMPREPLY < <(compgen -W "$(settings-editor list-keys --all "${COMP_WORDS[2]}" \
           2>/dev/null)" -- "$current")
       elif [ "$verb" = write ] && [[ $current == -* ]]; then

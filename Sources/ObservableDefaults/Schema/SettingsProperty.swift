@@ -101,10 +101,13 @@ extension SettingsProperty where Object: ObservableSettings {
   public func isDefault(_ object: Object) -> Bool { equalsDefault(object, object._$settingsStore) }
 
   /// Removes the stored value so the property reads its default again (no effect on an
-  /// `@ObservableOnly` property). Values under ``previousKeys`` are removed too.
+  /// `@ObservableOnly` property). Values under ``previousKeys`` are removed too. Observers in this
+  /// process are told the change's writer is `DefaultsChange.Writer.reset`.
   /// - Throws: What the store throws when it refuses the removal, such as `PropertyListError`
   ///   while the suite's file does not parse; nothing changes then.
-  public func resetValue(of object: Object) throws { try reset(object, object._$settingsStore) }
+  public func resetValue(of object: Object) throws {
+    try DefaultsChange.Writer.during(.reset) { try reset(object, object._$settingsStore) }
+  }
 
   /// What the next write of the property, or ``migrateStoredValue(of:)``, will change in the
   /// store, for people (tools show it); `nil` when the value is stored under ``key`` in its
@@ -125,7 +128,7 @@ extension SettingsProperty where Object: ObservableSettings {
   /// - Throws: The store's write error (a malformed suite file, a quota); nothing changes then.
   @discardableResult
   public func migrateStoredValue(of object: Object) throws -> Bool {
-    try migrate(object._$settingsStore)
+    try DefaultsChange.Writer.during(.migration) { try migrate(object._$settingsStore) }
   }
 }
 

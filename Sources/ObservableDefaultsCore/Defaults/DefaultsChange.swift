@@ -1,4 +1,5 @@
-/// What changed in a suite: the keys whose value changed, and where the change came from.
+/// What changed in a suite: the keys whose value changed, where the change came from
+/// (``origin``) and who made it (``writer``).
 ///
 /// Keys are told exactly (their Unicode scalars): a write of `"e\u{301}"` is not a change of
 /// `"\u{E9}"`, as in the file. ``keys`` is a `Set<String>`, which holds keys that differ only in
@@ -45,13 +46,22 @@ public struct DefaultsChange: Sendable, Equatable {
   /// Where the change was made.
   public let origin: Origin
 
+  /// Who made the change, as exactly as the system can tell (see ``Writer``): for
+  /// ``Origin/thisProcess`` ``Writer/thisProcess``, ``Writer/reset`` or ``Writer/migration``;
+  /// for ``Origin/otherProcess`` another program, an unmarked write, a device, a migration or
+  /// ``Writer/unknown`` (or ``Writer/thisProcess`` for this process's write to the file that did
+  /// not go through this suite's storage).
+  public let writer: Writer
+
   /// Creates a change.
   ///
   /// - Parameters:
   ///   - keys: The keys whose value changed.
   ///   - origin: Where the change was made.
-  public init(keys: Set<String>, origin: Origin) {
-    self.init(exactKeys: Set(keys.lazy.map { PropertyListKey($0) }), origin: origin)
+  ///   - writer: Who made it; by default as much as `origin` says (``Writer/init(_:)``).
+  public init(keys: Set<String>, origin: Origin, writer: Writer? = nil) {
+    self.init(
+      exactKeys: Set(keys.lazy.map { PropertyListKey($0) }), origin: origin, writer: writer)
   }
 
   /// Creates a change of exact keys.
@@ -59,9 +69,11 @@ public struct DefaultsChange: Sendable, Equatable {
   /// - Parameters:
   ///   - exactKeys: The keys whose value changed.
   ///   - origin: Where the change was made.
-  public init(exactKeys: Set<PropertyListKey>, origin: Origin) {
+  ///   - writer: Who made it; by default as much as `origin` says (``Writer/init(_:)``).
+  public init(exactKeys: Set<PropertyListKey>, origin: Origin, writer: Writer? = nil) {
     changed = .several(exactKeys)
     self.origin = origin
+    self.writer = writer ?? Writer(origin)
   }
 
   /// Creates a change of one key.
@@ -69,9 +81,11 @@ public struct DefaultsChange: Sendable, Equatable {
   /// - Parameters:
   ///   - key: The key whose value changed.
   ///   - origin: Where the change was made.
-  public init(key: String, origin: Origin) {
+  ///   - writer: Who made it; by default as much as `origin` says (``Writer/init(_:)``).
+  public init(key: String, origin: Origin, writer: Writer? = nil) {
     changed = .one(key)
     self.origin = origin
+    self.writer = writer ?? Writer(origin)
   }
 
   /// Whether the value of exactly `key` (its Unicode scalars) changed; builds no set.
@@ -85,7 +99,8 @@ public struct DefaultsChange: Sendable, Equatable {
     }
   }
 
-  /// Two changes are equal when they name the same exact keys and origin.
+  /// Two changes are equal when they name the same exact keys and origin (``writer`` is not
+  /// compared: compare it to tell who made each).
   public static func == (lhs: Self, rhs: Self) -> Bool {
     lhs.origin == rhs.origin && lhs.exactKeys == rhs.exactKeys
   }

@@ -20,7 +20,7 @@ extension NSUbiquitousKeyValueStore {
     guard !plan.steps.isEmpty else { return plan }
     var writes = plan.changedKeys.reduce(into: [String: Any?]()) { $0[$1] = .some(plan.values[$1]) }
     writes[SuiteMigrations.versionKey] = migrations.version
-    try write(writes)
+    try DefaultsChange.Writer.during(.migration) { try write(writes) }
     return plan
   }
 }

@@ -78,22 +78,25 @@ public struct SuiteMigrations: Sendable {
   @discardableResult
   public func apply(to file: PropertyListFile) throws -> SuiteMigrationPlan {
     var plan = SuiteMigrationPlan(recordedVersion: version, steps: [], changedKeys: [], values: [:])
-    _ = try file.updateSnapshot { document in
-      plan = try self.plan(for: document.values.stringKeyed)
-      guard !plan.steps.isEmpty else { return false }
-      var values = [PropertyListKey: Any](exactKeys: plan.values)
-      // The steps see `String` keys, which hold one of keys that differ only in Unicode
-      // normalization: the others stay as they were unless a step changed that key.
-      let changedKeys = Set(plan.changedKeys)
-      for (key, value) in document.values
-      where values[key] == nil && plan.values[key.string] != nil
-        && !changedKeys.contains(key.string)
-      {
-        values[key] = value
+    // The file's mark says `migration`: every process that reads it tells its changes so.
+    _ = try DefaultsChange.Writer.during(.migration) {
+      try file.updateSnapshot { document in
+        plan = try self.plan(for: document.values.stringKeyed)
+        guard !plan.steps.isEmpty else { return false }
+        var values = [PropertyListKey: Any](exactKeys: plan.values)
+        // The steps see `String` keys, which hold one of keys that differ only in Unicode
+        // normalization: the others stay as they were unless a step changed that key.
+        let changedKeys = Set(plan.changedKeys)
+        for (key, value) in document.values
+        where values[key] == nil && plan.values[key.string] != nil
+          && !changedKeys.contains(key.string)
+        {
+          values[key] = value
+        }
+        document.values = values
+        document.values[Self.versionKey] = version
+        return true
       }
-      document.values = values
-      document.values[Self.versionKey] = version
-      return true
     }
     return plan
   }

@@ -11,7 +11,8 @@ package struct AtomicFileWriter {
   ///
   /// The new file keeps the permission bits of the file it replaces (0600 minus the umask for a
   /// new file: preferences are private, as Foundation makes them). On failure the temporary file
-  /// is removed and ``target`` is unchanged.
+  /// is removed and ``target`` is unchanged. The new file carries this process's ``WriterMark``,
+  /// set before the rename: the mark and the contents land together.
   ///
   /// - Returns: The identity of the file written, taken from its descriptor after the rename
   ///   (`fstat`): a `stat` of the path could see another writer's replacement that landed in
@@ -33,6 +34,7 @@ package struct AtomicFileWriter {
       try step("permissions") { try descriptor.setPermissions(existing.permissions) }
     }
     try step("write") { try data.withUnsafeBytes { try descriptor.writeAll($0) } }
+    WriterMark.attach(to: descriptor)
     try step("fsync") { try descriptor.synchronize() }
     try step("rename") { try FileSystem.rename(temporary.path, to: target.path) }
     succeeded = true

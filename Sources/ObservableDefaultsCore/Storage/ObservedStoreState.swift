@@ -25,6 +25,11 @@ extension ObservedStoreState {
     }
   }
 
+  /// How many observers the store has now (every one is told of a change from elsewhere).
+  var observerCount: Int {
+    lock.withLock { observers.count }
+  }
+
   /// Tags ``queue`` so that ``onQueue(_:)`` can tell when it already runs there.
   func tagQueue() {
     queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))

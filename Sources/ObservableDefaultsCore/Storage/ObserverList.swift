@@ -16,6 +16,9 @@ struct ObserverList<Change: Sendable> {
     entries.append((id, handler))
   }
 
+  /// How many handlers there are.
+  var count: Int { entries.count }
+
   /// Removes the handler of `id`.
   mutating func remove(id: UInt64) {
     entries.removeAll { $0.id == id }

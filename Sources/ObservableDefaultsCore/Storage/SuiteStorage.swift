@@ -111,7 +111,8 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
       return changed
     }
     if changed {
-      targets.notify(DefaultsChange(key: key, origin: .thisProcess), excluding: excluded)
+      targets.notify(
+        DefaultsChange(key: key, origin: .thisProcess, writer: .current), excluding: excluded)
     }
   }
 
@@ -131,7 +132,8 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
     }
     if !changedKeys.isEmpty {
       targets.notify(
-        DefaultsChange(exactKeys: changedKeys, origin: .thisProcess), excluding: excluded)
+        DefaultsChange(exactKeys: changedKeys, origin: .thisProcess, writer: .current),
+        excluding: excluded)
     }
   }
 
@@ -218,12 +220,14 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
           let refused = Set(taken.latest.keys).subtracting(changes.keys)
           if wasRead || !refused.isEmpty {
             let values = disk?.document.values ?? [:]
+            // Another writer's version was read under the lock and this one written over it:
+            // its mark is gone, so who made those changes is not known.
             merge(
               values,
               changedKeys: PropertyListDiff.changedKeys(from: allValues(), to: values)
-                .union(refused))
+                .union(refused), writer: .unknown)
           } else {
-            merge([:], changedKeys: [])
+            merge([:], changedKeys: [], writer: .unknown)
           }
           break
         } catch let error as PropertyListError {
@@ -287,7 +291,9 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
         },
         { try file.rereadSnapshot(comparingTo: previous, since: &disk) })
       disk = snapshot ?? PropertyListSnapshot(document: PropertyListDocument(), version: nil)
-      merge(snapshot?.document.values ?? [:], changedKeys: changedKeys)
+      let writer = WriterMark.writer(
+        ofFileAt: file.url.path, readAs: snapshot?.version?.identity)
+      merge(snapshot?.document.values ?? [:], changedKeys: changedKeys, writer: writer)
       FreedMemory.release(afterReplacingDocumentOf: snapshot?.document.values.count ?? 0)
       return nil
     } catch {
@@ -302,9 +308,12 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
 
   /// Makes memory match `disk` (the file's values) for `changedKeys` (the keys in which `disk`
   /// differs from memory, read while no flush could run) without a pending write, and tells
-  /// observers about them. Clears the errors; flushes writes kept back while the file was
-  /// malformed.
-  private func merge(_ disk: [PropertyListKey: Any], changedKeys: Set<PropertyListKey>) {
+  /// observers about them, as changes by `writer`. Clears the errors; flushes writes kept back
+  /// while the file was malformed.
+  private func merge(
+    _ disk: [PropertyListKey: Any], changedKeys: Set<PropertyListKey>,
+    writer: DefaultsChange.Writer
+  ) {
     lock.lock()
     let changedKeys =
       changedKeys.isEmpty || pending.isEmpty ? changedKeys : changedKeys.subtracting(pending.keys)
@@ -317,7 +326,7 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
     let targets = changedKeys.isEmpty ? .none : observers
     lock.unlock()
     if mustFlush { queue.async { self.flushPending() } }
-    targets.notify(DefaultsChange(exactKeys: changedKeys, origin: .otherProcess))
+    targets.notify(DefaultsChange(exactKeys: changedKeys, origin: .otherProcess, writer: writer))
   }
 
   /// Starts following changes of the file on disk (by other processes and hand edits) through

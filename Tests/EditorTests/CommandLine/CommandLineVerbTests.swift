@@ -418,8 +418,14 @@ import Testing
     _ = try editor.run("write", "verbs.watch", "age", "-int", "21")
     _ = try editor.run("write", "verbs.watch", "name", "Bob Smith")
     _ = try editor.run("delete", "verbs.watch", "age")
-    let expected = "age: 20 → 21\nname: (none) → \"Bob Smith\"\nage: 21 → (none)\n"
-    #expect(watcher.wait { $0 == expected } == expected)
+    let expected = """
+      TIME  verbs.watch  age: 20 → 21  (settings-editor (pid N))
+      TIME  verbs.watch  name: (none) → "Bob Smith"  (settings-editor (pid N))
+      TIME  verbs.watch  age: 21 → (none)  (settings-editor (pid N))
+
+      """
+    #expect(
+      normalizedChangeLines(watcher.wait { normalizedChangeLines($0) == expected }) == expected)
     #expect(watcher.stop(with: SIGINT) == 0)
     #expect(watcher.child.process.terminationReason == .exit)
   }
@@ -430,9 +436,49 @@ import Testing
     watcher.wait(onError: true) { $0.contains("watching") }
     _ = try editor.run("write", "verbs.watchkey", "a", "2")
     _ = try editor.run("write", "verbs.watchkey", "b", "-array", "x", "y")
-    let expected = "b: (none) → ( x, y )\n"
-    #expect(watcher.wait { $0 == expected } == expected)
+    let expected = "TIME  verbs.watchkey  b: (none) → ( x, y )  (settings-editor (pid N))\n"
+    #expect(
+      normalizedChangeLines(watcher.wait { normalizedChangeLines($0) == expected }) == expected)
     #expect(watcher.stop(with: SIGTERM) == 0)
+  }
+
+  @Test func watchSaysWhoMadeEachChange() throws {
+    _ = try editor.run("write", "verbs.origins", "a", "1")
+    let watcher = try Watcher(editor, ["verbs.origins"])
+    watcher.wait(onError: true) { $0.contains("watching") }
+    let writer = try editor.start(["write", "verbs.origins", "a", "2"])
+    #expect(writer.finish().status == 0)
+    let program = "verbs.origins  a: 1 → 2  (settings-editor (pid \(writer.processIdentifier)))\n"
+    watcher.wait { $0.hasSuffix(program) }
+    // A hand edit: a new file without the writer's mark.
+    try PropertyListSerialization.data(
+      fromPropertyList: ["a": "\u{1b}[31m"], format: .xml, options: 0
+    )
+    .write(to: suiteFile("verbs.origins"), options: .atomic)
+    let expected = """
+      TIME  verbs.origins  a: 1 → 2  (settings-editor (pid N))
+      TIME  verbs.origins  a: 2 → "\\u{1b}[31m"  (hand edit or other program)
+
+      """
+    #expect(
+      normalizedChangeLines(watcher.wait { normalizedChangeLines($0) == expected }) == expected)
+    #expect(watcher.stop(with: SIGINT) == 0)
+  }
+
+  @Test func watchTellsAMigration() throws {
+    _ = try editor.run("write", "com.example.account", "user_name", "Ann")
+    let watcher = try Watcher(editor, ["com.example.account"])
+    watcher.wait(onError: true) { $0.contains("watching") }
+    #expect(try editor.run("migrate", "com.example.account").status == 0)
+    let expected = """
+      TIME  com.example.account  ObservableDefaults.schemaVersion: (none) → 2  (migration)
+      TIME  com.example.account  displayName: (none) → Ann  (migration)
+      TIME  com.example.account  user_name: Ann → (none)  (migration)
+
+      """
+    #expect(
+      normalizedChangeLines(watcher.wait { normalizedChangeLines($0) == expected }) == expected)
+    #expect(watcher.stop(with: SIGINT) == 0)
   }
 
   // MARK: help

@@ -91,7 +91,7 @@ import Testing
   @Test(arguments: ["bash", "zsh", "fish"])
   func everyVerbOfAKeyCompletesTheSuitesKeys(shell: String) throws {
     let probe = "com.example.schema-probe"
-    for verb in ["read", "read-type", "write", "rename", "delete", "watch"] {
+    for verb in ["read", "read-type", "write", "rename", "delete", "watch", "log"] {
       // The schema's keys, and the keys a suite with no schema stores.
       #expect(
         try complete(["settings-editor", verb, probe, "d"], shell: shell).sorted()
@@ -152,7 +152,7 @@ import Testing
     let (status, text) = try #require(try run("man", ["-l", "-P", "cat", page]))
     #expect(status == 0)
     let verbs = try programVerbs()
-    #expect(verbs.count == 20, "\(verbs)")
+    #expect(verbs.count == 21, "\(verbs)")
     for verb in verbs {
       #expect(text.contains(verb), "\(verb)")
     }
@@ -164,7 +164,7 @@ import Testing
     let verbs = try programVerbs().joined(separator: " ")
     #expect(
       verbs
-        == "read read-type write rename delete domains find export import watch migrate "
+        == "read read-type write rename delete domains find export import watch log migrate "
         + "list-schemas list-keys describe range reset reset-recursively schema cloud help")
     for name in ["settings-editor.bash", "settings-editor.fish"] {
       let text = try String(

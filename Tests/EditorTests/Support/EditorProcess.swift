@@ -77,14 +77,15 @@ struct EditorProcess {
     return output
   }
 
-  /// The preferences folder, and the cloud containers and published schemas beside it (the demo
-  /// has a cloud object); no installed schema folder of the machine is read, and no system
-  /// folder (``system`` stands for `/etc/xdg`).
+  /// The preferences folder, and the cloud containers, published schemas and change history
+  /// beside it (the demo has a cloud object); no installed schema folder of the machine is read,
+  /// no system folder (``system`` stands for `/etc/xdg`), and no history of the user's is written.
   private var environment: [(String, String)] {
     [
       ("XDG_CONFIG_HOME", preferences.path), ("XDG_DATA_HOME", preferences.path + "/data"),
       ("XDG_DATA_DIRS", preferences.path + "/installed"),
       ("XDG_CONFIG_DIRS", system.url.path),
+      ("XDG_STATE_HOME", preferences.path + "/state"), ("TZ", "UTC"),
     ]
   }
 
@@ -92,6 +93,11 @@ struct EditorProcess {
   /// defaults and mandatory values go (it need not exist).
   var system: SystemConfigFolder {
     SystemConfigFolder(preferences.appendingPathComponent("system"))
+  }
+
+  /// The change history of the programs run in this folder.
+  var history: URL {
+    preferences.appendingPathComponent("state/ObservableDefaults/history")
   }
 
   /// Runs the `schema-probe` program (an app with settings of its own) in this folder with

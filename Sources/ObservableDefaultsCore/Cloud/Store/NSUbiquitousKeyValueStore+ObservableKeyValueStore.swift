@@ -50,7 +50,9 @@ extension NSUbiquitousKeyValueStore: ObservableKeyValueStore {
   /// - Writes made in this process through any store object of this backend: synchronously on
   ///   the writing thread, origin `.thisProcess`.
   /// - Server changes, the initial sync and account changes: on the backend's queue, origin
-  ///   `.otherProcess`, only the keys whose value changed.
+  ///   `.otherProcess`, only the keys whose value changed; one change per device whose records
+  ///   made it (writer ``DefaultsChange/Writer/device(_:)``; keys that an account change
+  ///   removed: ``DefaultsChange/Writer/unknown``).
   /// - Quota violations change no value and are not reported here (see
   ///   ``didChangeExternallyNotification``).
   ///
@@ -62,11 +64,11 @@ extension NSUbiquitousKeyValueStore: ObservableKeyValueStore {
     device.addObserver { change in
       switch change.reason {
       case nil:
-        handler(change.defaultsChange(origin: .thisProcess))
+        handler(change.defaultsChange(writer: .current))
       case NSUbiquitousKeyValueStoreQuotaViolationChange:
         break
       default:
-        handler(change.defaultsChange(origin: .otherProcess))
+        for defaultsChange in change.defaultsChangesFromContainer() { handler(defaultsChange) }
       }
     }
   }

@@ -11,6 +11,9 @@ struct CloudChange: Sendable {
   /// Apple's change reason (``NSUbiquitousKeyValueStoreServerChange`` …) for changes that came
   /// from the container or a quota violation; nil for a write made in this process.
   let reason: Int?
+  /// Key → the device whose record made the change (``CloudTimestamp/device``), for changes
+  /// that came from the container; empty otherwise.
+  let devices: [String: String]
 
   /// A change of one key: its value changed, or a write of it was refused.
   ///
@@ -20,6 +23,7 @@ struct CloudChange: Sendable {
   init(key: String, reason: Int? = nil) {
     changed = .one(key)
     self.reason = reason
+    devices = [:]
   }
 
   /// A change of `keys`, each named once.
@@ -27,9 +31,11 @@ struct CloudChange: Sendable {
   /// - Parameters:
   ///   - keys: The keys whose values changed, or whose writes were refused.
   ///   - reason: Apple's change reason; nil for a write made in this process.
-  init(keys: [String], reason: Int?) {
+  ///   - devices: Key → the device whose record made the change, for changes from the container.
+  init(keys: [String], reason: Int?, devices: [String: String] = [:]) {
     changed = keys.count == 1 ? .one(keys[0]) : .several(keys)
     self.reason = reason
+    self.devices = devices
   }
 
   /// The keys concerned, each once.
@@ -40,11 +46,26 @@ struct CloudChange: Sendable {
     }
   }
 
-  /// The change as a ``DefaultsChange`` from `origin` (one key needs no set).
-  func defaultsChange(origin: DefaultsChange.Origin) -> DefaultsChange {
+  /// The change as a ``DefaultsChange`` of this process, made by `writer` (one key needs no
+  /// set).
+  func defaultsChange(writer: DefaultsChange.Writer) -> DefaultsChange {
     switch changed {
-    case .one(let key): DefaultsChange(key: key, origin: origin)
-    case .several(let keys): DefaultsChange(keys: Set(keys), origin: origin)
+    case .one(let key): DefaultsChange(key: key, origin: .thisProcess, writer: writer)
+    case .several(let keys): DefaultsChange(keys: Set(keys), origin: .thisProcess, writer: writer)
+    }
+  }
+
+  /// The change from the container as ``DefaultsChange``s from other processes: one per
+  /// device whose records made it (``DefaultsChange/Writer/device(_:)``), in the order of
+  /// device identifiers, then one of the keys no record names (``DefaultsChange/Writer/unknown``:
+  /// keys an account change removed).
+  func defaultsChangesFromContainer() -> [DefaultsChange] {
+    var byWriter: [DefaultsChange.Writer: Set<String>] = [:]
+    for key in keys {
+      byWriter[devices[key].map(DefaultsChange.Writer.device) ?? .unknown, default: []].insert(key)
+    }
+    return byWriter.sorted { "\($0.key)" < "\($1.key)" }.map {
+      DefaultsChange(keys: $0.value, origin: .otherProcess, writer: $0.key)
     }
   }
 }

@@ -368,6 +368,7 @@ final class CloudDevice: ObservedStoreState, @unchecked Sendable {
   private func merge(_ batch: CloudRecordBatch, reason: Int) {
     let (records, refusals) = Self.admitted(batch)
     var changedKeys: [String] = []
+    var devices: [String: String] = [:]
     lock.lock()
     for key in records.keys { refused[key] = nil }
     refused.merge(refusals) { _, new in new }
@@ -375,7 +376,10 @@ final class CloudDevice: ObservedStoreState, @unchecked Sendable {
     for (key, record) in records {
       clock.observe(record.timestamp)
       if let local = copy.record(forKey: key), local.timestamp >= record.timestamp { continue }
-      if !propertyListValuesEqual(copy.value(forKey: key), record.value) { changedKeys.append(key) }
+      if !propertyListValuesEqual(copy.value(forKey: key), record.value) {
+        changedKeys.append(key)
+        devices[key] = record.timestamp.device
+      }
       copy.apply(record, forKey: key)
     }
     // Writes kept back (before the first sync, or while the container was unreadable) go out now.
@@ -385,7 +389,7 @@ final class CloudDevice: ObservedStoreState, @unchecked Sendable {
     let targets = changedKeys.isEmpty ? .none : observers
     lock.unlock()
     if mustSave { queue.async { self.save() } }
-    targets.notify(CloudChange(keys: changedKeys, reason: reason))
+    targets.notify(CloudChange(keys: changedKeys, reason: reason, devices: devices))
   }
 
   /// Replaces the copy with another account's records, dropping writes not yet saved (Apple:
@@ -406,7 +410,9 @@ final class CloudDevice: ObservedStoreState, @unchecked Sendable {
     let targets = observers
     lock.unlock()
     targets.notify(
-      CloudChange(keys: Array(changedKeys), reason: NSUbiquitousKeyValueStoreAccountChange))
+      CloudChange(
+        keys: Array(changedKeys), reason: NSUbiquitousKeyValueStoreAccountChange,
+        devices: records.filter { changedKeys.contains($0.key) }.mapValues(\.timestamp.device)))
   }
 
   /// The records of `batch` without the ones stamped more than

@@ -1,0 +1,160 @@
+package import Foundation
+import ObservableDefaultsCore
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The history of a suite's changes on disk: one private file per suite that the editor appends
+/// every change it sees to (its own, the program's, other programs', hand edits) and the
+/// command-line verbs that write a suite append theirs to; `settings-editor log SUITE [KEY]`
+/// reads it.
+///
+/// The files are `$XDG_STATE_HOME/ObservableDefaults/history/<suite>.log` (else
+/// `~/.local/state/…`, as the XDG Base Directory specification says for state: "actions
+/// history"), mode 0600 in folders of mode 0700. Each is bounded: once a file is above
+/// ``maximumBytes`` its oldest lines are dropped down to half of it. `OBSERVABLE_DEFAULTS_HISTORY=0`
+/// turns the history off (nothing is written or read).
+///
+/// One line per change, fields separated by tabs: the time in UTC (ISO 8601), the key, the old
+/// and the new value on one line, who made it. Every field goes through ``TerminalText``, so no
+/// tab, line break or terminal control is ever in a field, nor reaches a terminal that shows it.
+package struct ChangeHistory: Sendable {
+  /// One change in a history.
+  package struct Entry: Equatable, Sendable {
+    package var time: Date
+    package var key: String
+    /// The old and new values as one line of text each (`(none)`: not stored).
+    package var old: String
+    package var new: String
+    /// Who made it, e.g. `this editor`, `myapp (pid 4711)`, `hand edit or other program`.
+    package var origin: String
+
+    package init(time: Date, key: String, old: String, new: String, origin: String) {
+      self.time = time
+      self.key = key
+      self.old = old
+      self.new = new
+      self.origin = origin
+    }
+  }
+
+  /// The largest a suite's history file grows: 256 KiB (about 3,000 changes). A file above it
+  /// is cut to its newest half.
+  package static let maximumBytes = 256 * 1024
+
+  /// The folder of the history files.
+  package let folder: URL
+
+  package init(folder: URL) {
+    self.folder = folder
+  }
+
+  /// The user's history: `$XDG_STATE_HOME/ObservableDefaults/history` (an absolute
+  /// `XDG_STATE_HOME`, else `~/.local/state`); nil when `OBSERVABLE_DEFAULTS_HISTORY` is `0`.
+  package static var user: ChangeHistory? {
+    user(environment: ProcessInfo.processInfo.environment)
+  }
+
+  /// ``user`` for `environment`.
+  package static func user(environment: [String: String]) -> ChangeHistory? {
+    guard environment["OBSERVABLE_DEFAULTS_HISTORY"] != "0" else { return nil }
+    let state = HomeFolder.baseFolder(
+      "XDG_STATE_HOME", fallback: ".local/state", environment: environment)
+    return ChangeHistory(
+      folder: state.appendingPathComponent("ObservableDefaults/history", isDirectory: true))
+  }
+
+  /// The file of `suite`.
+  package func file(suite: String) -> URL {
+    folder.appendingPathComponent(suite + ".log", isDirectory: false)
+  }
+
+  /// Appends `entry` to the history of `suite`, then bounds the file.
+  ///
+  /// - Throws: ``PropertyListError`` when the folder or the file cannot be made or written.
+  package func append(_ entry: Entry, suite: String) throws {
+    let url = file(suite: suite)
+    try PrivateFolder.create(folder, for: url)
+    let line = Self.line(entry)
+    let descriptor = Glibc.open(
+      url.path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+    guard descriptor >= 0 else {
+      throw PropertyListError(
+        file: url, kind: .unwritable, reason: String(cString: strerror(errno)))
+    }
+    defer { close(descriptor) }
+    let written = line.utf8CString.withUnsafeBufferPointer {
+      write(descriptor, $0.baseAddress, $0.count - 1)
+    }
+    guard written == line.utf8.count else {
+      throw PropertyListError(file: url, kind: .unwritable, reason: "short write")
+    }
+    var status = stat()
+    if fstat(descriptor, &status) == 0, Int(status.st_size) > Self.maximumBytes {
+      try trim(url)
+    }
+  }
+
+  /// Drops the oldest lines of the file at `url` down to half of ``maximumBytes``, replacing it
+  /// atomically.
+  private func trim(_ url: URL) throws {
+    let data = try Data(contentsOf: url)
+    var start = max(0, data.count - Self.maximumBytes / 2)
+    while start < data.count, start > 0, data[data.startIndex + start - 1] != UInt8(ascii: "\n") {
+      start += 1
+    }
+    try AtomicFileWriter.writeRegularFile(data.dropFirst(start), to: url)
+  }
+
+  /// The changes in the history of `suite`, oldest first; with `key`, only that key's.
+  /// A line that is not an entry is skipped.
+  ///
+  /// - Throws: The error of reading the file (none when there is no file).
+  package func entries(suite: String, key: String? = nil) throws -> [Entry] {
+    let url = file(suite: suite)
+    guard FileManager.default.fileExists(atPath: url.path) else { return [] }
+    let text = String(decoding: try Data(contentsOf: url), as: UTF8.self)
+    return text.split(separator: "\n").compactMap(Self.entry).filter {
+      key == nil || $0.key == TerminalText.escaped(key ?? "")
+    }
+  }
+
+  /// One line of a history file.
+  static func line(_ entry: Entry) -> String {
+    [
+      timestampFormat.format(entry.time), entry.key, entry.old, entry.new, entry.origin,
+    ].map(TerminalText.escaped).joined(separator: "\t") + "\n"
+  }
+
+  /// The entry of one line, nil when it is not one.
+  private static func entry(_ line: Substring) -> Entry? {
+    let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+    guard fields.count == 5, let time = try? timestampFormat.parse(fields[0]) else { return nil }
+    return Entry(time: time, key: fields[1], old: fields[2], new: fields[3], origin: fields[4])
+  }
+
+  /// `2026-12-05T21:03:04Z`.
+  private static let timestampFormat = Date.ISO8601FormatStyle()
+
+  /// A change for people, one line: `2026-12-05 21:03:04  com.app  age: 1 → 2  (myapp (pid 4711))`,
+  /// the time in the local time zone (`TZ`).
+  package static func text(of entry: Entry, suite: String) -> String {
+    "\(localTime(entry.time))  \(TerminalText.escaped(suite))  \(entry.key): \(entry.old) → "
+      + "\(entry.new)  (\(entry.origin))"
+  }
+
+  /// `2026-12-05 21:03:04` in the local time zone.
+  package static func localTime(_ date: Date) -> String {
+    let style = Date.VerbatimFormatStyle(
+      format:
+        "\(year: .defaultDigits)-\(month: .twoDigits)-\(day: .twoDigits) \(hour: .twoDigits(clock: .twentyFourHour, hourCycle: .zeroBased)):\(minute: .twoDigits):\(second: .twoDigits)",
+      timeZone: .current, calendar: Calendar(identifier: .gregorian))
+    return style.format(date)
+  }
+
+  /// `21:03:04` in the local time zone.
+  package static func clockTime(_ date: Date) -> String {
+    String(localTime(date).suffix(8))
+  }
+}
