@@ -289,9 +289,10 @@ extension Driver {
 
   /// python3 rewrites the file in place while one of our writers writes another key: with the
   /// lock slowly (emptied, left empty 0.7 s, then 12 pieces 20 ms apart), and both writes must
-  /// stay; without it at once (one `pwrite`, 0–30 ms, then `ftruncate`: a shorter text leaves the
-  /// old one's tail after `</plist>` meanwhile), and either write may be lost (python read the
-  /// file before our writer replaced it), but nothing else may change. (An unlocked program that
+  /// stay; without it at once (one `pwrite`, then `ftruncate`; half the time 50–300 ms apart,
+  /// our write starting between them: a shorter text leaves the old one's tail after `</plist>`
+  /// meanwhile), and either write may be lost (python read the file before our writer replaced
+  /// it), but nothing else may change. (An unlocked program that
   /// leaves the file empty for longer than a reader's half-written retries could lose every key:
   /// the empty file is then what is on disk.)
   private func inPlaceRewrite(locked: Bool) -> String {
@@ -301,11 +302,13 @@ extension Driver {
     let (theirValue, ourValue) = (smallValue(), anyValue())
     suite.touch(theirs)
     counts.foreignWrites += 1
-    let pause = locked ? 0 : Int.random(in: 0...30, using: &random)
+    // Unlocked, half the time with a pause of 50-300 ms before the cut, our write starting in it.
+    let pause = !locked && chance(50) ? Int.random(in: 50...300, using: &random) : 0
     let request = helperSend([
       "inplace", suite.path, locked ? "1" : "0", theirs, theirValue, locked ? "1" : "0",
       "\(pause)",
     ])
+    if pause > 0 { helperProgress(request, "written") }
     let outcome = perform(
       "set \(ours) \(ourValue)", on: suite, slot: Int.random(in: 0...1, using: &random),
       changes: [(ours, ourValue)])

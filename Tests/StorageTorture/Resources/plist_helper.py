@@ -10,7 +10,8 @@
 #   inplace PATH LOCK KEYHEX CODE SLOW PAUSE
 #                               -> rewrite the same file in place (open, write, PAUSE ms, then
 #                                  truncate: a shorter text leaves the old one's tail after
-#                                  </plist> meanwhile); LOCK 1
+#                                  </plist> meanwhile; with a PAUSE, "NUMBER~ written" is printed
+#                                  before it, while the command runs); LOCK 1
 #                                  takes the suite's lock as ObservableDefaults does (flock of
 #                                  .NAME.lock, checked to still be at its path, removed after);
 #                                  SLOW 1 empties the file and closes it, leaves it empty 0.7 s
@@ -176,7 +177,9 @@ def write_in_place(path, data, slow, pause):
             if slow:
                 time.sleep(0.02)
             os.pwrite(descriptor, data[start:start + size], start)
-        time.sleep(pause)
+        if pause:
+            progress("written")
+            time.sleep(pause)
         os.ftruncate(descriptor, len(data))
     finally:
         os.close(descriptor)
@@ -265,6 +268,12 @@ def run(fields):
     if command == "shift":
         return shift(path, fields[2])
     return "error unknown command " + command
+
+
+def progress(word):
+    """Says how far the running command got (`NUMBER~ WORD`), before its answer."""
+    sys.stdout.write("%s~ %s\n" % (number, word))
+    sys.stdout.flush()
 
 
 for line in sys.stdin:
