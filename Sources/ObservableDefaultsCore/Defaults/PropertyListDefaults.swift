@@ -220,9 +220,10 @@ open class PropertyListDefaults: UserDefaults {
     try write([PropertyListKey: Any?](exactKeys: values), excluding: excluding)
   }
 
-  /// ``write(_:excluding:)`` by exact key: keys that differ only in Unicode normalization (`é`
-  /// as U+00E9 and as `e` U+0301), which a `[String: Any?]` cannot hold apart, are the distinct
-  /// keys they are in the file — a key renamed from one form to the other is one write.
+  /// Stores (or with nil removes) several values together by exact key, as the form with
+  /// `String` keys does: keys that differ only in Unicode normalization (`é` as U+00E9 and as
+  /// `e` U+0301), which a `[String: Any?]` cannot hold apart, are the distinct keys they are in
+  /// the file — a key renamed from one form to the other is one write.
   ///
   /// - Parameters:
   ///   - values: Key → a property-list value, a `URL`, or nil to remove the key.
