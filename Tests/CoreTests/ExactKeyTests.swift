@@ -1,8 +1,9 @@
 import Foundation
-import ObservableDefaultsCore
 import ObservableDefaultsTesting
 import TestSupport
 import Testing
+
+@testable import ObservableDefaultsCore
 
 /// Keys that differ only in Unicode normalization (`é` as U+00E9 and as `e` U+0301) are two
 /// keys of a suite, as in the file, python's `plistlib`, CoreFoundation and Apple's Foundation:
@@ -139,6 +140,54 @@ import Testing
       try defaults.flush()
       #expect(try PythonPlistlib.read(url) == #"[('k', 'e\u0301')]"#)
       #expect(told.all.map(\.exactKeys) == [["k"]])
+    }
+  }
+
+  /// Another program rewrites the XML suite in place with a shorter text (one `pwrite`, then
+  /// `ftruncate`, as python's `os.pwrite` and `os.ftruncate` do) while our writer writes another
+  /// key: between the two calls the file is the new text and the old one's tail. Foundation's
+  /// parser ignores what follows `</plist>` and keys its dictionary by `String`, so the writer
+  /// read one form where the file holds two and wrote the merged document (storage-torture
+  /// seed 2028, step 2867: values moved between the two forms). The writer reads it again after
+  /// its pauses, and refuses it while it stays so; once cut, the write keeps both forms.
+  @Test func aWriterNeverTakesAFileCutShortInPlaceForItsNewTextMerged() async throws {
+    try await withTemporaryFolder { folder in
+      let url = try bothForms(in: folder, binary: false)
+      let new = try Data(contentsOf: url)
+      // The version before held a longer value: its tail follows the new text's `</plist>`.
+      try PythonPlistlib.write(
+        [(Self.composed, "composed"), (Self.decomposed, "decomposed"), ("long", "a long value")],
+        to: url, binary: false)
+      let halfWritten = new + (try Data(contentsOf: url))[new.count...]
+      try halfWritten.write(to: url)
+      let file = PropertyListFile(url: url)
+      #expect(throws: PropertyListError.self) { try file.apply(["other": .set("x")]) }
+      #expect(PropertyListCounters.counts(for: url).halfWrittenRetries == 3)
+      #expect(try Data(contentsOf: url) == halfWritten)
+      let handle = try FileHandle(forWritingTo: url)
+      try handle.truncate(atOffset: UInt64(new.count))
+      try handle.close()
+      _ = try file.apply(["other": .set("x")])
+      try expectBothFormsBeside(other: "x", in: url)
+    }
+  }
+
+  /// A key renamed to its other form in normalisation is one write of two keys: `write(_:)` by
+  /// exact key (a `[String: Any?]` holds only one of them).
+  @Test(arguments: [true, false])
+  func aKeyRenamedToItsOtherFormIsOneWriteOfBothKeys(binary: Bool) async throws {
+    try await withTemporaryFolder { folder in
+      let url = folder.file("rename.plist")
+      try PythonPlistlib.write([(Self.composed, "v"), ("other", "x")], to: url, binary: binary)
+      let defaults = PropertyListDefaults(fileURL: url)
+      var rename: [PropertyListKey: Any?] = [:]
+      rename.updateValue(nil, forKey: PropertyListKey(Self.composed))
+      rename[PropertyListKey(Self.decomposed)] = "v"
+      try defaults.write(rename)
+      try defaults.flush()
+      #expect(try PythonPlistlib.read(url) == #"[('e\u0301', 'v'), ('other', 'x')]"#)
+      #expect(
+        Set(defaults.exactPersistentValues.keys) == [PropertyListKey(Self.decomposed), "other"])
     }
   }
 

@@ -238,6 +238,45 @@ import Testing
     #expect(defaults.lastError == nil)
   }
 
+  /// A reader's shared lock on the lock file a killed writer left is released even when a copy
+  /// of its descriptor outlives the close (one a forked child inherited, or one a failed `close`
+  /// left open, as libfiu makes it in storage-torture's `io-failure` step): this process's next
+  /// writer locks at once instead of waiting for itself for good.
+  @Test func aLockWhoseDescriptorOutlivesItsCloseIsReleased() async throws {
+    let folder = try TemporaryFolder()
+    let url = folder.file("suite.plist")
+    let lockURL = FileLock.url(guarding: url)
+    #expect(FileManager.default.createFile(atPath: lockURL.path, contents: nil))
+    let reader = ReaderLock(guarding: url)
+    let copy = try #require(Self.copyOfDescriptor(of: lockURL))
+    defer { _ = close(copy) }
+    reader.release()
+    // A thread of its own: without the release it waits in flock(2) until `copy` is closed.
+    let written = NSCondition()
+    nonisolated(unsafe) var isWritten = false
+    Thread {
+      _ = try? PropertyListFile(url: url).apply(["k": .set(1)])
+      written.withLock { isWritten = true }
+    }.start()
+    #expect(await poll(within: .seconds(5)) { written.withLock { isWritten } })
+    #expect(try foundationRead(url)["k"] as? Int == 1)
+  }
+
+  /// A new descriptor of the open file description this process has open at `url`
+  /// (`/proc/self/fd`, `dup(2)`), or nil.
+  private static func copyOfDescriptor(of url: URL) -> Int32? {
+    let path = url.resolvingSymlinksInPath().path
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+    for name in names {
+      guard let number = Int32(name),
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + name))
+          == path
+      else { continue }
+      return dup(number)
+    }
+    return nil
+  }
+
   @Test func aNewSuitesFirstWriteMakesNoPause() throws {
     let folder = try TemporaryFolder()
     let url = folder.file("new.plist")

@@ -249,6 +249,24 @@ import Testing
     }
   }
 
+  /// A file another program rewrites in place with a shorter text: until it cuts the file, the
+  /// old text's tail follows `</plist>`. Foundation's parser ignores it (and merges keys that
+  /// differ only in Unicode normalization): refused, so readers and writers read it again.
+  @Test func textAfterThePlistEndIsRefusedAndCommentsAreNot() async throws {
+    try await withTemporaryFolder { folder in
+      let old = xml("<string>a longer value</string>")
+      let new = xml("<string>short</string>")
+      let halfWritten = new + old[new.count...]
+      #expect(
+        try refusal(of: halfWritten, in: folder)
+          == "XML property list, line 5: text follows </plist> (a file being written in place?)")
+      #expect(try refusal(of: new + Data("garbage".utf8), in: folder) != nil)
+      let allowed = new + Data("\n<!-- </plist> x -->\n<?done?>\n  \n".utf8)
+      let document = try PropertyListFile(url: folder.file("x")).document(from: allowed)
+      #expect(document.values["k"] as? String == "short")
+    }
+  }
+
   @Test func everyFixtureStillReads() async throws {
     let names = try FileManager.default.contentsOfDirectory(
       atPath: PropertyListFileTests.fixtures.path

@@ -92,6 +92,19 @@ final class Driver {
     return nextHelperRequest
   }
 
+  /// Waits until the python helper says command `request`, still running, got as far as `word`
+  /// (its line `NUMBER~ WORD`).
+  ///
+  /// - Returns: Whether it said so in time.
+  @discardableResult
+  func helperProgress(_ request: Int, _ word: String, within deadline: Duration = .seconds(30))
+    -> Bool
+  {
+    helper.waitForLine(from: helperStarts[request] ?? 0, within: deadline) {
+      $0 == "\(request)~ \(word)"
+    } != nil
+  }
+
   /// The answer lines to the helper's command `request` (its number left out).
   func helperAnswer(_ request: Int, within deadline: Duration = .seconds(120)) -> [String] {
     let prefix = "\(request) "

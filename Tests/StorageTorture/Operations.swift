@@ -114,9 +114,12 @@ extension Driver {
     case 0, 1:
       perform("remove \(key)", on: suite, slot: slot, changes: [(key, nil)])
     case 2:
-      let new = Pool.hex(pick(Pool.allKeys))
-      // `write(_:)` takes a `[String: Any?]`, which cannot hold two keys equal as `String`s.
-      guard ValueCode.key(Substring(new)) != ValueCode.key(Substring(key)) else { fallthrough }
+      // Often to the key's other form in normalisation (equal as Swift `String`s).
+      let pair = Pool.normalisationPairs.first { Pool.hex($0.0) == key || Pool.hex($0.1) == key }
+      let new =
+        pair.map { Pool.hex($0.0) == key ? Pool.hex($0.1) : Pool.hex($0.0) }
+        .flatMap { chance(50) ? $0 : nil } ?? Pool.hex(pick(Pool.allKeys))
+      guard new != key else { fallthrough }
       let value = suite.lastValues[key] ?? smallValue()
       perform(
         "rename \(key) \(new) \(value)", on: suite, slot: slot, changes: [(key, nil), (new, value)])
@@ -203,9 +206,9 @@ extension Driver {
     let suite = chance(25) ? (suites["full"] ?? mainSuite()) : mainSuite()
     let point = pick([
       "posix/io/rw/write", "posix/io/rw/pwrite", "posix/io/sync/fsync", "posix/io/dir/rename",
-      // Not close: libfiu fails it without closing, which Linux never does (a descriptor left
-      // open keeps its flock, and the writer then waits for itself).
-      "posix/io/oc/open", "posix/io/rw/read", "posix/io/rw/*",
+      // close too: libfiu fails it without closing (Linux always closes), and a descriptor left
+      // open must not keep its flock (the writer would then wait for itself).
+      "posix/io/oc/open", "posix/io/oc/close", "posix/io/rw/read", "posix/io/rw/*",
     ])
     let key = Pool.hex(pick(Pool.allKeys))
     let value = suite.name == "full" ? smallValue() : anyValue()
@@ -286,9 +289,10 @@ extension Driver {
 
   /// python3 rewrites the file in place while one of our writers writes another key: with the
   /// lock slowly (emptied, left empty 0.7 s, then 12 pieces 20 ms apart), and both writes must
-  /// stay; without it at
-  /// once (one `pwrite`, then `ftruncate`), and either write may be lost (python read the file
-  /// before our writer replaced it), but nothing else may change. (An unlocked program that
+  /// stay; without it at once (one `pwrite`, then `ftruncate`; half the time 50–300 ms apart,
+  /// our write starting between them: a shorter text leaves the old one's tail after `</plist>`
+  /// meanwhile), and either write may be lost (python read the file before our writer replaced
+  /// it), but nothing else may change. (An unlocked program that
   /// leaves the file empty for longer than a reader's half-written retries could lose every key:
   /// the empty file is then what is on disk.)
   private func inPlaceRewrite(locked: Bool) -> String {
@@ -298,9 +302,13 @@ extension Driver {
     let (theirValue, ourValue) = (smallValue(), anyValue())
     suite.touch(theirs)
     counts.foreignWrites += 1
+    // Unlocked, half the time with a pause of 50-300 ms before the cut, our write starting in it.
+    let pause = !locked && chance(50) ? Int.random(in: 50...300, using: &random) : 0
     let request = helperSend([
       "inplace", suite.path, locked ? "1" : "0", theirs, theirValue, locked ? "1" : "0",
+      "\(pause)",
     ])
+    if pause > 0 { helperProgress(request, "written") }
     let outcome = perform(
       "set \(ours) \(ourValue)", on: suite, slot: Int.random(in: 0...1, using: &random),
       changes: [(ours, ourValue)])

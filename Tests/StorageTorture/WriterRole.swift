@@ -6,7 +6,8 @@ import ObservableDefaultsCore
 /// acknowledged) or `fail ID MESSAGE` when the write or the flush threw:
 ///
 /// - `ID set KEYHEX CODE`, `ID remove KEYHEX`, `ID rename OLDHEX NEWHEX CODE` (one write of both
-///   keys), `ID sync` (`synchronize()`);
+///   keys, by exact key: also between keys equal as Swift `String`s), `ID sync`
+///   (`synchronize()`);
 /// - a command prefixed with `fiu POINT PROBABILITY` runs its write and flush with libfiu failing
 ///   the calls of `POINT` (`posix/io/rw/write`, …) at random (the process runs under `fiu-run -x`);
 /// - a command prefixed with `alloc BYTES` runs its flush with every allocation of at least BYTES
@@ -69,15 +70,17 @@ enum WriterRole {
       }
       return value
     }
-    let values: [String: Any?]
+    // By exact key: a rename between keys that differ only in Unicode normalization is one
+    // write of two keys (a `[String: Any?]` would hold one).
+    var values: [PropertyListKey: Any?] = [:]
     switch fields.first {
-    case "set": values = [try key(1): try value(2)]
-    case "remove": values = [try key(1): nil]
+    case "set": values[PropertyListKey(try key(1))] = try value(2)
+    case "remove": values.updateValue(nil, forKey: PropertyListKey(try key(1)))
     case "rename":
-      let (old, new) = (try key(1), try key(2))
-      // A `[String: Any?]` literal with two keys equal as `String`s traps.
-      guard old != new else { throw BadCommand(description: "rename between equal keys") }
-      values = [old: nil, new: try value(3)]
+      let (old, new) = (PropertyListKey(try key(1)), PropertyListKey(try key(2)))
+      guard old != new else { throw BadCommand(description: "rename of a key to itself") }
+      values.updateValue(nil, forKey: old)
+      values[new] = try value(3)
     case "sync":
       guard defaults.synchronize() else {
         throw BadCommand(

@@ -288,9 +288,22 @@ open class PropertyListDefaults: UserDefaults {
   ///   - excluding: An observation not to tell about this write.
   /// - Throws: The errors of ``write(_:forKey:excluding:)``. Nothing is applied on failure.
   public func write(_ values: [String: Any?], excluding: ObservationToken? = nil) throws {
+    try write([PropertyListKey: Any?](exactKeys: values), excluding: excluding)
+  }
+
+  /// Stores (or with nil removes) several values together by exact key, as the form with
+  /// `String` keys does: keys that differ only in Unicode normalization (`é` as U+00E9 and as
+  /// `e` U+0301), which a `[String: Any?]` cannot hold apart, are the distinct keys they are in
+  /// the file — a key renamed from one form to the other is one write.
+  ///
+  /// - Parameters:
+  ///   - values: Key → a property-list value, a `URL`, or nil to remove the key.
+  ///   - excluding: An observation not to tell about this write.
+  /// - Throws: The errors of ``write(_:forKey:excluding:)``. Nothing is applied on failure.
+  public func write(_ values: [PropertyListKey: Any?], excluding: ObservationToken? = nil) throws {
     let changes = try values.reduce(into: [PropertyListKey: PropertyListChange]()) {
       changes, entry in
-      changes[PropertyListKey(entry.key)] = try change(entry.value, forKey: entry.key)
+      changes[entry.key] = try change(entry.value, forKey: entry.key.string)
     }
     try refuseMandatory(values.keys)
     try storage.write(changes, excluding: excluding?.id)

@@ -50,13 +50,16 @@ struct FileLock {
         return
       }
       // The holder before us removed this lock file: lock the one at the path now.
+      descriptor.unlock()
       descriptor.close()
     }
   }
 
-  /// Removes the lock file and releases the lock.
+  /// Removes the lock file and releases the lock (explicitly, before closing: see
+  /// ``FileDescriptor/unlock()``).
   func release() {
     FileSystem.removeFile(path)
+    descriptor.unlock()
     descriptor.close()
   }
 }

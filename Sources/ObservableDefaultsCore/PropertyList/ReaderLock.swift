@@ -37,13 +37,17 @@ struct ReaderLock {
       } else {
         SystemClock.sleep(microseconds: 2_000)
       }
+      descriptor.unlock()
       descriptor.close()
     }
     descriptor = nil
   }
 
-  /// Releases the lock.
+  /// Releases the lock (explicitly, before closing: a shared lock left held, by a descriptor a
+  /// failed `close` left open or a forked child inherited, would make this process's next
+  /// writer wait for itself; see ``FileDescriptor/unlock()``).
   func release() {
+    descriptor?.unlock()
     descriptor?.close()
   }
 }

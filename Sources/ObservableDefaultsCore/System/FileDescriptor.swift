@@ -145,6 +145,14 @@ package struct FileDescriptor: Hashable, Sendable {
     (try? Errno.retryingInterrupts { flock(rawValue, LOCK_SH | LOCK_NB) }) != nil
   }
 
+  /// Releases this open file description's `flock(2)` lock (`LOCK_UN`), before the descriptor
+  /// is closed: a lock lives as long as any descriptor of its open file description (one a
+  /// forked child inherited, or one a failed `close` left open), and a lock left held would make
+  /// this process's next writer wait for itself.
+  func unlock() {
+    _ = try? Errno.retryingInterrupts { flock(rawValue, LOCK_UN) }
+  }
+
   /// Takes an exclusive `flock(2)` lock on the file if no other open file description holds one.
   ///
   /// - Returns: Whether the lock was taken.

@@ -7,8 +7,11 @@
 #   write PATH FORMAT KEYHEX=CODE…
 #                               -> a new file (xml or binary) holding exactly those values
 #   replace PATH KEYHEX CODE    -> plistlib load, change, write a temporary file, rename over
-#   inplace PATH LOCK KEYHEX CODE SLOW
-#                               -> rewrite the same file in place (open, write, truncate); LOCK 1
+#   inplace PATH LOCK KEYHEX CODE SLOW PAUSE
+#                               -> rewrite the same file in place (open, write, PAUSE ms, then
+#                                  truncate: a shorter text leaves the old one's tail after
+#                                  </plist> meanwhile; with a PAUSE, "NUMBER~ written" is printed
+#                                  before it, while the command runs); LOCK 1
 #                                  takes the suite's lock as ObservableDefaults does (flock of
 #                                  .NAME.lock, checked to still be at its path, removed after);
 #                                  SLOW 1 empties the file and closes it, leaves it empty 0.7 s
@@ -16,8 +19,8 @@
 #                                  in 12 pieces 20 ms apart
 #   truncwrite PATH KEYHEX CODE -> open with truncation, then write (as `cat new > file`)
 #   shift PATH KEYHEX           -> in place, in an XML file: the string entry before KEYHEX's
-#                                  grows by "xx" and two bytes of white space between tags after
-#                                  it go: same size, KEYHEX's entry two bytes later. Answers
+#                                  grows by "xx" and two bytes of white space after end tags
+#                                  after it go: same size, KEYHEX's entry two bytes later. Answers
 #                                  "done KEYHEX CODE" naming the entry changed, or "done unchanged"
 # CODE "-" removes the key. Every change answers "done" or "error MESSAGE". Values travel in the
 # exact text form of Tests/StorageTorture/ValueCode.swift.
@@ -161,7 +164,7 @@ def unlock(held):
     os.close(descriptor)
 
 
-def write_in_place(path, data, slow):
+def write_in_place(path, data, slow, pause):
     if slow:
         # Emptied and closed (readers are told), left empty, then written piece by piece.
         os.close(os.open(path, os.O_WRONLY | os.O_TRUNC))
@@ -174,6 +177,9 @@ def write_in_place(path, data, slow):
             if slow:
                 time.sleep(0.02)
             os.pwrite(descriptor, data[start:start + size], start)
+        if pause:
+            progress("written")
+            time.sleep(pause)
         os.ftruncate(descriptor, len(data))
     finally:
         os.close(descriptor)
@@ -188,9 +194,10 @@ def shift(path, keyhex):
     if not places or places[0] == 0:
         return "done unchanged"
     before, entry = entries[places[0] - 1], entries[places[0]]
-    # Two bytes of white space between tags after the key's entry go...
+    # Two bytes of white space between tags after the key's entry go (after an end tag: white
+    # space after a start tag may be a string's own, as in <string> leading</string>)...
     after = bytearray(text[entry.end():])
-    gaps = [match.start(1) for match in re.finditer(rb">(\s)", bytes(after))][:2]
+    gaps = [match.start(1) for match in re.finditer(rb"</[a-z]+>(\s)", bytes(after))][:2]
     if len(gaps) < 2:
         return "done unchanged"
     for gap in reversed(gaps):
@@ -246,7 +253,8 @@ def run(fields):
     if command == "inplace":
         held = lock(path) if fields[2] == "1" else None
         try:
-            write_in_place(path, changed(path, fields[3], fields[4]), fields[5] == "1")
+            write_in_place(path, changed(path, fields[3], fields[4]), fields[5] == "1",
+                           int(fields[6]) / 1000)
         finally:
             if held:
                 unlock(held)
@@ -260,6 +268,12 @@ def run(fields):
     if command == "shift":
         return shift(path, fields[2])
     return "error unknown command " + command
+
+
+def progress(word):
+    """Says how far the running command got (`NUMBER~ WORD`), before its answer."""
+    sys.stdout.write("%s~ %s\n" % (number, word))
+    sys.stdout.flush()
 
 
 for line in sys.stdin:

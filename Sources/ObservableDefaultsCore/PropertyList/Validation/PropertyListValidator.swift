@@ -20,7 +20,8 @@ import Foundation
 /// - XML: `<integer>` text that is not a decimal (or `0x` hexadecimal) integer within
 ///   −2⁶³…2⁶⁴−1, `<real>` text that is not a number, `<date>` text that is not
 ///   `YYYY-MM-DDTHH:MM:SSZ` with a real month, day and time, `<data>` that is not Base64,
-///   and nesting or element counts beyond ``PropertyListLimits``.
+///   nesting or element counts beyond ``PropertyListLimits``, and text after `</plist>`
+///   (Foundation ignores it; it is the old tail of a file rewritten in place, shorter).
 /// - OpenStep text: nesting beyond ``PropertyListLimits/maximumDepth``.
 enum PropertyListValidator {
   /// Throws when `data` must not be handed to Foundation's parser.

@@ -2,7 +2,8 @@ import Foundation
 
 /// Scans an XML property list for what Foundation's parser would misread or recurse on without
 /// bound (see ``PropertyListValidator``): the text of `<integer>`, `<real>`, `<date>` and
-/// `<data>` elements, the nesting of `<array>` and `<dict>`, and the number of elements.
+/// `<data>` elements, the nesting of `<array>` and `<dict>`, the number of elements, and text
+/// after `</plist>`.
 ///
 /// It is no XML parser: markup it does not understand is left for Foundation to refuse.
 struct XMLPropertyListScanner {
@@ -61,12 +62,41 @@ struct XMLPropertyListScanner {
       } else if starts(with: "<!") {
         guard skipDeclaration() else { return }
       } else if starts(with: "</") {
-        if name(at: position + 2).isContainer { depth -= 1 }
+        let name = self.name(at: position + 2)
+        if name.isContainer { depth -= 1 }
         guard let close = find(UInt8(ascii: ">"), from: position) else { return }
         position = close + 1
+        if name == .plist {
+          try checkNothingFollowsTheDocument()
+          return
+        }
       } else {
         guard try element() else { return }
       }
+    }
+  }
+
+  /// Throws unless only white space, comments and processing instructions follow the root
+  /// element's end (XML 1.0 allows nothing else there). Foundation's parser ignores whatever
+  /// follows `</plist>`, so a file another program is rewriting in place (its new, shorter text
+  /// written over the old, the old tail not yet cut off) would read as the new text, through the
+  /// parser that merges keys differing only in Unicode normalization; refused, it is read again
+  /// after a pause (``PropertyListFile/retryingHalfWritten(suspecting:_:)``), as python's
+  /// plistlib refuses it ("junk after document element").
+  private mutating func checkNothingFollowsTheDocument() throws(PropertyListRejection) {
+    while position < bytes.count {
+      if Self.isSpace(bytes[position]) {
+        position += 1
+      } else if starts(with: "<!--") {
+        guard skip(past: "-->") else { break }
+      } else if starts(with: "<?") {
+        guard skip(past: "?>") else { break }
+      } else {
+        break
+      }
+    }
+    guard position == bytes.count else {
+      throw rejection("text follows </plist> (a file being written in place?)")
     }
   }
 
@@ -106,7 +136,7 @@ struct XMLPropertyListScanner {
         throw rejection("<\(name.rawValue)> \(problem)")
       }
       position = end
-    case .other:
+    case .plist, .other:
       break
     }
     return true
@@ -114,7 +144,7 @@ struct XMLPropertyListScanner {
 
   /// The elements whose text or nesting is checked; every other name is `other`.
   private enum ElementName: String {
-    case array, dict, integer, real, date, data, other
+    case array, dict, integer, real, date, data, plist, other
 
     var isContainer: Bool { self == .array || self == .dict }
   }
@@ -134,7 +164,9 @@ struct XMLPropertyListScanner {
       if matches("real") { return .real }
       if matches("date") { return .date }
       return matches("data") ? .data : .other
-    case 5: return matches("array") ? .array : .other
+    case 5:
+      if matches("array") { return .array }
+      return matches("plist") ? .plist : .other
     case 7: return matches("integer") ? .integer : .other
     default: return .other
     }
