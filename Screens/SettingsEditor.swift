@@ -207,6 +207,9 @@ public final class SettingsEditor {
     }
     for source in sources { session.recordChanges(of: source, post: loop.post) }
     for case let source as any LiveRowSource in sources { source.startWatching(post: loop.post) }
+    // A file that stops reading, or reads again, changes no value: its suite wakes the loop.
+    let readability = sources.compactMap { $0.suiteFile?.observeReadability(loop.wake) }
+    defer { for observation in readability { observation.cancel() } }
     let suiteWatch = listsNewSuites ? followSuites(session, loop: loop) : nil
     defer { suiteWatch?.cancel() }
     var damage = Damage(layout: true)

@@ -78,7 +78,7 @@ final class PublishedSchemaRows: LiveRowSource, ReloadableRowSource, ChangeRepor
 
   var state: String? { (store as? NSUbiquitousKeyValueStore).map(CloudStoreState.text) }
 
-  var unreadableReason: String? { (store as? PropertyListDefaults)?.unreadableReason }
+  var suiteFile: PropertyListDefaults? { store as? PropertyListDefaults }
 
   var hasReadValues: Bool { (store as? PropertyListDefaults)?.hasReadValues ?? true }
 

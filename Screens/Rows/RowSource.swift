@@ -1,3 +1,5 @@
+import ObservableDefaults
+
 /// Where the rows of one entry in the objects pane come from: a settings object, a raw suite,
 /// or a property-list file.
 ///
@@ -26,6 +28,9 @@ protocol RowSource: AnyObject {
   /// reads. The header says `UNREADABLE`, the rows keep the last values read, marked stale, and
   /// every change is refused; the file is never written meanwhile.
   var unreadableReason: String? { get }
+  /// The suite whose file the values come from, when they come from one: the editor wakes when
+  /// it stops reading or reads again (``unreadableReason``), instead of checking on a timer.
+  var suiteFile: PropertyListDefaults? { get }
   /// Whether the file's values were ever read: false while ``unreadableReason`` is set for a
   /// file that has not parsed since the editor opened it (no value of it is shown), true when
   /// the rows keep the values of its last good version.
@@ -51,7 +56,9 @@ extension RowSource {
 
   var problem: String? { nil }
 
-  var unreadableReason: String? { nil }
+  var unreadableReason: String? { suiteFile?.unreadableReason }
+
+  var suiteFile: PropertyListDefaults? { nil }
 
   var hasReadValues: Bool { true }
 

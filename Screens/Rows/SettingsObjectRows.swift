@@ -50,9 +50,7 @@ final class SettingsObjectRows: ReloadableRowSource {
     (settings.store.store as? NSUbiquitousKeyValueStore).map(CloudStoreState.text)
   }
 
-  var unreadableReason: String? {
-    (settings.store.store as? PropertyListDefaults)?.unreadableReason
-  }
+  var suiteFile: PropertyListDefaults? { settings.store.store as? PropertyListDefaults }
 
   var hasReadValues: Bool {
     (settings.store.store as? PropertyListDefaults)?.hasReadValues ?? true

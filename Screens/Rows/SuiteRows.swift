@@ -79,7 +79,7 @@ final class SuiteRows: ExpandableRowSource, LiveRowSource, ReloadableRowSource,
     defaults.unreadableReason ?? defaults.lastError?.description
   }
 
-  var unreadableReason: String? { defaults.unreadableReason }
+  var suiteFile: PropertyListDefaults? { defaults }
 
   var hasReadValues: Bool { defaults.hasReadValues }
 

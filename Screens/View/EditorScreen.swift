@@ -29,7 +29,8 @@ final class EditorScreen {
   private var focusedIdentity: String?
   /// The shown source's state in the header (a cloud store's sync state) and when it was last
   /// compared with the source's: it changes without any value changing (the cluster went away),
-  /// so while one is shown the loop wakes every ``stateInterval`` to look.
+  /// so while one is shown the loop wakes every ``stateInterval`` to look. Whether a suite's file
+  /// reads needs no look: its suite wakes the loop (``RowSource/suiteFile``).
   private var shownState: String?
   /// Why the shown source's file could not be read when the screen was last drawn (the rows
   /// are drawn stale meanwhile); it too changes without a value changing.
@@ -61,11 +62,10 @@ final class EditorScreen {
   }
 
   /// When the screen must be drawn again without a key or a change: a change mark runs out, or
-  /// a shown source state is due to be compared (a sync state, or whether a source read from
-  /// disk still reads); nil when neither.
+  /// a shown source state (a sync state) is due to be compared; nil when neither, so an idle
+  /// editor does not wake.
   var nextDeadline: ContinuousClock.Instant? {
-    let checksState = shownState != nil || session.currentSource is any ReloadableRowSource
-    let stateCheck = checksState ? stateCheckedAt.map { $0 + Self.stateInterval } : nil
+    let stateCheck = shownState != nil ? stateCheckedAt.map { $0 + Self.stateInterval } : nil
     return [marks.nextDeadline, stateCheck].compactMap { $0 }.min()
   }
 

@@ -64,6 +64,12 @@ public final class TmuxSession {
     return lines
   }
 
+  /// The process id of the command the window runs (its shell `exec`s a single command).
+  public func processID() throws -> Int32? {
+    let output = try tmux(["display-message", "-p", "-t", name, "#{pane_pid}"]).output
+    return Int32(output.trimmingCharacters(in: .whitespacesAndNewlines))
+  }
+
   /// Whether the session still exists (its command has not ended).
   public var isRunning: Bool {
     (try? tmux(["has-session", "-t", name]))?.status == 0

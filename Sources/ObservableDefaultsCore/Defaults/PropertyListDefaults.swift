@@ -441,4 +441,16 @@ open class PropertyListDefaults: UserDefaults {
   {
     observeLayers(handler)
   }
+
+  /// Calls `handler` when ``lastError`` changes after a re-read of the file without a value
+  /// changing: the file stopped reading (a new error), or reads again after one. A program
+  /// that shows whether the file reads waits for this instead of checking on a timer.
+  ///
+  /// - Parameter handler: Called on the suite's queue; must not block for long.
+  /// - Returns: The observation; it ends on `cancel()` or when released.
+  package func observeReadability(_ handler: @escaping @Sendable () -> Void)
+    -> ObservationToken
+  {
+    storage.addReadabilityObserver(handler)
+  }
 }

@@ -17,11 +17,20 @@ protocol ObservedStoreState: AnyObject, Sendable {
 extension ObservedStoreState {
   /// Adds an observer; it stays until the returned observation is cancelled or released.
   func addObserver(_ handler: @escaping ObserverList<Change>.Handler) -> ObservationToken {
+    addObserver(handler, to: \.observers)
+  }
+
+  /// Adds an observer to `list` (one of the store's lists, guarded by ``lock``); it stays until
+  /// the returned observation is cancelled or released.
+  func addObserver<Told: Sendable>(
+    _ handler: @escaping ObserverList<Told>.Handler,
+    to list: any ReferenceWritableKeyPath<Self, ObserverList<Told>> & Sendable
+  ) -> ObservationToken {
     let id = ObserverIDs.next()
-    lock.withLock { observers.add(id: id, handler) }
+    lock.withLock { self[keyPath: list].add(id: id, handler) }
     return ObservationToken(id: id) { [weak self] in
       guard let self else { return }
-      self.lock.withLock { self.observers.remove(id: id) }
+      self.lock.withLock { self[keyPath: list].remove(id: id) }
     }
   }
 

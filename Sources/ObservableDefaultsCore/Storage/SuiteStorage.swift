@@ -28,6 +28,9 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
   @exclusivity(unchecked) private var flushPacing = JobPacing(interval: 1_000_000)
   private var reloadScheduled = false
   var observers = ObserverList<DefaultsChange>()
+  /// Who is told when a re-read changes ``lastError`` without a value changing (the file
+  /// stopped reading, or reads again).
+  var readabilityObservers = ObserverList<Void>()
   private var fileError: PropertyListError?
   private var latestError: PropertyListError?
   /// Whether the file was read (or found missing) since the storage was made: false while a
@@ -298,10 +301,12 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
       return nil
     } catch {
       let failure = PropertyListError(wrapping: error, file: file.url, kind: .unreadable)
-      lock.withLock {
+      let targets: ObserverList<Void> = lock.withLock {
         if failure.kind == .malformed { fileError = failure }
-        latestError = failure
+        defer { latestError = failure }
+        return latestError == failure ? .none : readabilityObservers
       }
+      targets.notify(())
       return failure
     }
   }
@@ -319,6 +324,7 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
       changedKeys.isEmpty || pending.isEmpty ? changedKeys : changedKeys.subtracting(pending.keys)
     for key in changedKeys { values[key] = disk[key] }
     fileError = nil
+    let readable: ObserverList<Void> = latestError == nil ? .none : readabilityObservers
     latestError = nil
     hasReadFile = true
     let mustFlush = !pending.isEmpty && !flushScheduled
@@ -327,6 +333,13 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
     lock.unlock()
     if mustFlush { queue.async { self.flushPending() } }
     targets.notify(DefaultsChange(exactKeys: changedKeys, origin: .otherProcess, writer: writer))
+    readable.notify(())
+  }
+
+  /// Adds an observer of the file's readability: called when a re-read fails with a new error
+  /// or reads the file again after a failure, even when no value changed.
+  func addReadabilityObserver(_ handler: @escaping @Sendable () -> Void) -> ObservationToken {
+    addObserver({ _ in handler() }, to: \.readabilityObservers)
   }
 
   /// Starts following changes of the file on disk (by other processes and hand edits) through

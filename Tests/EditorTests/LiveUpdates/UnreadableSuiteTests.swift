@@ -1,6 +1,7 @@
 import Foundation
 import ObservableDefaults
 import ObservableDefaultsCore
+import Synchronization
 import TestSupport
 import Testing
 
@@ -17,13 +18,21 @@ import Testing
     let file = TestPreferences.file(ofSuite: suite)
     let domain = SuiteRows(suite: suite, folder: TestPreferences.folder)
     domain.startWatching { job in Task { @MainActor in job() } }
+    let wakes = Mutex(0)
+    let readability = try #require(domain.suiteFile).observeReadability {
+      wakes.withLock { $0 += 1 }
+    }
+    defer { readability.cancel() }
     let (canvas, session, screen) = TestScreen.show(domain, rows: 10, columns: 100)
     #expect(canvas.line(0).hasSuffix("[suite, LIVE]"))
-    #expect(screen.nextDeadline != nil, "the loop wakes to look at the file's state")
+    // Issue 42: the idle editor does not wake to look at the file; its suite wakes it.
+    #expect(screen.nextDeadline == nil, "no timeout while nothing is scheduled")
 
     let garbage = Data("<plist><dict><key>age</key>".utf8)
     try garbage.write(to: file)
     #expect(await poll { domain.unreadableReason != nil })
+    #expect(await poll { wakes.withLock { $0 } == 1 }, "one wake-up: the file stopped reading")
+    #expect(screen.nextDeadline == nil)
     screen.draw(Damage())
     #expect(canvas.line(0).hasSuffix("[suite, UNREADABLE]"), "\(canvas.line(0))")
     #expect(canvas.line(2).hasSuffix("│  age   Int   20"), "the last values stay")
@@ -43,6 +52,7 @@ import Testing
     try PropertyListSerialization.data(fromPropertyList: ["age": 99], format: .xml, options: 0)
       .write(to: file)
     #expect(await poll { domain.unreadableReason == nil && domain.row(at: 0).value == "99" })
+    #expect(await poll { wakes.withLock { $0 } == 2 }, "one more: the file reads again")
     screen.draw(Damage())
     #expect(canvas.line(0).hasSuffix("[suite, LIVE]"), "\(canvas.line(0))")
     #expect(canvas.line(2).hasSuffix("│~ age   Int   99"), "fresh, marked as changed elsewhere")

@@ -86,6 +86,26 @@ struct TerminalEditorTests {
     return screen
   }
 
+  /// Issue 42: an editor with nothing to do blocks without a timeout. Its loop thread switches
+  /// at most once in 4 s idle (a file shown used to make it wake every second to look at it).
+  @Test func theIdleEditorDoesNotWake() throws {
+    let file = try TestPreferences.propertyListFile(["age": 20])
+    let session = try TmuxSession(command: editor.shellCommand([file.path]))
+    try session.waitForScreen { self.row("age", in: $0) != nil }
+    let loopThread = try #require(try session.processID())
+    let status = "/proc/\(loopThread)/task/\(loopThread)/status"
+    func switches() throws -> Int {
+      let lines = try String(contentsOfFile: status, encoding: .utf8).split(separator: "\n")
+      let line = lines.first { $0.hasPrefix("voluntary_ctxt_switches:") } ?? ""
+      return Int(line.split(separator: "\t").last ?? "") ?? -1
+    }
+    let before = try switches()
+    #expect(before >= 0)
+    let woke = try pollBlocking(within: .seconds(4)) { try switches() > before + 1 }
+    let switched = try switches() - before
+    #expect(!woke, "\(switched) context switches in 4 s idle")
+  }
+
   @Test func lettersInAnIntAreRefusedAndTheStoredValueStays() throws {
     let session = try TmuxSession(command: editor.shellCommand([]))
     try session.waitForScreen { $0.contains { $0.contains("nickname") } }

@@ -10,8 +10,9 @@ import Synchronization
 /// is written to ``SettingsSchemaDirectory/user`` on a background queue — once per class and
 /// store in a process, only when the file does not already hold it, never on a property's read
 /// or write. A program that exits right away still publishes: when it exits (`exit`, or
-/// returning from `main`), it waits for the schemas not written yet, at most
-/// ``exitTimeout`` seconds. Only stores other programs can open by name are published: a suite in the
+/// returning from `main`), it writes the schemas no background write has taken yet on the
+/// exiting thread and waits only for a write already under way, at most ``exitTimeout`` seconds:
+/// a program with nothing left to write does not sleep at its exit. Only stores other programs can open by name are published: a suite in the
 /// preferences folder and the default cloud store's container.
 ///
 /// A program opts out with ``isEnabled`` (before its first settings object) or, without code,
@@ -37,8 +38,12 @@ public enum SettingsSchemaPublisher {
   /// The classes and stores published in this process.
   private static let published = Mutex<Set<String>>([])
   private static let queue = DispatchQueue(label: "ObservableDefaults.schemas", qos: .utility)
-  private static let pending = DispatchGroup()
-  /// Installs, once (on first use), the exit hook that waits for ``pending``.
+  /// The schemas no writer has taken yet, with the directory each goes to.
+  private static let queued = Mutex<[(SettingsSchema, SettingsSchemaDirectory)]>([])
+  /// The writes under way (entered when a writer takes ``queued``): empty, it is not waited for.
+  private static let writing = DispatchGroup()
+  /// Installs, once (on first use), the exit hook that writes what is still queued and waits
+  /// for writes under way.
   private static let exitHook: Void = {
     atexit {
       SettingsSchemaPublisher.waitUntilPublished(timeout: SettingsSchemaPublisher.exitTimeout)
@@ -89,10 +94,33 @@ public enum SettingsSchemaPublisher {
   }
 
   /// Waits until the schemas this process is publishing are written, at most `timeout` seconds:
-  /// for a program that exits right after reading its settings. Returns whether they were.
+  /// for a program that exits right after reading its settings. Schemas no writer has taken
+  /// yet are written on the calling thread; only a write already under way is waited for.
+  /// Returns whether they were.
   @discardableResult
   public static func waitUntilPublished(timeout: Double = 5) -> Bool {
-    pending.wait(timeout: .now() + timeout) == .success
+    writeQueued()
+    return writing.wait(timeout: .now() + timeout) == .success
+  }
+
+  /// Takes the queued schemas and writes them on the calling thread.
+  private static func writeQueued() {
+    let taken = queued.withLock { queued in
+      defer { queued = [] }
+      if !queued.isEmpty { writing.enter() }
+      return queued
+    }
+    guard !taken.isEmpty else { return }
+    defer { writing.leave() }
+    for (schema, directory) in taken {
+      do {
+        try directory.write(schema)
+      } catch {
+        Diagnostics.report(
+          "ObservableDefaults",
+          "the settings schema of \(schema.qualifiedName) was not published: \(error)")
+      }
+    }
   }
 
   /// Publishes the schema of `Object` for `store`, once per process, in the background.
@@ -109,14 +137,7 @@ public enum SettingsSchemaPublisher {
     else { return }
     let directory = SettingsSchemaDirectory.user
     _ = exitHook
-    queue.async(group: pending) {
-      do {
-        try directory.write(schema)
-      } catch {
-        Diagnostics.report(
-          "ObservableDefaults",
-          "the settings schema of \(schema.qualifiedName) was not published: \(error)")
-      }
-    }
+    queued.withLock { $0.append((schema, directory)) }
+    queue.async { writeQueued() }
   }
 }
