@@ -40,13 +40,16 @@ extension DefaultsChange {
     case migration
     /// A reset to the default in this process (`resetValue()` of a settings property).
     case reset
+    /// An administrator: a system-wide defaults or mandatory file of the suite (see
+    /// ``DefaultsLayer``) changed, and with it the value the suite gives for the keys.
+    case administrator
     /// The system cannot tell: the file system keeps no marks, the file is gone or was replaced
     /// again before it was read, another writer's version was read only while this process
     /// wrote over it (its mark is gone), or keys an account change of the cloud store removed.
     case unknown
 
     /// For people, e.g. `this process`, `settings-editor (pid 4711)`, `device 4711-1A2B3C4D`,
-    /// `hand edit or other program`, `migration`, `reset`, `unknown`.
+    /// `hand edit or other program`, `migration`, `reset`, `administrator`, `unknown`.
     public var description: String {
       switch self {
       case .thisProcess: "this process"
@@ -55,6 +58,7 @@ extension DefaultsChange {
       case .device(let device): "device \(device)"
       case .migration: "migration"
       case .reset: "reset"
+      case .administrator: "administrator"
       case .unknown: "unknown"
       }
     }

@@ -9,11 +9,9 @@ public struct DefaultsChange: Sendable, Equatable {
   public enum Origin: Sendable, Equatable {
     /// Through a ``PropertyListDefaults`` instance in this process.
     case thisProcess
-    /// By another process or by hand, seen in the file.
+    /// Outside this process, seen in a file: another process, a hand edit, or an administrator's
+    /// system file (``Writer/administrator``).
     case otherProcess
-    /// By an administrator: a system-wide defaults or mandatory file of the suite (see
-    /// ``DefaultsLayer``) changed, and with it the value the suite gives for the keys.
-    case administrator
   }
 
   /// The changed keys: most changes are one write of one key, which needs no set until an

@@ -305,7 +305,7 @@ open class PropertyListDefaults: UserDefaults {
       changes, entry in
       changes[entry.key] = try change(entry.value, forKey: entry.key.string)
     }
-    try refuseMandatory(values.keys)
+    try refuseMandatory(values.keys.lazy.map(\.string))
     try storage.write(changes, excluding: excluding?.id)
   }
 
@@ -426,7 +426,7 @@ open class PropertyListDefaults: UserDefaults {
   /// Calls `handler` with the keys whose value changed.
   ///
   /// - Changes of the suite's system-wide defaults or mandatory files: on an internal queue,
-  ///   origin `.administrator`, only the keys whose value (``object(forKey:)``) changed. A change
+  ///   origin `.otherProcess` and writer `.administrator`, only the keys whose value (``object(forKey:)``) changed. A change
   ///   of the user's file to a mandatory key is not told (its value did not change).
   /// - Writes made in this process through any instance of this file: synchronously on the
   ///   writing thread, origin `.thisProcess`, only when the value changed.

@@ -184,7 +184,8 @@ import Testing
       ["shown": "new", "hidden": "system 2", "added": 1],
       to: machine.defaultsFile(in: machine.first))
     #expect(await poll { log.all.count == 1 })
-    #expect(log.all == [DefaultsChange(keys: ["shown", "added"], origin: .administrator)])
+    #expect(log.all == [DefaultsChange(keys: ["shown", "added"], origin: .otherProcess)])
+    #expect(log.all.last?.writer == .administrator)
     #expect(defaults.string(forKey: "shown") == "new")
     #expect(defaults.integer(forKey: "added") == 1)
 
@@ -192,7 +193,8 @@ import Testing
     try machine.write(
       ["mine": "locked", "shown": "new"], to: machine.mandatoryFile(in: machine.second))
     #expect(await poll { log.all.count == 2 })
-    #expect(log.all.last == DefaultsChange(keys: ["mine"], origin: .administrator))
+    #expect(log.all.last == DefaultsChange(keys: ["mine"], origin: .otherProcess))
+    #expect(log.all.last?.writer == .administrator)
     #expect(defaults.string(forKey: "mine") == "locked")
     #expect(defaults.objectIsForced(forKey: "shown"))
 
@@ -200,11 +202,13 @@ import Testing
     try foundationWrite(["hidden": "user", "mine": "user 2", "other": 5], to: machine.userFile)
     #expect(await poll { log.all.count == 3 })
     #expect(log.all.last == DefaultsChange(keys: ["other"], origin: .otherProcess))
+    #expect(log.all.last?.writer != .administrator)
 
     // The lock goes: the user's value is back.
     try FileManager.default.removeItem(at: machine.mandatoryFile(in: machine.second))
     #expect(await poll { log.all.count == 4 })
-    #expect(log.all.last == DefaultsChange(keys: ["mine"], origin: .administrator))
+    #expect(log.all.last == DefaultsChange(keys: ["mine"], origin: .otherProcess))
+    #expect(log.all.last?.writer == .administrator)
     #expect(defaults.string(forKey: "mine") == "user 2")
     #expect(!defaults.objectIsForced(forKey: "shown"))
   }

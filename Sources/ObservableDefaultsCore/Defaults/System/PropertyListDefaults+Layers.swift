@@ -70,7 +70,7 @@ extension PropertyListDefaults {
         return !valuesEqual(old, new)
       }
       guard !keys.isEmpty else { return }
-      handler(DefaultsChange(exactKeys: keys, origin: .administrator))
+      handler(DefaultsChange(exactKeys: keys, origin: .otherProcess, writer: .administrator))
     }
     return ObservationToken(id: fileObservation.id) {
       fileObservation.cancel()
