@@ -84,16 +84,24 @@ open class PropertyListDefaults: UserDefaults {
   // MARK: Reading
 
   /// The value for `key`: the command line's, else the file's, else the registered default.
+  ///
+  /// A nested dictionary two of whose keys differ only in Unicode normalization (the file holds
+  /// both) is a `[String: Any]` here, which holds one of them, the first in Unicode scalar order
+  /// (Apple's Foundation hands an `NSDictionary` holding both, which merges them too when
+  /// bridged to `[String: Any]`); ``persistentValue(forKey:)`` gives both, and the file keeps
+  /// both unless this value is written back.
   open override func object(forKey key: String) -> Any? {
     if let value = Self.commandLineDomain[key] { return value }
-    return storage.value(forKey: key) ?? RegistrationDomain.shared.value(forKey: key)
+    return storage.value(forKey: key).map(PropertyListValue.stringKeyed)
+      ?? RegistrationDomain.shared.value(forKey: key)
   }
 
   /// The value stored in the file (as last read or written in this process), ignoring
   /// registered defaults and the command line.
   ///
   /// - Parameter key: The key.
-  /// - Returns: The canonical value, or nil.
+  /// - Returns: The canonical value, or nil. A nested dictionary two of whose keys differ only
+  ///   in Unicode normalization is a `[PropertyListKey: Any]` holding both.
   public func persistentValue(forKey key: String) -> Any? {
     storage.value(forKey: key)
   }

@@ -30,7 +30,7 @@ public protocol CloudBackend: AnyObject, Sendable {
   /// - Parameter records: Key → record.
   /// - Throws: ``CloudQuotaViolation`` naming the refused records (the others are saved); any
   ///   other error when the container cannot be written (nothing is saved then).
-  func save(_ records: [String: CloudRecord]) throws
+  func save(_ records: [PropertyListKey: CloudRecord]) throws
 
   /// Calls `handler` on a queue of the backend's with the records saved after `cursor` (by this
   /// device or others; saves of this device come back too and are ignored by timestamp), and with

@@ -115,7 +115,7 @@ public final class EmbeddedCloudBackend: CloudBackend, CloudContainerSource, @un
   }
 
   private func contents(at url: URL) throws -> CloudContainerContents {
-    let values = try PropertyListFile(url: url).read()?.values.stringKeyed ?? [:]
+    let values = try PropertyListFile(url: url).read()?.values ?? [:]
     return try CloudContainerContents(propertyList: values, file: url)
   }
 
@@ -146,10 +146,10 @@ public final class EmbeddedCloudBackend: CloudBackend, CloudContainerSource, @un
   ///
   /// - Throws: ``PropertyListError`` (the file is then unchanged); ``CloudQuotaViolation`` naming
   ///   the records refused for the container's quota (the others are saved).
-  public func save(_ records: [String: CloudRecord]) throws {
+  public func save(_ records: [PropertyListKey: CloudRecord]) throws {
     try exchange {
       recoverPending()
-      let refused: [String]
+      let refused: [PropertyListKey]
       do {
         refused = try Self.merge(records, intoFileAt: fileURL)
       } catch let error as PropertyListError {
@@ -170,17 +170,16 @@ public final class EmbeddedCloudBackend: CloudBackend, CloudContainerSource, @un
   /// Merges `records` into the container-format file at `url` under its lock.
   ///
   /// - Returns: The keys refused for the quota.
-  private static func merge(_ records: [String: CloudRecord], intoFileAt url: URL) throws
-    -> [String]
+  private static func merge(_ records: [PropertyListKey: CloudRecord], intoFileAt url: URL) throws
+    -> [PropertyListKey]
   {
-    var refused: [String] = []
+    var refused: [PropertyListKey] = []
     _ = try PropertyListFile(url: url).updateSnapshot { document in
-      var contents = try CloudContainerContents(
-        propertyList: document.values.stringKeyed, file: url)
+      var contents = try CloudContainerContents(propertyList: document.values, file: url)
       let changed = contents.merge(records)
       refused = contents.refusedKeys
       guard changed else { return false }
-      document.values = [PropertyListKey: Any](exactKeys: contents.propertyList)
+      document.values = contents.propertyList
       document.format = .binary
       return true
     }
@@ -194,10 +193,8 @@ public final class EmbeddedCloudBackend: CloudBackend, CloudContainerSource, @un
     guard FileManager.default.fileExists(atPath: pending.path) else { return }
     let container = fileURL
     _ = try? PropertyListFile(url: pending).updateSnapshot { document in
-      let records = try CloudContainerContents(
-        propertyList: document.values.stringKeyed, file: pending
-      )
-      .batch(after: nil).records
+      let records = try CloudContainerContents(propertyList: document.values, file: pending)
+        .batch(after: nil).records
       guard !records.isEmpty else { return false }
       do {
         _ = try Self.merge(records, intoFileAt: container)

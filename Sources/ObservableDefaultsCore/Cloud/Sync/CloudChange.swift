@@ -3,8 +3,8 @@ struct CloudChange: Sendable {
   /// The keys concerned: a property's write names one, kept without an array (an array, and the
   /// set made of it, were a tenth of a cloud write each).
   private enum ChangedKeys: Sendable {
-    case one(String)
-    case several([String])
+    case one(PropertyListKey)
+    case several([PropertyListKey])
   }
 
   private let changed: ChangedKeys
@@ -17,7 +17,7 @@ struct CloudChange: Sendable {
   /// - Parameters:
   ///   - key: The key.
   ///   - reason: Apple's change reason; nil for a write made in this process.
-  init(key: String, reason: Int? = nil) {
+  init(key: PropertyListKey, reason: Int? = nil) {
     changed = .one(key)
     self.reason = reason
   }
@@ -27,13 +27,14 @@ struct CloudChange: Sendable {
   /// - Parameters:
   ///   - keys: The keys whose values changed, or whose writes were refused.
   ///   - reason: Apple's change reason; nil for a write made in this process.
-  init(keys: [String], reason: Int?) {
+  init(keys: [PropertyListKey], reason: Int?) {
     changed = keys.count == 1 ? .one(keys[0]) : .several(keys)
     self.reason = reason
   }
 
-  /// The keys concerned, each once.
-  var keys: [String] {
+  /// The keys concerned, each once (exact: keys that differ only in Unicode normalization are
+  /// two elements).
+  var keys: [PropertyListKey] {
     switch changed {
     case .one(let key): [key]
     case .several(let keys): keys
@@ -43,8 +44,8 @@ struct CloudChange: Sendable {
   /// The change as a ``DefaultsChange`` from `origin` (one key needs no set).
   func defaultsChange(origin: DefaultsChange.Origin) -> DefaultsChange {
     switch changed {
-    case .one(let key): DefaultsChange(key: key, origin: origin)
-    case .several(let keys): DefaultsChange(keys: Set(keys), origin: origin)
+    case .one(let key): DefaultsChange(key: key.string, origin: origin)
+    case .several(let keys): DefaultsChange(exactKeys: Set(keys), origin: origin)
     }
   }
 }
