@@ -9,10 +9,13 @@ enum TransferVerbs {
   /// the JSON form of dates and data, and ``ExportEncoding`` for the characters written as
   /// references or escapes, and those XML refuses).
   static func export(_ domain: Invocation.Domain, json: Bool) throws -> Data {
-    // Export formats are read back into `[String: Any]`: of keys that differ only in Unicode
-    // normalization, the first in Unicode scalar order is exported.
-    let values = try DefaultsVerbs.values(of: domain).stringKeyed
-    if json { return ExportEncoding.json(try JSONTransfer.data(of: values)) }
+    let values = try DefaultsVerbs.values(of: domain)
+    // JSON is written from `[String: Any]`: of keys that differ only in Unicode normalization,
+    // the first in Unicode scalar order is exported. XML keeps each (by exact key).
+    if json {
+      return ExportEncoding.json(
+        try JSONTransfer.data(of: PropertyListValue.stringKeyed(values: values.stringKeyed)))
+    }
     return try ExportEncoding.xml(values)
   }
 

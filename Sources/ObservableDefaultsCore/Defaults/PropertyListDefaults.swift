@@ -109,9 +109,10 @@ open class PropertyListDefaults: UserDefaults {
   /// Every value stored in the file (no registered defaults, no command-line values): the
   /// suite's persistent domain, in canonical form, keyed by `String`: of keys that differ only in
   /// Unicode normalization (which the file holds apart) one is kept, the first in Unicode scalar
-  /// order; ``exactPersistentValues`` has each.
+  /// order, at the top and in nested dictionaries (see ``object(forKey:)``);
+  /// ``exactPersistentValues`` has each.
   public var persistentValues: [String: Any] {
-    storage.allValues().stringKeyed
+    PropertyListValue.stringKeyed(values: storage.allValues().stringKeyed)
   }
 
   /// Every value stored in the file, as ``persistentValues``, keyed by exact key: keys that

@@ -9,22 +9,41 @@ extension PropertyListValue {
   /// Only the value handed out changes: the stored one keeps both keys, on disk too, unless
   /// this value is written back.
   package static func stringKeyed(_ value: Any) -> Any {
-    replacingExactKeys(value) ?? value
+    replacingExactDictionaries(in: value, with: stringKeyed(dictionary:)) ?? value
   }
 
-  /// `value` with its `[PropertyListKey: Any]` replaced (see ``stringKeyed(_:)``), or nil when
-  /// it holds none.
-  private static func replacingExactKeys(_ value: Any) -> Any? {
+  /// `dictionary` as ``stringKeyed(_:)`` hands it out.
+  private static func stringKeyed(dictionary: [PropertyListKey: Any]) -> Any {
+    dictionary.mapValues(stringKeyed).stringKeyed
+  }
+
+  /// `values` with each value as ``stringKeyed(_:)`` hands it out; the dictionary is copied
+  /// only when a value changes (a scalar costs one type comparison).
+  package static func stringKeyed(values: consuming [String: Any]) -> [String: Any] {
+    let replaced = values.compactMap { key, value in
+      replacingExactDictionaries(in: value, with: stringKeyed(dictionary:)).map { (key, $0) }
+    }
+    for (key, value) in replaced { values[key] = value }
+    return values
+  }
+
+  /// `value` with each outermost `[PropertyListKey: Any]` in it (itself, or nested in arrays
+  /// and `[String: Any]`s) replaced by `replace` of it; nil when it holds none (nothing is
+  /// copied then).
+  static func replacingExactDictionaries(
+    in value: Any, with replace: ([PropertyListKey: Any]) -> Any
+  ) -> Any? {
     let kind = type(of: value)
     if kind == [PropertyListKey: Any].self {
-      return ObservableDefaultsCore.value(value, as: [PropertyListKey: Any].self)
-        .mapValues(stringKeyed).stringKeyed
+      return replace(ObservableDefaultsCore.value(value, as: [PropertyListKey: Any].self))
     }
     if kind == [String: Any].self {
       let dictionary = ObservableDefaultsCore.value(value, as: [String: Any].self)
       var result: [String: Any]?
       for (key, element) in dictionary {
-        guard let replaced = replacingExactKeys(element) else { continue }
+        guard let replaced = replacingExactDictionaries(in: element, with: replace) else {
+          continue
+        }
         if result == nil { result = dictionary }
         result?[key] = replaced
       }
@@ -34,7 +53,9 @@ extension PropertyListValue {
       let array = ObservableDefaultsCore.value(value, as: [Any].self)
       var result: [Any]?
       for (index, element) in array.enumerated() {
-        guard let replaced = replacingExactKeys(element) else { continue }
+        guard let replaced = replacingExactDictionaries(in: element, with: replace) else {
+          continue
+        }
         if result == nil { result = array }
         result?[index] = replaced
       }

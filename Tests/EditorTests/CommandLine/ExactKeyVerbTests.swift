@@ -52,4 +52,29 @@ import Testing
     #expect(try editor.run("import", suite, input.path).status == 0)
     #expect(try PythonPlistlib.read(file) == #"[('\xe9', 'c9')]"#)
   }
+
+  /// `export` (XML) writes each key, at the top and in a dictionary value, as `plistlib` reads
+  /// the suite.
+  @Test(arguments: [true, false])
+  func exportKeepsBothFormsAtTheTopAndNested(binary: Bool) throws {
+    let suite = "exact.export.\(binary ? "binary" : "xml")"
+    let file = editor.preferences.appendingPathComponent(suite + ".plist")
+    try PythonPlistlib.write(
+      nested: [(Self.composed, "composed"), (Self.decomposed, "decomposed")], under: "m",
+      to: file, binary: binary)
+    #expect(try editor.run("write", suite, Self.composed, "c").status == 0)
+    #expect(try editor.run("write", suite, Self.decomposed, "d").status == 0)
+    let exported = editor.preferences.appendingPathComponent("exported-\(suite).plist")
+    let result = try editor.run("export", suite, exported.path)
+    #expect(result.status == 0, "\(result.error)")
+    // The suite itself keeps both nested keys through the writes.
+    #expect(
+      try PythonPlistlib.read(file, nestedUnder: "m")
+        == #"[('e\u0301', 'decomposed'), ('\xe9', 'composed')]"#)
+    #expect(
+      try PythonPlistlib.read(exported, nestedUnder: "m")
+        == #"[('e\u0301', 'decomposed'), ('\xe9', 'composed')]"#)
+    #expect(try PythonPlistlib.read(exported).hasPrefix(#"[('e\u0301', 'd'), ('m', "#))
+    #expect(try PythonPlistlib.read(exported).hasSuffix(#"('other', 'o'), ('\xe9', 'c')]"#))
+  }
 }
