@@ -14,7 +14,7 @@ enum TransferVerbs {
     // the first in Unicode scalar order is exported. XML keeps each (by exact key).
     if json {
       return ExportEncoding.json(
-        try JSONTransfer.data(of: PropertyListValue.stringKeyed(values: values.stringKeyed)))
+        try JSONTransfer.data(of: PropertyListValue.stringKeyed(values: values)))
     }
     return try ExportEncoding.xml(values)
   }

@@ -112,7 +112,7 @@ open class PropertyListDefaults: UserDefaults {
   /// order, at the top and in nested dictionaries (see ``object(forKey:)``);
   /// ``exactPersistentValues`` has each.
   public var persistentValues: [String: Any] {
-    PropertyListValue.stringKeyed(values: storage.allValues().stringKeyed)
+    PropertyListValue.stringKeyed(values: storage.allValues())
   }
 
   /// Every value stored in the file, as ``persistentValues``, keyed by exact key: keys that

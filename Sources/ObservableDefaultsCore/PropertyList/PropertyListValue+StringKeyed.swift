@@ -17,14 +17,10 @@ extension PropertyListValue {
     dictionary.mapValues(stringKeyed).stringKeyed
   }
 
-  /// `values` with each value as ``stringKeyed(_:)`` hands it out; the dictionary is copied
-  /// only when a value changes (a scalar costs one type comparison).
-  package static func stringKeyed(values: consuming [String: Any]) -> [String: Any] {
-    let replaced = values.compactMap { key, value in
-      replacingExactDictionaries(in: value, with: stringKeyed(dictionary:)).map { (key, $0) }
-    }
-    for (key, value) in replaced { values[key] = value }
-    return values
+  /// `values` keyed by `String` (see `Dictionary.stringKeyed`), each value as
+  /// ``stringKeyed(_:)`` hands it out, in one pass (a scalar costs one type comparison).
+  package static func stringKeyed(values: [PropertyListKey: Any]) -> [String: Any] {
+    values.stringKeyed(transformingValues: stringKeyed)
   }
 
   /// `value` with each outermost `[PropertyListKey: Any]` in it (itself, or nested in arrays

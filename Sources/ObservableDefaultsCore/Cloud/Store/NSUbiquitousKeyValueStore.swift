@@ -169,7 +169,7 @@ open class NSUbiquitousKeyValueStore: NSObject, @unchecked Sendable {
   /// the store keeps apart, as a property-list file does): of those, the one first in Unicode
   /// scalar order is here, and ``exactDictionaryRepresentation`` has each.
   open var dictionaryRepresentation: [String: Any] {
-    PropertyListValue.stringKeyed(values: device.allValues().stringKeyed)
+    PropertyListValue.stringKeyed(values: device.allValues())
   }
 
   /// Every key and value of the store (this device's copy), keyed by exact key: keys that
