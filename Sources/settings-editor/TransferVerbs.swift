@@ -9,13 +9,9 @@ enum TransferVerbs {
   /// the JSON form of dates and data, and ``ExportEncoding`` for the characters written as
   /// references or escapes, and those XML refuses).
   static func export(_ domain: Invocation.Domain, json: Bool) throws -> Data {
+    // By exact key: keys that differ only in Unicode normalization are each exported.
     let values = try DefaultsVerbs.values(of: domain)
-    // JSON is written from `[String: Any]`: of keys that differ only in Unicode normalization,
-    // the first in Unicode scalar order is exported. XML keeps each (by exact key).
-    if json {
-      return ExportEncoding.json(
-        try JSONTransfer.data(of: PropertyListValue.stringKeyed(values: values)))
-    }
+    if json { return ExportEncoding.json(try JSONTransfer.data(of: values)) }
     return try ExportEncoding.xml(values)
   }
 

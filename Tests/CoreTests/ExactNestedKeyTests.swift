@@ -27,15 +27,13 @@ import Testing
   func writingAnotherKeyKeepsBothNestedKeys(binary: Bool) async throws {
     try await withTemporaryFolder { folder in
       let url = try suite(in: folder, binary: binary)
-      let defaults = PropertyListDefaults(fileURL: url)
-      defaults.set("x", forKey: "other")
-      try defaults.flush()
-      #expect(try PythonPlistlib.read(url, nestedUnder: "m") == Self.bothForms)
-      // A new instance reads the file whole, and writes it again.
-      let again = PropertyListDefaults(fileURL: url)
-      again.set("y", forKey: "other")
-      try again.flush()
-      #expect(try PythonPlistlib.read(url, nestedUnder: "m") == Self.bothForms)
+      // Two writes of `other`, each through an instance of its own.
+      for value in ["x", "y"] {
+        let defaults = PropertyListDefaults(fileURL: url)
+        defaults.set(value, forKey: "other")
+        try defaults.flush()
+        #expect(try PythonPlistlib.read(url, nestedUnder: "m") == Self.bothForms, "\(value)")
+      }
     }
   }
 

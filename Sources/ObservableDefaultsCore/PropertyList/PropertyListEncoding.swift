@@ -25,7 +25,7 @@ package enum PropertyListEncoding {
     var keyed: [String: Any] = [:]
     keyed.reserveCapacity(document.values.count)
     var others: [PropertyListKey: PropertyListChange] = [:]
-    var placeholders = XMLExactKeyPlaceholders()
+    var placeholders = ExactKeyPlaceholders()
     for (key, value) in document.values {
       if keyed.index(forKey: key.string) == nil {
         keyed[key.string] = placeholders.encodable(value)
@@ -36,7 +36,8 @@ package enum PropertyListEncoding {
     let encoder = PropertyListEncoder()
     encoder.outputFormat = .xml
     let text = try placeholders.restoring(
-      in: referencingCarriageReturns(in: try encoder.encode(EncodableValue(keyed))))
+      in: referencingCarriageReturns(in: try encoder.encode(EncodableValue(keyed))),
+      form: ExactKeyPlaceholders.xmlKey)
     guard !others.isEmpty else { return text }
     guard let edited = try XMLPropertyListEdit.applying(others, to: text) else {
       throw PropertyListEncodingFailure(

@@ -1,22 +1,26 @@
-import Foundation
+package import Foundation
 
 /// Nested dictionaries keyed by exact keys (`[PropertyListKey: Any]`: two of their keys differ
-/// only in Unicode normalization) made writable by Foundation's `PropertyListEncoder`, which keys
-/// by `String` and so keeps one of such keys (measured: the first key with the last value).
+/// only in Unicode normalization) made writable by Foundation's `PropertyListEncoder` and
+/// `JSONSerialization`, which key by `String` and so keep one of such keys (measured with the
+/// encoder: the first key with the last value).
 ///
 /// Each key of such a dictionary that a `String` key cannot tell from another of it is encoded
 /// under a placeholder key (a private-use character, a random identifier and a number: no
-/// file's key, and no character XML escapes), and ``restoring(in:)`` puts the key's own text
-/// back in the encoder's output.
-struct XMLExactKeyPlaceholders {
+/// file's key, and no character XML or JSON escapes), and ``restoring(in:form:)`` puts the key's
+/// own text back in the encoder's output.
+package struct ExactKeyPlaceholders {
   private let prefix = "\u{F8FF}\(UUID().uuidString)-"
   /// The original key of each placeholder, by number.
   private var keys: [String] = []
 
+  /// No placeholders yet.
+  package init() {}
+
   /// `value` with each nested `[PropertyListKey: Any]` turned into a `[String: Any]`, its
   /// colliding keys under placeholders. A value holding none is returned as it is (scalars are
   /// not even looked into).
-  mutating func encodable(_ value: Any) -> Any {
+  package mutating func encodable(_ value: Any) -> Any {
     PropertyListValue.replacingExactDictionaries(in: value) { encodable(dictionary: $0) } ?? value
   }
 
@@ -35,26 +39,29 @@ struct XMLExactKeyPlaceholders {
     return result
   }
 
-  /// `text` (the encoder's output) with each placeholder's `<key>` holding its key again, with
-  /// XML's escapes (`&amp;`, `&lt;`, `&gt;`, and `&#13;` for a carriage return, which a reader
-  /// would otherwise turn into a line feed).
+  /// `text` (the encoder's output) with each placeholder's `form` (its `<key>` element, or its
+  /// JSON string) replaced by its key's.
   ///
+  /// - Parameter form: A key's text in the output (given the key itself).
   /// - Throws: ``PropertyListEncodingFailure`` when a placeholder is not in the text.
-  func restoring(in text: Data) throws(PropertyListEncodingFailure) -> Data {
+  package func restoring(in text: Data, form: (String) -> String)
+    throws(PropertyListEncodingFailure)
+    -> Data
+  {
     var text = text
     for (number, key) in keys.enumerated() {
-      let placeholder = Data("<key>\(prefix)\(number)</key>".utf8)
-      guard let range = text.range(of: placeholder) else {
+      guard let range = text.range(of: Data(form(prefix + String(number)).utf8)) else {
         throw PropertyListEncodingFailure(reason: "the key \"\(key)\" was not written")
       }
-      text.replaceSubrange(range, with: Data("<key>\(Self.escaped(key))</key>".utf8))
+      text.replaceSubrange(range, with: Data(form(key).utf8))
     }
     return text
   }
 
-  /// `key` as the text of a `<key>` element.
-  private static func escaped(_ key: String) -> String {
-    var result = ""
+  /// `key` as a `<key>` element, with XML's escapes (`&amp;`, `&lt;`, `&gt;`, and `&#13;` for a
+  /// carriage return, which a reader would otherwise turn into a line feed).
+  static func xmlKey(_ key: String) -> String {
+    var result = "<key>"
     for character in key.unicodeScalars {
       switch character {
       case "&": result += "&amp;"
@@ -64,6 +71,6 @@ struct XMLExactKeyPlaceholders {
       default: result.unicodeScalars.append(character)
       }
     }
-    return result
+    return result + "</key>"
   }
 }
