@@ -36,7 +36,7 @@ public struct CloudCursor: Sendable, Hashable {
 
 /// Records read from a container, and the resume point just after them.
 public struct CloudRecordBatch: Sendable {
-  /// Key → record (removals included).
+  /// Key → record (removals included), by exact key (see ``PropertyListKey``).
   public let records: [PropertyListKey: CloudRecord]
   /// Where to resume to get the changes saved after these records.
   public let cursor: CloudCursor

@@ -34,7 +34,7 @@ public enum CloudQuota {
     key.utf8.count + valueBytes(value)
   }
 
-  /// ``entryBytes(key:value:)`` of an exact key (its UTF-8 bytes).
+  /// The bytes an exact key and `value` count for: those of the key's text.
   package static func entryBytes(key: PropertyListKey, value: Any) -> Int {
     entryBytes(key: key.string, value: value)
   }
