@@ -134,7 +134,7 @@ import Testing
         ])
         outcomes.withLock { $0[key] = "saved" }
       } catch let violation as CloudQuotaViolation {
-        outcomes.withLock { $0[key] = "refused \(violation.keys)" }
+        outcomes.withLock { $0[key] = "refused \(violation.keys.map(\.string))" }
       } catch {
         outcomes.withLock { $0[key] = "\(error)" }
       }
