@@ -92,7 +92,7 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
   var journal: CloudDeviceJournal
   /// The timestamps of the journal's pending writes that the store handed to ``save(_:)`` in this
   /// process: the store counts those as its own until they are acknowledged.
-  private var handed: [String: CloudTimestamp] = [:]
+  private var handed: [PropertyListKey: CloudTimestamp] = [:]
   private var subscriptions: [UInt64: Subscription] = [:]
   /// Changes at each account switch; deliveries of an older generation are dropped.
   private var generation = 0
@@ -229,7 +229,7 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
   /// - Throws: `CloudQuotaViolation` naming the records refused by `CloudQuota` or by the
   ///   bucket's limits on the server (the others are saved); ``NATSError`` when no server
   ///   answers or the servers refuse.
-  public func save(_ records: [String: CloudRecord]) throws {
+  public func save(_ records: [PropertyListKey: CloudRecord]) throws {
     guard !records.isEmpty else { return }
     lock.withLock {
       handed.merge(records.mapValues(\.timestamp)) { $1 }
@@ -394,7 +394,7 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
   private func pushPending(to target: NATSKeyLayout) throws {
     let pending = lock.withLock { journal.pending }
     guard !pending.isEmpty else { return }
-    let refused: [String]
+    let refused: [PropertyListKey]
     do {
       refused = try exchange {
         let (bucket, mirror) = try bucket(for: target)
@@ -413,7 +413,7 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
 
   /// Takes `pushed` out of the journal's pending writes (and the `refused` ones out of its
   /// records, so that the bucket's record of each takes its place).
-  private func acknowledge(_ pushed: [String: CloudRecord], refused: [String]) {
+  private func acknowledge(_ pushed: [PropertyListKey: CloudRecord], refused: [PropertyListKey]) {
     lock.withLock {
       journal.acknowledge(pushed)
       journal.forget(refused, of: pushed)

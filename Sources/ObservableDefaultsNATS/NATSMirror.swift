@@ -20,7 +20,7 @@ final class NATSMirror: @unchecked Sendable {
   private let bucket: NATSBucket
   private let condition = NSCondition()
   // Guarded by `condition`.
-  private var entries: [String: NATSBucket.Entry] = [:]
+  private var entries: [PropertyListKey: NATSBucket.Entry] = [:]
   private var revision: UInt64 = 0
   private var watch: NATSWatch?
   /// Save id → keys still to come and when its first key came, for saves not yet complete.
@@ -56,7 +56,7 @@ final class NATSMirror: @unchecked Sendable {
   ///   `timeout` seconds (`.unreachable`).
   func contents(
     within timeout: TimeInterval, awaitingSavesOtherThan ownSaves: Set<String>? = nil
-  ) throws(NATSError) -> (entries: [String: NATSBucket.Entry], revision: UInt64) {
+  ) throws(NATSError) -> (entries: [PropertyListKey: NATSBucket.Entry], revision: UInt64) {
     let target = try bucket.lastRevision()
     let deadline = Date().addingTimeInterval(timeout)
     condition.lock()
@@ -87,7 +87,7 @@ final class NATSMirror: @unchecked Sendable {
   /// Takes entries the device just wrote or read from the leader (later revisions win). A write
   /// whose revision follows the one through which the copy is complete extends it (nothing can
   /// be missing in between), so a device's own writes never wait for its watch.
-  func absorb(_ written: [String: NATSBucket.Entry]) {
+  func absorb(_ written: [PropertyListKey: NATSBucket.Entry]) {
     condition.withLock {
       for (key, entry) in written where entry.revision > entries[key]?.revision ?? 0 {
         entries[key] = entry

@@ -48,11 +48,11 @@ enum NATSSave {
   ///   other devices kept writing for ``maximumAttempts`` rounds; ``CloudRecordError`` when a
   ///   record cannot be encoded.
   static func save(
-    _ records: [String: CloudRecord], to bucket: NATSBucket, mirror: NATSMirror,
+    _ records: [PropertyListKey: CloudRecord], to bucket: NATSBucket, mirror: NATSMirror,
     within timeout: TimeInterval
-  ) throws -> [String] {
+  ) throws -> [PropertyListKey] {
     var remaining = records
-    var refused: Set<String> = []
+    var refused: Set<PropertyListKey> = []
     var ownSaves: Set<String>?
     for _ in 0..<maximumAttempts {
       var (stored, last) = try mirror.contents(within: timeout, awaitingSavesOtherThan: ownSaves)
@@ -80,7 +80,7 @@ enum NATSSave {
         }
         let bytes = try CloudRecordCodec.encode(record)
         do throws(NATSBucket.WriteRefusal) {
-          last = try bucket.write(bytes, to: key, ifLastRevision: last, header: [header: id])
+          last = try bucket.write(bytes, to: key.string, ifLastRevision: last, header: [header: id])
           stored[key] = NATSBucket.Entry(record: record, revision: last)
           mirror.absorb([key: stored[key]!])
         } catch .conflict {

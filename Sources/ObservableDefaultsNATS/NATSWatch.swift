@@ -24,11 +24,11 @@ final class NATSWatch: @unchecked Sendable {
   /// What the consumer received since the last change.
   struct Change: Sendable {
     /// The valid records, by store key.
-    let records: [String: CloudRecord]
+    let records: [PropertyListKey: CloudRecord]
     /// Store key → why its bytes are not a valid record.
-    let refused: [String: String]
+    let refused: [PropertyListKey: String]
     /// The latest revision of each key received, valid record or not.
-    let revisions: [String: UInt64]
+    let revisions: [PropertyListKey: UInt64]
     /// The resume point after them.
     let cursor: NATSCursor
     /// Save id → (keys of it in this change, keys it announced), for saves after the catch-up.
@@ -61,7 +61,7 @@ final class NATSWatch: @unchecked Sendable {
   /// The batch's messages whose NATS key encodes no store key (see
   /// ``NATSKeyLayout/storeKey(_:)``), but the bucket's marker: refused.
   private var foreign: [RefusedRecords.Refusal] = []
-  private var batchRevisions: [String: UInt64] = [:]
+  private var batchRevisions: [PropertyListKey: UInt64] = [:]
   private var batchRevision: UInt64 = 0
   /// Save id → (keys received, keys announced), for the saves in `batch` after the catch-up.
   private var saves: [String: (received: Int, announced: Int)] = [:]
@@ -192,7 +192,7 @@ final class NATSWatch: @unchecked Sendable {
       batchGeneration += 1
       if let key = bucket.layout.storeKey(subject: subject) {
         batch.append((key, bytes))
-        batchRevisions[key] = revision
+        batchRevisions[PropertyListKey(key)] = revision
       } else if let natsKey = bucket.layout.natsKey(subject: subject),
         natsKey != NATSKeyLayout.markerKey
       {

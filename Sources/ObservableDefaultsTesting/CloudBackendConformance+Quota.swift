@@ -6,7 +6,8 @@ import Testing
 extension Devices {
   func twoDevicesCannotFillTheContainerPast1024Keys() async throws {
     try device().save(records("a", 700, at: 1))
-    let refusedKeys = (700..<1400).map { String(format: "b-%04d", $0 - 700) }.suffix(376)
+    let refusedKeys = (700..<1400).map { PropertyListKey(String(format: "b-%04d", $0 - 700)) }
+      .suffix(376)
     #expect {
       try device().save(records("b", 700, at: 2))
     } throws: { error in
@@ -38,16 +39,16 @@ extension Devices {
     _ = store.synchronize()
     let stored = try device().load().records
     #expect(stored.count == 1024)
-    let refused = Set((0..<10).map { "mine-\($0)" }).subtracting(stored.keys)
+    let refused = Set((0..<10).map { PropertyListKey("mine-\($0)") }).subtracting(stored.keys)
     #expect(refused.count == 6)
     let toldAll = await poll(within: .seconds(20)) {
       let told = notifications.all.filter {
         $0.reason == NSUbiquitousKeyValueStoreQuotaViolationChange
       }
-      return Set(told.flatMap(\.keys)) == refused
+      return Set(told.flatMap(\.keys).map { PropertyListKey($0) }) == refused
     }
     #expect(toldAll, "\(notifications.all)")
     #expect(store.dictionaryRepresentation.count == 1024)
-    for key in refused { #expect(store.object(forKey: key) == nil) }
+    for key in refused { #expect(store.object(forKey: key.string) == nil) }
   }
 }

@@ -15,9 +15,9 @@ extension Devices {
       "s": "text", "i": 42, "d": 2.5, "b": true, "t": date, "data": Data([0, 1, 2]),
       "a": [1, "two"], "m": ["k": [true]],
     ]
-    try device().save(values.mapValues { record($0, at: 1) })
+    try device().save(.init(exactKeys: values.mapValues { record($0, at: 1) }))
     let loaded = try device().load().records
-    #expect(Set(loaded.keys) == Set(values.keys))
+    #expect(Set(loaded.keys) == Set(values.keys.map { PropertyListKey($0) }))
     for (key, value) in values {
       #expect(propertyListValuesEqual(loaded[key]?.value, value), "\(key)")
       #expect(loaded[key]?.timestamp == record(nil, at: 1).timestamp)

@@ -80,6 +80,11 @@ public struct CloudBackendConformance: Sendable {
     case remoteChangesArriveAsServerChangesNamingExactlyTheChangedKeys
     /// Switching account replaces the values and posts one account-change notification.
     case switchingAccountReplacesValuesAndReportsTheAccountChange
+    /// Keys that differ only in Unicode normalization (`é` as U+00E9 and as `e` U+0301) are two
+    /// keys on every device: stored, loaded, notified and written apart.
+    case keysThatDifferOnlyInNormalizationStayTwoKeys
+    /// A dictionary value whose keys differ only in Unicode normalization keeps both.
+    case nestedKeysThatDifferOnlyInNormalizationStayTwoKeys
 
     /// The check's name in test reports.
     public var testDescription: String { rawValue }
@@ -130,6 +135,10 @@ public struct CloudBackendConformance: Sendable {
         try await devices.remoteChangesArriveAsServerChangesNamingExactlyTheChangedKeys()
       case .switchingAccountReplacesValuesAndReportsTheAccountChange:
         try await devices.switchingAccountReplacesValuesAndReportsTheAccountChange()
+      case .keysThatDifferOnlyInNormalizationStayTwoKeys:
+        try await devices.keysThatDifferOnlyInNormalizationStayTwoKeys()
+      case .nestedKeysThatDifferOnlyInNormalizationStayTwoKeys:
+        try await devices.nestedKeysThatDifferOnlyInNormalizationStayTwoKeys()
       }
     }
   }
@@ -158,10 +167,13 @@ struct Devices {
   }
 
   /// `count` records named `<prefix>-0000`…, each holding its index, stamped `time`.
-  func records(_ prefix: String, _ count: Int, at time: Int64) -> [String: CloudRecord] {
+  func records(_ prefix: String, _ count: Int, at time: Int64) -> [PropertyListKey: CloudRecord] {
     Dictionary(
       uniqueKeysWithValues: (0..<count).map { index in
-        (String(format: "%@-%04d", prefix, index), record(index, at: time, by: prefix))
+        (
+          PropertyListKey(String(format: "%@-%04d", prefix, index)),
+          record(index, at: time, by: prefix)
+        )
       })
   }
 }
@@ -190,7 +202,7 @@ public final class CloudEventLog: @unchecked Sendable {
   public var all: [CloudBackendEvent] { lock.withLock { events } }
 
   /// The keys of each `.changed` event, oldest first.
-  public var changedKeys: [Set<String>] {
+  public var changedKeys: [Set<PropertyListKey>] {
     all.compactMap { event in
       if case .changed(let batch) = event { return Set(batch.records.keys) }
       return nil

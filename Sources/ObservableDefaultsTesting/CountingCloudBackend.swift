@@ -7,7 +7,7 @@ public final class CountingCloudBackend: CloudBackend, @unchecked Sendable {
   /// The backend every call goes to.
   public let base: any CloudBackend
   private let lock = NSLock()
-  private var saved: [[String: CloudRecord]] = []
+  private var saved: [[PropertyListKey: CloudRecord]] = []
 
   /// A backend forwarding to `base`.
   public init(_ base: any CloudBackend) {
@@ -18,13 +18,13 @@ public final class CountingCloudBackend: CloudBackend, @unchecked Sendable {
   public var saveCount: Int { lock.withLock { saved.count } }
 
   /// The keys of every save so far, oldest first.
-  public var savedKeys: [Set<String>] { lock.withLock { saved.map { Set($0.keys) } } }
+  public var savedKeys: [Set<PropertyListKey>] { lock.withLock { saved.map { Set($0.keys) } } }
 
   /// The base backend's records.
   public func load() throws -> CloudRecordBatch { try base.load() }
 
   /// Records the save, then saves to the base backend.
-  public func save(_ records: [String: CloudRecord]) throws {
+  public func save(_ records: [PropertyListKey: CloudRecord]) throws {
     lock.withLock { saved.append(records) }
     try base.save(records)
   }

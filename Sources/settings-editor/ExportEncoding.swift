@@ -11,19 +11,20 @@ import ObservableDefaultsCore
 ///   references (`&#x9b;`), which every XML reader turns back into the same character.
 /// - JSON: the same characters are written as `\uXXXX` escapes (JSON's own form).
 enum ExportEncoding {
-  /// `values` as an XML property list.
+  /// `values` as an XML property list, by exact key: keys that differ only in Unicode
+  /// normalization (at the top or in nested dictionaries) are each written, as a suite's XML
+  /// flush writes them.
   ///
   /// - Throws: ``VerbError`` `.invalidValue` naming the first key path holding a character XML
   ///   1.0 cannot hold.
-  static func xml(_ values: [String: Any]) throws -> Data {
+  static func xml(_ values: [PropertyListKey: Any]) throws -> Data {
     if let (path, scalar) = XMLCharacters.firstRefused(in: values) {
       let name = path.map { TerminalText.escaped($0) }.joined(separator: " / ")
       throw VerbError.invalid(
         "cannot export as XML: \(name) holds U+\(hex(scalar, digits: 4)), a character XML 1.0 cannot "
           + "hold; export with --json instead")
     }
-    let data = try PropertyListSerialization.data(
-      fromPropertyList: values, format: .xml, options: 0)
+    let data = try PropertyListEncoding.data(of: PropertyListDocument(values: values))
     return replacing(in: data) { "&#x\(hex($0, digits: 1));" }
   }
 

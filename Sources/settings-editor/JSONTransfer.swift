@@ -7,10 +7,21 @@ import SettingsEditor
 /// and data is `{"$data": "3q2+7w=="}` (Base64), as MongoDB's extended JSON writes them. JSON's
 /// `null` has no property-list form and is refused.
 enum JSONTransfer {
-  /// `values` as pretty-printed JSON with sorted keys and a final newline.
-  static func data(of values: [String: Any]) throws -> Data {
-    try JSONSerialization.data(
-      withJSONObject: jsonForm(values), options: [.prettyPrinted, .sortedKeys]) + Data("\n".utf8)
+  /// `values` as pretty-printed JSON with sorted keys and a final newline. Keys that differ
+  /// only in Unicode normalization (at the top or in nested dictionaries) are each written
+  /// (`JSONSerialization`, which keys by `String`, writes them through placeholders).
+  static func data(of values: [PropertyListKey: Any]) throws -> Data {
+    var placeholders = ExactKeyPlaceholders()
+    let encodable = placeholders.encodable(values)
+    let text = try JSONSerialization.data(
+      withJSONObject: jsonForm(encodable), options: [.prettyPrinted, .sortedKeys])
+    return try placeholders.restoring(in: text, form: jsonString) + Data("\n".utf8)
+  }
+
+  /// `key` as a JSON string, as `JSONSerialization` writes it.
+  private static func jsonString(_ key: String) -> String {
+    let array = (try? JSONSerialization.data(withJSONObject: [key])) ?? Data("[\"\"]".utf8)
+    return String(decoding: array.dropFirst().dropLast(), as: UTF8.self)
   }
 
   /// The dictionary `data` holds as JSON, dates and data restored.

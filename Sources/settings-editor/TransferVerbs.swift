@@ -9,9 +9,8 @@ enum TransferVerbs {
   /// the JSON form of dates and data, and ``ExportEncoding`` for the characters written as
   /// references or escapes, and those XML refuses).
   static func export(_ domain: Invocation.Domain, json: Bool) throws -> Data {
-    // Export formats are read back into `[String: Any]`: of keys that differ only in Unicode
-    // normalization, the first in Unicode scalar order is exported.
-    let values = try DefaultsVerbs.values(of: domain).stringKeyed
+    // By exact key: keys that differ only in Unicode normalization are each exported.
+    let values = try DefaultsVerbs.values(of: domain)
     if json { return ExportEncoding.json(try JSONTransfer.data(of: values)) }
     return try ExportEncoding.xml(values)
   }

@@ -83,7 +83,9 @@ import Testing
     let keys = (0..<120).map { "key \($0)" }
     try backend.save(
       Dictionary(
-        uniqueKeysWithValues: keys.map { ($0, CloudRecord(value: $0, timestamp: timestamp)) }))
+        uniqueKeysWithValues: keys.map {
+          (PropertyListKey($0), CloudRecord(value: $0, timestamp: timestamp))
+        }))
     let layout = EtcdKeyLayout(
       root: configuration.root, container: "limits", account: configuration.account)
     let stored =
@@ -96,7 +98,7 @@ import Testing
     try backend.save(
       Dictionary(
         uniqueKeysWithValues: (0..<300).map { (index: Int) in
-          ("many \(index)", CloudRecord(value: index, timestamp: timestamp))
+          (PropertyListKey("many \(index)"), CloudRecord(value: index, timestamp: timestamp))
         }))
     let loaded = try EtcdCloudBackend(configuration: configuration).load()
     #expect(loaded.records["large"]?.value as? Data == large)

@@ -56,7 +56,9 @@ import Testing
     #expect(throws: NATSBucket.WriteRefusal.conflict) {
       try bucket.write(stale, to: "k", ifLastRevision: read.revision, header: [:])
     }
-    let slower = ["k": record("slower", at: 6), "other": record("older", at: 6)]
+    let slower: [PropertyListKey: CloudRecord] = [
+      "k": record("slower", at: 6), "other": record("older", at: 6),
+    ]
     #expect(try NATSSave.save(slower, to: bucket, mirror: mirror, within: 5) == [])
     #expect(
       try device.load().records.mapValues { $0.value as? String } == [
@@ -127,10 +129,12 @@ import Testing
     DispatchQueue.concurrentPerform(iterations: 2) { index in
       let key = ["a", "b"][index]
       do {
-        try devices[index].save([key: record(Data(count: 600_000), at: Int64(index + 1))])
+        try devices[index].save([
+          PropertyListKey(key): record(Data(count: 600_000), at: Int64(index + 1))
+        ])
         outcomes.withLock { $0[key] = "saved" }
       } catch let violation as CloudQuotaViolation {
-        outcomes.withLock { $0[key] = "refused \(violation.keys)" }
+        outcomes.withLock { $0[key] = "refused \(violation.keys.map(\.string))" }
       } catch {
         outcomes.withLock { $0[key] = "\(error)" }
       }
@@ -169,8 +173,10 @@ import Testing
     let refusedLater = Mutex<Set<String>>([])
     let subscription = reader.subscribe(from: nil) { event in
       if case .changed(let batch) = event {
-        if !batch.records.isEmpty { changes.withLock { $0.append(Set(batch.records.keys)) } }
-        refusedLater.withLock { $0.formUnion(batch.refused.keys) }
+        if !batch.records.isEmpty {
+          changes.withLock { $0.append(Set(batch.records.keys.map(\.string))) }
+        }
+        refusedLater.withLock { $0.formUnion(batch.refused.keys.map(\.string)) }
       }
     }
     #expect(await poll { changes.withLock { $0 } == [["good"]] })

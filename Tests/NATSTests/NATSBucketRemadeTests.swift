@@ -33,7 +33,7 @@ import Testing
   /// The bucket's records, read by a new device.
   func stored() throws -> [String: String] {
     try NATSCloudBackend(configuration: configuration).load().records
-      .compactMapValues { $0.value as? String }
+      .compactMapValues { $0.value as? String }.stringKeyed
   }
 
   @Test func runningDevicesWriteTheirRecordsAndPendingWritesToTheBucketMadeAgain() async throws {

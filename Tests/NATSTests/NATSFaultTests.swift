@@ -24,7 +24,9 @@ import Testing
     try writer.save(["k0": record(0)])
     let delivered = Mutex<[String]>([])
     let subscription = reader.subscribe(from: cursor) { event in
-      if case .changed(let batch) = event { delivered.withLock { $0 += batch.records.keys } }
+      if case .changed(let batch) = event {
+        delivered.withLock { $0 += batch.records.keys.map(\.string) }
+      }
     }
     #expect(await poll { delivered.withLock { $0 } == ["k0"] })
 
@@ -109,7 +111,9 @@ import Testing
     let cursor = try reader.load().cursor
     let delivered = Mutex<[String]>([])
     let subscription = reader.subscribe(from: cursor) { event in
-      if case .changed(let batch) = event { delivered.withLock { $0 += batch.records.keys } }
+      if case .changed(let batch) = event {
+        delivered.withLock { $0 += batch.records.keys.map(\.string) }
+      }
     }
     defer { subscription.cancel() }
     let stream = NATSKeyLayout(container: configuration.container, account: "default").stream

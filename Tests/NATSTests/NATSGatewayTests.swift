@@ -22,7 +22,7 @@ import Testing
       device.subscribe(from: try device.load().cursor) { event in
         guard case .changed(let batch) = event else { return }
         seen.values.withLock {
-          $0.merge(batch.records.compactMapValues { $0.value as? String }) { $1 }
+          $0.merge(batch.records.compactMapValues { $0.value as? String }.stringKeyed) { $1 }
         }
       }
     }

@@ -28,7 +28,9 @@ import Testing
     let subscription = returning.subscribe(from: cursor) { event in
       guard case .changed(let batch) = event else { return }
       delivered.withLock { seen in
-        for (key, record) in batch.records { seen[key, default: []].append("\(record.value!)") }
+        for (key, record) in batch.records {
+          seen[key.string, default: []].append("\(record.value!)")
+        }
       }
     }
     defer { subscription.cancel() }

@@ -84,7 +84,8 @@ import Testing
         configuration: cluster.configuration(container: configuration.container))
       #expect(
         await poll(within: .seconds(30)) {
-          (try? reader.load().records.compactMapValues { $0.value as? String }) == expected
+          (try? reader.load().records.compactMapValues { $0.value as? String }.stringKeyed)
+            == expected
         }, "\(store.syncStatus) \(store.syncStatus.lastError ?? "-")")
       #expect(await poll { store.syncStatus.summary == "synced" })
       SyncFaultMatrix.expectDocumented(

@@ -30,7 +30,7 @@ import Testing
       try save()
       return []
     } catch let violation as CloudQuotaViolation {
-      return violation.keys
+      return violation.keys.map(\.string)
     } catch {
       Issue.record(error)
       return []
@@ -48,12 +48,15 @@ import Testing
     let refused = Mutex<[[String]]>([[], []])
     DispatchQueue.concurrentPerform(iterations: 2) { index in
       let records = Dictionary(
-        uniqueKeysWithValues: wanted[index].map { ($0, record(index, at: Int64(index + 1))) })
+        uniqueKeysWithValues: wanted[index].map {
+          (PropertyListKey($0), record(index, at: Int64(index + 1)))
+        })
       let keys = refusedKeys { try devices[index].save(records) }
       refused.withLock { $0[index] = keys }
     }
     let told = refused.withLock { $0 }
-    let stored = Set(try NATSCloudBackend(configuration: configuration).load().records.keys)
+    let stored = Set(
+      try NATSCloudBackend(configuration: configuration).load().records.keys.map(\.string))
     #expect(stored.count == 1024)
     #expect(told.map(\.count).reduce(0, +) == 176)
     // Each device is told exactly its own keys that the container does not hold.
@@ -92,9 +95,12 @@ import Testing
   @Test func aKeyOfMoreThan64BytesIsRefusedAndOneOf64Stored() throws {
     let device = try NATSCloudBackend(configuration: configuration)
     let longest = String(repeating: "k", count: 64)
-    #expect(throws: CloudQuotaViolation(keys: [longest + "k"])) {
-      try device.save([longest: record(1, at: 1), longest + "k": record(2, at: 1)])
+    #expect(throws: CloudQuotaViolation(keys: [PropertyListKey(longest + "k")])) {
+      try device.save([
+        PropertyListKey(longest): record(1, at: 1),
+        PropertyListKey(longest + "k"): record(2, at: 1),
+      ])
     }
-    #expect(try device.load().records.keys.sorted() == [longest])
+    #expect(try device.load().records.keys.sorted() == [PropertyListKey(longest)])
   }
 }

@@ -34,7 +34,7 @@ extension NATSSecurityTests {
 
   /// B's records, read by B.
   func values(of device: NATSCloudBackend) throws -> [String: String] {
-    try device.load().records.compactMapValues { $0.value as? String }
+    try device.load().records.compactMapValues { $0.value as? String }.stringKeyed
   }
 
   @Test func accountACannotDeleteOrPurgeBsKeys() throws {

@@ -47,7 +47,9 @@ import Testing
     let alice = try device(NATSTestCluster.accountA)
     let seen = Mutex<[String]>([])
     let subscription = alice.subscribe(from: try alice.load().cursor) { event in
-      if case .changed(let batch) = event { seen.withLock { $0 += batch.records.keys.sorted() } }
+      if case .changed(let batch) = event {
+        seen.withLock { $0 += batch.records.keys.sorted().map(\.string) }
+      }
     }
     try device(NATSTestCluster.accountB).save(["secret": record("b's", at: 1)])
     try alice.save(["mine": record("a's", at: 2)])
@@ -83,7 +85,9 @@ import Testing
     let bob = try device(NATSTestCluster.accountB)
     let seen = Mutex<[String]>([])
     let subscription = bob.subscribe(from: try bob.load().cursor) { event in
-      if case .changed(let batch) = event { seen.withLock { $0 += batch.records.keys } }
+      if case .changed(let batch) = event {
+        seen.withLock { $0 += batch.records.keys.map(\.string) }
+      }
     }
     try bob.save(["secret": record("b's", at: 1)])
     // B's own watch got the change, so the servers routed it: none of it reached A.

@@ -88,7 +88,8 @@ import Testing
     let reader = try NATSCloudBackend(configuration: configuration)
     #expect(
       await poll {
-        (try? reader.load().records.compactMapValues { $0.value as? String }) == expected
+        (try? reader.load().records.compactMapValues { $0.value as? String }.stringKeyed)
+          == expected
       })
     #expect(await poll { second.string(forKey: "k3") == "v3" })
     #expect(

@@ -26,6 +26,38 @@ public enum PythonPlistlib {
     try run(script, url)
   }
 
+  /// Writes a dictionary holding one dictionary of string values under `key` (and `other`
+  /// holding `"o"`) to `url` with `plistlib.dump`; keys and values are given as lists of Unicode
+  /// scalar values, as in ``write(_:to:binary:)``.
+  ///
+  /// - Throws: `ChildProcess`'s errors; a python failure is a thrown description.
+  public static func write(
+    nested entries: [(key: String, value: String)], under key: String, to url: URL, binary: Bool
+  ) throws {
+    let items = entries.map { "(\(scalars($0.key)), \(scalars($0.value)))" }
+    let script = """
+      import plistlib,sys
+      t=lambda c:''.join(map(chr,c))
+      d={t(\(scalars(key))):{t(k):t(v) for k,v in [\(items.joined(separator: ","))]},'other':'o'}
+      plistlib.dump(d,open(sys.argv[1],'wb'),fmt=plistlib.FMT_\(binary ? "BINARY" : "XML"))
+      """
+    try run(script, url)
+  }
+
+  /// The dictionary under `key` in the top dictionary of `url` as `plistlib.load` reads it:
+  /// python's `ascii()` of its items sorted by key, as ``read(_:)`` gives the top dictionary's.
+  ///
+  /// - Throws: `ChildProcess`'s errors; a python failure (a file it refuses, no such
+  ///   dictionary) is thrown.
+  public static func read(_ url: URL, nestedUnder key: String) throws -> String {
+    try run(
+      """
+      import plistlib,sys
+      t=lambda c:''.join(map(chr,c))
+      print(ascii(sorted(plistlib.load(open(sys.argv[1],'rb'))[t(\(scalars(key)))].items())))
+      """, url)
+  }
+
   /// The top dictionary of `url` as `plistlib.load` reads it: python's `ascii()` of its items
   /// sorted by key, for example `[('e\u0301', 'b'), ('\xe9', 'a')]` (plain ASCII, so comparing
   /// it compares the exact scalars).

@@ -112,12 +112,20 @@ open class PropertyListDefaults: UserDefaults {
 
   /// The value for `key`: the command line's, else the mandatory value, else the file's, else
   /// the system-wide default, else the registered default (``DefaultsLayer``).
+  ///
+  /// A nested dictionary two of whose keys differ only in Unicode normalization (the file holds
+  /// both) is a `[String: Any]` here, which holds one of them, the first in Unicode scalar order
+  /// (Apple's Foundation hands an `NSDictionary` holding both, which merges them too when
+  /// bridged to `[String: Any]`); ``persistentValue(forKey:)`` gives both, and the file keeps
+  /// both unless this value is written back.
   open override func object(forKey key: String) -> Any? {
     if let value = Self.commandLineDomain[key] { return value }
     guard let systemLayers else {
-      return storage.value(forKey: key) ?? RegistrationDomain.shared.value(forKey: key)
+      return storage.value(forKey: key).map(PropertyListValue.stringKeyed)
+        ?? RegistrationDomain.shared.value(forKey: key)
     }
-    return layeredEntry(forKey: PropertyListKey(key), in: systemLayers.values)?.value
+    return (layeredEntry(forKey: PropertyListKey(key), in: systemLayers.values)?.value).map(
+      PropertyListValue.stringKeyed)
   }
 
   /// Whether an administrator set the value of `key`: a mandatory file of the suite holds it.
@@ -160,7 +168,8 @@ open class PropertyListDefaults: UserDefaults {
   /// registered defaults and the command line.
   ///
   /// - Parameter key: The key.
-  /// - Returns: The canonical value, or nil.
+  /// - Returns: The canonical value, or nil. A nested dictionary two of whose keys differ only
+  ///   in Unicode normalization is a `[PropertyListKey: Any]` holding both.
   public func persistentValue(forKey key: String) -> Any? {
     storage.value(forKey: key)
   }
@@ -168,9 +177,10 @@ open class PropertyListDefaults: UserDefaults {
   /// Every value stored in the file (no registered defaults, no command-line values): the
   /// suite's persistent domain, in canonical form, keyed by `String`: of keys that differ only in
   /// Unicode normalization (which the file holds apart) one is kept, the first in Unicode scalar
-  /// order; ``exactPersistentValues`` has each.
+  /// order, at the top and in nested dictionaries (see ``object(forKey:)``);
+  /// ``exactPersistentValues`` has each.
   public var persistentValues: [String: Any] {
-    storage.allValues().stringKeyed
+    PropertyListValue.stringKeyed(values: storage.allValues())
   }
 
   /// Every value stored in the file, as ``persistentValues``, keyed by exact key: keys that

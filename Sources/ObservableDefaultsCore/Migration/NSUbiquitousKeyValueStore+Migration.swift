@@ -16,7 +16,7 @@ extension NSUbiquitousKeyValueStore {
   ///   changes then.
   @discardableResult
   public func migrate(_ migrations: SuiteMigrations) throws -> SuiteMigrationPlan {
-    let plan = try migrations.plan(for: device.allValues())
+    let plan = try migrations.plan(for: device.allValues().stringKeyed)
     guard !plan.steps.isEmpty else { return plan }
     var writes = plan.changedKeys.reduce(into: [String: Any?]()) { $0[$1] = .some(plan.values[$1]) }
     writes[SuiteMigrations.versionKey] = migrations.version

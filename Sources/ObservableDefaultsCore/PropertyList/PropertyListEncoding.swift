@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// Serializes documents: binary ones with ``BinaryPropertyListWriter``, XML ones with
 /// Foundation's `PropertyListEncoder`.
@@ -7,7 +7,7 @@ import Foundation
 /// every object, about 17,000 instructions per key) as 99 % of its cost; the binary writer
 /// writes the canonical values directly. Both store each distinct string, number, date and data
 /// of a binary file once, as Apple's writer does, so a file does not grow when one value changes.
-enum PropertyListEncoding {
+package enum PropertyListEncoding {
   /// The bytes of `document` in its format (`.binary`, else `.xml`).
   ///
   /// In XML, a carriage return (which Foundation's encoder writes raw, and every XML reader turns
@@ -17,23 +17,27 @@ enum PropertyListEncoding {
   /// - Throws: ``PropertyListEncodingFailure`` (binary) or `EncodingError` (XML) when a value
   ///   is not a property-list value; ``PropertyListEncodingFailure`` (XML) for keys that differ
   ///   only in Unicode normalization when one of them holds a character XML escapes.
-  static func data(of document: PropertyListDocument) throws -> Data {
+  package static func data(of document: PropertyListDocument) throws -> Data {
     if document.format == .binary { return try BinaryPropertyListWriter.data(of: document.values) }
     // The encoder keys by `String`, which holds one of several keys that differ only in Unicode
     // normalization: it writes the first of each, and the others are added to its text.
+    // Nested dictionaries keyed by exact keys go through placeholders the same way.
     var keyed: [String: Any] = [:]
     keyed.reserveCapacity(document.values.count)
     var others: [PropertyListKey: PropertyListChange] = [:]
+    var placeholders = ExactKeyPlaceholders()
     for (key, value) in document.values {
       if keyed.index(forKey: key.string) == nil {
-        keyed[key.string] = value
+        keyed[key.string] = placeholders.encodable(value)
       } else {
         others[key] = .set(value)
       }
     }
     let encoder = PropertyListEncoder()
     encoder.outputFormat = .xml
-    let text = referencingCarriageReturns(in: try encoder.encode(EncodableValue(keyed)))
+    let text = try placeholders.restoring(
+      in: referencingCarriageReturns(in: try encoder.encode(EncodableValue(keyed))),
+      form: ExactKeyPlaceholders.xmlKey)
     guard !others.isEmpty else { return text }
     guard let edited = try XMLPropertyListEdit.applying(others, to: text) else {
       throw PropertyListEncodingFailure(

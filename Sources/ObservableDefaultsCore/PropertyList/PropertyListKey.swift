@@ -99,11 +99,17 @@ extension Dictionary where Key == PropertyListKey {
   /// the result does not depend on hashing order. Foundation's `NSDictionary` bridged to
   /// `[String: Any]` on Apple platforms merges them too (which one survives is unspecified there).
   public var stringKeyed: [String: Value] {
+    stringKeyed { $0 }
+  }
+
+  /// ``stringKeyed`` with each value replaced by `transform` of it, in the same pass.
+  package func stringKeyed(transformingValues transform: (Value) -> Value) -> [String: Value] {
     var result: [String: Value] = [:]
     result.reserveCapacity(count)
     for (key, value) in self {
       // One lookup per key; a key met before in another form keeps its `String` key object, so
       // the first in scalar order is put back explicitly.
+      let value = transform(value)
       guard let earlier = result.updateValue(value, forKey: key.string) else { continue }
       let index = result.index(forKey: key.string)!
       let earlierKey = result[index].key

@@ -6,6 +6,8 @@ import Foundation
 /// `UInt64` (only above `Int.max`), `Double` (`Float`, `Double`, `NSNumber` reals), `Date`, `Data`,
 /// `[Any]` and `[String: Any]` of canonical values. It is what Foundation hands back after a
 /// round trip through a file on Linux, so a value compares equal before and after being saved.
+/// A nested dictionary two of whose keys differ only in Unicode normalization (which a `String`
+/// key cannot tell apart) is a `[PropertyListKey: Any]`, as the readers give it.
 package enum PropertyListValue {
   /// The dynamic type of `NSNumber(value: true)`, which tells booleans from the integers 0 and 1.
   private static let booleanNumberType: AnyClass = type(of: NSNumber(value: true))
@@ -52,6 +54,7 @@ package enum PropertyListValue {
     case let v as Data: return v
     case let v as [Any]: return normalized(array: v)
     case let v as [String: Any]: return normalized(dictionary: v)
+    case let v as [PropertyListKey: Any]: return normalized(dictionary: v)
     case let v as [AnyHashable: Any]:
       var result: [String: Any] = [:]
       for (key, element) in v {
@@ -73,8 +76,8 @@ package enum PropertyListValue {
     return result
   }
 
-  private static func normalized(dictionary: [String: Any]) -> Any? {
-    var result: [String: Any] = [:]
+  private static func normalized<Key>(dictionary: [Key: Any]) -> Any? {
+    var result: [Key: Any] = [:]
     result.reserveCapacity(dictionary.count)
     for (key, element) in dictionary {
       guard let element = normalized(element) else { return nil }

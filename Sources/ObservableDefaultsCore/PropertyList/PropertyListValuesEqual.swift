@@ -75,8 +75,9 @@ private func canonicalValuesEqual(_ lhs: Any, _ rhs: Any, _ kind: Any.Type) -> B
 }
 
 /// `value` as a dictionary keyed by exact keys: itself, or a `[String: Any]`'s entries; nil for
-/// anything else.
-private func exactDictionary(_ value: Any) -> [PropertyListKey: Any]? {
+/// anything else. (A reader gives a nested dictionary as `[PropertyListKey: Any]` when two of
+/// its keys differ only in Unicode normalization, else as `[String: Any]`.)
+func exactDictionary(_ value: Any) -> [PropertyListKey: Any]? {
   if let exact = value as? [PropertyListKey: Any] { return exact }
   return (value as? [String: Any]).map { [PropertyListKey: Any](exactKeys: $0) }
 }

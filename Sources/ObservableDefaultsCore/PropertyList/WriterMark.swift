@@ -1,9 +1,4 @@
-import CExtendedAttributes
 import Foundation
-
-#if canImport(Glibc)
-  import Glibc
-#endif
 
 /// The mark this package's writers leave on a file they write: who wrote it, and which version
 /// (see ``DefaultsChange/Writer`` for the rules).
@@ -26,11 +21,9 @@ enum WriterMark {
     guard let status = try? descriptor.status() else { return }
     let reason = DefaultsChange.Writer.current == .migration ? "migration" : "write"
     let name = ProcessInfo.processInfo.processName.filter { $0 != "\n" }
-    let mark = "1 \(getpid()) \(stamp(of: status)) \(reason) \(name)"
-    _ = mark.utf8CString.withUnsafeBufferPointer { text in
-      observable_defaults_set_attribute(
-        descriptor.rawValue, attribute, text.baseAddress, text.count - 1)
-    }
+    let process = ProcessInfo.processInfo.processIdentifier
+    try? descriptor.setExtendedAttribute(
+      attribute, to: "1 \(process) \(stamp(of: status)) \(reason) \(name)")
   }
 
   /// Who wrote the file at `path`, read as the version of `identity`.
@@ -44,16 +37,20 @@ enum WriterMark {
     guard let identity, let status = try? FileStatus.ofFile(atPath: path),
       FileIdentity(status) == identity
     else { return .unknown }
-    var bytes = [UInt8](repeating: 0, count: maximumLength)
-    let length = observable_defaults_get_attribute(path, attribute, &bytes, bytes.count)
-    guard length >= 0 else { return errno == ENODATA ? .unmarkedWrite : .unknown }
-    let fields = String(decoding: bytes[..<length], as: UTF8.self)
+    let bytes: [UInt8]
+    do {
+      bytes = try FileSystem.extendedAttribute(
+        attribute, ofFileAt: path, maximumLength: maximumLength)
+    } catch {
+      return error == .noAttribute ? .unmarkedWrite : .unknown
+    }
+    let fields = String(decoding: bytes, as: UTF8.self)
       .split(separator: " ", maxSplits: 6, omittingEmptySubsequences: false)
     guard fields.count == 7, fields[0] == "1", let processID = Int32(fields[1]),
       fields[2...4].joined(separator: " ") == stamp(of: status)
     else { return .unmarkedWrite }
     if fields[5] == "migration" { return .migration }
-    return processID == getpid()
+    return processID == ProcessInfo.processInfo.processIdentifier
       ? .thisProcess : .program(name: String(fields[6]), processID: processID)
   }
 

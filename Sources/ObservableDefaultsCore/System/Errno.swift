@@ -27,6 +27,8 @@ package struct Errno: Error, Equatable, CustomStringConvertible {
   package static let fileExists = Errno(rawValue: EEXIST)
   /// `ELOOP`: a symbolic link where none is followed, or a loop of them.
   package static let symbolicLink = Errno(rawValue: ELOOP)
+  /// `ENODATA`: the file has no extended attribute of that name.
+  static let noAttribute = Errno(rawValue: ENODATA)
 
   /// The C library's message for the number (`strerror(3)`), as `perror` prints it.
   package var description: String { String(cString: strerror(rawValue)) }

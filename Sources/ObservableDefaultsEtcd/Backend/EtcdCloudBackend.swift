@@ -50,7 +50,7 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
   private(set) var journal: CloudDeviceJournal
   /// The timestamps of the records of the `save` calls that have not returned: the store that
   /// called counts those as its own pending writes, so ``syncStatus`` does not count them again.
-  private var accepting: [String: CloudTimestamp] = [:]
+  private var accepting: [PropertyListKey: CloudTimestamp] = [:]
   private var subscriptions: [UInt64: Subscription] = [:]
   /// Changes at each account switch; deliveries of an older generation are dropped.
   private var generation = 0
@@ -164,7 +164,7 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
   ///   large): the refused writes are dropped from the journal, and the store keeps them.
   ///   `CloudQuotaViolation` naming the records that would take the container past
   ///   `CloudQuota` across all devices (the others are saved).
-  public func save(_ records: [String: CloudRecord]) throws {
+  public func save(_ records: [PropertyListKey: CloudRecord]) throws {
     guard !records.isEmpty else { return }
     let waitForRetry = lock.withLock {
       accepting.merge(records.mapValues(\.timestamp)) { $1 }
@@ -212,7 +212,7 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
         directory: configuration.stateDirectory, container: configuration.container,
         account: account)
       var cursor = EtcdCursor(newJournal.cursor)
-      var refused: [String: String] = [:]
+      var refused: [PropertyListKey: String] = [:]
       do {
         let response = try client.range(key: newLayout.prefixKey, rangeEnd: newLayout.rangeEnd)
         let kvs = response.kvs ?? []
@@ -256,7 +256,7 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
   ///   retry); `CloudQuotaViolation` naming the writes the container's quota refused (the
   ///   others are saved; all leave the journal).
   private func pushPending() throws {
-    let refused: [String] = try pushLock.withLock {
+    let refused: [PropertyListKey] = try pushLock.withLock {
       let (pending, layout, started) = lock.withLock {
         (journal.pending, self.layout, failuresNoted)
       }
@@ -438,7 +438,8 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
   private func writeAgain(_ keys: [String], generation: Int) {
     let mustPush: Bool = lock.withLock {
       guard generation == self.generation else { return false }
-      let known = journal.records.filter { keys.contains($0.key) }
+      let erased = Set(keys.lazy.map { PropertyListKey($0) })
+      let known = journal.records.filter { erased.contains($0.key) }
       guard !known.isEmpty else { return false }
       journal.add(pending: known)
       persistJournal()

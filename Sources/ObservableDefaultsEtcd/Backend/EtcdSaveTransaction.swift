@@ -48,8 +48,8 @@ enum EtcdSaveTransaction {
   /// - Throws: ``EtcdError``; also `.server` when other devices kept changing the container for
   ///   ``maximumAttempts`` rounds; ``CloudRecordError`` when a record cannot be encoded.
   static func save(
-    _ records: [String: CloudRecord], under layout: EtcdKeyLayout, with client: EtcdClient
-  ) throws -> [String] {
+    _ records: [PropertyListKey: CloudRecord], under layout: EtcdKeyLayout, with client: EtcdClient
+  ) throws -> [PropertyListKey] {
     for _ in 0..<maximumAttempts {
       let read = try client.range(key: layout.prefixKey, rangeEnd: layout.rangeEnd)
       let stored = EtcdRecordReader.records(read.kvs ?? [], layout: layout).records
@@ -62,7 +62,7 @@ enum EtcdSaveTransaction {
           && stored[key]?.timestamp != record.timestamp
       }.map { key, record in
         Entry(
-          key: layout.key(key), header: CloudRecordCodec.header(record.timestamp),
+          key: layout.key(key.string), header: CloudRecordCodec.header(record.timestamp),
           bytes: try CloudRecordCodec.encode(record))
       }
       if try write(taken, under: layout, since: read.header?.revision?.value ?? 0, with: client) {

@@ -8,7 +8,8 @@ import Testing
 /// merge and save changes one entry: after any sequence of them they are what counting every
 /// entry again gives.
 @Suite struct CloudLocalCopyTests {
-  let keys = (0..<24).map { "key-\($0)" } + [String(repeating: "k", count: 65)]
+  let keys = ((0..<24).map { "key-\($0)" } + [String(repeating: "k", count: 65)])
+    .map { PropertyListKey($0) }
 
   /// Totals and pending keys counted again from every entry of `copy`.
   func expectCounted(_ copy: CloudLocalCopy, _ step: Int) {

@@ -13,8 +13,8 @@ import Testing
   final class JournalingBackend: CloudBackend, @unchecked Sendable {
     let base = InMemoryCloudBackend()
     private let lock = NSLock()
-    private var journal: Set<String> = []
-    private var running: Set<String> = []
+    private var journal: Set<PropertyListKey> = []
+    private var running: Set<PropertyListKey> = []
     private var waiting = 0
     let open = DispatchSemaphore(value: 0)
 
@@ -23,7 +23,7 @@ import Testing
 
     func load() throws -> CloudRecordBatch { base.load() }
 
-    func save(_ records: [String: CloudRecord]) throws {
+    func save(_ records: [PropertyListKey: CloudRecord]) throws {
       lock.withLock {
         journal.formUnion(records.keys)
         running = Set(records.keys)

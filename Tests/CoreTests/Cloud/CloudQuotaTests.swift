@@ -49,7 +49,7 @@ import Testing
   @Test func oneSaveThatRemovesAKeyAndAddsAnotherToAFullContainerIsTaken() throws {
     let backend = InMemoryCloudBackend()
     let stamp = { (time: Int64) in CloudTimestamp(time: time, counter: 0, device: "d") }
-    var full: [String: CloudRecord] = [:]
+    var full: [PropertyListKey: CloudRecord] = [:]
     for index in 0..<1024 { full["key-\(index)"] = CloudRecord(value: index, timestamp: stamp(1)) }
     try backend.save(full)
     try backend.save([

@@ -22,7 +22,7 @@ import Testing
 
     func load() throws -> CloudRecordBatch { base.load() }
 
-    func save(_ records: [String: CloudRecord]) throws {
+    func save(_ records: [PropertyListKey: CloudRecord]) throws {
       let fails = lock.withLock {
         attempts += 1
         remainingFailures -= 1

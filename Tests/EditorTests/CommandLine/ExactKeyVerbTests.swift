@@ -52,4 +52,58 @@ import Testing
     #expect(try editor.run("import", suite, input.path).status == 0)
     #expect(try PythonPlistlib.read(file) == #"[('\xe9', 'c9')]"#)
   }
+
+  /// A suite holding `m` (a dictionary of both forms, written by `plistlib`), `other`, and
+  /// both forms at the top (written by `settings-editor write`): the composed one `c`, the
+  /// decomposed one `d`.
+  @discardableResult
+  private func suiteForExport(_ suite: String, binary: Bool) throws -> URL {
+    let file = editor.preferences.appendingPathComponent(suite + ".plist")
+    try PythonPlistlib.write(
+      nested: [(Self.composed, "composed"), (Self.decomposed, "decomposed")], under: "m",
+      to: file, binary: binary)
+    #expect(try editor.run("write", suite, Self.composed, "c").status == 0)
+    #expect(try editor.run("write", suite, Self.decomposed, "d").status == 0)
+    return file
+  }
+
+  /// `export` (XML) writes each key, at the top and in a dictionary value, as `plistlib` reads
+  /// the suite.
+  @Test(arguments: [true, false])
+  func exportKeepsBothFormsAtTheTopAndNested(binary: Bool) throws {
+    let suite = "exact.export.\(binary ? "binary" : "xml")"
+    let file = try suiteForExport(suite, binary: binary)
+    let exported = editor.preferences.appendingPathComponent("exported-\(suite).plist")
+    let result = try editor.run("export", suite, exported.path)
+    #expect(result.status == 0, "\(result.error)")
+    // The suite itself keeps both nested keys through the writes.
+    #expect(
+      try PythonPlistlib.read(file, nestedUnder: "m")
+        == #"[('e\u0301', 'decomposed'), ('\xe9', 'composed')]"#)
+    #expect(
+      try PythonPlistlib.read(exported, nestedUnder: "m")
+        == #"[('e\u0301', 'decomposed'), ('\xe9', 'composed')]"#)
+    #expect(try PythonPlistlib.read(exported).hasPrefix(#"[('e\u0301', 'd'), ('m', "#))
+    #expect(try PythonPlistlib.read(exported).hasSuffix(#"('other', 'o'), ('\xe9', 'c')]"#))
+  }
+
+  /// `export --json` writes each key too, as python's `json` reads the output.
+  @Test func jsonExportKeepsBothFormsAtTheTopAndNested() throws {
+    let suite = "exact.export.json"
+    try suiteForExport(suite, binary: true)
+    let result = try editor.run("export", suite, "--json")
+    #expect(result.status == 0, "\(result.error)")
+    let exported = editor.preferences.appendingPathComponent("exported.json")
+    try Data(result.output.utf8).write(to: exported)
+    let script = #"""
+      import json,sys
+      d=json.load(open(sys.argv[1]))
+      print(ascii(sorted((k,v) for k,v in d.items() if k!='m')), ascii(sorted(d['m'].items())))
+      """#
+    let read = try ChildProcess.runCommand("python3", ["-c", script, exported.path])
+    #expect(
+      read.output
+        == #"[('e\u0301', 'd'), ('other', 'o'), ('\xe9', 'c')] [('e\u0301', 'decomposed'), ('\xe9', 'composed')]"#
+        + "\n", "\(read.error)")
+  }
 }

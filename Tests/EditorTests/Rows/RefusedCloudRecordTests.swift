@@ -19,7 +19,7 @@ final class RefusingBackend: CloudBackend, @unchecked Sendable {
     return CloudRecordBatch(
       records: batch.records, cursor: batch.cursor, refused: ["name": Self.reason])
   }
-  func save(_ records: [String: CloudRecord]) throws { try container.save(records) }
+  func save(_ records: [PropertyListKey: CloudRecord]) throws { try container.save(records) }
   func switchAccount(to account: String) { container.switchAccount(to: account) }
   func subscribe(
     from cursor: CloudCursor?, _ handler: @escaping @Sendable (CloudBackendEvent) -> Void

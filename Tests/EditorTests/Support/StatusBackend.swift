@@ -21,7 +21,7 @@ final class StatusBackend: CloudBackend, @unchecked Sendable {
 
   var syncStatus: CloudSyncStatus { lock.withLock { status } }
   func load() -> CloudRecordBatch { container.load() }
-  func save(_ records: [String: CloudRecord]) throws { try container.save(records) }
+  func save(_ records: [PropertyListKey: CloudRecord]) throws { try container.save(records) }
   func switchAccount(to account: String) { container.switchAccount(to: account) }
   func subscribe(
     from cursor: CloudCursor?, _ handler: @escaping @Sendable (CloudBackendEvent) -> Void

@@ -27,10 +27,11 @@ public protocol CloudBackend: AnyObject, Sendable {
   /// limits (its keys with a value, its bytes, a key's length, counted as they would be after the
   /// save) are refused and the others saved.
   ///
-  /// - Parameter records: Key → record.
+  /// - Parameter records: Key → record, by exact key: keys that differ only in Unicode
+  ///   normalization (`é` as U+00E9 and as `e` U+0301) are two records, as on every device.
   /// - Throws: ``CloudQuotaViolation`` naming the refused records (the others are saved); any
   ///   other error when the container cannot be written (nothing is saved then).
-  func save(_ records: [String: CloudRecord]) throws
+  func save(_ records: [PropertyListKey: CloudRecord]) throws
 
   /// Calls `handler` on a queue of the backend's with the records saved after `cursor` (by this
   /// device or others; saves of this device come back too and are ignored by timestamp), and with

@@ -27,13 +27,13 @@ package struct CloudContainerContents {
   /// written again) starts its revisions again under another generation, so a cursor of the
   /// old one is not taken for a point in the new one. Nil for a container that has none.
   var generation: String?
-  package private(set) var entries: [String: Entry] = [:]
+  package private(set) var entries: [PropertyListKey: Entry] = [:]
   /// The keys the last ``merge(_:)`` refused because ``CloudQuota`` would be exceeded, sorted.
-  package private(set) var refusedKeys: [String] = []
+  package private(set) var refusedKeys: [PropertyListKey] = []
 
   init() {}
 
-  package init(revision: Int, entries: [String: Entry]) {
+  package init(revision: Int, entries: [PropertyListKey: Entry]) {
     self.revision = revision
     self.entries = entries
   }
@@ -48,7 +48,7 @@ package struct CloudContainerContents {
   /// new revision numbers them.
   ///
   /// - Returns: Whether any record was taken (false: nothing changed, nothing to write).
-  package mutating func merge(_ records: [String: CloudRecord]) -> Bool {
+  package mutating func merge(_ records: [PropertyListKey: CloudRecord]) -> Bool {
     var keyCount = 0
     var totalBytes = 0
     for (key, entry) in entries {
@@ -56,10 +56,10 @@ package struct CloudContainerContents {
       keyCount += 1
       totalBytes += CloudQuota.entryBytes(key: key, value: value)
     }
-    var taken: [String: CloudRecord] = [:]
+    var taken: [PropertyListKey: CloudRecord] = [:]
     refusedKeys = []
     /// The keys and bytes storing `record` adds (negative: frees).
-    func growth(_ key: String, _ record: CloudRecord) -> (keys: Int, bytes: Int) {
+    func growth(_ key: PropertyListKey, _ record: CloudRecord) -> (keys: Int, bytes: Int) {
       let old = entries[key]?.record.value
       return (
         (record.value == nil ? 0 : 1) - (old == nil ? 0 : 1),
@@ -81,7 +81,7 @@ package struct CloudContainerContents {
         + (record.value.map { CloudQuota.entryBytes(key: key, value: $0) } ?? 0)
       let grows = record.value != nil
       if grows,
-        key.utf8.count > CloudQuota.maximumKeyBytes
+        key.string.utf8.count > CloudQuota.maximumKeyBytes
           || (newKeyCount > CloudQuota.maximumKeyCount && newKeyCount > keyCount)
           || (newBytes > CloudQuota.maximumTotalBytes && newBytes > totalBytes)
       {

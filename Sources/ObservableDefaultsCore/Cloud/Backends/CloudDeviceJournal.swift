@@ -9,13 +9,13 @@ package import Foundation
 /// The file (binary property list) is `<state directory>/<container>/<account>.plist`, each
 /// name percent-encoded (every byte but `A–Z a–z 0–9 - . _ ~`; missing folders of that path are
 /// made with mode 0700, the file with 0600), holding `cursor` (the engine's ``CloudCursor``
-/// text) and `records` / `pending` (key → ``CloudRecordCodec`` bytes). It is written through
+/// text) and `records` / `pending` (exact key → ``CloudRecordCodec`` bytes). It is written through
 /// ``PropertyListFile`` (locked, atomic) after every save and acknowledgement, and is owned by
 /// one process at a time: while another live process holds it (an exclusive `flock` on
 /// `.<account>.plist.device`), a second process keeps its copy in memory only.
 package struct CloudDeviceJournal {
-  package private(set) var records: [String: CloudRecord] = [:]
-  package private(set) var pending: [String: CloudRecord] = [:]
+  package private(set) var records: [PropertyListKey: CloudRecord] = [:]
+  package private(set) var pending: [PropertyListKey: CloudRecord] = [:]
   /// Where the records leave off in the engine's history (nil: never read).
   package var cursor: CloudCursor?
   /// The file, when this process owns it.
@@ -79,7 +79,7 @@ package struct CloudDeviceJournal {
   ///
   /// - Returns: Whether any record was taken.
   @discardableResult
-  package mutating func absorb(_ incoming: [String: CloudRecord]) -> Bool {
+  package mutating func absorb(_ incoming: [PropertyListKey: CloudRecord]) -> Bool {
     var changed = false
     for (key, record) in incoming
     where records[key].map({ record.timestamp > $0.timestamp }) ?? true {
@@ -90,7 +90,7 @@ package struct CloudDeviceJournal {
   }
 
   /// Adds writes to push (newer than what is pending per key).
-  package mutating func add(pending writes: [String: CloudRecord]) {
+  package mutating func add(pending writes: [PropertyListKey: CloudRecord]) {
     for (key, record) in writes where pending[key].map({ record.timestamp > $0.timestamp }) ?? true
     {
       pending[key] = record
@@ -99,7 +99,7 @@ package struct CloudDeviceJournal {
   }
 
   /// Forgets pending writes that were pushed (unless a newer write of the key came since).
-  package mutating func acknowledge(_ pushed: [String: CloudRecord]) {
+  package mutating func acknowledge(_ pushed: [PropertyListKey: CloudRecord]) {
     for (key, record) in pushed where pending[key]?.timestamp == record.timestamp {
       pending[key] = nil
     }
@@ -107,7 +107,8 @@ package struct CloudDeviceJournal {
 
   /// Forgets the records of `keys` that are still the ones `pushed` (the cluster refused them for
   /// the quota), so the cluster's record of each key takes its place at the next read.
-  package mutating func forget(_ keys: [String], of pushed: [String: CloudRecord]) {
+  package mutating func forget(_ keys: [PropertyListKey], of pushed: [PropertyListKey: CloudRecord])
+  {
     for key in keys where records[key]?.timestamp == pushed[key]?.timestamp {
       records[key] = nil
     }
@@ -118,13 +119,15 @@ package struct CloudDeviceJournal {
   /// - Throws: `PropertyListError` when the file cannot be written (it is then unchanged).
   package func persist() throws {
     guard let file else { return }
-    let values: [String: Any] = [
+    // Keyed by exact key (`[PropertyListKey: Any]`, which the writer takes as a dictionary): two
+    // keys that differ only in Unicode normalization are two records.
+    let encode = { (record: CloudRecord) throws -> Any in try CloudRecordCodec.encode(record) }
+    let values: [PropertyListKey: Any] = [
       "cursor": cursor?.rawValue ?? "",
-      "records": try records.mapValues(CloudRecordCodec.encode),
-      "pending": try pending.mapValues(CloudRecordCodec.encode),
+      "records": try records.mapValues(encode),
+      "pending": try pending.mapValues(encode),
     ]
-    try PropertyListFile(url: file).replaceContents(
-      with: [PropertyListKey: Any](exactKeys: values), format: .binary)
+    try PropertyListFile(url: file).replaceContents(with: values, format: .binary)
   }
 
   /// The `$XDG_STATE_HOME/ObservableDefaults/<engine>` folder of `environment`, else
@@ -162,8 +165,8 @@ package struct CloudDeviceJournal {
     name.addingPercentEncoding(withAllowedCharacters: unreserved) ?? name
   }
 
-  private static func decode(_ value: Any?, in file: URL) throws -> [String: CloudRecord] {
-    guard let encoded = value as? [String: Any] else { return [:] }
+  private static func decode(_ value: Any?, in file: URL) throws -> [PropertyListKey: CloudRecord] {
+    guard let encoded = value.flatMap(exactDictionary) else { return [:] }
     return try encoded.mapValues { bytes in
       guard let bytes = bytes as? Data, let record = try? CloudRecordCodec.decode(bytes) else {
         throw PropertyListError(file: file, kind: .malformed, reason: "not a device journal")

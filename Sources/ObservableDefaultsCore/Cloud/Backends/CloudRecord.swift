@@ -36,13 +36,13 @@ public struct CloudCursor: Sendable, Hashable {
 
 /// Records read from a container, and the resume point just after them.
 public struct CloudRecordBatch: Sendable {
-  /// Key → record (removals included).
-  public let records: [String: CloudRecord]
+  /// Key → record (removals included), by exact key (see ``PropertyListKey``).
+  public let records: [PropertyListKey: CloudRecord]
   /// Where to resume to get the changes saved after these records.
   public let cursor: CloudCursor
   /// Key → why its record was refused: bytes the backend read that are not a valid record
   /// (see ``CloudRecord``); such a key is not in ``records``, and devices keep their own value.
-  public let refused: [String: String]
+  public let refused: [PropertyListKey: String]
 
   /// Creates a batch.
   ///
@@ -51,7 +51,8 @@ public struct CloudRecordBatch: Sendable {
   ///   - cursor: The resume point after them.
   ///   - refused: Key → why the record stored for it was refused (none by default).
   public init(
-    records: [String: CloudRecord], cursor: CloudCursor, refused: [String: String] = [:]
+    records: [PropertyListKey: CloudRecord], cursor: CloudCursor,
+    refused: [PropertyListKey: String] = [:]
   ) {
     self.records = records
     self.cursor = cursor

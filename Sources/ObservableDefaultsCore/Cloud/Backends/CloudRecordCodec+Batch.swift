@@ -3,9 +3,9 @@ package import Foundation
 /// The records a backend decoded from what it read, and the keys whose bytes were refused.
 package struct DecodedRecords {
   /// Store key → record.
-  package var records: [String: CloudRecord] = [:]
+  package var records: [PropertyListKey: CloudRecord] = [:]
   /// Store key → why its bytes are not a valid record.
-  package var refused: [String: String] = [:]
+  package var refused: [PropertyListKey: String] = [:]
 
   /// Whether nothing was read.
   package var isEmpty: Bool { records.isEmpty && refused.isEmpty }

@@ -138,7 +138,7 @@ public final class EmbeddedCloudBackend: CloudBackend, CloudContainerSource, @un
   }
 
   private func contents(at url: URL) throws -> CloudContainerContents {
-    let values = try PropertyListFile(url: url).read()?.values.stringKeyed ?? [:]
+    let values = try PropertyListFile(url: url).read()?.values ?? [:]
     return try CloudContainerContents(propertyList: values, file: url)
   }
 
@@ -169,10 +169,10 @@ public final class EmbeddedCloudBackend: CloudBackend, CloudContainerSource, @un
   ///
   /// - Throws: ``PropertyListError`` (the file is then unchanged); ``CloudQuotaViolation`` naming
   ///   the records refused for the container's quota (the others are saved).
-  public func save(_ records: [String: CloudRecord]) throws {
+  public func save(_ records: [PropertyListKey: CloudRecord]) throws {
     try exchange {
       recoverPending()
-      let refused: [String]
+      let refused: [PropertyListKey]
       do {
         refused = try save(records, resending: lock.withLock { known }, to: fileURL).refused
       } catch let error as PropertyListError {
@@ -189,8 +189,9 @@ public final class EmbeddedCloudBackend: CloudBackend, CloudContainerSource, @un
   ///
   /// - Returns: The keys refused for the quota, and the container's contents after the merge.
   private func save(
-    _ records: [String: CloudRecord], resending known: CloudContainerContents?, to url: URL
-  ) throws -> (refused: [String], contents: CloudContainerContents) {
+    _ records: [PropertyListKey: CloudRecord], resending known: CloudContainerContents?,
+    to url: URL
+  ) throws -> (refused: [PropertyListKey], contents: CloudContainerContents) {
     let (refused, contents) = try Self.merge(records, intoFileAt: url, resending: known)
     lock.withLock {
       if url == fileURL(for: currentAccount) { self.known = contents }
@@ -212,12 +213,12 @@ public final class EmbeddedCloudBackend: CloudBackend, CloudContainerSource, @un
   /// - Returns: The keys refused for the quota, and the file's contents after the merge.
   @discardableResult
   private static func merge(
-    _ records: [String: CloudRecord], intoFileAt url: URL,
+    _ records: [PropertyListKey: CloudRecord], intoFileAt url: URL,
     resending known: CloudContainerContents? = nil
-  ) throws -> (refused: [String], contents: CloudContainerContents) {
+  ) throws -> (refused: [PropertyListKey], contents: CloudContainerContents) {
     var merged = CloudContainerContents()
     _ = try PropertyListFile(url: url).updateSnapshot { document in
-      merged = try CloudContainerContents(propertyList: document.values.stringKeyed, file: url)
+      merged = try CloudContainerContents(propertyList: document.values, file: url)
       var records = records
       if let known, known.generation != merged.generation {
         for (key, entry) in known.entries
@@ -227,7 +228,7 @@ public final class EmbeddedCloudBackend: CloudBackend, CloudContainerSource, @un
       }
       guard merged.merge(records) else { return false }
       if merged.generation == nil { merged.generation = UUID().uuidString }
-      document.values = [PropertyListKey: Any](exactKeys: merged.propertyList)
+      document.values = merged.propertyList
       document.format = .binary
       return true
     }
@@ -241,10 +242,8 @@ public final class EmbeddedCloudBackend: CloudBackend, CloudContainerSource, @un
     guard FileManager.default.fileExists(atPath: pending.path) else { return }
     let container = fileURL
     _ = try? PropertyListFile(url: pending).updateSnapshot { document in
-      let records = try CloudContainerContents(
-        propertyList: document.values.stringKeyed, file: pending
-      )
-      .batch(after: nil).records
+      let records = try CloudContainerContents(propertyList: document.values, file: pending)
+        .batch(after: nil).records
       guard !records.isEmpty else { return false }
       do {
         try Self.merge(records, intoFileAt: container)

@@ -30,8 +30,8 @@ public final class InMemoryCloudBackend: CloudBackend, CloudContainerSource, @un
     /// Merges `records` into `account` and tells every device when something changed.
     ///
     /// - Returns: The keys refused for the quota.
-    func save(_ records: [String: CloudRecord], to account: String) -> [String] {
-      let (changed, refused): (Bool, [String]) = lock.withLock {
+    func save(_ records: [PropertyListKey: CloudRecord], to account: String) -> [PropertyListKey] {
+      let (changed, refused): (Bool, [PropertyListKey]) = lock.withLock {
         var contents = accounts[account] ?? CloudContainerContents()
         let changed = contents.merge(records)
         if changed { accounts[account] = contents }
@@ -98,7 +98,7 @@ public final class InMemoryCloudBackend: CloudBackend, CloudContainerSource, @un
   ///
   /// - Throws: ``CloudQuotaViolation`` naming the records refused for the container's quota
   ///   (the others are saved).
-  public func save(_ records: [String: CloudRecord]) throws {
+  public func save(_ records: [PropertyListKey: CloudRecord]) throws {
     let refused = container.save(records, to: account)
     if !refused.isEmpty { throw CloudQuotaViolation(keys: refused) }
   }

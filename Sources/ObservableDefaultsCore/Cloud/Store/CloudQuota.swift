@@ -34,6 +34,11 @@ public enum CloudQuota {
     key.utf8.count + valueBytes(value)
   }
 
+  /// The bytes an exact key and `value` count for: those of the key's text.
+  package static func entryBytes(key: PropertyListKey, value: Any) -> Int {
+    entryBytes(key: key.string, value: value)
+  }
+
   /// Why a record of `key` with `value` (nil: a removal) could never have been stored within
   /// these limits, whatever else the container holds: its key is longer than
   /// ``maximumKeyBytes``, or its entry alone takes more than ``maximumTotalBytes``. Nil when
@@ -68,6 +73,8 @@ public enum CloudQuota {
     case let array as [Any]: return array.reduce(0) { $0 + valueBytes($1) }
     case let dictionary as [String: Any]:
       return dictionary.reduce(0) { $0 + entryBytes(key: $1.key, value: $1.value) }
+    case let dictionary as [PropertyListKey: Any]:
+      return dictionary.reduce(0) { $0 + entryBytes(key: $1.key.string, value: $1.value) }
     default: return 8
     }
   }

@@ -18,7 +18,8 @@ extension NSUbiquitousKeyValueStore: ObservableKeyValueStore {
   ///   ``NSUbiquitousKeyValueStoreQuotaViolationChange`` and the key) or when `value` is not a
   ///   property-list value. Nothing changes on failure.
   public func write(_ value: Any?, forKey key: String, excluding: ObservationToken? = nil) throws {
-    try device.write(canonical(value, forKey: key), forKey: key, excluding: excluding?.id)
+    try device.write(
+      canonical(value, forKey: key), forKey: PropertyListKey(key), excluding: excluding?.id)
   }
 
   /// Stores (or with nil removes) several values together, checked: they are saved to the
@@ -30,8 +31,8 @@ extension NSUbiquitousKeyValueStore: ObservableKeyValueStore {
   ///   - excluding: An observation not to tell about this write.
   /// - Throws: The errors of ``write(_:forKey:excluding:)``. Nothing changes on failure.
   public func write(_ values: [String: Any?], excluding: ObservationToken? = nil) throws {
-    let checked = try values.reduce(into: [String: Any?]()) { result, entry in
-      result[entry.key] = .some(try canonical(entry.value, forKey: entry.key))
+    let checked = try values.reduce(into: [PropertyListKey: Any?]()) { result, entry in
+      result[PropertyListKey(entry.key)] = .some(try canonical(entry.value, forKey: entry.key))
     }
     try device.write(checked, excluding: excluding?.id)
   }
@@ -75,13 +76,14 @@ extension NSUbiquitousKeyValueStore: ObservableKeyValueStore {
 
   /// Posts ``didChangeExternallyNotification`` for a change of `keys` from the container or a
   /// quota violation, with Apple's change `reason` (Apple posts nothing for the process's own
-  /// writes).
-  func postDidChangeExternally(_ keys: [String], reason: Int) {
+  /// writes). Keys that differ only in Unicode normalization are two elements of the changed
+  /// keys, in Unicode scalar order.
+  func postDidChangeExternally(_ keys: [PropertyListKey], reason: Int) {
     NotificationCenter.default.post(
       name: Self.didChangeExternallyNotification, object: self,
       userInfo: [
         NSUbiquitousKeyValueStoreChangeReasonKey: NSNumber(value: reason),
-        NSUbiquitousKeyValueStoreChangedKeysKey: keys.sorted(),
+        NSUbiquitousKeyValueStoreChangedKeysKey: keys.sorted().map(\.string),
       ])
   }
 }

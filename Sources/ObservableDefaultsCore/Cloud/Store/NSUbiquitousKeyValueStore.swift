@@ -111,8 +111,12 @@ open class NSUbiquitousKeyValueStore: NSObject, @unchecked Sendable {
   // MARK: Reading
 
   /// The value of `aKey`, or nil.
+  ///
+  /// A nested dictionary two of whose keys differ only in Unicode normalization (the store keeps
+  /// both) is a `[String: Any]` here, which holds one of them, the first in Unicode scalar order;
+  /// ``exactDictionaryRepresentation`` gives both.
   open func object(forKey aKey: String) -> Any? {
-    device.value(forKey: aKey)
+    device.value(forKey: PropertyListKey(aKey)).map(PropertyListValue.stringKeyed)
   }
 
   /// The value of `aKey` when it is a string, else nil.
@@ -160,7 +164,17 @@ open class NSUbiquitousKeyValueStore: NSObject, @unchecked Sendable {
   /// Every key and value of the store (this device's copy).
   ///
   /// Apple: "A dictionary with all of the key-value pairs in the iCloud key-value store."
+  ///
+  /// A `[String: Any]` cannot hold two keys that differ only in Unicode normalization (which
+  /// the store keeps apart, as a property-list file does): of those, the one first in Unicode
+  /// scalar order is here, and ``exactDictionaryRepresentation`` has each.
   open var dictionaryRepresentation: [String: Any] {
+    PropertyListValue.stringKeyed(values: device.allValues())
+  }
+
+  /// Every key and value of the store (this device's copy), keyed by exact key: keys that
+  /// differ only in Unicode normalization are separate entries (an addition to Apple's API).
+  public var exactDictionaryRepresentation: [PropertyListKey: Any] {
     device.allValues()
   }
 
@@ -259,7 +273,7 @@ open class NSUbiquitousKeyValueStore: NSObject, @unchecked Sendable {
   /// - Returns: The reason, for people (e.g. `the record's value was refused: binary property
   ///   list: object 1 at byte 10 is a set, which preferences cannot hold`).
   public func refusal(forKey key: String) -> String? {
-    device.refusal(forKey: key)
+    device.refusal(forKey: PropertyListKey(key))
   }
 
   /// How this device's connection to the container is doing (an addition to Apple's API): the

@@ -3,8 +3,8 @@ struct CloudChange: Sendable {
   /// The keys concerned: a property's write names one, kept without an array (an array, and the
   /// set made of it, were a tenth of a cloud write each).
   private enum ChangedKeys: Sendable {
-    case one(String)
-    case several([String])
+    case one(PropertyListKey)
+    case several([PropertyListKey])
   }
 
   private let changed: ChangedKeys
@@ -13,14 +13,14 @@ struct CloudChange: Sendable {
   let reason: Int?
   /// Key → the device whose record made the change (``CloudTimestamp/device``), for changes
   /// that came from the container; empty otherwise.
-  let devices: [String: String]
+  let devices: [PropertyListKey: String]
 
   /// A change of one key: its value changed, or a write of it was refused.
   ///
   /// - Parameters:
   ///   - key: The key.
   ///   - reason: Apple's change reason; nil for a write made in this process.
-  init(key: String, reason: Int? = nil) {
+  init(key: PropertyListKey, reason: Int? = nil) {
     changed = .one(key)
     self.reason = reason
     devices = [:]
@@ -32,14 +32,15 @@ struct CloudChange: Sendable {
   ///   - keys: The keys whose values changed, or whose writes were refused.
   ///   - reason: Apple's change reason; nil for a write made in this process.
   ///   - devices: Key → the device whose record made the change, for changes from the container.
-  init(keys: [String], reason: Int?, devices: [String: String] = [:]) {
+  init(keys: [PropertyListKey], reason: Int?, devices: [PropertyListKey: String] = [:]) {
     changed = keys.count == 1 ? .one(keys[0]) : .several(keys)
     self.reason = reason
     self.devices = devices
   }
 
-  /// The keys concerned, each once.
-  var keys: [String] {
+  /// The keys concerned, each once (exact: keys that differ only in Unicode normalization are
+  /// two elements).
+  var keys: [PropertyListKey] {
     switch changed {
     case .one(let key): [key]
     case .several(let keys): keys
@@ -50,22 +51,27 @@ struct CloudChange: Sendable {
   /// set).
   func defaultsChange(writer: DefaultsChange.Writer) -> DefaultsChange {
     switch changed {
-    case .one(let key): DefaultsChange(key: key, origin: .thisProcess, writer: writer)
-    case .several(let keys): DefaultsChange(keys: Set(keys), origin: .thisProcess, writer: writer)
+    case .one(let key): DefaultsChange(key: key.string, origin: .thisProcess, writer: writer)
+    case .several(let keys):
+      DefaultsChange(exactKeys: Set(keys), origin: .thisProcess, writer: writer)
     }
   }
 
   /// The change from the container as ``DefaultsChange``s from other processes: one per
   /// device whose records made it (``DefaultsChange/Writer/device(_:)``), in the order of
-  /// device identifiers, then one of the keys no record names (``DefaultsChange/Writer/unknown``:
-  /// keys an account change removed).
+  /// device identifiers, then one of the keys no record names (``DefaultsChange/Writer/unknown``).
+  /// An account change is one change of every key it replaced, by ``DefaultsChange/Writer/unknown``,
+  /// as Apple posts it as one notification.
   func defaultsChangesFromContainer() -> [DefaultsChange] {
-    var byWriter: [DefaultsChange.Writer: Set<String>] = [:]
+    if reason == NSUbiquitousKeyValueStoreAccountChange {
+      return [DefaultsChange(exactKeys: Set(keys), origin: .otherProcess, writer: .unknown)]
+    }
+    var byWriter: [DefaultsChange.Writer: Set<PropertyListKey>] = [:]
     for key in keys {
       byWriter[devices[key].map(DefaultsChange.Writer.device) ?? .unknown, default: []].insert(key)
     }
     return byWriter.sorted { "\($0.key)" < "\($1.key)" }.map {
-      DefaultsChange(keys: $0.value, origin: .otherProcess, writer: $0.key)
+      DefaultsChange(exactKeys: $0.value, origin: .otherProcess, writer: $0.key)
     }
   }
 }

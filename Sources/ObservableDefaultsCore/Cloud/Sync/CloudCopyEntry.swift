@@ -18,7 +18,7 @@ struct CloudCopyEntry {
   /// - Parameters:
   ///   - record: The record.
   ///   - key: The record's key, counted in its bytes.
-  init(_ record: CloudRecord, forKey key: String) {
+  init(_ record: CloudRecord, forKey key: PropertyListKey) {
     self.init(
       record: record, bytes: record.value.map { CloudQuota.entryBytes(key: key, value: $0) },
       isPending: false)
@@ -43,8 +43,8 @@ struct CloudCopyEntry {
   /// - Throws: ``CloudStoreError`` naming the ``CloudQuota`` limit the value would exceed;
   ///   nothing changes.
   mutating func write(
-    _ value: consuming Any?, forKey key: String, totals: inout CloudQuotaTotals,
-    pendingKeys: inout Set<String>, clock: inout HybridLogicalClock
+    _ value: consuming Any?, forKey key: PropertyListKey, totals: inout CloudQuotaTotals,
+    pendingKeys: inout Set<PropertyListKey>, clock: inout HybridLogicalClock
   ) throws -> Bool {
     // The new value unwrapped once for the comparison and its size, then moved into the record:
     // each copy of an existential was a fiftieth of a cloud write.
@@ -67,12 +67,12 @@ struct CloudCopyEntry {
   /// The change of ``write(_:forKey:totals:pendingKeys:clock:)`` once the value is known to
   /// differ: `value`, of `newBytes` (nil: a removal), checked against `totals` and stored.
   private mutating func replace(
-    with value: consuming Any?, bytes newBytes: Int?, forKey key: String,
-    totals: inout CloudQuotaTotals, pendingKeys: inout Set<String>,
+    with value: consuming Any?, bytes newBytes: Int?, forKey key: PropertyListKey,
+    totals: inout CloudQuotaTotals, pendingKeys: inout Set<PropertyListKey>,
     clock: inout HybridLogicalClock
   ) throws {
     let newTotals = totals.replacing(bytes, with: newBytes)
-    if newBytes != nil { try newTotals.check(key: key) }
+    if newBytes != nil { try newTotals.check(key: key.string) }
     totals = newTotals
     record = CloudRecord(value: value, timestamp: clock.next())
     bytes = newBytes

@@ -36,7 +36,7 @@ final class CloudDevice: ObservedStoreState, @unchecked Sendable {
   @exclusivity(unchecked) private var copy: CloudLocalCopy
   /// Key → why the container's record of it was refused (its bytes, or a far-future
   /// timestamp), until a valid record of the key arrives.
-  private var refused: [String: String] = [:]
+  private var refused: [PropertyListKey: String] = [:]
   @exclusivity(unchecked) private var clock: HybridLogicalClock
   private var hasSynced: Bool
   @exclusivity(unchecked) private var saveScheduled = false
@@ -120,17 +120,17 @@ final class CloudDevice: ObservedStoreState, @unchecked Sendable {
 
   // MARK: Reading
 
-  func value(forKey key: String) -> Any? {
+  func value(forKey key: PropertyListKey) -> Any? {
     lock.withLock { copy.value(forKey: key) }
   }
 
-  func allValues() -> [String: Any] {
+  func allValues() -> [PropertyListKey: Any] {
     lock.withLock { copy.values }
   }
 
   /// Why the container's record of `key` was refused, or nil: the device keeps its own value of
   /// a key whose record is not a valid record or is stamped far in the future.
-  func refusal(forKey key: String) -> String? {
+  func refusal(forKey key: PropertyListKey) -> String? {
     lock.withLock { refused[key] }
   }
 
@@ -154,7 +154,9 @@ final class CloudDevice: ObservedStoreState, @unchecked Sendable {
   ///   - excluded: An observer id not to tell.
   /// - Throws: ``CloudStoreError`` when a ``CloudQuota`` limit would be exceeded; observers are
   ///   then told with the quota-violation reason and nothing changes.
-  func write(_ value: consuming Any?, forKey key: String, excluding excluded: UInt64?) throws {
+  func write(_ value: consuming Any?, forKey key: PropertyListKey, excluding excluded: UInt64?)
+    throws
+  {
     lock.lock()
     let changed: Bool
     do {
@@ -173,11 +175,11 @@ final class CloudDevice: ObservedStoreState, @unchecked Sendable {
   ///
   /// - Throws: ``CloudStoreError`` when a ``CloudQuota`` limit would be exceeded; observers are
   ///   then told with the quota-violation reason and nothing changes.
-  func write(_ values: [String: Any?], excluding excluded: UInt64?) throws {
+  func write(_ values: [PropertyListKey: Any?], excluding excluded: UInt64?) throws {
     let ordered = values.sorted {
       ($0.value == nil ? 0 : 1, $0.key) < ($1.value == nil ? 0 : 1, $1.key)
     }
-    var written: [(key: String, previous: CloudCopyEntry?)] = []
+    var written: [(key: PropertyListKey, previous: CloudCopyEntry?)] = []
     lock.lock()
     for (key, value) in ordered {
       let previous = copy.entry(forKey: key)
@@ -208,7 +210,7 @@ final class CloudDevice: ObservedStoreState, @unchecked Sendable {
   /// with the quota-violation reason.
   ///
   /// - Returns: `error`, for the writer to throw.
-  private func refuse(_ key: String, _ error: any Error) -> any Error {
+  private func refuse(_ key: PropertyListKey, _ error: any Error) -> any Error {
     let targets = observers
     lock.unlock()
     targets.notify(CloudChange(key: key, reason: NSUbiquitousKeyValueStoreQuotaViolationChange))
@@ -274,7 +276,7 @@ final class CloudDevice: ObservedStoreState, @unchecked Sendable {
   @discardableResult
   private func save() -> Bool {
     guard loadIfNeverSynced() else { return false }
-    let records: [String: CloudRecord] = lock.withLock {
+    let records: [PropertyListKey: CloudRecord] = lock.withLock {
       saveScheduled = false
       return hasSynced ? copy.pendingRecords : [:]
     }
@@ -331,7 +333,7 @@ final class CloudDevice: ObservedStoreState, @unchecked Sendable {
   }
 
   /// Forgets the pending writes of `records` that were not written again since.
-  private func clearPending(_ records: [String: CloudRecord], error: (any Error)?) {
+  private func clearPending(_ records: [PropertyListKey: CloudRecord], error: (any Error)?) {
     lock.withLock {
       retryDelay = Self.firstRetryDelay
       copy.markSaved(records)
@@ -341,7 +343,7 @@ final class CloudDevice: ObservedStoreState, @unchecked Sendable {
 
   /// Gives the keys the container refused (of the saved `records`) the container's values back
   /// and tells observers with the quota-violation reason, naming them.
-  private func takeBack(_ keys: [String], of records: [String: CloudRecord]) {
+  private func takeBack(_ keys: [PropertyListKey], of records: [PropertyListKey: CloudRecord]) {
     let stored = (try? backend.load().records) ?? [:]
     let unknown = CloudTimestamp(time: 0, counter: 0, device: "")
     lock.lock()
@@ -367,8 +369,8 @@ final class CloudDevice: ObservedStoreState, @unchecked Sendable {
   /// initial sync when this is the first successful read) and schedules the writes kept back.
   private func merge(_ batch: CloudRecordBatch, reason: Int) {
     let (records, refusals) = Self.admitted(batch)
-    var changedKeys: [String] = []
-    var devices: [String: String] = [:]
+    var changedKeys: [PropertyListKey] = []
+    var devices: [PropertyListKey: String] = [:]
     lock.lock()
     for key in records.keys { refused[key] = nil }
     refused.merge(refusals) { _, new in new }
@@ -420,7 +422,7 @@ final class CloudDevice: ObservedStoreState, @unchecked Sendable {
   /// (its key keeps this device's value) and does not move the clock; the refusals go to
   /// ``RefusedRecords``. Also returns every refused key (the batch's and these) with the reason.
   private static func admitted(_ batch: CloudRecordBatch) -> (
-    records: [String: CloudRecord], refused: [String: String]
+    records: [PropertyListKey: CloudRecord], refused: [PropertyListKey: String]
   ) {
     let records = batch.records
     let wall = HybridLogicalClock.now()

@@ -5,36 +5,36 @@
 /// A write looks its key up once (``write(_:forKey:clock:)``): the equality check, the quota
 /// check, the store and the pending mark all work on the entry found.
 struct CloudLocalCopy {
-  private var entries: [String: CloudCopyEntry] = [:]
+  private var entries: [PropertyListKey: CloudCopyEntry] = [:]
   /// The quota's totals, kept by every change of an entry.
   private(set) var totals = CloudQuotaTotals()
   /// The keys whose entry ``CloudCopyEntry/isPending``, for saves.
-  private var pendingKeys: Set<String> = []
+  private var pendingKeys: Set<PropertyListKey> = []
 
   /// A copy of a container's records, none pending.
-  init(records: [String: CloudRecord] = [:]) {
+  init(records: [PropertyListKey: CloudRecord] = [:]) {
     for (key, record) in records {
       apply(record, forKey: key)
     }
   }
 
   /// The record of `key`, or nil when the copy holds none.
-  func record(forKey key: String) -> CloudRecord? {
+  func record(forKey key: PropertyListKey) -> CloudRecord? {
     entries[key]?.record
   }
 
   /// The value of `key`, or nil when it has none.
-  func value(forKey key: String) -> Any? {
+  func value(forKey key: PropertyListKey) -> Any? {
     entries[key]?.record.value
   }
 
   /// Every key with a value.
-  var values: [String: Any] {
+  var values: [PropertyListKey: Any] {
     entries.compactMapValues(\.record.value)
   }
 
   /// The entry of `key`, to ``restore(_:forKey:)`` it after a later write.
-  func entry(forKey key: String) -> CloudCopyEntry? {
+  func entry(forKey key: PropertyListKey) -> CloudCopyEntry? {
     entries[key]
   }
 
@@ -44,8 +44,8 @@ struct CloudLocalCopy {
   }
 
   /// The writes that no successful save has taken yet, key → record.
-  var pendingRecords: [String: CloudRecord] {
-    var records = [String: CloudRecord](minimumCapacity: pendingKeys.count)
+  var pendingRecords: [PropertyListKey: CloudRecord] {
+    var records = [PropertyListKey: CloudRecord](minimumCapacity: pendingKeys.count)
     for key in pendingKeys {
       records[key] = entries[key]?.record
     }
@@ -65,7 +65,7 @@ struct CloudLocalCopy {
   /// - Throws: ``CloudStoreError`` naming the ``CloudQuota`` limit that would be exceeded;
   ///   nothing changes.
   mutating func write(
-    _ value: consuming Any?, forKey key: String, clock: inout HybridLogicalClock
+    _ value: consuming Any?, forKey key: PropertyListKey, clock: inout HybridLogicalClock
   ) throws
     -> Bool
   {
@@ -83,7 +83,7 @@ struct CloudLocalCopy {
 
   /// Takes `record` from the container for `key`: it replaces the key's entry, and a write of
   /// the key still pending is dropped (the container's record won).
-  mutating func apply(_ record: CloudRecord, forKey key: String) {
+  mutating func apply(_ record: CloudRecord, forKey key: PropertyListKey) {
     let entry = CloudCopyEntry(record, forKey: key)
     let old = entries.updateValue(entry, forKey: key)
     totals = totals.replacing(old?.bytes, with: entry.bytes)
@@ -92,7 +92,7 @@ struct CloudLocalCopy {
 
   /// Puts back the entry `key` had before a write (as ``entry(forKey:)`` gave it; nil: none),
   /// its totals and pending mark included.
-  mutating func restore(_ entry: CloudCopyEntry?, forKey key: String) {
+  mutating func restore(_ entry: CloudCopyEntry?, forKey key: PropertyListKey) {
     let current =
       if let entry { entries.updateValue(entry, forKey: key) } else {
         entries.removeValue(forKey: key)
@@ -104,7 +104,7 @@ struct CloudLocalCopy {
   /// Marks the writes of `records` as saved, except those written again since.
   ///
   /// - Parameter records: Records a save took, key → record.
-  mutating func markSaved(_ records: [String: CloudRecord]) {
+  mutating func markSaved(_ records: [PropertyListKey: CloudRecord]) {
     for (key, record) in records {
       guard let index = entries.index(forKey: key), entries.values[index].isPending,
         entries.values[index].record.timestamp == record.timestamp

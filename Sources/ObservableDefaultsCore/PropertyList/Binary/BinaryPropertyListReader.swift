@@ -45,7 +45,7 @@ struct BinaryPropertyListReader {
     var root: [PropertyListKey: Any] = [:]
     root.reserveCapacity(count)
     try add(
-      0..<count, ofEntries: start, count, depth: 1, to: &root, keyedBy: { PropertyListKey($0) })
+      0..<count, ofEntries: start, count, depth: 1, to: &root)
     return root
   }
 
@@ -70,7 +70,7 @@ struct BinaryPropertyListReader {
       for first in stride(from: 0, to: count, by: BinaryPropertyListPageRelease.entriesAtOnce) {
         let positions = first..<min(first + BinaryPropertyListPageRelease.entriesAtOnce, count)
         try reader.add(
-          positions, ofEntries: start, count, depth: 1, to: &root, keyedBy: { PropertyListKey($0) })
+          positions, ofEntries: start, count, depth: 1, to: &root)
         pages.release(after: positions.upperBound - 1)
       }
       return (root, pages.releasedPages)
@@ -182,25 +182,52 @@ struct BinaryPropertyListReader {
     case 0xD:
       let (start, count) = try lengthAndStart(offset, low)
       try require(start, 2 * count * referenceSize)
-      var dictionary: [String: Any] = [:]
-      dictionary.reserveCapacity(count)
-      try add(
-        0..<count, ofEntries: start, count, depth: depth, to: &dictionary, keyedBy: { $0 })
-      return dictionary
+      return try dictionary(entries: start, count, depth: depth)
     default:
       throw Self.inconsistent()
     }
   }
 
+  /// The nested dictionary whose `count` key references start at byte `start`: a
+  /// `[String: Any]`, or — when two of its keys are equal as `String`s (canonical equivalence)
+  /// but differ in their Unicode scalars — a `[PropertyListKey: Any]`, which holds both, as the
+  /// file, CoreFoundation and python's `plistlib` do (the entries read so far move to it, and
+  /// the others are read into it). A key held twice exactly keeps its first value (as at the
+  /// top).
+  private func dictionary(entries start: Int, _ count: Int, depth: Int)
+    throws(PropertyListRejection) -> Any
+  {
+    var dictionary: [String: Any] = [:]
+    dictionary.reserveCapacity(count)
+    for position in 0..<count {
+      let key = try string(at: try objectOffset(try reference(start, position)))
+      let element = try value(try reference(start, count + position), depth: depth + 1)
+      guard let first = dictionary.updateValue(element, forKey: key) else { continue }
+      // The dictionary kept the key met first; told apart from this one by their scalars.
+      let earlier = PropertyListKey(dictionary.keys[dictionary.index(forKey: key)!])
+      guard earlier != PropertyListKey(key) else {
+        dictionary[key] = first
+        continue
+      }
+      // The entries read so far move to exact keys, and the others are read into them.
+      var exact = [PropertyListKey: Any](exactKeys: dictionary)
+      exact[earlier] = first
+      exact[PropertyListKey(key)] = element
+      try add(position + 1..<count, ofEntries: start, count, depth: depth, to: &exact)
+      return exact
+    }
+    return dictionary
+  }
+
   /// Adds the entries at `positions` of the dictionary at `depth` whose `count` key references
-  /// start at byte `start` (its value references after them) to `dictionary`, each key made by
-  /// `makeKey` (exact keys at the top, `String`s below).
-  func add<Key: Hashable>(
+  /// start at byte `start` (its value references after them) to `dictionary`, by exact key; a
+  /// key held twice keeps its first value.
+  func add(
     _ positions: Range<Int>, ofEntries start: Int, _ count: Int, depth: Int,
-    to dictionary: inout [Key: Any], keyedBy makeKey: (String) -> Key
+    to dictionary: inout [PropertyListKey: Any]
   ) throws(PropertyListRejection) {
     for position in positions {
-      let key = makeKey(try string(at: try objectOffset(try reference(start, position))))
+      let key = PropertyListKey(try string(at: try objectOffset(try reference(start, position))))
       let element = try value(try reference(start, count + position), depth: depth + 1)
       if let first = dictionary.updateValue(element, forKey: key) { dictionary[key] = first }
     }

@@ -77,8 +77,8 @@ enum BinaryPropertyListWriter {
     return try add(canonical, to: &table)
   }
 
-  /// Adds a dictionary whose keys are `Key`s (exact keys at the top, `String`s below), each
-  /// written as its `text`.
+  /// Adds a dictionary whose keys are `Key`s (exact keys, or `String`s), each written as its
+  /// `text`.
   private static func add<Key>(
     dictionary: [Key: Any], to table: inout BinaryPropertyListObjectTable,
     text: (Key) -> String

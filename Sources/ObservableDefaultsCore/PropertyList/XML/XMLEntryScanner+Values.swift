@@ -24,7 +24,7 @@ extension XMLEntryScanner {
       } else {
         values =
           scanner.consume("<dict>")
-          ? scanner.dictionary(depth: 0, keyedBy: { PropertyListKey($0) }) : nil
+          ? scanner.entries(depth: 0, into: [:]) : nil
       }
       guard let values, scanner.end() else { return nil }
       return values
@@ -52,7 +52,7 @@ extension XMLEntryScanner {
     func named(_ name: StaticString) -> Bool { matches(name, at: start, length: length) }
     if named("string") { return isEmpty ? "" : text(closing: "</string>").flatMap(Self.decoded) }
     if named("dict") {
-      return isEmpty ? [String: Any]() : dictionary(depth: depth, keyedBy: { $0 })
+      return isEmpty ? [String: Any]() : nestedDictionary(depth: depth)
     }
     if named("array") { return isEmpty ? [Any]() : array(depth: depth) }
     if named("true") || named("false") { return isEmpty ? named("true") : nil }
@@ -65,22 +65,48 @@ extension XMLEntryScanner {
     return nil
   }
 
-  /// The entries of the dictionary whose `<dict>` was just read, each key made by `makeKey`: a
-  /// top dictionary holds exact keys, a nested one `String` keys (nil when two of them are equal
-  /// as `String`s: Foundation reads that one).
-  private mutating func dictionary<Key: Hashable>(
-    depth: Int, keyedBy makeKey: (String) -> Key
-  ) -> [Key: Any]? {
-    var dictionary: [Key: Any] = [:]
+  /// A nested dictionary whose `<dict>` was just read: a `[String: Any]`, or — when two of its
+  /// keys are equal as `String`s (canonical equivalence) but differ in their Unicode scalars — a
+  /// `[PropertyListKey: Any]`, which holds both, as the file, CoreFoundation and python's
+  /// `plistlib` do (the entries read so far move to it, and the others are read into it; nil
+  /// for a key held twice exactly: Foundation reads that one).
+  private mutating func nestedDictionary(depth: Int) -> Any? {
+    var dictionary: [String: Any] = [:]
     while true {
       skipSpace()
       if consume("</dict>") { return dictionary }
-      guard consume("<key>"), let key = text(closing: "</key>").flatMap(Self.decoded) else {
-        return nil
-      }
+      guard let (key, value) = entry(depth: depth) else { return nil }
+      guard let first = dictionary.updateValue(value, forKey: key) else { continue }
+      // The dictionary kept the key met first; told apart from this one by their scalars.
+      let earlier = PropertyListKey(dictionary.keys[dictionary.index(forKey: key)!])
+      guard earlier != PropertyListKey(key) else { return nil }
+      var exact = [PropertyListKey: Any](exactKeys: dictionary)
+      exact[earlier] = first
+      exact[PropertyListKey(key)] = value
+      return entries(depth: depth, into: exact)
+    }
+  }
+
+  /// The key and value of the next entry of a dictionary at `depth`; nil outside the plain form.
+  private mutating func entry(depth: Int) -> (key: String, value: Any)? {
+    guard consume("<key>"), let key = text(closing: "</key>").flatMap(Self.decoded) else {
+      return nil
+    }
+    skipSpace()
+    return value(depth: depth + 1).map { (key, $0) }
+  }
+
+  /// The entries of the dictionary whose `<dict>` was just read, added by exact key to
+  /// `dictionary` (the entries read before them); nil when a key is held twice, or the text is
+  /// not in the plain form: Foundation reads that one.
+  private mutating func entries(depth: Int, into dictionary: consuming [PropertyListKey: Any])
+    -> [PropertyListKey: Any]?
+  {
+    while true {
       skipSpace()
-      guard let value = value(depth: depth + 1),
-        dictionary.updateValue(value, forKey: makeKey(key)) == nil
+      if consume("</dict>") { return dictionary }
+      guard let (key, value) = entry(depth: depth),
+        dictionary.updateValue(value, forKey: PropertyListKey(key)) == nil
       else { return nil }
     }
   }

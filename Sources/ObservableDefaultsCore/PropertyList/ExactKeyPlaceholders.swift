@@ -1,0 +1,76 @@
+package import Foundation
+
+/// Nested dictionaries keyed by exact keys (`[PropertyListKey: Any]`: two of their keys differ
+/// only in Unicode normalization) made writable by Foundation's `PropertyListEncoder` and
+/// `JSONSerialization`, which key by `String` and so keep one of such keys (measured with the
+/// encoder: the first key with the last value).
+///
+/// Each key of such a dictionary that a `String` key cannot tell from another of it is encoded
+/// under a placeholder key (a private-use character, a random identifier and a number: no
+/// file's key, and no character XML or JSON escapes), and ``restoring(in:form:)`` puts the key's
+/// own text back in the encoder's output.
+package struct ExactKeyPlaceholders {
+  private let prefix = "\u{F8FF}\(UUID().uuidString)-"
+  /// The original key of each placeholder, by number.
+  private var keys: [String] = []
+
+  /// No placeholders yet.
+  package init() {}
+
+  /// `value` with each nested `[PropertyListKey: Any]` turned into a `[String: Any]`, its
+  /// colliding keys under placeholders. A value holding none is returned as it is (scalars are
+  /// not even looked into).
+  package mutating func encodable(_ value: Any) -> Any {
+    PropertyListValue.replacingExactDictionaries(in: value) { encodable(dictionary: $0) } ?? value
+  }
+
+  /// `dictionary` keyed by `String`, its keys that a `String` cannot tell from an earlier one
+  /// under placeholders.
+  private mutating func encodable(dictionary: [PropertyListKey: Any]) -> [String: Any] {
+    var result: [String: Any] = [:]
+    for (key, element) in dictionary {
+      var text = key.string
+      if result.index(forKey: text) != nil {
+        text = prefix + String(keys.count)
+        keys.append(key.string)
+      }
+      result[text] = encodable(element)
+    }
+    return result
+  }
+
+  /// `text` (the encoder's output) with each placeholder's `form` (its `<key>` element, or its
+  /// JSON string) replaced by its key's.
+  ///
+  /// - Parameter form: A key's text in the output (given the key itself).
+  /// - Throws: ``PropertyListEncodingFailure`` when a placeholder is not in the text.
+  package func restoring(in text: Data, form: (String) -> String)
+    throws(PropertyListEncodingFailure)
+    -> Data
+  {
+    var text = text
+    for (number, key) in keys.enumerated() {
+      guard let range = text.range(of: Data(form(prefix + String(number)).utf8)) else {
+        throw PropertyListEncodingFailure(reason: "the key \"\(key)\" was not written")
+      }
+      text.replaceSubrange(range, with: Data(form(key).utf8))
+    }
+    return text
+  }
+
+  /// `key` as a `<key>` element, with XML's escapes (`&amp;`, `&lt;`, `&gt;`, and `&#13;` for a
+  /// carriage return, which a reader would otherwise turn into a line feed).
+  static func xmlKey(_ key: String) -> String {
+    var result = "<key>"
+    for character in key.unicodeScalars {
+      switch character {
+      case "&": result += "&amp;"
+      case "<": result += "&lt;"
+      case ">": result += "&gt;"
+      case "\r": result += "&#13;"
+      default: result.unicodeScalars.append(character)
+      }
+    }
+    return result + "</key>"
+  }
+}
