@@ -29,10 +29,12 @@ import Testing
           try CoreProbe.run(["cloud-set", folder.url.path, "c", key, value]).status == 0)
       }
 
-      let expected = ["before": "v0", "after": "v1", "overwritten": "new"]
+      let expected: [PropertyListKey: String] = [
+        "before": "v0", "after": "v1", "overwritten": "new",
+      ]
       for store in [first, second] {
         #expect(
-          await poll { expected.allSatisfy { store.string(forKey: $0.key) == $0.value } },
+          await poll { expected.allSatisfy { store.string(forKey: $0.key.string) == $0.value } },
           "\(store.dictionaryRepresentation)")
       }
       // Neither device wrote again, yet a device started now reads every value.

@@ -107,6 +107,10 @@ import Testing
         showsToolbar	default
         origin	default
         lastFolder	default
+        homePage	default
+        recentFiles	default
+        density	default
+        tabWidth	default
 
         """)
     // The user's own value under the lock (written by path: a file has no lock) stays.
