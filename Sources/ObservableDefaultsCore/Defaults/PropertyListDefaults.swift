@@ -233,8 +233,8 @@ open class PropertyListDefaults: UserDefaults {
     // The file's values first: a large domain is then built once, instead of being inserted
     // entry by entry into a growing dictionary (a second copy and its doublings: 345 MB at the
     // peak for a 1,000,000-key suite).
-    var values = (systemLayers?.values ?? SystemDefaults()).merged(over: storage.allValues())
-      .stringKeyed
+    var values = PropertyListValue.stringKeyed(
+      values: (systemLayers?.values ?? SystemDefaults()).merged(over: storage.allValues()))
     for (key, value) in RegistrationDomain.shared.all() where values[key] == nil {
       values[key] = value
     }
