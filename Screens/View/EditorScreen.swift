@@ -36,6 +36,12 @@ final class EditorScreen {
   /// are drawn stale meanwhile); it too changes without a value changing.
   private var shownUnreadable: String?
   private var stateCheckedAt: ContinuousClock.Instant?
+  /// Rows of the shown source redrawn for a changed value while no change report waited, by
+  /// key, and the bytes of those frames. Observation tells a row on the writing thread, before
+  /// the store's observers post the change's report to the loop, so a frame can fall between
+  /// the two: the frame that takes the report draws those rows again (their told count changed)
+  /// and counts them as what the change did.
+  private var redrawnBeforeReport: (rows: [String: Int], bytes: Int) = ([:], 0)
 
   /// How often a shown source state is compared with the source's: 1 s.
   static let stateInterval: Duration = .seconds(1)
@@ -94,13 +100,15 @@ final class EditorScreen {
       || (messageCover != self.messageCover && max(messageCover, self.messageCover) > 0)
       || (damage.objects && objectsWidth() != layout?.objectsWidth)
       || session.currentSource?.unreadableReason != shownUnreadable
+    let reportedLate = paintsAll ? [] : rowsReportedLate()
     if paintsAll {
       paintAll(keysChanged: pending.layout && !damage.focusPlaced)
     } else {
       for index in pending.rows {
         redrawCounts[RowID(source: source, row: index), default: 0] += 1
       }
-      for index in pending.rows.union(damage.rows).union(expired).sorted() { paintRow(index) }
+      let painted = pending.rows.union(damage.rows).union(expired).union(reportedLate)
+      for index in painted.sorted() { paintRow(index) }
       if damage.objects { paintObjects() }
       if session.currentSource?.state != shownState { paintHeader() }
       paintStatus()
@@ -108,18 +116,50 @@ final class EditorScreen {
     stateCheckedAt = now()
     focusedIdentity = session.focusedRow?.identity
     canvas.present()
-    presentDownstream(rowsRedrawn: paintsAll ? nil : pending.rows.count)
+    presentDownstream(
+      redrawn: paintsAll ? nil : pending.rows, reportedLate: reportedLate.count)
   }
 
-  /// Tells the changes drawn in this frame what it did; when that puts a line on the status
-  /// line (the counters of `c` are shown), draws it in a frame of its own.
-  private func presentDownstream(rowsRedrawn: Int?) {
-    guard session.changeLog.hasWaiting else { return }
+  /// The rows in ``redrawnBeforeReport`` whose change report now waits.
+  private func rowsReportedLate() -> Set<Int> {
+    guard session.changeLog.hasWaiting, !redrawnBeforeReport.rows.isEmpty else { return [] }
+    let shown = session.currentSource.map(ObjectIdentifier.init)
+    let keys = session.changeLog.waitingEntries.filter { $0.source == shown }.map(\.change.key)
+    return Set(keys.compactMap { redrawnBeforeReport.rows[$0] })
+  }
+
+  /// Tells the changes drawn in this frame what it did (`redrawn`: the rows drawn for changed
+  /// values, nil when the whole screen was drawn; `reportedLate`: how many of the rows drawn
+  /// in earlier frames it counts too); when that puts a line on the status line (the counters
+  /// of `c` are shown), draws it in a frame of its own.
+  private func presentDownstream(redrawn: Set<Int>?, reportedLate: Int) {
+    guard session.changeLog.hasWaiting else {
+      rememberRedrawnBeforeReport(redrawn)
+      return
+    }
+    let earlier = reportedLate > 0 ? redrawnBeforeReport.bytes : 0
+    redrawnBeforeReport = ([:], 0)
     let message = session.state.message
-    session.completeChanges(rowsRedrawn: rowsRedrawn, bytesWritten: canvas.bytesPresented)
+    session.completeChanges(
+      rowsRedrawn: redrawn.map { $0.count + reportedLate },
+      bytesWritten: canvas.bytesPresented.map { $0 + earlier })
     guard session.state.message != message else { return }
     paintStatus()
     canvas.present()
+  }
+
+  /// Keeps the rows drawn for changed values in a frame no report waited for (see
+  /// ``redrawnBeforeReport``); a full paint forgets them, as their indices may have moved.
+  private func rememberRedrawnBeforeReport(_ redrawn: Set<Int>?) {
+    guard let redrawn, let source = session.currentSource else {
+      redrawnBeforeReport = ([:], 0)
+      return
+    }
+    guard !redrawn.isEmpty else { return }
+    for index in redrawn {
+      if let key = source.row(at: index).key { redrawnBeforeReport.rows[key] = index }
+    }
+    redrawnBeforeReport.bytes += canvas.bytesPresented ?? 0
   }
 
   /// Adjusts the scroll offsets so the focused entries are visible; true when one moved.
