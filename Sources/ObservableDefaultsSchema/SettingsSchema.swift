@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The published description of one settings class: where its values live and, for each
 /// persisted property, its key, type, stored form, default, documentation, choices and range.
