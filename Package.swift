@@ -126,6 +126,7 @@ let package = Package(
     .library(name: "ObservableDefaultsCore", targets: ["ObservableDefaultsCore"]),
     .library(name: "ObservableDefaultsEtcd", targets: ["ObservableDefaultsEtcd"]),
     .library(name: "ObservableDefaultsNATS", targets: ["ObservableDefaultsNATS"]),
+    .library(name: "ObservableDefaultsSchema", targets: ["ObservableDefaultsSchema"]),
     .library(name: "ObservableDefaultsTesting", targets: ["ObservableDefaultsTesting"]),
     .library(name: "SettingsEditor", targets: ["SettingsEditor"]),
     .executable(name: "settings-editor", targets: ["settings-editor"]),
@@ -187,12 +188,15 @@ let package = Package(
     // libnats-dev; see Sources/CNATS/include/cnats.h).
     .target(name: "CNATS", dependencies: ["COptionalLibrary"]),
     .target(name: "ObservableDefaultsNATS", dependencies: ["ObservableDefaultsCore", "CNATS"]),
+    // Published settings schemas: the file format and the folders programs publish them in, for
+    // tools. The umbrella writes them without re-exporting this module.
+    .target(name: "ObservableDefaultsSchema", dependencies: ["ObservableDefaultsCore"]),
     // The library users import: macro declarations, the runtime their expansions call, and the
     // engines of the enabled traits.
     .target(
       name: "ObservableDefaults",
       dependencies: [
-        "ObservableDefaultsCore", "ObservableDefaultsMacros",
+        "ObservableDefaultsCore", "ObservableDefaultsMacros", "ObservableDefaultsSchema",
         .target(name: "ObservableDefaultsEtcd", condition: .when(traits: ["EtcdSupport"])),
         .target(name: "ObservableDefaultsNATS", condition: .when(traits: ["NATSSupport"])),
       ]
@@ -205,7 +209,7 @@ let package = Package(
     .systemLibrary(name: "CNcursesW"),
     .target(
       name: "SettingsEditor",
-      dependencies: ["ObservableDefaults", "CNcursesW"],
+      dependencies: ["ObservableDefaults", "ObservableDefaultsSchema", "CNcursesW"],
       path: "Screens",
       exclude: ["README-screens.md"]
     ),
@@ -213,7 +217,7 @@ let package = Package(
       name: "settings-editor",
       dependencies: [
         "SettingsEditor", "ObservableDefaults", "ObservableDefaultsCore", "ObservableDefaultsEtcd",
-        "ObservableDefaultsNATS",
+        "ObservableDefaultsNATS", "ObservableDefaultsSchema",
       ]
     ),
     // A program the library tests start as another process holding settings objects.
@@ -222,7 +226,8 @@ let package = Package(
       dependencies: ["ObservableDefaults"],
       path: "Tests/DefaultsProbe"
     ),
-    // A program that publishes settings schemas, for the tests of the schemas and the editor.
+    // A program that publishes settings schemas, for the tests of the schemas and the editor: an
+    // app's code, with the umbrella alone.
     .executableTarget(
       name: "schema-probe",
       dependencies: ["ObservableDefaults"],
@@ -270,7 +275,8 @@ let package = Package(
     .executableTarget(
       name: "benchmarks",
       dependencies: [
-        "ObservableDefaults", "ObservableDefaultsEtcd", "ObservableDefaultsNATS", "SettingsEditor",
+        "ObservableDefaults", "ObservableDefaultsEtcd", "ObservableDefaultsNATS",
+        "ObservableDefaultsSchema", "SettingsEditor",
       ],
       path: "Benchmarks",
       exclude: ["README.md", "measure-build.sh", "measure-size.sh"]
@@ -304,8 +310,8 @@ let package = Package(
     .testTarget(
       name: "ObservableDefaultsTests",
       dependencies: [
-        "ObservableDefaults", "TestSupport", "defaults-probe", "readme-examples", "parity-swift5",
-        "schema-probe",
+        "ObservableDefaults", "ObservableDefaultsSchema", "TestSupport", "defaults-probe",
+        "readme-examples", "parity-swift5", "schema-probe",
       ]
     ),
     // Settings classes in a module whose default isolation is the main actor.
@@ -336,7 +342,7 @@ let package = Package(
       name: "EditorTests",
       dependencies: [
         "SettingsEditor", "TestSupport", "settings-editor", "ObservableDefaultsCore",
-        "ObservableDefaultsEtcd", "schema-probe",
+        "ObservableDefaultsEtcd", "ObservableDefaultsSchema", "schema-probe",
       ],
       exclude: ["Snapshots"]
     ),

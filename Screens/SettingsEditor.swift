@@ -1,5 +1,6 @@
 public import Foundation
 public import ObservableDefaults
+import ObservableDefaultsSchema
 
 /// A full-screen terminal editor for settings: your program's settings objects, raw suites in
 /// the preferences folder, and property-list files.

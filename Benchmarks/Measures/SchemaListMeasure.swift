@@ -1,5 +1,6 @@
 import Foundation
 import ObservableDefaults
+import ObservableDefaultsSchema
 import SettingsEditor
 
 /// The editor's first paint with 200 published schemas of 50 keys each (20 programs of 10

@@ -1,5 +1,6 @@
 import Foundation
-package import ObservableDefaults
+import ObservableDefaults
+package import ObservableDefaultsSchema
 
 /// The settings schemas programs published (``SettingsSchemaDirectory/allFiles(in:)``), read
 /// once: what the editor and the command line know of suites and cloud containers that no class

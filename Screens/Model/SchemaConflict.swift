@@ -1,4 +1,5 @@
-package import ObservableDefaults
+import ObservableDefaults
+package import ObservableDefaultsSchema
 
 /// Two published schema files that describe keys of one store otherwise: the first in the
 /// search order wins — the user's folder, then each folder of `$XDG_DATA_DIRS` in its order

@@ -1,5 +1,6 @@
 import Foundation
 import ObservableDefaults
+import ObservableDefaultsSchema
 
 /// How a settings property of one ``SettingsValueType`` is shown on one line and edited.
 struct ValueFormatting {

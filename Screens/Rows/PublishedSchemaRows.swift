@@ -1,6 +1,7 @@
 import Foundation
 import ObservableDefaults
 import ObservableDefaultsCore
+import ObservableDefaultsSchema
 import Observation
 
 /// The keys of another program's settings class as rows, from the schema it published

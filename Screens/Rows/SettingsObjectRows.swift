@@ -1,5 +1,6 @@
 import Foundation
 import ObservableDefaults
+import ObservableDefaultsSchema
 
 /// The properties of one settings object as rows, read through the object's observable getters:
 /// a change to one property (in this process or written by another) redraws that row only.

@@ -1,6 +1,7 @@
 import Foundation
 import ObservableDefaults
 import ObservableDefaultsCore
+import ObservableDefaultsSchema
 import SettingsEditor
 
 /// The `read`, `write`, `delete` and `domains` verbs, in the form of macOS `defaults`.

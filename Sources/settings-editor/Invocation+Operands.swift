@@ -1,4 +1,5 @@
 import ObservableDefaults
+import ObservableDefaultsSchema
 
 extension Invocation {
   /// The arguments the invocation carries, each with the role errors name it by (`key`, `value`,

@@ -1,5 +1,6 @@
 import Foundation
 import ObservableDefaults
+import ObservableDefaultsSchema
 import SettingsEditor
 
 /// What the command line asks for.

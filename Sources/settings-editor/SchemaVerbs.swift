@@ -1,5 +1,6 @@
 import Foundation
 import ObservableDefaults
+import ObservableDefaultsSchema
 import SettingsEditor
 
 /// The verbs of published settings schemas, in the form of `gsettings`: `list-schemas`,

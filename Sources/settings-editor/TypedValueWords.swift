@@ -1,6 +1,7 @@
 import Foundation
 import ObservableDefaults
 import ObservableDefaultsCore
+import ObservableDefaultsSchema
 import SettingsEditor
 
 /// The value words of `write`, in the form of macOS `defaults`: `[-type] <value>`,

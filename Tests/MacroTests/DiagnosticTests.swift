@@ -117,7 +117,7 @@ import Testing
     #expect(expansion.diagnostics == [])
     #expect(
       expansion.source.contains(
-        "static let _$settingsSchema: [_ObservableDefaultsRuntime.Property<Settings>] = []"))
+        "static let _$settingsProperties: [_ObservableDefaultsRuntime.Property<Settings>] = []"))
     #expect(
       expansion.source.contains(
         "  let fixed = 1\n  var computed: Int { fixed + 1 }\n  static let shared = 2\n"))

@@ -1,7 +1,7 @@
 import Testing
 
-/// `previousKeys:` of the key macros: the schema lists them, the accessors stay the same, and
-/// misuse is reported at the offending argument or element.
+/// `previousKeys:` of the key macros: the property table lists them, the accessors stay the same,
+/// and misuse is reported at the offending argument or element.
 @Suite struct PreviousKeysTests {
   /// The lines where the expansions of two sources differ, as (first, second) pairs; both
   /// expansions must be free of diagnostics and have as many lines.

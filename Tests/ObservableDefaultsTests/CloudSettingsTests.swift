@@ -75,7 +75,7 @@ import Testing
 
   @Test func observeFirstPersistsOnlyCloudBacked() {
     let settings = ObserveFirstCloudSettings()
-    #expect(ObserveFirstCloudSettings._$settingsSchema.map(\.key) == [nil, "user_theme"])
+    #expect(ObserveFirstCloudSettings._$settingsProperties.map(\.key) == [nil, "user_theme"])
     settings.theme = "dark"
     #expect(settings._$settingsStore.store.object(forKey: "user_theme") as? String == "dark")
     #expect(settings._$settingsStore.kind == .cloud)

@@ -1,5 +1,6 @@
 import Foundation
 import ObservableDefaults
+import ObservableDefaultsSchema
 import Testing
 
 /// Each type is stored by the documented codec priority and reads back exactly, also from the file.
@@ -149,18 +150,18 @@ import Testing
   }
 
   @Test func schemaDescribesEveryType() {
-    let types = TypeSettings._$settingsSchema.map(\.valueType)
+    let types = TypeSettings._$settingsProperties.map(\.valueType)
     #expect(
       types.prefix(4) == [
         .string, .bool, .integer(bitWidth: 64, signed: true), .integer(bitWidth: 8, signed: true),
       ])
     #expect(
-      TypeSettings._$settingsSchema.first { $0.name == "theme" }?.valueType
+      TypeSettings._$settingsProperties.first { $0.name == "theme" }?.valueType
         == .enumeration(cases: ["system", "light", "dark"]))
     #expect(
-      TypeSettings._$settingsSchema.first { $0.name == "optionalProfile" }?.valueType
+      TypeSettings._$settingsProperties.first { $0.name == "optionalProfile" }?.valueType
         == .optional(.codable))
-    #expect(TypeSettings._$settingsSchema.first { $0.name == "url" }?.valueType == .url)
+    #expect(TypeSettings._$settingsProperties.first { $0.name == "url" }?.valueType == .url)
   }
 }
 

@@ -14,7 +14,7 @@ import Testing
   }
 
   private var displayNameProperty: SettingsProperty<RenamedSettings> {
-    RenamedSettings._$settingsSchema.first { $0.name == "displayName" }!
+    RenamedSettings._$settingsProperties.first { $0.name == "displayName" }!
   }
 
   @Test func readsTheValueUnderThePreviousKey() throws {

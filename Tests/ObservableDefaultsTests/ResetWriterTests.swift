@@ -5,7 +5,7 @@ import Testing
 /// A property's reset and migration as observers of the store are told them.
 @Suite struct ResetWriterTests {
   private func property(_ name: String) -> SettingsProperty<RenamedSettings> {
-    RenamedSettings._$settingsSchema.first { $0.name == name }!
+    RenamedSettings._$settingsProperties.first { $0.name == name }!
   }
 
   @Test func aResetIsToldAsAReset() throws {

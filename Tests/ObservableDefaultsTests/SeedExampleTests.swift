@@ -18,8 +18,8 @@ import Testing
     #expect(values["firstName"] as? String == "Ann")
     #expect(values["age"] as? Int == 3)
     #expect(values.count == 2)
-    #expect(LocalSettings._$settingsSchema.map(\.name) == ["name", "age", "height"])
-    #expect(LocalSettings._$settingsSchema.map(\.key) == ["firstName", "age", nil])
+    #expect(LocalSettings._$settingsProperties.map(\.name) == ["name", "age", "height"])
+    #expect(LocalSettings._$settingsProperties.map(\.key) == ["firstName", "age", nil])
   }
 
   @Test func observeFirstPersistsOnlyDefaultsBackedProperties() throws {

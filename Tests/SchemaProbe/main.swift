@@ -92,7 +92,7 @@ case "watch-cloud":
   _ = observation
   dispatchMain()
 case "write-schemas" where arguments.count == 2:
-  let folder = SettingsSchemaDirectory(url: URL(fileURLWithPath: arguments[1]))
+  let folder = URL(fileURLWithPath: arguments[1])
   let objects = [AnySettings(ProbeAppSettings()), AnySettings(ProbeCloudPreferences())]
   for url in try SettingsSchemaPublisher.write(objects, to: folder) { print(url.path) }
 default:

@@ -11,6 +11,7 @@ extension ObservableSettings {
   ///   before it are migrated, the others are not.
   @discardableResult
   public func migrateStoredValues() throws -> [String] {
-    try Self._$settingsSchema.filter { try $0.migrateStoredValue(of: _$settingsRoot) }.map(\.name)
+    try Self._$settingsProperties.filter { try $0.migrateStoredValue(of: _$settingsRoot) }
+      .map(\.name)
   }
 }

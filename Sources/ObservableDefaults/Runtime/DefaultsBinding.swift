@@ -41,7 +41,7 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
   // Guarded by `lock`, which already excludes: the fields a write reads skip the runtime's
   // exclusivity bookkeeping.
   @exclusivity(unchecked) private var currentStore: (any ObservableKeyValueStore)?
-  private let schema: [SettingsProperty<Object>]
+  private let properties: [SettingsProperty<Object>]
   /// The persisted properties by storage key (without prefix).
   private let persisted: [String: SettingsProperty<Object>]
   /// The storage keys of the properties declared with previous keys, by storage key (without
@@ -71,21 +71,21 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
   ///   - ignoresExternalChanges: Whether external changes skip observer notification.
   ///   - limitsToInstance: Whether a posted `UserDefaults.didChangeNotification` counts only when
   ///     its object is this object's store (`limitToInstance`); otherwise any object counts.
-  ///   - schema: The object's properties (its `_$settingsSchema`).
+  ///   - properties: The object's property table (its `_$settingsProperties`).
   ///   - deliversOnMainActor: Whether external changes are applied on the main actor (for
   ///     `@MainActor` classes); otherwise they are applied on the thread that delivers them.
   public init(
     store: @escaping @autoclosure () -> any ObservableKeyValueStore, prefix: String,
     ignoresExternalChanges: Bool, limitsToInstance: Bool = true,
-    schema: [SettingsProperty<Object>], deliversOnMainActor: Bool = false
+    properties: [SettingsProperty<Object>], deliversOnMainActor: Bool = false
   ) {
     makeStore = store
     self.prefix = prefix
     self.ignoresExternalChanges = ignoresExternalChanges
     self.limitsToInstance = limitsToInstance
-    self.schema = schema
+    self.properties = properties
     persisted = Dictionary(
-      schema.compactMap { property in property.key.map { ($0, property) } },
+      properties.compactMap { property in property.key.map { ($0, property) } },
       uniquingKeysWith: { first, _ in first })
     movingKeys = persisted.compactMapValues { property in
       property.previousKeys.isEmpty ? nil : property.storageKeys
@@ -202,8 +202,8 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
     let store = resolveStore()
     readsThrough = store is FoundationDefaultsStore
     VersionedSettingsMigration.run(for: Object.self, on: store)
-    SettingsSchemaPublisher.publish(schema, of: object, store: store, prefix: prefix)
-    for property in schema {
+    SettingsSchemaPublisher.publish(properties, of: object, store: store, prefix: prefix)
+    for property in properties {
       property.refresh(object, store, prefix)?.assign()
     }
     let box = WeakObject(object)
@@ -237,7 +237,7 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
     // replaces them under the same lock, possibly on another thread.
     let (updates, notified) = lock.withLock {
       () -> ([SettingsProperty<Object>.Update], [SettingsProperty<Object>.Update]) in
-      let updates = schema.compactMap { property -> SettingsProperty<Object>.Update? in
+      let updates = properties.compactMap { property -> SettingsProperty<Object>.Update? in
         guard let keys = property.storageKeys, keys.isChanged(by: change, prefix: prefix)
         else { return nil }
         return property.refresh(object, resolveStore(), prefix)

@@ -40,7 +40,7 @@ extension SettingsClassMacro {
         store: \(raw: storeExpression(options, className: className)),
         prefix: \(raw: options.prefix.quoted),
         ignoresExternalChanges: \(raw: options.flag("ignoreExternalChanges")),
-        \(raw: bindingArguments(options))schema: \(raw: className)._$settingsSchema,
+        \(raw: bindingArguments(options))properties: \(raw: className)._$settingsProperties,
         deliversOnMainActor: \(raw: mainActor)
       )
       """,
@@ -53,7 +53,7 @@ extension SettingsClassMacro {
     ]
     decls += members.observationMembers
     decls += storeMembers(options, className: className, access: access)
-    decls.append(members.schema(access: access))
+    decls.append(members.propertyTable(access: access))
     decls.append("\(raw: access)var _$settingsRoot: \(raw: className) { self }")
     decls.append(
       """

@@ -3,7 +3,8 @@ import SwiftSyntaxBuilder
 import SwiftSyntaxMacros
 
 /// The members that both class macros generate for a settings class: the Observation plumbing,
-/// the schema of its observable properties, and the attributes added to its properties.
+/// the property table of its observable properties (`_$settingsProperties`), and the attributes
+/// added to its properties.
 struct ClassMembers {
   let classDecl: ClassDeclSyntax
   let flavor: StoreFlavor
@@ -30,8 +31,8 @@ struct ClassMembers {
     ]
   }
 
-  /// `_$settingsSchema`: one entry per observable property, in declaration order.
-  func schema(access: String) -> DeclSyntax {
+  /// `_$settingsProperties`: one entry per observable property, in declaration order.
+  func propertyTable(access: String) -> DeclSyntax {
     let entries = classDecl.storedProperties.filter(\.isObservable).map { property in
       let summary = property.documentation.map { ", summary: \($0.literal)" } ?? ""
       guard property.isPersisted(in: flavor, observeFirst: observeFirst) else {
@@ -57,8 +58,8 @@ struct ClassMembers {
     let isGeneric = classDecl.genericParameterClause != nil
     let declaration =
       isGeneric
-      ? "\(access)static var _$settingsSchema: [_ObservableDefaultsRuntime.Property<\(className)>] { \(list) }"
-      : "\(access)static let _$settingsSchema: [_ObservableDefaultsRuntime.Property<\(className)>] = \(list)"
+      ? "\(access)static var _$settingsProperties: [_ObservableDefaultsRuntime.Property<\(className)>] { \(list) }"
+      : "\(access)static let _$settingsProperties: [_ObservableDefaultsRuntime.Property<\(className)>] = \(list)"
     return DeclSyntax(stringLiteral: declaration)
   }
 

@@ -89,7 +89,7 @@ extension StoredProperty {
   }
 
   /// The `convertingFrom:` argument of the backing attribute, else of the key attribute, as
-  /// written (the compiler checks it where the schema uses it).
+  /// written (the compiler checks it where the property table uses it).
   func conversion(in flavor: StoreFlavor) -> ExprSyntax? {
     for attributeName in [flavor.backedMacro, flavor.keyMacro] {
       guard let attribute = attribute(attributeName),

@@ -147,17 +147,17 @@ import Testing
     let suite = TemporarySuite()
     let store = suite.store()
     let settings = UserNamedMembers(userDefaults: store)
-    settings.settingsSchema = "changed"
+    settings.settingsProperties = "changed"
     settings.settingsStore = 2
     settings.settingsRoot = true
-    #expect(store.string(forKey: "settingsSchema") == "changed")
+    #expect(store.string(forKey: "settingsProperties") == "changed")
     #expect(store.integer(forKey: "settingsStore") == 2)
     #expect(store.bool(forKey: "settingsRoot"))
     #expect(
       AnySettings(settings).properties.map(\.name) == [
-        "settingsSchema", "settingsStore", "settingsRoot",
+        "settingsProperties", "settingsStore", "settingsRoot",
       ])
-    #expect(UserNamedMethods.settingsSchema == ["user", "schema"])
+    #expect(UserNamedMethods.settingsProperties == ["user", "properties"])
     #expect(UserNamedMethods().settingsStore() == "user store")
     #expect(AnySettings(UserNamedMethods()).properties.map(\.name) == ["value"])
   }

@@ -131,7 +131,7 @@ final class CompatibilityCloud {
 /// `_$` names) are the user's own.
 @ObservableDefaults
 final class UserNamedMembers {
-  var settingsSchema: String = "mine"
+  var settingsProperties: String = "mine"
   var settingsStore = 1
   var settingsRoot = false
 }
@@ -139,7 +139,7 @@ final class UserNamedMembers {
 @ObservableCloud(developmentMode: true)
 final class UserNamedMethods {
   var value = 1
-  static var settingsSchema: [String] { ["user", "schema"] }
+  static var settingsProperties: [String] { ["user", "properties"] }
   func settingsStore() -> String { "user store" }
 }
 

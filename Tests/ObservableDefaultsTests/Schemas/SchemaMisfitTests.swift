@@ -1,5 +1,6 @@
 import Foundation
 import ObservableDefaults
+import ObservableDefaultsSchema
 import Testing
 
 /// What a stored value must be to fit a key of a schema, and how a misfit is told.

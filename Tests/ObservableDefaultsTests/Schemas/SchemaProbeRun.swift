@@ -1,5 +1,6 @@
 import Foundation
 import ObservableDefaults
+import ObservableDefaultsSchema
 import TestSupport
 
 /// The `schema-probe` program run as another process in a private home: its preferences, data

@@ -1,4 +1,5 @@
 import Foundation
+package import ObservableDefaultsSchema
 
 /// A settings object of any `ObservableSettings` class, with its properties bound to it: what a
 /// tool needs to list, show and edit the object without knowing its class.
@@ -22,13 +23,13 @@ public struct AnySettings: @unchecked Sendable {
     typeName = String(describing: Settings.self)
     self.object = object
     storeInfo = { object._$settingsStore }
-    properties = Settings._$settingsSchema.map {
+    properties = Settings._$settingsProperties.map {
       AnySettingsProperty($0, of: object._$settingsRoot)
     }
     makeSchema = { program in
       let store = object._$settingsStore
       return SettingsSchema(
-        properties: Settings._$settingsSchema, of: object._$settingsRoot, store: store.store,
+        properties: Settings._$settingsProperties, of: object._$settingsRoot, store: store.store,
         prefix: store.prefix, program: program)
     }
   }
@@ -53,8 +54,8 @@ public struct AnySettingsProperty: @unchecked Sendable {
   public let key: String?
   /// The storage key as stored, with the object's prefix.
   public var storageKey: String? { key.map { store().prefix + $0 } }
-  /// The kind of value.
-  public let valueType: SettingsValueType
+  /// The kind of value, as a published schema names it.
+  package let valueType: SettingsValueType
   /// The Swift type as written.
   public let typeName: String
   /// The property's documentation comment.

@@ -1,4 +1,5 @@
-import Foundation
+public import Foundation
+import ObservableDefaultsCore
 
 /// One file of a ``SettingsSchemaDirectory``.
 public struct SettingsSchemaFile: Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import ObservableDefaultsCore
 
 /// Where the symbolic links of one schema folder may lead (``SettingsSchemaDirectory/linkTargets``),
 /// with those folders resolved once per listing: entries are opened with `O_NOFOLLOW`, and a

@@ -1,10 +1,11 @@
 import Foundation
+package import ObservableDefaultsSchema
 
 /// One observable property of a settings class, described for tools such as the settings editor:
 /// its name, storage key, value type, documentation and default, and type-checked access to its value.
 ///
 /// The `@ObservableDefaults` and `@ObservableCloud` macros generate one per observable property
-/// (in declaration order) into the class's `_$settingsSchema` (see ``ObservableSettings``).
+/// (in declaration order) into the class's `_$settingsProperties` (see ``ObservableSettings``).
 public struct SettingsProperty<Object: AnyObject>: @unchecked Sendable {
   // Sendable: every stored closure captures only key paths and a `DefaultsCodec`, all immutable.
 
@@ -15,8 +16,8 @@ public struct SettingsProperty<Object: AnyObject>: @unchecked Sendable {
   /// The keys the value was stored under in earlier versions, newest first, without the
   /// object's prefix (`previousKeys:` of the key macros); empty for an `@ObservableOnly` property.
   public let previousKeys: [String]
-  /// The kind of value, for choosing an editor.
-  public let valueType: SettingsValueType
+  /// The kind of value, for choosing an editor, as a published schema names it.
+  package let valueType: SettingsValueType
   /// The Swift type as written, such as `"Int"` or `"Optional<String>"`.
   public let typeName: String
   /// The first paragraph of the property's `///` documentation comment, without the slashes;
@@ -87,8 +88,8 @@ public struct SettingsProperty<Object: AnyObject>: @unchecked Sendable {
 }
 
 // The functions that need the object's store take it from the object's description; the
-// properties themselves do not require it, so that a schema can be built where the class's
-// `ObservableSettings` conformance is isolated to the main actor and the schema is not.
+// properties themselves do not require it, so that a property table can be built where the
+// class's `ObservableSettings` conformance is isolated to the main actor and the table is not.
 extension SettingsProperty where Object: ObservableSettings {
   /// The value the property falls back to when nothing is stored: the registered default when
   /// `register(defaults:)` gave one, otherwise the declaration-time default; `nil` for an

@@ -1,4 +1,5 @@
 import Foundation
+internal import ObservableDefaultsSchema
 
 extension SettingsSchema.Key {
   /// Describes a persisted property of type `Value` from what the macros know of it.

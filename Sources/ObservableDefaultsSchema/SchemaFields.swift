@@ -1,4 +1,5 @@
 import Foundation
+import ObservableDefaultsCore
 
 /// Typed reads of one dictionary of a published schema file, each failure a
 /// ``SettingsSchemaError/malformed(path:field:reason:)`` naming the field by its path

@@ -1,4 +1,5 @@
 import Foundation
+import ObservableDefaultsCore
 
 /// A folder of schema files held open by its descriptor, its entries named by the bytes the
 /// kernel gives: a name that is not UTF-8 is listed and opened as it is (a `String` or `URL`

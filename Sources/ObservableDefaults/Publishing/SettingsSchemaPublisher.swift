@@ -1,19 +1,22 @@
 import Dispatch
 import Foundation
+package import ObservableDefaultsSchema
 import Synchronization
 
-/// Publishes the ``SettingsSchema`` of each settings class a program uses, so tools such as the
+/// Publishes the settings schema of each settings class a program uses, so tools such as the
 /// settings editor show and check its settings while it does not run.
 ///
 /// The runtime publishes by itself: when an object of an `@ObservableDefaults` or
 /// `@ObservableCloud` class first loads its values, the class's schema for that object's store
-/// is written to ``SettingsSchemaDirectory/user`` on a background queue — once per class and
+/// is written to the user's schema folder (`$XDG_DATA_HOME/ObservableDefaults/schemas`, else
+/// `~/.local/share/ObservableDefaults/schemas`) on a background queue — once per class and
 /// store in a process, only when the file does not already hold it, never on a property's read
 /// or write. A program that exits right away still publishes: when it exits (`exit`, or
 /// returning from `main`), it writes the schemas no background write has taken yet on the
 /// exiting thread and waits only for a write already under way, at most ``exitTimeout`` seconds:
-/// a program with nothing left to write does not sleep at its exit. Only stores other programs can open by name are published: a suite in the
-/// preferences folder and the default cloud store's container.
+/// a program with nothing left to write does not sleep at its exit. Only stores other programs
+/// can open by name are published: a suite in the preferences folder and the default cloud
+/// store's container.
 ///
 /// A program opts out with ``isEnabled`` (before its first settings object) or, without code,
 /// with the environment variable ``environmentVariable`` set to `0`, `off`, `false` or `no`. A
@@ -24,12 +27,15 @@ import Synchronization
 /// program a command that writes them ("myapp --write-settings-schemas DIR"):
 ///
 /// ```swift
-/// let folder = SettingsSchemaDirectory(url: URL(fileURLWithPath: directory))
+/// let folder = URL(fileURLWithPath: directory)
 /// try SettingsSchemaPublisher.write([AnySettings(Settings())], to: folder)
 /// ```
 ///
-/// and install the folder it wrote as `/usr/share/ObservableDefaults/schemas` (see
-/// ``SettingsSchemaDirectory/installed``).
+/// and install the folder it wrote as `/usr/share/ObservableDefaults/schemas` (or under another
+/// folder of `$XDG_DATA_DIRS`).
+///
+/// Tools read the schemas with the module `ObservableDefaultsSchema` (its `SettingsSchema` and
+/// `SettingsSchemaDirectory`), which a program that only publishes does not import.
 public enum SettingsSchemaPublisher {
   /// `OBSERVABLE_DEFAULTS_PUBLISH_SCHEMAS`: `0`, `off`, `false` or `no` turns publishing off.
   public static let environmentVariable = "OBSERVABLE_DEFAULTS_PUBLISH_SCHEMAS"
@@ -72,20 +78,21 @@ public enum SettingsSchemaPublisher {
 
   /// The schemas of `objects` (those whose store other programs can open by name), as this
   /// program publishes them.
-  public static func schemas(of objects: [AnySettings]) -> [SettingsSchema] {
+  package static func schemas(of objects: [AnySettings]) -> [SettingsSchema] {
     objects.compactMap { $0.schema(program: .current) }
   }
 
-  /// Writes the schemas of `objects` into `directory`, replacing older ones, for installation:
-  /// the program's executable is not recorded (it may be built elsewhere), so tools never
-  /// list these schemas as left behind.
+  /// Writes the schemas of `objects` into the schema folder `folder`
+  /// (`<folder>/<program>/<Module.Class>@<suite>.plist`), replacing older ones, for
+  /// installation: the program's executable is not recorded (it may be built elsewhere), so
+  /// tools never list these schemas as left behind. Objects whose store other programs cannot
+  /// open by name are skipped.
   ///
   /// - Returns: The files of the schemas, written or already up to date.
   /// - Throws: `PropertyListError` when a file cannot be written.
   @discardableResult
-  public static func write(_ objects: [AnySettings], to directory: SettingsSchemaDirectory)
-    throws -> [URL]
-  {
+  public static func write(_ objects: [AnySettings], to folder: URL) throws -> [URL] {
+    let directory = SettingsSchemaDirectory(url: folder)
     let program = SettingsSchema.Program(name: ProcessInfo.processInfo.processName)
     return try objects.compactMap { $0.schema(program: program) }.map { schema in
       try directory.write(schema)

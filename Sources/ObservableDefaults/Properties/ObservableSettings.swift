@@ -5,10 +5,12 @@ import Foundation
 /// The macros add the conformance; tools such as the settings editor use only this description and
 /// the Observation framework, never code written for one class.
 public protocol ObservableSettings: AnyObject, Observable {
-  /// The class that declares the schema: the macro's class itself, also for its subclasses.
+  /// The class that declares the property table: the macro's class itself, also for its
+  /// subclasses.
   associatedtype SettingsRoot: ObservableSettings
-  /// The observable properties, persisted and `@ObservableOnly`, in declaration order.
-  static var _$settingsSchema: [SettingsProperty<SettingsRoot>] { get }
+  /// The property table: the observable properties, persisted and `@ObservableOnly`, in
+  /// declaration order.
+  static var _$settingsProperties: [SettingsProperty<SettingsRoot>] { get }
   /// This object, typed as ``SettingsRoot``.
   var _$settingsRoot: SettingsRoot { get }
   /// Where this instance keeps its values.

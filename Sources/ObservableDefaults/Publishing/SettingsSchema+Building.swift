@@ -1,4 +1,5 @@
 import Foundation
+internal import ObservableDefaultsSchema
 
 extension SettingsSchema {
   /// The schema of a settings class as an object of it uses it, or `nil` when its store is not
@@ -6,7 +7,7 @@ extension SettingsSchema {
   /// `UserDefaults`, an in-memory or otherwise private cloud store.
   ///
   /// - Parameters:
-  ///   - properties: The class's `_$settingsSchema`.
+  ///   - properties: The class's property table (`_$settingsProperties`).
   ///   - object: An object of the class: the defaults are read from it.
   init?<Object>(
     properties: [SettingsProperty<Object>], of object: Object,

@@ -1,5 +1,6 @@
 import Dispatch
-import Foundation
+public import Foundation
+import ObservableDefaultsCore
 import Synchronization
 
 /// A folder of published settings schemas: one folder per program, one property-list file per

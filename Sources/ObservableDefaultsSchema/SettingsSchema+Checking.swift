@@ -1,4 +1,5 @@
 import Foundation
+import ObservableDefaultsCore
 
 /// A stored value that does not fit the key of a ``SettingsSchema``: what a tool refuses to
 /// write, and what the settings editor marks with `!`.

@@ -1,15 +1,15 @@
-import Foundation
+public import Foundation
 
 /// The published description of one settings class: where its values live and, for each
 /// persisted property, its key, type, stored form, default, documentation, choices and range.
 ///
-/// Programs publish one per class (see ``SettingsSchemaPublisher``) as a property-list file
-/// under `$XDG_DATA_HOME/ObservableDefaults/schemas/<program>/` (per user) or
-/// `<dir>/ObservableDefaults/schemas/<program>/` for each `dir` of `$XDG_DATA_DIRS` (installed
-/// with a package), as GSettings schemas are installed in `/usr/share/glib-2.0/schemas`; tools
-/// such as the settings editor read them with ``SettingsSchemaDirectory`` to show and check a
-/// program's settings while it does not run. The file format is described in the
-/// *Publishing settings schemas* article.
+/// Programs publish one per class (`ObservableDefaults` does it, see its `SettingsSchemaPublisher`)
+/// as a property-list file under `$XDG_DATA_HOME/ObservableDefaults/schemas/<program>/` (per
+/// user) or `<dir>/ObservableDefaults/schemas/<program>/` for each `dir` of `$XDG_DATA_DIRS`
+/// (installed with a package), as GSettings schemas are installed in
+/// `/usr/share/glib-2.0/schemas`; tools such as the settings editor read them with
+/// ``SettingsSchemaDirectory`` to show and check a program's settings while it does not run. The
+/// file format is described in <doc:ReadingPublishedSchemas>.
 public struct SettingsSchema: Sendable, Equatable {
   /// The version of the file format this library writes, `1`. A file of a later format is
   /// refused with ``SettingsSchemaError/unsupportedFormat(path:format:)``.

@@ -1,4 +1,5 @@
 import Foundation
+import ObservableDefaultsCore
 
 /// A property-list object — `String`, `Bool`, an integer, a real number, `Date`, `Data`, or an
 /// array or a `String`-keyed dictionary of those — held in canonical form (every integer that fits

@@ -1,36 +1,9 @@
 import Foundation
+internal import ObservableDefaultsSchema
 
-/// The kind of value a settings property holds, for choosing how to show and edit it.
-public indirect enum SettingsValueType: Sendable, Equatable {
-  /// `String`.
-  case string
-  /// `Bool`.
-  case bool
-  /// An integer of `bitWidth` bits (8, 16, 32 or 64), signed or not.
-  case integer(bitWidth: Int, signed: Bool)
-  /// `Double`.
-  case double
-  /// `Float`.
-  case float
-  /// `Date`.
-  case date
-  /// `Data`.
-  case data
-  /// `URL`.
-  case url
-  /// A `CaseIterable` raw-representable type; `cases` are the raw values as text, in order.
-  case enumeration(cases: [String])
-  /// An `Array` of any element type.
-  case array
-  /// A `Dictionary` with `String` keys.
-  case dictionary
-  /// Any other `Codable` value, stored as JSON.
-  case codable
-  /// An optional of the wrapped kind.
-  case optional(SettingsValueType)
-
+extension SettingsValueType {
   /// The kind of values of type `type`.
-  public init(_ type: Any.Type) {
+  init(_ type: Any.Type) {
     if let optional = type as? any OptionalType.Type {
       self = .optional(SettingsValueType(optional.wrappedType))
     } else if let integer = type as? any FixedWidthInteger.Type {
@@ -54,7 +27,7 @@ public indirect enum SettingsValueType: Sendable, Equatable {
   ]
 }
 
-/// Lets the schema and the codecs see through `Optional` at run time.
+/// Lets the property table and the codecs see through `Optional` at run time.
 protocol OptionalType {
   /// The type of the wrapped value.
   static var wrappedType: Any.Type { get }

@@ -1,4 +1,5 @@
 import Foundation
+import ObservableDefaultsCore
 
 // The file format (version 1): a property list (written binary, read in any format) whose root
 // dictionary holds
