@@ -21,10 +21,16 @@ import Testing
     let bench = try makeBench()
     bench.write("v0", forKey: "before")
     bench.writer.synchronize()
+    // The long mode's random timings (``SyncFaultSoak``); none in the short mode.
+    await SyncFaultSoak.hold()
     try inject(bench)
-    for index in 1...count { bench.write("v\(index)", forKey: "k\(index)") }
+    for index in 1...count {
+      await SyncFaultSoak.hold(upTo: .milliseconds(500))
+      bench.write("v\(index)", forKey: "k\(index)")
+    }
     let during = await bench.settledSummary()
     let exit = try bench.cloudStatusExit()
+    await SyncFaultSoak.hold(upTo: .seconds(5))
     try heal(bench)
     let arrive = try await bench.everyWriteArrives()
     let after = await bench.settledSummary()

@@ -46,7 +46,9 @@ import Testing
     #expect(first.synchronize())
     #expect(await poll { second.string(forKey: "k19") == "v-k19" })
 
+    await SyncFaultSoak.hold()
     try remakeBucket()
+    await SyncFaultSoak.hold(upTo: .milliseconds(500))
     first.set("after", forKey: "written-meanwhile")
     second.set("later", forKey: "k0")
     let expected =
