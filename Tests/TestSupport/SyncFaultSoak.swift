@@ -55,7 +55,7 @@ public final class SyncFaultSoak: Sendable {
 
   /// Runs `faults` (name and the short mode's test of it) in a random order until the minutes
   /// have passed, each with random timings, and prints the counts; each mismatch with the guide
-  /// is also an issue of the test.
+  /// and each run that throws is also an issue of the test.
   ///
   /// - Parameter engine: The engine's name in the summary line.
   public func run(_ engine: String, _ faults: [(name: String, test: () async throws -> Void)])
@@ -70,6 +70,7 @@ public final class SyncFaultSoak: Sendable {
         try await Self.$current.withValue(self) { try await fault.test() }
       } catch {
         note(mismatch: "\(fault.name): threw \(error)")
+        Issue.record("\(fault.name) threw \(error) (replay: \(Self.seedVariable)=\(seed))")
       }
       let runs = state.withLock { state in
         state.runs[fault.name, default: 0] += 1
