@@ -84,7 +84,8 @@ final class NATSBucket: @unchecked Sendable {
   /// ``NATSBucketLimits/maximumMessages``.
   ///
   /// - Throws: ``NATSError``, e.g. `.refused(code: 10047)` when the account's JetStream storage
-  ///   (`max_file`) has no room for the bucket's bytes.
+  ///   (`max_file`) has no room for the bucket's bytes, or `.refused(code: 10074)` when the
+  ///   servers form no cluster for `replicas` above 1 (its message says how to fix it).
   private static func create(_ layout: NATSKeyLayout, on connection: NATSConnection, replicas: Int)
     throws(NATSError)
   {
@@ -113,7 +114,17 @@ final class NATSBucket: @unchecked Sendable {
         }
       }
     }
-    try NATSError.check(status, code: code, doing: "creating the bucket \(layout.bucket)")
+    do throws(NATSError) {
+      try NATSError.check(status, code: code, doing: "creating the bucket \(layout.bucket)")
+    } catch  where error.kind == .refused(code: 10074) {
+      // JetStream's words (10074, "replicas > 1 not supported in non-clustered mode") name
+      // neither the setting nor the fix.
+      throw NATSError(
+        kind: error.kind,
+        message: "\(error.message): a bucket of \(replicas) replicas needs a JetStream cluster"
+          + " of at least \(replicas) servers; set nats-replicas"
+          + " (OBSERVABLE_DEFAULTS_NATS_REPLICAS) to 1 for a single server")
+    }
   }
 
   /// The highest revision written to the bucket so far.

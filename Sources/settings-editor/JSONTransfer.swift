@@ -24,12 +24,16 @@ enum JSONTransfer {
     return String(decoding: array.dropFirst().dropLast(), as: UTF8.self)
   }
 
-  /// The dictionary `data` holds as JSON, dates and data restored.
+  /// The dictionary `data` holds as JSON, dates and data restored. Keys that differ only in
+  /// Unicode normalization (`é` as U+00E9 and as `e` U+0301) are two keys, at the top and in
+  /// nested objects, as python's `json` reads them and as ``data(of:)`` writes them (see
+  /// ``JSONExactKeys``); of two keys with the same scalars, the later one's value is taken, as
+  /// python's `json` and `JSONSerialization` take it.
   ///
   /// - Parameter file: the input's name for messages (`-` for standard input).
   /// - Throws: ``VerbError`` `.invalidValue` naming the file, the line and column, and what was
   ///   expected; or naming the key of a `null` or of a malformed `$date` / `$data`.
-  static func values(from data: Data, file: String) throws(VerbError) -> [String: Any] {
+  static func values(from data: Data, file: String) throws(VerbError) -> [PropertyListKey: Any] {
     let root: Any
     do {
       root = try JSONSerialization.jsonObject(with: data)
@@ -37,11 +41,21 @@ enum JSONTransfer {
       throw .invalid(
         "\(file): \(position(of: error, in: data)): not valid JSON (\(reason(of: error)))")
     }
-    guard let values = root as? [String: Any] else {
+    guard root is [String: Any] else {
       throw .invalid("\(file): the top level is not a JSON object (expected {\"key\": value, …})")
     }
-    var result: [String: Any] = [:]
-    for (key, value) in values { result[key] = try propertyListForm(value, path: key, file: file) }
+    let exact: JSONExactKeys
+    let numbered: [String: Any]
+    do {
+      exact = try JSONExactKeys(data)
+      numbered = try JSONSerialization.jsonObject(with: exact.numbered) as? [String: Any] ?? [:]
+    } catch {
+      throw .invalid("\(file): not valid JSON (\(reason(of: error)))")
+    }
+    var result: [PropertyListKey: Any] = [:]
+    for (key, value) in exact.entries(of: numbered) {
+      result[PropertyListKey(key)] = try propertyListForm(value, path: key, keys: exact, file: file)
+    }
     return result
   }
 
@@ -55,9 +69,11 @@ enum JSONTransfer {
     }
   }
 
-  private static func propertyListForm(_ value: Any, path: String, file: String) throws(VerbError)
-    -> Any
-  {
+  /// `value` (parsed from `keys`' numbered text) with its objects under their own keys, and
+  /// `$date` and `$data` objects restored.
+  private static func propertyListForm(
+    _ value: Any, path: String, keys: JSONExactKeys, file: String
+  ) throws(VerbError) -> Any {
     switch value {
     case is NSNull:
       throw .invalid(
@@ -65,29 +81,37 @@ enum JSONTransfer {
     case let array as [Any]:
       var items: [Any] = []
       for (index, item) in array.enumerated() {
-        items.append(try propertyListForm(item, path: "\(path)[\(index)]", file: file))
+        items.append(
+          try propertyListForm(item, path: "\(path)[\(index)]", keys: keys, file: file))
       }
       return items
-    case let dictionary as [String: Any]:
-      if dictionary.count == 1, let text = dictionary["$date"] {
-        guard let text = text as? String, let date = try? PropertyListScalarType.date.parse(text)
+    case let numbered as [String: Any]:
+      let dictionary = keys.entries(of: numbered)
+      if dictionary.count == 1, dictionary[0].key == "$date" {
+        guard let text = dictionary[0].value as? String,
+          let date = try? PropertyListScalarType.date.parse(text)
         else {
           throw .invalid(
             "\(file): \(path): $date must be an ISO 8601 date like 2026-01-31T09:30:00Z")
         }
         return date
       }
-      if dictionary.count == 1, let text = dictionary["$data"] {
-        guard let text = text as? String, let bytes = Data(base64Encoded: text) else {
+      if dictionary.count == 1, dictionary[0].key == "$data" {
+        guard let text = dictionary[0].value as? String, let bytes = Data(base64Encoded: text)
+        else {
           throw .invalid("\(file): \(path): $data must be Base64 text")
         }
         return bytes
       }
-      var entries: [String: Any] = [:]
+      var entries: [PropertyListKey: Any] = [:]
       for (key, item) in dictionary {
-        entries[key] = try propertyListForm(item, path: "\(path).\(key)", file: file)
+        entries[PropertyListKey(key)] = try propertyListForm(
+          item, path: "\(path).\(key)", keys: keys, file: file)
       }
-      return entries
+      // A `[String: Any]` unless two keys differ only in Unicode normalization (as a suite's
+      // reader gives a nested dictionary).
+      let stringKeyed = entries.stringKeyed
+      return stringKeyed.count == entries.count ? stringKeyed : entries
     default:
       return value
     }

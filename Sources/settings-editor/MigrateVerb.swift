@@ -21,7 +21,7 @@ enum MigrateVerb {
     guard let defaults = PropertyListDefaults(suiteName: suite) else {
       throw VerbError.usage(.migrate, "bad suite name \(suite)")
     }
-    let before = defaults.persistentValues
+    let before = defaults.exactPersistentValues
     let plan = dryRun ? try defaults.migrationPlan(migrations) : try defaults.migrate(migrations)
     guard !plan.steps.isEmpty else {
       return "\(suite) is at schema version \(plan.recordedVersion); nothing to do"

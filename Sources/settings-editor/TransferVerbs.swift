@@ -27,7 +27,7 @@ enum TransferVerbs {
     // By exact key: keys that differ only in Unicode normalization are two keys of the suite.
     let values: [PropertyListKey: Any]
     if json {
-      values = [PropertyListKey: Any](exactKeys: try JSONTransfer.values(from: data, file: file))
+      values = try JSONTransfer.values(from: data, file: file)
     } else {
       let url = URL(fileURLWithPath: file == "-" ? "/dev/stdin" : file)
       do {

@@ -21,10 +21,16 @@ import Testing
     let bench = try makeBench()
     bench.write("v0", forKey: "before")
     bench.writer.synchronize()
+    // The long mode's random timings (``SyncFaultSoak``); none in the short mode.
+    await SyncFaultSoak.hold()
     try inject(bench)
-    for index in 1...count { bench.write("v\(index)", forKey: "k\(index)") }
+    for index in 1...count {
+      await SyncFaultSoak.hold(upTo: .milliseconds(500))
+      bench.write("v\(index)", forKey: "k\(index)")
+    }
     let during = await bench.settledSummary()
     let exit = try bench.cloudStatusExit()
+    await SyncFaultSoak.hold(upTo: .seconds(5))
     try heal(bench)
     let arrive = try await bench.everyWriteArrives()
     let after = await bench.settledSummary()
@@ -217,9 +223,13 @@ import Testing
       + " && \(etcdctl) user grant-role writer account"
   }
 
-  /// The `etcdctl` command of `bench`'s cluster, as `root`.
+  /// The `etcdctl` command of `bench`'s cluster, as `root`, waiting up to 60 s for an answer:
+  /// `etcdctl` authenticates `root` (a bcrypt check in etcd) before its command, and with the
+  /// machine loaded (load average about 35) that took longer than its default 5 s in 6 of 30
+  /// runs of the long mode ("context deadline exceeded"), failing the fault's injection.
   static func rootEtcdctl(_ bench: EtcdFaultBench) -> String {
-    "ETCDCTL_API=3 etcdctl --endpoints=\(bench.cluster.endpoints[0]) --user=root:root-secret"
+    "ETCDCTL_API=3 etcdctl --command-timeout=60s --endpoints=\(bench.cluster.endpoints[0])"
+      + " --user=root:root-secret"
   }
 
   /// The writer's user does not exist when it starts: its first load is refused; the user is

@@ -16,6 +16,7 @@ import Testing
     let (device, store) = try syncedDevice(on: cluster)
     #expect(store.syncStatus.summary == "synced")
 
+    await SyncFaultSoak.hold()
     for server in cluster.servers { server.pause() }
     defer { for server in cluster.servers { server.pause(false) } }
     #expect(await poll(within: .seconds(30)) { store.syncStatus.connection == .offline })
@@ -23,6 +24,7 @@ import Testing
     let toldDuring = store.syncStatus.summary
     #expect(toldDuring == "offline, 1 pending")
 
+    await SyncFaultSoak.hold(upTo: .seconds(5))
     for server in cluster.servers { server.pause(false) }
     try await expectHealed(
       store, of: device, holding: "written while frozen",
@@ -45,6 +47,7 @@ import Testing
     defer { cluster.remove() }
     let (device, store) = try syncedDevice(on: cluster)
 
+    await SyncFaultSoak.hold()
     try namespace.partition(true)
     defer { try? namespace.partition(false) }
     store.set("written while partitioned", forKey: "during")
@@ -52,6 +55,7 @@ import Testing
     let toldDuring = store.syncStatus.summary
     #expect(toldDuring == "offline, 1 pending")
 
+    await SyncFaultSoak.hold(upTo: .seconds(5))
     try namespace.partition(false)
     try await expectHealed(
       store, of: device, holding: "written while partitioned",
@@ -123,6 +127,7 @@ import Testing
       let seed = try String(contentsOf: pair.seedFile, encoding: .utf8)
       #expect(!"\(device.syncStatus) \(device.syncStatus.lastError ?? "")".contains(seed))
 
+      await SyncFaultSoak.hold(upTo: .seconds(5))
       refusing?.remove()
       options.nkeyUsersOfA = [pair.publicKey]
       let accepting = try NATSTestCluster(options)

@@ -33,11 +33,13 @@ import Testing
     // Kill the server the writer is connected to: it goes on through another; the killed
     // server comes back and catches up.
     let killed = try #require(server(of: writer, in: cluster))
+    await SyncFaultSoak.hold()
     killed.kill9()
     for index in 1..<10 { try writer.save(["k\(index)": record(index)]) }
     let survivor = try #require(server(of: writer, in: cluster))
     #expect(survivor !== killed)
     let toldDuring = writer.syncStatus.summary
+    await SyncFaultSoak.hold(upTo: .seconds(5))
     try killed.start()
     try cluster.waitUntilReady([killed])
     for index in 10..<20 { try writer.save(["k\(index)": record(index)]) }
@@ -67,6 +69,7 @@ import Testing
     // The device's server stays: the two others are the quorum lost.
     let kept = try #require(server(of: device, in: cluster))
     let lost = cluster.servers.filter { $0 !== kept }
+    await SyncFaultSoak.hold()
     for server in lost { server.kill9() }
     for index in 1...3 { store.set("v\(index)", forKey: "k\(index)") }
     // libnats keeps its socket to the remaining server, which answers every JetStream
@@ -78,6 +81,7 @@ import Testing
     #expect(during == "offline, 3 pending")
     #expect(device.syncStatus.lastError != nil)
     #expect(store.string(forKey: "k3") == "v3")
+    await SyncFaultSoak.hold(upTo: .seconds(5))
     for server in lost { try server.start() }
     try cluster.waitUntilReady(lost)
     // No write and no synchronize() after the quorum is back: the pending writes go by themselves

@@ -75,6 +75,7 @@ import Testing
       #expect(store.string(forKey: "k9") == "v9")
       let during = store.syncStatus.summary
       #expect(during == "offline, 10 pending")
+      await SyncFaultSoak.hold(upTo: .seconds(5))
       try server.start()
       try cluster.waitUntilReady()
       // No write and no synchronize(): the first exchange pushes the journal.

@@ -16,35 +16,73 @@ import Testing
     CloudRecord(value: value, timestamp: CloudTimestamp(time: time, counter: 0, device: "d"))
   }
 
+  /// One server and the default 3 replicas: the first exchange (creating the bucket) says the
+  /// configuration is unusable, with JetStream's reason and how to fix it; no state before it
+  /// says `connected` or `synced`. Launched again with 1 replica, the device sends the write its
+  /// journal kept without the program writing again.
   @Test func aBucketOf3ReplicasOnASingleServerIsAnUnusableConfigurationNeverConnected()
     async throws
   {
     let cluster = try NATSTestCluster.singleServer()
     defer { cluster.remove() }
-    var configuration = cluster.configuration(container: freshNATSContainer())
-    configuration.replicas = 3
-    let device = try NATSCloudBackend(configuration: configuration)
-    let store = NSUbiquitousKeyValueStore(backend: device)
-    store.set("v", forKey: "k")
-    #expect(!store.synchronize())
-    #expect(store.syncStatus.summary == "unusable configuration, 1 pending")
-    let reason = try #require(store.syncStatus.lastError)
-    #expect(reason.hasSuffix("replicas > 1 not supported in non-clustered mode"), "\(reason)")
-    // Nothing tries again (a probe every 5 s, the store's retries): the state stays.
-    #expect(!(await poll(within: .seconds(7)) { store.syncStatus.connection != .unusable }))
-    // `cloud status` with the default replicas (3) says so, and exits 78 (EX_CONFIG).
-    let (status, output) = try cloudStatus(
-      servers: cluster.urls, user: NATSTestCluster.accountA)
-    let lines = output.split(separator: "\n").map(String.init)
-    #expect(status == 78)
-    #expect(lines.contains("state: unusable configuration"), "\(lines)")
-    #expect(lines.last?.hasSuffix("replicas > 1 not supported in non-clustered mode") == true)
-    #expect(!output.contains(NATSTestCluster.accountA.password))
-    SyncFaultMatrix.expectDocumented(
-      SyncFaultRow(
-        engine: "NATS", fault: "a single server, the bucket of 3 replicas",
-        toldDuring: store.syncStatus.summary, statusExit: status, toldAfter: "-",
-        writesArrive: false))
+    try await withTemporaryFolder { folder in
+      var configuration = cluster.configuration(container: freshNATSContainer())
+      configuration.replicas = 3
+      configuration.stateDirectory = folder.url
+      let reason =
+        "nats: creating the bucket \(NATSKeyLayout(container: configuration.container, account: "default").bucket):"
+        + " replicas > 1 not supported in non-clustered mode: a bucket of 3 replicas needs a"
+        + " JetStream cluster of at least 3 servers; set nats-replicas"
+        + " (OBSERVABLE_DEFAULTS_NATS_REPLICAS) to 1 for a single server"
+      var during = ""
+      let ended = try await runDeviceToItsEnd(configuration) { store in
+        store.set("v", forKey: "k")
+        var seen: Set<String> = []
+        #expect(
+          pollBlocking {
+            seen.insert(store.syncStatus.summary)
+            return store.syncStatus.connection == .unusable
+          })
+        #expect(
+          !seen.contains { $0.hasPrefix("connected") || $0.hasPrefix("synced") }, "\(seen)")
+        #expect(!store.synchronize())
+        during = store.syncStatus.summary
+        #expect(store.syncStatus.lastError == reason)
+        // Nothing tries again (a probe every 5 s, the store's retries): the state stays.
+        #expect(!pollBlocking(within: .seconds(7)) { store.syncStatus.connection != .unusable })
+      }
+      #expect(ended)
+      #expect(during == "unusable configuration, 1 pending")
+      // `cloud status` with the default replicas (3) says so, and exits 78 (EX_CONFIG).
+      let (status, output) = try cloudStatus(
+        servers: cluster.urls, user: NATSTestCluster.accountA)
+      let lines = output.split(separator: "\n").map(String.init)
+      #expect(status == 78)
+      #expect(lines.contains("state: unusable configuration"), "\(lines)")
+      #expect(
+        lines.last?.hasSuffix(
+          "replicas > 1 not supported in non-clustered mode: a bucket of 3 replicas needs a"
+            + " JetStream cluster of at least 3 servers; set nats-replicas"
+            + " (OBSERVABLE_DEFAULTS_NATS_REPLICAS) to 1 for a single server") == true,
+        "\(lines)")
+      #expect(!output.contains(NATSTestCluster.accountA.password))
+
+      // The configuration fixed: launched again with 1 replica, the journal's write goes out.
+      await SyncFaultSoak.hold()
+      configuration.replicas = 1
+      let store = NSUbiquitousKeyValueStore(
+        backend: try NATSCloudBackend(configuration: configuration))
+      #expect(await poll { store.syncStatus.summary == "synced" }, "\(store.syncStatus)")
+      let reader = try NATSCloudBackend(
+        configuration: cluster.configuration(container: configuration.container))
+      let arrived = try reader.load().records["k"]?.value as? String == "v"
+      SyncFaultMatrix.expectDocumented(
+        SyncFaultRow(
+          engine: "NATS",
+          fault: "a single server, the bucket of 3 replicas (healed: launched again with 1)",
+          toldDuring: during, statusExit: status, toldAfter: store.syncStatus.summary,
+          writesArrive: arrived))
+    }
   }
 
   @Test func aWriteTheQuotaRefusesMakesTheDeviceRefusedNamingIt() throws {
@@ -82,7 +120,10 @@ import Testing
     try client.put(
       CloudRecordCodec.encode(record(Data(count: 1_200_000))), key: "planted", in: bucket)
 
-    for index in 0..<4 { first.set("v\(index)", forKey: "k\(index)") }
+    for index in 0..<4 {
+      await SyncFaultSoak.hold(upTo: .milliseconds(500))
+      first.set("v\(index)", forKey: "k\(index)")
+    }
     #expect(first.synchronize())
     let expected = ["before": "b", "k0": "v0", "k1": "v1", "k2": "v2", "k3": "v3"]
     let reader = try NATSCloudBackend(configuration: configuration)

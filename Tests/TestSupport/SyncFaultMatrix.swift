@@ -95,6 +95,8 @@ public enum SyncFaultMatrix {
         if let index, !isRecordingGoldenFiles {
           let documented = lines[index]
           if cells(of: documented) != row.cells {
+            SyncFaultSoak.current?.note(
+              mismatch: "the guide says \(documented), the test saw \(row)")
             Issue.record(
               "\(row.engine) × \(row.fault): the guide says\n\(documented)\nthe test saw\n\(row)",
               sourceLocation: sourceLocation)

@@ -16,11 +16,14 @@ extension NSUbiquitousKeyValueStore {
   ///   changes then.
   @discardableResult
   public func migrate(_ migrations: SuiteMigrations) throws -> SuiteMigrationPlan {
-    let plan = try migrations.plan(for: device.allValues().stringKeyed)
+    // By exact key: keys that differ only in Unicode normalization are each migrated.
+    let plan = try migrations.plan(for: device.allValues())
     guard !plan.steps.isEmpty else { return plan }
-    var writes = plan.changedKeys.reduce(into: [String: Any?]()) { $0[$1] = .some(plan.values[$1]) }
+    var writes = plan.changedKeys.reduce(into: [PropertyListKey: Any?]()) {
+      $0[$1] = .some(plan.values[$1])
+    }
     writes[SuiteMigrations.versionKey] = migrations.version
-    try DefaultsChange.Writer.during(.migration) { try write(writes) }
+    try DefaultsChange.Writer.during(.migration) { try device.write(writes, excluding: nil) }
     return plan
   }
 }

@@ -20,6 +20,6 @@ extension PropertyListDefaults {
   /// What ``migrate(_:)`` would do to the suite as it is on disk now, without writing anything.
   /// - Throws: ``PropertyListError`` when the file cannot be read, or what a step throws.
   public func migrationPlan(_ migrations: SuiteMigrations) throws -> SuiteMigrationPlan {
-    try migrations.plan(for: PropertyListFile(url: fileURL).read()?.values.stringKeyed ?? [:])
+    try migrations.plan(for: PropertyListFile(url: fileURL).read()?.values ?? [:])
   }
 }

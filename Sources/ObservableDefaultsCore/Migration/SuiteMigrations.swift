@@ -53,10 +53,11 @@ public struct SuiteMigrations: Sendable {
   /// The schema version after every step (0 without steps).
   public var version: Int { steps.last?.version ?? 0 }
 
-  /// What ``apply(to:)`` would do to `values` (a suite's or a cloud store's values now),
-  /// without writing.
+  /// What ``apply(to:)`` would do to `values` (a suite's or a cloud store's values now, by
+  /// exact key: keys that differ only in Unicode normalization are each migrated), without
+  /// writing.
   /// - Throws: What a step throws.
-  public func plan(for values: [String: Any]) throws -> SuiteMigrationPlan {
+  public func plan(for values: [PropertyListKey: Any]) throws -> SuiteMigrationPlan {
     var suite = MigratingSuite(values: values)
     let recorded = values[Self.versionKey] as? Int ?? 0
     var ran: [SuiteMigrationStep] = []
@@ -81,19 +82,9 @@ public struct SuiteMigrations: Sendable {
     // The file's mark says `migration`: every process that reads it tells its changes so.
     _ = try DefaultsChange.Writer.during(.migration) {
       try file.updateSnapshot { document in
-        plan = try self.plan(for: document.values.stringKeyed)
+        plan = try self.plan(for: document.values)
         guard !plan.steps.isEmpty else { return false }
-        var values = [PropertyListKey: Any](exactKeys: plan.values)
-        // The steps see `String` keys, which hold one of keys that differ only in Unicode
-        // normalization: the others stay as they were unless a step changed that key.
-        let changedKeys = Set(plan.changedKeys)
-        for (key, value) in document.values
-        where values[key] == nil && plan.values[key.string] != nil
-          && !changedKeys.contains(key.string)
-        {
-          values[key] = value
-        }
-        document.values = values
+        document.values = plan.values
         document.values[Self.versionKey] = version
         return true
       }
@@ -110,8 +101,9 @@ public struct SuiteMigrationPlan: @unchecked Sendable {
   public let recordedVersion: Int
   /// The pending steps: version and summary, in order.
   public let steps: [(version: Int, summary: String)]
-  /// The keys the steps set, rename or remove, sorted.
-  public let changedKeys: [String]
-  /// The values after the steps (without the version key's new value).
-  public let values: [String: Any]
+  /// The keys the steps set, rename or remove, in Unicode scalar order (keys that differ only
+  /// in Unicode normalization are each listed).
+  public let changedKeys: [PropertyListKey]
+  /// The values after the steps (without the version key's new value), by exact key.
+  public let values: [PropertyListKey: Any]
 }

@@ -106,4 +106,50 @@ import Testing
         == #"[('e\u0301', 'd'), ('other', 'o'), ('\xe9', 'c')] [('e\u0301', 'decomposed'), ('\xe9', 'composed')]"#
         + "\n", "\(read.error)")
   }
+
+  /// `import --json` of a file python's `json` wrote with both forms, at the top and in a nested
+  /// object, makes each a key of the suite, as python reads the JSON and `plistlib` the suite:
+  /// with the keys escaped (`\u00e9`, python's default) and as raw UTF-8.
+  @Test(arguments: [true, false])
+  func jsonImportKeepsBothFormsAtTheTopAndNested(escaped: Bool) throws {
+    let suite = "exact.import.json.\(escaped ? "escaped" : "raw")"
+    let file = editor.preferences.appendingPathComponent(suite + ".plist")
+    let input = editor.preferences.appendingPathComponent("input-\(suite).json")
+    let write = #"""
+      import json,sys
+      d={'\u00e9':'c','e\u0301':'d','m':{'\u00e9':'composed','e\u0301':'decomposed'},'o':[{'k':1}]}
+      json.dump(d,open(sys.argv[1],'w',encoding='utf-8'),ensure_ascii=sys.argv[2]=='1')
+      """#
+    let written = try ChildProcess.runCommand(
+      "python3", ["-c", write, input.path, escaped ? "1" : "0"])
+    #expect(written.status == 0, "\(written.error)")
+    let result = try editor.run("import", suite, input.path, "--json")
+    #expect(result.status == 0, "\(result.error)")
+    #expect(
+      try PythonPlistlib.read(file)
+        == #"[('e\u0301', 'd'), ('m', {'e\u0301': 'decomposed', '\xe9': 'composed'}), ('o', [{'k': 1}]), ('\xe9', 'c')]"#
+    )
+    #expect(
+      try PythonPlistlib.read(file, nestedUnder: "m")
+        == #"[('e\u0301', 'decomposed'), ('\xe9', 'composed')]"#)
+  }
+
+  /// The suite's own `export --json`, imported into another suite, gives the same keys and
+  /// values, both forms included.
+  @Test func jsonExportImportedAgainKeepsBothForms() throws {
+    let suite = "exact.roundtrip.json"
+    try suiteForExport(suite, binary: false)
+    let exported = try editor.run("export", suite, "--json")
+    #expect(exported.status == 0, "\(exported.error)")
+    let copy = "exact.roundtrip.copy"
+    let imported = try editor.run(
+      ["import", copy, "-", "--json"], input: Data(exported.output.utf8))
+    #expect(imported.status == 0, "\(imported.error)")
+    let original = editor.preferences.appendingPathComponent(suite + ".plist")
+    let copied = editor.preferences.appendingPathComponent(copy + ".plist")
+    #expect(try PythonPlistlib.read(copied) == PythonPlistlib.read(original))
+    #expect(
+      try PythonPlistlib.read(copied, nestedUnder: "m")
+        == #"[('e\u0301', 'decomposed'), ('\xe9', 'composed')]"#)
+  }
 }
