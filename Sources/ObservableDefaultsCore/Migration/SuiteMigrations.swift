@@ -78,6 +78,7 @@ public struct SuiteMigrations: Sendable {
   @discardableResult
   public func apply(to file: PropertyListFile) throws -> SuiteMigrationPlan {
     var plan = SuiteMigrationPlan(recordedVersion: version, steps: [], changedKeys: [], values: [:])
+    var writes: [ChangeHistory.Write] = []
     // The file's mark says `migration`: every process that reads it tells its changes so.
     _ = try DefaultsChange.Writer.during(.migration) {
       try file.updateSnapshot { document in
@@ -93,10 +94,17 @@ public struct SuiteMigrations: Sendable {
         {
           values[key] = value
         }
+        writes = changedKeys.map { key in
+          let key = PropertyListKey(key)
+          return ChangeHistory.Write(key: key, old: document.values[key], new: values[key])
+        }
         document.values = values
         document.values[Self.versionKey] = version
         return true
       }
+    }
+    if let (history, suite) = ChangeHistory.ofSuiteFile(at: file.url) {
+      history.record(writes, suite: suite, reason: "migration")
     }
     return plan
   }

@@ -66,16 +66,19 @@ struct ChangeOriginTerminalTests {
     try session.send("d")
     try session.send("Down", "Up")
     try context(session, contains: " by this editor (reset) · ")
-    // The editor kept each change in the suite's history.
+    // The suite's history has each change: the writers' own (the command's, the editor's)
+    // and the hand edit the editor saw.
     let expected = """
       TIME  com.example.demo  age: (none) → 42  (settings-editor (pid N))
       TIME  com.example.demo  age: 42 → 43  (hand edit or other program)
-      TIME  com.example.demo  age: 43 → 44  (this editor)
-      TIME  com.example.demo  age: 44 → (none)  (this editor (reset))
+      TIME  com.example.demo  age: 43 → 44  (settings-editor (pid N))
+      TIME  com.example.demo  age: 44 → (none)  (settings-editor (pid N))
 
       """
+    let log = try editor.run("log", "com.example.demo", "age").output
+    #expect(normalizedChangeLines(log) == expected)
     #expect(
-      normalizedChangeLines(try editor.run("log", "com.example.demo", "age").output) == expected)
+      log.split(separator: "\n").first?.hasSuffix("(settings-editor (pid \(program)))") == true)
   }
 
   @Test func aMigrationIsToldAsOne() throws {
