@@ -222,10 +222,11 @@ let package = Package(
       dependencies: ["ObservableDefaults"],
       path: "Tests/DefaultsProbe"
     ),
-    // A program that publishes settings schemas, for the tests of the schemas and the editor.
+    // A program that publishes settings schemas, for the tests of the schemas and the editor
+    // (and shows its own settings in the editor, changing them itself).
     .executableTarget(
       name: "schema-probe",
-      dependencies: ["ObservableDefaults"],
+      dependencies: ["ObservableDefaults", "SettingsEditor"],
       path: "Tests/SchemaProbe"
     ),
     // The Apple-platform README's examples, ported line by line (run by ReadmeExamplesTests).
