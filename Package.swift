@@ -227,10 +227,11 @@ let package = Package(
       path: "Tests/DefaultsProbe"
     ),
     // A program that publishes settings schemas, for the tests of the schemas and the editor: an
-    // app's code, with the umbrella alone.
+    // app's code, with the umbrella alone (and the editor, to show its own settings in it while
+    // it changes them itself).
     .executableTarget(
       name: "schema-probe",
-      dependencies: ["ObservableDefaults"],
+      dependencies: ["ObservableDefaults", "SettingsEditor"],
       path: "Tests/SchemaProbe"
     ),
     // The Apple-platform README's examples, ported line by line (run by ReadmeExamplesTests).

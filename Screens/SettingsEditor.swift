@@ -82,19 +82,24 @@ public final class SettingsEditor {
     }
     let described = Set((objectSources + schemaSources).compactMap(\.suiteName))
     let suiteSources = suites.filter { !described.contains($0) }.map { SuiteRows(suite: $0) }
-    self.init(
-      sources: objectSources + Self.withOtherKeys(schemaSources) + suiteSources + fileSources)
+    let (listed, waiting) = Self.withOtherKeys(schemaSources)
+    self.init(sources: objectSources + listed + suiteSources + fileSources)
+    waitingOtherKeys = waiting
     schemaProblems = problems
   }
 
   /// `schemaSources`, each suite's last schema followed by the suite's "other keys" when it
   /// holds keys none of its schemas lists (as dconf-editor lists keys without a schema): a key
-  /// written under a mistyped name can be seen, fixed (`R` renames it) and removed.
-  private static func withOtherKeys(_ schemaSources: [PublishedSchemaRows]) -> [any RowSource] {
+  /// written under a mistyped name can be seen, fixed (`R` renames it) and removed. The "other
+  /// keys" of a suite that holds none yet wait, each with the source to list it after.
+  private static func withOtherKeys(_ schemaSources: [PublishedSchemaRows]) -> (
+    listed: [any RowSource], waiting: [OtherKeys]
+  ) {
     let bySuite = Dictionary(grouping: schemaSources.filter { $0.suiteName != nil }) {
       $0.suiteName ?? ""
     }
     var listed: [any RowSource] = []
+    var waiting: [OtherKeys] = []
     for (index, source) in schemaSources.enumerated() {
       listed.append(source)
       guard let suite = source.suiteName, let schemas = bySuite[suite],
@@ -103,14 +108,28 @@ public final class SettingsEditor {
       let others = SuiteRows(
         suite: suite, title: "\(source.title) · other keys",
         describedKeys: schemas.reduce(into: Set()) { $0.formUnion($1.storedKeys) })
-      if !others.isEmpty { listed.append(others) }
+      if others.isEmpty {
+        waiting.append(OtherKeys(rows: others, anchor: ObjectIdentifier(source)))
+      } else {
+        listed.append(others)
+      }
     }
-    return listed
+    return (listed, waiting)
   }
 
   init(sources: [any RowSource]) {
     self.sources = sources
   }
+
+  /// A suite's "other keys" not listed yet, and the source (its last schema) to list it after.
+  struct OtherKeys {
+    let rows: SuiteRows
+    let anchor: ObjectIdentifier
+  }
+
+  /// The "other keys" of suites that held none when the editor started: listed once a key
+  /// appears (``followOtherKeys(_:loop:)``).
+  private var waitingOtherKeys: [OtherKeys] = []
 
   /// The schema folders and files that could not be used, reported once the editor runs.
   private var schemaProblems: [String] = []
@@ -180,6 +199,27 @@ public final class SettingsEditor {
     }
   }
 
+  /// Follows the suites whose "other keys" wait (``waitingOtherKeys``): each is listed after
+  /// its schema once another program writes a key none of its schemas lists.
+  private func followOtherKeys(_ session: EditorSession, loop: EventLoop) {
+    for others in waitingOtherKeys {
+      session.recordChanges(of: others.rows, post: loop.post)
+      others.rows.startWatching(post: loop.post)
+      listOnceNotEmpty(others, session: session, post: loop.post)
+    }
+  }
+
+  /// Lists `others` now when it holds a key, else once its rows change.
+  private func listOnceNotEmpty(
+    _ others: OtherKeys, session: EditorSession, post: @escaping MainJobPoster
+  ) {
+    let isEmpty = trackAfterChange(
+      { others.rows.rowCount == 0 },
+      onChange: { post { self.listOnceNotEmpty(others, session: session, post: post) } })
+    guard !isEmpty else { return }
+    session.state.outsideDamage.formUnion(session.list(others.rows, after: others.anchor))
+  }
+
   /// How long a running search looks through rows before the loop reads keys again.
   private static let searchSlice: Duration = .milliseconds(8)
 
@@ -211,6 +251,7 @@ public final class SettingsEditor {
     // A file that stops reading, or reads again, changes no value: its suite wakes the loop.
     let readability = sources.compactMap { $0.suiteFile?.observeReadability(loop.wake) }
     defer { for observation in readability { observation.cancel() } }
+    followOtherKeys(session, loop: loop)
     let suiteWatch = listsNewSuites ? followSuites(session, loop: loop) : nil
     defer { suiteWatch?.cancel() }
     var damage = Damage(layout: true)

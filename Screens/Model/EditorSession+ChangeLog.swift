@@ -12,14 +12,26 @@ extension EditorSession {
         time: time, source: identity, sourceTitle: source.title, sourceIndex: index,
         change: change))
     observersTold[change.key, default: 0] += change.observersTold
-    if let suite = source.suiteName {
+    if let suite = source.suiteName, !Self.writerRecorded(change, in: source) {
       // The history is a record for later: a suite whose history cannot be written is still
       // edited (the log view has the change).
       try? history?.append(
         ChangeHistory.Entry(
-          time: time, key: change.key, old: SeenChange.text(of: change.old),
-          new: SeenChange.text(of: change.new), origin: change.origin),
+          time: time, key: change.key, old: ChangeHistory.text(of: change.old),
+          new: ChangeHistory.text(of: change.new), origin: change.origin),
         suite: suite)
+    }
+  }
+
+  /// Whether the writer of `change` put it in the suite's history already: this package's
+  /// writers record what they write to a suite file (``ChangeHistory/record(_:suite:)``),
+  /// this editor's keys and the program showing it included; the editor records the rest
+  /// (hand edits, administrators, other devices, changes of a cloud store).
+  private static func writerRecorded(_ change: SeenChange, in source: any RowSource) -> Bool {
+    guard source.suiteFile != nil else { return false }
+    switch change.writer {
+    case .thisProcess, .program, .reset, .migration: return true
+    case .unmarkedWrite, .device, .administrator, .unknown: return false
     }
   }
 

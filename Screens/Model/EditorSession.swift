@@ -268,6 +268,24 @@ final class EditorSession {
     return Damage(layout: index != state.sourceIndex, objects: true)
   }
 
+  /// Lists `source` right after the listed source `anchor` (a suite's "other keys" after its
+  /// last schema, once a key none of its schemas lists appears); the focus and the undo steps
+  /// stay on their sources. Returns what to draw again (nothing when `source` is listed already
+  /// or `anchor` is not listed).
+  func list(_ source: any RowSource, after anchor: ObjectIdentifier) -> Damage {
+    guard !sources.contains(where: { $0 === source }),
+      let index = sources.firstIndex(where: { ObjectIdentifier($0) == anchor }).map({ $0 + 1 })
+    else { return Damage() }
+    sources.insert(source, at: index)
+    let moves = state.sourceIndex >= index
+    if moves { state.sourceIndex += 1 }
+    for step in undoSteps.indices where undoSteps[step].source >= index {
+      undoSteps[step].source += 1
+    }
+    state.message = .init(text: "New: \(source.title)", isError: false)
+    return Damage(layout: moves, objects: true)
+  }
+
   /// Lists the suites created since, then reads the shown object, suite or file again from disk;
   /// the rows whose values changed redraw (and are marked as changed elsewhere), the focus stays
   /// on its key.

@@ -1,3 +1,5 @@
+import ObservableDefaultsCore
+
 /// The change log view (`L`): every change seen since the editor started, newest first, one
 /// line each — time, object or suite, key, old → new, who made it — over the rows pane.
 extension EditorScreen {

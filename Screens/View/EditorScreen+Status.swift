@@ -1,3 +1,5 @@
+import ObservableDefaultsCore
+
 /// The bottom two lines: the context or prompt line and the key bar.
 extension EditorScreen {
   func paintStatus() {

@@ -1,3 +1,4 @@
+import ObservableDefaultsCore
 import SettingsEditor
 
 /// The `log` verb: the history of a suite's changes (``ChangeHistory``).

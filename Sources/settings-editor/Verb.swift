@@ -170,8 +170,10 @@ enum Verb: String, CaseIterable, Sendable {
       """
     case .log:
       """
-      Prints the changes the full-screen editor saw in the suite (its own, the program's, \
-      other programs', hand edits), one line each as watch prints them, oldest first; with a \
+      Prints the changes made to the suite: those every program that uses the library wrote \
+      (this command's write verbs included), and those the full-screen editor saw that no \
+      such program recorded (hand edits, other devices), one line each as watch prints them, \
+      oldest first; with a \
       key, only that key's. The history is kept in \
       $XDG_STATE_HOME/ObservableDefaults/history/<suite>.log (else ~/.local/state/…), mode \
       0600, at most 256 KiB per suite (about 3,000 changes: past it the oldest half is \

@@ -5,10 +5,15 @@
 //                                 until the schemas are written, prints `key=value` per line
 //   schema-probe watch-cloud      prints `cloud theme=<value>` at start and whenever another
 //                                 device changes the cloud value, until it is terminated
+//   schema-probe editor <fifo>    shows its settings in the editor; each line written to the
+//                                 named pipe <fifo> is a number it stores in `scrollback`
+//                                 itself (from another thread), as a program changes its own
+//                                 settings while the editor shows them
 //   schema-probe write-schemas <folder>
 //                                 writes the schemas into <folder> for installation, prints the
 //                                 files written
 import ObservableDefaults
+import SettingsEditor
 
 /// How the window looks.
 enum Theme: String, CaseIterable, Codable {
@@ -91,12 +96,29 @@ case "watch-cloud":
   }
   _ = observation
   dispatchMain()
+case "editor" where arguments.count == 2:
+  nonisolated(unsafe) let settings = ProbeAppSettings()
+  let pipe = arguments[1]
+  Thread.detachNewThread {
+    guard let lines = FileHandle(forReadingAtPath: pipe) else { exit(3) }
+    var buffer = Data()
+    while case let chunk = lines.availableData, !chunk.isEmpty {
+      buffer.append(chunk)
+      while let end = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+        if let value = Int16(String(decoding: buffer[..<end], as: UTF8.self)) {
+          settings.scrollback = value
+        }
+        buffer.removeSubrange(...end)
+      }
+    }
+  }
+  try SettingsEditor(objects: [AnySettings(settings)]).run()
 case "write-schemas" where arguments.count == 2:
   let folder = URL(fileURLWithPath: arguments[1])
   let objects = [AnySettings(ProbeAppSettings()), AnySettings(ProbeCloudPreferences())]
   for url in try SettingsSchemaPublisher.write(objects, to: folder) { print(url.path) }
 default:
   FileHandle.standardError.write(
-    Data("usage: schema-probe print | watch-cloud | write-schemas <folder>\n".utf8))
+    Data("usage: schema-probe print | watch-cloud | editor <fifo> | write-schemas <folder>\n".utf8))
   exit(2)
 }

@@ -79,15 +79,22 @@ public struct SuiteMigrations: Sendable {
   @discardableResult
   public func apply(to file: PropertyListFile) throws -> SuiteMigrationPlan {
     var plan = SuiteMigrationPlan(recordedVersion: version, steps: [], changedKeys: [], values: [:])
+    var writes: [ChangeHistory.Write] = []
     // The file's mark says `migration`: every process that reads it tells its changes so.
     _ = try DefaultsChange.Writer.during(.migration) {
       try file.updateSnapshot { document in
         plan = try self.plan(for: document.values)
         guard !plan.steps.isEmpty else { return false }
+        writes = plan.changedKeys.map { key in
+          ChangeHistory.Write(key: key, old: document.values[key], new: plan.values[key])
+        }
         document.values = plan.values
         document.values[Self.versionKey] = version
         return true
       }
+    }
+    if let (history, suite) = ChangeHistory.ofSuiteFile(at: file.url) {
+      history.record(writes, suite: suite, reason: "migration")
     }
     return plan
   }

@@ -40,6 +40,12 @@ public struct PropertyListFile: Sendable {
   /// target is written, the link stays.
   /// When nothing changes, the file is not rewritten.
   ///
+  /// The write of a suite file of the preferences folder is appended to the suite's change
+  /// history afterwards (`$XDG_STATE_HOME/ObservableDefaults/history/<suite>.log`: each changed
+  /// key, its values before and after, the time and this program's name and process id; bounded
+  /// to 256 KiB, off with `OBSERVABLE_DEFAULTS_HISTORY=0`).
+  /// A history that cannot be written never fails the write.
+  ///
   /// - Parameter changes: Key → change. Values of `.set` must be property-list values.
   /// - Returns: The document now on disk.
   /// - Throws: ``PropertyListError``: `.malformed` when the existing file does not parse (its
@@ -269,16 +275,27 @@ public struct PropertyListFile: Sendable {
     throws
     -> Bool
   {
-    try update(known: &known, applying: changes) { document in
-      let changed = changes.contains { key, change in
+    let history = ChangeHistory.ofSuiteFile(at: url)
+    let recordsHistory = history != nil
+    var writes: [ChangeHistory.Write] = []
+    let wasRead = try update(known: &known, applying: changes) { document in
+      for (key, change) in changes {
+        let old = document.values[key]
         switch change {
-        case .set(let value): !propertyListValuesEqual(document.values[key], value)
-        case .remove: document.values[key] != nil
+        case .set(let value) where !propertyListValuesEqual(old, value):
+          writes.append(ChangeHistory.Write(key: key, old: old, new: recordsHistory ? value : nil))
+        case .remove where old != nil:
+          writes.append(ChangeHistory.Write(key: key, old: old, new: nil))
+        default: continue
         }
+        // Without a history one changed key is enough to know the file is written.
+        if !recordsHistory { break }
       }
       document.apply(changes)
-      return changed
+      return !writes.isEmpty
     }
+    if let (history, suite) = history { history.record(writes, suite: suite) }
+    return wasRead
   }
 
   /// ``apply(_:)``, returning the version now on disk.

@@ -7,7 +7,9 @@ enum CoreProbe {
   ///
   /// - Parameters:
   ///   - arguments: The command and its arguments (see `Tests/CoreProbe/main.swift`).
-  ///   - configHome: `XDG_CONFIG_HOME` for the probe (inherited when nil).
+  ///   - configHome: `XDG_CONFIG_HOME` for the probe (inherited when nil), and
+  ///     `<configHome>/state` its `XDG_STATE_HOME` (where suites' change histories go) unless
+  ///     `environment` sets one.
   ///   - user: A user id to run the probe as (through `setpriv`; the tests run as root).
   ///   - environment: More variables for the probe.
   static func start(
@@ -16,7 +18,12 @@ enum CoreProbe {
   ) throws -> ChildProcess {
     let probe = try ChildProcess.builtProgram("core-probe")
     var variables: [String: String?] = environment
-    if let configHome { variables["XDG_CONFIG_HOME"] = configHome.path }
+    if let configHome {
+      variables["XDG_CONFIG_HOME"] = configHome.path
+      if variables["XDG_STATE_HOME"] == nil {
+        variables["XDG_STATE_HOME"] = configHome.appendingPathComponent("state").path
+      }
+    }
     guard let user else { return try ChildProcess(probe, arguments, environment: variables) }
     return try ChildProcess(
       URL(fileURLWithPath: "/usr/bin/setpriv"),

@@ -1,4 +1,5 @@
 import Foundation
+import ObservableDefaultsCore
 import TestSupport
 import Testing
 
@@ -48,6 +49,29 @@ import Testing
     #expect(try permissions(of: file) == 0o600)
     #expect(try permissions(of: file.deletingLastPathComponent()) == 0o700)
     #expect(try editor.run("log", "com.other").output == "")
+  }
+
+  @Test func theWriteVerbsRecordTheirChanges() throws {
+    let first = try editor.start(["write", "com.app", "age", "-int", "1"])
+    #expect(first.finish().status == 0)
+    let second = try editor.start(["write", "com.app", "age", "-int", "2"])
+    #expect(second.finish().status == 0)
+    let json = Data(#"{"name": "Ann"}"#.utf8)
+    let importing = try editor.start(["import", "com.app", "-", "--json"], input: json)
+    #expect(importing.finish().status == 0)
+    let deleting = try editor.start(["delete", "com.app"])
+    #expect(deleting.finish().status == 0)
+    let lines = try history.entries(suite: "com.app").map {
+      "\($0.key): \($0.old) → \($0.new) (\($0.origin))"
+    }
+    #expect(
+      lines == [
+        "age: (none) → 1 (settings-editor (pid \(first.processIdentifier)))",
+        "age: 1 → 2 (settings-editor (pid \(second.processIdentifier)))",
+        "age: 2 → (none) (settings-editor (pid \(importing.processIdentifier)))",
+        "name: (none) → Ann (settings-editor (pid \(importing.processIdentifier)))",
+        "name: Ann → (none) (settings-editor (pid \(deleting.processIdentifier)))",
+      ])
   }
 
   @Test func aHistoryStaysWithinItsLimitKeepingTheNewest() throws {

@@ -120,11 +120,14 @@ struct EditorProcess {
     preferences.appendingPathComponent("data/ObservableDefaults/schemas")
   }
 
-  /// The command line that starts the program in this folder, for a shell (tmux), with `extra`
-  /// variables set too.
-  func shellCommand(_ arguments: [String], environment extra: [String: String] = [:]) -> String {
+  /// The command line that starts the program (`program`: another one built) in this folder,
+  /// for a shell (tmux), with `extra` variables set too.
+  func shellCommand(
+    _ arguments: [String], environment extra: [String: String] = [:],
+    program: URL = EditorProcess.binary
+  ) -> String {
     let variables = environment + extra.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
-    return (["env"] + variables.map { "\($0)=\($1)" } + [Self.binary.path] + arguments)
+    return (["env"] + variables.map { "\($0)=\($1)" } + [program.path] + arguments)
       .map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
       .joined(separator: " ")
   }

@@ -66,16 +66,82 @@ struct ChangeOriginTerminalTests {
     try session.send("d")
     try session.send("Down", "Up")
     try context(session, contains: " by this editor (reset) · ")
-    // The editor kept each change in the suite's history.
+    // The suite's history has each change: the writers' own (the command's, the editor's)
+    // and the hand edit the editor saw.
     let expected = """
       TIME  com.example.demo  age: (none) → 42  (settings-editor (pid N))
       TIME  com.example.demo  age: 42 → 43  (hand edit or other program)
-      TIME  com.example.demo  age: 43 → 44  (this editor)
-      TIME  com.example.demo  age: 44 → (none)  (this editor (reset))
+      TIME  com.example.demo  age: 43 → 44  (settings-editor (pid N))
+      TIME  com.example.demo  age: 44 → (none)  (settings-editor (pid N))
 
       """
+    // The editor's writes reach the history once they reach the file, a moment after the screen.
+    var log = ""
     #expect(
-      normalizedChangeLines(try editor.run("log", "com.example.demo", "age").output) == expected)
+      try pollBlocking {
+        log = try editor.run("log", "com.example.demo", "age").output
+        return normalizedChangeLines(log) == expected
+      }, "\(log)")
+    #expect(
+      log.split(separator: "\n").first?.hasSuffix("(settings-editor (pid \(program)))") == true)
+  }
+
+  @Test func aChangeTheProgramMakesItselfIsThisProgram() throws {
+    // schema-probe shows its own settings in the editor and stores each number written to the
+    // pipe in `scrollback` itself.
+    let pipe = editor.preferences.appendingPathComponent("probe.pipe")
+    #expect(mkfifo(pipe.path, 0o600) == 0)
+    let probe = try ChildProcess.builtProgram("schema-probe")
+    let session = try TmuxSession(
+      command: editor.shellCommand(["editor", pipe.path], program: probe), columns: 120, rows: 24)
+    try session.waitForScreen { $0.contains { $0.contains("tabWidth") } }
+    try session.send("Down", "Down")
+    try session.waitForScreen { $0[22].hasPrefix(" scrollback") }
+    // The probe holds the pipe open for reading once it runs.
+    var descriptor: Int32 = -1
+    #expect(
+      pollBlocking {
+        descriptor = open(pipe.path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+        return descriptor >= 0
+      })
+    defer { close(descriptor) }
+    #expect(write(descriptor, "2000\n", 5) == 5)
+    try session.waitForScreen { $0.contains { $0.contains("2000") } }
+    try context(session, contains: "scrollback · changed ")
+    try context(session, contains: " by this program · ")
+    // The editor's own key is told apart.
+    try session.send("Enter", "C-u")
+    try session.type("3000")
+    try session.send("Enter")
+    try session.send("Down", "Up")
+    try context(session, contains: " by this editor · ")
+    try session.send("q")
+  }
+
+  /// The editor on the demo's cloud object, with the focus on its `displayName`.
+  private func editorOnCloudName() throws -> TmuxSession {
+    let session = try TmuxSession(command: editor.shellCommand([]), columns: 120, rows: 24)
+    try session.waitForScreen { $0.contains { $0.contains("nickname") } }
+    try session.send("Tab", "j", "j", "j", "Tab")
+    try session.waitForScreen {
+      $0[0].contains("CloudSettings") && $0[22].hasPrefix(" displayName")
+    }
+    return session
+  }
+
+  @Test func aChangeFromAnotherDeviceNamesTheDevice() throws {
+    // Two editors share the demo's embedded cloud container, as two devices of a user would.
+    let watching = try editorOnCloudName()
+    let device = try editorOnCloudName()
+    try device.send("Enter", "C-u")
+    try device.type("Ann")
+    try device.send("Enter")
+    try watching.waitForScreen { $0.contains { $0.contains("Ann") } }
+    let line = try context(watching, contains: " by device ")
+    #expect(
+      line.range(
+        of: #"^ displayName · changed [0-9]{2}:[0-9]{2}:[0-9]{2} by device [0-9]+-[0-9A-F]{8} · "#,
+        options: .regularExpression) != nil, "\(line)")
   }
 
   @Test func aMigrationIsToldAsOne() throws {

@@ -29,6 +29,30 @@ extension TerminalEditorTests {
     #expect(screen.contains { $0.contains("(no keys)") })
   }
 
+  @Test func keysWrittenLaterJoinTheOtherKeysGroupLiveAndLeaveItWhenDeleted() throws {
+    let suite = "com.example.schema-probe"
+    // No other keys yet: the probe's class is not followed by a group.
+    let session = try editorOnProbeSettings(showing: "displayName")
+    var screen = try session.screen()
+    #expect(!screen.contains { $0.contains("other keys") }, "\(screen)")
+    #expect(try editor.run("write", suite, "nmae", "Typo").status == 0)
+    screen = try session.waitForScreen { $0.contains { $0.contains("New: ProbeAppSettings") } }
+    #expect(screen[0].contains(" ProbeAppSettings  schema-probe"), "the focus stays")
+    // The group is listed right after the class.
+    try session.send("j")
+    screen = try session.waitForScreen { self.row("nmae", in: $0) != nil }
+    #expect(screen[0].hasPrefix(" settings-editor  ProbeAppSettings · other keys  "))
+    #expect(row("nmae", in: screen)?.hasSuffix("  nmae  String  Typo") == true)
+    // Another key written later appears; one deleted goes.
+    #expect(try editor.run("write", suite, "later", "-int", "7").status == 0)
+    screen = try session.waitForScreen { self.row("later", in: $0) != nil }
+    #expect(row("later", in: screen)?.hasSuffix(" 7") == true)
+    #expect(try editor.run("delete", suite, "nmae").status == 0)
+    screen = try session.waitForScreen { self.row("nmae", in: $0) == nil }
+    #expect(row("later", in: screen) != nil)
+    #expect(row("displayName", in: screen) == nil, "the schema's keys stay in its rows")
+  }
+
   @Test func aSchemasURLRowShowsAndTakesAPlainURL() throws {
     let session = try editorOnProbeSettings(showing: "homePage")
     var screen = try session.screen()

@@ -1,12 +1,12 @@
-import Foundation
-import ObservableDefaultsCore
+package import Foundation
 
-/// A value sorted into the kinds the editor shows and edits, with its type name and one-line text.
+/// A value sorted into the kinds the editor shows and edits, with its type name and one-line text
+/// (the editor's rows and the change history's lines).
 ///
 /// Property lists decoded on Linux hold Swift `Bool`s, `NSNumber`s for integers and reals, and
 /// `Dictionary<AnyHashable, Any>` for nested dictionaries; values written by Swift code hold
 /// plain Swift types. Both read the same here.
-enum ValueSummary {
+package enum ValueSummary {
   case string(String)
   case bool(Bool)
   case integer(Int64)
@@ -19,7 +19,8 @@ enum ValueSummary {
   /// Anything else (a Codable blob, a URL object, …), described as Swift prints it.
   case other(Any)
 
-  init(_ value: Any) {
+  /// Sorts `value` (a property-list value, or any value a settings property holds).
+  package init(_ value: Any) {
     switch value {
     case let value as String: self = .string(value)
     case let value as Bool where type(of: value) == Bool.self: self = .bool(value)
@@ -56,7 +57,7 @@ enum ValueSummary {
   }
 
   /// The type name shown in the Type column.
-  var typeName: String {
+  package var typeName: String {
     switch self {
     case .string: "String"
     case .bool: "Bool"
@@ -71,21 +72,21 @@ enum ValueSummary {
   }
 
   /// The value on one line, as the Value column shows it.
-  var text: String {
+  package var text: String {
     switch self {
-    case .string(let text): TextWidth.singleLine(text)
+    case .string(let text): TerminalText.escaped(text)
     case .bool(let flag): flag ? "true" : "false"
     case .integer(let number): String(number)
     case .unsignedInteger(let number): String(number)
     case .real(let number): String(number)
-    case .date(let date): PropertyListScalarType.text(of: date) ?? ""
+    case .date(let date): PropertyListDateText.text(of: date)
     case .data(let data):
       "<\(data.count) bytes\(Self.hexPrefix(of: data))>"
     case .array(let items):
       items.isEmpty ? "( )" : "(\(items.count) item\(items.count == 1 ? "" : "s"))"
     case .dictionary(let entries):
       entries.isEmpty ? "{ }" : "{\(entries.count) key\(entries.count == 1 ? "" : "s")}"
-    case .other(let value): TextWidth.singleLine(String(describing: value))
+    case .other(let value): TerminalText.escaped(String(describing: value))
     }
   }
 

@@ -1,20 +1,18 @@
 package import Foundation
-import ObservableDefaultsCore
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
-/// The history of a suite's changes on disk: one private file per suite that the editor appends
-/// every change it sees to (its own, the program's, other programs', hand edits) and the
-/// command-line verbs that write a suite append theirs to; `settings-editor log SUITE [KEY]`
-/// reads it.
+/// The history of a suite's changes on disk: one private file per suite that every writer of
+/// this package appends the changes it writes to (``PropertyListFile/apply(_:)``: programs
+/// through their settings objects and ``PropertyListDefaults``, the command-line verbs, the
+/// editor), and the editor appends the changes it sees that no such writer recorded (hand
+/// edits, other devices, administrators); `settings-editor log SUITE [KEY]` reads it.
 ///
 /// The files are `$XDG_STATE_HOME/ObservableDefaults/history/<suite>.log` (else
 /// `~/.local/state/…`, as the XDG Base Directory specification says for state: "actions
 /// history"), mode 0600 in folders of mode 0700. Each is bounded: once a file is above
 /// ``maximumBytes`` its oldest lines are dropped down to half of it. `OBSERVABLE_DEFAULTS_HISTORY=0`
-/// turns the history off (nothing is written or read).
+/// turns the history off (nothing is written or read). Several processes append to one file
+/// safely: each change is one `write(2)` of whole lines in append mode under a shared `flock`,
+/// and a trim replaces the file under an exclusive one (see ``append(_:suite:)``).
 ///
 /// One line per change, fields separated by tabs: the time in UTC (ISO 8601), the key, the old
 /// and the new value on one line, who made it. Every field goes through ``TerminalText``, so no
@@ -27,9 +25,11 @@ package struct ChangeHistory: Sendable {
     /// The old and new values as one line of text each (`(none)`: not stored).
     package var old: String
     package var new: String
-    /// Who made it, e.g. `this editor`, `myapp (pid 4711)`, `hand edit or other program`.
+    /// Who made it, e.g. `myapp (pid 4711)`, `hand edit or other program`, `device 4711-1A2B3C4D`.
     package var origin: String
 
+    /// An entry of the change of `key` from `old` to `new` (texts of ``ChangeHistory/text(of:)``)
+    /// made at `time` by `origin`.
     package init(time: Date, key: String, old: String, new: String, origin: String) {
       self.time = time
       self.key = key
@@ -43,9 +43,14 @@ package struct ChangeHistory: Sendable {
   /// is cut to its newest half.
   package static let maximumBytes = 256 * 1024
 
+  /// The longest text of a value in a line, in characters (a longer one ends with `…`): a 50 MB
+  /// string costs its write no more than a short one.
+  package static let maximumValueLength = 200
+
   /// The folder of the history files.
   package let folder: URL
 
+  /// The history kept in `folder`.
   package init(folder: URL) {
     self.folder = folder
   }
@@ -53,8 +58,11 @@ package struct ChangeHistory: Sendable {
   /// The user's history: `$XDG_STATE_HOME/ObservableDefaults/history` (an absolute
   /// `XDG_STATE_HOME`, else `~/.local/state`); nil when `OBSERVABLE_DEFAULTS_HISTORY` is `0`.
   package static var user: ChangeHistory? {
-    user(environment: ProcessInfo.processInfo.environment)
+    user(environment: ProcessEnvironment.values(of: variables))
   }
+
+  /// The environment variables ``user`` reads.
+  private static let variables = ["OBSERVABLE_DEFAULTS_HISTORY", "XDG_STATE_HOME", "HOME"]
 
   /// ``user`` for `environment`.
   package static func user(environment: [String: String]) -> ChangeHistory? {
@@ -70,41 +78,18 @@ package struct ChangeHistory: Sendable {
     folder.appendingPathComponent(suite + ".log", isDirectory: false)
   }
 
-  /// Appends `entry` to the history of `suite`, then bounds the file.
-  ///
-  /// - Throws: ``PropertyListError`` when the folder or the file cannot be made or written.
-  package func append(_ entry: Entry, suite: String) throws {
-    let url = file(suite: suite)
-    try PrivateFolder.create(folder, for: url)
-    let line = Self.line(entry)
-    let descriptor = Glibc.open(
-      url.path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
-    guard descriptor >= 0 else {
-      throw PropertyListError(
-        file: url, kind: .unwritable, reason: String(cString: strerror(errno)))
-    }
-    defer { close(descriptor) }
-    let written = line.utf8CString.withUnsafeBufferPointer {
-      write(descriptor, $0.baseAddress, $0.count - 1)
-    }
-    guard written == line.utf8.count else {
-      throw PropertyListError(file: url, kind: .unwritable, reason: "short write")
-    }
-    var status = stat()
-    if fstat(descriptor, &status) == 0, Int(status.st_size) > Self.maximumBytes {
-      try trim(url)
-    }
-  }
-
-  /// Drops the oldest lines of the file at `url` down to half of ``maximumBytes``, replacing it
-  /// atomically.
-  private func trim(_ url: URL) throws {
-    let data = try Data(contentsOf: url)
-    var start = max(0, data.count - Self.maximumBytes / 2)
-    while start < data.count, start > 0, data[data.startIndex + start - 1] != UInt8(ascii: "\n") {
-      start += 1
-    }
-    try AtomicFileWriter.writeRegularFile(data.dropFirst(start), to: url)
+  /// A stored value on one line (`(none)` when not stored), at most ``maximumValueLength``
+  /// characters: the text of the editor's Value column (``ValueSummary``).
+  package static func text(of value: Any?) -> String {
+    guard let value else { return "(none)" }
+    let text =
+      if let string = value as? String {
+        // Only the part kept is escaped.
+        TerminalText.escaped(String(string.prefix(maximumValueLength + 1)))
+      } else {
+        ValueSummary(value).text
+      }
+    return text.count > maximumValueLength ? text.prefix(maximumValueLength - 1) + "…" : text
   }
 
   /// The changes in the history of `suite`, oldest first; with `key`, only that key's.
