@@ -14,7 +14,7 @@ package enum BinaryPropertyListBytes {
       data.append(contentsOf: object)
     }
     let table = data.count
-    let offsetSize = table < 256 ? 1 : 2
+    let offsetSize = max(1, (Int.bitWidth - table.leadingZeroBitCount + 7) / 8)
     for offset in offsets {
       data.append(contentsOf: bigEndian(UInt64(offset), size: offsetSize))
     }

@@ -66,7 +66,7 @@ import Testing
       try expectReadsBack(data, as: values)
       // The writer's entries are the reader's: a re-read compares them.
       let read = try #require(
-        try BinaryPropertyListReader.value(of: data, comparingTo: [:]).entries)
+        try BinaryPropertyListScanner.value(of: data, comparingTo: [:]).entries)
       let written = draft.entries()
       #expect(written.keys == read.keys && written.fingerprints == read.fingerprints)
       let fresh = try BinaryPropertyListDraft(values: values).data()

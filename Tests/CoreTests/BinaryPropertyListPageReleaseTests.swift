@@ -61,7 +61,7 @@ import Testing
   /// Reads `bytes` (a copy of `data`) giving its pages back, and checks the values are
   /// Foundation's and every whole page (of the buffer's release unit) was given back as zeros.
   private func expectEveryPageGivenBack(_ data: Data, _ bytes: Data) throws {
-    let (root, released) = try BinaryPropertyListReader.value(releasingPagesOf: bytes)
+    let (root, released) = try BinaryPropertyListScanner.value(releasingPagesOf: bytes)
     let foundations = try PropertyListSerialization.propertyList(from: data, format: nil)
     #expect(propertyListValuesEqual(root, PropertyListValue.normalized(foundations)))
 
@@ -80,11 +80,10 @@ import Testing
   func pagesAreGivenBackAsTheEntriesAreRead(writer: String) throws {
     let bytes = owned(try Self.data(by: writer))
     try bytes.withUnsafeBytes { buffer in
-      let reader = try BinaryPropertyListReader(bytes: buffer)
-      let (start, count) = try #require(try reader.topDictionaryEntries())
-      var pages = try #require(
-        BinaryPropertyListPageRelease(reader: reader, entries: start, count: count))
-      pages.release(after: count / 2)
+      var scanner = try BinaryPropertyListScanner(bytes: buffer, limits: .preferences)
+      let top = try #require(try scanner.topDictionary())
+      var pages = try #require(BinaryPropertyListPageRelease(scanner: scanner, entries: top))
+      pages.release(after: top.count / 2)
       let wholePages = buffer.count / SystemMemory.pageSize - 1
       #expect(pages.releasedPages >= wholePages / 4, "half the entries read")
       #expect(pages.releasedPages < wholePages)
@@ -93,7 +92,7 @@ import Testing
 
   @Test func aSmallFileKeepsItsPages() throws {
     let data = try BinaryPropertyListWriter.data(of: BinaryPropertyListWriterTests.values)
-    let (root, released) = try BinaryPropertyListReader.value(releasingPagesOf: owned(data))
+    let (root, released) = try BinaryPropertyListScanner.value(releasingPagesOf: owned(data))
     #expect(released == 0)
     #expect(propertyListValuesEqual(root, BinaryPropertyListWriterTests.values))
   }
@@ -112,7 +111,26 @@ import Testing
     let firstKey = topOffset + 2 + 1 << Int(bytes[topOffset + 1] & 0x0F)
     for index in 0..<referenceSize { bytes[firstKey + index] = 0xFF }
     #expect(throws: PropertyListRejection.self) {
-      try BinaryPropertyListReader.value(releasingPagesOf: Data(bytes))
+      try BinaryPropertyListScanner.value(releasingPagesOf: Data(bytes))
+    }
+  }
+
+  /// The walk that plans the pages runs before the scan has checked anything: on a large file
+  /// whose value is a chain of arrays that each refer to the next one twice (2⁶⁰ values once
+  /// expanded), it stops at the scanner's limits and the scan refuses the file.
+  @Test func anExpandingFileIsRefusedNotWalked() throws {
+    let arrays = (0..<60).map { index in [0xA2, UInt8(5 + index), UInt8(5 + index)] }
+    let megabyte = [0x4F, 0x12] + BinaryPropertyListBytes.bigEndian(1 << 20, size: 4)
+    let data = BinaryPropertyListBytes.file(
+      [[0xD2, 1, 2, 3, 4], [0x51, UInt8(ascii: "k")], [0x51, UInt8(ascii: "p")]]
+        + [megabyte + [UInt8](repeating: 7, count: 1 << 20)] + arrays
+        + [[0x51, UInt8(ascii: "x")]])
+    #expect(data.count > BinaryPropertyListPageRelease.minimumBytes)
+    #expect {
+      try BinaryPropertyListScanner.value(releasingPagesOf: owned(data))
+    } throws: { error in
+      (error as? PropertyListRejection)?.reason
+        == "binary property list: it expands to more than 1000000 values (objects referred to many times)"
     }
   }
 

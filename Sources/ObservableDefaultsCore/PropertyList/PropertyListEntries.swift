@@ -55,21 +55,33 @@ struct PropertyListEntries {
   /// The positions of a new version's entries (their `fingerprints`) that differ from this
   /// version's: a changed fingerprint, a container, or a position only one version has.
   ///
-  /// - Returns: nil when more than 64 + 1/8 of the entries differ: another writer rewrote the
-  ///   file, and reading it whole is as cheap.
+  /// - Returns: nil when more than ``maximumTouched(count:oldCount:)`` entries differ: another
+  ///   writer rewrote the file, and reading it whole is as cheap.
   func touchedPositions(_ fingerprints: [UInt64]) -> [Int]? {
     let (count, oldCount) = (fingerprints.count, keys.count)
+    let maximum = Self.maximumTouched(count: count, oldCount: oldCount)
     var touched: [Int] = []
     for position in 0..<max(count, oldCount) {
-      guard position < count, position < oldCount, fingerprints[position] != 0,
-        fingerprints[position] == self.fingerprints[position]
+      guard position < count, isUnchanged(at: position, fingerprint: fingerprints[position])
       else {
         touched.append(position)
-        if touched.count > 64 + max(count, oldCount) / 8 { return nil }
+        if touched.count > maximum { return nil }
         continue
       }
     }
     return touched
+  }
+
+  /// Whether a new version's entry at `position`, whose fingerprint is `fingerprint`, is this
+  /// version's entry at that position, unchanged (never for a container, whose fingerprint is 0).
+  func isUnchanged(at position: Int, fingerprint: UInt64) -> Bool {
+    position < keys.count && fingerprint != 0 && fingerprint == fingerprints[position]
+  }
+
+  /// The most entries that may differ between versions of `count` and `oldCount` entries before
+  /// reading the new one whole is as cheap: 64 and an eighth of the larger.
+  static func maximumTouched(count: Int, oldCount: Int) -> Int {
+    64 + max(count, oldCount) / 8
   }
 
   /// The changes of a new version whose entries differ from this version's at `touched`

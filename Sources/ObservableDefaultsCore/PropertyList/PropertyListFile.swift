@@ -93,8 +93,8 @@ public struct PropertyListFile: Sendable {
   ///
   /// When the entries of `base` (the version read or written before) are known, the two are
   /// compared entry by entry and only the entries of the top dictionary that differ are decoded
-  /// and changed in `base`'s document (see ``BinaryPropertyListReader/changes(of:since:previous:)``
-  /// and, for an XML file in the plain form writers produce,
+  /// and changed in `base`'s document (see ``BinaryPropertyListScanner/changes(of:since:previous:)``,
+  /// which checks the file in the same pass, and, for an XML file in the plain form writers produce,
   /// ``XMLPropertyListEntries/changes(of:since:previous:)``). Otherwise the file is parsed
   /// whole, comparing it with `previous` (the values this process holds): in a binary file,
   /// values equal to `previous`'s are `previous`'s own, and unchanged strings are compared with
@@ -115,10 +115,11 @@ public struct PropertyListFile: Sendable {
     guard let (data, identity) = try readData() else { return (nil, Set(previous.keys)) }
     PropertyListCounters.count(\.parses, path: url.resolvingSymlinksInPath().path)
     if var taken, let old = taken.entries {
-      try validate(data)
+      let isBinary = data.starts(with: "bplist".utf8)
+      if !isBinary { try validate(data) }
       let changes = try malformedIfRejected { () throws(PropertyListRejection) in
-        data.starts(with: "bplist".utf8)
-          ? try BinaryPropertyListReader.changes(
+        isBinary
+          ? try BinaryPropertyListScanner.changes(
             of: data, since: old, previous: taken.document.values)
           : try XMLPropertyListEntries.changes(
             of: data, since: old, previous: taken.document.values)
@@ -196,7 +197,8 @@ public struct PropertyListFile: Sendable {
   /// `previous`, also returns the keys whose value differs from it and, for a binary file, its
   /// entries (see ``rereadSnapshot(comparingTo:since:)``). With `releasingPages`, the bytes are
   /// no one else's and a binary file's pages are given back as they are read (see
-  /// ``BinaryPropertyListReader/value(releasingPagesOf:)``).
+  /// ``BinaryPropertyListScanner/value(releasingPagesOf:)``). A binary file is checked by the
+  /// scanner that reads it; text first by ``PropertyListValidator``.
   ///
   /// - Throws: ``PropertyListError`` of kind `.malformed`.
   private func parse(
@@ -206,24 +208,26 @@ public struct PropertyListFile: Sendable {
     entries: PropertyListEntries?
   ) {
     if data.isEmpty { return (PropertyListDocument(), previous.map { Set($0.keys) }, nil) }
-    try validate(data)
+    let isBinary = data.starts(with: "bplist".utf8)
+    if !isBinary { try validate(data) }
     var format = PropertyListSerialization.PropertyListFormat.xml
     let root: Any
     let values: [PropertyListKey: Any]?
     var changedKeys: Set<PropertyListKey>?
     var entries: PropertyListEntries?
     do {
-      if data.starts(with: "bplist".utf8) {
-        // Our reader: canonical values in one pass (Foundation's parse and the normalization of
-        // its values were the cost of every open and every re-read after a change).
+      if isBinary {
+        // Our scanner: checked canonical values in one pass (Foundation's parse and the
+        // normalization of its values, then a separate validation walk, were the cost of every
+        // open and every re-read after a change).
         format = .binary
         if let previous {
-          (root, changedKeys, entries) = try BinaryPropertyListReader.value(
+          (root, changedKeys, entries) = try BinaryPropertyListScanner.value(
             of: data, comparingTo: previous)
         } else if releasingPages {
-          root = try BinaryPropertyListReader.value(releasingPagesOf: data).root
+          root = try BinaryPropertyListScanner.value(releasingPagesOf: data).root
         } else {
-          root = try BinaryPropertyListReader.root(of: data)
+          root = try BinaryPropertyListScanner.root(of: data)
         }
         values = root as? [PropertyListKey: Any]
       } else if let plain = XMLEntryScanner.values(of: data) {

@@ -15,9 +15,9 @@ package import Foundation
 /// data, integers and reals round-trip exactly (binary property lists store them bit for bit).
 ///
 /// Records come from the network, written by any device of an account or by whoever can reach
-/// the store, so ``decode(_:)`` trusts nothing: the bytes go through ``PropertyListValidator``
-/// (with ``limits``) and the package's own binary reader, exactly as a suite file does, so a set,
-/// a keyed-archiver UID, a shared-reference expansion or a deep nesting is refused with a reason
+/// the store, so ``decode(_:)`` trusts nothing: the bytes go through the package's binary scanner
+/// (``BinaryPropertyListScanner``, with ``limits``), exactly as a suite file does, so a set, a
+/// keyed-archiver UID, a shared-reference expansion or a deep nesting is refused with a reason
 /// instead of crashing or stalling the device.
 package enum CloudRecordCodec {
   static let version: UInt8 = 1
@@ -65,8 +65,8 @@ package enum CloudRecordCodec {
   /// The record in `bytes`.
   ///
   /// - Throws: ``CloudRecordError`` when the bytes are not a record of this format, are larger
-  ///   than ``maximumRecordBytes``, or hold a value ``PropertyListValidator`` refuses (the reason
-  ///   names what was refused).
+  ///   than ``maximumRecordBytes``, or hold a value ``BinaryPropertyListScanner`` refuses (the
+  ///   reason names what was refused).
   package static func decode(_ bytes: Data) throws(CloudRecordError) -> CloudRecord {
     let bytes = Data(bytes)
     guard bytes.count <= maximumRecordBytes else {
@@ -94,8 +94,7 @@ package enum CloudRecordCodec {
       guard rest.starts(with: "bplist".utf8) else {
         throw PropertyListRejection(reason: "it is not a binary property list")
       }
-      try PropertyListValidator.validate(rest, limits: limits)
-      parsed = try BinaryPropertyListReader.value(of: rest)
+      parsed = try BinaryPropertyListScanner.value(of: rest, limits: limits)
     } catch {
       throw CloudRecordError(reason: "the record's value was refused: \(error.reason)")
     }

@@ -1,22 +1,14 @@
 import Foundation
 
-/// Checks the bytes of a property list before Foundation parses them, so that what Foundation
-/// would crash on, expand without bound or silently misread is refused with a reason instead.
+/// Checks the bytes of a text property list (XML or OpenStep) before Foundation parses them, so
+/// that what Foundation would crash on, expand without bound or silently misread is refused with
+/// a reason instead. (A binary property list is checked by ``BinaryPropertyListScanner`` in the
+/// pass that reads it.)
 ///
-/// The one entry point is ``validate(_:limits:)``, called by ``PropertyListFile`` on every byte
-/// sequence it turns into values (suites, files opened by path, re-reads after a change, cloud
-/// containers, imports).
+/// The one entry point is ``validate(_:limits:)``, called by ``PropertyListFile`` on every text
+/// it turns into values (suites, files opened by path, re-reads after a change, imports).
 ///
 /// What is refused, by format:
-/// - Binary (`bplist00`): a trailer, offset or object reference outside the file; an object
-///   that contains itself; sets, ordered sets, UIDs (keyed-archiver references), null and fill
-///   objects, unknown markers — none of which a preferences file can hold (Apple's
-///   `PropertyListSerialization` documents the types: string, number, Boolean, date, data,
-///   array, dictionary); dictionary keys that are not strings; 16-byte integers outside
-///   0…2⁶⁴−1 (Foundation keeps only their low 8 bytes); non-finite dates; ASCII strings with
-///   bytes above 0x7F and UTF-16 strings with unpaired surrogates (Foundation would replace
-///   characters); and any file beyond ``PropertyListLimits`` (nesting depth, objects counted
-///   each time they are referenced, string and data bytes counted the same way).
 /// - XML: `<integer>` text that is not a decimal (or `0x` hexadecimal) integer within
 ///   −2⁶³…2⁶⁴−1, `<real>` text that is not a number, `<date>` text that is not
 ///   `YYYY-MM-DDTHH:MM:SSZ` with a real month, day and time, `<data>` that is not Base64,
@@ -27,7 +19,7 @@ enum PropertyListValidator {
   /// Throws when `data` must not be handed to Foundation's parser.
   ///
   /// - Parameters:
-  ///   - data: The bytes of a property-list file (any format).
+  ///   - data: The bytes of a text property-list file (XML, in UTF-8 or UTF-16, or OpenStep).
   ///   - limits: The bounds of the work one file may ask for.
   /// - Throws: ``PropertyListRejection`` with the reason, for people.
   static func validate(_ data: Data, limits: PropertyListLimits = .preferences)
@@ -35,10 +27,7 @@ enum PropertyListValidator {
   {
     do {
       try data.withUnsafeBytes { bytes in
-        if bytes.starts(with: "bplist".utf8) {
-          var validator = try BinaryPropertyListValidator(bytes: bytes, limits: limits)
-          try validator.validate()
-        } else if let converted = XMLPropertyListScanner.utf8(fromUTF16: bytes) {
+        if let converted = XMLPropertyListScanner.utf8(fromUTF16: bytes) {
           try converted.withUnsafeBytes { try validateText($0, limits: limits) }
         } else {
           try validateText(bytes, limits: limits)

@@ -1,0 +1,65 @@
+import Foundation
+
+extension BinaryPropertyListScanner {
+  /// The entries of the top dictionary of `data` that differ from those of the previous version
+  /// of the file, told apart by their fingerprints, in the one pass that checks the file.
+  ///
+  /// A writer that changes a few keys of a large file (this package's, through
+  /// ``BinaryPropertyListDraft``) leaves every other entry of the top dictionary at its position,
+  /// with the same key and value objects. Such an entry is checked and recognized by the
+  /// fingerprint of its bytes, without decoding it, hashing its key into a dictionary or touching
+  /// the values in memory; only the other entries are decoded.
+  ///
+  /// - Parameters:
+  ///   - data: The file now.
+  ///   - old: The entries of the previous version.
+  ///   - previous: The top dictionary of the previous version.
+  /// - Returns: The keys set (with their values) and removed, and the entries of `data`; nil
+  ///   when the versions do not share most entries (another writer rewrote the file: the scan
+  ///   stops as soon as that is known), a key is held twice, or a top object is not a
+  ///   dictionary: read the whole file then.
+  /// - Throws: ``PropertyListRejection`` when `data` is refused.
+  static func changes(
+    of data: Data, since old: PropertyListEntries, previous: [PropertyListKey: Any]
+  ) throws(PropertyListRejection)
+    -> (set: [PropertyListKey: Any], removed: [PropertyListKey], entries: PropertyListEntries)?
+  {
+    try scanning(data) { scanner throws(PropertyListRejection) in
+      try scanner.changes(since: old, previous: previous)
+    }
+  }
+
+  mutating func changes(since old: PropertyListEntries, previous: [PropertyListKey: Any])
+    throws(PropertyListRejection)
+    -> (set: [PropertyListKey: Any], removed: [PropertyListKey], entries: PropertyListEntries)?
+  {
+    guard old.keys.count == previous.count, let top = try topDictionary() else { return nil }
+    let oldCount = old.keys.count
+    let maximumTouched = PropertyListEntries.maximumTouched(count: top.count, oldCount: oldCount)
+    var touched = max(0, oldCount - top.count)
+    guard touched <= maximumTouched else { return nil }
+    var fingerprints: [UInt64] = []
+    fingerprints.reserveCapacity(capacity(for: top.count))
+    var decoded: [Int: (key: PropertyListKey, value: Any)] = [:]
+    for position in 0..<top.count {
+      let key = try keyItem(position, of: top, depth: 1)
+      let item = try self.item(
+        try reference(top.start, top.count + position, of: top.index, at: top.offset), depth: 2)
+      let fingerprint = self.fingerprint(key, item)
+      fingerprints.append(fingerprint)
+      guard !old.isUnchanged(at: position, fingerprint: fingerprint) else { continue }
+      touched += 1
+      guard touched <= maximumTouched else { return nil }
+      decoded[position] = (PropertyListKey(key.string(in: bytes)), value(of: item))
+    }
+    let positions = decoded.keys.sorted() + Array(top.count..<max(top.count, oldCount))
+    return try old.changes(touched: positions, fingerprints: fingerprints, previous: previous) {
+      position throws(PropertyListRejection) in
+      guard let entry = decoded[position] else {
+        throw BinaryPropertyListLayout.rejection(
+          "entry \(position) of the top dictionary was not read")
+      }
+      return entry
+    }
+  }
+}

@@ -1,0 +1,154 @@
+import Foundation
+
+extension BinaryPropertyListScanner {
+  /// The value of the top object of `data` (a cloud record's value).
+  ///
+  /// - Parameter limits: The bounds of the work the bytes may ask for.
+  /// - Throws: ``PropertyListRejection`` when the bytes are refused.
+  static func value(of data: Data, limits: PropertyListLimits = .preferences)
+    throws(PropertyListRejection) -> Any
+  {
+    try scanning(data, limits: limits) { scanner throws(PropertyListRejection) in
+      try scanner.value(scanner.topObject, depth: 1)
+    }
+  }
+
+  /// The top object of `data` as a file's root: a top dictionary is keyed by exact keys
+  /// (``PropertyListKey``), so keys that differ only in Unicode normalization stay two entries;
+  /// any other object is ``value(of:limits:)``'s.
+  ///
+  /// - Throws: ``PropertyListRejection`` when the bytes are refused.
+  static func root(of data: Data) throws(PropertyListRejection) -> Any {
+    try scanning(data) { scanner throws(PropertyListRejection) in try scanner.root() }
+  }
+
+  /// The top object, as ``root(of:)`` reads it.
+  mutating func root() throws(PropertyListRejection) -> Any {
+    guard let top = try topDictionary() else { return try value(topObject, depth: 1) }
+    var root: [PropertyListKey: Any] = [:]
+    root.reserveCapacity(capacity(for: top.count))
+    try add(0..<top.count, of: top, depth: 1, to: &root)
+    return root
+  }
+
+  /// The top object of `data`, as ``root(of:)`` reads it, giving back to the system the whole
+  /// pages of `data`'s bytes that reading the top dictionary is done with, as it goes (see
+  /// ``BinaryPropertyListPageRelease``): at a million keys, the file's bytes no longer add to the
+  /// values built from them at the memory peak of an open.
+  ///
+  /// - Parameter data: Bytes no other `Data` shares (a file's bytes just read): the pages given
+  ///   back read as zeros afterwards.
+  /// - Returns: The top object, and how many pages were given back.
+  /// - Throws: ``PropertyListRejection`` when the bytes are refused.
+  static func value(releasingPagesOf data: Data) throws(PropertyListRejection)
+    -> (root: Any, releasedPages: Int)
+  {
+    try scanning(data) { scanner throws(PropertyListRejection) in
+      guard let top = try scanner.topDictionary() else {
+        return (try scanner.value(scanner.topObject, depth: 1), 0)
+      }
+      var root: [PropertyListKey: Any] = [:]
+      root.reserveCapacity(scanner.capacity(for: top.count))
+      guard var pages = BinaryPropertyListPageRelease(scanner: scanner, entries: top) else {
+        try scanner.add(0..<top.count, of: top, depth: 1, to: &root)
+        return (root, 0)
+      }
+      for first in stride(from: 0, to: top.count, by: BinaryPropertyListPageRelease.entriesAtOnce) {
+        let positions = first..<min(first + BinaryPropertyListPageRelease.entriesAtOnce, top.count)
+        try scanner.add(positions, of: top, depth: 1, to: &root)
+        pages.release(after: positions.upperBound - 1)
+      }
+      return (root, pages.releasedPages)
+    }
+  }
+
+  /// The value of the top object of `data`, read again after a change: when it is a dictionary,
+  /// each of its values that equals `previous`'s value for the key is `previous`'s value itself
+  /// (strings are compared with the file's bytes, so unchanged ones are neither decoded nor
+  /// allocated again), and `changedKeys` names every key added, changed or removed since
+  /// `previous`.
+  ///
+  /// `entries` are the dictionary's entries, for the next re-read (see
+  /// ``changes(of:since:previous:)``).
+  ///
+  /// - Parameter previous: The values read or written before.
+  /// - Returns: The top object, and nil keys and entries when it is not a dictionary.
+  /// - Throws: ``PropertyListRejection`` when the bytes are refused.
+  static func value(of data: Data, comparingTo previous: [PropertyListKey: Any])
+    throws(PropertyListRejection)
+    -> (root: Any, changedKeys: Set<PropertyListKey>?, entries: PropertyListEntries?)
+  {
+    try scanning(data) { scanner throws(PropertyListRejection) in
+      if let reread = try scanner.topDictionary(comparingTo: previous) { return reread }
+      return (try scanner.value(scanner.topObject, depth: 1), nil, nil)
+    }
+  }
+
+  /// The fingerprint of an entry whose key is `key` and whose value is `value` (see
+  /// ``PropertyListEntries``).
+  func fingerprint(_ key: Scalar, _ value: Item) -> UInt64 {
+    let valueBytes: UnsafeRawBufferPointer?
+    if case .scalar(let scalar) = value {
+      valueBytes = UnsafeRawBufferPointer(rebasing: bytes[scalar.range])
+    } else {
+      valueBytes = nil
+    }
+    return PropertyListEntries.fingerprint(
+      key: UnsafeRawBufferPointer(rebasing: bytes[key.range]), value: valueBytes)
+  }
+
+  /// The top dictionary read against `previous`, with its entries (see
+  /// ``value(of:comparingTo:)``), or nil when the top object is not a dictionary.
+  private mutating func topDictionary(comparingTo previous: [PropertyListKey: Any])
+    throws(PropertyListRejection)
+    -> (root: Any, changedKeys: Set<PropertyListKey>?, entries: PropertyListEntries?)?
+  {
+    guard let top = try topDictionary() else { return nil }
+    var dictionary: [PropertyListKey: Any] = [:]
+    dictionary.reserveCapacity(capacity(for: top.count))
+    var changedKeys = Set<PropertyListKey>()
+    var keptKeys = 0
+    var entries = PropertyListEntries(keys: [], fingerprints: [])
+    entries.keys.reserveCapacity(capacity(for: top.count))
+    entries.fingerprints.reserveCapacity(capacity(for: top.count))
+    for position in 0..<top.count {
+      let keyScalar = try keyItem(position, of: top, depth: 1)
+      let key = PropertyListKey(keyScalar.string(in: bytes))
+      let item = try self.item(
+        try reference(top.start, top.count + position, of: top.index, at: top.offset), depth: 2)
+      // Every position, a key held twice included (the next re-read then parses whole).
+      entries.keys.append(key)
+      entries.fingerprints.append(fingerprint(keyScalar, item))
+      let old = previous[key]
+      var isChanged = true
+      var element: Any
+      if let old, case .scalar(let scalar) = item, scalar.isASCIIString(equalTo: old, in: bytes) {
+        (element, isChanged) = (old, false)
+      } else {
+        element = value(of: item)
+        if let old, propertyListValuesEqual(old, element) { (element, isChanged) = (old, false) }
+      }
+      // Two lookups per key: the insertion tells a key held twice, whose first value is kept.
+      if let first = dictionary.updateValue(element, forKey: key) {
+        dictionary[key] = first
+        continue
+      }
+      if old != nil { keptKeys += 1 }
+      if isChanged { changedKeys.insert(key) }
+    }
+    if keptKeys < previous.count {
+      for key in previous.keys where dictionary.index(forKey: key) == nil {
+        changedKeys.insert(key)
+      }
+    }
+    return (dictionary, changedKeys, entries)
+  }
+
+  /// The value of an object checked by ``item(_:depth:)``.
+  func value(of item: Item) -> Any {
+    switch item {
+    case .scalar(let scalar): scalar.value(in: bytes)
+    case .container(let value): value
+    }
+  }
+}
