@@ -109,7 +109,8 @@ public struct PropertyListFile: Sendable {
     guard let (data, identity) = try readData() else { return (nil, Set(previous.keys)) }
     PropertyListCounters.count(\.parses, path: url.resolvingSymlinksInPath().path)
     if var taken, let old = taken.entries {
-      try validate(data)
+      // An XML file is checked by the scan that compares its entries.
+      if data.starts(with: "bplist".utf8) { try validate(data) }
       let changes = try malformedIfRejected { () throws(PropertyListRejection) in
         data.starts(with: "bplist".utf8)
           ? try BinaryPropertyListReader.changes(
@@ -200,7 +201,8 @@ public struct PropertyListFile: Sendable {
     entries: PropertyListEntries?
   ) {
     if data.isEmpty { return (PropertyListDocument(), previous.map { Set($0.keys) }, nil) }
-    try validate(data)
+    // Text is checked by its reader as it is read (``PropertyListText``).
+    if data.starts(with: "bplist".utf8) { try validate(data) }
     var format = PropertyListSerialization.PropertyListFormat.xml
     let root: Any
     let values: [PropertyListKey: Any]?
@@ -220,24 +222,16 @@ public struct PropertyListFile: Sendable {
           root = try BinaryPropertyListReader.root(of: data)
         }
         values = root as? [PropertyListKey: Any]
-      } else if let plain = XMLEntryScanner.values(of: data) {
-        // Our reader for the plain form XML writers produce: Foundation's parser was 6.8 s and
-        // 684 MB for a 1,000,000-key suite (see XMLEntryScanner+Values.swift).
-        (root, values) = (plain, plain)
       } else {
-        root = try PropertyListSerialization.propertyList(
-          from: XMLLineEnds.normalized(data), options: [], format: &format)
-        // Foundation's dictionary has `String` keys: keys that differ only in Unicode
-        // normalization were merged by it (only forms other than the plain one come here).
-        values = (PropertyListValue.normalized(root) as? [String: Any]).map {
-          [PropertyListKey: Any](exactKeys: $0)
-        }
+        // Our readers, keys exact: Foundation's parser was 6.8 s and 684 MB for a
+        // 1,000,000-key XML suite, and its `String`-keyed dictionaries merge keys that differ
+        // only in Unicode normalization.
+        let reading = try PropertyListText.read(data, indexing: previous != nil)
+        (root, format, entries) = (reading.root, reading.format, reading.entries)
+        values = root as? [PropertyListKey: Any]
       }
-      if previous != nil, format == .xml { entries = XMLPropertyListEntries.entries(of: data) }
-    } catch let rejection as PropertyListRejection {
-      throw PropertyListError(file: url, kind: .malformed, reason: rejection.reason)
     } catch {
-      throw PropertyListError(file: url, kind: .malformed, reason: describe(error))
+      throw PropertyListError(file: url, kind: .malformed, reason: error.reason)
     }
     guard let values else {
       let reason = "the root is a \(type(of: root)), not a dictionary with string keys"

@@ -1,33 +1,27 @@
 import Foundation
 
-/// Checks the bytes of a property list before Foundation parses them, so that what Foundation
+/// Checks the bytes of a binary property list before they are read, so that what a reader
 /// would crash on, expand without bound or silently misread is refused with a reason instead.
 ///
-/// The one entry point is ``validate(_:limits:)``, called by ``PropertyListFile`` on every byte
-/// sequence it turns into values (suites, files opened by path, re-reads after a change, cloud
-/// containers, imports).
+/// The one entry point is ``validate(_:limits:)``, called by ``PropertyListFile`` on every binary
+/// byte sequence it turns into values (suites, files opened by path, re-reads after a change,
+/// cloud containers, imports) and by the cloud record decoder. Text property lists (XML,
+/// OpenStep) are checked by their readers as they read them (``PropertyListText``).
 ///
-/// What is refused, by format:
-/// - Binary (`bplist00`): a trailer, offset or object reference outside the file; an object
-///   that contains itself; sets, ordered sets, UIDs (keyed-archiver references), null and fill
-///   objects, unknown markers — none of which a preferences file can hold (Apple's
-///   `PropertyListSerialization` documents the types: string, number, Boolean, date, data,
-///   array, dictionary); dictionary keys that are not strings; 16-byte integers outside
-///   0…2⁶⁴−1 (Foundation keeps only their low 8 bytes); non-finite dates; ASCII strings with
-///   bytes above 0x7F and UTF-16 strings with unpaired surrogates (Foundation would replace
-///   characters); and any file beyond ``PropertyListLimits`` (nesting depth, objects counted
-///   each time they are referenced, string and data bytes counted the same way).
-/// - XML: `<integer>` text that is not a decimal (or `0x` hexadecimal) integer within
-///   −2⁶³…2⁶⁴−1, `<real>` text that is not a number, `<date>` text that is not
-///   `YYYY-MM-DDTHH:MM:SSZ` with a real month, day and time, `<data>` that is not Base64,
-///   nesting or element counts beyond ``PropertyListLimits``, and text after `</plist>`
-///   (Foundation ignores it; it is the old tail of a file rewritten in place, shorter).
-/// - OpenStep text: nesting beyond ``PropertyListLimits/maximumDepth``.
+/// What is refused: a trailer, offset or object reference outside the file; an object that
+/// contains itself; sets, ordered sets, UIDs (keyed-archiver references), null and fill objects,
+/// unknown markers — none of which a preferences file can hold (Apple's
+/// `PropertyListSerialization` documents the types: string, number, Boolean, date, data, array,
+/// dictionary); dictionary keys that are not strings; 16-byte integers outside 0…2⁶⁴−1
+/// (Foundation keeps only their low 8 bytes); non-finite dates; ASCII strings with bytes above
+/// 0x7F and UTF-16 strings with unpaired surrogates (Foundation would replace characters); and
+/// any file beyond ``PropertyListLimits`` (nesting depth, objects counted each time they are
+/// referenced, string and data bytes counted the same way).
 enum PropertyListValidator {
-  /// Throws when `data` must not be handed to Foundation's parser.
+  /// Throws when `data` must not be read.
   ///
   /// - Parameters:
-  ///   - data: The bytes of a property-list file (any format).
+  ///   - data: The bytes of a binary property-list file (`bplist…`).
   ///   - limits: The bounds of the work one file may ask for.
   /// - Throws: ``PropertyListRejection`` with the reason, for people.
   static func validate(_ data: Data, limits: PropertyListLimits = .preferences)
@@ -35,31 +29,16 @@ enum PropertyListValidator {
   {
     do {
       try data.withUnsafeBytes { bytes in
-        if bytes.starts(with: "bplist".utf8) {
-          var validator = try BinaryPropertyListValidator(bytes: bytes, limits: limits)
-          try validator.validate()
-        } else if let converted = XMLPropertyListScanner.utf8(fromUTF16: bytes) {
-          try converted.withUnsafeBytes { try validateText($0, limits: limits) }
-        } else {
-          try validateText(bytes, limits: limits)
+        guard bytes.starts(with: "bplist".utf8) else {
+          throw PropertyListRejection(reason: "it is not a binary property list")
         }
+        var validator = try BinaryPropertyListValidator(bytes: bytes, limits: limits)
+        try validator.validate()
       }
     } catch let rejection as PropertyListRejection {
       throw rejection
     } catch {
       throw PropertyListRejection(reason: "\(error)")
-    }
-  }
-
-  /// Checks an XML or OpenStep property list in UTF-8 (or ASCII).
-  private static func validateText(_ bytes: UnsafeRawBufferPointer, limits: PropertyListLimits)
-    throws(PropertyListRejection)
-  {
-    if XMLPropertyListScanner.looksLikeXML(bytes) {
-      var scanner = XMLPropertyListScanner(bytes: bytes, limits: limits)
-      try scanner.validate()
-    } else {
-      try OpenStepNestingScanner.validate(bytes, limits: limits)
     }
   }
 }
