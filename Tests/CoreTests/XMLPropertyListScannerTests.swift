@@ -23,17 +23,10 @@ import Testing
   /// `data` with each carriage return (alone or before a line feed) made one line feed (XML 1.0
   /// §2.11).
   private static func translatingLineEnds(_ data: Data) -> Data {
-    var output = [UInt8]()
-    var afterReturn = false
-    for byte in data {
-      if byte == 0x0D {
-        output.append(0x0A)
-      } else if !(byte == 0x0A && afterReturn) {
-        output.append(byte)
-      }
-      afterReturn = byte == 0x0D
-    }
-    return Data(output)
+    var bytes = [UInt8](data)
+    bytes.replace([0x0D, 0x0A], with: [0x0A])
+    bytes.replace([0x0D], with: [0x0A])
+    return Data(bytes)
   }
 
   /// Our values of `data` by exact key, or nil when it is refused.

@@ -20,15 +20,13 @@ import Foundation
 struct OpenStepPropertyListReader {
   private let bytes: UnsafeRawBufferPointer
   private var position = 0
-  private var depth = 0
-  private var values = 0
-  private let maximumDepth: Int
-  private let maximumValues: Int
+  private let limits: PropertyListLimits
+  private var budget: PropertyListReadBudget
 
   init(bytes: UnsafeRawBufferPointer, limits: PropertyListLimits) {
     self.bytes = bytes
-    maximumDepth = limits.maximumDepth
-    maximumValues = limits.maximumElements(inXMLFileOf: bytes.count)
+    self.limits = limits
+    budget = PropertyListReadBudget(limits: limits, size: bytes.count)
   }
 
   /// The root value: a top dictionary is a `[PropertyListKey: Any]`.
@@ -43,7 +41,7 @@ struct OpenStepPropertyListReader {
     guard skipSpace() else { return root }
     guard root is String else { throw rejection("text follows the property list") }
     // A strings file: entries without braces.
-    (position, values) = (begin, 0)
+    (position, budget) = (begin, PropertyListReadBudget(limits: limits, size: bytes.count))
     let entries = try dictionaryEntries(top: true)
     guard !skipSpace() else { throw rejection("text follows the property list") }
     return entries
@@ -51,10 +49,7 @@ struct OpenStepPropertyListReader {
 
   /// The value at ``position`` (after white space).
   private mutating func value(top: Bool = false) throws(PropertyListRejection) -> Any {
-    values += 1
-    guard values <= maximumValues else {
-      throw rejection("it holds more than \(maximumValues) values")
-    }
+    if let problem = budget.count("values") { throw rejection(problem) }
     guard skipSpace() else { throw rejection("a value is missing at the end") }
     switch bytes[position] {
     case UInt8(ascii: "{"):
@@ -80,12 +75,9 @@ struct OpenStepPropertyListReader {
   private mutating func nested(
     _ body: (inout OpenStepPropertyListReader) throws(PropertyListRejection) -> Any
   ) throws(PropertyListRejection) -> Any {
-    depth += 1
-    guard depth <= maximumDepth else {
-      throw rejection("arrays and dictionaries are nested deeper than \(maximumDepth) levels")
-    }
+    if let problem = budget.enter() { throw rejection(problem) }
+    defer { budget.leave() }
     position += 1
-    defer { depth -= 1 }
     return try body(&self)
   }
 

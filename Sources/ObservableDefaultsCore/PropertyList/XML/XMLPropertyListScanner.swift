@@ -31,11 +31,7 @@ struct XMLPropertyListScanner {
   /// Whether the entries of the top dictionary are found (only in the bytes of the file: not
   /// after a conversion from another encoding).
   let indexing: Bool
-  private var depth = 0
-  private var elements = 0
-  private let maximumDepth: Int
-  /// The file's element limit (``PropertyListLimits/maximumElements(inXMLFileOf:)``).
-  private let maximumElements: Int
+  private var budget: PropertyListReadBudget
   /// Whether only white space was skipped by the last ``content()``.
   var skippedOnlySpace = true
   /// The name of the last value element read.
@@ -45,8 +41,7 @@ struct XMLPropertyListScanner {
     self.bytes = bytes
     self.building = building
     self.indexing = indexing
-    maximumDepth = limits.maximumDepth
-    maximumElements = limits.maximumElements(inXMLFileOf: bytes.count)
+    budget = PropertyListReadBudget(limits: limits, size: bytes.count)
   }
 
   /// What a scan of a whole document found.
@@ -146,14 +141,11 @@ struct XMLPropertyListScanner {
   }
 
   /// `body` one level deeper.
-  private mutating func nested(
-    _ body: (inout XMLPropertyListScanner) throws(PropertyListRejection) -> Any
-  ) throws(PropertyListRejection) -> Any {
-    depth += 1
-    guard depth <= maximumDepth else {
-      throw rejection("arrays and dictionaries are nested deeper than \(maximumDepth) levels")
-    }
-    defer { depth -= 1 }
+  private mutating func nested<Value>(
+    _ body: (inout XMLPropertyListScanner) throws(PropertyListRejection) -> Value
+  ) throws(PropertyListRejection) -> Value {
+    if let problem = budget.enter() { throw rejection(problem) }
+    defer { budget.leave() }
     return try body(&self)
   }
 
@@ -192,11 +184,8 @@ struct XMLPropertyListScanner {
   private mutating func topDictionary() throws(PropertyListRejection) -> (
     Any, XMLPropertyListEntries.Dictionary?
   ) {
-    depth += 1
-    guard depth <= maximumDepth else {
-      throw rejection("arrays and dictionaries are nested deeper than \(maximumDepth) levels")
-    }
-    defer { depth -= 1 }
+    if let problem = budget.enter() { throw rejection(problem) }
+    defer { budget.leave() }
     let contentsStart = position
     var values: [PropertyListKey: Any] = [:]
     var entries: [XMLPropertyListEntries.Entry]? = indexing ? [] : nil
@@ -290,10 +279,7 @@ struct XMLPropertyListScanner {
 
   /// Counts one more element against the file's limit.
   mutating func countElement() throws(PropertyListRejection) {
-    elements += 1
-    guard elements <= maximumElements else {
-      throw rejection("it holds more than \(maximumElements) elements")
-    }
+    if let problem = budget.count("elements") { throw rejection(problem) }
   }
 
   static func isSpace(_ byte: UInt8) -> Bool {
