@@ -2,7 +2,8 @@ import Foundation
 import ObservableDefaults
 
 /// XML suites (what Foundation writes for a new suite) against binary ones of the same keys, in
-/// the same run: a one-key change from another process to this one's tracker, and set + flush.
+/// the same run: a one-key change from another process to this one's tracker, set + flush, and
+/// opening a 100,000-key suite.
 struct XMLSuiteMeasure {
   let workspace: Workspace
   let runs: Int
@@ -31,6 +32,12 @@ struct XMLSuiteMeasure {
         measure: "XML suite, 10,000 keys: set one key + flush", samples: xmlSet,
         unit: .milliseconds, baseline: ("binary suite", binarySet),
         target: Target(text: "≤ 1.5× binary", isMet: xmlSet.median <= 1.5 * binarySet.median)))
+    let xmlOpen = scale.openAndSet(keys: 100_000, format: .xml).open
+    let binaryOpen = scale.openAndSet(keys: 100_000, format: .binary).open
+    table.add(
+      ResultRow(
+        measure: "XML suite, 100,000 keys: open (read + parse, in process)", samples: xmlOpen,
+        unit: .milliseconds, baseline: ("binary suite", binaryOpen)))
     let large = external.run(keys: 100_000, changes: 50, format: .xml).latencies
     table.add(
       ResultRow(

@@ -171,7 +171,8 @@ import Testing
       let refusedText = try refusal(of: Data(text.utf8), in: folder)
       #expect(
         refusedText
-          == "text property list: arrays and dictionaries are nested deeper than 512 levels")
+          == "text property list, line 1: arrays and dictionaries are nested deeper than 512 levels"
+      )
     }
   }
 

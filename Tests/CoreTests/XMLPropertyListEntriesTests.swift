@@ -59,16 +59,16 @@ import Testing
     #expect(changedKeys == ["key 7", "nested", "key 8", "added"])
   }
 
-  /// Only a changed entry's key is made into a string on a re-read: a key that is not UTF-8 is
-  /// found there (in place, or in an entry that moved) and the file is left to the whole parse.
-  @Test func aChangedKeyThatIsNotUTF8LeavesTheFileToTheWholeParse() throws {
+  /// The re-read's scan checks every key and string as it compares the entries (one pass, no
+  /// separate validation): a key that is not UTF-8 refuses the file, naming its line.
+  @Test func aChangedKeyThatIsNotUTF8IsRefusedByTheScan() throws {
     let before = try Self.xml(Self.values)
     var bytes = [UInt8](before)
     let key = Array("<key>key 7</key>".utf8)
     let start = try #require(
       bytes.indices.first { bytes[$0..<min($0 + key.count, bytes.count)].elementsEqual(key) })
     bytes[start + 5] = 0xFF
-    #expect(try Self.incremental(before, Data(bytes)) == nil)
+    #expect(throws: PropertyListRejection.self) { try Self.incremental(before, Data(bytes)) }
     // Unchanged keys are the old version's: the re-read of equal text makes none of them.
     let same = try #require(try Self.incremental(before, before))
     #expect(same.changedKeys.isEmpty)
@@ -90,7 +90,8 @@ import Testing
   /// Forms the scan leaves to the whole parse, each still a file Foundation reads.
   static let unplainForms: [(String, String)] = [
     ("a comment", "<key>a</key><!-- note --><string>x</string>"),
-    ("CDATA", "<key>a</key><string><![CDATA[x<y]]></string>"),
+    ("CDATA in a key", "<key><![CDATA[a]]></key><string>x</string>"),
+    ("a processing instruction", "<key>a</key><string>x</string><?pi?><key>b</key><true/>"),
     ("an entity in a key", "<key>a&amp;b</key><string>x</string>"),
     ("a key held twice", "<key>a</key><string>x</string><key>a</key><string>y</string>"),
     ("text between entries", "<key>a</key><string>x</string> stray <key>b</key><true/>"),
@@ -102,6 +103,17 @@ import Testing
       (#"<?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict>"#
         + form.entries + "</dict></plist>").utf8)
     #expect(XMLPropertyListEntries.entries(of: data) == nil, "\(form.name)")
+  }
+
+  /// Markup inside a value element (a CDATA section, a comment in an array) leaves the entries'
+  /// places known: an edit replaces the value element whole.
+  @Test func markupInsideAValueKeepsTheEntries() throws {
+    let data = Data(
+      (#"<?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict>"#
+        + "<key>a</key><string><![CDATA[x<y]]></string>"
+        + "<key>b</key><array><!-- c --><true/></array></dict></plist>").utf8)
+    let entries = try #require(XMLPropertyListEntries.entries(of: data))
+    #expect(entries.keys == ["a", "b"])
   }
 
   @Test func anotherEncodingOrAnInternalSubsetIsParsedWhole() {

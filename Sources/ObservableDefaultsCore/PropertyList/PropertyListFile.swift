@@ -116,7 +116,6 @@ public struct PropertyListFile: Sendable {
     PropertyListCounters.count(\.parses, path: url.resolvingSymlinksInPath().path)
     if var taken, let old = taken.entries {
       let isBinary = data.starts(with: "bplist".utf8)
-      if !isBinary { try validate(data) }
       let changes = try malformedIfRejected { () throws(PropertyListRejection) in
         isBinary
           ? try BinaryPropertyListScanner.changes(
@@ -177,15 +176,6 @@ public struct PropertyListFile: Sendable {
     }
   }
 
-  /// Throws unless `data` passes ``PropertyListValidator``.
-  ///
-  /// - Throws: ``PropertyListError`` of kind `.malformed`.
-  private func validate(_ data: Data) throws {
-    try malformedIfRejected { () throws(PropertyListRejection) in
-      try PropertyListValidator.validate(data)
-    }
-  }
-
   /// Parses `data` as this file's contents.
   ///
   /// - Throws: ``PropertyListError`` of kind `.malformed`.
@@ -197,8 +187,8 @@ public struct PropertyListFile: Sendable {
   /// `previous`, also returns the keys whose value differs from it and, for a binary file, its
   /// entries (see ``rereadSnapshot(comparingTo:since:)``). With `releasingPages`, the bytes are
   /// no one else's and a binary file's pages are given back as they are read (see
-  /// ``BinaryPropertyListScanner/value(releasingPagesOf:)``). A binary file is checked by the
-  /// scanner that reads it; text first by ``PropertyListValidator``.
+  /// ``BinaryPropertyListScanner/value(releasingPagesOf:)``). Each format is checked by the
+  /// reader that reads it, in the same pass.
   ///
   /// - Throws: ``PropertyListError`` of kind `.malformed`.
   private func parse(
@@ -208,8 +198,9 @@ public struct PropertyListFile: Sendable {
     entries: PropertyListEntries?
   ) {
     if data.isEmpty { return (PropertyListDocument(), previous.map { Set($0.keys) }, nil) }
+    // Each format is checked by its reader as it is read (binary: ``BinaryPropertyListScanner``;
+    // text: ``PropertyListText``).
     let isBinary = data.starts(with: "bplist".utf8)
-    if !isBinary { try validate(data) }
     var format = PropertyListSerialization.PropertyListFormat.xml
     let root: Any
     let values: [PropertyListKey: Any]?
@@ -230,24 +221,16 @@ public struct PropertyListFile: Sendable {
           root = try BinaryPropertyListScanner.root(of: data)
         }
         values = root as? [PropertyListKey: Any]
-      } else if let plain = XMLEntryScanner.values(of: data) {
-        // Our reader for the plain form XML writers produce: Foundation's parser was 6.8 s and
-        // 684 MB for a 1,000,000-key suite (see XMLEntryScanner+Values.swift).
-        (root, values) = (plain, plain)
       } else {
-        root = try PropertyListSerialization.propertyList(
-          from: XMLLineEnds.normalized(data), options: [], format: &format)
-        // Foundation's dictionary has `String` keys: keys that differ only in Unicode
-        // normalization were merged by it (only forms other than the plain one come here).
-        values = (PropertyListValue.normalized(root) as? [String: Any]).map {
-          [PropertyListKey: Any](exactKeys: $0)
-        }
+        // Our readers, keys exact: Foundation's parser was 6.8 s and 684 MB for a
+        // 1,000,000-key XML suite, and its `String`-keyed dictionaries merge keys that differ
+        // only in Unicode normalization.
+        let reading = try PropertyListText.read(data, indexing: previous != nil)
+        (root, format, entries) = (reading.root, reading.format, reading.entries)
+        values = root as? [PropertyListKey: Any]
       }
-      if previous != nil, format == .xml { entries = XMLPropertyListEntries.entries(of: data) }
-    } catch let rejection as PropertyListRejection {
-      throw PropertyListError(file: url, kind: .malformed, reason: rejection.reason)
     } catch {
-      throw PropertyListError(file: url, kind: .malformed, reason: describe(error))
+      throw PropertyListError(file: url, kind: .malformed, reason: error.reason)
     }
     guard let values else {
       let reason = "the root is a \(type(of: root)), not a dictionary with string keys"

@@ -154,7 +154,9 @@ enum XMLPropertyListEdit {
     let data = value as? Data
     let document = try PropertyListEncoding.data(
       of: PropertyListDocument(values: [key: data.map { _ in Data() } ?? value], format: .xml))
-    guard let dictionary = document.withUnsafeBytes({ XMLPropertyListEntries.topDictionary($0) }),
+    guard
+      let dictionary = document.withUnsafeBytes({ try? XMLPropertyListEntries.topDictionary($0) })
+        ?? nil,
       let entry = dictionary.entries.first
     else { return nil }
     let start = whole ? dictionary.contents.lowerBound : entry.value.lowerBound

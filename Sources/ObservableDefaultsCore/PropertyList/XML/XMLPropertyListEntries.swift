@@ -4,17 +4,16 @@ import Foundation
 /// re-read parses only the entries another writer changed.
 ///
 /// A writer that changes a few keys of a large XML file (Foundation, `plutil`, this package)
-/// leaves the text of every other entry as it was, in its place. The scan finds each entry's
+/// leaves the text of every other entry as it was, in its place. The scan
+/// (``XMLPropertyListScanner``, which checks the whole text in the same pass) finds each entry's
 /// `<key>` and value element without building any value, fingerprints their text
-/// (``PropertyListEntries``), and a changed entry's value is parsed alone, by Foundation's
-/// parser, wrapped in a `<plist>` element of its own: the value the whole file's parse gives.
+/// (``PropertyListEntries``), and a changed entry's value is read alone.
 ///
-/// Only the plain form writers produce is scanned: an optional byte-order mark and XML
-/// declaration (UTF-8), an optional document type without an internal subset, `<plist>`, one
-/// `<dict>`, and entries separated by white space. Anything else — comments, CDATA, processing
-/// instructions or other text between or inside the entries, a key with an entity or a carriage
-/// return (which a parser would translate), a key held twice, another encoding — makes the
-/// scan give up, and the file is parsed whole, as before.
+/// Entries are found only in the plain form writers produce: UTF-8 text, one `<dict>` at the
+/// top, and only white space between its entries and between each key and its value, each key
+/// without a reference, CDATA section or carriage return, no key held twice. Anything else
+/// (comments, processing instructions, such keys) gives no entries, and the file is read whole
+/// by the same scanner, keys exact.
 enum XMLPropertyListEntries {
   /// One entry of the top dictionary.
   struct Entry {
@@ -35,38 +34,46 @@ enum XMLPropertyListEntries {
     let contents: Range<Int>
   }
 
-  /// The entries of `data`, or nil when it is not in the plain form (see above).
+  /// The entries of `data`, or nil when it is not in the plain form (see above) or is refused.
   static func entries(of data: Data) -> PropertyListEntries? {
     data.withUnsafeBytes { bytes in
-      topDictionary(bytes).flatMap { dictionary in
-        guard let keys = keys(of: dictionary.entries.indices, dictionary, in: bytes),
-          PropertyListEntries.areDistinct(keys)
-        else { return nil }
-        return PropertyListEntries(
-          keys: keys, fingerprints: dictionary.entries.map(\.fingerprint),
-          layout: XMLPropertyListLayout(dictionary))
-      }
+      (try? topDictionary(bytes)).flatMap { entries(of: $0, in: bytes) }
     }
+  }
+
+  /// The entries of the scanned `dictionary` of the text `bytes`; nil when a key is held twice
+  /// or is not UTF-8.
+  static func entries(of dictionary: Dictionary, in bytes: UnsafeRawBufferPointer)
+    -> PropertyListEntries?
+  {
+    guard let keys = keys(of: dictionary.entries.indices, dictionary, in: bytes),
+      PropertyListEntries.areDistinct(keys)
+    else { return nil }
+    return PropertyListEntries(
+      keys: keys, fingerprints: dictionary.entries.map(\.fingerprint),
+      layout: XMLPropertyListLayout(dictionary))
   }
 
   /// The entries of the top dictionary of `data` that differ from those of the previous version
   /// of the file, told apart by their fingerprints; each parsed alone.
   ///
   /// - Parameters:
-  ///   - data: The file now; it passed ``PropertyListValidator``.
+  ///   - data: The file now, checked whole by the same scan that finds its entries.
   ///   - old: The entries of the previous version.
   ///   - previous: The top dictionary of the previous version.
   /// - Returns: The keys set (with their values) and removed, and the entries of `data`; nil when
   ///   the file is not in the plain form, the versions do not share most entries, or a key is
   ///   held twice: read the whole file then.
-  /// - Throws: ``PropertyListRejection`` when a changed value does not parse.
+  /// - Throws: ``PropertyListRejection`` when the file is refused (``XMLPropertyListScanner``).
   static func changes(
     of data: Data, since old: PropertyListEntries, previous: [PropertyListKey: Any]
   ) throws(PropertyListRejection)
     -> (set: [PropertyListKey: Any], removed: [PropertyListKey], entries: PropertyListEntries)?
   {
     guard old.keys.count == previous.count,
-      let dictionary = data.withUnsafeBytes({ topDictionary($0) })
+      let dictionary = try data.withUnsafeBytesRejecting({ (bytes) throws(PropertyListRejection) in
+        try topDictionary(bytes)
+      })
     else { return nil }
     let scanned = dictionary.entries
     let layout = XMLPropertyListLayout(dictionary)
@@ -118,7 +125,7 @@ enum XMLPropertyListEntries {
     keys.reserveCapacity(positions.count)
     for position in positions {
       guard
-        let key = XMLEntryScanner.string(
+        let key = XMLPropertyListScanner.validString(
           UnsafeRawBufferPointer(rebasing: bytes[dictionary.entries[position].key]))
       else { return nil }
       keys.append(PropertyListKey(key))
@@ -126,34 +133,26 @@ enum XMLPropertyListEntries {
     return keys
   }
 
-  /// The canonical value of one value element's text: built from its bytes in the plain form
-  /// (``XMLEntryScanner/value(ofElement:)``), else parsed by Foundation as a document of its own.
+  /// The canonical value of one value element's text (checked with the whole file).
   private static func value(of element: Data) throws(PropertyListRejection) -> Any {
-    if let value = XMLEntryScanner.value(ofElement: element) { return value }
-    var document = Data(#"<?xml version="1.0" encoding="UTF-8"?><plist version="1.0">"#.utf8)
-    document.append(element)
-    document.append(contentsOf: "</plist>".utf8)
-    let root: Any
-    do {
-      root = try PropertyListSerialization.propertyList(
-        from: XMLLineEnds.normalized(document), options: [], format: nil)
-    } catch {
-      throw PropertyListRejection(reason: describe(error))
+    try element.withUnsafeBytesRejecting { (bytes) throws(PropertyListRejection) in
+      var scanner = XMLPropertyListScanner(
+        bytes: bytes, limits: .preferences, building: true, indexing: false)
+      return try scanner.lone()
     }
-    guard let value = PropertyListValue.normalized(root) else {
-      throw PropertyListRejection(reason: "a value of the top dictionary is not a property list")
-    }
-    return value
   }
 
-  /// The entries of the text, or nil when it is not in the plain form.
-  static func scan(_ bytes: UnsafeRawBufferPointer) -> [Entry]? {
-    topDictionary(bytes)?.entries
-  }
-
-  /// The top dictionary of the text, or nil when it is not in the plain form.
-  static func topDictionary(_ bytes: UnsafeRawBufferPointer) -> Dictionary? {
-    var scanner = XMLEntryScanner(bytes: bytes)
-    return scanner.topDictionary()
+  /// The top dictionary of the text (checked whole, nothing built), or nil when it is not in
+  /// the plain form.
+  ///
+  /// - Throws: ``PropertyListRejection`` when the text is refused.
+  static func topDictionary(_ bytes: UnsafeRawBufferPointer) throws(PropertyListRejection)
+    -> Dictionary?
+  {
+    // Entries of text in another encoding would be edited as UTF-8.
+    guard try PropertyListTextEncoding.isUTF8(bytes) else { return nil }
+    var scanner = XMLPropertyListScanner(
+      bytes: bytes, limits: .preferences, building: false, indexing: true)
+    return try scanner.document().topDictionary
   }
 }

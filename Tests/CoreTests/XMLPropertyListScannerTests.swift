@@ -4,16 +4,35 @@ import Testing
 
 @testable import ObservableDefaultsCore
 
-/// Issue 23: XML suites in the plain form are read by our one-pass reader instead of
-/// Foundation's parser (6.8 s → see Benchmarks/README.md for a 1,000,000-key suite). Whenever it
-/// gives values they are exactly Foundation's; what it does not take is left to Foundation.
-@Suite struct XMLPlainFormValuesTests {
-  /// Foundation's canonical values of bytes the validator takes; nil otherwise.
+/// Issues 23 and 41: every XML property list is read by our one-pass scanner
+/// (`XMLPropertyListScanner`), which checks the text as it builds the values, instead of a
+/// validator's walk followed by our plain-form reader or Foundation's parser. Whenever Foundation
+/// reads a file too (after XML's translation of line ends, which Foundation's parser here does not
+/// make), the values are exactly Foundation's.
+@Suite struct XMLPropertyListScannerTests {
+  /// Foundation's canonical values of `data`, its line ends translated first; nil when it refuses
+  /// them.
   private static func foundation(_ data: Data) -> [String: Any]? {
-    guard (try? PropertyListValidator.validate(data)) != nil,
-      let root = try? PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+    guard
+      let root = try? PropertyListSerialization.propertyList(
+        from: translatingLineEnds(data), options: [], format: nil)
     else { return nil }
     return PropertyListValue.normalized(root) as? [String: Any]
+  }
+
+  /// `data` with each carriage return (alone or before a line feed) made one line feed (XML 1.0
+  /// §2.11).
+  private static func translatingLineEnds(_ data: Data) -> Data {
+    var bytes = [UInt8](data)
+    bytes.replace([0x0D, 0x0A], with: [0x0A])
+    bytes.replace([0x0D], with: [0x0A])
+    return Data(bytes)
+  }
+
+  /// Our values of `data` by exact key, or nil when it is refused.
+  private static func ours(_ data: Data) -> [PropertyListKey: Any]? {
+    try? PropertyListFile(url: URL(fileURLWithPath: "/nonexistent/x.plist")).document(from: data)
+      .values
   }
 
   private static func document(_ element: String) -> Data {
@@ -52,34 +71,24 @@ import Testing
     "<dict><key>a &amp; b</key><dict><key>c</key><string>d</string></dict><key></key><real>2</real></dict>",
   ]
 
-  @Test(arguments: plain)
-  func plainElementsAreReadAsFoundationReadsThem(element: String) throws {
-    let data = Self.document(element)
-    let expected = try #require(Self.foundation(data))
-    let values = try #require(XMLEntryScanner.values(of: data))
-    #expect(propertyListValuesEqual(values, expected), "\(values) against \(expected)")
-  }
-
-  /// Forms the reader leaves to Foundation, which still reads them (after XML's translation of
-  /// line ends, ``XMLLineEnds``, which Foundation's parser here does not make).
+  /// Forms other than the plain one, which Foundation was left to read before.
   static let unplain: [String] = [
-    "<string>a\r\nb</string>", "<string><![CDATA[x]]></string>",
-    "<integer>0x1F</integer>", "<real>nan</real>", "<real> 1.5</real>",
+    "<string>a\r\nb\rc</string>", "<string><![CDATA[x<y&z]]></string>",
+    "<string>a<![CDATA[\r\n]]>&#13;&#x1F3B9;b</string>", "<key>a key as a value</key>",
+    "<integer>0x1F</integer>", "<integer>  -0X1f</integer>", "<real>nan</real>",
+    "<real>-Infinity</real>", "<real> 1.5</real>", "<real>&#49;.<![CDATA[5]]></real>",
     "<date>12024-01-01T00:00:00Z</date>", "<string attribute=\"x\">a</string>",
+    "<!-- a comment --><?pi x?><string>after markup</string>",
+    "<dict><!-- c --><key>a&amp;b</key><!-- c --><string>c</string></dict>",
+    "<true></true>", "<array><string>a</string><!-- c --><false></false ></array>",
   ]
 
-  @Test(arguments: unplain)
-  func otherFormsAreLeftToFoundation(element: String) throws {
+  @Test(arguments: plain + unplain)
+  func elementsAreReadAsFoundationReadsThem(element: String) throws {
     let data = Self.document(element)
-    #expect(XMLEntryScanner.values(of: data) == nil)
-    let values = try PropertyListFile(url: URL(fileURLWithPath: "/nonexistent/x.plist"))
-      .document(from: data).values
-    #expect(propertyListValuesEqual(values, Self.foundation(XMLLineEnds.normalized(data))))
-  }
-
-  @Test func aKeyHeldTwiceIsLeftToFoundation() {
-    let data = Self.document("<true/><key>k</key><false/>")
-    #expect(XMLEntryScanner.values(of: data) == nil)
+    let expected = try #require(Self.foundation(data))
+    let values = try #require(Self.ours(data))
+    #expect(propertyListValuesEqual(values.stringKeyed, expected), "\(values) against \(expected)")
   }
 
   /// Random documents as Foundation writes them are all read, to the values written.
@@ -92,31 +101,27 @@ import Testing
       }
       let data = try PropertyListSerialization.data(
         fromPropertyList: values, format: .xml, options: 0)
-      let read = try #require(XMLEntryScanner.values(of: data))
-      #expect(propertyListValuesEqual(read, PropertyListValue.normalized(values)))
+      let read = try #require(Self.ours(data))
+      #expect(
+        propertyListValuesEqual(read.stringKeyed, PropertyListValue.normalized(values) as Any))
     }
   }
 
-  /// Mutated files: whenever the reader gives values for bytes the validator takes, they are
-  /// Foundation's; nothing crashes or hangs.
+  /// Mutated files: whenever both read them, our values are Foundation's; nothing crashes or
+  /// hangs, and both read many.
   @Test func mutatedFilesGiveFoundationsValuesOrNone() throws {
     var generator = SeededGenerator(seed: 2027)
     let before = Self.document(
-      Self.plain.enumerated().map { "<key>\($0)</key>\($1)" }.joined(separator: "\n\t")
-        .dropFirst("<key>0</key>".count).description)
-    var (agreed, left) = (0, 0)
+      (Self.plain + Self.unplain).enumerated().map { "<key>\($0)</key>\($1)" }
+        .joined(separator: "\n\t").dropFirst("<key>0</key>".count).description)
+    var agreed = 0
     for round in 0..<2000 {
-      let data = Data(generator.mutated([UInt8](before), inserting: "<>/&;#\n x0.e-"))
-      guard let expected = Self.foundation(data) else { continue }
-      guard let values = XMLEntryScanner.values(of: data) else {
-        left += 1
-        continue
-      }
-      #expect(propertyListValuesEqual(values, expected), "round \(round)")
+      let data = Data(generator.mutated([UInt8](before), inserting: "<>/&;#\n x0.e-![]"))
+      guard let expected = Self.foundation(data), let values = Self.ours(data) else { continue }
+      #expect(propertyListValuesEqual(values.stringKeyed, expected), "round \(round)")
       agreed += 1
     }
     #expect(agreed > 100)
-    #expect(left > 0)
   }
 
   private static func randomValue(depth: Int, using generator: inout SeededGenerator) -> Any {

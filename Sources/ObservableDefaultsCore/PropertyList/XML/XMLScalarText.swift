@@ -1,40 +1,12 @@
 import Foundation
 
 /// The rules for the text of XML property-list scalars that Foundation reads leniently (see
-/// ``PropertyListValidator``).
+/// ``XMLPropertyListScanner``).
 enum XMLScalarText {
-  /// The character an entity's name (between `&` and `;`) stands for: XML's five predefined
-  /// entities and decimal or hexadecimal character references; nil for any other name.
-  static func character(ofEntity name: some StringProtocol) -> Unicode.Scalar? {
-    switch name {
-    case "lt": "<"
-    case "gt": ">"
-    case "amp": "&"
-    case "quot": "\""
-    case "apos": "'"
-    case _ where name.hasPrefix("#x"):
-      UInt32(name.dropFirst(2), radix: 16).flatMap(Unicode.Scalar.init)
-    case _ where name.hasPrefix("#"):
-      UInt32(name.dropFirst(), radix: 10).flatMap(Unicode.Scalar.init)
-    default: nil
-    }
-  }
-
-  /// Why `text` (entities decoded) cannot be the value of `element` exactly; nil when it can.
-  static func problem(in text: String, element: String) -> String? {
-    let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-    switch element {
-    case "integer": return integerProblem(trimmed)
-    case "real": return Double(trimmed) == nil ? "\"\(trimmed.prefix(40))\" is not a number" : nil
-    case "date":
-      return isDate(trimmed)
-        ? nil : "\"\(trimmed.prefix(40))\" is not a date (YYYY-MM-DDTHH:MM:SSZ)"
-    default: return nil
-    }
-  }
-
-  /// Decimal (or `0x` hexadecimal) within −2⁶³…2⁶⁴−1.
-  private static func integerProblem(_ text: String) -> String? {
+  /// Why `text` (white space trimmed) is not a decimal (or `0x` hexadecimal) integer within
+  /// −2⁶³…2⁶⁴−1; nil when it is one.
+  static func integerProblem(_ text: String) -> String? {
+    let text = text.trimmingCharacters(in: .whitespacesAndNewlines)
     var digits = Substring(text)
     let negative = digits.hasPrefix("-")
     if negative || digits.hasPrefix("+") { digits = digits.dropFirst() }

@@ -1,0 +1,288 @@
+import Foundation
+
+/// The one reader of XML property lists: a single pass over the text (UTF-8) that checks it,
+/// builds its values by exact key, and finds the entries of its top dictionary — instead of a
+/// validator's walk, then an indexer's, then Foundation's parse.
+///
+/// The grammar is CoreFoundation's (`CFPropertyList.c` in swift-corelibs-foundation, the parser
+/// Foundation's `PropertyListSerialization` runs): comments, processing instructions and a
+/// document type without an internal subset around the elements; `<plist>` around the root
+/// (or the root alone); in `<key>`, `<string>` and `<real>`, CDATA sections, XML's five
+/// predefined entities and character references; a `<key>` element where a value is expected
+/// is a string. XML's line ends are translated (XML 1.0 §2.11: a carriage return, alone or
+/// before a line feed, is one line feed; `&#13;` stays a carriage return), which Foundation's
+/// parser here does not do. A key held twice keeps the value met last, as CoreFoundation and
+/// python's `plistlib` do (``NestedDictionary``).
+///
+/// What is refused, with the line: markup it does not know, an element count or nesting beyond
+/// ``PropertyListLimits``, text that is not UTF-8, an unknown entity, `<integer>` text that is
+/// not a decimal (or `0x` hexadecimal) integer within −2⁶³…2⁶⁴−1, `<real>` text that is not a
+/// number, `<date>` text that is not `YYYY-MM-DDTHH:MM:SSZ` naming a real day and time (four to
+/// six year digits), `<data>` that is not Base64 (see ``XMLScalarText``), a dictionary holding
+/// only `CF$UID` (a keyed archiver's reference, which preferences cannot hold), and text after
+/// the root element other than white space, comments and processing instructions (Foundation
+/// ignores it; it is the old tail of a file rewritten in place, shorter).
+struct XMLPropertyListScanner {
+  let bytes: UnsafeRawBufferPointer
+  var position = 0
+  /// Whether values are built; else they are only checked (a re-read builds only the entries
+  /// that changed, ``XMLPropertyListEntries/changes(of:since:previous:)``).
+  let building: Bool
+  /// Whether the entries of the top dictionary are found (only in the bytes of the file: not
+  /// after a conversion from another encoding).
+  let indexing: Bool
+  private var budget: PropertyListReadBudget
+  /// Whether only white space was skipped by the last ``content()``.
+  var skippedOnlySpace = true
+  /// The name of the last value element read.
+  private var lastElement = ElementName.other
+
+  init(bytes: UnsafeRawBufferPointer, limits: PropertyListLimits, building: Bool, indexing: Bool) {
+    self.bytes = bytes
+    self.building = building
+    self.indexing = indexing
+    budget = PropertyListReadBudget(limits: limits, size: bytes.count)
+  }
+
+  /// What a scan of a whole document found.
+  struct Document {
+    /// The root value (built, else `()`); a top dictionary is a `[PropertyListKey: Any]`.
+    var root: Any
+    /// The entries of the top dictionary, when indexing and the dictionary is in the plain
+    /// form (see ``XMLPropertyListEntries``).
+    var topDictionary: XMLPropertyListEntries.Dictionary?
+  }
+
+  /// Whether `bytes` (UTF-8, optionally with a byte-order mark) start, after white space, with `<`.
+  static func looksLikeXML(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    var index = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+    while index < bytes.count, isSpace(bytes[index]) { index += 1 }
+    return index < bytes.count && bytes[index] == UInt8(ascii: "<")
+  }
+
+  /// Reads the whole document.
+  ///
+  /// - Throws: ``PropertyListRejection`` naming what is wrong and its line.
+  mutating func document() throws(PropertyListRejection) -> Document {
+    guard bytes.baseAddress != nil else { throw rejection("it is empty") }
+    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { position = 3 }
+    guard try content() == .start else { throw rejection("no element was found") }
+    var topDictionary: XMLPropertyListEntries.Dictionary?
+    let root: Any
+    let rootStart = position
+    let tag = try startTag()
+    if tag.name == .plist {
+      guard !tag.isEmpty else { throw rejection("<plist/> holds no value") }
+      guard try content() == .start else { throw rejection("<plist> holds no value") }
+      (root, topDictionary) = try topValue()
+      guard try content() == .end else {
+        throw rejection("<plist> holds more than one value")
+      }
+      try closeTag("plist")
+    } else {
+      position = rootStart
+      (root, topDictionary) = try topValue()
+    }
+    try checkNothingFollowsTheDocument()
+    return Document(root: root, topDictionary: topDictionary)
+  }
+
+  /// The value of one element that makes the whole of `bytes` (a re-read's changed entry).
+  ///
+  /// - Throws: ``PropertyListRejection`` when the text is not one value element.
+  mutating func lone() throws(PropertyListRejection) -> Any {
+    guard try content() == .start else { throw rejection("no element was found") }
+    let value = try value()
+    try checkNothingFollowsTheDocument()
+    return value
+  }
+
+  /// The root value at ``position``: a dictionary is the top one (exact keys, entries).
+  private mutating func topValue() throws(PropertyListRejection) -> (
+    Any, XMLPropertyListEntries.Dictionary?
+  ) {
+    let start = position
+    let tag = try startTag()
+    guard tag.name == .dict else {
+      position = start
+      return (try value(), nil)
+    }
+    // An empty one has no place for a new entry: no entries.
+    guard !tag.isEmpty else { return (building ? [PropertyListKey: Any]() : (), nil) }
+    return try topDictionary()
+  }
+
+  /// The value element at ``position`` (a start tag), which it moves past.
+  mutating func value() throws(PropertyListRejection) -> Any {
+    let start = position
+    let tag = try startTag()
+    defer { lastElement = tag.name }
+    switch tag.name {
+    case .dict:
+      guard !tag.isEmpty else { return building ? [String: Any]() : () }
+      return try nested { (scanner) throws(PropertyListRejection) in try scanner.dictionary() }
+    case .array:
+      guard !tag.isEmpty else { return building ? [Any]() : () }
+      return try nested { (scanner) throws(PropertyListRejection) in try scanner.array() }
+    case .string, .key:
+      guard !tag.isEmpty else { return building ? "" : () }
+      let text = try self.text(of: tag.name)
+      return building ? text.string : ()
+    case .true, .false:
+      if !tag.isEmpty { try closeTag(tag.name == .true ? "true" : "false") }
+      return building ? tag.name == .true : ()
+    case .integer, .real, .date, .data:
+      guard !tag.isEmpty else { throw rejection("<\(tag.name.rawValue)/> holds no value") }
+      return try scalar(tag.name)
+    case .plist, .other:
+      position = start
+      throw rejection("<\(tag.nameText)> is not a property-list element")
+    }
+  }
+
+  /// `body` one level deeper.
+  private mutating func nested<Value>(
+    _ body: (inout XMLPropertyListScanner) throws(PropertyListRejection) -> Value
+  ) throws(PropertyListRejection) -> Value {
+    if let problem = budget.enter() { throw rejection(problem) }
+    defer { budget.leave() }
+    return try body(&self)
+  }
+
+  /// The entries of a dictionary inside a value, whose start tag was just read.
+  private mutating func dictionary() throws(PropertyListRejection) -> Any {
+    var dictionary = NestedDictionary()
+    var count = 0
+    var isReference = false
+    while let (key, value) = try entry() {
+      count += 1
+      isReference = lastElement == .integer && isUIDKey(key)
+      if building { dictionary.set(value, forKey: key.string) }
+    }
+    try closeTag("dict")
+    if count == 1, isReference {
+      throw rejection(
+        "a dictionary holding only CF$UID is a keyed archiver's reference, which "
+          + "preferences cannot hold")
+    }
+    return building ? dictionary.value : ()
+  }
+
+  /// The elements of an array whose start tag was just read.
+  private mutating func array() throws(PropertyListRejection) -> Any {
+    var array: [Any] = []
+    while try content() == .start {
+      let element = try value()
+      if building { array.append(element) }
+    }
+    try closeTag("array")
+    return building ? array : ()
+  }
+
+  /// The top dictionary, whose start tag was just read: its values by exact key, and its
+  /// entries when indexing and every key is in the plain form.
+  private mutating func topDictionary() throws(PropertyListRejection) -> (
+    Any, XMLPropertyListEntries.Dictionary?
+  ) {
+    if let problem = budget.enter() { throw rejection(problem) }
+    defer { budget.leave() }
+    let contentsStart = position
+    var values: [PropertyListKey: Any] = [:]
+    var entries: [XMLPropertyListEntries.Entry]? = indexing ? [] : nil
+    var end = position
+    while true {
+      let next = try content()
+      if !skippedOnlySpace { entries = nil }
+      end = position
+      guard next == .start else { break }
+      let start = position
+      let (key, valueStart) = try keyOfEntry()
+      if !skippedOnlySpace || !key.isPlain { entries = nil }
+      let value = try self.value()
+      if building { values[PropertyListKey(key.string)] = value }
+      if entries != nil {
+        let valueText = UnsafeRawBufferPointer(rebasing: bytes[valueStart..<position])
+        entries!.append(
+          XMLPropertyListEntries.Entry(
+            key: key.raw,
+            fingerprint: PropertyListEntries.fingerprint(
+              key: UnsafeRawBufferPointer(rebasing: bytes[key.raw]), value: valueText),
+            start: start, value: valueStart..<position))
+      }
+    }
+    try closeTag("dict")
+    return (
+      building ? values : (),
+      entries.map { XMLPropertyListEntries.Dictionary(entries: $0, contents: contentsStart..<end) }
+    )
+  }
+
+  /// Whether `key` is `CF$UID`, which makes a dictionary of one integer a keyed archiver's
+  /// reference in CoreFoundation's parser.
+  private func isUIDKey(_ key: Text) -> Bool {
+    guard !building, key.isPlain else { return key.string == "CF$UID" }
+    let text = UnsafeRawBufferPointer(rebasing: bytes[key.raw])
+    return text.elementsEqual("CF$UID".utf8)
+  }
+
+  /// The next entry of a dictionary, or nil at its end tag (not read).
+  private mutating func entry() throws(PropertyListRejection) -> (key: Text, value: Any)? {
+    guard try content() == .start else { return nil }
+    let (key, _) = try keyOfEntry()
+    return (key, try value())
+  }
+
+  /// The `<key>` element at ``position`` and where the value after it starts (after white
+  /// space, comments and processing instructions).
+  private mutating func keyOfEntry() throws(PropertyListRejection) -> (key: Text, valueStart: Int) {
+    let tag = try startTag()
+    guard tag.name == .key else {
+      throw rejection("<\(tag.nameText)> stands where a dictionary's <key> belongs")
+    }
+    let key =
+      tag.isEmpty ? Text(string: "", raw: position..<position, isPlain: true) : try text(of: .key)
+    guard try content() == .start else {
+      throw rejection("the key \"\(key.string.prefix(40))\" has no value")
+    }
+    return (key, position)
+  }
+
+  /// Throws unless only white space, comments and processing instructions follow the root
+  /// element's end (XML 1.0 allows nothing else there). Foundation's parser ignores whatever
+  /// follows it, so a file another program is rewriting in place (its new, shorter text written
+  /// over the old, the old tail not yet cut off) would read as the new text; refused, it is read
+  /// again after a pause (``PropertyListFile/retryingHalfWritten(suspecting:_:)``), as python's
+  /// plistlib refuses it ("junk after document element").
+  private mutating func checkNothingFollowsTheDocument() throws(PropertyListRejection) {
+    do {
+      guard try content() == .none else {
+        throw rejection("text follows </plist> (a file being written in place?)")
+      }
+    } catch {
+      throw rejection("text follows </plist> (a file being written in place?)")
+    }
+  }
+
+  /// A refusal at ``position``, naming its line.
+  func rejection(_ reason: String) -> PropertyListRejection {
+    let end = min(position, bytes.count)
+    var line = 1
+    var offset = 0
+    while offset < end, let base = bytes.baseAddress,
+      let found = memchr(base + offset, 0x0A, end - offset)
+    {
+      line += 1
+      offset = base.distance(to: UnsafeRawPointer(found)) + 1
+    }
+    return PropertyListRejection(reason: "XML property list, line \(line): " + reason)
+  }
+
+  /// Counts one more element against the file's limit.
+  mutating func countElement() throws(PropertyListRejection) {
+    if let problem = budget.count("elements") { throw rejection(problem) }
+  }
+
+  static func isSpace(_ byte: UInt8) -> Bool {
+    byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+  }
+}
