@@ -1,5 +1,6 @@
 package import Foundation
 package import ObservableDefaultsCore
+import Synchronization
 
 extension NATSCloudBackend {
   /// NATS as an engine of the shared cloud store: used when the environment or
@@ -13,7 +14,7 @@ extension NATSCloudBackend {
 
 extension NATSCloudBackend: CloudJournaledBackend {
   package var journalLocation: (url: URL, isHeldElsewhere: Bool)? {
-    lock.withLock { journal.whereKept }
+    state.withLock { $0.device.journal.whereKept }
   }
 }
 
@@ -21,6 +22,6 @@ extension NATSCloudBackend: CloudLocalFirstBackend {
   /// The journal's records (the last ones read, with this device's pending writes over them)
   /// and its resume point, without the network.
   package func localBatch() -> CloudRecordBatch {
-    lock.withLock { Self.offlineBatch(journal) }
+    state.withLock { $0.device.journal.localBatch(none: NATSCursor.none) }
   }
 }

@@ -20,7 +20,8 @@ import ObservableDefaultsCore
 ///   sequence received + 1. Revisions at or below the last one received are dropped, so nothing
 ///   is delivered twice. Until the first subscription succeeds (servers down, no bucket yet),
 ///   the watch tries again with a growing delay (at most 1 s).
-final class NATSWatch: @unchecked Sendable {
+final class NATSWatch: CloudEngineWatch, @unchecked Sendable {
+  // Sendable: its state is guarded by `lock`, and holds libnats handles (raw pointers).
   /// What the consumer received since the last change.
   struct Change: Sendable {
     /// The valid records, by store key.

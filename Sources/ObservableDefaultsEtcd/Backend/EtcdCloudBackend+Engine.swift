@@ -1,5 +1,6 @@
 package import Foundation
 package import ObservableDefaultsCore
+import Synchronization
 
 extension EtcdCloudBackend {
   /// etcd as an engine of the shared cloud store: used when the environment or
@@ -13,7 +14,7 @@ extension EtcdCloudBackend {
 
 extension EtcdCloudBackend: CloudJournaledBackend {
   package var journalLocation: (url: URL, isHeldElsewhere: Bool)? {
-    lock.withLock { journal.whereKept }
+    state.withLock { $0.device.journal.whereKept }
   }
 }
 
@@ -21,8 +22,6 @@ extension EtcdCloudBackend: CloudLocalFirstBackend {
   /// The journal's records (the last ones read, with this device's pending writes over them)
   /// and its resume point, without the network.
   package func localBatch() -> CloudRecordBatch {
-    lock.withLock {
-      CloudRecordBatch(records: journal.records, cursor: journal.cursor ?? EtcdCursor.none)
-    }
+    state.withLock { $0.device.journal.localBatch(none: EtcdCursor.none) }
   }
 }

@@ -14,7 +14,9 @@ import ObservableDefaultsCore
 ///    or before the last delivered revision are dropped, so nothing is delivered twice. When the
 ///    resume point was compacted, step 1 runs again from it: one change with only the keys
 ///    modified since.
-final class EtcdWatch: @unchecked Sendable {
+final class EtcdWatch: CloudEngineWatch, @unchecked Sendable {
+  // Sendable: `cancelled` is guarded by `lock`; the other vars are used on the watch's thread
+  // only.
   /// What the watch reports to its backend.
   struct Callbacks: Sendable {
     /// Records to deliver, with the resume point after them.
