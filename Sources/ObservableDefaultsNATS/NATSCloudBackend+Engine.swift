@@ -12,16 +12,10 @@ extension NATSCloudBackend {
   }
 }
 
-extension NATSCloudBackend: CloudJournaledBackend {
-  package var journalLocation: (url: URL, isHeldElsewhere: Bool)? {
-    state.withLock { $0.device.journal.whereKept }
-  }
-}
+extension NATSCloudBackend: CloudEngineBackend {
+  package static let noCursor = NATSCursor.none
 
-extension NATSCloudBackend: CloudLocalFirstBackend {
-  /// The journal's records (the last ones read, with this device's pending writes over them)
-  /// and its resume point, without the network.
-  package func localBatch() -> CloudRecordBatch {
-    state.withLock { $0.device.journal.localBatch(none: NATSCursor.none) }
+  package func withJournal<Value: Sendable>(_ body: (CloudDeviceJournal) -> Value) -> Value {
+    state.withLock { body($0.device.journal) }
   }
 }

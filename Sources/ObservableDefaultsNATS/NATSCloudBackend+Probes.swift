@@ -88,9 +88,9 @@ extension NATSCloudBackend {
   /// Whether `read` names a bucket other than the one `seen` was read from (a bucket deleted and
   /// made again: another stream creation time), `seen` being a real read's cursor.
   static func isAnotherBucket(_ read: CloudCursor, than seen: CloudCursor?) -> Bool {
-    guard let seen = NATSCursor(seen), seen.created != 0, let read = NATSCursor(read) else {
+    guard let seen = NATSCursor(seen), seen.identity != 0, let read = NATSCursor(read) else {
       return false
     }
-    return read.created != seen.created
+    return read.identity != seen.identity
   }
 }

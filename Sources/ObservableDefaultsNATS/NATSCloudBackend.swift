@@ -203,7 +203,7 @@ public final class NATSCloudBackend: CloudBackend, Sendable {
     } catch let error as NATSError
       where error.kind == .unreachable || error.kind == .permissionDenied
     {
-      return state.withLock { $0.device.journal.localBatch(none: NATSCursor.none) }
+      return localBatch()
     }
   }
 
@@ -243,24 +243,23 @@ public final class NATSCloudBackend: CloudBackend, Sendable {
   ///
   /// - Throws: ``NATSError`` when the bucket cannot be read (the device keeps its account).
   public func switchAccount(to account: String) throws {
-    try queue.sync {
-      let newLayout = layout(account)
-      let (journal, batch) = try Device.open(
-        account, directory: configuration.stateDirectory, container: configuration.container
-      ) { journal in
-        do {
-          return Self.absorb(try exchange { try self.batch(of: newLayout) }, into: &journal).batch
-        } catch let error as NATSError where error.kind == .unreachable {
-          return journal.localBatch(none: NATSCursor.none)
-        }
+    let newLayout = layout(account)
+    try signIn(
+      to: account, on: queue, directory: configuration.stateDirectory,
+      container: configuration.container
+    ) { journal in
+      do {
+        return Self.absorb(try exchange { try self.batch(of: newLayout) }, into: &journal).batch
+      } catch let error as NATSError where error.kind == .unreachable {
+        return journal.localBatch(none: Self.noCursor)
       }
-      let handlers = state.withLock { state in
+    } install: { journal, batch in
+      state.withLock { state in
         let connection = state.connection
         return state.device.switchAccount(
           to: account, journal: journal, after: NATSCursor(batch.cursor)
         ) { makeWatch(id: $0, generation: $1, on: connection, layout: newLayout, after: $2) }
       }
-      for handler in handlers { handler(.accountChanged(account: account, batch)) }
     }
   }
 
@@ -446,7 +445,7 @@ public final class NATSCloudBackend: CloudBackend, Sendable {
     let (entries, revision) = try mirror.contents(within: configuration.requestTimeout)
     return CloudRecordBatch(
       records: entries.compactMapValues(\.record),
-      cursor: NATSCursor(created: bucket.created, revision: revision).cloudCursor,
+      cursor: NATSCursor(identity: bucket.created, revision: revision).cloudCursor,
       refused: entries.compactMapValues(\.refusal))
   }
 

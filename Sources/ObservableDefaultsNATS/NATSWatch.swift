@@ -119,7 +119,7 @@ final class NATSWatch: CloudEngineWatch, @unchecked Sendable {
   )
     throws(NATSError)
   {
-    let start = cursor.flatMap { $0.created == bucket.created ? $0.revision : nil } ?? 0
+    let start = cursor.flatMap { $0.identity == bucket.created ? $0.revision : nil } ?? 0
     let last = try bucket.lastRevision()
     let closure = NATSCallbacks.register(self)
     lock.withLock {
@@ -240,7 +240,7 @@ final class NATSWatch: CloudEngineWatch, @unchecked Sendable {
     foreign = []
     let change = Change(
       records: decoded.records, refused: decoded.refused, revisions: batchRevisions,
-      cursor: NATSCursor(created: bucket.created, revision: batchRevision), saves: saves)
+      cursor: NATSCursor(identity: bucket.created, revision: batchRevision), saves: saves)
     batch = []
     batchRevisions = [:]
     saves = [:]

@@ -12,16 +12,10 @@ extension EtcdCloudBackend {
   }
 }
 
-extension EtcdCloudBackend: CloudJournaledBackend {
-  package var journalLocation: (url: URL, isHeldElsewhere: Bool)? {
-    state.withLock { $0.device.journal.whereKept }
-  }
-}
+extension EtcdCloudBackend: CloudEngineBackend {
+  package static let noCursor = EtcdCursor.none
 
-extension EtcdCloudBackend: CloudLocalFirstBackend {
-  /// The journal's records (the last ones read, with this device's pending writes over them)
-  /// and its resume point, without the network.
-  package func localBatch() -> CloudRecordBatch {
-    state.withLock { $0.device.journal.localBatch(none: EtcdCursor.none) }
+  package func withJournal<Value: Sendable>(_ body: (CloudDeviceJournal) -> Value) -> Value {
+    state.withLock { body($0.device.journal) }
   }
 }

@@ -120,7 +120,7 @@ public final class EtcdCloudBackend: CloudBackend, Sendable {
       }
     } catch let error as EtcdError where error.kind == .unreachable {
       noteOffline(error)
-      return state.withLock { $0.device.journal.localBatch(none: EtcdCursor.none) }
+      return localBatch()
     } catch {
       noteFailure(error)
       throw error
@@ -170,31 +170,31 @@ public final class EtcdCloudBackend: CloudBackend, Sendable {
   /// - Throws: ``EtcdError`` when the cluster refuses the read (the device keeps its account), or
   ///   `PropertyListError` for an unreadable journal file.
   public func switchAccount(to account: String) throws {
-    try queue.sync {
-      let newLayout = layout(account)
-      let (journal, batch) = try Device.open(
-        account, directory: configuration.stateDirectory, container: configuration.container
-      ) { journal in
-        var refused: [PropertyListKey: String] = [:]
-        do {
-          let (read, cursor) = try self.read(newLayout)
-          journal.absorb(read.records)
-          journal.cursor = cursor.cloudCursor
-          refused = read.refused
-        } catch let error as EtcdError where error.kind == .unreachable {
-          noteOffline(error)
-        }
-        return CloudRecordBatch(
-          records: journal.records, cursor: journal.cursor ?? EtcdCursor.none, refused: refused)
+    let newLayout = layout(account)
+    try signIn(
+      to: account, on: queue, directory: configuration.stateDirectory,
+      container: configuration.container
+    ) { journal in
+      var refused: [PropertyListKey: String] = [:]
+      do {
+        let (read, cursor) = try self.read(newLayout)
+        journal.absorb(read.records)
+        journal.cursor = cursor.cloudCursor
+        refused = read.refused
+      } catch let error as EtcdError where error.kind == .unreachable {
+        noteOffline(error)
       }
-      let cursor = EtcdCursor(journal.cursor)
-      let handlers = state.withLock {
+      return CloudRecordBatch(
+        records: journal.records, cursor: journal.cursor ?? Self.noCursor, refused: refused)
+    } install: { journal, _ in
+      state.withLock {
         $0.layout = newLayout
-        return $0.device.switchAccount(to: account, journal: journal, after: cursor) {
+        return $0.device.switchAccount(
+          to: account, journal: journal, after: EtcdCursor(journal.cursor)
+        ) {
           makeWatch(id: $0, generation: $1, layout: newLayout, from: $2)
         }
       }
-      for handler in handlers { handler(.accountChanged(account: account, batch)) }
     }
   }
 
@@ -203,7 +203,7 @@ public final class EtcdCloudBackend: CloudBackend, Sendable {
     let response = try client.range(key: layout.prefixKey, rangeEnd: layout.rangeEnd)
     let kvs = response.kvs ?? []
     let cursor = EtcdCursor(
-      clusterID: response.header?.clusterId ?? "", revision: EtcdRecordReader.highestRevision(kvs))
+      identity: response.header?.clusterId ?? "", revision: EtcdRecordReader.highestRevision(kvs))
     return (EtcdRecordReader.records(kvs, layout: layout), cursor)
   }
 

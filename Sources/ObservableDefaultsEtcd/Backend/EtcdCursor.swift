@@ -5,22 +5,11 @@ import ObservableDefaultsCore
 /// `etcd:<cluster id>:<revision>` in `CloudCursor/rawValue`.
 struct EtcdCursor: CloudEngineCursor {
   static let engine = "etcd"
-  /// The cluster's identity (from reply headers); a cursor of another cluster means "deliver
-  /// everything again".
-  let clusterID: String
+  /// The cluster's identity (its id from reply headers); a cursor of another cluster means
+  /// "deliver everything again".
+  let identity: String
   /// The highest `mod_revision` delivered under the prefix (or known to be passed by it).
   let revision: Int64
-
-  init(clusterID: String, revision: Int64) {
-    self.clusterID = clusterID
-    self.revision = revision
-  }
-
-  init(identity: String, revision: Int64) {
-    self.init(clusterID: identity, revision: revision)
-  }
-
-  var identity: String { clusterID }
 
   /// The cursor of a device that never reached the cluster: resuming from it delivers everything.
   static let none = CloudCursor(rawValue: "etcd:none:0")

@@ -55,7 +55,7 @@ final class EtcdWatch: CloudEngineWatch, @unchecked Sendable {
     self.idleTimeout = idleTimeout
     self.callbacks = callbacks
     through = cursor?.revision ?? 0
-    clusterID = cursor?.clusterID
+    clusterID = cursor?.identity
     endpointIndex = client.endpoints.firstIndex(of: client.currentEndpoint) ?? 0
     let thread = Thread { [self] in run() }
     thread.name = "ObservableDefaults etcd watch"
@@ -120,7 +120,7 @@ final class EtcdWatch: CloudEngineWatch, @unchecked Sendable {
     needsCatchUp = false
     reached(client.currentEndpoint)
     if !read.isEmpty {
-      callbacks.deliver(read, EtcdCursor(clusterID: cluster, revision: through))
+      callbacks.deliver(read, EtcdCursor(identity: cluster, revision: through))
     }
   }
 
@@ -212,7 +212,7 @@ final class EtcdWatch: CloudEngineWatch, @unchecked Sendable {
       through = fresh.compactMap { $0.kv?.modRevision?.value }.max() ?? through
       let read = EtcdRecordReader.records(events, layout: layout)
       if !read.isEmpty {
-        callbacks.deliver(read, EtcdCursor(clusterID: clusterID ?? "", revision: through))
+        callbacks.deliver(read, EtcdCursor(identity: clusterID ?? "", revision: through))
       }
     } else if result.created != true, result.events == nil,
       let revision = result.header?.revision?.value

@@ -129,27 +129,6 @@ package struct CloudEngineDevice<
 
   // MARK: Accounts
 
-  /// Opens `account`'s journal under `directory` and reads the account into it with `read`
-  /// (the engine's read from its servers, or its answer without them).
-  ///
-  /// - Returns: The journal and what `read` returned, for ``switchAccount(to:journal:after:makeWatch:)``.
-  /// - Throws: `PropertyListError` for an unreadable journal file, or what `read` throws (the
-  ///   journal's file is released then).
-  package static func open(
-    _ account: String, directory: URL?, container: String,
-    read: (inout CloudDeviceJournal) throws -> CloudRecordBatch
-  ) throws -> (journal: CloudDeviceJournal, batch: CloudRecordBatch) {
-    var journal = try CloudDeviceJournal(
-      directory: directory, container: container, account: account)
-    do {
-      let batch = try read(&journal)
-      return (journal, batch)
-    } catch {
-      journal.releaseFile()
-      throw error
-    }
-  }
-
   /// Signs the device into `account`, whose journal is `journal` (the old journal's file is
   /// released), and restarts every watch after `cursor`.
   ///
