@@ -2,44 +2,42 @@
   import Glibc
 #endif
 
-/// What `stat(2)` tells of a file: its kind, permission bits, size, device and inode, and its
-/// nanosecond modification and status-change times.
-package struct FileStatus {
-  /// The kinds of files, from the file type bits of the mode.
-  package enum Kind: Equatable, Sendable {
-    case regularFile, folder, symbolicLink, characterDevice, blockDevice, namedPipe, socket
-    case unknown
-  }
+/// The file types of the file type bits of a mode, named as swift-system's `FileType`.
+package enum FileType: Equatable, Sendable {
+  case regular, directory, symbolicLink, characterSpecial, blockSpecial, fifo, socket
+  case unknown
+}
 
+/// What `stat(2)` tells of a file: its type, permission bits, size, device and inode, and its
+/// nanosecond modification and status-change times (swift-system's `Stat`).
+package struct Stat {
   private let status: stat
 
   init(_ status: stat) {
     self.status = status
   }
 
-  /// The status of the file at `path`, symbolic links followed (`stat(2)`).
-  static func ofFile(atPath path: String) throws(Errno) -> FileStatus {
+  /// The status of the file at `path` (`stat(2)`), or of `path` itself when it is a symbolic
+  /// link and `followTargetSymlink` is false (`lstat(2)`).
+  init(_ path: String, followTargetSymlink: Bool = true) throws(Errno) {
     var status = stat()
-    try Errno.retryingInterrupts { stat(path, &status) }
-    return FileStatus(status)
+    if followTargetSymlink {
+      try Errno.retryingInterrupts { stat(path, &status) }
+    } else {
+      try Errno.retryingInterrupts { lstat(path, &status) }
+    }
+    self.init(status)
   }
 
-  /// The status of `path` itself, a symbolic link not followed (`lstat(2)`).
-  static func ofLink(atPath path: String) throws(Errno) -> FileStatus {
-    var status = stat()
-    try Errno.retryingInterrupts { lstat(path, &status) }
-    return FileStatus(status)
-  }
-
-  /// The kind of file, from the file type bits of its mode.
-  package var kind: Kind {
+  /// The type of file, from the file type bits of its mode.
+  package var type: FileType {
     switch status.st_mode & S_IFMT {
-    case S_IFREG: .regularFile
-    case S_IFDIR: .folder
+    case S_IFREG: .regular
+    case S_IFDIR: .directory
     case S_IFLNK: .symbolicLink
-    case S_IFCHR: .characterDevice
-    case S_IFBLK: .blockDevice
-    case S_IFIFO: .namedPipe
+    case S_IFCHR: .characterSpecial
+    case S_IFBLK: .blockSpecial
+    case S_IFIFO: .fifo
     case S_IFSOCK: .socket
     default: .unknown
     }
@@ -50,7 +48,7 @@ package struct FileStatus {
   /// The size in bytes.
   package var size: Int { Int(status.st_size) }
   /// The device the file is on.
-  var device: UInt64 { UInt64(status.st_dev) }
+  var deviceID: UInt64 { UInt64(status.st_dev) }
   /// The file's inode number on its device.
   var inode: UInt64 { UInt64(status.st_ino) }
   /// When its contents last changed.
@@ -59,7 +57,7 @@ package struct FileStatus {
   var statusChanged: timespec { status.st_ctim }
 
   /// Whether both name the same file (device and inode).
-  func isSameFile(as other: FileStatus) -> Bool {
-    device == other.device && inode == other.inode
+  func isSameFile(as other: Stat) -> Bool {
+    deviceID == other.deviceID && inode == other.inode
   }
 }
