@@ -219,7 +219,7 @@ import Testing
 
   /// The `etcdctl` command of `bench`'s cluster, as `root`.
   static func rootEtcdctl(_ bench: EtcdFaultBench) -> String {
-    "ETCDCTL_API=3 etcdctl --endpoints=\(bench.cluster.endpoints[0]) --user=root:root-secret"
+    EtcdTestCluster.etcdctl([bench.cluster.endpoints[0]]) + " --user=root:root-secret"
   }
 
   /// The writer's user does not exist when it starts: its first load is refused; the user is

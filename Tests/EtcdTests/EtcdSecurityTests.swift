@@ -33,7 +33,7 @@ import Testing
   /// sync engine*).
   func clusterWithAccounts(extraArguments: [String] = []) async throws -> EtcdTestCluster {
     let cluster = try await EtcdTestCluster.started(size: 1, extraArguments: extraArguments)
-    let etcdctl = "ETCDCTL_API=3 etcdctl --endpoints=\(cluster.endpoints[0])"
+    let etcdctl = EtcdTestCluster.etcdctl([cluster.endpoints[0]])
     var script =
       "\(etcdctl) user add root --new-user-password=root-secret && \(etcdctl) user grant-role root root"
     for account in ["alice", "bob"] {

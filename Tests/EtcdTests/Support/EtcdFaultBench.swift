@@ -54,7 +54,7 @@ final class EtcdFaultBench {
     let folder = try TemporaryFolder(prefix: "etcd-faults")
     self.folder = folder
     try prepare(
-      "ETCDCTL_API=3 etcdctl --endpoints=\(cluster.endpoints.joined(separator: ","))",
+      EtcdTestCluster.etcdctl(cluster.endpoints),
       EtcdKeyLayout(root: root, container: container, account: "a").prefix)
     let configuration = { [cluster, root] (device: String, user: EtcdCredentials?) in
       Self.configuration(

@@ -118,6 +118,13 @@ final class EtcdTestCluster: LoopbackCluster, @unchecked Sendable {
     stop()
   }
 
+  /// The `etcdctl` command reaching `endpoints`, with a command timeout of 30 s instead of its
+  /// default 5 s: with every core busy, members that are well answer later than 5 s (two
+  /// fault-matrix preparations failed with "context deadline exceeded").
+  static func etcdctl(_ endpoints: [String]) -> String {
+    "ETCDCTL_API=3 etcdctl --command-timeout=30s --endpoints=\(endpoints.joined(separator: ","))"
+  }
+
   /// Starts (or restarts, on its data folder) `member`.
   func start(_ member: Member) throws {
     try member.start()
