@@ -10,6 +10,7 @@ import ObservableDefaultsCore
 /// cannot say "none" (libnats and nats-server 2.9 ignore 0), so every record's write needs a
 /// revision before it.
 final class NATSBucket: @unchecked Sendable {
+  // Sendable: `store` is a libnats key-value handle, which libnats lets any thread use.
   /// One key's latest entry: its revision (the stream sequence that wrote it) and its record
   /// (nil when the stored bytes are not a valid record).
   struct Entry: Sendable {

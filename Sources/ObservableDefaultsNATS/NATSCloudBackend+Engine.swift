@@ -1,5 +1,6 @@
 package import Foundation
 package import ObservableDefaultsCore
+import Synchronization
 
 extension NATSCloudBackend {
   /// NATS as an engine of the shared cloud store: used when the environment or
@@ -11,16 +12,10 @@ extension NATSCloudBackend {
   }
 }
 
-extension NATSCloudBackend: CloudJournaledBackend {
-  package var journalLocation: (url: URL, isHeldElsewhere: Bool)? {
-    lock.withLock { journal.whereKept }
-  }
-}
+extension NATSCloudBackend: CloudEngineBackend {
+  package static let noCursor = NATSCursor.none
 
-extension NATSCloudBackend: CloudLocalFirstBackend {
-  /// The journal's records (the last ones read, with this device's pending writes over them)
-  /// and its resume point, without the network.
-  package func localBatch() -> CloudRecordBatch {
-    lock.withLock { Self.offlineBatch(journal) }
+  package func withJournal<Value: Sendable>(_ body: (CloudDeviceJournal) -> Value) -> Value {
+    state.withLock { body($0.device.journal) }
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import ObservableDefaultsCore
+import Synchronization
 
 /// The device's probes (an exchange every ``NATSCloudBackend/probeInterval`` and at each
 /// (re)connection, when there is something to prove or to push) and what it does with a bucket
@@ -16,14 +17,14 @@ extension NATSCloudBackend {
 
   /// Queues a probe now, unless one is queued.
   func probeSoon() {
-    let mustQueue = lock.withLock {
-      defer { probeQueued = true }
-      return !probeQueued
+    let mustQueue = state.withLock { state in
+      defer { state.probeQueued = true }
+      return !state.probeQueued
     }
     guard mustQueue else { return }
     probes.async { [weak self] in
       guard let self else { return }
-      lock.withLock { probeQueued = false }
+      state.withLock { $0.probeQueued = false }
       probe()
     }
   }
@@ -40,8 +41,8 @@ extension NATSCloudBackend {
         // Any pending write is pushed, not only those the store does not push itself: a read
         // a server without quorum still answers must not stand for the writes it cannot commit
         // (under load, such reads made the device `connected, 3 pending` with no error).
-        let (mustPush, mustRead) = lock.withLock {
-          (!journal.pending.isEmpty, state.outcome != .none)
+        let (mustPush, mustRead) = state.withLock {
+          (!$0.device.journal.pending.isEmpty, $0.device.exchange.outcome != .none)
         }
         if mustPush {
           try pushPending()
@@ -73,13 +74,13 @@ extension NATSCloudBackend {
   /// the watches start again from the new bucket's first revision.
   private func bucketGone(_ layout: NATSKeyLayout) {
     // The deleted bucket and its copy are returned, so released outside the lock.
-    _ = lock.withLock {
-      let gone = buckets.removeValue(forKey: layout)
-      guard layout == self.layout(currentAccount) else { return gone }
-      journal.add(pending: journal.records)
-      journal.cursor = nil
-      persistJournal()
-      restartWatches(layout: layout) { _ in nil }
+    _ = state.withLock { state in
+      let gone = state.buckets.removeValue(forKey: layout)
+      guard layout == self.layout(state.device.account) else { return gone }
+      state.device.journal.add(pending: state.device.journal.records)
+      state.device.journal.cursor = nil
+      state.device.persistJournal()
+      restartWatches(&state) { _ in nil }
       return gone
     }
   }
@@ -87,9 +88,9 @@ extension NATSCloudBackend {
   /// Whether `read` names a bucket other than the one `seen` was read from (a bucket deleted and
   /// made again: another stream creation time), `seen` being a real read's cursor.
   static func isAnotherBucket(_ read: CloudCursor, than seen: CloudCursor?) -> Bool {
-    guard let seen = NATSCursor(seen), seen.created != 0, let read = NATSCursor(read) else {
+    guard let seen = NATSCursor(seen), seen.identity != 0, let read = NATSCursor(read) else {
       return false
     }
-    return read.created != seen.created
+    return read.identity != seen.identity
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 public import ObservableDefaultsCore
+import Synchronization
 
 /// A cloud backend on a NATS JetStream cluster: devices on different machines sync through
 /// key-value buckets that the servers replicate, and that NATS accounts keep apart.
@@ -59,47 +60,38 @@ public import ObservableDefaultsCore
 ///   account: "alice", credentials: try .passwordFile("/home/alice/.config/nats-password")))
 /// let store = NSUbiquitousKeyValueStore(backend: backend)
 /// ```
-public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
+public final class NATSCloudBackend: CloudBackend, Sendable {
   /// What this device connects to (its account is the one given at creation; see ``account``).
   public let configuration: NATSConfiguration
-  /// Serial queue of deliveries and account switches.
-  private let queue = DispatchQueue(label: "ObservableDefaultsNATS.cloud")
-  private static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
+  /// Serial queue of deliveries, account switches and new connections.
+  private let queue = CloudDeviceQueue(label: "nats")
 
-  struct Subscription {
-    let handler: @Sendable (CloudBackendEvent) -> Void
-    /// Nil while the device has no connection (refused at launch).
-    var watch: NATSWatch?
-    /// Where the watch resumes on a new connection: the cursor of its last delivery.
-    var cursor: NATSCursor?
+  typealias Device = CloudEngineDevice<NATSWatch, NATSCursor, NATSError>
+  typealias OpenBucket = (bucket: NATSBucket, mirror: NATSMirror)
+
+  /// What the device keeps besides its configuration, under `state`'s lock.
+  struct State {
+    var device: Device
+    /// The connection in use; replaced when libnats closes it (see ``reconnect()``). Nil while
+    /// the servers refused the device since its launch (it is `refused`, and tries again).
+    var connection: NATSConnection?
+    /// Failed attempts at a new connection since the last success.
+    var reconnectAttempts = 0
+    /// Why the last attempt at a connection failed, while there is none (see ``connection``).
+    var connectionFailure: NATSError?
+    /// The buckets open on ``connection`` and the device's copy of each.
+    var buckets: [NATSKeyLayout: OpenBucket] = [:]
+    /// Whether a ``probe()`` is queued.
+    var probeQueued = false
   }
+  let state: Mutex<State>
+
+  /// The connection in use (nil while the servers refused the device since its launch).
+  var connection: NATSConnection? { state.withLock { $0.connection } }
 
   /// Seconds before each attempt to make a new connection after libnats closed one: 1, 2, 4, 8,
   /// then 10 until one succeeds (the store's retry of a failed save has the same cap).
   static let reconnectDelays: [TimeInterval] = [1, 2, 4, 8, 10]
-
-  let lock = NSLock()
-  // Guarded by `lock`.
-  /// The connection in use; replaced when libnats closes it (see ``reconnect()``). Nil while
-  /// the servers refused the device since its launch (it is `refused`, and tries again).
-  private(set) var connection: NATSConnection?
-  /// Failed attempts at a new connection since the last success.
-  private var reconnectAttempts = 0
-  /// Why the last attempt at a connection failed, while there is none (see ``connection``).
-  private var connectionFailure: NATSError?
-  var currentAccount: String
-  var buckets: [NATSKeyLayout: (bucket: NATSBucket, mirror: NATSMirror)] = [:]
-  var journal: CloudDeviceJournal
-  /// The timestamps of the journal's pending writes that the store handed to ``save(_:)`` in this
-  /// process: the store counts those as its own until they are acknowledged.
-  private var handed: [PropertyListKey: CloudTimestamp] = [:]
-  private var subscriptions: [UInt64: Subscription] = [:]
-  /// Changes at each account switch; deliveries of an older generation are dropped.
-  private var generation = 0
-  /// What the last exchange proved.
-  var state = NATSExchangeState()
-  /// Whether a ``probe()`` is queued.
-  var probeQueued = false
 
   /// Serial queue of ``probe()``s, which wait for the servers (not to hold up deliveries).
   let probes = DispatchQueue(label: "ObservableDefaultsNATS.cloud.probe")
@@ -125,39 +117,41 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
         "the NATS backend needs at least one server (\(NATSConfiguration.serversVariable))")
     }
     self.configuration = configuration
-    journal = try CloudDeviceJournal(
+    let journal = try CloudDeviceJournal(
       directory: configuration.stateDirectory, container: configuration.container,
       account: configuration.account)
+    var device = Device(account: configuration.account, journal: journal)
+    let connection: NATSConnection?
     var refusal: NATSError?
     do {
       connection = try NATSConnection(configuration)
     } catch  where error.kind == .permissionDenied {
       connection = nil
       refusal = error
+      device.exchange.failed(error)
     } catch {
       journal.releaseFile()
       throw error
     }
-    currentAccount = configuration.account
-    queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
+    state = Mutex(State(device: device, connection: connection, connectionFailure: refusal))
     if let connection {
       watchConnection(connection)
-    } else if let refusal {
-      connectionFailure = refusal
-      state.failed(refusal)
+    } else {
       scheduleReconnect()
     }
     scheduleProbe()
   }
 
   deinit {
-    for subscription in subscriptions.values { subscription.watch?.cancel() }
-    journal.releaseFile()
+    state.withLock {
+      $0.device.cancelWatches()
+      $0.device.journal.releaseFile()
+    }
   }
 
   /// The account this device is signed into.
   public var account: String {
-    lock.withLock { currentAccount }
+    state.withLock { $0.device.account }
   }
 
   /// `nats`, the server in use, the state the last exchange proved (`synced` when it was a
@@ -170,20 +164,10 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
   /// (those made before a restart and not yet acknowledged), the last successful exchange and
   /// the last error (never holding credentials).
   public var syncStatus: CloudSyncStatus {
-    lock.withLock {
-      let socket = connection?.current ?? NATSConnection.State(connection: .offline)
-      return CloudSyncStatus(
-        backend: "nats", endpoint: socket.server, account: currentAccount,
-        connection: state.connection(socket: socket.connection),
-        pendingCount: unhandedPendingCount, lastSync: state.lastSync,
-        lastError: state.lastError, reachedQuorum: state.reachedQuorum)
+    state.withLock {
+      let socket = $0.connection?.current ?? NATSConnection.State(connection: .offline)
+      return $0.device.status(backend: "nats", endpoint: socket.server, socket: socket.connection)
     }
-  }
-
-  /// The journal's pending writes that the store did not hand to ``save(_:)`` in this process
-  /// (so does not push itself). Called with `lock` held.
-  var unhandedPendingCount: Int {
-    journal.pending.count(where: { handed[$0.key] != $0.value.timestamp })
   }
 
   // MARK: CloudBackend
@@ -204,22 +188,22 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
           // The refused writes left the journal; the bucket's records take their place.
         }
         let read = try exchange { try batch(of: target) }
-        if lock.withLock({ Self.isAnotherBucket(read.cursor, than: journal.cursor) }) {
+        if state.withLock({ Self.isAnotherBucket(read.cursor, than: $0.device.journal.cursor) }) {
           throw NATSError(
             kind: .notFound,
             message: "the bucket \(target.bucket) was deleted and made again since the last run")
         }
         return read
       }
-      return lock.withLock {
-        let (batch, changed) = Self.absorb(read, into: &journal)
-        if changed { persistJournal() }
+      return state.withLock {
+        let (batch, changed) = Self.absorb(read, into: &$0.device.journal)
+        if changed { $0.device.persistJournal() }
         return batch
       }
     } catch let error as NATSError
       where error.kind == .unreachable || error.kind == .permissionDenied
     {
-      return lock.withLock { Self.offlineBatch(journal) }
+      return localBatch()
     }
   }
 
@@ -231,10 +215,9 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
   ///   answers or the servers refuse.
   public func save(_ records: [PropertyListKey: CloudRecord]) throws {
     guard !records.isEmpty else { return }
-    lock.withLock {
-      handed.merge(records.mapValues(\.timestamp)) { $1 }
-      journal.add(pending: records)
-      persistJournal()
+    state.withLock {
+      $0.device.journal.add(handed: records)
+      $0.device.persistJournal()
     }
     try pushPending()
   }
@@ -243,15 +226,14 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
   public func subscribe(
     from cursor: CloudCursor?, _ handler: @escaping @Sendable (CloudBackendEvent) -> Void
   ) -> ObservationToken {
-    let id = ObserverIDs.next()
-    lock.withLock {
-      let start = NATSCursor(cursor)
-      let watch = makeWatch(id: id, layout: layout(currentAccount), after: start)
-      subscriptions[id] = Subscription(handler: handler, watch: watch, cursor: start)
+    let id = state.withLock { state in
+      let (layout, connection) = (layout(state.device.account), state.connection)
+      return state.device.subscribe(from: NATSCursor(cursor), handler) {
+        makeWatch(id: $0, generation: $1, on: connection, layout: layout, after: $2)
+      }
     }
     return ObservationToken(id: id) { [weak self] in
-      guard let self else { return }
-      self.lock.withLock { self.subscriptions.removeValue(forKey: id) }?.watch?.cancel()
+      self?.state.withLock { $0.device.unsubscribe(id) }?.cancel()
     }
   }
 
@@ -261,31 +243,23 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
   ///
   /// - Throws: ``NATSError`` when the bucket cannot be read (the device keeps its account).
   public func switchAccount(to account: String) throws {
-    try onQueue {
-      let newLayout = layout(account)
-      var newJournal = try CloudDeviceJournal(
-        directory: configuration.stateDirectory, container: configuration.container,
-        account: account)
-      var batch: CloudRecordBatch
+    let newLayout = layout(account)
+    try signIn(
+      to: account, on: queue, directory: configuration.stateDirectory,
+      container: configuration.container
+    ) { journal in
       do {
-        batch = Self.absorb(try exchange { try self.batch(of: newLayout) }, into: &newJournal).batch
+        return Self.absorb(try exchange { try self.batch(of: newLayout) }, into: &journal).batch
       } catch let error as NATSError where error.kind == .unreachable {
-        batch = Self.offlineBatch(newJournal)
-      } catch {
-        newJournal.releaseFile()
-        throw error
+        return journal.localBatch(none: Self.noCursor)
       }
-      let handlers: [@Sendable (CloudBackendEvent) -> Void] = lock.withLock {
-        journal.releaseFile()
-        journal = newJournal
-        handed = [:]
-        persistJournal()
-        currentAccount = account
-        generation += 1
-        restartWatches(layout: newLayout) { _ in NATSCursor(batch.cursor) }
-        return subscriptions.values.map(\.handler)
+    } install: { journal, batch in
+      state.withLock { state in
+        let connection = state.connection
+        return state.device.switchAccount(
+          to: account, journal: journal, after: NATSCursor(batch.cursor)
+        ) { makeWatch(id: $0, generation: $1, on: connection, layout: newLayout, after: $2) }
       }
-      for handler in handlers { handler(.accountChanged(account: account, batch)) }
     }
   }
 
@@ -304,11 +278,12 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
   /// servers refused the credentials, or none answered; nil: libnats gave no reason, which
   /// keeps a refusal's) and schedules a new one.
   private func connectionClosed(why error: NATSError?) {
-    lock.withLock {
+    state.withLock {
       if let error {
-        state.failed(error)
+        $0.device.exchange.failed(error)
       } else {
-        state.closedWithoutReason("libnats closed the connection to \(configuration.serverList)")
+        $0.device.exchange.closedWithoutReason(
+          "libnats closed the connection to \(configuration.serverList)")
       }
     }
     scheduleReconnect()
@@ -318,16 +293,18 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
   /// device's start) or reconnected: probes at once when writes of the journal wait or the last
   /// exchange found no server, so the journal goes out without the app writing again.
   private func connected() {
-    let needed = lock.withLock { unhandedPendingCount > 0 || state.outcome == .unreachable }
+    let needed = state.withLock {
+      $0.device.journal.unhandedPendingCount > 0 || $0.device.exchange.outcome == .unreachable
+    }
     if needed { probeSoon() }
   }
 
   /// Makes a new connection after the next of ``reconnectDelays``, on the backend's queue.
   private func scheduleReconnect() {
-    let delay = lock.withLock {
-      Self.reconnectDelays[min(reconnectAttempts, Self.reconnectDelays.count - 1)]
+    let delay = state.withLock {
+      Self.reconnectDelays[min($0.reconnectAttempts, Self.reconnectDelays.count - 1)]
     }
-    queue.asyncAfter(deadline: .now() + delay) { [weak self] in self?.reconnect() }
+    queue.async(after: delay) { [weak self] in self?.reconnect() }
   }
 
   /// Replaces the closed connection: opens the buckets again on the new one as they are used,
@@ -339,40 +316,34 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
     do {
       fresh = try NATSConnection(configuration)
     } catch {
-      lock.withLock {
-        if connection == nil { connectionFailure = error }
-        state.failed(error)
-        reconnectAttempts += 1
+      state.withLock {
+        if $0.connection == nil { $0.connectionFailure = error }
+        $0.device.exchange.failed(error)
+        $0.reconnectAttempts += 1
       }
       scheduleReconnect()
       return
     }
     // The closed connection and its buckets are returned, so released outside the lock.
-    _ = lock.withLock {
-      let closed = (connection, buckets)
-      connection = fresh
-      buckets = [:]
-      reconnectAttempts = 0
-      connectionFailure = nil
-      restartWatches(layout: layout(currentAccount)) { $0.cursor }
+    _ = state.withLock { state in
+      let closed = (state.connection, state.buckets)
+      state.connection = fresh
+      state.buckets = [:]
+      state.reconnectAttempts = 0
+      state.connectionFailure = nil
+      restartWatches(&state) { $0 }
       return closed
     }
     watchConnection(fresh)
     probeSoon()
   }
 
-  /// Ends every subscription's watch and starts one on `layout` after the cursor `start` gives
-  /// for it, on the current connection, dropping the old watches' deliveries still on their way.
-  /// Called with `lock` held.
-  func restartWatches(
-    layout: NATSKeyLayout, after start: (Subscription) -> NATSCursor?
-  ) {
-    generation += 1
-    for (id, subscription) in subscriptions {
-      subscription.watch?.cancel()
-      let cursor = start(subscription)
-      subscriptions[id]?.watch = makeWatch(id: id, layout: layout, after: cursor)
-      subscriptions[id]?.cursor = cursor
+  /// Ends every subscription's watch and starts one on the current account's bucket after the
+  /// cursor `start` gives for the old watch's last delivery, on the current connection.
+  func restartWatches(_ state: inout State, after start: (NATSCursor?) -> NATSCursor?) {
+    let (connection, layout) = (state.connection, layout(state.device.account))
+    state.device.restartWatches(after: start) {
+      makeWatch(id: $0, generation: $1, on: connection, layout: layout, after: $2)
     }
   }
 
@@ -392,7 +363,7 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
   /// Sends the journal's pending writes to `target`'s bucket (see ``pushPending()``). Only a
   /// write that cannot be encoded leaves the journal unsent; any other failure keeps them all.
   private func pushPending(to target: NATSKeyLayout) throws {
-    let pending = lock.withLock { journal.pending }
+    let pending = state.withLock { $0.device.journal.pending }
     guard !pending.isEmpty else { return }
     let refused: [PropertyListKey]
     do {
@@ -407,18 +378,17 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
     }
     acknowledge(pending, refused: refused)
     let violation = refused.isEmpty ? nil : CloudQuotaViolation(keys: refused)
-    lock.withLock { state.pushed(refusing: violation) }
+    state.withLock { $0.device.exchange.pushed(refusing: violation) }
     if let violation { throw violation }
   }
 
   /// Takes `pushed` out of the journal's pending writes (and the `refused` ones out of its
   /// records, so that the bucket's record of each takes its place).
   private func acknowledge(_ pushed: [PropertyListKey: CloudRecord], refused: [PropertyListKey]) {
-    lock.withLock {
-      journal.acknowledge(pushed)
-      journal.forget(refused, of: pushed)
-      for (key, record) in pushed where handed[key] == record.timestamp { handed[key] = nil }
-      persistJournal()
+    state.withLock {
+      $0.device.journal.acknowledge(pushed)
+      $0.device.journal.forget(refused, of: pushed)
+      $0.device.persistJournal()
     }
   }
 
@@ -438,22 +408,9 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
     )
   }
 
-  /// The journal's records and resume point, for a load without a server.
-  static func offlineBatch(_ journal: CloudDeviceJournal) -> CloudRecordBatch {
-    CloudRecordBatch(
-      records: journal.records,
-      cursor: journal.cursor ?? NATSCursor(created: 0, revision: 0).cloudCursor)
-  }
-
-  /// Writes the journal's file, reporting a failure (the device keeps working from memory).
-  /// Called with `lock` held.
-  func persistJournal() {
-    if let failure = journal.persistReportingFailure() { state.note(failure) }
-  }
-
   // MARK: Buckets
 
-  var currentAccountName: String { lock.withLock { currentAccount } }
+  var currentAccountName: String { state.withLock { $0.device.account } }
 
   func layout(_ account: String) -> NATSKeyLayout {
     NATSKeyLayout(container: configuration.container, account: account)
@@ -462,11 +419,9 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
   /// The open bucket of `layout` and the device's copy of it, opened (or created) on first use.
   /// - Throws: ``NATSError``; at once, asking no server, once the configuration proved
   ///   unusable.
-  func bucket(for layout: NATSKeyLayout) throws(NATSError) -> (
-    bucket: NATSBucket, mirror: NATSMirror
-  ) {
-    let (open, connection, unusable, failure) = lock.withLock {
-      (buckets[layout], self.connection, state.unusableError, connectionFailure)
+  func bucket(for layout: NATSKeyLayout) throws(NATSError) -> OpenBucket {
+    let (open, connection, unusable, failure) = state.withLock {
+      ($0.buckets[layout], $0.connection, $0.device.exchange.unusableError, $0.connectionFailure)
     }
     if let unusable { throw unusable }
     if let open { return open }
@@ -476,10 +431,10 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
     }
     let bucket = try NATSBucket(layout, on: connection, replicas: configuration.replicas)
     let mirror = NATSMirror(bucket, on: connection)
-    return lock.withLock {
-      if let existing = buckets[layout] { return existing }
+    return state.withLock {
+      if let existing = $0.buckets[layout] { return existing }
       // Not kept when the connection was replaced meanwhile: the next use opens it on the new one.
-      if connection === self.connection { buckets[layout] = (bucket, mirror) }
+      if connection === $0.connection { $0.buckets[layout] = (bucket, mirror) }
       return (bucket, mirror)
     }
   }
@@ -490,33 +445,33 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
     let (entries, revision) = try mirror.contents(within: configuration.requestTimeout)
     return CloudRecordBatch(
       records: entries.compactMapValues(\.record),
-      cursor: NATSCursor(created: bucket.created, revision: revision).cloudCursor,
+      cursor: NATSCursor(identity: bucket.created, revision: revision).cloudCursor,
       refused: entries.compactMapValues(\.refusal))
   }
 
   /// Runs `body`, noting its success or failure for ``syncStatus``; once the configuration
   /// proved unusable, throws its error at once, asking no server.
   func exchange<T>(_ body: () throws -> T) throws -> T {
-    if let unusable = lock.withLock({ state.unusableError }) { throw unusable }
+    if let unusable = state.withLock({ $0.device.exchange.unusableError }) { throw unusable }
     do {
       let result = try body()
-      lock.withLock { state.succeeded() }
+      state.withLock { $0.device.exchange.succeeded() }
       return result
     } catch {
-      lock.withLock { state.failed(error) }
+      state.withLock { $0.device.exchange.failed(error) }
       throw error
     }
   }
 
   // MARK: Watches
 
-  /// A watch whose deliveries go through the queue, dropped after an account switch or cancel.
-  /// Called with `lock` held.
-  private func makeWatch(id: UInt64, layout: NATSKeyLayout, after cursor: NATSCursor?)
-    -> NATSWatch?
-  {
+  /// A watch on `connection` (none without one) whose deliveries go through the queue, dropped
+  /// after an account switch or cancel.
+  private func makeWatch(
+    id: UInt64, generation: Int, on connection: NATSConnection?, layout: NATSKeyLayout,
+    after cursor: NATSCursor?
+  ) -> NATSWatch? {
     guard let connection else { return nil }
-    let generation = self.generation
     return NATSWatch(
       on: connection,
       open: { [weak self] in
@@ -532,31 +487,20 @@ public final class NATSCloudBackend: CloudBackend, @unchecked Sendable {
 
   private func deliver(_ change: NATSWatch.Change, to id: UInt64, generation: Int) {
     // A delivery is a successful exchange: the journal's writes of an earlier run go out then.
-    let (handler, mustPush): ((@Sendable (CloudBackendEvent) -> Void)?, Bool) = lock.withLock {
-      guard generation == self.generation, let subscription = subscriptions[id] else {
-        return (nil, false)
-      }
-      subscriptions[id]?.cursor = change.cursor
-      state.delivered()
-      journal.absorb(change.records)
-      let seen = NATSCursor(journal.cursor)
-      if (seen?.revision ?? 0) < change.cursor.revision || seen?.created != change.cursor.created {
-        journal.cursor = change.cursor.cloudCursor
-      }
-      persistJournal()
+    let (handler, mustProbe) = state.withLock { state in
+      let handler = state.device.deliver(
+        change.records, upTo: change.cursor, to: id, generation: generation
+      ) { $0.delivered() }
       // After a failure, the delivery asks for a probe: its exchange proves the state.
-      return (subscription.handler, unhandedPendingCount > 0 || state.outcome == .unreachable)
+      let mustProbe =
+        state.device.journal.unhandedPendingCount > 0
+        || state.device.exchange.outcome == .unreachable
+      return (handler, handler != nil && mustProbe)
     }
-    if mustPush { probeSoon() }
+    if mustProbe { probeSoon() }
     handler?(
       .changed(
         CloudRecordBatch(
           records: change.records, cursor: change.cursor.cloudCursor, refused: change.refused)))
-  }
-
-  /// Runs `body` on the backend's queue and waits, or at once when already on it.
-  private func onQueue<T>(_ body: () throws -> T) rethrows -> T {
-    if DispatchQueue.getSpecific(key: Self.queueKey) == ObjectIdentifier(self) { return try body() }
-    return try queue.sync(execute: body)
   }
 }

@@ -20,7 +20,8 @@ import ObservableDefaultsCore
 ///   sequence received + 1. Revisions at or below the last one received are dropped, so nothing
 ///   is delivered twice. Until the first subscription succeeds (servers down, no bucket yet),
 ///   the watch tries again with a growing delay (at most 1 s).
-final class NATSWatch: @unchecked Sendable {
+final class NATSWatch: CloudEngineWatch, @unchecked Sendable {
+  // Sendable: its state is guarded by `lock`, and holds libnats handles (raw pointers).
   /// What the consumer received since the last change.
   struct Change: Sendable {
     /// The valid records, by store key.
@@ -118,7 +119,7 @@ final class NATSWatch: @unchecked Sendable {
   )
     throws(NATSError)
   {
-    let start = cursor.flatMap { $0.created == bucket.created ? $0.revision : nil } ?? 0
+    let start = cursor.flatMap { $0.identity == bucket.created ? $0.revision : nil } ?? 0
     let last = try bucket.lastRevision()
     let closure = NATSCallbacks.register(self)
     lock.withLock {
@@ -239,7 +240,7 @@ final class NATSWatch: @unchecked Sendable {
     foreign = []
     let change = Change(
       records: decoded.records, refused: decoded.refused, revisions: batchRevisions,
-      cursor: NATSCursor(created: bucket.created, revision: batchRevision), saves: saves)
+      cursor: NATSCursor(identity: bucket.created, revision: batchRevision), saves: saves)
     batch = []
     batchRevisions = [:]
     saves = [:]

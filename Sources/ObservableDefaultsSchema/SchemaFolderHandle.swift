@@ -18,17 +18,19 @@ final class SchemaFolderHandle: Sendable {
 
   deinit { descriptor.close() }
 
-  /// An entry opened for reading, with its kind and size.
+  /// An entry opened for reading, with its type and size.
   struct Entry {
     let descriptor: FileDescriptor
-    let kind: FileStatus.Kind
+    let type: FileType
     let size: Int
   }
 
   /// The folder at `path`, nil when it is missing, cannot be opened or is no folder (a search
   /// path may name folders that do not exist).
   static func open(path: [UInt8]) -> SchemaFolderHandle? {
-    guard let descriptor = try? FileDescriptor.open(path, [.readOnly, .folder]) else { return nil }
+    guard let descriptor = try? FileDescriptor.open(path, [.readOnly, .directory]) else {
+      return nil
+    }
     return SchemaFolderHandle(path: path, descriptor: descriptor)
   }
 
@@ -45,20 +47,20 @@ final class SchemaFolderHandle: Sendable {
   }
 
   /// Opens the entry `name` for reading, without waiting for a writer (`O_NONBLOCK`: a named
-  /// pipe opens at once). `options` adds to those (`O_NOFOLLOW`: ``FileDescriptor/Options/noFollow``).
+  /// pipe opens at once). `options` adds to those (`O_NOFOLLOW`: ``FileDescriptor/OpenOptions/noFollow``).
   ///
   /// - Throws: The error of `openat(2)` or `fstat(2)`.
-  func openEntry(_ name: [UInt8], options: FileDescriptor.Options = []) throws(Errno) -> Entry {
+  func openEntry(_ name: [UInt8], options: FileDescriptor.OpenOptions = []) throws(Errno) -> Entry {
     let entry = try FileDescriptor.open(
       name, relativeTo: descriptor, options.union([.readOnly, .nonBlocking]))
-    let status: FileStatus
+    let status: Stat
     do {
-      status = try entry.status()
+      status = try entry.stat()
     } catch {
       entry.close()
       throw error
     }
-    return Entry(descriptor: entry, kind: status.kind, size: status.size)
+    return Entry(descriptor: entry, type: status.type, size: status.size)
   }
 
   /// The folder `entry` opened (it takes the descriptor), named `name` in this folder.

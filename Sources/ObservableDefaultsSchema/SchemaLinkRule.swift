@@ -34,13 +34,13 @@ struct SchemaLinkRule: Sendable {
   /// folder a link leads to when the rule allows it.
   ///
   /// - Throws: ``Refusal`` naming why: a link the rule refuses, or the error of a failed call
-  ///   (``Errno/noSuchFile`` when the entry is gone).
+  ///   (``Errno/noSuchFileOrDirectory`` when the entry is gone).
   func open(_ name: [UInt8], in folder: SchemaFolderHandle) throws(Refusal)
     -> SchemaFolderHandle.Entry
   {
     do {
       return try folder.openEntry(name, options: .noFollow)
-    } catch  where error != .symbolicLink {
+    } catch  where error != .tooManySymbolicLinkLevels {
       throw Refusal(code: error, reason: error.description)
     } catch {
       // ELOOP with O_NOFOLLOW: the entry is a symbolic link.

@@ -190,10 +190,10 @@ public struct SettingsSchemaDirectory: Sendable, Equatable {
     let entry: SchemaFolderHandle.Entry
     do {
       entry = try rule.open(name, in: root)
-    } catch  where error.code == .noSuchFile {
+    } catch  where error.code == .noSuchFileOrDirectory {
       return nil
     }
-    guard entry.kind == .folder else {
+    guard entry.type == .directory else {
       entry.descriptor.close()
       return nil
     }

@@ -67,11 +67,12 @@ public struct SettingsSchemaFile: Sendable {
       entry = try rule.open(name, in: folder)
     } catch {
       throw .unreadable(
-        path: shown, reason: error.code == .noSuchFile ? "the file is gone" : error.reason)
+        path: shown,
+        reason: error.code == .noSuchFileOrDirectory ? "the file is gone" : error.reason)
     }
     defer { entry.descriptor.close() }
     let limit = SettingsSchemaDirectory.maximumFileSize
-    if entry.kind == .regularFile, entry.size > limit {
+    if entry.type == .regular, entry.size > limit {
       throw .tooLarge(path: shown, size: entry.size, limit: limit)
     }
     let values: [String: Any]

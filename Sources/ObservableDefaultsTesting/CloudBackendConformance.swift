@@ -1,5 +1,6 @@
 import Foundation
 public import ObservableDefaultsCore
+import Synchronization
 public import Testing
 
 /// One fresh container of a backend under test, from which ``CloudBackendConformance`` makes
@@ -186,20 +187,19 @@ struct Devices {
 /// try otherDevice.save(records)
 /// #expect(await poll { log.changedKeys == [["theme"]] })
 /// ```
-public final class CloudEventLog: @unchecked Sendable {
-  private let lock = NSLock()
-  private var events: [CloudBackendEvent] = []
+public final class CloudEventLog: Sendable {
+  private let events = Mutex<[CloudBackendEvent]>([])
 
   /// An empty log.
   public init() {}
 
   /// A handler for `CloudBackend.subscribe(from:_:)` that records into this log.
   public var handler: @Sendable (CloudBackendEvent) -> Void {
-    { [self] event in lock.withLock { events.append(event) } }
+    { [self] event in events.withLock { $0.append(event) } }
   }
 
   /// Every event delivered so far, oldest first.
-  public var all: [CloudBackendEvent] { lock.withLock { events } }
+  public var all: [CloudBackendEvent] { events.withLock { $0 } }
 
   /// The keys of each `.changed` event, oldest first.
   public var changedKeys: [Set<PropertyListKey>] {

@@ -12,6 +12,7 @@ public import ObservableDefaultsCore
 /// })
 /// ```
 public final class CloudNotificationLog: @unchecked Sendable {
+  // Sendable: `entries` is guarded by `lock`; `token` is set in init and read in deinit only.
   /// One notification: its change reason (`NSUbiquitousKeyValueStoreServerChange`, …) and the
   /// changed keys (`NSUbiquitousKeyValueStoreChangedKeysKey`), in the order posted.
   public struct Entry: Equatable, Sendable {

@@ -1,13 +1,13 @@
 import Foundation
 public import ObservableDefaultsCore
+import Synchronization
 
 /// A backend that forwards to another and records each save: the writes a store makes (a store
 /// that writes back what is already stored, or saves on every launch, shows up here).
-public final class CountingCloudBackend: CloudBackend, @unchecked Sendable {
+public final class CountingCloudBackend: CloudBackend, Sendable {
   /// The backend every call goes to.
   public let base: any CloudBackend
-  private let lock = NSLock()
-  private var saved: [[PropertyListKey: CloudRecord]] = []
+  private let saved = Mutex<[[PropertyListKey: CloudRecord]]>([])
 
   /// A backend forwarding to `base`.
   public init(_ base: any CloudBackend) {
@@ -15,17 +15,17 @@ public final class CountingCloudBackend: CloudBackend, @unchecked Sendable {
   }
 
   /// The number of `save(_:)` calls so far.
-  public var saveCount: Int { lock.withLock { saved.count } }
+  public var saveCount: Int { saved.withLock { $0.count } }
 
   /// The keys of every save so far, oldest first.
-  public var savedKeys: [Set<PropertyListKey>] { lock.withLock { saved.map { Set($0.keys) } } }
+  public var savedKeys: [Set<PropertyListKey>] { saved.withLock { $0.map { Set($0.keys) } } }
 
   /// The base backend's records.
   public func load() throws -> CloudRecordBatch { try base.load() }
 
   /// Records the save, then saves to the base backend.
   public func save(_ records: [PropertyListKey: CloudRecord]) throws {
-    lock.withLock { saved.append(records) }
+    saved.withLock { $0.append(records) }
     try base.save(records)
   }
 

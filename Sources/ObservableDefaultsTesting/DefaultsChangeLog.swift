@@ -1,5 +1,6 @@
 import Foundation
 public import ObservableDefaultsCore
+import Synchronization
 
 /// Collects the changes an observer of a store is told about, from any thread.
 ///
@@ -9,9 +10,8 @@ public import ObservableDefaultsCore
 /// // … another process writes the suite …
 /// #expect(await poll { log.all == [DefaultsChange(keys: ["name"], origin: .otherProcess)] })
 /// ```
-public final class DefaultsChangeLog: @unchecked Sendable {
-  private let lock = NSLock()
-  private var changes: [DefaultsChange] = []
+public final class DefaultsChangeLog: Sendable {
+  private let changes = Mutex<[DefaultsChange]>([])
 
   /// An empty log.
   public init() {}
@@ -19,12 +19,12 @@ public final class DefaultsChangeLog: @unchecked Sendable {
   /// A handler for `observe(_:)` of a `PropertyListDefaults` or an `NSUbiquitousKeyValueStore`
   /// that records into this log.
   public var handler: @Sendable (DefaultsChange) -> Void {
-    { [self] change in lock.withLock { changes.append(change) } }
+    { [self] change in changes.withLock { $0.append(change) } }
   }
 
   /// Every recorded change, oldest first.
   public var all: [DefaultsChange] {
-    lock.withLock { changes }
+    changes.withLock { $0 }
   }
 
   /// The recorded changes of one origin, oldest first.

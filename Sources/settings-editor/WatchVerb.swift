@@ -34,6 +34,7 @@ enum WatchVerb {
 
 /// Remembers the values of a suite and prints each change against them.
 private final class ChangePrinter: @unchecked Sendable {
+  // Sendable: `values`, guarded by `lock`, holds property-list values (`Any`).
   private let defaults: PropertyListDefaults
   private let key: String?
   private let suite: String

@@ -46,7 +46,7 @@ import Testing
       #expect(throws: PropertyListError.self) {
         try FileContents.read(descriptor: descriptor, shownAs: url, maximumSize: 3)
       }
-      let opened = try FileDescriptor.open(Array(folder.url.path.utf8), [.readOnly, .folder])
+      let opened = try FileDescriptor.open(Array(folder.url.path.utf8), [.readOnly, .directory])
       defer { opened.close() }
       #expect(throws: PropertyListError.self) {
         try FileContents.read(descriptor: opened, shownAs: folder.url)

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Every system call of the core is made in `Sources/ObservableDefaultsCore/System/` (`Errno`,
-/// `FileDescriptor`, `FileStatus`, `FileSystem`, `Inotify`, `SystemClock`, `SystemMemory`): the
+/// `FileDescriptor`, `Stat`, `FileSystem`, `Inotify`, `SystemClock`, `SystemMemory`): the
 /// rest of the core, and the umbrella module `Sources/ObservableDefaults` (its published schema
 /// folders included), call those wrappers, so how a call is made again after `EINTR`, how its
 /// error becomes a message and which flags every descriptor gets are decided once.

@@ -74,8 +74,8 @@ import Testing
     #expect(EtcdSaveTransaction.groups(entries(3, bytes: 400_000)).map(\.count) == [2, 1])
   }
 
-  @Test func oneSaveOfManyKeysLandsInOneRevisionAndLargeValuesFit() throws {
-    let cluster = try EtcdTestCluster.shared.get()
+  @Test func oneSaveOfManyKeysLandsInOneRevisionAndLargeValuesFit() async throws {
+    let cluster = try await EtcdTestCluster.shared()
     let configuration = EtcdConfiguration(
       endpoints: cluster.endpoints, root: freshEtcdRoot(), container: "limits")
     let backend = try EtcdCloudBackend(configuration: configuration)
@@ -106,8 +106,8 @@ import Testing
     #expect(backend.syncStatus.pendingCount == 0)
   }
 
-  @Test func theCursorIsTheHighestRevisionUnderThePrefixNotTheClusters() throws {
-    let cluster = try EtcdTestCluster.shared.get()
+  @Test func theCursorIsTheHighestRevisionUnderThePrefixNotTheClusters() async throws {
+    let cluster = try await EtcdTestCluster.shared()
     let mine = try EtcdCloudBackend(
       configuration: EtcdConfiguration(
         endpoints: cluster.endpoints, root: freshEtcdRoot(), container: "cursor"))

@@ -9,10 +9,10 @@ import Testing
 @Suite struct EtcdConformanceTests {
   /// Devices of one container under a fresh key root (journals in memory).
   struct Container: CloudTestContainer {
+    let cluster: EtcdTestCluster
     let root = freshEtcdRoot()
     func device(account: String) throws -> any CloudBackend {
-      let cluster = try EtcdTestCluster.shared.get()
-      return try EtcdCloudBackend(
+      try EtcdCloudBackend(
         configuration: EtcdConfiguration(
           endpoints: cluster.endpoints, root: root, container: "tests", account: account))
     }
@@ -20,6 +20,8 @@ import Testing
 
   @Test(arguments: CloudBackendConformance.Check.allCases)
   func etcd(_ check: CloudBackendConformance.Check) async throws {
-    try await CloudBackendConformance { run in try await run(Container()) }.run(check)
+    let cluster = try await EtcdTestCluster.shared()
+    try await CloudBackendConformance { run in try await run(Container(cluster: cluster)) }.run(
+      check)
   }
 }

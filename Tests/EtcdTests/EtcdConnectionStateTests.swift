@@ -26,7 +26,7 @@ import Testing
   }
 
   @Test func aDeviceThatWritesNothingSeesItsStoppedClusterGoOfflineAndComeBack() async throws {
-    let cluster = try EtcdTestCluster(size: 3)
+    let cluster = try await EtcdTestCluster.started(size: 3)
     defer { cluster.remove() }
     let store = try syncedStore(cluster, requestTimeout: 1, heartbeatInterval: 1)
 
@@ -46,7 +46,7 @@ import Testing
   /// (2 s + 5 s here), and says nothing else while no member runs (a reply received before the
   /// kill does not undo it).
   @Test func everyMemberKilledIsOfflineAtTheFirstFailedExchange() async throws {
-    let cluster = try EtcdTestCluster(size: 3)
+    let cluster = try await EtcdTestCluster.started(size: 3)
     defer { cluster.remove() }
     let store = try syncedStore(cluster, requestTimeout: 5, heartbeatInterval: 2)
 

@@ -15,10 +15,10 @@ import Testing
   /// row of `fault`.
   func runFault(
     _ fault: String, writes count: Int = 1, sourceLocation: SourceLocation = #_sourceLocation,
-    bench makeBench: () throws -> EtcdFaultBench = { try EtcdFaultBench() },
+    bench makeBench: () async throws -> EtcdFaultBench = { try await EtcdFaultBench.started() },
     inject: (EtcdFaultBench) throws -> Void, heal: (EtcdFaultBench) throws -> Void
   ) async throws {
-    let bench = try makeBench()
+    let bench = try await makeBench()
     bench.write("v0", forKey: "before")
     bench.writer.synchronize()
     // The long mode's random timings (``SyncFaultSoak``); none in the short mode.
@@ -81,7 +81,7 @@ import Testing
     defer { namespace.remove() }
     try await runFault(
       "the device partitioned from its cluster (network namespace)",
-      bench: { try EtcdFaultBench(namespace: namespace) },
+      bench: { try await EtcdFaultBench.started(namespace: namespace) },
       inject: { _ in try namespace.partition(true) },
       heal: { _ in try namespace.partition(false) })
   }
@@ -132,7 +132,7 @@ import Testing
   /// the next launch. Launched again while still offline it keeps it; launched once the cluster
   /// is back, it sends it without writing again.
   @Test func aProgramExitingWithWritesUnsentThenRestartedWhileOffline() async throws {
-    let bench = try EtcdFaultBench(size: 1, container: "defaults-probe")
+    let bench = try await EtcdFaultBench.started(size: 1, container: "defaults-probe")
     let program = bench.environment(device: "program")
     func probe(_ arguments: [String]) throws -> ChildProcess.Result {
       try DefaultsProbe.run(arguments, environment: program)
@@ -149,7 +149,7 @@ import Testing
     let restarted = try probe(["default-cloud-get", "offline"])
     #expect(restarted.output.hasSuffix("\n2\n"))
     try bench.cluster.start(bench.cluster.members[0])
-    try bench.cluster.waitUntilHealthy()
+    try await bench.cluster.waitUntilHealthy()
     let back = try probe(["default-cloud-get", "offline"])
     #expect(back.error == "")
     let readerHasIt = await poll(within: .seconds(20)) {
@@ -174,7 +174,7 @@ import Testing
   /// nothing, so the first load waits for the request timeout, 3 s) does not block the first
   /// read: it answers from the journal at once.
   @Test func launchingWhileNoMemberAnswersDoesNotBlockTheFirstRead() async throws {
-    let bench = try EtcdFaultBench(size: 1, container: "defaults-probe")
+    let bench = try await EtcdFaultBench.started(size: 1, container: "defaults-probe")
     let program = bench.environment(device: "program")
     #expect(
       try DefaultsProbe.run(["default-cloud-set", "k", "journaled"], environment: program).output
@@ -199,8 +199,8 @@ import Testing
   /// A bench whose cluster has authentication on: `root`, and a role `account` that may read
   /// and write the account's prefix, held by `alice` (the reader) and by `writer` when
   /// `writerExists`.
-  static func authenticatedBench(writerExists: Bool) throws -> EtcdFaultBench {
-    try EtcdFaultBench(
+  static func authenticatedBench(writerExists: Bool) async throws -> EtcdFaultBench {
+    try await EtcdFaultBench.started(
       size: 1,
       users: (
         EtcdCredentials(user: "writer", password: "writer-secret"),
@@ -223,13 +223,12 @@ import Testing
       + " && \(etcdctl) user grant-role writer account"
   }
 
-  /// The `etcdctl` command of `bench`'s cluster, as `root`, waiting up to 60 s for an answer:
-  /// `etcdctl` authenticates `root` (a bcrypt check in etcd) before its command, and with the
-  /// machine loaded (load average about 35) that took longer than its default 5 s in 6 of 30
-  /// runs of the long mode ("context deadline exceeded"), failing the fault's injection.
+  /// The `etcdctl` command of `bench`'s cluster, as `root` (waiting as long as
+  /// ``EtcdTestCluster/etcdctl(_:)`` does: `etcdctl` authenticates `root`, a bcrypt check in
+  /// etcd, before its command, and with the machine loaded that took longer than its default 5 s
+  /// in 6 of 30 runs of the long mode, failing the fault's injection).
   static func rootEtcdctl(_ bench: EtcdFaultBench) -> String {
-    "ETCDCTL_API=3 etcdctl --command-timeout=60s --endpoints=\(bench.cluster.endpoints[0])"
-      + " --user=root:root-secret"
+    EtcdTestCluster.etcdctl([bench.cluster.endpoints[0]]) + " --user=root:root-secret"
   }
 
   /// The writer's user does not exist when it starts: its first load is refused; the user is
@@ -237,7 +236,7 @@ import Testing
   @Test func credentialsRefusedAtLaunch() async throws {
     try await runFault(
       "credentials refused at launch, then accepted",
-      bench: { try Self.authenticatedBench(writerExists: false) },
+      bench: { try await Self.authenticatedBench(writerExists: false) },
       inject: { _ in }, heal: { bench in try Self.shell(Self.addWriter(Self.rootEtcdctl(bench))) })
   }
 
@@ -245,7 +244,7 @@ import Testing
   @Test func credentialsRefusedLater() async throws {
     try await runFault(
       "a permission revoked while running, then granted again",
-      bench: { try Self.authenticatedBench(writerExists: true) },
+      bench: { try await Self.authenticatedBench(writerExists: true) },
       inject: { bench in
         try Self.shell("\(Self.rootEtcdctl(bench)) user revoke-role writer account")
       },

@@ -24,7 +24,7 @@ import Testing
   }
 
   @Test func leaderKilledDuringAWriteLoopLosesNoWriteAndDuplicatesNoEvent() async throws {
-    let cluster = try EtcdTestCluster(size: 3)
+    let cluster = try await EtcdTestCluster.started(size: 3)
     defer { cluster.remove() }
     var leader: EtcdTestCluster.Member?
     #expect(
@@ -59,7 +59,7 @@ import Testing
   }
 
   @Test func compactionDuringADisconnectGivesOneChangeNamingOnlyChangedKeys() async throws {
-    let cluster = try EtcdTestCluster(size: 3)
+    let cluster = try await EtcdTestCluster.started(size: 3)
     defer { cluster.remove() }
     let (first, second, third) = (cluster.members[0], cluster.members[1], cluster.members[2])
     let root = freshEtcdRoot()
@@ -86,7 +86,7 @@ import Testing
   }
 
   @Test func quorumLostThenRegainedDeliversThePendingWrites() async throws {
-    let cluster = try EtcdTestCluster(size: 3)
+    let cluster = try await EtcdTestCluster.started(size: 3)
     defer { cluster.remove() }
     let root = freshEtcdRoot()
     let device = try EtcdCloudBackend(
@@ -117,7 +117,7 @@ import Testing
   /// environment: online, then offline (the write stays in the journal), then online again after
   /// the restart (the write is pushed).
   @Test func aWriteMadeOfflineIsPushedByTheRestartedDevice() async throws {
-    let cluster = try EtcdTestCluster(size: 1)
+    let cluster = try await EtcdTestCluster.started(size: 1)
     defer { cluster.remove() }
     try await withTemporaryFolder { folder in
       let root = freshEtcdRoot()
@@ -135,7 +135,7 @@ import Testing
         ["default-cloud-set", "offline", "2"], environment: environment)
       #expect(offline.output == "etcd offline, 1 pending\n")
       try cluster.start(cluster.members[0])
-      try cluster.waitUntilHealthy()
+      try await cluster.waitUntilHealthy()
       let restarted = try DefaultsProbe.run(
         ["default-cloud-get", "offline"], environment: environment)
       #expect(restarted.output == "etcd synced\n2\n")

@@ -11,7 +11,7 @@ import Testing
 /// account's other keys still sync.
 @Suite struct EtcdHostileRecordTests {
   @Test func plantedRecordsAreSkippedAndTheAccountStillSyncs() async throws {
-    let cluster = try EtcdTestCluster.shared.get()
+    let cluster = try await EtcdTestCluster.shared()
     let root = freshEtcdRoot()
     func device() throws -> NSUbiquitousKeyValueStore {
       NSUbiquitousKeyValueStore(

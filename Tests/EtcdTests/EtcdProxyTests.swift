@@ -8,20 +8,28 @@ import Testing
 /// Issue 20: the environment's proxy variables never redirect etcd traffic; only the
 /// configuration's `proxy` does. Each device is a `defaults-probe` run (libcurl reads the variables
 /// from its own process's environment, which tests must not change) against two fake servers:
-/// a member and a would-be proxy, both answering every request with an empty range.
+/// a member and a would-be proxy, both answering every request with an empty range and every
+/// watch with a watch that waits for events, as a member of an empty account does: then every
+/// exchange of the device succeeds, and it is `synced` whatever the timing (a watch answered with
+/// a range failed and was made again every few milliseconds, and a failure noted while the
+/// device's load ran made the load prove nothing: `etcd connected` under load).
 @Suite struct EtcdProxyTests {
   /// A range reply with no keys, as a member sends for an empty account.
   private static let emptyRange =
     "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 37\r\n\r\n"
     + #"{"header":{"revision":"7"},"count":0}"#
+  /// A watch's first line, as a member sends it once the watch is created; no event follows.
+  private static let createdWatch =
+    "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+    + "36\r\n" + #"{"result":{"header":{"revision":"7"},"created":true}}"# + "\n\r\n"
 
   /// Runs one `default-cloud-get` device with `environment` and returns its output and the
   /// requests each server received.
   private func sync(_ environment: (_ member: String, _ proxy: String) -> [String: String])
     async throws -> (output: String, member: Int, proxy: Int)
   {
-    let member = try FakeHTTPServer(reply: Self.emptyRange)
-    let proxy = try FakeHTTPServer(reply: Self.emptyRange)
+    let member = try FakeHTTPServer(reply: Self.emptyRange, watchStream: Self.createdWatch)
+    let proxy = try FakeHTTPServer(reply: Self.emptyRange, watchStream: Self.createdWatch)
     defer {
       member.stop()
       proxy.stop()

@@ -137,10 +137,10 @@ final class LineLog: @unchecked Sendable {
 /// A member whose reply exceeds the client's bounds is treated as failed, and the next member
 /// answers.
 @Suite struct EtcdReplyBoundTests {
-  func rangeThroughFake(_ reply: String) throws -> (EtcdRangeResponse, Int, String) {
+  func rangeThroughFake(_ reply: String) async throws -> (EtcdRangeResponse, Int, String) {
     let fake = try FakeHTTPServer(reply: reply)
     defer { fake.stop() }
-    let cluster = try EtcdTestCluster.shared.get()
+    let cluster = try await EtcdTestCluster.shared()
     let client = EtcdClient(
       endpoints: [fake.endpoint] + cluster.endpoints, credentials: nil, tls: CloudTLSFiles(),
       requestTimeout: 10, connectTimeout: 1)
@@ -150,21 +150,21 @@ final class LineLog: @unchecked Sendable {
     return (response, fake.requestCount, client.currentEndpoint)
   }
 
-  @Test func aReplyWithMoreKeysThanTheBoundGoesToTheNextMember() throws {
+  @Test func aReplyWithMoreKeysThanTheBoundGoesToTheNextMember() async throws {
     let body = #"{"header":{"revision":"7"},"kvs":[],"more":true}"#
-    let (response, fakeRequests, answered) = try rangeThroughFake(
+    let (response, fakeRequests, answered) = try await rangeThroughFake(
       "HTTP/1.1 200 OK\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
     #expect(response.more != true)
     #expect(fakeRequests == 1)
-    #expect(answered == (try EtcdTestCluster.shared.get().endpoints[0]))
+    #expect(answered == (try await EtcdTestCluster.shared().endpoints[0]))
   }
 
-  @Test func aReplyLargerThan16MiBGoesToTheNextMember() throws {
+  @Test func aReplyLargerThan16MiBGoesToTheNextMember() async throws {
     let body = #"{"kvs":[""# + String(repeating: "A", count: EtcdClient.maximumReplyBytes) + "\"}]}"
-    let (_, fakeRequests, answered) = try rangeThroughFake(
+    let (_, fakeRequests, answered) = try await rangeThroughFake(
       "HTTP/1.1 200 OK\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
     #expect(fakeRequests == 1)
-    #expect(answered == (try EtcdTestCluster.shared.get().endpoints[0]))
+    #expect(answered == (try await EtcdTestCluster.shared().endpoints[0]))
   }
 
   @Test func aMemberAloneWithAnOversizedReplyFailsNamingTheBound() throws {

@@ -31,9 +31,9 @@ import Testing
   /// allowed to read and write only its own account's prefix of container `app` under root
   /// `secure` (the commands of "Deploying etcd" in the DocC article *Choosing and deploying a
   /// sync engine*).
-  func clusterWithAccounts(extraArguments: [String] = []) throws -> EtcdTestCluster {
-    let cluster = try EtcdTestCluster(size: 1, extraArguments: extraArguments)
-    let etcdctl = "ETCDCTL_API=3 etcdctl --endpoints=\(cluster.endpoints[0])"
+  func clusterWithAccounts(extraArguments: [String] = []) async throws -> EtcdTestCluster {
+    let cluster = try await EtcdTestCluster.started(size: 1, extraArguments: extraArguments)
+    let etcdctl = EtcdTestCluster.etcdctl([cluster.endpoints[0]])
     var script =
       "\(etcdctl) user add root --new-user-password=root-secret && \(etcdctl) user grant-role root root"
     for account in ["alice", "bob"] {
@@ -64,8 +64,8 @@ import Testing
     CloudRecord(value: value, timestamp: CloudTimestamp(time: 1, counter: 0, device: "d"))
   }
 
-  @Test func twoAccountsAreIsolatedByRoles() throws {
-    let cluster = try clusterWithAccounts()
+  @Test func twoAccountsAreIsolatedByRoles() async throws {
+    let cluster = try await clusterWithAccounts()
     defer { cluster.remove() }
     let alice = try device(cluster, account: "alice", user: "alice", password: "alice-secret")
     let bob = try device(cluster, account: "bob", user: "bob", password: "bob-secret")
@@ -88,8 +88,8 @@ import Testing
     #expect(!"\(readError) \(writeError) \(intruder.syncStatus)".contains("alice-secret"))
   }
 
-  @Test func aWrongPasswordIsAnAuthenticationErrorThatDoesNotShowIt() throws {
-    let cluster = try clusterWithAccounts()
+  @Test func aWrongPasswordIsAnAuthenticationErrorThatDoesNotShowIt() async throws {
+    let cluster = try await clusterWithAccounts()
     defer { cluster.remove() }
     let wrong = try device(cluster, account: "alice", user: "alice", password: "not-the-password")
     let error = try #require(throws: EtcdError.self) { try wrong.load() }
@@ -102,7 +102,7 @@ import Testing
 
   @Test func anExpiredTokenIsRenewed() async throws {
     // Simple tokens expire after --auth-token-ttl seconds without use.
-    let cluster = try clusterWithAccounts(extraArguments: ["--auth-token-ttl", "1"])
+    let cluster = try await clusterWithAccounts(extraArguments: ["--auth-token-ttl", "1"])
     defer { cluster.remove() }
     // Without heartbeats: one every 2 s would find the token expired too and renew it.
     let alice = try device(
@@ -132,13 +132,13 @@ import Testing
         openssl x509 -req -in client.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out client.pem -days 1
         """, in: folder.url)
       let path = { (name: String) in folder.file(name).path }
-      let cluster = try EtcdTestCluster(
+      let cluster = try await EtcdTestCluster.started(
         size: 1, tls: (certificate: path("server.pem"), key: path("server.key"), ca: path("ca.pem"))
       )
       defer { cluster.remove() }
       let tls = CloudTLSFiles(
         caFile: path("ca.pem"), certificateFile: path("client.pem"), keyFile: path("client.key"))
-      try cluster.waitUntilHealthy(tls: tls)
+      try await cluster.waitUntilHealthy(tls: tls)
       #expect(cluster.endpoints[0].hasPrefix("https://127.0.0.1:"))
 
       func device(_ tls: CloudTLSFiles) throws -> EtcdCloudBackend {

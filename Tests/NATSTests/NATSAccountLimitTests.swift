@@ -9,9 +9,9 @@ import Testing
 /// tenant's room whole. On one server whose store holds both accounts' limits (nats-server
 /// refuses to start JetStream otherwise).
 @Suite struct NATSAccountLimitTests {
-  @Test func anAccountMakingBucketsUntilItIsFullLeavesTheOtherAccountsRoom() throws {
+  @Test func anAccountMakingBucketsUntilItIsFullLeavesTheOtherAccountsRoom() async throws {
     // 8 MiB per account: 3 buckets of 2.5 MiB each.
-    let server = try NATSTestCluster(
+    let server = try await NATSTestCluster.started(
       .init(size: 1, accountStorage: "8MB", serverStorage: "32MB"))
     func device(_ user: NATSTestCluster.User, _ container: String) throws -> NATSCloudBackend {
       try NATSCloudBackend(configuration: server.configuration(container: container, user: user))

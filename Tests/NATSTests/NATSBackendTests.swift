@@ -38,8 +38,8 @@ import Testing
         != NATSKeyLayout(container: "a", account: "b-c").bucket)
   }
 
-  @Test func aWriteAfterAnotherDevicesWriteIsRefusedAndTheSaveMergesAgain() throws {
-    let cluster = try NATSTestCluster.shared.get()
+  @Test func aWriteAfterAnotherDevicesWriteIsRefusedAndTheSaveMergesAgain() async throws {
+    let cluster = try await NATSTestCluster.shared()
     let configuration = cluster.configuration(container: freshNATSContainer())
     let device = try NATSCloudBackend(configuration: configuration)
     try device.save(["k": record("first", at: 5)])
@@ -67,8 +67,8 @@ import Testing
     #expect(try mirror.contents(within: 5).revision == read.revision + 2)
   }
 
-  @Test func aDevicesCopyTakesAKeyOfAnotherDevicesSaveWithoutWaitingForTheRestOfIt() throws {
-    let cluster = try NATSTestCluster.shared.get()
+  @Test func aDevicesCopyTakesAKeyOfAnotherDevicesSaveWithoutWaitingForTheRestOfIt() async throws {
+    let cluster = try await NATSTestCluster.shared()
     let configuration = cluster.configuration(container: freshNATSContainer())
     let device = try NATSCloudBackend(configuration: configuration)
     try device.save(["k": record("first", at: 5)])
@@ -89,7 +89,7 @@ import Testing
   }
 
   @Test func twoDevicesRacingOnOneKeyTheLaterTimestampWinsOnEveryServer() async throws {
-    let cluster = try NATSTestCluster.shared.get()
+    let cluster = try await NATSTestCluster.shared()
     let container = freshNATSContainer()
     let devices = try cluster.servers.map { server in
       try NATSCloudBackend(
@@ -116,8 +116,8 @@ import Testing
     #expect(failures.withLock { $0 } == [])
   }
 
-  @Test func twoDevicesOnTwoServersCannotFillTheContainerPastTheQuotaTogether() throws {
-    let cluster = try NATSTestCluster.shared.get()
+  @Test func twoDevicesOnTwoServersCannotFillTheContainerPastTheQuotaTogether() async throws {
+    let cluster = try await NATSTestCluster.shared()
     let container = freshNATSContainer()
     let devices = try cluster.servers.prefix(2).map { server in
       try NATSCloudBackend(
@@ -148,7 +148,7 @@ import Testing
   }
 
   @Test func aMalformedRecordPlantedInTheBucketIsSkippedAndTheRestSyncs() async throws {
-    let cluster = try NATSTestCluster.shared.get()
+    let cluster = try await NATSTestCluster.shared()
     let configuration = cluster.configuration(container: freshNATSContainer())
     let layout = NATSKeyLayout(container: configuration.container, account: "default")
     let reported = Mutex<[Diagnostic]>([])
@@ -207,8 +207,8 @@ import Testing
     #expect(mine.contains(prefix + "bad: not an ObservableDefaults record (12 bytes)"))
   }
 
-  @Test func aBucketTheServerFindsFullRefusesKeysAsAQuotaViolation() throws {
-    let cluster = try NATSTestCluster.shared.get()
+  @Test func aBucketTheServerFindsFullRefusesKeysAsAQuotaViolation() async throws {
+    let cluster = try await NATSTestCluster.shared()
     let configuration = cluster.configuration(container: freshNATSContainer())
     let layout = NATSKeyLayout(container: configuration.container, account: "default")
     // An operator made the bucket with a 64 KiB limit: the server refuses what the quota allows.

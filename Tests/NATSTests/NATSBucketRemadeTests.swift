@@ -16,8 +16,8 @@ import Testing
   let configuration: NATSConfiguration
   let operatorClient: NATSTestClient
 
-  init() throws {
-    let cluster = try NATSTestCluster.shared.get()
+  init() async throws {
+    let cluster = try await NATSTestCluster.shared()
     configuration = cluster.configuration(container: freshNATSContainer())
     operatorClient = try NATSTestClient(url: cluster.urls[0], user: NATSTestCluster.accountA)
   }

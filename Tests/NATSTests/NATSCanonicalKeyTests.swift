@@ -20,8 +20,8 @@ import Testing
     #expect(NATSKeyLayout.storeKey("=00") == "\u{0}", "a NUL in a store key encodes so")
   }
 
-  @Test func anotherClientsRecordUnderANonCanonicalKeyIsRefusedAndOverridesNothing() throws {
-    let cluster = try NATSTestCluster.shared.get()
+  @Test func anotherClientsRecordUnderANonCanonicalKeyIsRefusedAndOverridesNothing() async throws {
+    let cluster = try await NATSTestCluster.shared()
     let configuration = cluster.configuration(container: freshNATSContainer())
     let layout = NATSKeyLayout(container: configuration.container, account: "default")
     let reported = Mutex<[String]>([])

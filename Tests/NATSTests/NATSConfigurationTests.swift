@@ -142,8 +142,8 @@ import Testing
     }
   }
 
-  @Test func aWrongPasswordIsRefusedWithoutShowingIt() throws {
-    let cluster = try NATSTestCluster.shared.get()
+  @Test func aWrongPasswordIsRefusedWithoutShowingIt() async throws {
+    let cluster = try await NATSTestCluster.shared()
     var configuration = cluster.configuration(container: freshNATSContainer())
     configuration.credentials = .user(NATSTestCluster.accountA.name, password: "wrong-pass-4471")
     configuration.servers = ["nats://alice:url-secret-99@" + cluster.urls[0].dropFirst(7)]
@@ -191,8 +191,8 @@ import Testing
     }
   }
 
-  @Test func theStatusNamesTheServerInUseAndTheAccount() throws {
-    let cluster = try NATSTestCluster.shared.get()
+  @Test func theStatusNamesTheServerInUseAndTheAccount() async throws {
+    let cluster = try await NATSTestCluster.shared()
     let device = try NATSCloudBackend(
       configuration: cluster.configuration(container: freshNATSContainer(), account: "alice"))
     _ = try device.load()

@@ -9,16 +9,18 @@ import Testing
 @Suite struct NATSConformanceTests {
   /// Devices of one fresh container.
   struct Container: CloudTestContainer {
+    let cluster: NATSTestCluster
     let name = freshNATSContainer()
     func device(account: String) throws -> any CloudBackend {
-      let cluster = try NATSTestCluster.shared.get()
-      return try NATSCloudBackend(
+      try NATSCloudBackend(
         configuration: cluster.configuration(container: name, account: account))
     }
   }
 
   @Test(arguments: CloudBackendConformance.Check.allCases)
   func nats(_ check: CloudBackendConformance.Check) async throws {
-    try await CloudBackendConformance { run in try await run(Container()) }.run(check)
+    let cluster = try await NATSTestCluster.shared()
+    try await CloudBackendConformance { run in try await run(Container(cluster: cluster)) }.run(
+      check)
   }
 }

@@ -11,7 +11,7 @@ import Testing
 /// server answers.
 @Suite struct NATSConnectionStateTests {
   @Test func aDeviceThatWritesNothingSeesItsStoppedServersGoOfflineAndComeBack() async throws {
-    let cluster = try NATSTestCluster()
+    let cluster = try await NATSTestCluster.started()
     defer { cluster.remove() }
     let (device, store) = try syncedDevice(on: cluster)
     #expect(store.syncStatus.summary == "synced")
@@ -43,7 +43,7 @@ import Testing
     var options = NATSTestCluster.Options()
     (options.size, options.accountStorage, options.serverStorage) = (1, "64MB", "256MB")
     (options.namespace, options.host) = (namespace, namespace.serverAddress)
-    let cluster = try NATSTestCluster(options)
+    let cluster = try await NATSTestCluster.started(options)
     defer { cluster.remove() }
     let (device, store) = try syncedDevice(on: cluster)
 
@@ -112,13 +112,13 @@ import Testing
         servers: ["nats://127.0.0.1:\(ports[0])"], container: freshNATSContainer(),
         credentials: try .nkey(pair.publicKey, seedFile: pair.seedFile.path), replicas: 1,
         requestTimeout: 1)
-      var refusing = atLaunch ? try NATSTestCluster(options) : nil
+      var refusing = atLaunch ? try await NATSTestCluster.started(options) : nil
       defer { refusing?.remove() }
       let device = try NATSCloudBackend(configuration: configuration)
       let store = NSUbiquitousKeyValueStore(backend: device)
       store.set("written while refused", forKey: "k")
 
-      if refusing == nil { refusing = try NATSTestCluster(options) }
+      if refusing == nil { refusing = try await NATSTestCluster.started(options) }
       #expect(await poll(within: .seconds(30)) { store.syncStatus.summary == "refused, 1 pending" })
       let toldDuring = store.syncStatus.summary
       #expect(
@@ -130,7 +130,7 @@ import Testing
       await SyncFaultSoak.hold(upTo: .seconds(5))
       refusing?.remove()
       options.nkeyUsersOfA = [pair.publicKey]
-      let accepting = try NATSTestCluster(options)
+      let accepting = try await NATSTestCluster.started(options)
       defer { accepting.remove() }
       #expect(await poll(within: .seconds(60)) { store.syncStatus.summary == "synced" })
       configuration.credentials = NATSTestCluster.accountA.credentials

@@ -16,7 +16,7 @@ import Testing
       let trust = try NATSOperatorMode(folder: folder.url)
       var options = NATSTestCluster.Options()
       (options.size, options.serverStorage, options.operatorMode) = (1, "128MB", trust)
-      let server = try NATSTestCluster(options)
+      let server = try await NATSTestCluster.started(options)
       defer { server.remove() }
       let container = freshNATSContainer()
       func device(_ user: NATSOperatorMode.User, state: String) throws -> NATSCloudBackend {

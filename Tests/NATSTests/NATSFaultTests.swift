@@ -12,7 +12,7 @@ import Testing
   @Test func aServerKilledWithSignal9TheDeviceContinuesOnAnotherNothingLostOrTwice()
     async throws
   {
-    let cluster = try NATSTestCluster()
+    let cluster = try await NATSTestCluster.started()
     defer { cluster.remove() }
     // A new leader of the bucket's stream takes 4–9 s to elect (nats-server's Raft election
     // timeout) when the killed server led it: the devices wait that long instead of failing.
@@ -41,7 +41,7 @@ import Testing
     let toldDuring = writer.syncStatus.summary
     await SyncFaultSoak.hold(upTo: .seconds(5))
     try killed.start()
-    try cluster.waitUntilReady([killed])
+    try await cluster.waitUntilReady([killed])
     for index in 10..<20 { try writer.save(["k\(index)": record(index)]) }
     #expect(await poll(within: .seconds(30)) { delivered.withLock { $0 }.count >= 20 })
     #expect(delivered.withLock { $0 }.sorted() == (0..<20).map { "k\($0)" }.sorted())
@@ -56,7 +56,7 @@ import Testing
   }
 
   @Test func quorumLostThenRegainedDeliversThePendingWrites() async throws {
-    let cluster = try NATSTestCluster()
+    let cluster = try await NATSTestCluster.started()
     defer { cluster.remove() }
     // The test cluster's request timeout (5 s): with 1 s every try after the quorum's return could
     // time out on a busy machine before JetStream acknowledged it (a full run failed so, with
@@ -83,7 +83,7 @@ import Testing
     #expect(store.string(forKey: "k3") == "v3")
     await SyncFaultSoak.hold(upTo: .seconds(5))
     for server in lost { try server.start() }
-    try cluster.waitUntilReady(lost)
+    try await cluster.waitUntilReady(lost)
     // No write and no synchronize() after the quorum is back: the pending writes go by themselves
     // (a try at most every 10 s; the bucket's new leader may take 4–9 s to elect, more when the
     // machine is loaded).
@@ -108,7 +108,7 @@ import Testing
   }
 
   @Test func theStreamsLeaderMovingTwiceLosesNoWriteAndDeliversNoneTwice() async throws {
-    let cluster = try NATSTestCluster.shared.get()
+    let cluster = try await NATSTestCluster.shared()
     let configuration = cluster.configuration(container: freshNATSContainer())
     let writer = try NATSCloudBackend(configuration: configuration)
     let reader = try NATSCloudBackend(configuration: configuration)

@@ -58,10 +58,15 @@ import Testing
         return options
       }
       // JetStream's meta group spans both clusters: neither is ready before the other started.
-      async let startingEast = Task.detached { Result { try NATSTestCluster(options("east")) } }
-        .value
-      async let startingWest = Task.detached { Result { try NATSTestCluster(options("west")) } }
-        .value
+      func starting(_ name: String) async -> Result<NATSTestCluster, any Error> {
+        do {
+          return .success(try await NATSTestCluster.started(options(name)))
+        } catch {
+          return .failure(error)
+        }
+      }
+      async let startingEast = starting("east")
+      async let startingWest = starting("west")
       let started = await [startingEast, startingWest]
       if case .success(let east) = started[0], case .success(let west) = started[1] {
         return (east, west)

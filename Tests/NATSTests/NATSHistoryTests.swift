@@ -14,7 +14,7 @@ import Testing
   }
 
   @Test func aDeviceAwayPastTheHistoryGetsEachKeysLatestRecordOnce() async throws {
-    let cluster = try NATSTestCluster.shared.get()
+    let cluster = try await NATSTestCluster.shared()
     let configuration = cluster.configuration(container: freshNATSContainer())
     let writer = try NATSCloudBackend(configuration: configuration)
     try writer.save(["k": record("v0", at: 1)])

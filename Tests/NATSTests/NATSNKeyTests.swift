@@ -14,7 +14,7 @@ import Testing
       var options = NATSTestCluster.Options()
       (options.size, options.accountStorage, options.serverStorage) = (1, "64MB", "128MB")
       options.nkeyUsersOfA = [known.publicKey]
-      let server = try NATSTestCluster(options)
+      let server = try await NATSTestCluster.started(options)
       defer { server.remove() }
       let container = freshNATSContainer()
       func device(_ pair: NKeyPair) throws -> NATSCloudBackend {

@@ -11,7 +11,7 @@ import Testing
 /// with a server pushes them.
 @Suite struct NATSOfflineJournalTests {
   @Test func writesMadeOfflineSurviveARestartAndThenReachTheBucket() async throws {
-    let cluster = try NATSTestCluster.shared.get()
+    let cluster = try await NATSTestCluster.shared()
     try await withTemporaryFolder { folder in
       var online = cluster.configuration(container: freshNATSContainer())
       online.stateDirectory = folder.url
@@ -53,7 +53,7 @@ import Testing
   @Test func aDeviceRestartedWhileItsServerIsDownPushesItsJournalOnceTheServerIsBack()
     async throws
   {
-    let cluster = try NATSTestCluster.singleServer()
+    let cluster = try await NATSTestCluster.singleServer()
     defer { cluster.remove() }
     let server = cluster.servers[0]
     try await withTemporaryFolder { folder in
@@ -77,7 +77,7 @@ import Testing
       #expect(during == "offline, 10 pending")
       await SyncFaultSoak.hold(upTo: .seconds(5))
       try server.start()
-      try cluster.waitUntilReady()
+      try await cluster.waitUntilReady()
       // No write and no synchronize(): the first exchange pushes the journal.
       var expected = Dictionary(uniqueKeysWithValues: (0..<10).map { ("k\($0)", "v\($0)") })
       expected["before"] = "synced"

@@ -14,8 +14,8 @@ import Testing
   let configuration: NATSConfiguration
   let layout: NATSKeyLayout
 
-  init() throws {
-    cluster = try NATSTestCluster.shared.get()
+  init() async throws {
+    cluster = try await NATSTestCluster.shared()
     configuration = cluster.configuration(container: freshNATSContainer())
     layout = NATSKeyLayout(container: configuration.container, account: "default")
   }

@@ -17,8 +17,8 @@ import Testing
   /// B's bucket, which A has no bucket of the same name for.
   let layout: NATSKeyLayout
 
-  init() throws {
-    cluster = try NATSTestCluster.shared.get()
+  init() async throws {
+    cluster = try await NATSTestCluster.shared()
     layout = NATSKeyLayout(container: container, account: "default")
   }
 

@@ -19,12 +19,13 @@ import Testing
 
   /// One TLS server with the certificate `certificate` (`server` or `elsewhere`); `verify` asks
   /// every client for a certificate of the CA.
-  func server(verify: Bool = false, certificate: String = "server") throws -> NATSTestCluster {
+  func server(verify: Bool = false, certificate: String = "server") async throws -> NATSTestCluster
+  {
     let tls =
       ["cert_file": "\(certificate).pem", "key_file": "\(certificate).key", "ca_file": "ca.pem"]
       .map { "\($0.key): \"\(certificates.path($0.value))\"" }.sorted()
       .joined(separator: ", ") + ", timeout: 2" + (verify ? ", verify: true" : "")
-    return try NATSTestCluster(
+    return try await NATSTestCluster.started(
       .init(
         size: 1, tls: tls, clientTLS: certificates.files(client: verify),
         readinessHost: certificate == "server" ? nil : "example.com", accountStorage: "64MB",
@@ -46,8 +47,8 @@ import Testing
     refusalAtLaunch { try device(on: server, tls: tls) }
   }
 
-  @Test func aDeviceTrustingTheServersCASyncs() throws {
-    let server = try server()
+  @Test func aDeviceTrustingTheServersCASyncs() async throws {
+    let server = try await server()
     let writer = try device(on: server, tls: certificates.files())
     try writer.save([
       "theme": CloudRecord(
@@ -67,8 +68,8 @@ import Testing
       + " host): SSL handshake error: "
   }
 
-  @Test func aDeviceTrustingAnotherCAOrNoneIsRefusedForTheCertificate() throws {
-    let server = try server()
+  @Test func aDeviceTrustingAnotherCAOrNoneIsRefusedForTheCertificate() async throws {
+    let server = try await server()
     let refusals = [certificates.files(ca: "other-ca.pem"), certificates.files(ca: nil)].map {
       refusal(on: server, tls: $0)
     }
@@ -76,15 +77,15 @@ import Testing
     #expect(refusals == Array(repeating: untrusted(server) + issuer, count: 2))
   }
 
-  @Test func aCertificateOfTheCAForAnotherHostIsRefused() throws {
-    let server = try server(certificate: "elsewhere")
+  @Test func aCertificateOfTheCAForAnotherHostIsRefused() async throws {
+    let server = try await server(certificate: "elsewhere")
     #expect(
       refusal(on: server, tls: certificates.files())
         == untrusted(server) + "64:IP address mismatch:depth=0:cert=/CN=elsewhere:issuer=/CN=ca")
   }
 
-  @Test func aServerVerifyingClientsRefusesADeviceWithoutItsCertificate() throws {
-    let server = try server(verify: true)
+  @Test func aServerVerifyingClientsRefusesADeviceWithoutItsCertificate() async throws {
+    let server = try await server(verify: true)
     let url = server.urls[0].replacingOccurrences(of: "nats://", with: "tls://")
     let closed =
       "nats: connecting to \(url): TLS: the server closed the connection after the handshake, as"

@@ -23,7 +23,7 @@ import Testing
   @Test func aBucketOf3ReplicasOnASingleServerIsAnUnusableConfigurationNeverConnected()
     async throws
   {
-    let cluster = try NATSTestCluster.singleServer()
+    let cluster = try await NATSTestCluster.singleServer()
     defer { cluster.remove() }
     try await withTemporaryFolder { folder in
       var configuration = cluster.configuration(container: freshNATSContainer())
@@ -85,8 +85,8 @@ import Testing
     }
   }
 
-  @Test func aWriteTheQuotaRefusesMakesTheDeviceRefusedNamingIt() throws {
-    let cluster = try NATSTestCluster.shared.get()
+  @Test func aWriteTheQuotaRefusesMakesTheDeviceRefusedNamingIt() async throws {
+    let cluster = try await NATSTestCluster.shared()
     let device = try NATSCloudBackend(
       configuration: cluster.configuration(container: freshNATSContainer()))
     try device.save(["a": record(Data(count: 600_000))])
@@ -104,7 +104,7 @@ import Testing
   }
 
   @Test func anotherClientsRecordOverTheQuotaIsRefusedAndBlocksNoWriteOfOtherKeys() async throws {
-    let cluster = try NATSTestCluster.shared.get()
+    let cluster = try await NATSTestCluster.shared()
     let configuration = cluster.configuration(container: freshNATSContainer())
     let layout = NATSKeyLayout(container: configuration.container, account: "default")
     let first = NSUbiquitousKeyValueStore(

@@ -11,6 +11,8 @@ import Foundation
 public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMetatype>:
   @unchecked Sendable
 {
+  // Sendable: its mutable fields are touched only under `lock`, which the generated accessors
+  // take; a `Mutex` field could not be reached from their inlinable code.
   /// The Observation registrar of the object.
   public let registrar = ObservationRegistrar()
   /// Guards the object's cached values and the fields below.

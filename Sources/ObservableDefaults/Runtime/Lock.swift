@@ -6,7 +6,7 @@ public import Synchronization
 /// so every access goes through this lock. It is the standard library's `Mutex` (a futex on
 /// Linux), whose uncontended path is inlined into each getter; a `pthread_mutex_t` cost two
 /// calls per read.
-public final class _DefaultsLock: @unchecked Sendable {
+public final class _DefaultsLock: Sendable {
   @usableFromInline let mutex = Mutex<Void>(())
 
   /// Creates an unlocked lock.

@@ -44,18 +44,14 @@ public typealias DefaultsObservation = ObservationToken
 
 /// Process-unique observer ids.
 ///
-/// A class with a lock rather than a `static let` `Mutex`: on this toolchain a non-copyable
-/// global was seen locked through two different mutexes at once (ThreadSanitizer), which
-/// corrupted the ids and crashed `SuiteStorage.addObserver`.
-package final class ObserverIDs: @unchecked Sendable {
+/// A class holding an `Atomic` rather than a `static let` non-copyable global: on this toolchain
+/// a non-copyable global was seen locked through two different mutexes at once
+/// (ThreadSanitizer), which corrupted the ids and crashed `SuiteStorage.addObserver`.
+package final class ObserverIDs: Sendable {
   private static let shared = ObserverIDs()
-  private let lock = NSLock()
-  private var last: UInt64 = 0
+  private let last = Atomic<UInt64>(0)
 
   package static func next() -> UInt64 {
-    shared.lock.withLock {
-      shared.last += 1
-      return shared.last
-    }
+    shared.last.wrappingAdd(1, ordering: .relaxed).newValue
   }
 }

@@ -3,6 +3,8 @@ import Foundation
 /// The process-wide registration domain: defaults registered by `register(defaults:)` on any
 /// ``PropertyListDefaults``, read when a suite has no value for a key (as in Foundation).
 final class RegistrationDomain: @unchecked Sendable {
+  // Sendable: `values`, guarded by `lock`, holds property-list values (`Any`), which a `Mutex`
+  // cannot hand out.
   static let shared = RegistrationDomain()
 
   private let lock = NSLock()

@@ -23,14 +23,14 @@ package struct AtomicFileWriter {
     let temporary = TemporaryFileNames.make(for: target)
     let descriptor = try step("temporary file") {
       try FileDescriptor.open(
-        temporary.path, [.writeOnly, .create, .exclusive], creatingWith: 0o600)
+        temporary.path, [.writeOnly, .create, .exclusiveCreate], creatingWith: 0o600)
     }
     var succeeded = false
     defer {
       if !succeeded { FileSystem.removeFile(temporary.path) }
     }
     defer { descriptor.close() }
-    if let existing = try? FileStatus.ofFile(atPath: target.path) {
+    if let existing = try? Stat(target.path) {
       try step("permissions") { try descriptor.setPermissions(existing.permissions) }
     }
     try step("write") { try data.withUnsafeBytes { try descriptor.writeAll($0) } }
@@ -49,12 +49,12 @@ package struct AtomicFileWriter {
   /// - Throws: ``PropertyListError`` of kind `.unwritable` naming what is at `url`, or the
   ///   errors of ``write(_:)``.
   package static func writeRegularFile(_ data: Data, to url: URL) throws {
-    if let status = try? FileStatus.ofLink(atPath: url.path), status.kind != .regularFile {
+    if let status = try? Stat(url.path, followTargetSymlink: false), status.type != .regular {
       let what =
-        switch status.kind {
+        switch status.type {
         case .symbolicLink: "a symbolic link"
-        case .folder: "a folder"
-        default: FileContents.describe(status.kind)
+        case .directory: "a folder"
+        default: FileContents.describe(status.type)
         }
       throw PropertyListError(
         file: url, kind: .unwritable,

@@ -17,8 +17,8 @@ struct FileIdentity: Equatable, Sendable {
   private let modified: timespec
   private let statusChanged: timespec
 
-  init(_ status: FileStatus) {
-    device = status.device
+  init(_ status: Stat) {
+    device = status.deviceID
     inode = status.inode
     size = Int64(status.size)
     modified = status.modified
@@ -49,12 +49,12 @@ struct FileIdentity: Equatable, Sendable {
 
   /// The identity of the file open as `descriptor`, or nil when `fstat` fails.
   static func of(descriptor: FileDescriptor) -> FileIdentity? {
-    (try? descriptor.status()).map(FileIdentity.init)
+    (try? descriptor.stat()).map(FileIdentity.init)
   }
 
   /// The identity of the file at `path` (symbolic links followed), or nil when there is none.
   static func ofFile(atPath path: String) -> FileIdentity? {
-    (try? FileStatus.ofFile(atPath: path)).map(FileIdentity.init)
+    (try? Stat(path)).map(FileIdentity.init)
   }
 
   static func == (lhs: FileIdentity, rhs: FileIdentity) -> Bool {

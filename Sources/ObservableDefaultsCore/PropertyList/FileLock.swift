@@ -34,7 +34,8 @@ struct FileLock {
         descriptor = try .open(path, [.readWrite, .create, .noFollow], creatingWith: 0o600)
       } catch {
         let reason =
-          error == .symbolicLink ? "\(url.lastPathComponent) is a symbolic link" : "\(error)"
+          error == .tooManySymbolicLinkLevels
+          ? "\(url.lastPathComponent) is a symbolic link" : "\(error)"
         throw PropertyListError(file: file, kind: .unwritable, reason: "lock file: " + reason)
       }
       do {
@@ -43,8 +44,8 @@ struct FileLock {
         descriptor.close()
         throw PropertyListError(file: file, kind: .unwritable, reason: "lock: \(error)")
       }
-      if let locked = try? descriptor.status(),
-        let current = try? FileStatus.ofLink(atPath: path), locked.isSameFile(as: current)
+      if let locked = try? descriptor.stat(),
+        let current = try? Stat(path, followTargetSymlink: false), locked.isSameFile(as: current)
       {
         self.descriptor = descriptor
         return

@@ -25,8 +25,8 @@ struct ReaderLock {
     while let descriptor = try? FileDescriptor.open(path, [.readOnly, .noFollow]) {
       if descriptor.tryLockShared() {
         // A writer that released its lock removed this file: look at the path again.
-        if let locked = try? descriptor.status(),
-          let current = try? FileStatus.ofLink(atPath: path), locked.isSameFile(as: current)
+        if let locked = try? descriptor.stat(),
+          let current = try? Stat(path, followTargetSymlink: false), locked.isSameFile(as: current)
         {
           self.descriptor = descriptor
           return

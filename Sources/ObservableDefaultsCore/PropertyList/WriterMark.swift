@@ -18,7 +18,7 @@ enum WriterMark {
   /// Marks the file open as `descriptor`, whose contents are written (a failure is ignored: the
   /// change is then read as ``DefaultsChange/Writer/unknown`` or an unmarked write).
   static func attach(to descriptor: FileDescriptor) {
-    guard let status = try? descriptor.status() else { return }
+    guard let status = try? descriptor.stat() else { return }
     let reason = DefaultsChange.Writer.current == .migration ? "migration" : "write"
     let name = ProcessInfo.processInfo.processName.filter { $0 != "\n" }
     let process = ProcessInfo.processInfo.processIdentifier
@@ -34,7 +34,7 @@ enum WriterMark {
   ///   there is no file, the path names another file now, or the file system keeps no marks.
   static func writer(ofFileAt path: String, readAs identity: FileIdentity?) -> DefaultsChange.Writer
   {
-    guard let identity, let status = try? FileStatus.ofFile(atPath: path),
+    guard let identity, let status = try? Stat(path),
       FileIdentity(status) == identity
     else { return .unknown }
     let bytes: [UInt8]
@@ -42,7 +42,7 @@ enum WriterMark {
       bytes = try FileSystem.extendedAttribute(
         attribute, ofFileAt: path, maximumLength: maximumLength)
     } catch {
-      return error == .noAttribute ? .unmarkedWrite : .unknown
+      return error == .noData ? .unmarkedWrite : .unknown
     }
     let fields = String(decoding: bytes, as: UTF8.self)
       .split(separator: " ", maxSplits: 6, omittingEmptySubsequences: false)
@@ -56,7 +56,7 @@ enum WriterMark {
 
   /// `<inode> <size> <mtime seconds>.<nanoseconds>`: what tells the version marked from a later
   /// one (an edit in place changes the size or the modification time, a replacement the inode).
-  private static func stamp(of status: FileStatus) -> String {
+  private static func stamp(of status: Stat) -> String {
     "\(status.inode) \(status.size) \(status.modified.tv_sec).\(status.modified.tv_nsec)"
   }
 }

@@ -2,7 +2,8 @@
   import Glibc
 #endif
 
-/// A system call's error number (`errno`), as the wrappers of this folder throw it.
+/// A system call's error number (`errno`), as the wrappers of this folder throw it. Its
+/// constants have swift-system's names (`Errno.noSuchFileOrDirectory`, …).
 ///
 /// Its ``description`` is the C library's message (`strerror`): "Permission denied", "No such
 /// file or directory".
@@ -19,16 +20,17 @@ package struct Errno: Error, Equatable, CustomStringConvertible {
 
   /// `EINTR`: a signal interrupted the call (it is made again).
   package static let interrupted = Errno(rawValue: EINTR)
-  /// `EAGAIN`: nothing to read yet on a non-blocking descriptor, or a lock held elsewhere.
-  package static let wouldBlock = Errno(rawValue: EAGAIN)
+  /// `EWOULDBLOCK` (`EAGAIN` on Linux): nothing to read yet on a non-blocking descriptor, or a
+  /// lock held elsewhere.
+  package static let wouldBlock = Errno(rawValue: EWOULDBLOCK)
   /// `ENOENT`: no such file or folder.
-  package static let noSuchFile = Errno(rawValue: ENOENT)
+  package static let noSuchFileOrDirectory = Errno(rawValue: ENOENT)
   /// `EEXIST`: the file or folder exists.
   package static let fileExists = Errno(rawValue: EEXIST)
   /// `ELOOP`: a symbolic link where none is followed, or a loop of them.
-  package static let symbolicLink = Errno(rawValue: ELOOP)
+  package static let tooManySymbolicLinkLevels = Errno(rawValue: ELOOP)
   /// `ENODATA`: the file has no extended attribute of that name.
-  static let noAttribute = Errno(rawValue: ENODATA)
+  static let noData = Errno(rawValue: ENODATA)
 
   /// The C library's message for the number (`strerror(3)`), as `perror` prints it.
   package var description: String { String(cString: strerror(rawValue)) }

@@ -23,7 +23,7 @@ extension FileSystem {
   /// The bytes of the extended attribute `name` of the file at `path` (`getxattr(2)`), at most
   /// `maximumLength` of them.
   ///
-  /// - Throws: The call's error: ``Errno/noAttribute`` when the file has no such attribute,
+  /// - Throws: The call's error: ``Errno/noData`` when the file has no such attribute,
   ///   `ENOTSUP` when its file system keeps none, `ERANGE` when the value is longer.
   static func extendedAttribute(_ name: String, ofFileAt path: String, maximumLength: Int)
     throws(Errno) -> [UInt8]

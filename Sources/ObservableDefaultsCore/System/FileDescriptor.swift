@@ -7,7 +7,7 @@
 /// owner's job (``close()``), once.
 package struct FileDescriptor: Hashable, Sendable {
   /// How ``open(_:_:creatingWith:)`` opens a file.
-  package struct Options: OptionSet, Sendable {
+  package struct OpenOptions: OptionSet, Sendable {
     package let rawValue: Int32
 
     package init(rawValue: Int32) {
@@ -15,23 +15,24 @@ package struct FileDescriptor: Hashable, Sendable {
     }
 
     /// Read only (`O_RDONLY`, the default).
-    package static let readOnly: Options = []
+    package static let readOnly: OpenOptions = []
     /// Write only (`O_WRONLY`).
-    static let writeOnly = Options(rawValue: O_WRONLY)
+    static let writeOnly = OpenOptions(rawValue: O_WRONLY)
     /// Read and write (`O_RDWR`).
-    static let readWrite = Options(rawValue: O_RDWR)
+    static let readWrite = OpenOptions(rawValue: O_RDWR)
     /// Create the file when missing (`O_CREAT`), with the mode given.
-    static let create = Options(rawValue: O_CREAT)
+    static let create = OpenOptions(rawValue: O_CREAT)
     /// With ``create``: fail with ``Errno/fileExists`` when the file exists (`O_EXCL`).
-    static let exclusive = Options(rawValue: O_EXCL)
-    /// Fail with ``Errno/symbolicLink`` when the path is a symbolic link (`O_NOFOLLOW`).
-    package static let noFollow = Options(rawValue: O_NOFOLLOW)
+    static let exclusiveCreate = OpenOptions(rawValue: O_EXCL)
+    /// Fail with ``Errno/tooManySymbolicLinkLevels`` when the path is a symbolic link
+    /// (`O_NOFOLLOW`).
+    package static let noFollow = OpenOptions(rawValue: O_NOFOLLOW)
     /// Never wait: opening a named pipe does not wait for a writer, reading it not for data
     /// (`O_NONBLOCK`).
-    package static let nonBlocking = Options(rawValue: O_NONBLOCK)
+    package static let nonBlocking = OpenOptions(rawValue: O_NONBLOCK)
     /// Fail with `ENOTDIR` unless the path is a folder (`O_DIRECTORY`), opened to list it
     /// (``namesInFolder()``) or to open its entries (``open(_:relativeTo:_:)``).
-    package static let folder = Options(rawValue: O_DIRECTORY)
+    package static let directory = OpenOptions(rawValue: O_DIRECTORY)
   }
 
   /// The descriptor's number.
@@ -46,8 +47,10 @@ package struct FileDescriptor: Hashable, Sendable {
   ///
   /// - Parameters:
   ///   - options: How; `O_CLOEXEC` is always added.
-  ///   - mode: The permission bits of a file ``Options/create`` makes (minus the umask).
-  static func open(_ path: String, _ options: Options = .readOnly, creatingWith mode: mode_t = 0)
+  ///   - mode: The permission bits of a file ``OpenOptions/create`` makes (minus the umask).
+  static func open(
+    _ path: String, _ options: OpenOptions = .readOnly, creatingWith mode: mode_t = 0
+  )
     throws(Errno) -> FileDescriptor
   {
     let flags = options.rawValue | O_CLOEXEC
@@ -61,11 +64,12 @@ package struct FileDescriptor: Hashable, Sendable {
   /// `name` is opened as it is; with no `folder`, a relative one in the working folder.
   ///
   /// - Parameters:
-  ///   - options: How (``Options/noFollow`` refuses a symbolic link with ``Errno/symbolicLink``,
-  ///     ``Options/folder`` anything but a folder); `O_CLOEXEC` is always added.
+  ///   - options: How (``OpenOptions/noFollow`` refuses a symbolic link with
+  ///     ``Errno/tooManySymbolicLinkLevels``, ``OpenOptions/directory`` anything but a folder);
+  ///     `O_CLOEXEC` is always added.
   /// - Throws: The error of `openat(2)`.
   package static func open(
-    _ name: [UInt8], relativeTo folder: FileDescriptor? = nil, _ options: Options = .readOnly
+    _ name: [UInt8], relativeTo folder: FileDescriptor? = nil, _ options: OpenOptions = .readOnly
   ) throws(Errno) -> FileDescriptor {
     let flags = options.rawValue | O_CLOEXEC
     let folder = folder?.rawValue ?? AT_FDCWD
@@ -120,10 +124,10 @@ package struct FileDescriptor: Hashable, Sendable {
   }
 
   /// The status of the open file (`fstat(2)`): the file opened, whatever the path names now.
-  package func status() throws(Errno) -> FileStatus {
-    var status = stat()
+  package func stat() throws(Errno) -> Stat {
+    var status = Glibc.stat()
     try Errno.retryingInterrupts { fstat(rawValue, &status) }
-    return FileStatus(status)
+    return Stat(status)
   }
 
   /// Sets the file's permission bits (`fchmod(2)`).

@@ -68,7 +68,7 @@ package enum FileSystem {
   /// The absolute path of the existing `path`, given and returned as the bytes the kernel takes,
   /// with every symbolic link, `.` and `..` resolved (`realpath(3)`).
   ///
-  /// - Throws: Why it cannot be resolved: ``Errno/noSuchFile`` when it (or what a link in it
+  /// - Throws: Why it cannot be resolved: ``Errno/noSuchFileOrDirectory`` when it (or what a link in it
   ///   leads to) does not exist.
   package static func resolvedPath(bytes path: [UInt8]) throws(Errno) -> [UInt8] {
     guard let resolved = path.withCPath({ realpath($0, nil) }) else { throw Errno.current }

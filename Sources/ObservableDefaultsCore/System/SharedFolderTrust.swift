@@ -30,7 +30,7 @@ package enum SharedFolderTrust {
       if let reason = writableByOthers(folder) { return reason }
     }
     if let reason = writableByOthers(path) { return reason }
-    guard (try? FileStatus.ofLink(atPath: path))?.kind == .symbolicLink,
+    guard (try? Stat(path, followTargetSymlink: false))?.type == .symbolicLink,
       let target = FileSystem.resolvedPath(path)
     else { return nil }
     let targetFolder = String(target[..<(target.lastIndex(of: "/") ?? target.startIndex)])
@@ -42,7 +42,7 @@ package enum SharedFolderTrust {
   /// `<path> is writable by others (mode …; chmod o-w <path>)` when the file or folder at
   /// `path` (links followed) lets others write, else nil (also when it does not exist).
   private static func writableByOthers(_ path: String) -> String? {
-    guard let status = try? FileStatus.ofFile(atPath: path),
+    guard let status = try? Stat(path),
       status.permissions & mode_t(S_IWOTH) != 0
     else { return nil }
     let mode = String(status.permissions, radix: 8)

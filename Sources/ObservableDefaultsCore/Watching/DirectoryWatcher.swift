@@ -10,6 +10,7 @@ import Foundation
 /// any process — it is watched and the callbacks of its files are called (the file may already
 /// be there).
 final class DirectoryWatcher: @unchecked Sendable {
+  // Sendable: its tables are guarded by `lock`; `source` is a dispatch source set in init.
   static let shared = DirectoryWatcher()
 
   private struct Folder {

@@ -1,5 +1,6 @@
 package import Foundation
 package import ObservableDefaultsCore
+import Synchronization
 
 extension EtcdCloudBackend {
   /// etcd as an engine of the shared cloud store: used when the environment or
@@ -11,18 +12,10 @@ extension EtcdCloudBackend {
   }
 }
 
-extension EtcdCloudBackend: CloudJournaledBackend {
-  package var journalLocation: (url: URL, isHeldElsewhere: Bool)? {
-    lock.withLock { journal.whereKept }
-  }
-}
+extension EtcdCloudBackend: CloudEngineBackend {
+  package static let noCursor = EtcdCursor.none
 
-extension EtcdCloudBackend: CloudLocalFirstBackend {
-  /// The journal's records (the last ones read, with this device's pending writes over them)
-  /// and its resume point, without the network.
-  package func localBatch() -> CloudRecordBatch {
-    lock.withLock {
-      CloudRecordBatch(records: journal.records, cursor: journal.cursor ?? EtcdCursor.none)
-    }
+  package func withJournal<Value: Sendable>(_ body: (CloudDeviceJournal) -> Value) -> Value {
+    state.withLock { body($0.device.journal) }
   }
 }

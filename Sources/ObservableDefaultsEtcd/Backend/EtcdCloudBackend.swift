@@ -1,5 +1,6 @@
 import Foundation
 public import ObservableDefaultsCore
+import Synchronization
 
 /// A cloud backend on an etcd cluster: devices on different machines sync through it.
 ///
@@ -28,45 +29,25 @@ public import ObservableDefaultsCore
 ///   endpoints: ["http://10.0.0.2:2379", "http://10.0.0.3:2379"], container: "com.example.app", account: "alice"))
 /// let store = NSUbiquitousKeyValueStore(backend: backend)
 /// ```
-public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
+public final class EtcdCloudBackend: CloudBackend, Sendable {
   /// What this device connects to (its account is the one given at creation; see ``account``).
   public let configuration: EtcdConfiguration
   let client: EtcdClient
   /// Serial queue of deliveries and account switches.
-  private let queue = DispatchQueue(label: "ObservableDefaultsCore.cloud.etcd")
-  private static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
+  private let queue = CloudDeviceQueue(label: "etcd")
   /// Serializes pushes of pending writes.
-  private let pushLock = NSLock()
+  private let pushLock = Mutex(())
 
-  private struct Subscription {
-    let handler: @Sendable (CloudBackendEvent) -> Void
-    var watch: EtcdWatch
+  typealias Device = CloudEngineDevice<EtcdWatch, EtcdCursor, EtcdError>
+
+  /// What the device keeps besides its client, under `state`'s lock.
+  struct State {
+    var device: Device
+    /// Where the current account's keys are.
+    var layout: EtcdKeyLayout
+    var retryScheduled = false
   }
-
-  let lock = NSLock()
-  // Guarded by `lock`.
-  private var currentAccount: String
-  private var layout: EtcdKeyLayout
-  private(set) var journal: CloudDeviceJournal
-  /// The timestamps of the records of the `save` calls that have not returned: the store that
-  /// called counts those as its own pending writes, so ``syncStatus`` does not count them again.
-  private var accepting: [PropertyListKey: CloudTimestamp] = [:]
-  private var subscriptions: [UInt64: Subscription] = [:]
-  /// Changes at each account switch; deliveries of an older generation are dropped.
-  private var generation = 0
-  private var connection = CloudSyncStatus.Connection.connecting
-  /// Whether the last exchange was linearizable (a range or a transaction, which etcd answers
-  /// only with its quorum) or a watch event (sent only for a committed revision).
-  private var reachedQuorum = false
-  /// How many failures were noted: a success counts only when none was noted while its
-  /// exchange ran (a reply received before a member died must not undo the failure seen after).
-  private var failuresNoted = 0
-  private var lastSync: Date?
-  private var lastError: String?
-  private var retryScheduled = false
-  private var released = false
-  /// Checks that a member answers every ``EtcdConfiguration/heartbeatInterval``.
-  private var heartbeat: (any DispatchSourceTimer)?
+  let state: Mutex<State>
 
   /// Connects a new device.
   ///
@@ -84,37 +65,35 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
       endpoints: configuration.endpoints, credentials: configuration.credentials,
       tls: configuration.tls, proxy: configuration.proxy,
       requestTimeout: configuration.requestTimeout, connectTimeout: configuration.connectTimeout)
-    currentAccount = configuration.account
-    layout = EtcdKeyLayout(
-      root: configuration.root, container: configuration.container, account: configuration.account)
-    journal = try CloudDeviceJournal(
+    let journal = try CloudDeviceJournal(
       directory: configuration.stateDirectory, container: configuration.container,
       account: configuration.account)
-    queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
-    startHeartbeat()
+    state = Mutex(
+      State(
+        device: Device(account: configuration.account, journal: journal),
+        layout: EtcdKeyLayout(
+          root: configuration.root, container: configuration.container,
+          account: configuration.account)))
+    scheduleHeartbeat()
   }
 
   deinit {
-    heartbeat?.cancel()
-    for subscription in subscriptions.values { subscription.watch.cancel() }
-    journal.releaseFile()
+    state.withLock {
+      $0.device.cancelWatches()
+      $0.device.journal.releaseFile()
+    }
   }
 
   /// The account this device is signed into.
   public var account: String {
-    lock.withLock { currentAccount }
+    state.withLock { $0.device.account }
   }
 
   /// `etcd`, the member in use, connected / connecting / offline, the writes not yet acknowledged,
   /// the last successful exchange and the last error.
   public var syncStatus: CloudSyncStatus {
     let endpoint = client.currentEndpoint
-    return lock.withLock {
-      CloudSyncStatus(
-        backend: "etcd", endpoint: endpoint, account: currentAccount, connection: connection,
-        pendingCount: journal.pending.count(where: { accepting[$0.key] != $0.value.timestamp }),
-        lastSync: lastSync, lastError: lastError, reachedQuorum: reachedQuorum)
-    }
+    return state.withLock { $0.device.status(backend: "etcd", endpoint: endpoint) }
   }
 
   // MARK: CloudBackend
@@ -125,33 +104,25 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
   /// - Throws: ``EtcdError`` when the cluster refuses (permission, authentication); never for an
   ///   unreachable cluster.
   public func load() throws -> CloudRecordBatch {
-    let (layout, started) = lock.withLock { (self.layout, failuresNoted) }
+    let (layout, started) = state.withLock { ($0.layout, $0.device.exchange.failuresNoted) }
     do {
-      let response = try client.range(key: layout.prefixKey, rangeEnd: layout.rangeEnd)
-      let kvs = response.kvs ?? []
-      let cursor = EtcdCursor(
-        clusterID: response.header?.clusterId ?? "", revision: EtcdRecordReader.highestRevision(kvs)
-      )
-      let read = EtcdRecordReader.records(kvs, layout: layout)
-      let hasPending = lock.withLock {
-        journal.absorb(read.records)
-        journal.cursor = cursor.cloudCursor
-        noteSuccess(startedAfter: started)
-        return !journal.pending.isEmpty
+      let (read, cursor) = try self.read(layout)
+      let hasPending = state.withLock {
+        $0.device.journal.absorb(read.records)
+        $0.device.journal.cursor = cursor.cloudCursor
+        $0.device.exchange.succeeded(startedAfter: started)
+        return !$0.device.journal.pending.isEmpty
       }
       if hasPending { try pushPending() }
-      return lock.withLock {
+      return state.withLock {
         CloudRecordBatch(
-          records: journal.records, cursor: cursor.cloudCursor, refused: read.refused)
+          records: $0.device.journal.records, cursor: cursor.cloudCursor, refused: read.refused)
       }
     } catch let error as EtcdError where error.kind == .unreachable {
-      return lock.withLock {
-        noteOffline(error)
-        return CloudRecordBatch(
-          records: journal.records, cursor: journal.cursor ?? EtcdCursor.none)
-      }
+      noteOffline(error)
+      return localBatch()
     } catch {
-      lock.withLock { noteFailure(error) }
+      noteFailure(error)
       throw error
     }
   }
@@ -166,19 +137,13 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
   ///   `CloudQuota` across all devices (the others are saved).
   public func save(_ records: [PropertyListKey: CloudRecord]) throws {
     guard !records.isEmpty else { return }
-    let waitForRetry = lock.withLock {
-      accepting.merge(records.mapValues(\.timestamp)) { $1 }
-      journal.add(pending: records)
-      persistJournal()
-      return connection == .offline && retryScheduled
+    let waitForRetry = state.withLock {
+      $0.device.journal.add(handed: records)
+      $0.device.persistJournal()
+      return $0.device.exchange.outcome == .unreachable && $0.retryScheduled
     }
-    defer {
-      lock.withLock {
-        for (key, record) in records where accepting[key] == record.timestamp {
-          accepting[key] = nil
-        }
-      }
-    }
+    // The store counts its writes itself only until this returns.
+    defer { state.withLock { $0.device.journal.takeBack(records) } }
     if waitForRetry { return }
     try pushPending()
   }
@@ -187,14 +152,14 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
   public func subscribe(
     from cursor: CloudCursor?, _ handler: @escaping @Sendable (CloudBackendEvent) -> Void
   ) -> ObservationToken {
-    let id = ObserverIDs.next()
-    lock.withLock {
-      let watch = makeWatch(id: id, layout: layout, from: EtcdCursor(cursor))
-      subscriptions[id] = Subscription(handler: handler, watch: watch)
+    let id = state.withLock {
+      let layout = $0.layout
+      return $0.device.subscribe(from: EtcdCursor(cursor), handler) {
+        makeWatch(id: $0, generation: $1, layout: layout, from: $2)
+      }
     }
     return ObservationToken(id: id) { [weak self] in
-      guard let self else { return }
-      self.lock.withLock { self.subscriptions.removeValue(forKey: id) }?.watch.cancel()
+      self?.state.withLock { $0.device.unsubscribe(id) }?.cancel()
     }
   }
 
@@ -205,47 +170,45 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
   /// - Throws: ``EtcdError`` when the cluster refuses the read (the device keeps its account), or
   ///   `PropertyListError` for an unreadable journal file.
   public func switchAccount(to account: String) throws {
-    try onQueue {
-      let newLayout = EtcdKeyLayout(
-        root: configuration.root, container: configuration.container, account: account)
-      var newJournal = try CloudDeviceJournal(
-        directory: configuration.stateDirectory, container: configuration.container,
-        account: account)
-      var cursor = EtcdCursor(newJournal.cursor)
+    let newLayout = layout(account)
+    try signIn(
+      to: account, on: queue, directory: configuration.stateDirectory,
+      container: configuration.container
+    ) { journal in
       var refused: [PropertyListKey: String] = [:]
       do {
-        let response = try client.range(key: newLayout.prefixKey, rangeEnd: newLayout.rangeEnd)
-        let kvs = response.kvs ?? []
-        let read = EtcdRecordReader.records(kvs, layout: newLayout)
-        newJournal.absorb(read.records)
+        let (read, cursor) = try self.read(newLayout)
+        journal.absorb(read.records)
+        journal.cursor = cursor.cloudCursor
         refused = read.refused
-        cursor = EtcdCursor(
-          clusterID: response.header?.clusterId ?? "",
-          revision: EtcdRecordReader.highestRevision(kvs))
-        newJournal.cursor = cursor?.cloudCursor
       } catch let error as EtcdError where error.kind == .unreachable {
-        lock.withLock { noteOffline(error) }
-      } catch {
-        newJournal.releaseFile()
-        throw error
+        noteOffline(error)
       }
-      let batch = CloudRecordBatch(
-        records: newJournal.records, cursor: cursor?.cloudCursor ?? EtcdCursor.none,
-        refused: refused)
-      let handlers: [@Sendable (CloudBackendEvent) -> Void] = lock.withLock {
-        journal.releaseFile()
-        journal = newJournal
-        currentAccount = account
-        layout = newLayout
-        generation += 1
-        for (id, subscription) in subscriptions {
-          subscription.watch.cancel()
-          subscriptions[id]?.watch = makeWatch(id: id, layout: newLayout, from: cursor)
+      return CloudRecordBatch(
+        records: journal.records, cursor: journal.cursor ?? Self.noCursor, refused: refused)
+    } install: { journal, _ in
+      state.withLock {
+        $0.layout = newLayout
+        return $0.device.switchAccount(
+          to: account, journal: journal, after: EtcdCursor(journal.cursor)
+        ) {
+          makeWatch(id: $0, generation: $1, layout: newLayout, from: $2)
         }
-        return subscriptions.values.map(\.handler)
       }
-      for handler in handlers { handler(.accountChanged(account: account, batch)) }
     }
+  }
+
+  /// Every record under `layout` and the cursor after them.
+  private func read(_ layout: EtcdKeyLayout) throws -> (DecodedRecords, EtcdCursor) {
+    let response = try client.range(key: layout.prefixKey, rangeEnd: layout.rangeEnd)
+    let kvs = response.kvs ?? []
+    let cursor = EtcdCursor(
+      identity: response.header?.clusterId ?? "", revision: EtcdRecordReader.highestRevision(kvs))
+    return (EtcdRecordReader.records(kvs, layout: layout), cursor)
+  }
+
+  private func layout(_ account: String) -> EtcdKeyLayout {
+    EtcdKeyLayout(root: configuration.root, container: configuration.container, account: account)
   }
 
   // MARK: Pushing
@@ -256,28 +219,28 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
   ///   retry); `CloudQuotaViolation` naming the writes the container's quota refused (the
   ///   others are saved; all leave the journal).
   private func pushPending() throws {
-    let refused: [PropertyListKey] = try pushLock.withLock {
-      let (pending, layout, started) = lock.withLock {
-        (journal.pending, self.layout, failuresNoted)
+    let refused: [PropertyListKey] = try pushLock.withLock { _ in
+      let (pending, layout, started) = state.withLock {
+        ($0.device.journal.pending, $0.layout, $0.device.exchange.failuresNoted)
       }
       guard !pending.isEmpty else { return [] }
       do {
         let refused = try EtcdSaveTransaction.save(pending, under: layout, with: client)
-        lock.withLock {
-          journal.acknowledge(pending)
-          journal.forget(refused, of: pending)
-          noteSuccess(startedAfter: started)
-          persistJournal()
+        state.withLock {
+          $0.device.journal.acknowledge(pending)
+          $0.device.journal.forget(refused, of: pending)
+          $0.device.exchange.succeeded(startedAfter: started)
+          $0.device.persistJournal()
         }
         return refused
       } catch let error as EtcdError where error.kind == .unreachable {
-        lock.withLock { noteOffline(error) }
+        noteOffline(error)
         return []
       } catch {
-        lock.withLock {
-          journal.acknowledge(pending)
-          noteFailure(error)
-          persistJournal()
+        state.withLock {
+          $0.device.journal.acknowledge(pending)
+          $0.device.exchange.failed(error, as: Self.outcome(of: error))
+          $0.device.persistJournal()
         }
         throw error
       }
@@ -285,81 +248,73 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
     if !refused.isEmpty { throw CloudQuotaViolation(keys: refused) }
   }
 
-  // MARK: State (called with `lock` held)
+  // MARK: State
 
-  /// Notes a linearizable exchange (or a watch event) that started when `started` failures
-  /// were noted: the device is connected and its last exchange reached the cluster's quorum —
-  /// unless a failure was noted since it started (nil: a watch event, which counts unless the
-  /// device is offline; the watch's next stream says when it is back).
-  private func noteSuccess(startedAfter started: Int?) {
-    if let started, started != failuresNoted { return }
-    if started == nil, connection == .offline { return }
-    connection = .connected
-    reachedQuorum = true
-    lastSync = Date()
-    lastError = nil
+  /// What a failure other than an unreachable cluster makes the device: refused credentials or
+  /// permissions make it `refused` until an exchange succeeds; another refusal (a request too
+  /// large) keeps its state.
+  private static func outcome(of error: any Error) -> Device.Outcome? {
+    guard let error = error as? EtcdError,
+      error.kind == .authenticationFailed || error.kind == .permissionDenied
+    else { return nil }
+    return .refused
   }
 
-  /// Notes a failure other than an unreachable cluster: refused credentials or permissions make
-  /// the device `refused` until an exchange succeeds.
+  /// Notes a failure other than an unreachable cluster (see ``outcome(of:)``).
   private func noteFailure(_ error: any Error) {
-    lastError = "\(error)"
-    reachedQuorum = false
-    failuresNoted += 1
-    if let error = error as? EtcdError,
-      error.kind == .authenticationFailed || error.kind == .permissionDenied
-    {
-      connection = .refused
-    }
+    state.withLock { $0.device.exchange.failed(error, as: Self.outcome(of: error)) }
   }
 
   /// Marks the device offline and schedules a retry of the pending writes.
   private func noteOffline(_ error: EtcdError) {
-    connection = .offline
-    reachedQuorum = false
-    failuresNoted += 1
-    lastError = "\(error)"
-    scheduleRetry()
+    let mustSchedule = state.withLock { state in
+      state.device.exchange.failed(error, as: .unreachable)
+      defer { state.retryScheduled = true }
+      return !state.retryScheduled
+    }
+    if mustSchedule { scheduleRetry(after: 0.25) }
   }
 
-  /// Starts the checks that a member answers (none for an interval of 0): a watch waiting on a
-  /// member that stopped answering (a stopped process, a lost network) learns nothing until its
-  /// idle timeout, so without them the device would stay `connected`.
-  private func startHeartbeat() {
+  /// Checks that a member answers after each ``EtcdConfiguration/heartbeatInterval`` while the
+  /// device lives (never for an interval of 0): a watch waiting on a member that stopped
+  /// answering (a stopped process, a lost network) learns nothing until its idle timeout, so
+  /// without them the device would stay `connected`.
+  private func scheduleHeartbeat() {
     let interval = configuration.heartbeatInterval
     guard interval > 0 else { return }
-    let timer = DispatchSource.makeTimerSource(queue: .global())
-    timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(100))
-    timer.setEventHandler { [weak self] in self?.checkReachability() }
-    timer.resume()
-    heartbeat = timer
+    DispatchQueue.global().asyncAfter(deadline: .now() + interval) { [weak self] in
+      guard let self else { return }
+      checkReachability()
+      scheduleHeartbeat()
+    }
   }
 
   /// One heartbeat: counts the account's keys (unless the device is offline, which its retry
   /// checks) and notes the answer.
   private func checkReachability() {
-    let layout: EtcdKeyLayout? = lock.withLock { connection == .offline ? nil : self.layout }
+    let layout: EtcdKeyLayout? = state.withLock {
+      $0.device.exchange.outcome == .unreachable ? nil : $0.layout
+    }
     guard let layout else { return }
     do {
       try probe(layout)
     } catch let error as EtcdError where error.kind == .unreachable {
-      lock.withLock { noteOffline(error) }
+      noteOffline(error)
     } catch {
-      lock.withLock { noteFailure(error) }
+      noteFailure(error)
     }
   }
 
   /// Counts the account's keys (the heartbeat's and the retry's check that a member answers)
   /// and notes the success.
   private func probe(_ layout: EtcdKeyLayout) throws {
-    let started = lock.withLock { failuresNoted }
+    let started = state.withLock { $0.device.exchange.failuresNoted }
     _ = try client.range(key: layout.prefixKey, rangeEnd: layout.rangeEnd, countOnly: true)
-    lock.withLock { noteSuccess(startedAfter: started) }
+    state.withLock { $0.device.exchange.succeeded(startedAfter: started) }
   }
 
-  private func scheduleRetry(after delay: TimeInterval = 0.25) {
-    guard !retryScheduled else { return }
-    retryScheduled = true
+  /// Runs ``retry(delay:)`` after `delay`; `retryScheduled` is set.
+  private func scheduleRetry(after delay: TimeInterval) {
     DispatchQueue.global().asyncAfter(deadline: .now() + delay) { [weak self] in
       self?.retry(delay: delay)
     }
@@ -368,9 +323,9 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
   /// Tries the cluster again: pushes what is pending (or reads one key count); reschedules itself
   /// with a growing delay (at most 2 s) while the device is offline.
   private func retry(delay: TimeInterval) {
-    let layout = lock.withLock {
-      retryScheduled = false
-      return self.layout
+    let layout = state.withLock {
+      $0.retryScheduled = false
+      return $0.layout
     }
     do {
       try probe(layout)
@@ -379,21 +334,20 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
       // Noted by the probe or the push; the device stays offline.
     }
     // Also after a success that did not count (a failure was noted while it ran).
-    lock.withLock {
-      guard connection == .offline, !retryScheduled else { return }
-      scheduleRetry(after: min(delay * 2, 2))
+    let mustSchedule = state.withLock {
+      guard $0.device.exchange.outcome == .unreachable, !$0.retryScheduled else { return false }
+      $0.retryScheduled = true
+      return true
     }
-  }
-
-  private func persistJournal() {
-    if let failure = journal.persistReportingFailure() { lastError = failure }
+    if mustSchedule { scheduleRetry(after: min(delay * 2, 2)) }
   }
 
   // MARK: Watches
 
   /// A watch whose deliveries go through the queue, dropped after an account switch or cancel.
-  private func makeWatch(id: UInt64, layout: EtcdKeyLayout, from cursor: EtcdCursor?) -> EtcdWatch {
-    let generation = self.generation
+  private func makeWatch(
+    id: UInt64, generation: Int, layout: EtcdKeyLayout, from cursor: EtcdCursor?
+  ) -> EtcdWatch {
     let callbacks = EtcdWatch.Callbacks(
       deliver: { [weak self] records, cursor in
         guard let self else { return }
@@ -414,21 +368,14 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
   private func deliver(
     _ read: DecodedRecords, cursor: EtcdCursor, to id: UInt64, generation: Int
   ) {
-    let records = read.records
-    let handler: (@Sendable (CloudBackendEvent) -> Void)? = lock.withLock {
-      guard generation == self.generation, let subscription = subscriptions[id] else { return nil }
-      journal.absorb(records)
-      let seen = EtcdCursor(journal.cursor)
-      if (seen?.revision ?? 0) < cursor.revision || seen?.clusterID != cursor.clusterID {
-        journal.cursor = cursor.cloudCursor
+    let handler = state.withLock {
+      $0.device.deliver(read.records, upTo: cursor, to: id, generation: generation) {
+        $0.committedRevisionDelivered()
       }
-      noteSuccess(startedAfter: nil)
-      persistJournal()
-      return subscription.handler
     }
     handler?(
       .changed(
-        CloudRecordBatch(records: records, cursor: cursor.cloudCursor, refused: read.refused)))
+        CloudRecordBatch(records: read.records, cursor: cursor.cloudCursor, refused: read.refused)))
   }
 
   /// Writes again the records of `keys` that another client deleted from the cluster (the
@@ -436,13 +383,13 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
   /// pending writes among them, keep their timestamps, so the devices that write them again
   /// agree per key (the later write wins) and a record written since is not replaced.
   private func writeAgain(_ keys: [String], generation: Int) {
-    let mustPush: Bool = lock.withLock {
-      guard generation == self.generation else { return false }
+    let mustPush: Bool = state.withLock {
+      guard $0.device.isCurrent(generation) else { return false }
       let erased = Set(keys.lazy.map { PropertyListKey($0) })
-      let known = journal.records.filter { erased.contains($0.key) }
+      let known = $0.device.journal.records.filter { erased.contains($0.key) }
       guard !known.isEmpty else { return false }
-      journal.add(pending: known)
-      persistJournal()
+      $0.device.journal.add(pending: known)
+      $0.device.persistJournal()
       return true
     }
     if mustPush { DispatchQueue.global().async { [weak self] in try? self?.pushPending() } }
@@ -455,27 +402,16 @@ public final class EtcdCloudBackend: CloudBackend, @unchecked Sendable {
   private func watchReached(error: EtcdError?, endpoint: String, everyMemberFailed: Bool) {
     guard let error else {
       client.prefer(endpoint)
-      let mustPush = lock.withLock {
-        let wasOffline = connection != .connected
-        if wasOffline { reachedQuorum = false }
-        connection = .connected
-        return wasOffline && !journal.pending.isEmpty
+      let mustPush = state.withLock {
+        $0.device.exchange.answered() && !$0.device.journal.pending.isEmpty
       }
       if mustPush { DispatchQueue.global().async { [weak self] in try? self?.pushPending() } }
       return
     }
-    lock.withLock {
-      if error.kind == .unreachable, everyMemberFailed {
-        noteOffline(error)
-      } else {
-        noteFailure(error)
-      }
+    if error.kind == .unreachable, everyMemberFailed {
+      noteOffline(error)
+    } else {
+      noteFailure(error)
     }
-  }
-
-  /// Runs `body` on the backend's queue and waits, or at once when already on it.
-  private func onQueue<T>(_ body: () throws -> T) rethrows -> T {
-    if DispatchQueue.getSpecific(key: Self.queueKey) == ObjectIdentifier(self) { return try body() }
-    return try queue.sync(execute: body)
   }
 }

@@ -14,7 +14,9 @@ import ObservableDefaultsCore
 ///    or before the last delivered revision are dropped, so nothing is delivered twice. When the
 ///    resume point was compacted, step 1 runs again from it: one change with only the keys
 ///    modified since.
-final class EtcdWatch: @unchecked Sendable {
+final class EtcdWatch: CloudEngineWatch, @unchecked Sendable {
+  // Sendable: `cancelled` is guarded by `lock`; the other vars are used on the watch's thread
+  // only.
   /// What the watch reports to its backend.
   struct Callbacks: Sendable {
     /// Records to deliver, with the resume point after them.
@@ -53,7 +55,7 @@ final class EtcdWatch: @unchecked Sendable {
     self.idleTimeout = idleTimeout
     self.callbacks = callbacks
     through = cursor?.revision ?? 0
-    clusterID = cursor?.clusterID
+    clusterID = cursor?.identity
     endpointIndex = client.endpoints.firstIndex(of: client.currentEndpoint) ?? 0
     let thread = Thread { [self] in run() }
     thread.name = "ObservableDefaults etcd watch"
@@ -118,7 +120,7 @@ final class EtcdWatch: @unchecked Sendable {
     needsCatchUp = false
     reached(client.currentEndpoint)
     if !read.isEmpty {
-      callbacks.deliver(read, EtcdCursor(clusterID: cluster, revision: through))
+      callbacks.deliver(read, EtcdCursor(identity: cluster, revision: through))
     }
   }
 
@@ -210,7 +212,7 @@ final class EtcdWatch: @unchecked Sendable {
       through = fresh.compactMap { $0.kv?.modRevision?.value }.max() ?? through
       let read = EtcdRecordReader.records(events, layout: layout)
       if !read.isEmpty {
-        callbacks.deliver(read, EtcdCursor(clusterID: clusterID ?? "", revision: through))
+        callbacks.deliver(read, EtcdCursor(identity: clusterID ?? "", revision: through))
       }
     } else if result.created != true, result.events == nil,
       let revision = result.header?.revision?.value

@@ -1,5 +1,6 @@
 import Foundation
 import ObservableDefaultsCore
+import Synchronization
 
 /// A client of etcd's v3 JSON gateway over libcurl: ranges, transactions, watches and
 /// authentication, with failover between the cluster's members.
@@ -17,7 +18,7 @@ import ObservableDefaultsCore
 ///   within the request's time limit. A member whose reply exceeds a bound is treated as failed
 ///   (another member is asked), so a fake or broken member cannot stall a device with a huge
 ///   reply.
-final class EtcdClient: @unchecked Sendable {
+final class EtcdClient: Sendable {
   /// The largest reply body read from a member: 16 MiB. An account within Apple's quota
   /// (1,024 keys, 1 MB) is about 1.4 MB as the gateway sends it (base64 in JSON); this leaves
   /// room for several devices' writes before the quota is enforced across them.
@@ -32,11 +33,13 @@ final class EtcdClient: @unchecked Sendable {
   let requestTimeout: TimeInterval
   let http: CurlHTTPClient
 
-  private let lock = NSLock()
-  // Guarded by `lock`.
-  private var preferred = 0
-  private var token: String?
-  private var authentications = 0
+  private struct State {
+    /// The index of the member tried first.
+    var preferred = 0
+    var token: String?
+    var authentications = 0
+  }
+  private let state = Mutex(State())
 
   /// Creates a client; nothing is sent yet.
   ///
@@ -62,12 +65,12 @@ final class EtcdClient: @unchecked Sendable {
 
   /// The member that answered last (or will be tried first).
   var currentEndpoint: String {
-    lock.withLock { endpoints[preferred] }
+    endpoints[state.withLock { $0.preferred }]
   }
 
   /// How many tokens were requested so far (tests count token renewals).
   var authenticationCount: Int {
-    lock.withLock { authentications }
+    state.withLock { $0.authentications }
   }
 
   // MARK: Key-value
@@ -108,7 +111,7 @@ final class EtcdClient: @unchecked Sendable {
   func call<Response: Decodable>(_ path: String, _ request: some Encodable) throws -> Response {
     let body = try EtcdJSON.encode(request)
     let deadline = Date().addingTimeInterval(requestTimeout)
-    var index = lock.withLock { preferred }
+    var index = state.withLock { $0.preferred }
     var failures: [String: String] = [:]
     var pause = 0.05
     while true {
@@ -118,7 +121,7 @@ final class EtcdClient: @unchecked Sendable {
         guard remaining > 0 else { return try giveUp(failures) }
         do {
           let response: Response = try call(endpoints[index], path, body: body, timeout: remaining)
-          lock.withLock { preferred = index }
+          state.withLock { $0.preferred = index }
           return response
         } catch let error as EtcdError where error.triesAnotherMember {
           // An attempt the deadline cut short says less than the member's earlier failure (a
@@ -157,7 +160,7 @@ final class EtcdClient: @unchecked Sendable {
         endpoint, path, body: body, timeout: timeout,
         headers: try headers(at: endpoint, timeout: timeout))
     } catch let error as EtcdError where credentials != nil && error.isInvalidToken {
-      lock.withLock { token = nil }
+      state.withLock { $0.token = nil }
       return try exchange(
         endpoint, path, body: body, timeout: timeout,
         headers: try headers(at: endpoint, timeout: timeout))
@@ -203,7 +206,7 @@ final class EtcdClient: @unchecked Sendable {
   func headers(at endpoint: String, timeout: TimeInterval) throws -> [String] {
     var headers = ["Grpc-Metadata-hasleader: true"]
     if let credentials {
-      let current = lock.withLock { token }
+      let current = state.withLock { $0.token }
       let value = try current ?? authenticate(credentials, at: endpoint, timeout: timeout)
       headers.append("Authorization: " + value)
     }
@@ -212,7 +215,7 @@ final class EtcdClient: @unchecked Sendable {
 
   /// Forgets the token, so the next request asks for a new one (after a watch saw it refused).
   func invalidateToken() {
-    lock.withLock { token = nil }
+    state.withLock { $0.token = nil }
   }
 
   private func authenticate(
@@ -234,9 +237,9 @@ final class EtcdClient: @unchecked Sendable {
       throw EtcdError(
         kind: .malformedReply, message: "\(endpoint)/v3/auth/authenticate gave no token")
     }
-    lock.withLock {
-      self.token = token
-      authentications += 1
+    state.withLock {
+      $0.token = token
+      $0.authentications += 1
     }
     return token
   }
@@ -244,6 +247,6 @@ final class EtcdClient: @unchecked Sendable {
   /// Makes `endpoint` the one tried first.
   func prefer(_ endpoint: String) {
     guard let index = endpoints.firstIndex(of: endpoint) else { return }
-    lock.withLock { preferred = index }
+    state.withLock { $0.preferred = index }
   }
 }

@@ -11,6 +11,8 @@ import ObservableDefaultsCore
 /// gateway ends every error reply; see `/work/shared/README.md` fact 11.) Idle connections are
 /// kept in a small pool, so consecutive requests to one server reuse their connection.
 final class CurlHTTPClient: @unchecked Sendable {
+  // Sendable: `idleHandles` (libcurl easy handles) is guarded by `lock`; each handle serves
+  // one request at a time.
   /// A complete reply.
   struct Reply {
     /// The HTTP status code.

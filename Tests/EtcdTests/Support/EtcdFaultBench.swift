@@ -32,19 +32,29 @@ final class EtcdFaultBench {
   ///   - namespace: The network namespace the members run in (nil: this machine's loopback).
   ///   - prepare: Runs on the cluster before the devices start (say, turns authentication on),
   ///     given the `etcdctl` command that reaches it and the account's key prefix.
-  init(
+  static func started(
     size: Int = 3, container: String = "faults",
     users: (writer: EtcdCredentials?, reader: EtcdCredentials?) = (nil, nil),
     namespace: NetworkNamespace? = nil,
     prepare: (_ etcdctl: String, _ prefix: String) throws -> Void = { _, _ in }
+  ) async throws -> EtcdFaultBench {
+    let cluster = try await EtcdTestCluster.started(size: size, namespace: namespace)
+    return try EtcdFaultBench(
+      cluster: cluster, container: container, users: users, prepare: prepare)
+  }
+
+  private init(
+    cluster: EtcdTestCluster, container: String,
+    users: (writer: EtcdCredentials?, reader: EtcdCredentials?),
+    prepare: (_ etcdctl: String, _ prefix: String) throws -> Void
   ) throws {
     self.container = container
     self.users = users
-    cluster = try EtcdTestCluster(size: size, namespace: namespace)
+    self.cluster = cluster
     let folder = try TemporaryFolder(prefix: "etcd-faults")
     self.folder = folder
     try prepare(
-      "ETCDCTL_API=3 etcdctl --endpoints=\(cluster.endpoints.joined(separator: ","))",
+      EtcdTestCluster.etcdctl(cluster.endpoints),
       EtcdKeyLayout(root: root, container: container, account: "a").prefix)
     let configuration = { [cluster, root] (device: String, user: EtcdCredentials?) in
       Self.configuration(

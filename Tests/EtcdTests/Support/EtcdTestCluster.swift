@@ -30,8 +30,27 @@ final class EtcdTestCluster: LoopbackCluster, @unchecked Sendable {
     }
   }
 
-  /// The cluster every conformance and sync test shares (a fresh key root per test).
-  static let shared: Result<EtcdTestCluster, any Error> = Result { try EtcdTestCluster(size: 3) }
+  /// The cluster every conformance and sync test shares (a fresh key root per test), started
+  /// on first use on a thread of its own (see ``onOwnThread(_:)``).
+  static func shared() async throws -> EtcdTestCluster {
+    try await onOwnThread { try sharedCluster.get() }
+  }
+
+  private static let sharedCluster = Result {
+    try EtcdTestCluster(size: 3, tls: nil, extraArguments: [], namespace: nil)
+  }
+
+  /// Starts a cluster (see ``init(size:tls:extraArguments:namespace:)``) on a thread of its own,
+  /// not on the cooperative pool the tests run on (see ``onOwnThread(_:)``).
+  static func started(
+    size: Int, tls: (certificate: String, key: String, ca: String)? = nil,
+    extraArguments: [String] = [], namespace: NetworkNamespace? = nil
+  ) async throws -> EtcdTestCluster {
+    try await onOwnThread {
+      try EtcdTestCluster(
+        size: size, tls: tls, extraArguments: extraArguments, namespace: namespace)
+    }
+  }
 
   let folder: URL
   let members: [Member]
@@ -39,7 +58,8 @@ final class EtcdTestCluster: LoopbackCluster, @unchecked Sendable {
   /// The members' client URLs.
   var endpoints: [String] { members.map(\.clientURL) }
 
-  /// Starts `size` members and waits until the cluster answers a linearizable read.
+  /// Starts `size` members and waits until the cluster answers a linearizable read (tests call
+  /// ``started(size:tls:extraArguments:namespace:)``, which waits off the cooperative pool).
   ///
   /// - Parameters:
   ///   - size: The number of members.
@@ -47,9 +67,9 @@ final class EtcdTestCluster: LoopbackCluster, @unchecked Sendable {
   ///   - extraArguments: More `etcd` flags for every member.
   ///   - namespace: The network namespace the members run in, on its server address (nil: on
   ///     127.0.0.1 of this machine's).
-  init(
-    size: Int, tls: (certificate: String, key: String, ca: String)? = nil,
-    extraArguments: [String] = [], namespace: NetworkNamespace? = nil
+  private init(
+    size: Int, tls: (certificate: String, key: String, ca: String)?,
+    extraArguments: [String], namespace: NetworkNamespace?
   ) throws {
     guard let etcd = LoopbackServer.executable("etcd") else { throw NotInstalled() }
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -87,7 +107,7 @@ final class EtcdTestCluster: LoopbackCluster, @unchecked Sendable {
     LoopbackClusters.register(self)
     do {
       for member in members { try start(member) }
-      if tls == nil { try waitUntilHealthy() }
+      if tls == nil { try blockUntilHealthy() }
     } catch {
       stop()
       throw error
@@ -96,6 +116,13 @@ final class EtcdTestCluster: LoopbackCluster, @unchecked Sendable {
 
   deinit {
     stop()
+  }
+
+  /// The `etcdctl` command reaching `endpoints`, with a command timeout of 60 s instead of its
+  /// default 5 s: with every core busy, members that are well answer later than 5 s (two
+  /// fault-matrix preparations failed with "context deadline exceeded").
+  static func etcdctl(_ endpoints: [String]) -> String {
+    "ETCDCTL_API=3 etcdctl --command-timeout=60s --endpoints=\(endpoints.joined(separator: ","))"
   }
 
   /// Starts (or restarts, on its data folder) `member`.
@@ -130,10 +157,18 @@ final class EtcdTestCluster: LoopbackCluster, @unchecked Sendable {
       connectTimeout: 1)
   }
 
-  /// Waits (up to 20 s) until a linearizable read succeeds.
-  func waitUntilHealthy(tls: CloudTLSFiles = CloudTLSFiles(), credentials: EtcdCredentials? = nil)
-    throws
-  {
+  /// Waits (up to 20 s) until a linearizable read succeeds, on a thread of its own (see
+  /// ``onOwnThread(_:)``).
+  func waitUntilHealthy(
+    tls: CloudTLSFiles = CloudTLSFiles(), credentials: EtcdCredentials? = nil
+  ) async throws {
+    try await onOwnThread { try self.blockUntilHealthy(tls: tls, credentials: credentials) }
+  }
+
+  /// ``waitUntilHealthy(tls:credentials:)`` blocking the calling thread.
+  private func blockUntilHealthy(
+    tls: CloudTLSFiles = CloudTLSFiles(), credentials: EtcdCredentials? = nil
+  ) throws {
     let client = client(credentials: credentials, tls: tls)
     var lastError: (any Error)?
     let healthy = pollBlocking(within: .seconds(20)) {

@@ -2,14 +2,18 @@ import Foundation
 
 /// A TCP server on 127.0.0.1 that answers every request with the same raw bytes, then closes the
 /// connection: replies no real server sends (malformed, truncated, trailer-ended), for the HTTP
-/// client's tests.
+/// client's tests. Given a `watchStream`, it answers a watch (`/v3/watch`) with it instead and
+/// keeps that connection open until it stops, as a member whose watch waits for events.
 final class FakeHTTPServer: @unchecked Sendable {
   let port: Int
   private let listener: Int32
   private let reply: Data
+  private let watchStream: Data?
   private let lock = NSLock()
   private var served = 0
   private var stopped = false
+  /// The watch connections held open.
+  private var held: [Int32] = []
 
   /// `http://127.0.0.1:<port>`.
   var endpoint: String { "http://127.0.0.1:\(port)" }
@@ -17,9 +21,10 @@ final class FakeHTTPServer: @unchecked Sendable {
   /// The number of requests answered so far.
   var requestCount: Int { lock.withLock { served } }
 
-  /// Starts listening; every request gets `reply`.
-  init(reply: String) throws {
+  /// Starts listening; every request gets `reply`, a watch `watchStream` when given.
+  init(reply: String, watchStream: String? = nil) throws {
     self.reply = Data(reply.utf8)
+    self.watchStream = watchStream.map { Data($0.utf8) }
     let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     self.listener = listener
     var address = sockaddr_in()
@@ -40,9 +45,16 @@ final class FakeHTTPServer: @unchecked Sendable {
     thread.start()
   }
 
-  /// Stops accepting connections.
+  /// Stops accepting connections and closes the watches held open.
   func stop() {
-    lock.withLock { stopped = true }
+    let watches = lock.withLock {
+      stopped = true
+      return held
+    }
+    for connection in watches {
+      shutdown(connection, Int32(SHUT_RDWR))
+      close(connection)
+    }
     shutdown(listener, Int32(SHUT_RDWR))
     close(listener)
   }
@@ -51,16 +63,27 @@ final class FakeHTTPServer: @unchecked Sendable {
     while !lock.withLock({ stopped }) {
       let connection = accept(listener, nil, nil)
       guard connection >= 0 else { return }
-      readRequest(connection)
-      reply.withUnsafeBytes { _ = send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-      lock.withLock { served += 1 }
+      let request = readRequest(connection)
+      let isWatch = request.split(separator: "\r\n").first?.contains("/v3/watch") ?? false
+      let answer = isWatch ? watchStream ?? reply : reply
+      answer.withUnsafeBytes { _ = send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+      let hold = lock.withLock {
+        served += 1
+        guard isWatch, watchStream != nil, !stopped else { return false }
+        held.append(connection)
+        return true
+      }
+      if hold { continue }
       shutdown(connection, Int32(SHUT_WR))
       close(connection)
     }
   }
 
   /// Reads the request's headers and its `Content-Length` body.
-  private func readRequest(_ connection: Int32) {
+  ///
+  /// - Returns: The headers, lowercased.
+  @discardableResult
+  private func readRequest(_ connection: Int32) -> String {
     var received = Data()
     var buffer = [UInt8](repeating: 0, count: 4096)
     while true {
@@ -71,10 +94,10 @@ final class FakeHTTPServer: @unchecked Sendable {
           .flatMap {
             Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces))
           } ?? 0
-        if received.count - end.upperBound >= length { return }
+        if received.count - end.upperBound >= length { return headers }
       }
       let count = recv(connection, &buffer, buffer.count, 0)
-      guard count > 0 else { return }
+      guard count > 0 else { return "" }
       received.append(contentsOf: buffer[0..<count])
     }
   }

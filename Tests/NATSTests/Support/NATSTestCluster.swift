@@ -72,8 +72,19 @@ final class NATSTestCluster: LoopbackCluster, @unchecked Sendable {
     var host = "127.0.0.1"
   }
 
-  /// The cluster every NATS test shares (a fresh container, so fresh buckets, per test).
-  static let shared: Result<NATSTestCluster, any Error> = Result { try NATSTestCluster() }
+  /// The cluster every NATS test shares (a fresh container, so fresh buckets, per test),
+  /// started on first use on a thread of its own (see ``onOwnThread(_:)``).
+  static func shared() async throws -> NATSTestCluster {
+    try await onOwnThread { try sharedCluster.get() }
+  }
+
+  private static let sharedCluster = Result { try NATSTestCluster(Options()) }
+
+  /// Starts a cluster (see ``init(_:)``) on a thread of its own, not on the cooperative pool the
+  /// tests run on (see ``onOwnThread(_:)``).
+  static func started(_ options: Options = Options()) async throws -> NATSTestCluster {
+    try await onOwnThread { try NATSTestCluster(options) }
+  }
 
   let folder: URL
   let servers: [LoopbackServer]
@@ -83,8 +94,9 @@ final class NATSTestCluster: LoopbackCluster, @unchecked Sendable {
 
   /// Starts the servers and waits until JetStream answers on each. When a server finds its
   /// free port taken by the time it starts (by another test's server or a client's ephemeral
-  /// port), the cluster starts again on other free ports, up to 3 times.
-  init(_ options: Options = Options()) throws {
+  /// port), the cluster starts again on other free ports, up to 3 times. Tests call
+  /// ``started(_:)``, which waits off the cooperative pool.
+  private init(_ options: Options) throws {
     self.options = options
     guard let program = LoopbackServer.executable("nats-server"),
       FileManager.default.fileExists(atPath: "/usr/include/nats/nats.h")
@@ -136,7 +148,7 @@ final class NATSTestCluster: LoopbackCluster, @unchecked Sendable {
       ).write(toFile: server.arguments.last!, atomically: true, encoding: .utf8)
     }
     for server in servers { try server.start() }
-    try waitUntilReady()
+    try blockUntilReady()
   }
 
   deinit {
@@ -219,7 +231,12 @@ final class NATSTestCluster: LoopbackCluster, @unchecked Sendable {
   /// answers a JetStream account-information request. The readiness request alone could reach
   /// another test's server that holds the port (with the same test users), so the server's own
   /// process must run and its log since this start must say "Server is ready".
-  func waitUntilReady(_ only: [LoopbackServer]? = nil) throws {
+  func waitUntilReady(_ only: [LoopbackServer]? = nil) async throws {
+    try await onOwnThread { try self.blockUntilReady(only) }
+  }
+
+  /// ``waitUntilReady(_:)`` blocking the calling thread.
+  private func blockUntilReady(_ only: [LoopbackServer]? = nil) throws {
     var lastError = ""
     for server in only ?? servers {
       let url = urls[servers.firstIndex { $0 === server } ?? 0]
@@ -272,10 +289,10 @@ final class NATSTestCluster: LoopbackCluster, @unchecked Sendable {
 
 extension NATSTestCluster {
   /// A cluster of its own of one server, with room for a few buckets of 1 replica.
-  static func singleServer() throws -> NATSTestCluster {
+  static func singleServer() async throws -> NATSTestCluster {
     var options = Options()
     (options.size, options.accountStorage, options.serverStorage) = (1, "64MB", "256MB")
-    return try NATSTestCluster(options)
+    return try await started(options)
   }
 }
 

@@ -9,7 +9,7 @@
 ///
 /// Shared by every backend (``InMemoryCloudBackend``, ``EmbeddedCloudBackend``; a server-based
 /// backend merges a save into the contents it read the same way).
-package struct CloudContainerContents {
+package struct CloudContainerContents: Sendable {
   package struct Entry {
     package var record: CloudRecord
     /// The revision of the save that stored this record.

@@ -13,9 +13,12 @@ package import Foundation
 /// ``PropertyListFile`` (locked, atomic) after every save and acknowledgement, and is owned by
 /// one process at a time: while another live process holds it (an exclusive `flock` on
 /// `.<account>.plist.device`), a second process keeps its copy in memory only.
-package struct CloudDeviceJournal {
+package struct CloudDeviceJournal: Sendable {
   package private(set) var records: [PropertyListKey: CloudRecord] = [:]
   package private(set) var pending: [PropertyListKey: CloudRecord] = [:]
+  /// The timestamps of the pending writes the store handed to the backend in this process (not
+  /// kept in the file): the store counts those among its own pending writes.
+  private var handed: [PropertyListKey: CloudTimestamp] = [:]
   /// Where the records leave off in the engine's history (nil: never read).
   package var cursor: CloudCursor?
   /// The file, when this process owns it.
@@ -98,11 +101,29 @@ package struct CloudDeviceJournal {
     absorb(writes)
   }
 
+  /// Adds writes the store hands to the backend (see ``unhandedPendingCount``).
+  package mutating func add(handed writes: [PropertyListKey: CloudRecord]) {
+    handed.merge(writes.mapValues(\.timestamp)) { $1 }
+    add(pending: writes)
+  }
+
+  /// Notes that the store counts `writes` (handed to the backend) no longer.
+  package mutating func takeBack(_ writes: [PropertyListKey: CloudRecord]) {
+    for (key, record) in writes where handed[key] == record.timestamp { handed[key] = nil }
+  }
+
+  /// The pending writes the store does not count itself: those of an earlier run, or written
+  /// again by the backend (see ``add(handed:)``).
+  package var unhandedPendingCount: Int {
+    pending.count(where: { handed[$0.key] != $0.value.timestamp })
+  }
+
   /// Forgets pending writes that were pushed (unless a newer write of the key came since).
   package mutating func acknowledge(_ pushed: [PropertyListKey: CloudRecord]) {
     for (key, record) in pushed where pending[key]?.timestamp == record.timestamp {
       pending[key] = nil
     }
+    takeBack(pushed)
   }
 
   /// Forgets the records of `keys` that are still the ones `pushed` (the cluster refused them for

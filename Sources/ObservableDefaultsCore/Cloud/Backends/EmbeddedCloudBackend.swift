@@ -1,4 +1,5 @@
 public import Foundation
+import Synchronization
 
 /// The default cloud backend: a container on disk shared by the processes of this machine.
 ///
@@ -22,25 +23,27 @@ public import Foundation
 /// let backend = EmbeddedCloudBackend(root: folder, container: "com.example.app")
 /// let store = NSUbiquitousKeyValueStore(backend: backend)
 /// ```
-public final class EmbeddedCloudBackend: CloudBackend, CloudContainerSource, @unchecked Sendable {
+public final class EmbeddedCloudBackend: CloudBackend, CloudContainerSource, Sendable {
   /// The folder holding containers.
   public let root: URL
   /// The container's folder name.
   public let container: String
   private let subscribers = CloudSubscribers(label: "embedded")
-  private let lock = NSLock()
-  // Guarded by `lock`.
-  private var currentAccount: String
-  private var watch: ObservationToken?
-  /// The outcome of the last load or save: `connecting` before the first.
-  private var connection = CloudSyncStatus.Connection.connecting
-  private var lastSync: Date?
-  private var lastError: String?
-  private var fallbackReason: String?
-  /// The contents of the current account's container as this device last read or wrote them
-  /// (nil before the first read of an existing file): what it writes again into a container
-  /// of another generation.
-  private var known: CloudContainerContents?
+
+  private struct State {
+    var account: String
+    var watch: ObservationToken?
+    /// The outcome of the last load or save: `connecting` before the first.
+    var connection = CloudSyncStatus.Connection.connecting
+    var lastSync: Date?
+    var lastError: String?
+    var fallbackReason: String?
+    /// The contents of the current account's container as this device last read or wrote them
+    /// (nil before the first read of an existing file): what it writes again into a container
+    /// of another generation.
+    var known: CloudContainerContents?
+  }
+  private let state: Mutex<State>
 
   /// Connects a new device to a container.
   ///
@@ -55,13 +58,13 @@ public final class EmbeddedCloudBackend: CloudBackend, CloudContainerSource, @un
   ) {
     self.root = root.standardizedFileURL
     self.container = CloudContainerDirectory.folderName(container)
-    currentAccount = CloudContainerDirectory.folderName(account)
+    state = Mutex(State(account: CloudContainerDirectory.folderName(account)))
     subscribers.source = self
   }
 
   /// The account this device is signed into.
   public var account: String {
-    lock.withLock { currentAccount }
+    state.withLock { $0.account }
   }
 
   /// The file of the current account's data (it need not exist yet).
@@ -78,8 +81,8 @@ public final class EmbeddedCloudBackend: CloudBackend, CloudContainerSource, @un
   /// The backend the configuration names and why it is not used, when the shared store fell
   /// back to this container (see ``CloudSyncStatus/fallback``); nil otherwise.
   package var fallback: String? {
-    get { lock.withLock { fallbackReason } }
-    set { lock.withLock { fallbackReason = newValue } }
+    get { state.withLock { $0.fallbackReason } }
+    set { state.withLock { $0.fallbackReason = newValue } }
   }
 
   /// `embedded`, the container file as endpoint, and the outcome of the last load or save:
@@ -88,10 +91,11 @@ public final class EmbeddedCloudBackend: CloudBackend, CloudContainerSource, @un
   /// before the first.
   public var syncStatus: CloudSyncStatus {
     let path = fileURL.path
-    return lock.withLock {
+    return state.withLock {
       CloudSyncStatus(
-        backend: "embedded", endpoint: path, account: currentAccount, connection: connection,
-        lastSync: lastSync, lastError: lastError, reachedQuorum: true, fallback: fallbackReason)
+        backend: "embedded", endpoint: path, account: $0.account, connection: $0.connection,
+        lastSync: $0.lastSync, lastError: $0.lastError, reachedQuorum: true,
+        fallback: $0.fallbackReason)
     }
   }
 
@@ -99,23 +103,23 @@ public final class EmbeddedCloudBackend: CloudBackend, CloudContainerSource, @un
   private func exchange<T>(_ body: () throws -> T) throws -> T {
     do {
       let result = try body()
-      lock.withLock {
-        connection = .connected
-        lastSync = Date()
-        lastError = nil
+      state.withLock {
+        $0.connection = .connected
+        $0.lastSync = Date()
+        $0.lastError = nil
       }
       return result
     } catch let violation as CloudQuotaViolation {
-      lock.withLock {
-        connection = .connected
-        lastSync = Date()
-        lastError = "\(violation)"
+      state.withLock {
+        $0.connection = .connected
+        $0.lastSync = Date()
+        $0.lastError = "\(violation)"
       }
       throw violation
     } catch {
-      lock.withLock {
-        connection = .offline
-        lastError = "\(error)"
+      state.withLock {
+        $0.connection = .offline
+        $0.lastError = "\(error)"
       }
       throw error
     }
@@ -129,9 +133,11 @@ public final class EmbeddedCloudBackend: CloudBackend, CloudContainerSource, @un
     let url = fileURL
     let contents = try contents(at: url)
     guard contents.generation != nil else { return contents }
-    let resend = lock.withLock { known.flatMap { $0.generation == contents.generation ? nil : $0 } }
+    let resend = state.withLock {
+      $0.known.flatMap { $0.generation == contents.generation ? nil : $0 }
+    }
     guard let resend else {
-      lock.withLock { known = contents }
+      state.withLock { $0.known = contents }
       return contents
     }
     return (try? save([:], resending: resend, to: url).contents) ?? contents
@@ -174,7 +180,7 @@ public final class EmbeddedCloudBackend: CloudBackend, CloudContainerSource, @un
       recoverPending()
       let refused: [PropertyListKey]
       do {
-        refused = try save(records, resending: lock.withLock { known }, to: fileURL).refused
+        refused = try save(records, resending: state.withLock { $0.known }, to: fileURL).refused
       } catch let error as PropertyListError {
         _ = try? Self.merge(records, intoFileAt: pendingURL)
         throw error
@@ -193,8 +199,8 @@ public final class EmbeddedCloudBackend: CloudBackend, CloudContainerSource, @un
     to url: URL
   ) throws -> (refused: [PropertyListKey], contents: CloudContainerContents) {
     let (refused, contents) = try Self.merge(records, intoFileAt: url, resending: known)
-    lock.withLock {
-      if url == fileURL(for: currentAccount) { self.known = contents }
+    state.withLock {
+      if url == fileURL(for: $0.account) { $0.known = contents }
     }
     return (refused, contents)
   }
@@ -260,7 +266,7 @@ public final class EmbeddedCloudBackend: CloudBackend, CloudContainerSource, @un
   public func subscribe(
     from cursor: CloudCursor?, _ handler: @escaping @Sendable (CloudBackendEvent) -> Void
   ) -> ObservationToken {
-    lock.withLock { startWatching() }
+    state.withLock { startWatching(&$0) }
     return subscribers.add(from: cursor, handler)
   }
 
@@ -273,25 +279,26 @@ public final class EmbeddedCloudBackend: CloudBackend, CloudContainerSource, @un
     let account = CloudContainerDirectory.folderName(account)
     try subscribers.switchAccount {
       let contents = try contents(at: fileURL(for: account))
-      lock.withLock {
-        currentAccount = account
-        known = contents.generation == nil ? nil : contents
-        if watch != nil {
-          watch = nil
-          startWatching()
+      state.withLock { state in
+        state.account = account
+        state.known = contents.generation == nil ? nil : contents
+        if state.watch != nil {
+          state.watch = nil
+          startWatching(&state)
         }
       }
       return (account, contents)
     }
   }
 
-  /// Creates the current account's folder (mode 0700) and watches its file (called with `lock` held).
-  private func startWatching() {
-    guard watch == nil else { return }
-    let file = fileURL(for: currentAccount)
+  /// Creates the current account's folder (mode 0700) and watches its file.
+  private func startWatching(_ state: inout State) {
+    guard state.watch == nil else { return }
+    let file = fileURL(for: state.account)
     let folder = file.deletingLastPathComponent()
     try? PrivateFolder.create(folder, for: file)
-    watch = DirectoryWatcher.shared.watch(fileAt: SymbolicLinks.identity(of: file)) { [weak self] in
+    state.watch = DirectoryWatcher.shared.watch(fileAt: SymbolicLinks.identity(of: file)) {
+      [weak self] in
       self?.subscribers.contentsDidChange()
     }
   }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A cloud backend in memory: a container that lives as long as one of its devices.
 ///
@@ -12,15 +13,14 @@ import Foundation
 /// let a = NSUbiquitousKeyValueStore(backend: phone)
 /// let b = NSUbiquitousKeyValueStore(backend: laptop)
 /// ```
-public final class InMemoryCloudBackend: CloudBackend, CloudContainerSource, @unchecked Sendable {
+public final class InMemoryCloudBackend: CloudBackend, CloudContainerSource, Sendable {
   /// The container the devices share: each account's contents, and the devices to tell.
-  private final class Container: @unchecked Sendable {
-    private let lock = NSLock()
-    private var accounts: [String: CloudContainerContents] = [:]
+  private final class Container: Sendable {
+    private let accounts = Mutex<[String: CloudContainerContents]>([:])
     private let devices = WeakRegistry<ObjectIdentifier, InMemoryCloudBackend>()
 
     func contents(of account: String) -> CloudContainerContents {
-      lock.withLock { accounts[account] ?? CloudContainerContents() }
+      accounts.withLock { $0[account] ?? CloudContainerContents() }
     }
 
     func connect(_ device: InMemoryCloudBackend) {
@@ -31,7 +31,7 @@ public final class InMemoryCloudBackend: CloudBackend, CloudContainerSource, @un
     ///
     /// - Returns: The keys refused for the quota.
     func save(_ records: [PropertyListKey: CloudRecord], to account: String) -> [PropertyListKey] {
-      let (changed, refused): (Bool, [PropertyListKey]) = lock.withLock {
+      let (changed, refused): (Bool, [PropertyListKey]) = accounts.withLock { accounts in
         var contents = accounts[account] ?? CloudContainerContents()
         let changed = contents.merge(records)
         if changed { accounts[account] = contents }
@@ -48,8 +48,7 @@ public final class InMemoryCloudBackend: CloudBackend, CloudContainerSource, @un
 
   private let container: Container
   private let subscribers = CloudSubscribers(label: "memory")
-  private let lock = NSLock()
-  private var currentAccount: String
+  private let currentAccount: Mutex<String>
 
   /// Creates a device on a new, empty container.
   ///
@@ -60,7 +59,7 @@ public final class InMemoryCloudBackend: CloudBackend, CloudContainerSource, @un
 
   private init(container: Container, account: String) {
     self.container = container
-    currentAccount = account
+    currentAccount = Mutex(account)
     subscribers.source = self
     container.connect(self)
   }
@@ -75,7 +74,7 @@ public final class InMemoryCloudBackend: CloudBackend, CloudContainerSource, @un
 
   /// The account this device is signed into.
   public var account: String {
-    lock.withLock { currentAccount }
+    currentAccount.withLock { $0 }
   }
 
   /// `in-memory`, no endpoint, always connected.
@@ -113,7 +112,7 @@ public final class InMemoryCloudBackend: CloudBackend, CloudContainerSource, @un
   /// Signs this device into `account` (created empty on first use) and tells its subscribers.
   public func switchAccount(to account: String) {
     try? subscribers.switchAccount {
-      lock.withLock { currentAccount = account }
+      currentAccount.withLock { $0 = account }
       return (account, container.contents(of: account))
     }
   }

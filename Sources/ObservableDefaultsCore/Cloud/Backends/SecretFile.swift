@@ -16,9 +16,9 @@ package enum SecretFile {
   /// - Throws: ``Problem`` when the file cannot be read, is not UTF-8, or is readable or writable
   ///   by its group or others.
   package static func text(of path: String, what: String) throws(Problem) -> String {
-    let status: FileStatus
+    let status: Stat
     do {
-      status = try FileStatus.ofFile(atPath: path)
+      status = try Stat(path)
     } catch {
       throw Problem(message: "cannot read the \(what) \(path): \(error)")
     }

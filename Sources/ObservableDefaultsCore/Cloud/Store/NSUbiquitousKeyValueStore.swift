@@ -31,6 +31,7 @@ public import Foundation
 /// ) { note in print(note.userInfo?[NSUbiquitousKeyValueStoreChangedKeysKey] ?? []) }
 /// ```
 open class NSUbiquitousKeyValueStore: NSObject, @unchecked Sendable {
+  // Sendable: an open NSObject subclass (as Apple's); its one `var` is set in init only.
   /// The backend keeping this store's container.
   public let backend: any CloudBackend
   /// The device copy shared by every store object of ``backend``.
@@ -301,7 +302,7 @@ open class NSUbiquitousKeyValueStore: NSObject, @unchecked Sendable {
 }
 
 /// A weak reference to a store that a `@Sendable` closure can hold.
-private final class WeakStore: @unchecked Sendable {
-  weak var store: NSUbiquitousKeyValueStore?
+private final class WeakStore: Sendable {
+  weak let store: NSUbiquitousKeyValueStore?
   init(_ store: NSUbiquitousKeyValueStore) { self.store = store }
 }

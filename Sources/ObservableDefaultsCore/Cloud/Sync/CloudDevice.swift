@@ -22,6 +22,8 @@ import Foundation
 ///   without another write or `synchronize()`. A NATS device whose quorum came back kept three
 ///   writes pending for more than 60 s without it.
 final class CloudDevice: ObservedStoreState, @unchecked Sendable {
+  // Sendable: its state, guarded by `lock`, holds property-list values (`Any`), which a
+  // `Mutex` cannot hand out.
   typealias Handler = @Sendable (CloudChange) -> Void
 
   let backend: any CloudBackend

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A backend that keeps a local copy of its container (etcd's device journal), so that a new
 /// device can answer reads from it while its servers do not answer.
@@ -10,17 +11,18 @@ package protocol CloudLocalFirstBackend: CloudBackend {
 
 /// A device's first load, started on the device's queue: a ``CloudLocalFirstBackend``'s runs
 /// there while the device answers reads from the local copy; any other backend's is waited for.
-final class FirstLoad: @unchecked Sendable {
+final class FirstLoad: Sendable {
   private let done = DispatchSemaphore(value: 0)
   private let isLocalFirst: Bool
-  // Written once on the queue before `done` is signalled.
-  private var outcome: Result<CloudRecordBatch, any Error>?
+  /// Set once on the queue before `done` is signalled.
+  private let outcome = Mutex<Result<CloudRecordBatch, any Error>?>(nil)
 
   /// Starts `backend`'s load on `queue`.
   init(_ backend: any CloudBackend, on queue: DispatchQueue) {
     isLocalFirst = backend is any CloudLocalFirstBackend
     queue.async {
-      self.outcome = Result { try backend.load() }
+      let loaded = Result { try backend.load() }
+      self.outcome.withLock { $0 = loaded }
       self.done.signal()
     }
   }
@@ -28,13 +30,13 @@ final class FirstLoad: @unchecked Sendable {
   /// The load's outcome, waiting up to `seconds` for a local-first backend's (without limit for
   /// another's); nil when it is still running.
   func result(within seconds: TimeInterval) -> Result<CloudRecordBatch, any Error>? {
-    wait(until: isLocalFirst ? .now() + seconds : .distantFuture) ? outcome : nil
+    wait(until: isLocalFirst ? .now() + seconds : .distantFuture) ? outcome.withLock { $0 } : nil
   }
 
   /// The load's outcome, waiting for it without limit.
   var finished: Result<CloudRecordBatch, any Error> {
     _ = wait(until: .distantFuture)
-    return outcome ?? .failure(CancellationError())
+    return outcome.withLock { $0 } ?? .failure(CancellationError())
   }
 
   /// Whether the load finished by `deadline`.

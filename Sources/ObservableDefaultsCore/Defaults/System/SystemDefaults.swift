@@ -17,8 +17,11 @@ package import Foundation
 /// named in ``problems`` with the reason, and the user's own values are read as if it were not
 /// there.
 package struct SystemDefaults: @unchecked Sendable {
+  // Sendable: immutable once read; its values are property-list values (`Any`).
+
   /// A value and the file it was read from.
   package struct Entry: @unchecked Sendable {
+    // Sendable: `value` is an immutable property-list value (`Any`).
     /// The value, in canonical form.
     package let value: Any
     /// The file that holds it.

@@ -8,6 +8,8 @@ import Foundation
 /// that is not used any more (or again) is reported to ``Diagnostics`` once, and the observers
 /// are told the old and new values with the keys that differ.
 final class SystemLayers: @unchecked Sendable {
+  // Sendable: its state is guarded by `lock`; `current` holds property-list values (`Any`),
+  // which a `Mutex` cannot hand out.
   /// What observers are told: the values before and after, and the keys that differ.
   struct Change: Sendable {
     let old: SystemDefaults

@@ -141,8 +141,8 @@ package enum FileContents {
       descriptor = try .open(url.path, [.readOnly, .nonBlocking])
     } catch {
       switch error {
-      case .noSuchFile: return nil
-      case .symbolicLink: throw failure("a symbolic link loop")
+      case .noSuchFileOrDirectory: return nil
+      case .tooManySymbolicLinkLevels: throw failure("a symbolic link loop")
       default: throw failure("\(error)")
       }
     }
@@ -159,12 +159,12 @@ package enum FileContents {
     func failure(_ reason: String) -> PropertyListError {
       PropertyListError(file: url, kind: .unreadable, reason: reason)
     }
-    let status: FileStatus
-    do { status = try descriptor.status() } catch { throw failure("\(error)") }
-    let type = status.kind
-    guard type == .regularFile else {
+    let status: Stat
+    do { status = try descriptor.stat() } catch { throw failure("\(error)") }
+    let type = status.type
+    guard type == .regular else {
       throw failure(
-        type == .folder
+        type == .directory
           ? "it is a folder, not a file" : "it is not a regular file (\(describe(type)))")
     }
     guard status.size <= maximumSize else {
@@ -190,11 +190,11 @@ package enum FileContents {
   }
 
   /// What a file of `type` that is not a regular file or a folder is, for people.
-  static func describe(_ type: FileStatus.Kind) -> String {
+  static func describe(_ type: FileType) -> String {
     switch type {
-    case .characterDevice: "a character device"
-    case .blockDevice: "a block device"
-    case .namedPipe: "a named pipe"
+    case .characterSpecial: "a character device"
+    case .blockSpecial: "a block device"
+    case .fifo: "a named pipe"
     case .socket: "a socket"
     default: "not a file"
     }

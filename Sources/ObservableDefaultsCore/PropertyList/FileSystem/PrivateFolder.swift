@@ -10,8 +10,8 @@ package enum PrivateFolder {
   /// - Throws: ``PropertyListError`` of kind `.unwritable`.
   package static func create(_ folder: URL, for file: URL) throws {
     let path = folder.standardizedFileURL.path
-    if let status = try? FileStatus.ofFile(atPath: path) {
-      guard status.kind == .folder else {
+    if let status = try? Stat(path) {
+      guard status.type == .directory else {
         throw PropertyListError(file: file, kind: .unwritable, reason: "\(path) is not a folder")
       }
       return

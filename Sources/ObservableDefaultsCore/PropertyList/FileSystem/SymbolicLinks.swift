@@ -16,7 +16,7 @@ enum SymbolicLinks {
     for _ in 0...maximumLinks {
       let folder = realFolder(of: path)
       path = folder == "/" ? "/" + lastComponent(path) : folder + "/" + lastComponent(path)
-      guard (try? FileStatus.ofLink(atPath: path))?.kind == .symbolicLink,
+      guard (try? Stat(path, followTargetSymlink: false))?.type == .symbolicLink,
         let link = FileSystem.destinationOfSymbolicLink(atPath: path)
       else {
         return URL(fileURLWithPath: path)
