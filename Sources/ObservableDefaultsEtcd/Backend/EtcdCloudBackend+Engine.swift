@@ -1,4 +1,4 @@
-package import Foundation
+import Foundation
 package import ObservableDefaultsCore
 import Synchronization
 

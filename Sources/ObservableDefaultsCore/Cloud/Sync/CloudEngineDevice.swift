@@ -1,4 +1,4 @@
-package import Foundation
+import Foundation
 
 /// A watch a sync engine keeps for one subscription.
 package protocol CloudEngineWatch: AnyObject, Sendable {
