@@ -43,6 +43,15 @@ import Testing
       entries.map(\.origin) == ["core-probe (pid \(first))", "core-probe (pid \(second))"])
   }
 
+  /// A nested dictionary holding two keys that differ only in Unicode normalization (exact keys)
+  /// is summarized with both (the line's summary trapped on them).
+  @Test func aNestedDictionaryWithBothFormsOfAKeyKeepsBoth() {
+    let nested: [PropertyListKey: Any] = [
+      PropertyListKey("\u{E9}"): 1, PropertyListKey("e\u{301}"): 2, PropertyListKey("a"): 3,
+    ]
+    #expect(ChangeHistory.text(of: nested) == "{3 keys}")
+  }
+
   @Test func aFileOutsideThePreferencesFolderHasNoHistory() throws {
     _ = try write("name", "Ann", into: folder.file("elsewhere/com.example.app.plist"))
     #expect(!FileManager.default.fileExists(atPath: history.folder.path))

@@ -59,14 +59,21 @@ public enum PythonPlistlib {
   }
 
   /// The top dictionary of `url` as `plistlib.load` reads it: python's `ascii()` of its items
-  /// sorted by key, for example `[('e\u0301', 'b'), ('\xe9', 'a')]` (plain ASCII, so comparing
-  /// it compares the exact scalars).
+  /// sorted by key, nested dictionaries' keys sorted too (a file's order of keys is not its
+  /// content), for example `[('e\u0301', 'b'), ('\xe9', 'a')]` (plain ASCII, so comparing it
+  /// compares the exact scalars).
   ///
   /// - Throws: `ChildProcess`'s errors; a python failure (a file it refuses) is thrown.
   public static func read(_ url: URL) throws -> String {
     try run(
-      "import plistlib,sys\nprint(ascii(sorted(plistlib.load(open(sys.argv[1],'rb')).items())))",
-      url)
+      """
+      import plistlib,sys
+      def c(v):
+        if isinstance(v,dict): return {k:c(v[k]) for k in sorted(v)}
+        if isinstance(v,list): return [c(x) for x in v]
+        return v
+      print(ascii(sorted(c(plistlib.load(open(sys.argv[1],'rb'))).items())))
+      """, url)
   }
 
   /// The top dictionary of `url` as `plistlib.load` reads it, as strings: each string value

@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 /// Appending to a history file, safe with several processes appending at once.
 extension ChangeHistory {
   /// Appends `entry` to the history of `suite`.
@@ -29,48 +25,45 @@ extension ChangeHistory {
     let bytes = Array(entries.map(Self.line).joined().utf8)
     // A trim that replaced the file between the open and the lock: append to the new one.
     for _ in 0..<3 {
-      let descriptor = try open(url)
-      defer { close(descriptor) }
-      guard flock(descriptor, LOCK_SH) == 0 else { throw failure(url, errno) }
-      defer { flock(descriptor, LOCK_UN) }
-      guard isStill(descriptor, at: url) else { continue }
-      let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-      guard written == bytes.count else {
-        throw PropertyListError(
-          file: url, kind: .unwritable,
-          reason: written < 0 ? String(cString: strerror(errno)) : "short write")
-      }
-      var status = stat()
-      if fstat(descriptor, &status) == 0, Int(status.st_size) > Self.maximumBytes {
+      do {
+        let descriptor = try open(url)
+        defer { descriptor.close() }
+        try descriptor.lockShared()
+        defer { descriptor.unlock() }
+        guard try isStill(descriptor, at: url) else { continue }
+        try bytes.withUnsafeBytes { try descriptor.writeAll($0) }
+        guard try descriptor.stat().size > Self.maximumBytes else { return }
         // Another writer's trim may run between the two locks: the check is made again.
-        guard flock(descriptor, LOCK_EX) == 0, isStill(descriptor, at: url),
-          fstat(descriptor, &status) == 0, Int(status.st_size) > Self.maximumBytes
+        try descriptor.lockExclusively()
+        guard try isStill(descriptor, at: url), try descriptor.stat().size > Self.maximumBytes
         else { return }
         try trim(url)
+        return
+      } catch let error as Errno {
+        throw PropertyListError(file: url, kind: .unwritable, reason: error.description)
       }
-      return
     }
   }
 
   /// The history file at `url` opened for appending (created with mode 0600 in folders of
   /// mode 0700); a symbolic link is refused.
-  private func open(_ url: URL) throws -> Int32 {
-    let flags = O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC
-    var descriptor = Glibc.open(url.path, flags, 0o600)
-    if descriptor < 0, errno == ENOENT {
-      try PrivateFolder.create(folder, for: url)
-      descriptor = Glibc.open(url.path, flags, 0o600)
+  private func open(_ url: URL) throws -> FileDescriptor {
+    let options: FileDescriptor.OpenOptions = [.writeOnly, .append, .create, .noFollow]
+    let opened = Result { () throws(Errno) in
+      try FileDescriptor.open(url.path, options, creatingWith: 0o600)
     }
-    guard descriptor >= 0 else { throw failure(url, errno) }
-    return descriptor
+    if case .failure(let error) = opened, error == .noSuchFileOrDirectory {
+      try PrivateFolder.create(folder, for: url)
+      return try FileDescriptor.open(url.path, options, creatingWith: 0o600)
+    }
+    return try opened.get()
   }
 
   /// Whether the open file `descriptor` is still the file at `url` (no trim replaced it).
-  private func isStill(_ descriptor: Int32, at url: URL) -> Bool {
-    var open = stat()
-    var named = stat()
-    return fstat(descriptor, &open) == 0 && lstat(url.path, &named) == 0
-      && open.st_ino == named.st_ino && open.st_dev == named.st_dev
+  private func isStill(_ descriptor: FileDescriptor, at url: URL) throws(Errno) -> Bool {
+    let open = try descriptor.stat()
+    guard let named = try? Stat(url.path, followTargetSymlink: false) else { return false }
+    return open.inode == named.inode && open.deviceID == named.deviceID
   }
 
   /// Drops the oldest lines of the file at `url` down to half of ``maximumBytes``, replacing it
@@ -82,9 +75,5 @@ extension ChangeHistory {
       start += 1
     }
     try AtomicFileWriter.writeRegularFile(data.dropFirst(start), to: url)
-  }
-
-  private func failure(_ url: URL, _ code: Int32) -> PropertyListError {
-    PropertyListError(file: url, kind: .unwritable, reason: String(cString: strerror(code)))
   }
 }

@@ -22,6 +22,8 @@ package struct FileDescriptor: Hashable, Sendable {
     static let readWrite = OpenOptions(rawValue: O_RDWR)
     /// Create the file when missing (`O_CREAT`), with the mode given.
     static let create = OpenOptions(rawValue: O_CREAT)
+    /// Every write goes to the end of the file, as one step of the kernel (`O_APPEND`).
+    static let append = OpenOptions(rawValue: O_APPEND)
     /// With ``create``: fail with ``Errno/fileExists`` when the file exists (`O_EXCL`).
     static let exclusiveCreate = OpenOptions(rawValue: O_EXCL)
     /// Fail with ``Errno/tooManySymbolicLinkLevels`` when the path is a symbolic link
@@ -139,6 +141,12 @@ package struct FileDescriptor: Hashable, Sendable {
   /// description holds one.
   func lockExclusively() throws(Errno) {
     try Errno.retryingInterrupts { flock(rawValue, LOCK_EX) }
+  }
+
+  /// Takes a shared `flock(2)` lock on the file, waiting while another open file description
+  /// holds an exclusive one.
+  func lockShared() throws(Errno) {
+    try Errno.retryingInterrupts { flock(rawValue, LOCK_SH) }
   }
 
   /// Takes a shared `flock(2)` lock on the file if no other open file description holds an

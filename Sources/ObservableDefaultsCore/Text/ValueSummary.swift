@@ -28,8 +28,7 @@ package enum ValueSummary {
     case let value as Data: self = .data(value)
     case let value as [Any]: self = .array(value)
     case let value as [String: Any]: self = .dictionary(value)
-    case let value as [AnyHashable: Any]:
-      self = .dictionary(Dictionary(uniqueKeysWithValues: value.map { ("\($0.key)", $0.value) }))
+    case let value as [AnyHashable: Any]: self = .dictionary(Self.textKeyed(value))
     case let value as Double where type(of: value) == Double.self: self = .real(value)
     // Through its shortest decimal text, so 1.2 as a Float reads 1.2 and not 1.2000000476837158.
     case let value as Float where type(of: value) == Float.self:
@@ -43,6 +42,28 @@ package enum ValueSummary {
     case let value as NSNumber: self = Self(number: value)
     default: self = .other(value)
     }
+  }
+
+  /// `dictionary` with its keys as text. Keys held apart as exact keys (``PropertyListKey``) whose
+  /// text is equal as Swift compares strings (they differ only in Unicode normalization) are each
+  /// shown by their scalars, non-ASCII ones escaped (`e\u{301}`), so both stay listed.
+  private static func textKeyed(_ dictionary: [AnyHashable: Any]) -> [String: Any] {
+    let texts = Dictionary(grouping: dictionary.keys) { "\($0.base)" }
+    var result: [String: Any] = [:]
+    for (text, keys) in texts {
+      for key in keys {
+        let shown = keys.count == 1 ? text : escapingScalars("\(key.base)")
+        result[shown] = dictionary[key]
+      }
+    }
+    return result
+  }
+
+  /// `text` with every scalar outside ASCII written `\u{…}` (hexadecimal).
+  private static func escapingScalars(_ text: String) -> String {
+    text.unicodeScalars.map { scalar in
+      scalar.isASCII ? String(scalar) : "\\u{\(String(scalar.value, radix: 16))}"
+    }.joined()
   }
 
   private init(number: NSNumber) {

@@ -302,7 +302,8 @@ import Testing
       list.output.split(separator: "\n").first == "old\tOld.Settings\told-app\t(program gone)")
     #expect(
       list.error
-        == "settings-editor: \(shown)/Bad\\xFE.plist: cannot be read: Encountered unexpected EOF\n")
+        == "settings-editor: \(shown)/Bad\\xFE.plist: cannot be read: XML property list, line 1: <key> is not closed\n"
+    )
     let removed = try editor.run("schema", "remove", "--gone")
     #expect(removed.status == 0)
     #expect(removed.output == shown + "/Old.Settings@old.plist\n")

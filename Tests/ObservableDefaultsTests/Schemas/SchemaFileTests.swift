@@ -200,7 +200,7 @@ import Testing
       return
     }
     #expect(path == shown + "/Bad\\xFE.plist")
-    #expect(reason == "Encountered unexpected EOF")
+    #expect(reason == "XML property list, line 1: <key> is not closed")
   }
 
   /// Writes a valid schema file at `relativePath` of the temporary folder (folders made).
