@@ -66,9 +66,11 @@ final class FakeHTTPServer: @unchecked Sendable {
       let request = readRequest(connection)
       let isWatch = request.split(separator: "\r\n").first?.contains("/v3/watch") ?? false
       let answer = isWatch ? watchStream ?? reply : reply
+      // Counted before the answer: the client may be done with it, and its caller reading the
+      // count, before this thread runs again.
+      lock.withLock { served += 1 }
       answer.withUnsafeBytes { _ = send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
       let hold = lock.withLock {
-        served += 1
         guard isWatch, watchStream != nil, !stopped else { return false }
         held.append(connection)
         return true
