@@ -64,6 +64,12 @@ public final class ChildProcess {
     return found
   }
 
+  /// The `XDG_STATE_HOME` of the programs a test starts unless it gives its own: a folder of
+  /// this test run in the temporary folder.
+  public static let stateHome = FileManager.default.temporaryDirectory
+    .appendingPathComponent(
+      "observable-defaults-tests-state-\(ProcessInfo.processInfo.processIdentifier)")
+
   /// Starts `program` without waiting for it.
   ///
   /// - Parameters:
@@ -71,8 +77,9 @@ public final class ChildProcess {
   ///   - arguments: Its arguments.
   ///   - environment: Variables set (or replaced) on top of this process's environment; a `nil`
   ///     value removes the variable. Unless it says otherwise, the child publishes no settings
-  ///     schemas (`OBSERVABLE_DEFAULTS_PUBLISH_SCHEMAS=0`): a test's programs must not leave
-  ///     schemas in the user's folder.
+  ///     schemas (`OBSERVABLE_DEFAULTS_PUBLISH_SCHEMAS=0`) and keeps its change histories in a
+  ///     folder of this test run (`XDG_STATE_HOME`, see ``stateHome``): a test's programs must not
+  ///     leave schemas or histories in the user's folders.
   ///   - input: Written to its standard input, which is then closed; `nil` gives it `/dev/null`.
   ///   - folder: Its working directory; this process's when `nil`.
   /// - Throws: The error of `Process.run()` when it cannot be started.
@@ -85,6 +92,7 @@ public final class ChildProcess {
     process.arguments = arguments
     var variables = ProcessInfo.processInfo.environment
     variables["OBSERVABLE_DEFAULTS_PUBLISH_SCHEMAS"] = "0"
+    variables["XDG_STATE_HOME"] = Self.stateHome.path
     for (name, value) in environment { variables[name] = value }
     process.environment = variables
     process.currentDirectoryURL = folder
