@@ -1,5 +1,6 @@
 public import Foundation
 public import ObservableDefaults
+import ObservableDefaultsCore
 import ObservableDefaultsSchema
 
 /// A full-screen terminal editor for settings: your program's settings objects, raw suites in
@@ -153,7 +154,7 @@ public final class SettingsEditor {
     var caughtSignal: Int32?
     do {
       let canvas = try NcursesCanvas(
-        color: color.usesColor(environment: ProcessInfo.processInfo.environment))
+        color: color.usesColor(environment: ProcessEnvironment.values(of: ["NO_COLOR"])))
       defer { canvas.end() }
       loop.catchSignals(signals)
       defer { loop.releaseSignals(signals) }
