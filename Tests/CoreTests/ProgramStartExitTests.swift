@@ -11,23 +11,6 @@ import Testing
   /// The sync engines' client libraries and what they bring (OpenSSL, protobuf-c).
   static let engineLibraries = ["libnats", "libcurl", "libssl", "libcrypto", "libprotobuf-c"]
 
-  /// The environment of a program with its folders in `folder`, none of this process's
-  /// `OBSERVABLE_DEFAULTS_` variables, and `extra`.
-  static func environment(in folder: TemporaryFolder, _ extra: [String: String] = [:])
-    -> [String: String?]
-  {
-    var variables: [String: String?] = [:]
-    for name in ProcessInfo.processInfo.environment.keys
-    where name.hasPrefix("OBSERVABLE_DEFAULTS_") {
-      variables[name] = .some(nil)
-    }
-    for name in ["XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME"] {
-      variables[name] = folder.file(name).path
-    }
-    for (name, value) in extra { variables[name] = value }
-    return variables
-  }
-
   /// The libraries the dynamic loader mapped for `program` run with `arguments`, by file name:
   /// those of the program's start, and those from the first `dlopen` (`dynamically loaded by`)
   /// on, with the libraries they need.
@@ -58,7 +41,7 @@ import Testing
   @Test func readAndWriteMapNoEngineLibrary() throws {
     let folder = try TemporaryFolder(prefix: "program-start")
     let editor = try ChildProcess.builtProgram("settings-editor")
-    let environment = Self.environment(in: folder)
+    let environment = programEnvironment(in: folder)
     let write = try Self.loadedLibraries(
       editor, ["write", "com.example.start", "name", "Ada"], environment: environment)
     let read = try Self.loadedLibraries(
@@ -78,8 +61,8 @@ import Testing
     let editor = try ChildProcess.builtProgram("settings-editor")
     let status = try Self.loadedLibraries(
       editor, ["cloud", "status"],
-      environment: Self.environment(
-        in: folder, ["OBSERVABLE_DEFAULTS_NATS_SERVERS": "nats://127.0.0.1:1"]))
+      environment: programEnvironment(
+        in: folder, adding: ["OBSERVABLE_DEFAULTS_NATS_SERVERS": "nats://127.0.0.1:1"]))
     #expect(Self.engineFiles(status.atStart) == [])
     #expect(status.loadedLater.contains("libnats.so.3.4"))
     #expect(Self.engineFiles(status.loadedLater).contains { $0.hasPrefix("libssl.") })
@@ -123,7 +106,7 @@ import Testing
   @Test func nothingWaitsBetweenOutputAndExit() throws {
     let folder = try TemporaryFolder(prefix: "program-exit")
     let editor = try ChildProcess.builtProgram("settings-editor")
-    let environment = Self.environment(in: folder)
+    let environment = programEnvironment(in: folder)
     let write = try Self.waitsAfterOutput(
       editor, ["write", "com.example.exit", "name", "Ada"], environment: environment, in: folder)
     #expect(write.waits == [])
@@ -135,7 +118,8 @@ import Testing
     // flush, the schema publisher's) have nothing to finish.
     let minimal = try Self.waitsAfterOutput(
       try ChildProcess.builtProgram("minimal-defaults"), [],
-      environment: Self.environment(in: folder, ["OBSERVABLE_DEFAULTS_PUBLISH_SCHEMAS": "0"]),
+      environment: programEnvironment(
+        in: folder, adding: ["OBSERVABLE_DEFAULTS_PUBLISH_SCHEMAS": "0"]),
       in: folder)
     #expect(minimal.output == "Fatbobman\n")
     #expect(minimal.waits == [])
