@@ -124,4 +124,40 @@ import Testing
     #expect(minimal.output == "Fatbobman\n")
     #expect(minimal.waits == [])
   }
+
+  /// The files under a schema folder (`…/ObservableDefaults/schemas`) that `settings-editor`
+  /// run with `arguments` opened or looked at (`strace -f`: `openat`, `stat`s, directory reads).
+  static func schemaFilesOpened(
+    by arguments: [String], environment: [String: String?], in folder: TemporaryFolder
+  ) throws -> [String] {
+    let trace = folder.file("strace-\(UUID().uuidString)")
+    let result = try ChildProcess.runCommand(
+      "strace",
+      [
+        "-f", "-o", trace.path, "-e", "trace=%file",
+        try ChildProcess.builtProgram("settings-editor").path,
+      ]
+        + arguments, environment: environment)
+    #expect(result.status == 0 || arguments.contains("missing"), "\(result.error)")
+    return try String(contentsOf: trace, encoding: .utf8).split(separator: "\n")
+      .filter { $0.contains("/ObservableDefaults/schemas") }.map(String.init)
+  }
+
+  /// `read` of a key a file holds reads no published schema; the schemas are read only for a key
+  /// no file holds (its default may be in one).
+  @Test func readLooksAtSchemasOnlyForAKeyNoFileHolds() throws {
+    let folder = try TemporaryFolder(prefix: "program-start")
+    let environment = programEnvironment(in: folder)
+    let write = try ChildProcess.run(
+      try ChildProcess.builtProgram("settings-editor"),
+      ["write", "com.example.schemas", "name", "Ada"],
+      environment: environment)
+    #expect(write.status == 0, "\(write.error)")
+    let stored = try Self.schemaFilesOpened(
+      by: ["read", "com.example.schemas", "name"], environment: environment, in: folder)
+    #expect(stored == [])
+    let missing = try Self.schemaFilesOpened(
+      by: ["read", "com.example.schemas", "missing"], environment: environment, in: folder)
+    #expect(!missing.isEmpty)
+  }
 }
