@@ -4,7 +4,8 @@ import Foundation
 struct BenchmarkOptions {
   /// The measures `--only` selects from, in the order a run takes them.
   static let measures = [
-    "read", "burst", "cloud-write", "xml", "scale", "editor", "editor-latency", "editor-search",
+    "read", "burst", "cloud-write", "xml", "scale", "editor", "editor-latency", "editor-scale",
+    "editor-search",
     "schemas", "open", "million", "large-value", "writers", "cloud", "cloud-scale",
   ]
   /// The usage line, printed by `--help` and after a wrong argument.
