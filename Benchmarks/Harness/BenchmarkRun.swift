@@ -38,6 +38,9 @@ struct BenchmarkRun {
     if options.includes("editor-latency") {
       EditorChangeLatencyMeasure(workspace: workspace, runs: runs).run(into: table)
     }
+    if options.includes("editor-scale") {
+      EditorScaleMeasure(workspace: workspace, runs: runs).run(into: table)
+    }
     if options.includes("editor-search") {
       EditorSearchMeasure(workspace: workspace, runs: runs).run(into: table)
     }
