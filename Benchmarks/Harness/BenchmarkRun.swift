@@ -58,6 +58,9 @@ struct BenchmarkRun {
     if options.includes("million") {
       MillionKeysMeasure(workspace: workspace, runs: runs).run(into: table)
     }
+    if options.includes("one-shot") {
+      OneShotWriteMeasure(workspace: workspace, runs: runs).run(into: table)
+    }
     if options.includes("large-value") {
       LargeValueMeasure(workspace: workspace, runs: runs).run(into: table)
     }

@@ -216,7 +216,8 @@ public struct SettingsSchemaDirectory: Sendable, Equatable {
       guard old.isEmpty || !propertyListValuesEqual(old, new) else { return false }
       let published = (try? SettingsSchema(propertyList: old, path: url.path))?.program.build
       if let published, let build = schema.program.build, published > build { return false }
-      document = PropertyListDocument(values: [PropertyListKey: Any](exactKeys: new), format: .binary)
+      document = PropertyListDocument(
+        values: [PropertyListKey: Any](exactKeys: new), format: .binary)
       return true
     }
   }

@@ -75,7 +75,8 @@ public struct PropertyListFile: Sendable {
     var taken: PropertyListSnapshot?
     swap(&taken, &base)
     guard let (data, identity) = try readData() else { return (nil, Set(previous.keys)) }
-    PropertyListCounters.count(\.parses, path: url.resolvingSymlinksInPath().path)
+    let path = url.resolvingSymlinksInPath().path
+    PropertyListCounters.count(\.parses, path: path)
     if var taken, let old = taken.state.entries {
       let isBinary = data.starts(with: "bplist".utf8)
       let changes = try malformedIfRejected { () throws(PropertyListRejection) in
@@ -95,10 +96,12 @@ public struct PropertyListFile: Sendable {
         }
         taken.version = FileVersion(identity: identity, data: data)
         taken.state = .read(format: taken.document.format, entries: changes.entries)
+        PropertyListCounters.count(\.keysReread, by: changes.set.count, path: path)
         return (taken, changedKeys)
       }
     }
     let (document, changedKeys, entries) = try parse(data, comparingTo: previous)
+    PropertyListCounters.count(\.keysReread, by: document.values.count, path: path)
     let snapshot = PropertyListSnapshot(
       document: document, version: FileVersion(identity: identity, data: data),
       state: .read(format: document.format, entries: entries))
