@@ -49,24 +49,14 @@ extension PropertyListFile {
       let (data, _) = try FileContents.read(target), !data.isEmpty
     else { return nil }
     try checkWritable(target)
-    let outcome: PropertyListSpliceOutcome?
-    do {
-      if data.starts(with: "bplist".utf8) {
-        outcome = try BinaryPropertyListSplice.applying(changes, to: data)
-      } else {
-        try XMLCharacters.check(
-          changes.compactMapValues { if case .set(let value) = $0 { value } else { nil } },
-          writingTo: url)
-        outcome = try XMLPropertyListEdit.applyingChecked(changes, to: data)
+    let outcome = try fileErrorIfFailing { () throws -> PropertyListSpliceOutcome? in
+      guard !data.starts(with: "bplist".utf8) else {
+        return try BinaryPropertyListSplice.applying(changes, to: data)
       }
-    } catch let rejection as PropertyListRejection {
-      throw PropertyListError(file: url, kind: .malformed, reason: rejection.reason)
-    } catch let error as PropertyListError {
-      throw error
-    } catch let failure as PropertyListEncodingFailure {
-      throw PropertyListError(file: url, kind: .unwritable, reason: failure.reason)
-    } catch {
-      throw PropertyListError(file: url, kind: .unwritable, reason: describe(error))
+      try XMLCharacters.check(
+        changes.compactMapValues { if case .set(let value) = $0 { value } else { nil } },
+        writingTo: url)
+      return try XMLPropertyListEdit.applyingChecked(changes, to: data)
     }
     guard let outcome else { return nil }
     guard case .spliced(let output, let old, let encodedKeys, let copiedBytes) = outcome else {

@@ -139,7 +139,7 @@ extension PropertyListFile {
         changes.map { $0.compactMapValues { if case .set(let value) = $0 { value } else { nil } } }
           ?? taken.document.values, writingTo: url)
     }
-    let (data, state, encodedKeys) = try unwritableIfFailing { try encode(taken, changes: changes) }
+    let (data, state, encodedKeys) = try fileErrorIfFailing { try encode(taken, changes: changes) }
     try FileContents.checkReadable(
       size: data.count, of: url, changing: changes.map { $0.keys.map(\.string) })
     let written = try AtomicFileWriter(target: target, reportingAs: url).write(data)
@@ -181,10 +181,13 @@ extension PropertyListFile {
     }
   }
 
-  /// `body`'s result; an encoder's failure becomes an `.unwritable` ``PropertyListError``.
-  func unwritableIfFailing<Result>(_ body: () throws -> Result) throws -> Result {
+  /// `body`'s result, its errors as ``PropertyListError``s: a refusal of the file's bytes is
+  /// `.malformed`, an encoder's failure (or any other error) `.unwritable`.
+  func fileErrorIfFailing<Result>(_ body: () throws -> Result) throws -> Result {
     do {
       return try body()
+    } catch let rejection as PropertyListRejection {
+      throw PropertyListError(file: url, kind: .malformed, reason: rejection.reason)
     } catch let error as PropertyListError {
       throw error
     } catch let failure as PropertyListEncodingFailure {

@@ -8,9 +8,9 @@ import Foundation
 /// A process that writes one key and exits (`settings-editor write`) used to parse every key and
 /// encode every key again (a draft of 100,000 keys, then their bytes). Here its work is the one
 /// pass of ``BinaryPropertyListScanner`` that checks the file (scalars are checked, not decoded;
-/// the changed keys are found by comparing the key objects' bytes), one walk over the objects
-/// still referenced (to bound the bytes no reference reaches, as ``BinaryPropertyListDraft``
-/// does), and the copy. The top dictionary keeps its entries' places (a removed entry takes the
+/// the changed keys are found by comparing the key objects' bytes; the objects reached are
+/// counted as it meets them, to bound the bytes no reference reaches as
+/// ``BinaryPropertyListDraft`` does: ``BinaryPropertyListReach``), and the copy. The top dictionary keeps its entries' places (a removed entry takes the
 /// last one's, added entries follow), so a watching process's re-read finds every other entry
 /// at its place (``PropertyListEntries``). It is written last of the objects, so the next splice
 /// rewrites it in place instead of leaving its old bytes behind.
@@ -45,8 +45,19 @@ enum BinaryPropertyListSplice {
     let start: Int
     /// Its entries.
     let count: Int
-    /// The position and value of each of the keys the file holds.
-    let entries: [PropertyListKey: (position: Int, value: Any)]
+    /// Each of the keys the file holds: its entry's position and value, and its key and value
+    /// objects (with their bytes when scalars).
+    let entries: [PropertyListKey: Entry]
+    /// The objects reached from the top dictionary, so far.
+    var reach: BinaryPropertyListReach
+  }
+
+  /// An entry of the top dictionary a change names.
+  private struct Entry {
+    let position: Int
+    let value: Any
+    let key: (object: Int, bytes: Range<Int>)
+    let valueObject: (object: Int, bytes: Range<Int>?)
   }
 
   /// Checks the whole file (one pass of `scanner`) and finds `keys` in its top dictionary by
@@ -66,14 +77,28 @@ enum BinaryPropertyListSplice {
         }
       )
     }
-    var entries: [PropertyListKey: (position: Int, value: Any)] = [:]
+    var entries: [PropertyListKey: Entry] = [:]
     var isHeldTwice = false
     let bytes = scanner.bytes
+    let layout = scanner.layout
+    let isLast = top.start + 2 * top.count * layout.referenceSize == layout.tableOffset
+    var reach = BinaryPropertyListReach(
+      objectCount: layout.objectCount, top: layout.topObject,
+      end: isLast ? top.offset : layout.tableOffset)
     for position in 0..<top.count {
       let key = try scanner.keyItem(position, of: top, depth: 1)
-      let item = try scanner.item(
-        try scanner.reference(top.start, top.count + position, of: top.index, at: top.offset),
-        depth: 2)
+      let keyObject = try scanner.reference(top.start, position, of: top.index, at: top.offset)
+      let valueObject = try scanner.reference(
+        top.start, top.count + position, of: top.index, at: top.offset)
+      let item = try scanner.item(valueObject, depth: 2)
+      reach.add(keyObject, bytes: key.range)
+      var valueBytes: Range<Int>?
+      if case .scalar(let scalar) = item {
+        reach.add(valueObject, bytes: scalar.range)
+        valueBytes = scalar.range
+      } else {
+        reach.addContainer(valueObject)
+      }
       let contents = UnsafeRawBufferPointer(rebasing: bytes[key.start..<key.end])
       for (exact, utf8, utf16) in wanted {
         let form = key.marker >> 4 == 0x5 ? utf8 : utf16
@@ -81,11 +106,14 @@ enum BinaryPropertyListSplice {
           form.withUnsafeBytes({ $0.elementsEqual(contents) })
         else { continue }
         if entries[exact] != nil { isHeldTwice = true }
-        entries[exact] = (position, scanner.value(of: item))
+        entries[exact] = Entry(
+          position: position, value: scanner.value(of: item), key: (keyObject, key.range),
+          valueObject: (valueObject, valueBytes))
       }
     }
     guard !isHeldTwice else { return nil }
-    return Found(offset: top.offset, start: top.start, count: top.count, entries: entries)
+    return Found(
+      offset: top.offset, start: top.start, count: top.count, entries: entries, reach: reach)
   }
 
   /// The splice of `changes` into `file`, whose top dictionary was `found`.
@@ -93,6 +121,16 @@ enum BinaryPropertyListSplice {
     _ changes: [PropertyListKey: PropertyListChange], into file: BinaryPropertyListLayout,
     found: Found
   ) throws(PropertyListEncodingFailure) -> PropertyListSpliceOutcome? {
+    var reach = found.reach
+    // The containers replaced or removed are not walked; their scalars are taken back.
+    var dropped: Set<Int> = []
+    func drop(_ object: (object: Int, bytes: Range<Int>?)) {
+      if let bytes = object.bytes {
+        reach.remove(bytes: bytes)
+      } else {
+        dropped.insert(object.object)
+      }
+    }
     // The changes that change something, in a fixed order.
     var sets: [(key: PropertyListKey, value: Any, position: Int?)] = []
     var removed: [Int] = []
@@ -103,9 +141,12 @@ enum BinaryPropertyListSplice {
       case .set(let value):
         if let entry, propertyListValuesEqual(entry.value, value) { continue }
         sets.append((key, value, entry?.position))
+        if let entry { drop(entry.valueObject) }
       case .remove:
         guard let entry else { continue }
         removed.append(entry.position)
+        drop(entry.valueObject)
+        reach.remove(bytes: entry.key.bytes)
       }
       old[key] = .some(entry?.value)
     }
@@ -141,69 +182,16 @@ enum BinaryPropertyListSplice {
     guard file.referenceSize >= 8 || objectCount <= 1 << (8 * file.referenceSize) else {
       return nil
     }
-    // The old objects' bytes: all of them, but the top dictionary when it is the last.
-    let isLast = found.start + 2 * found.count * file.referenceSize == file.tableOffset
-    let copied = isLast ? found.offset : file.tableOffset
-    guard
-      let unreferenced = unreferencedBytes(
-        of: file, copying: copied, keeping: keyReferences + valueReferences),
-      unreferenced <= (copied + table.scalarBytes.count) / 4 + 4096
-    else { return nil }
+    // The old objects' bytes: all of them, but the top dictionary when it is the last. Those no
+    // reference reaches (and their offsets) stay below a quarter of the file.
+    let copied = reach.end
+    guard reach.walk(in: file, skipping: dropped) else { return nil }
+    let unreferenced =
+      copied - 8 - reach.bytes + (file.objectCount - reach.objects) * file.offsetSize
+    guard unreferenced <= (copied + table.scalarBytes.count) / 4 + 4096 else { return nil }
     let data = try write(
       file, copying: copied, table: table, keys: keyReferences, values: valueReferences)
     return .spliced(data, old: old, encodedKeys: sets.count, copiedBytes: copied - 8)
-  }
-
-  /// The bytes of a new file made of the first `copied` bytes of `file`, in which the top
-  /// object (rewritten after them) refers to `references`, that no reference reaches: the
-  /// objects' bytes not reached from `references` and their offsets in the offset table.
-  ///
-  /// - Returns: nil when an object reached lies (partly) after `copied`, or cannot be read.
-  private static func unreferencedBytes(
-    of file: BinaryPropertyListLayout, copying copied: Int, keeping references: [Int]
-  ) -> Int? {
-    let objectCount = file.objectCount
-    var visited = [UInt64](repeating: 0, count: (objectCount + 63) / 64)
-    visited[file.topObject / 64] |= 1 << UInt64(file.topObject % 64)
-    var stack = references.filter { $0 < objectCount }
-    var reachedBytes = 0
-    var reachedObjects = 1
-    let bytes = file.bytes
-    while let index = stack.popLast() {
-      let (word, bit) = (index / 64, UInt64(1) << UInt64(index % 64))
-      guard visited[word] & bit == 0 else { continue }
-      visited[word] |= bit
-      reachedObjects += 1
-      let offset = file.uncheckedOffset(index)
-      guard offset >= 8, offset < copied else { return nil }
-      let marker = bytes[offset] >> 4
-      let low = Int(bytes[offset] & 0x0F)
-      let end: Int
-      switch marker {
-      case 0x0: end = offset + 1
-      case 0x1, 0x2: end = offset + 1 + (1 << low)
-      case 0x3: end = offset + 9
-      case 0x4, 0x5, 0x6, 0xA, 0xD:
-        guard let (start, count) = try? file.lengthAndStart(index, at: offset) else { return nil }
-        switch marker {
-        case 0x4, 0x5: end = start + count
-        case 0x6: end = start + 2 * count
-        default:
-          let referenceCount = marker == 0xD ? 2 * count : count
-          end = start + referenceCount * file.referenceSize
-          guard end <= copied else { return nil }
-          for position in 0..<referenceCount {
-            let child = file.uncheckedReference(start, position)
-            guard child < UInt64(objectCount) else { return nil }
-            stack.append(Int(child))
-          }
-        }
-      default: return nil
-      }
-      guard end <= copied else { return nil }
-      reachedBytes += end - offset
-    }
-    return copied - 8 - reachedBytes + (objectCount - reachedObjects) * file.offsetSize
   }
 
   /// The new file: `file`'s bytes up to `copied`, the objects of `table` (numbered after
