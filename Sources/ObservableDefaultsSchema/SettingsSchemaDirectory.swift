@@ -211,12 +211,15 @@ public struct SettingsSchemaDirectory: Sendable, Equatable {
   public func write(_ schema: SettingsSchema) throws -> Bool {
     let url = fileURL(for: schema)
     let new = schema.propertyList
-    return try PropertyListFile(url: url).replaceContents(format: .binary) { exact in
-      let old = exact.stringKeyed
-      guard old.isEmpty || !propertyListValuesEqual(old, new) else { return nil }
+    var written: PropertyListSnapshot?
+    return try PropertyListFile(url: url).update(known: &written) { document in
+      let old = document.values.stringKeyed
+      guard old.isEmpty || !propertyListValuesEqual(old, new) else { return false }
       let published = (try? SettingsSchema(propertyList: old, path: url.path))?.program.build
-      if let published, let build = schema.program.build, published > build { return nil }
-      return [PropertyListKey: Any](exactKeys: new)
+      if let published, let build = schema.program.build, published > build { return false }
+      document = PropertyListDocument(
+        values: [PropertyListKey: Any](exactKeys: new), format: .binary)
+      return true
     }
   }
 }

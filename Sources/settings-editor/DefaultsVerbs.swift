@@ -290,8 +290,8 @@ enum DefaultsVerbs {
     throws
   {
     if case .suite(let suite) = domain { try SystemLayerFiles(suite: suite).refuse(changes.keys) }
-    _ = try PropertyListFile(url: fileURL(of: domain))
-      .apply(changes.mapValues { $0.map(PropertyListChange.set) ?? .remove })
+    try PropertyListFile(url: fileURL(of: domain))
+      .write(changes.mapValues { $0.map(PropertyListChange.set) ?? .remove })
   }
 
   private static func name(of domain: Invocation.Domain) -> String {

@@ -99,9 +99,9 @@ import Testing
     try BinaryPropertyListWriter.data(of: values).write(to: file.url)
     var known: PropertyListSnapshot?
     #expect(try file.apply(["key 1": .set("one")], known: &known))
-    #expect(known?.draft != nil)
+    #expect(known?.state.draft != nil)
     #expect(try !file.apply(["key 2": .set("two"), "new": .set(true)], known: &known))
-    #expect(known?.draft != nil)
+    #expect(known?.state.draft != nil)
     // Another writer: the next flush reads the file and makes a new draft from what it holds.
     _ = try PropertyListFile(url: file.url).apply(["other": .set("theirs")])
     #expect(try file.apply(["key 3": .remove], known: &known))

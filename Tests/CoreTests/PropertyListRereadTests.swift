@@ -76,7 +76,7 @@ import Testing
     try before.write(to: file.url)
     var none: PropertyListSnapshot?
     var base = try file.rereadSnapshot(comparingTo: [:], since: &none).snapshot
-    #expect(base?.entries != nil)
+    #expect(base?.state.entries != nil)
     let previous = try #require(base).document.values
     try after.write(to: file.url)
     let (snapshot, changedKeys) = try file.rereadSnapshot(comparingTo: [:], since: &base)

@@ -39,7 +39,10 @@ import Testing
     for (operation, count) in operations {
       #expect(count == 1, "\(operation) ran \(count) times")
     }
-    for field in ["processes", "kills", "injected-failures", "foreign-writes", "acknowledged"] {
+    // "spliced": writes of a process that writes and exits, spliced into the file's bytes.
+    for field in [
+      "processes", "kills", "injected-failures", "foreign-writes", "acknowledged", "spliced",
+    ] {
       #expect(number(field, in: summary) >= 1, "\(field): \(summary)")
     }
   }

@@ -25,6 +25,8 @@ final class Driver {
   struct Counts {
     var steps = 0, processes = 0, kills = 0, injectedFailures = 0, refusedWrites = 0
     var foreignWrites = 0, violations = 0, acknowledged = 0
+    /// Acknowledged writes of a process that writes and exits, spliced into the file's bytes.
+    var spliced = 0
     var operations: [Operation: Int] = [:]
   }
 
@@ -222,12 +224,13 @@ final class Driver {
     _ id: Int, from start: Int, of writer: Agent, within deadline: Duration = .seconds(120)
   ) -> Outcome {
     let found = writer.waitForLine(from: start, within: deadline) {
-      $0 == "ack \(id)" || $0.hasPrefix("fail \(id) ")
+      $0 == "ack \(id)" || $0 == "ack \(id) spliced" || $0.hasPrefix("fail \(id) ")
     }
     guard let (_, line) = found else {
       pollBlocking(within: .seconds(5)) { writer.ending != nil }
       return .died("\(writer.ending ?? "no answer in time"); stderr: \(writer.errorTail)")
     }
+    if line.hasSuffix(" spliced") { counts.spliced += 1 }
     return line.hasPrefix("ack")
       ? .acknowledged : .failed(String(line.dropFirst("fail \(id) ".count)))
   }
@@ -245,9 +248,11 @@ final class Driver {
       for (key, code) in changes { suite.model.indeterminate(key, code) }
       return .died("no writer")
     }
-    let (id, from) = send(command, to: writer)
+    // A third of the writes as a process that writes and exits would (`settings-editor write`).
+    let once = command != "sync" && chance(33) ? "file " : ""
+    let (id, from) = send(once + command, to: writer)
     let outcome = answer(id, from: from, of: writer, within: deadline)
-    record(outcome, of: command, on: suite, slot: slot, changes: changes)
+    record(outcome, of: once + command, on: suite, slot: slot, changes: changes)
     return outcome
   }
 

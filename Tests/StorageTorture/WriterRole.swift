@@ -11,7 +11,11 @@ import ObservableDefaultsCore
 /// - a command prefixed with `fiu POINT PROBABILITY` runs its write and flush with libfiu failing
 ///   the calls of `POINT` (`posix/io/rw/write`, …) at random (the process runs under `fiu-run -x`);
 /// - a command prefixed with `alloc BYTES` runs its flush with every allocation of at least BYTES
-///   failing (the process runs with the `allocation_failure.c` shim preloaded).
+///   failing (the process runs with the `allocation_failure.c` shim preloaded);
+/// - a `set`, `remove` or `rename` prefixed with `file` (before any of the above) is written as a
+///   command that writes and exits writes it: `PropertyListFile.write`, which splices the changes
+///   into the file's bytes when it can (then the answer is `ack ID spliced`), not through the
+///   process's suite.
 ///
 /// Failures are armed only around the write and flush, never while reading commands or printing
 /// answers, so every answer printed is true.
@@ -24,6 +28,8 @@ enum WriterRole {
       var fields = line.split(separator: " ").map(String.init)
       guard fields.count >= 2 else { continue }
       let id = fields.removeFirst()
+      let isOneShot = fields.first == "file"
+      if isOneShot { fields.removeFirst() }
       var fault = Fault.none
       if fields.first == "fiu", fields.count >= 3, let probability = Float(fields[2]) {
         fault = .io(point: fields[1], probability: probability)
@@ -33,8 +39,9 @@ enum WriterRole {
         fields.removeFirst(2)
       }
       do {
-        try perform(fields, on: defaults, with: fault)
-        say("ack \(id)")
+        let spliced = try perform(
+          fields, on: defaults, orOnce: isOneShot ? URL(fileURLWithPath: file) : nil, with: fault)
+        say("ack \(id)" + (spliced ? " spliced" : ""))
       } catch {
         say("fail \(id) " + "\(error)".replacingOccurrences(of: "\n", with: " "))
       }
@@ -53,11 +60,12 @@ enum WriterRole {
     let description: String
   }
 
+  /// Performs one command, through `defaults` or, with `once`, as one write of that file.
+  ///
+  /// - Returns: Whether the write was spliced into the file's bytes.
   private static func perform(
-    _ fields: [String], on defaults: PropertyListDefaults, with fault: Fault
-  )
-    throws
-  {
+    _ fields: [String], on defaults: PropertyListDefaults, orOnce once: URL?, with fault: Fault
+  ) throws -> Bool {
     func key(_ index: Int) throws -> String {
       guard index < fields.count, let key = ValueCode.key(Substring(fields[index])) else {
         throw BadCommand(description: "bad key in \(fields)")
@@ -86,13 +94,18 @@ enum WriterRole {
         throw BadCommand(
           description: "synchronize failed: \(String(describing: defaults.lastError))")
       }
-      return
+      return false
     default: throw BadCommand(description: "unknown command \(fields)")
     }
     arm(fault)
     defer { disarm(fault) }
+    if let once {
+      return try PropertyListFile(url: once).write(
+        values.mapValues { $0.map(PropertyListChange.set) ?? .remove })
+    }
     try defaults.write(values)
     try defaults.flush()
+    return false
   }
 
   private typealias EnableRandom =

@@ -78,6 +78,7 @@ say(
   "storage-torture seed \(seed) steps \(driver.step) processes \(counts.processes) kills \(counts.kills) "
     + "injected-failures \(counts.injectedFailures) refused-writes \(counts.refusedWrites) "
     + "foreign-writes \(counts.foreignWrites) acknowledged \(counts.acknowledged) "
+    + "spliced \(counts.spliced) "
     + "violations \(counts.violations) seconds \(Int(Date().timeIntervalSince(started)))")
 say(
   "operations "

@@ -82,7 +82,8 @@ public struct SuiteMigrations: Sendable {
     var writes: [ChangeHistory.Write] = []
     // The file's mark says `migration`: every process that reads it tells its changes so.
     _ = try DefaultsChange.Writer.during(.migration) {
-      try file.updateSnapshot { document in
+      var known: PropertyListSnapshot?
+      return try file.update(known: &known) { document in
         plan = try self.plan(for: document.values)
         guard !plan.steps.isEmpty else { return false }
         writes = plan.changedKeys.map { key in

@@ -15,6 +15,14 @@ enum PropertyListCounters {
     /// Pauses before reading again a file that looked half-written
     /// (``PropertyListFile/retryingHalfWritten(suspecting:_:)``).
     var halfWrittenRetries = 0
+    /// Top-level values encoded by writes (every key when a write encodes the whole document).
+    var keysEncoded = 0
+    /// Bytes of objects a binary write copied from the file without decoding them
+    /// (``BinaryPropertyListSplice``).
+    var bytesCopied = 0
+    /// Top-level values a re-read after a change decoded (every key when it parsed the file
+    /// whole; only the entries that differ when it compared them, see ``PropertyListEntries``).
+    var keysReread = 0
   }
 
   private static let lock = NSLock()
@@ -25,8 +33,8 @@ enum PropertyListCounters {
     lock.withLock { counts[url.resolvingSymlinksInPath().path] ?? Counts() }
   }
 
-  /// Adds one to a count of the file at `path` (a resolved path).
-  static func count(_ field: WritableKeyPath<Counts, Int>, path: String) {
-    lock.withLock { counts[path, default: Counts()][keyPath: field] += 1 }
+  /// Adds `amount` (one unless given) to a count of the file at `path` (a resolved path).
+  static func count(_ field: WritableKeyPath<Counts, Int>, by amount: Int = 1, path: String) {
+    lock.withLock { counts[path, default: Counts()][keyPath: field] += amount }
   }
 }

@@ -60,18 +60,3 @@ public enum PropertyListChange {
   /// Removes the key.
   case remove
 }
-
-/// A document together with the file version it was read from or written as.
-package struct PropertyListSnapshot {
-  package var document: PropertyListDocument
-  /// nil when there is no file.
-  var version: FileVersion?
-  /// The objects of the binary file this process wrote for `document` (nil when it was read, or
-  /// is XML): the next write adds only its changes to them.
-  var draft: BinaryPropertyListDraft?
-  /// The entries of a binary file, or of an XML file in the plain form with their places in
-  /// its text (nil for another format, or when not known yet): the next re-read compares the
-  /// file with them and decodes only the entries that differ, and the next flush of an XML
-  /// file edits its text at their places.
-  var entries: PropertyListEntries?
-}

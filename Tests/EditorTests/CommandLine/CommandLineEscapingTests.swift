@@ -26,8 +26,12 @@ import Testing
   /// Writes `values` as the binary suite `suite`: only a binary suite holds every character
   /// (an XML one refuses those XML 1.0 cannot hold).
   private func install(_ values: [String: Any], suite: String) throws {
+    var written: PropertyListSnapshot?
     try PropertyListFile(url: editor.preferences.appendingPathComponent(suite + ".plist"))
-      .replaceContents(with: [PropertyListKey: Any](exactKeys: values), format: .binary)
+      .update(known: &written) { document in
+        document = PropertyListDocument(values: values, format: .binary)
+        return true
+      }
   }
 
   @Test func readDomainsAndErrorsEscapeEveryUnprintableCharacter() throws {

@@ -148,7 +148,11 @@ package struct CloudDeviceJournal: Sendable {
       "records": try records.mapValues(encode),
       "pending": try pending.mapValues(encode),
     ]
-    try PropertyListFile(url: file).replaceContents(with: values, format: .binary)
+    var written: PropertyListSnapshot?
+    try PropertyListFile(url: file).update(known: &written) { document in
+      document = PropertyListDocument(values: values, format: .binary)
+      return true
+    }
   }
 
   /// The `$XDG_STATE_HOME/ObservableDefaults/<engine>` folder of `environment`, else

@@ -223,7 +223,8 @@ public final class EmbeddedCloudBackend: CloudBackend, CloudContainerSource, Sen
     resending known: CloudContainerContents? = nil
   ) throws -> (refused: [PropertyListKey], contents: CloudContainerContents) {
     var merged = CloudContainerContents()
-    _ = try PropertyListFile(url: url).updateSnapshot { document in
+    var written: PropertyListSnapshot?
+    try PropertyListFile(url: url).update(known: &written) { document in
       merged = try CloudContainerContents(propertyList: document.values, file: url)
       var records = records
       if let known, known.generation != merged.generation {
@@ -247,7 +248,8 @@ public final class EmbeddedCloudBackend: CloudBackend, CloudContainerSource, Sen
     let pending = pendingURL
     guard FileManager.default.fileExists(atPath: pending.path) else { return }
     let container = fileURL
-    _ = try? PropertyListFile(url: pending).updateSnapshot { document in
+    var written: PropertyListSnapshot?
+    _ = try? PropertyListFile(url: pending).update(known: &written) { document in
       let records = try CloudContainerContents(propertyList: document.values, file: pending)
         .batch(after: nil).records
       guard !records.isEmpty else { return false }

@@ -120,10 +120,25 @@ enum BinaryPropertyListWriter {
     }
     var output = BigEndianOutput(base: buffer)
     output.append("bplist00".utf8)
+    appendObjects(of: table, numberedFrom: 0, referenceSize: referenceSize, to: &output) {
+      offsets[$0] = $1
+    }
+    output.appendOffsetTable(
+      offsets, objectCount: objects.count, top: 0, referenceSize: referenceSize)
+    return output.data(freeing: buffer)
+  }
+
+  /// Writes the objects of `table` in index order, each container's references to object `i` of
+  /// the table as references to object `first + i` of the file; tells `place` each object's
+  /// index in the table and its byte offset.
+  static func appendObjects(
+    of table: BinaryPropertyListObjectTable, numberedFrom first: Int, referenceSize: Int,
+    to output: inout BigEndianOutput, _ place: (Int, Int) -> Void
+  ) {
     table.scalarBytes.withUnsafeBufferPointer { scalars in
       table.references.withUnsafeBufferPointer { references in
-        for (index, object) in objects.enumerated() {
-          offsets[index] = output.count
+        for (index, object) in table.objects.enumerated() {
+          place(index, output.count)
           switch object.kind {
           case .scalar:
             output.append(
@@ -133,22 +148,12 @@ enum BinaryPropertyListWriter {
             output.appendMarker(isDictionary ? 0xD0 : 0xA0, count: object.count)
             let end = object.start + (isDictionary ? 2 : 1) * object.count
             for reference in references[object.start..<end] {
-              output.append(UInt64(reference), size: referenceSize)
+              output.append(UInt64(first + reference), size: referenceSize)
             }
           }
         }
       }
     }
-    let tableOffset = output.count
-    let offsetSize = byteCount(UInt64(tableOffset))
-    for offset in offsets { output.append(UInt64(offset), size: offsetSize) }
-    output.append([0, 0, 0, 0, 0, 0, UInt8(offsetSize), UInt8(referenceSize)])
-    output.append(UInt64(objects.count), size: 8)
-    output.append(0, size: 8)  // the top object: the root, added first
-    output.append(UInt64(tableOffset), size: 8)
-    // The bound counts every offset and count at 8 bytes: give the rest back.
-    let bytes = realloc(buffer, max(output.count, 1)) ?? UnsafeMutableRawPointer(buffer)
-    return Data(bytesNoCopy: bytes, count: output.count, deallocator: .free)
   }
 
   /// A string: ASCII (marker 0x5) when every byte of its UTF-8 is below 0x80, else UTF-16
@@ -220,7 +225,7 @@ enum BinaryPropertyListWriter {
 }
 
 /// A cursor writing into memory sized beforehand (no capacity check per byte).
-private struct BigEndianOutput {
+struct BigEndianOutput {
   let base: UnsafeMutablePointer<UInt8>
   private(set) var count = 0
 
@@ -240,6 +245,12 @@ private struct BigEndianOutput {
     count += bytes.count
   }
 
+  mutating func appendBytes(of raw: UnsafeRawBufferPointer) {
+    guard let source = raw.baseAddress else { return }
+    UnsafeMutableRawPointer(base + count).copyMemory(from: source, byteCount: raw.count)
+    count += raw.count
+  }
+
   /// `value`'s low `size` bytes (1…8), most significant first.
   mutating func append(_ value: UInt64, size: Int) {
     var shifted = value << UInt64(8 * (8 - size))
@@ -248,6 +259,27 @@ private struct BigEndianOutput {
       shifted <<= 8
       count += 1
     }
+  }
+
+  /// The offset table (`offsets`, each in the fewest bytes that hold the table's own offset)
+  /// and the trailer, which names object `top` as the top object.
+  mutating func appendOffsetTable(
+    _ offsets: [Int], objectCount: Int, top: Int, referenceSize: Int
+  ) {
+    let tableOffset = count
+    let offsetSize = BinaryPropertyListWriter.byteCount(UInt64(tableOffset))
+    for offset in offsets { append(UInt64(offset), size: offsetSize) }
+    append([0, 0, 0, 0, 0, 0, UInt8(offsetSize), UInt8(referenceSize)])
+    append(UInt64(objectCount), size: 8)
+    append(UInt64(top), size: 8)
+    append(UInt64(tableOffset), size: 8)
+  }
+
+  /// The bytes written, in `buffer` (this output's memory, from `SystemMemory.allocate`), whose
+  /// unused end is given back.
+  func data(freeing buffer: UnsafeMutablePointer<UInt8>) -> Data {
+    let bytes = realloc(buffer, Swift.max(count, 1)) ?? UnsafeMutableRawPointer(buffer)
+    return Data(bytesNoCopy: bytes, count: count, deallocator: .free)
   }
 
   /// A marker with a count: in its low 4 bits below 15, else 0xF and an integer object.

@@ -134,7 +134,7 @@ enum XMLPropertyListEntries {
   }
 
   /// The canonical value of one value element's text (checked with the whole file).
-  private static func value(of element: Data) throws(PropertyListRejection) -> Any {
+  static func value(of element: Data) throws(PropertyListRejection) -> Any {
     try element.withUnsafeBytesRejecting { (bytes) throws(PropertyListRejection) in
       var scanner = XMLPropertyListScanner(
         bytes: bytes, limits: .preferences, building: true, indexing: false)

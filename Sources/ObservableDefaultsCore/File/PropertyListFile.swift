@@ -1,0 +1,229 @@
+public import Foundation
+
+/// One property-list file on disk (XML or binary), read and written safely by several processes.
+///
+/// Reading never changes the file (this file: its reads and re-reads after a change). Every
+/// write this package makes to such a file (`PropertyListFile+Write.swift`: ``apply(_:)``,
+/// ``save(_:over:)``, suites, cloud containers and their journals, migrations, published
+/// schemas, `settings-editor`'s verbs) goes through one method that locks the file, confirms it
+/// is still the version this process last read or wrote or reads it again, changes only the
+/// given keys and replaces the file atomically, so keys written by other processes in the
+/// meantime are kept, and a file that does not parse is never replaced.
+public struct PropertyListFile: Sendable {
+  /// The file's location (it need not exist yet).
+  public let url: URL
+
+  /// Creates a handle for the property-list file at `url`; nothing is read or created.
+  ///
+  /// - Parameter url: A `file:` URL.
+  public init(url: URL) {
+    self.url = url
+  }
+
+  /// Reads and parses the file.
+  ///
+  /// An empty (zero-byte) file reads as an empty XML document.
+  ///
+  /// - Returns: The document, or nil when the file does not exist.
+  /// - Throws: ``PropertyListError`` of kind `.unreadable` when the file cannot be read, `.malformed`
+  ///   when it does not parse or its root is not a dictionary.
+  public func read() throws -> PropertyListDocument? {
+    try readSnapshot()?.document
+  }
+
+  /// The file's bytes and the identity of the version they were read from (taken from the open
+  /// descriptor), or nil when it does not exist.
+  ///
+  /// - Throws: ``PropertyListError`` of kind `.unreadable`.
+  func readData() throws -> (data: Data, identity: FileIdentity)? {
+    try FileContents.read(url)
+  }
+
+  /// Reads and parses the file, keeping the identity of the version parsed (and counting the
+  /// parse, see ``PropertyListCounters``).
+  package func readSnapshot() throws -> PropertyListSnapshot? {
+    guard let (data, identity) = try readData() else { return nil }
+    PropertyListCounters.count(\.parses, path: url.resolvingSymlinksInPath().path)
+    // Hashed first: the parse gives the pages of these bytes (this read's own) back as it goes.
+    let version = FileVersion(identity: identity, data: data)
+    return PropertyListSnapshot(
+      document: try parse(data, comparingTo: nil, releasingPages: true).document,
+      version: version)
+  }
+
+  /// Reads and parses the file again after a change.
+  ///
+  /// When the entries of `base` (the version read or written before) are known, the two are
+  /// compared entry by entry and only the entries of the top dictionary that differ are decoded
+  /// and changed in `base`'s document (see ``BinaryPropertyListScanner/changes(of:since:previous:)``,
+  /// which checks the file in the same pass, and, for an XML file in the plain form writers produce,
+  /// ``XMLPropertyListEntries/changes(of:since:previous:)``). Otherwise the file is parsed
+  /// whole, comparing it with `previous` (the values this process holds): in a binary file,
+  /// values equal to `previous`'s are `previous`'s own, and unchanged strings are compared with
+  /// the file's bytes instead of being decoded again.
+  ///
+  /// - Parameters:
+  ///   - previous: The values this process holds.
+  ///   - base: The version before, taken (its document is changed in place).
+  /// - Returns: The version read (nil when the file does not exist), and the keys whose value
+  ///   was added, changed or removed since `base` (or, when the file was parsed whole, since
+  ///   `previous`).
+  /// - Throws: ``PropertyListError`` as ``read()`` does.
+  func rereadSnapshot(
+    comparingTo previous: [PropertyListKey: Any], since base: inout PropertyListSnapshot?
+  ) throws -> (snapshot: PropertyListSnapshot?, changedKeys: Set<PropertyListKey>) {
+    var taken: PropertyListSnapshot?
+    swap(&taken, &base)
+    guard let (data, identity) = try readData() else { return (nil, Set(previous.keys)) }
+    let path = url.resolvingSymlinksInPath().path
+    PropertyListCounters.count(\.parses, path: path)
+    if var taken, let old = taken.state.entries {
+      let isBinary = data.starts(with: "bplist".utf8)
+      let changes = try malformedIfRejected { () throws(PropertyListRejection) in
+        isBinary
+          ? try BinaryPropertyListScanner.changes(
+            of: data, since: old, previous: taken.document.values)
+          : try XMLPropertyListEntries.changes(
+            of: data, since: old, previous: taken.document.values)
+      }
+      if let changes {
+        var changedKeys = Set(changes.removed)
+        for key in changes.removed { taken.document.values[key] = nil }
+        for (key, value) in changes.set
+        where !propertyListValuesEqual(taken.document.values[key], value) {
+          changedKeys.insert(key)
+          taken.document.values[key] = value
+        }
+        taken.version = FileVersion(identity: identity, data: data)
+        taken.state = .read(format: taken.document.format, entries: changes.entries)
+        PropertyListCounters.count(\.keysReread, by: changes.set.count, path: path)
+        return (taken, changedKeys)
+      }
+    }
+    let (document, changedKeys, entries) = try parse(data, comparingTo: previous)
+    PropertyListCounters.count(\.keysReread, by: document.values.count, path: path)
+    let snapshot = PropertyListSnapshot(
+      document: document, version: FileVersion(identity: identity, data: data),
+      state: .read(format: document.format, entries: entries))
+    return (snapshot, changedKeys ?? [])
+  }
+
+  /// Re-reads the file after a change notice unless it is still the version of `known` (then
+  /// nothing is parsed: ``isStill(_:)``), as ``rereadSnapshot(comparingTo:since:)`` does.
+  ///
+  /// - Parameters:
+  ///   - previous: The values this process holds.
+  ///   - known: The version last read or written; replaced by the version on disk (nil when the
+  ///     file is gone, or after a failure).
+  /// - Returns: nil when the file is still `known`'s version; else the keys whose value was
+  ///   added, changed or removed.
+  /// - Throws: ``PropertyListError`` as ``read()`` does.
+  package func rereadIfChanged(
+    comparingTo previous: [PropertyListKey: Any], since known: inout PropertyListSnapshot?
+  ) throws -> Set<PropertyListKey>? {
+    if var version = known?.version, isStill(&version) {
+      known?.version = version
+      return nil
+    }
+    let (snapshot, changedKeys) = try rereadSnapshot(comparingTo: previous, since: &known)
+    known = snapshot
+    return changedKeys
+  }
+
+  /// `body`'s result; its ``PropertyListRejection`` becomes a `.malformed` ``PropertyListError``.
+  private func malformedIfRejected<Result>(
+    _ body: () throws(PropertyListRejection) -> Result
+  ) throws -> Result {
+    do {
+      return try body()
+    } catch {
+      throw PropertyListError(file: url, kind: .malformed, reason: error.reason)
+    }
+  }
+
+  /// Parses `data` as this file's contents.
+  ///
+  /// - Throws: ``PropertyListError`` of kind `.malformed`.
+  func parse(_ data: Data) throws -> PropertyListDocument {
+    try parse(data, comparingTo: nil).document
+  }
+
+  /// Parses `data` as this file's contents: the one place where bytes become values. With
+  /// `previous`, also returns the keys whose value differs from it and, for a binary file, its
+  /// entries (see ``rereadSnapshot(comparingTo:since:)``). With `releasingPages`, the bytes are
+  /// no one else's and a binary file's pages are given back as they are read (see
+  /// ``BinaryPropertyListScanner/value(releasingPagesOf:)``). Each format is checked by the
+  /// reader that reads it, in the same pass.
+  ///
+  /// - Throws: ``PropertyListError`` of kind `.malformed`.
+  private func parse(
+    _ data: Data, comparingTo previous: [PropertyListKey: Any]?, releasingPages: Bool = false
+  ) throws -> (
+    document: PropertyListDocument, changedKeys: Set<PropertyListKey>?,
+    entries: PropertyListEntries?
+  ) {
+    if data.isEmpty { return (PropertyListDocument(), previous.map { Set($0.keys) }, nil) }
+    // Each format is checked by its reader as it is read (binary: ``BinaryPropertyListScanner``;
+    // text: ``PropertyListText``).
+    let isBinary = data.starts(with: "bplist".utf8)
+    var format = PropertyListSerialization.PropertyListFormat.xml
+    let root: Any
+    let values: [PropertyListKey: Any]?
+    var changedKeys: Set<PropertyListKey>?
+    var entries: PropertyListEntries?
+    do {
+      if isBinary {
+        // Our scanner: checked canonical values in one pass (Foundation's parse and the
+        // normalization of its values, then a separate validation walk, were the cost of every
+        // open and every re-read after a change).
+        format = .binary
+        if let previous {
+          (root, changedKeys, entries) = try BinaryPropertyListScanner.value(
+            of: data, comparingTo: previous)
+        } else if releasingPages {
+          root = try BinaryPropertyListScanner.value(releasingPagesOf: data).root
+        } else {
+          root = try BinaryPropertyListScanner.root(of: data)
+        }
+        values = root as? [PropertyListKey: Any]
+      } else {
+        // Our readers, keys exact: Foundation's parser was 6.8 s and 684 MB for a
+        // 1,000,000-key XML suite, and its `String`-keyed dictionaries merge keys that differ
+        // only in Unicode normalization.
+        let reading = try PropertyListText.read(data, indexing: previous != nil)
+        (root, format, entries) = (reading.root, reading.format, reading.entries)
+        values = root as? [PropertyListKey: Any]
+      }
+    } catch {
+      throw PropertyListError(file: url, kind: .malformed, reason: error.reason)
+    }
+    guard let values else {
+      let reason = "the root is a \(type(of: root)), not a dictionary with string keys"
+      throw PropertyListError(file: url, kind: .malformed, reason: reason)
+    }
+    if let previous, changedKeys == nil {
+      changedKeys = PropertyListDiff.changedKeys(from: previous, to: values)
+    }
+    return (PropertyListDocument(values: values, format: format), changedKeys, entries)
+  }
+
+  /// Parses `data` as if it were this file's contents, with every check of ``read()``: for bytes
+  /// that come from elsewhere (standard input, a download) and are named by this file in errors.
+  ///
+  /// - Parameter data: The bytes of a property list (XML, binary or OpenStep text).
+  /// - Returns: The document (empty for empty bytes).
+  /// - Throws: ``PropertyListError`` of kind `.malformed`.
+  public func document(from data: Data) throws -> PropertyListDocument {
+    try parse(data)
+  }
+}
+
+/// The most useful message of a Foundation error (its debug description when it has one).
+func describe(_ error: any Error) -> String {
+  let nsError = error as NSError
+  if let debug = nsError.userInfo[NSDebugDescriptionErrorKey] as? String { return debug }
+  if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError {
+    return underlying.localizedDescription
+  }
+  return nsError.localizedDescription
+}

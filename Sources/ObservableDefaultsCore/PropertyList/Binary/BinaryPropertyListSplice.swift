@@ -1,0 +1,228 @@
+import Foundation
+
+/// Writes a few changes to the top dictionary of a binary property list without decoding or
+/// encoding its other keys: the bytes of its objects are copied as they are, the changed values
+/// (and added keys) are encoded after them, then the top dictionary, the offset table and the
+/// trailer.
+///
+/// A process that writes one key and exits (`settings-editor write`) used to parse every key and
+/// encode every key again (a draft of 100,000 keys, then their bytes). Here its work is the one
+/// pass of ``BinaryPropertyListScanner`` that checks the file (scalars are checked, not decoded;
+/// the changed keys are found by comparing the key objects' bytes; the objects reached are
+/// counted as it meets them, to bound the bytes no reference reaches as
+/// ``BinaryPropertyListDraft`` does: ``BinaryPropertyListReach``), and the copy. The top dictionary keeps its entries' places (a removed entry takes the
+/// last one's, added entries follow), so a watching process's re-read finds every other entry
+/// at its place (``PropertyListEntries``). It is written last of the objects, so the next splice
+/// rewrites it in place instead of leaving its old bytes behind.
+enum BinaryPropertyListSplice {
+  /// `data` with `changes` applied to its top dictionary, or nil when they are not spliced:
+  /// the top object is not a dictionary, a changed key is held twice, the file's reference size cannot number the new objects, or the bytes
+  /// no reference reaches would pass a quarter of the file (encode the document then: that
+  /// writes a file without them).
+  ///
+  /// - Parameters:
+  ///   - changes: Top-level key → change; values are canonical property-list values.
+  ///   - data: The file's bytes (checked whole here, as every read checks them).
+  /// - Throws: ``PropertyListRejection`` when `data` is refused; ``PropertyListEncodingFailure``
+  ///   naming a value that is not a property-list value, or when memory for the bytes runs out.
+  static func applying(_ changes: [PropertyListKey: PropertyListChange], to data: Data) throws
+    -> PropertyListSpliceOutcome?
+  {
+    let found = try BinaryPropertyListScanner.scanning(data) {
+      scanner throws(PropertyListRejection) in try find(Array(changes.keys), in: &scanner)
+    }
+    guard let found else { return nil }
+    return try data.withUnsafeBytes { bytes in
+      try splice(changes, into: try BinaryPropertyListLayout(bytes: bytes), found: found)
+    }
+  }
+
+  /// The top dictionary of a checked file, and where `keys` are in it.
+  private struct Found {
+    /// The byte offset of its marker.
+    let offset: Int
+    /// The byte offset of its first key reference (its value references follow its keys').
+    let start: Int
+    /// Its entries.
+    let count: Int
+    /// Each of the keys the file holds: its entry's position and value, and its key and value
+    /// objects (with their bytes when scalars).
+    let entries: [PropertyListKey: Entry]
+    /// The objects reached from the top dictionary, so far.
+    var reach: BinaryPropertyListReach
+  }
+
+  /// An entry of the top dictionary a change names.
+  private struct Entry {
+    let position: Int
+    let value: Any
+    let key: (object: Int, bytes: Range<Int>)
+    let valueObject: (object: Int, bytes: Range<Int>?)
+  }
+
+  /// Checks the whole file (one pass of `scanner`) and finds `keys` in its top dictionary by
+  /// comparing the bytes of every key object with each key's (an ASCII object with its UTF-8, a
+  /// UTF-16 one with its UTF-16 big-endian: exact, as the keys are).
+  ///
+  /// - Returns: nil when the top object is not a dictionary or one of `keys` is held twice.
+  private static func find(_ keys: [PropertyListKey], in scanner: inout BinaryPropertyListScanner)
+    throws(PropertyListRejection) -> Found?
+  {
+    guard let top = try scanner.topDictionary() else { return nil }
+    let wanted = keys.map { key in
+      (
+        key: key, utf8: Array(key.string.utf8),
+        utf16: key.string.utf16.flatMap {
+          [UInt8(truncatingIfNeeded: $0 >> 8), UInt8(truncatingIfNeeded: $0)]
+        }
+      )
+    }
+    var entries: [PropertyListKey: Entry] = [:]
+    var isHeldTwice = false
+    let bytes = scanner.bytes
+    let layout = scanner.layout
+    let isLast = top.start + 2 * top.count * layout.referenceSize == layout.tableOffset
+    var reach = BinaryPropertyListReach(
+      objectCount: layout.objectCount, top: layout.topObject,
+      end: isLast ? top.offset : layout.tableOffset)
+    for position in 0..<top.count {
+      let key = try scanner.keyItem(position, of: top, depth: 1)
+      let keyObject = try scanner.reference(top.start, position, of: top.index, at: top.offset)
+      let valueObject = try scanner.reference(
+        top.start, top.count + position, of: top.index, at: top.offset)
+      let item = try scanner.item(valueObject, depth: 2)
+      reach.add(keyObject, bytes: key.range)
+      var valueBytes: Range<Int>?
+      if case .scalar(let scalar) = item {
+        reach.add(valueObject, bytes: scalar.range)
+        valueBytes = scalar.range
+      } else {
+        reach.addContainer(valueObject)
+      }
+      let contents = UnsafeRawBufferPointer(rebasing: bytes[key.start..<key.end])
+      for (exact, utf8, utf16) in wanted {
+        let form = key.marker >> 4 == 0x5 ? utf8 : utf16
+        guard form.count == contents.count,
+          form.withUnsafeBytes({ $0.elementsEqual(contents) })
+        else { continue }
+        if entries[exact] != nil { isHeldTwice = true }
+        entries[exact] = Entry(
+          position: position, value: scanner.value(of: item), key: (keyObject, key.range),
+          valueObject: (valueObject, valueBytes))
+      }
+    }
+    guard !isHeldTwice else { return nil }
+    return Found(
+      offset: top.offset, start: top.start, count: top.count, entries: entries, reach: reach)
+  }
+
+  /// The splice of `changes` into `file`, whose top dictionary was `found`.
+  private static func splice(
+    _ changes: [PropertyListKey: PropertyListChange], into file: BinaryPropertyListLayout,
+    found: Found
+  ) throws(PropertyListEncodingFailure) -> PropertyListSpliceOutcome? {
+    var reach = found.reach
+    // The containers replaced or removed are not walked; their scalars are taken back.
+    var dropped: Set<Int> = []
+    func drop(_ object: (object: Int, bytes: Range<Int>?)) {
+      if let bytes = object.bytes {
+        reach.remove(bytes: bytes)
+      } else {
+        dropped.insert(object.object)
+      }
+    }
+    // The changes that change something, in a fixed order.
+    var sets: [(key: PropertyListKey, value: Any, position: Int?)] = []
+    var removed: [Int] = []
+    var old: [PropertyListKey: Any?] = [:]
+    for (key, change) in changes.sorted(by: { $0.key < $1.key }) {
+      let entry = found.entries[key]
+      switch change {
+      case .set(let value):
+        if let entry, propertyListValuesEqual(entry.value, value) { continue }
+        sets.append((key, value, entry?.position))
+        if let entry { drop(entry.valueObject) }
+      case .remove:
+        guard let entry else { continue }
+        removed.append(entry.position)
+        drop(entry.valueObject)
+        reach.remove(bytes: entry.key.bytes)
+      }
+      old[key] = .some(entry?.value)
+    }
+    guard !sets.isEmpty || !removed.isEmpty else { return .unchanged }
+
+    let reference = { (position: Int) in
+      Int(file.uncheckedReference(found.start, position))
+    }
+    var table = BinaryPropertyListObjectTable(
+      sizedFor: [PropertyListKey: Any](uniqueKeysWithValues: sets.map { ($0.key, $0.value) }))
+    var keyReferences = (0..<found.count).map(reference)
+    var valueReferences = (found.count..<2 * found.count).map(reference)
+    let first = file.objectCount
+    for (key, value, position) in sets {
+      let object = first + (try BinaryPropertyListWriter.add(value, to: &table))
+      if let position {
+        valueReferences[position] = object
+      } else {
+        let keyObject = table.addScalar {
+          BinaryPropertyListWriter.appendString(key.string, to: &$0)
+        }
+        keyReferences.append(first + keyObject)
+        valueReferences.append(object)
+      }
+    }
+    for position in removed.sorted(by: >) {
+      keyReferences.swapAt(position, keyReferences.count - 1)
+      valueReferences.swapAt(position, valueReferences.count - 1)
+      keyReferences.removeLast()
+      valueReferences.removeLast()
+    }
+    let objectCount = first + table.objects.count
+    guard file.referenceSize >= 8 || objectCount <= 1 << (8 * file.referenceSize) else {
+      return nil
+    }
+    // The old objects' bytes: all of them, but the top dictionary when it is the last. Those no
+    // reference reaches (and their offsets) stay below a quarter of the file.
+    let copied = reach.end
+    guard reach.walk(in: file, skipping: dropped) else { return nil }
+    let unreferenced =
+      copied - 8 - reach.bytes + (file.objectCount - reach.objects) * file.offsetSize
+    guard unreferenced <= (copied + table.scalarBytes.count) / 4 + 4096 else { return nil }
+    let data = try write(
+      file, copying: copied, table: table, keys: keyReferences, values: valueReferences)
+    return .spliced(data, old: old, encodedKeys: sets.count, copiedBytes: copied - 8)
+  }
+
+  /// The new file: `file`'s bytes up to `copied`, the objects of `table` (numbered after
+  /// `file`'s), the top dictionary of `keys` and `values` (in `file`'s top object's place), the
+  /// offset table and the trailer.
+  private static func write(
+    _ file: BinaryPropertyListLayout, copying copied: Int, table: BinaryPropertyListObjectTable,
+    keys: [Int], values: [Int]
+  ) throws(PropertyListEncodingFailure) -> Data {
+    let objectCount = file.objectCount + table.objects.count
+    let bound =
+      copied + table.scalarBytes.count + table.objects.count * 10 + table.references.count
+      * file.referenceSize + 10 + 2 * keys.count * file.referenceSize + 8 * objectCount + 32
+    guard let buffer = SystemMemory.allocate(byteCount: bound)?.assumingMemoryBound(to: UInt8.self)
+    else {
+      throw PropertyListEncodingFailure(
+        reason: "out of memory for a property list of \(bound) bytes")
+    }
+    var output = BigEndianOutput(base: buffer)
+    output.appendBytes(of: UnsafeRawBufferPointer(rebasing: file.bytes[..<copied]))
+    var offsets = (0..<file.objectCount).map(file.uncheckedOffset)
+    offsets.reserveCapacity(objectCount)
+    BinaryPropertyListWriter.appendObjects(
+      of: table, numberedFrom: file.objectCount, referenceSize: file.referenceSize, to: &output
+    ) { _, offset in offsets.append(offset) }
+    offsets[file.topObject] = output.count
+    output.appendMarker(0xD0, count: keys.count)
+    for reference in keys { output.append(UInt64(reference), size: file.referenceSize) }
+    for reference in values { output.append(UInt64(reference), size: file.referenceSize) }
+    output.appendOffsetTable(
+      offsets, objectCount: objectCount, top: file.topObject, referenceSize: file.referenceSize)
+    return output.data(freeing: buffer)
+  }
+}
