@@ -33,9 +33,12 @@ extension Devices {
       #expect(store.string(forKey: Self.composed) == "composed")
       #expect(store.string(forKey: Self.decomposed) == "decomposed")
     }
-    // The notification names both keys, each with its own scalars.
-    let named = notifications.all.flatMap(\.keys).map { PropertyListKey($0) }
-    #expect(Set(named) == Set(expected.keys))
+    // The notification names both keys, each with its own scalars. The store takes the new
+    // values before it tells its observers, so wait for the telling.
+    #expect(
+      await poll {
+        Set(notifications.all.flatMap(\.keys).map { PropertyListKey($0) }) == Set(expected.keys)
+      })
 
     // A write of one form changes that key only, on every device.
     laptop.set("d2", forKey: Self.decomposed)
