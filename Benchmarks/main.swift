@@ -2,7 +2,7 @@
 //
 //   benchmarks [--runs N]
 //              [--only read|burst|cloud-write|xml|scale|editor|editor-latency|editor-search|schemas|open|
-//                      million|large-value|writers|cloud|cloud-scale[,…]]
+//                      million|large-value|flat-memory|writers|cloud|cloud-scale[,…]]
 //              [--devices N,N,…] [--build]
 //       runs each measure N times (default 7) and prints the results as a Markdown table;
 //       --devices gives the device counts of cloud-scale (default 10,100,500,1000);

@@ -5,7 +5,8 @@ struct BenchmarkOptions {
   /// The measures `--only` selects from, in the order a run takes them.
   static let measures = [
     "read", "burst", "cloud-write", "xml", "scale", "editor", "editor-latency", "editor-search",
-    "schemas", "open", "million", "large-value", "writers", "cloud", "cloud-scale",
+    "schemas", "open", "million", "large-value", "flat-memory", "writers", "cloud",
+    "cloud-scale",
   ]
   /// The usage line, printed by `--help` and after a wrong argument.
   static let usage = """

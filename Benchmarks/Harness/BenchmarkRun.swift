@@ -61,6 +61,7 @@ struct BenchmarkRun {
     if options.includes("large-value") {
       LargeValueMeasure(workspace: workspace, runs: runs).run(into: table)
     }
+    if options.includes("flat-memory") { FlatMemoryMeasure(workspace: workspace).run(into: table) }
     if options.includes("writers") {
       ConcurrentWritersMeasure(workspace: workspace, runs: runs).run(into: table)
     }

@@ -114,7 +114,9 @@ public struct PropertyListFile: Sendable {
     swap(&taken, &base)
     guard let (data, identity) = try readData() else { return (nil, Set(previous.keys)) }
     PropertyListCounters.count(\.parses, path: url.resolvingSymlinksInPath().path)
-    if var taken, let old = taken.entries {
+    // Moved out of the optional, not copied (`if var taken`): a second reference to its values
+    // made the first change below copy the whole dictionary at each re-read.
+    if var taken = taken.take(), let old = taken.entries {
       let isBinary = data.starts(with: "bplist".utf8)
       let changes = try malformedIfRejected { () throws(PropertyListRejection) in
         isBinary

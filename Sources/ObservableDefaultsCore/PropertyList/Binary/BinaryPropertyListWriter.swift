@@ -147,8 +147,13 @@ enum BinaryPropertyListWriter {
     output.append(0, size: 8)  // the top object: the root, added first
     output.append(UInt64(tableOffset), size: 8)
     // The bound counts every offset and count at 8 bytes: give the rest back.
-    let bytes = realloc(buffer, max(output.count, 1)) ?? UnsafeMutableRawPointer(buffer)
-    return Data(bytesNoCopy: bytes, count: output.count, deallocator: .free)
+    let kept = max(output.count, 1)
+    guard let bytes = SystemMemory.resize(UnsafeMutableRawPointer(buffer), from: bound, to: kept)
+    else {
+      return SystemMemory.data(
+        taking: UnsafeMutableRawPointer(buffer), count: output.count, byteCount: bound)
+    }
+    return SystemMemory.data(taking: bytes, count: output.count, byteCount: kept)
   }
 
   /// A string: ASCII (marker 0x5) when every byte of its UTF-8 is below 0x80, else UTF-16
