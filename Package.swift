@@ -280,8 +280,17 @@ let package = Package(
         "ObservableDefaultsSchema", "SettingsEditor",
       ],
       path: "Benchmarks",
-      exclude: ["README.md", "measure-build.sh", "measure-size.sh"]
+      exclude: ["README.md", "measure-build.sh", "measure-size.sh", "Programs"]
     ),
+    // A user's smallest settings program and its baseline, a Foundation "hello" that reads
+    // `UserDefaults`: the start-to-exit rows of the benchmarks (built with the Swift runtime
+    // linked statically) and the start and exit counts of ProgramStartExitTests.
+    .executableTarget(
+      name: "minimal-defaults",
+      dependencies: ["ObservableDefaults"],
+      path: "Benchmarks/Programs/MinimalDefaults"
+    ),
+    .executableTarget(name: "foundation-hello", path: "Benchmarks/Programs/FoundationHello"),
     // What every test target shares: temporary folders, child processes, loopback servers,
     // certificates, tmux sessions and golden files (and, from ObservableDefaultsTesting, the one
     // polling helper).
@@ -291,7 +300,7 @@ let package = Package(
       name: "CoreTests",
       dependencies: [
         "ObservableDefaultsCore", "ObservableDefaultsTesting", "TestSupport", "core-probe",
-        "plist-fuzz", "settings-editor", "storage-torture",
+        "plist-fuzz", "settings-editor", "storage-torture", "minimal-defaults",
       ]
     ),
     .testTarget(

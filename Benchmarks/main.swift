@@ -1,7 +1,8 @@
 // benchmarks: the performance measures of Benchmarks/README.md.
 //
 //   benchmarks [--runs N]
-//              [--only read|burst|cloud-write|xml|scale|editor|editor-latency|editor-search|schemas|open|
+//              [--only read|burst|cloud-write|xml|scale|editor|editor-latency|editor-scale|
+//                      editor-search|schemas|open|
 //                      million|large-value|flat-memory|writers|cloud|cloud-scale[,…]]
 //              [--devices N,N,…] [--build]
 //       runs each measure N times (default 7) and prints the results as a Markdown table;

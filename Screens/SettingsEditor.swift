@@ -1,5 +1,6 @@
 public import Foundation
 public import ObservableDefaults
+import ObservableDefaultsCore
 import ObservableDefaultsSchema
 
 /// A full-screen terminal editor for settings: your program's settings objects, raw suites in
@@ -82,24 +83,24 @@ public final class SettingsEditor {
     }
     let described = Set((objectSources + schemaSources).compactMap(\.suiteName))
     let suiteSources = suites.filter { !described.contains($0) }.map { SuiteRows(suite: $0) }
-    let (listed, waiting) = Self.withOtherKeys(schemaSources)
+    let (listed, otherKeys) = Self.withOtherKeys(schemaSources)
     self.init(sources: objectSources + listed + suiteSources + fileSources)
-    waitingOtherKeys = waiting
+    self.otherKeys = otherKeys
     schemaProblems = problems
   }
 
   /// `schemaSources`, each suite's last schema followed by the suite's "other keys" when it
   /// holds keys none of its schemas lists (as dconf-editor lists keys without a schema): a key
-  /// written under a mistyped name can be seen, fixed (`R` renames it) and removed. The "other
-  /// keys" of a suite that holds none yet wait, each with the source to list it after.
+  /// written under a mistyped name can be seen, fixed (`R` renames it) and removed. Returns
+  /// every suite's "other keys" too, each with the source it is listed after.
   private static func withOtherKeys(_ schemaSources: [PublishedSchemaRows]) -> (
-    listed: [any RowSource], waiting: [OtherKeys]
+    listed: [any RowSource], otherKeys: [OtherKeys]
   ) {
     let bySuite = Dictionary(grouping: schemaSources.filter { $0.suiteName != nil }) {
       $0.suiteName ?? ""
     }
     var listed: [any RowSource] = []
-    var waiting: [OtherKeys] = []
+    var otherKeys: [OtherKeys] = []
     for (index, source) in schemaSources.enumerated() {
       listed.append(source)
       guard let suite = source.suiteName, let schemas = bySuite[suite],
@@ -108,28 +109,25 @@ public final class SettingsEditor {
       let others = SuiteRows(
         suite: suite, title: "\(source.title) · other keys",
         describedKeys: schemas.reduce(into: Set()) { $0.formUnion($1.storedKeys) })
-      if others.isEmpty {
-        waiting.append(OtherKeys(rows: others, anchor: ObjectIdentifier(source)))
-      } else {
-        listed.append(others)
-      }
+      otherKeys.append(OtherKeys(rows: others, anchor: ObjectIdentifier(source)))
+      if !others.isEmpty { listed.append(others) }
     }
-    return (listed, waiting)
+    return (listed, otherKeys)
   }
 
   init(sources: [any RowSource]) {
     self.sources = sources
   }
 
-  /// A suite's "other keys" not listed yet, and the source (its last schema) to list it after.
+  /// A suite's "other keys", and the source (its last schema) it is listed after.
   struct OtherKeys {
     let rows: SuiteRows
     let anchor: ObjectIdentifier
   }
 
-  /// The "other keys" of suites that held none when the editor started: listed once a key
-  /// appears (``followOtherKeys(_:loop:)``).
-  private var waitingOtherKeys: [OtherKeys] = []
+  /// The "other keys" of the suites the published schemas describe: listed while they hold a
+  /// key (``followOtherKeys(_:loop:)``).
+  private var otherKeys: [OtherKeys] = []
 
   /// The schema folders and files that could not be used, reported once the editor runs.
   private var schemaProblems: [String] = []
@@ -153,7 +151,7 @@ public final class SettingsEditor {
     var caughtSignal: Int32?
     do {
       let canvas = try NcursesCanvas(
-        color: color.usesColor(environment: ProcessInfo.processInfo.environment))
+        color: color.usesColor(environment: ProcessEnvironment.values(of: ["NO_COLOR"])))
       defer { canvas.end() }
       loop.catchSignals(signals)
       defer { loop.releaseSignals(signals) }
@@ -199,25 +197,29 @@ public final class SettingsEditor {
     }
   }
 
-  /// Follows the suites whose "other keys" wait (``waitingOtherKeys``): each is listed after
-  /// its schema once another program writes a key none of its schemas lists.
+  /// Follows every suite's "other keys" (``otherKeys``): listed after its schema while it
+  /// holds a key none of its schemas lists, off the list while it holds none, as another
+  /// program or this editor writes and removes them.
   private func followOtherKeys(_ session: EditorSession, loop: EventLoop) {
-    for others in waitingOtherKeys {
+    for others in otherKeys where !session.sources.contains(where: { $0 === others.rows }) {
       session.recordChanges(of: others.rows, post: loop.post)
       others.rows.startWatching(post: loop.post)
-      listOnceNotEmpty(others, session: session, post: loop.post)
     }
+    for others in otherKeys { listWhileNotEmpty(others, session: session, post: loop.post) }
   }
 
-  /// Lists `others` now when it holds a key, else once its rows change.
-  private func listOnceNotEmpty(
+  /// Lists `others` when it holds a key and takes it off the list when it holds none, now and
+  /// after each change of its rows.
+  private func listWhileNotEmpty(
     _ others: OtherKeys, session: EditorSession, post: @escaping MainJobPoster
   ) {
     let isEmpty = trackAfterChange(
       { others.rows.rowCount == 0 },
-      onChange: { post { self.listOnceNotEmpty(others, session: session, post: post) } })
-    guard !isEmpty else { return }
-    session.state.outsideDamage.formUnion(session.list(others.rows, after: others.anchor))
+      onChange: { post { self.listWhileNotEmpty(others, session: session, post: post) } })
+    session.state.outsideDamage.formUnion(
+      isEmpty
+        ? session.unlist(others.rows, after: others.anchor)
+        : session.list(others.rows, after: others.anchor))
   }
 
   /// How long a running search looks through rows before the loop reads keys again.

@@ -6,7 +6,8 @@
 # missing_test_packages: the same plus what the tests start (etcd server and client, NATS
 #   server, tmux), the shells and man the install files are checked with (zsh, fish, man-db),
 #   python3-cryptography (the NATS tests make NKeys with it), and libfiu and libfaketime (the
-#   storage torture test injects I/O failures and runs a writer whose clock is ahead).
+#   storage torture test injects I/O failures and runs a writer whose clock is ahead), and strace
+#   (ProgramStartExitTests looks for waits between a program's output and its exit).
 # missing_docs_packages: the build's packages plus jq (scripts/docs reads symbol graphs with it).
 # install_packages WHO PACKAGE…: installs them with apt-get as root (after apt-get update), or
 #   says what to install and exits 1.
@@ -33,6 +34,7 @@ missing_test_packages() {
   python3 -c 'import cryptography' >/dev/null 2>&1 || missing+=(python3-cryptography)
   command -v fiu-run >/dev/null 2>&1 || missing+=(fiu-utils)
   command -v faketime >/dev/null 2>&1 || missing+=(faketime)
+  command -v strace >/dev/null 2>&1 || missing+=(strace)
   echo "${missing[@]}"
 }
 

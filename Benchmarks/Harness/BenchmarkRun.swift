@@ -19,6 +19,7 @@ struct BenchmarkRun {
     let runs = options.runs
     let loadBefore = Self.loadAverage()
     if options.includes("read") { ReadMeasure(workspace: workspace, runs: runs).run(into: table) }
+    if options.includes("start") { StartupMeasure(runs: runs).run(into: table) }
     if options.includes("burst") {
       WriteBurstMeasure(workspace: workspace, runs: runs).run(into: table)
     }
@@ -29,10 +30,16 @@ struct BenchmarkRun {
       XMLSuiteMeasure(workspace: workspace, runs: runs).run(into: table)
     }
     if options.includes("scale") { ScaleMeasure(workspace: workspace, runs: runs).run(into: table) }
+    if options.includes("one-shot") {
+      OneShotWriteMeasure(workspace: workspace, runs: runs).run(into: table)
+    }
     let editor = EditorMeasure(workspace: workspace, runs: runs)
     if options.includes("editor") { editor.runExternalChange(into: table) }
     if options.includes("editor-latency") {
       EditorChangeLatencyMeasure(workspace: workspace, runs: runs).run(into: table)
+    }
+    if options.includes("editor-scale") {
+      EditorScaleMeasure(workspace: workspace, runs: runs).run(into: table)
     }
     if options.includes("editor-search") {
       EditorSearchMeasure(workspace: workspace, runs: runs).run(into: table)
@@ -61,6 +68,7 @@ struct BenchmarkRun {
     if options.includes("large-value") {
       LargeValueMeasure(workspace: workspace, runs: runs).run(into: table)
     }
+    if options.includes("memory") { MemoryRoundsMeasure(workspace: workspace).run(into: table) }
     if options.includes("flat-memory") { FlatMemoryMeasure(workspace: workspace).run(into: table) }
     if options.includes("writers") {
       ConcurrentWritersMeasure(workspace: workspace, runs: runs).run(into: table)

@@ -36,20 +36,29 @@ struct EditorChangeLatencyMeasure {
   private func latencies(of session: EditorMeasure.EditorSession, writing file: URL) -> Samples {
     guard session.firstPaint(timeout: 60) != nil else { abort("the editor drew nothing") }
     let writer = PropertyListDefaults(fileURL: file)
-    let key = EditorMeasure.key(2)  // the third row on screen
     var samples: [Double] = []
     for index in 0...runs {
-      let offset = session.terminal.received.count
-      let start = monotonicNanoseconds()
-      writer.set("changed-\(index)", forKey: key)
-      do { try writer.flush() } catch { abort("cannot write \(file.path): \(error)") }
-      guard let redrawn = session.terminal.read(from: offset, timeout: 10) else {
-        abort("the editor did not show the change within 10 s")
-      }
-      session.terminal.readUntilQuiet(0.2)
-      if index > 0 { samples.append(Double(redrawn - start) / 1e9) }
+      let latency = Self.latency(of: session, writing: "changed-\(index)", with: writer)
+      if index > 0 { samples.append(latency) }
     }
     _ = session.quit()
     return Samples(samples)
+  }
+
+  /// The seconds from the start of `writer`'s write of `value` to the key on screen (the third
+  /// row) to the first byte the editor sends after it; returns once the editor is quiet again.
+  static func latency(
+    of session: EditorMeasure.EditorSession, writing value: String,
+    with writer: PropertyListDefaults
+  ) -> Double {
+    let offset = session.terminal.received.count
+    let start = monotonicNanoseconds()
+    writer.set(value, forKey: EditorMeasure.key(2))
+    do { try writer.flush() } catch { abort("cannot write \(writer.fileURL.path): \(error)") }
+    guard let redrawn = session.terminal.read(from: offset, timeout: 30) else {
+      abort("the editor did not show the change within 30 s")
+    }
+    session.terminal.readUntilQuiet(0.2)
+    return Double(redrawn - start) / 1e9
   }
 }

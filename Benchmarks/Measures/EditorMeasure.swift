@@ -250,6 +250,9 @@ struct EditorMeasure {
       return painted
     }
 
+    /// The worker's resident memory now (`VmRSS`), in bytes.
+    var residentBytes: Double { ProcessFigures(pid: process.processIdentifier).residentBytes }
+
     /// Presses `q`, waits for the worker to end and returns its report.
     func quit() -> EditorReport {
       terminal.type("q")

@@ -112,7 +112,7 @@ struct ScaleMeasure {
           measure: "\(label): `settings-editor \(verb)` of one key (new process)",
           samples: samples.ours, unit: .milliseconds,
           baseline: ("`dconf \(verb)` (new process)", samples.dconf),
-          target: Target(text: "≤ 1.5× dconf", isMet: ratio <= 1.5)))
+          target: Target(text: "≤ 1.0× dconf", isMet: ratio <= 1.0)))
     }
   }
 

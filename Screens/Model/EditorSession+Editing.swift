@@ -182,7 +182,8 @@ extension EditorSession {
       state.message = .init(text: "Nothing reset: the editor runs with --readonly", isError: true)
       return Damage()
     }
-    var step = UndoStep(label: "reset \(source.title)", source: state.sourceIndex, rows: [])
+    var step = UndoStep(
+      label: "reset \(source.title)", source: ObjectIdentifier(source), rows: [])
     var failures: [String] = []
     for index in 0..<source.rowCount {
       let row = source.row(at: index)
@@ -212,15 +213,19 @@ extension EditorSession {
       state.message = .init(text: "Nothing to undo", isError: false)
       return Damage()
     }
-    let source = sources[step.source]
+    guard let sourceIndex = listedIndex(of: step.source) else {
+      state.message = .init(text: "Could not undo \(step.label): no longer listed", isError: true)
+      return Damage()
+    }
+    let source = sources[sourceIndex]
     do {
       for (index, snapshot) in step.rows.reversed() { try source.restore(snapshot, at: index) }
       state.message = .init(text: "Undid \(step.label)", isError: false)
     } catch {
       state.message = .init(text: "Could not undo \(step.label): \(error)", isError: true)
     }
-    if step.source != state.sourceIndex || step.rows.count != 1 {
-      state.sourceIndex = step.source
+    if sourceIndex != state.sourceIndex || step.rows.count != 1 {
+      state.sourceIndex = sourceIndex
       state.rowIndex = step.rows.first?.index ?? 0
       return Damage(layout: true)
     }
@@ -261,7 +266,7 @@ extension EditorSession {
       try write()
       if let snapshot {
         undoSteps.append(
-          UndoStep(label: label, source: state.sourceIndex, rows: [(index, snapshot)]))
+          UndoStep(label: label, source: ObjectIdentifier(source), rows: [(index, snapshot)]))
       }
       let saved = index < source.rowCount ? source.row(at: index).value : "(removed)"
       state.message =

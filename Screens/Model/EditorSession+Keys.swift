@@ -79,7 +79,8 @@ extension EditorSession {
         (state.rowIndex, RowSnapshot.storedUnder(key: $0, value: source.storedValue(forKey: $0)))
       }
       try write()
-      undoSteps.append(UndoStep(label: field.text, source: state.sourceIndex, rows: before))
+      undoSteps.append(
+        UndoStep(label: field.text, source: ObjectIdentifier(source), rows: before))
       state.mode = .browsing
       state.message = .init(
         text: "Saved \(field.text) in \(source.title); u undoes", isError: false)

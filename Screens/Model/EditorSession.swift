@@ -27,7 +27,8 @@ final class EditorSession {
   /// One change this session made, with what each touched row held before it.
   struct UndoStep {
     var label: String
-    var source: Int
+    /// The source changed (by identity: sources come and go from the list).
+    var source: ObjectIdentifier
     var rows: [(index: Int, snapshot: RowSnapshot)]
   }
 
@@ -63,6 +64,9 @@ final class EditorSession {
   var history: ChangeHistory? = ChangeHistory.user
   /// Storage key → how many observers were told of its changes, for the counters of `c`.
   var observersTold: [String: Int] = [:]
+  /// Sources taken off the list while they hold no key (``unlist(_:after:)``), with the source
+  /// each comes back after: undo lists one again to put a key of it back.
+  private var unlisted: [ObjectIdentifier: (source: any RowSource, anchor: ObjectIdentifier)] = [:]
 
   init(sources: [any RowSource], isReadOnly: Bool = false) {
     self.sources = sources
@@ -269,21 +273,47 @@ final class EditorSession {
   }
 
   /// Lists `source` right after the listed source `anchor` (a suite's "other keys" after its
-  /// last schema, once a key none of its schemas lists appears); the focus and the undo steps
-  /// stay on their sources. Returns what to draw again (nothing when `source` is listed already
-  /// or `anchor` is not listed).
+  /// last schema, once a key none of its schemas lists appears); the focus stays on its source.
+  /// Returns what to draw again (nothing when `source` is listed already or `anchor` is not
+  /// listed).
   func list(_ source: any RowSource, after anchor: ObjectIdentifier) -> Damage {
     guard !sources.contains(where: { $0 === source }),
       let index = sources.firstIndex(where: { ObjectIdentifier($0) == anchor }).map({ $0 + 1 })
     else { return Damage() }
+    unlisted[ObjectIdentifier(source)] = nil
     sources.insert(source, at: index)
     let moves = state.sourceIndex >= index
     if moves { state.sourceIndex += 1 }
-    for step in undoSteps.indices where undoSteps[step].source >= index {
-      undoSteps[step].source += 1
-    }
     state.message = .init(text: "New: \(source.title)", isError: false)
     return Damage(layout: moves, objects: true)
+  }
+
+  /// Takes `source` off the list (a suite's "other keys" once its last key is gone), to come
+  /// back after `anchor` when a key appears again or an undo puts one back. When it was shown,
+  /// `anchor` is shown instead, from its first row, and the status line says why; otherwise the
+  /// focus stays on its source. Returns what to draw again (nothing when `source` is not listed).
+  func unlist(_ source: any RowSource, after anchor: ObjectIdentifier) -> Damage {
+    guard let index = sources.firstIndex(where: { $0 === source }) else { return Damage() }
+    unlisted[ObjectIdentifier(source)] = (source, anchor)
+    sources.remove(at: index)
+    let wasShown = state.sourceIndex == index
+    if wasShown {
+      state.sourceIndex = sources.firstIndex { ObjectIdentifier($0) == anchor } ?? max(0, index - 1)
+      state.rowIndex = 0
+      state.mode = .browsing
+      state.message = .init(
+        text: "\(source.title) holds no keys now: listed again when one is written", isError: false)
+    } else if state.sourceIndex > index {
+      state.sourceIndex -= 1
+    }
+    return Damage(layout: wasShown, objects: true)
+  }
+
+  /// The index of the source `identity` names, listing it again when it was taken off the list
+  /// (``unlist(_:after:)``); nil when it is neither listed nor waiting.
+  func listedIndex(of identity: ObjectIdentifier) -> Int? {
+    if let waiting = unlisted[identity] { _ = list(waiting.source, after: waiting.anchor) }
+    return sources.firstIndex { ObjectIdentifier($0) == identity }
   }
 
   /// Lists the suites created since, then reads the shown object, suite or file again from disk;

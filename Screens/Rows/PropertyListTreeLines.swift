@@ -25,24 +25,29 @@ struct PropertyListTreeLines: RandomAccessCollection, Equatable {
   /// The lines below one top-level key, and where that key's line is.
   private struct Below: Equatable {
     /// The key's index in `keys`.
-    let keyIndex: Int
+    var keyIndex: Int
     /// The key's line number.
-    let line: Int
+    var line: Int
     /// The paths below the key, in display order.
     let rests: [PropertyListPath]
   }
 
   /// The top-level keys, sorted by their Unicode scalars (keys that differ only in Unicode
   /// normalization are two lines).
-  private let keys: [PropertyListKey]
+  private var keys: [PropertyListKey]
   /// The keys with lines below them, in key order.
-  private let below: [Below]
+  private var below: [Below]
+  /// How many top-level keys were put in place to make these lines and the lines they replaced:
+  /// every key for each layout, one for each key ``updating(adding:removing:)`` adds or removes
+  /// (counted by the tests; not part of equality).
+  var keysPlaced: Int
 
   /// Lays out `root` with the containers at `expanded` open.
   init(root: [PropertyListKey: Any], expanded: Set<PropertyListPath>) {
     var keys = Array(root.keys)
     keys.sort()
     self.keys = keys
+    keysPlaced = keys.count
     var below: [Below] = []
     var linesBelow = 0
     // Only the keys with something open below them are looked up (a binary search each).
@@ -68,6 +73,41 @@ struct PropertyListTreeLines: RandomAccessCollection, Equatable {
       linesBelow += rests.count
     }
     self.below = below
+  }
+
+  /// These lines with the top-level keys `added` put in their place and `removed` taken out,
+  /// none of them open (nothing below it): a binary search and a move of the keys after it for
+  /// each, instead of sorting every key again.
+  func updating(adding added: [PropertyListKey], removing removed: [PropertyListKey])
+    -> PropertyListTreeLines
+  {
+    var lines = self
+    for key in removed {
+      let index = lines.keys.partitioningIndex { $0 >= key }
+      guard index < lines.keys.count, lines.keys[index] == key else { continue }
+      lines.keys.remove(at: index)
+      lines.moveBelow(from: index, by: -1)
+    }
+    for key in added {
+      let index = lines.keys.partitioningIndex { $0 >= key }
+      guard index == lines.keys.count || lines.keys[index] != key else { continue }
+      lines.keys.insert(key, at: index)
+      lines.moveBelow(from: index, by: 1)
+    }
+    lines.keysPlaced += added.count + removed.count
+    return lines
+  }
+
+  /// Moves the keys with lines below them from key index `index` on by `offset` keys.
+  private mutating func moveBelow(from index: Int, by offset: Int) {
+    for open in below.indices where below[open].keyIndex >= index {
+      below[open].keyIndex += offset
+      below[open].line += offset
+    }
+  }
+
+  static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.keys == rhs.keys && lhs.below == rhs.below
   }
 
   var startIndex: Int { 0 }

@@ -56,8 +56,10 @@ struct PropertyListTreeRows {
 
   /// The lines of `root` with the open containers, or nil when they are the ones shown.
   func laidOut(_ root: [PropertyListKey: Any]) -> PropertyListTreeLines? {
-    let newLines = PropertyListTreeLines(root: root, expanded: expanded)
-    return newLines == lines ? nil : newLines
+    var newLines = PropertyListTreeLines(root: root, expanded: expanded)
+    guard newLines != lines else { return nil }
+    newLines.keysPlaced += lines.keysPlaced
+    return newLines
   }
 
   /// Whether a container inside the top-level `key` is open (its children have lines).
@@ -68,26 +70,38 @@ struct PropertyListTreeRows {
   /// Takes the values of the top-level `keys` from `newValue` (nil: the key is gone) into
   /// `values`, looking at those keys only, and tells what that changes on screen: the new lines
   /// when keys appeared or disappeared or an open container changed (else nil), and the visible
-  /// paths whose values differ.
+  /// paths whose values differ. A few keys that appeared or disappeared, none of them open, are
+  /// put in place or taken out of the lines one by one; more, or an open one, lay every key out
+  /// again.
   func taking(
     _ keys: Set<PropertyListKey>, from newValue: (PropertyListKey) -> Any?,
     into values: inout [PropertyListKey: Any]
   ) -> (lines: PropertyListTreeLines?, paths: [PropertyListPath]) {
     var before: [PropertyListKey: Any] = [:]
     var changed: Set<PropertyListKey> = []
-    var keysChanged = false
+    var (added, removed): ([PropertyListKey], [PropertyListKey]) = ([], [])
     for key in keys {
       let value = newValue(key)
       guard !propertyListValuesEqual(values[key], value) else { continue }
-      keysChanged = keysChanged || (values[key] == nil) != (value == nil)
+      if values[key] == nil { added.append(key) } else if value == nil { removed.append(key) }
       before[key] = values[key]
       changed.insert(key)
       values[key] = value
     }
     guard !changed.isEmpty else { return (nil, []) }
-    let relaid = keysChanged || changed.contains(where: isOpen(underKey:))
-    return (relaid ? laidOut(values) : nil, changedPaths(under: changed, from: before, to: values))
+    let paths = changedPaths(under: changed, from: before, to: values)
+    if changed.contains(where: isOpen(underKey:))
+      || added.count + removed.count > Self.keysPlacedOneByOne
+    {
+      return (laidOut(values), paths)
+    }
+    if added.isEmpty, removed.isEmpty { return (nil, paths) }
+    return (lines.updating(adding: added, removing: removed), paths)
   }
+
+  /// The most keys that appear or disappear at once that are put in place one by one (each
+  /// moves the keys after it); more are laid out with every key, sorted again.
+  static let keysPlacedOneByOne = 64
 
   /// The visible paths under the top-level `keys` whose values differ between `old` and `new`
   /// (each holding at least those keys' values).

@@ -61,6 +61,14 @@ final class SuiteRows: ExpandableRowSource, LiveRowSource, ReloadableRowSource,
   /// How many rows were built (``row(at:)`` calls): a first paint builds the visible ones only.
   private(set) var rowsBuilt = 0
 
+  /// How many top-level keys were put in place in the lines since the first layout
+  /// (``PropertyListTreeLines/keysPlaced``).
+  var keysPlaced: Int { tree.lines.keysPlaced }
+
+  /// How many values were read from the suite after the first paint: those of the keys each
+  /// change names.
+  private(set) var valuesRead = 0
+
   func row(at index: Int) -> PropertyRow {
     rowsBuilt += 1
     let path = tree.lines[index].path
@@ -143,7 +151,11 @@ final class SuiteRows: ExpandableRowSource, LiveRowSource, ReloadableRowSource,
         before, now: { self.values[PropertyListKey($0)] }, writer: writer, store: defaults)
     }
     let (lines, paths) = tree.taking(
-      changedKeys, from: { self.defaults.persistentValue(forKey: $0.string) }, into: &values)
+      changedKeys,
+      from: {
+        self.valuesRead += 1
+        return self.defaults.persistentValue(forKey: $0.string)
+      }, into: &values)
     if let lines { registrar.withMutation(of: self, keyPath: \.tree) { tree.lines = lines } }
     for path in paths {
       registrar.withMutation(of: self, keyPath: \.[observing: path]) {}

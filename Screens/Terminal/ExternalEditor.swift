@@ -1,4 +1,5 @@
 import Foundation
+import ObservableDefaultsCore
 
 /// The user's own editor (`$VISUAL`, else `$EDITOR`, else `vi`) on a temporary file, for values
 /// too long or too structured for one line. Curses gives the terminal up while it runs.
@@ -14,7 +15,7 @@ struct ExternalEditor {
   func edit(_ text: String, fileExtension: String) -> String? {
     guard let file = EditingFile(text, fileExtension: fileExtension) else { return nil }
     defer { file.remove() }
-    let environment = ProcessInfo.processInfo.environment
+    let environment = ProcessEnvironment.all
     let command =
       [environment["VISUAL"], environment["EDITOR"]].compactMap { $0 }
       .first { !$0.isEmpty } ?? "vi"

@@ -1,5 +1,6 @@
 import CNcursesW
 import Foundation
+import ObservableDefaultsCore
 
 /// The ncurses ``Canvas``: owns curses on the thread that creates it and restores the terminal
 /// in ``end()``.
@@ -21,7 +22,7 @@ final class NcursesCanvas: Canvas {
     guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
       throw .notATerminal
     }
-    let type = ProcessInfo.processInfo.environment["TERM"] ?? ""
+    let type = ProcessEnvironment.value("TERM") ?? ""
     guard !type.isEmpty, type != "dumb" else { throw .unsupportedTerminal(type) }
     setlocale(LC_ALL, "")
     guard let screen = cnc_newterm_on_stdio(type), let window = cnc_stdscr() else {

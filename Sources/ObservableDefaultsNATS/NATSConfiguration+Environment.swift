@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import ObservableDefaultsCore
 
 extension NATSConfiguration {
@@ -60,7 +60,7 @@ extension NATSConfiguration {
   ///   unusable, an NKey lacks its seed file, or the replicas are not a number from 1 to 5.
   public static func fromEnvironment(
     container: String = CloudContainerDirectory.defaultContainer,
-    environment: [String: String] = ProcessInfo.processInfo.environment
+    environment: [String: String] = ProcessEnvironment.all
   ) throws -> NATSConfiguration? {
     let fields = try CloudConfigurationFile.fields(
       overriddenBy: variables, environment: environment, unreadable: NATSConfigurationError.init)

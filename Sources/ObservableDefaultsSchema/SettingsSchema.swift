@@ -84,7 +84,7 @@ public struct SettingsSchema: Sendable, Equatable {
   }
 
   /// Where a settings class keeps its values.
-  public enum Store: Sendable, Equatable {
+  public enum Store: Sendable, Hashable {
     /// The suite of this name in the preferences folder (`$XDG_CONFIG_HOME/<name>.plist`);
     /// an empty name never occurs (the standard suite is named after the program).
     case suite(String)

@@ -39,7 +39,8 @@ public struct SettingsSchemaDirectory: Sendable, Equatable {
   /// Read from the environment at each call.
   public static var user: SettingsSchemaDirectory {
     let base = HomeFolder.baseFolder(
-      "XDG_DATA_HOME", fallback: ".local/share", environment: ProcessInfo.processInfo.environment)
+      "XDG_DATA_HOME", fallback: ".local/share",
+      environment: ProcessEnvironment.values(of: ["XDG_DATA_HOME", "HOME"]))
     return SettingsSchemaDirectory(url: base.appendingPathComponent(subfolder, isDirectory: true))
   }
 
@@ -47,7 +48,7 @@ public struct SettingsSchemaDirectory: Sendable, Equatable {
   /// `/usr/local/share:/usr/share`), in that order: where packages install schemas. Their
   /// symbolic links may lead into any of them (``linkTargets``).
   public static var installed: [SettingsSchemaDirectory] {
-    let variable = ProcessInfo.processInfo.environment["XDG_DATA_DIRS"] ?? ""
+    let variable = ProcessEnvironment.value("XDG_DATA_DIRS") ?? ""
     let folders = variable.split(separator: ":").map(String.init).filter { $0.hasPrefix("/") }
     let urls = (folders.isEmpty ? ["/usr/local/share", "/usr/share"] : folders).map {
       URL(fileURLWithPath: $0, isDirectory: true).appendingPathComponent(

@@ -20,7 +20,7 @@ public struct AnySettings: @unchecked Sendable {
 
   /// Wraps a settings object.
   public init<Settings: ObservableSettings>(_ object: Settings) {
-    typeName = String(describing: Settings.self)
+    typeName = nameOfType(Settings.self)
     self.object = object
     storeInfo = { object._$settingsStore }
     properties = Settings._$settingsProperties.map {

@@ -186,7 +186,7 @@ extension SettingsProperty {
     let documentation = DocumentationText(summary)
     return Self(
       name: name, key: key, previousKeys: previousKeys, valueType: SettingsValueType(Value.self),
-      typeName: String(describing: Value.self), summary: documentation.summary,
+      typeName: nameOfType(Value.self), summary: documentation.summary,
       discussion: documentation.discussion, keyPath: property,
       read: { $0[keyPath: property] },
       readDefault: fallback,
@@ -238,7 +238,7 @@ extension SettingsProperty {
     let documentation = DocumentationText(summary)
     return Self(
       name: name, key: nil, previousKeys: [], valueType: SettingsValueType(Value.self),
-      typeName: String(describing: Value.self), summary: documentation.summary,
+      typeName: nameOfType(Value.self), summary: documentation.summary,
       discussion: documentation.discussion, keyPath: property,
       read: { $0[keyPath: property] },
       readDefault: nil,
@@ -247,7 +247,7 @@ extension SettingsProperty {
       },
       encode: { _ in nil },
       writeEncoded: { _, _ in
-        throw SettingsValueError.undecodable(key: name, expected: String(describing: Value.self))
+        throw SettingsValueError.undecodable(key: name, expected: nameOfType(Value.self))
       },
       reads: { _ in false },
       equalsDefault: { _, _ in true },
@@ -285,8 +285,8 @@ public enum SettingsValueError: Error, Equatable, CustomStringConvertible {
 private func cast<Value>(_ value: Any, to: Value.Type, key: String) throws -> Value {
   guard let typed = value as? Value else {
     throw SettingsValueError.typeMismatch(
-      key: key, expected: String(describing: Value.self),
-      actual: String(describing: type(of: value)))
+      key: key, expected: nameOfType(Value.self),
+      actual: nameOfType(type(of: value)))
   }
   return typed
 }
@@ -300,6 +300,6 @@ private func decoded<Value>(_ stored: Any?, by codec: DefaultsCodec<Value>, key:
     return none
   }
   throw SettingsValueError.undecodable(
-    key: key, expected: String(describing: Value.self),
+    key: key, expected: nameOfType(Value.self),
     reason: stored.flatMap(codec.explainFailure))
 }

@@ -4,14 +4,16 @@ internal import ObservableDefaultsSchema
 extension SettingsValueType {
   /// The kind of values of type `type`.
   init(_ type: Any.Type) {
-    if let optional = type as? any OptionalType.Type {
+    // The common scalars first, by identity: each cast below that fails scans every conformance
+    // record of the program the first time it is asked for a type.
+    if let kind = Self.scalars.first(where: { $0.type == type })?.kind {
+      self = kind
+    } else if let optional = type as? any OptionalType.Type {
       self = .optional(SettingsValueType(optional.wrappedType))
     } else if let integer = type as? any FixedWidthInteger.Type {
       self = .integer(bitWidth: integer.bitWidth, signed: integer.isSigned)
     } else if let enumeration = type as? any (CaseIterable & RawRepresentable).Type {
       self = .enumeration(cases: enumeration.rawValueTexts)
-    } else if let kind = Self.scalars.first(where: { $0.type == type })?.kind {
-      self = kind
     } else if type is any ArrayType.Type {
       self = .array
     } else if type is any DictionaryType.Type {
@@ -22,8 +24,10 @@ extension SettingsValueType {
   }
 
   private static let scalars: [(type: Any.Type, kind: SettingsValueType)] = [
-    (String.self, .string), (Bool.self, .bool), (Double.self, .double), (Float.self, .float),
-    (Date.self, .date), (Data.self, .data), (URL.self, .url),
+    (String.self, .string), (Bool.self, .bool),
+    (Int.self, .integer(bitWidth: Int.bitWidth, signed: true)),
+    (Double.self, .double), (Float.self, .float), (Date.self, .date), (Data.self, .data),
+    (URL.self, .url),
   ]
 }
 

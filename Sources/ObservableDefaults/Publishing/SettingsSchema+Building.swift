@@ -14,7 +14,7 @@ extension SettingsSchema {
     store: any ObservableKeyValueStore, prefix: String, program: Program
   ) {
     guard let target = Self.store(of: store) else { return nil }
-    let name = String(reflecting: Object.self)
+    let name = nameOfType(Object.self, qualified: true)
     let dot = name.firstIndex(of: ".") ?? name.startIndex
     self.init(
       program: program, module: String(name[..<dot]),

@@ -17,7 +17,7 @@ extension SettingsSchema.Key {
     let paragraphs = DocumentationText(documentation)
     self.init(
       name: name, key: key, previousKeys: previousKeys,
-      typeName: String(describing: Value.self), valueType: valueType,
+      typeName: nameOfType(Value.self), valueType: valueType,
       storedForm: Self.storedForm(of: wrapped, valueType: valueType),
       defaultValue: codec.encode(defaultValue).flatMap(PropertyListObject.init),
       summary: paragraphs.summary, discussion: paragraphs.discussion,

@@ -42,7 +42,14 @@ public enum SettingsSchemaPublisher {
 
   private static let enabled = Mutex<Bool?>(nil)
   /// The classes and stores published in this process.
-  private static let published = Mutex<Set<String>>([])
+  private static let published = Mutex<Set<Published>>([])
+  /// A class and the store its schema was published for. A value, not text: interpolating the
+  /// class's identifier printed it through dynamic casts, a sixth of a minimal settings
+  /// program's start (callgrind of `minimal-defaults`).
+  private struct Published: Hashable {
+    let type: ObjectIdentifier
+    let store: SettingsSchema.Store
+  }
   private static let queue = DispatchQueue(label: "ObservableDefaults.schemas", qos: .utility)
   /// The schemas no writer has taken yet, with the directory each goes to.
   private static let queued = Mutex<[(SettingsSchema, SettingsSchemaDirectory)]>([])
@@ -65,10 +72,10 @@ public enum SettingsSchemaPublisher {
     get {
       enabled.withLock { value in
         if let value { return value }
-        let process = ProcessInfo.processInfo
-        let word = process.environment[environmentVariable]?.lowercased() ?? ""
+        let word = ProcessEnvironment.value(environmentVariable)?.lowercased() ?? ""
         let result =
-          !["0", "off", "false", "no"].contains(word) && !process.processName.hasSuffix(".xctest")
+          !["0", "off", "false", "no"].contains(word)
+          && !ProcessInfo.processInfo.processName.hasSuffix(".xctest")
         value = result
         return result
       }
@@ -136,7 +143,7 @@ public enum SettingsSchemaPublisher {
     store: any ObservableKeyValueStore, prefix: String
   ) {
     guard isEnabled, let target = SettingsSchema.store(of: store) else { return }
-    let identity = "\(ObjectIdentifier(Object.self)) \(target)"
+    let identity = Published(type: ObjectIdentifier(Object.self), store: target)
     guard published.withLock({ $0.insert(identity).inserted }) else { return }
     guard
       let schema = SettingsSchema(

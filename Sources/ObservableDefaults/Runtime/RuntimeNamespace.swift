@@ -46,9 +46,8 @@ extension _ObservableDefaultsRuntime {
   /// or the environment variable `OBSERVABLE_DEFAULTS_DEV_MODE` is `true`, or
   /// `XCODE_RUNNING_FOR_PREVIEWS` is `1` (the rules of the Apple-platform library).
   public static func isCloudDevelopmentMode(_ developmentMode: Bool) -> Bool {
-    let environment = ProcessInfo.processInfo.environment
-    return developmentMode || environment["OBSERVABLE_DEFAULTS_DEV_MODE"] == "true"
-      || environment["XCODE_RUNNING_FOR_PREVIEWS"] == "1"
+    developmentMode || ProcessEnvironment.value("OBSERVABLE_DEFAULTS_DEV_MODE") == "true"
+      || ProcessEnvironment.value("XCODE_RUNNING_FOR_PREVIEWS") == "1"
   }
 
   /// The store of an `@ObservableCloud` object: a store of its own in memory in development

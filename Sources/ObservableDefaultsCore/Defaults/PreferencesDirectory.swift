@@ -11,7 +11,9 @@ public enum PreferencesDirectory {
   /// database's home folder when `HOME` is not an absolute path either).
   ///
   /// Read from the environment at each call.
-  public static var url: URL { url(environment: ProcessInfo.processInfo.environment) }
+  public static var url: URL {
+    url(environment: ProcessEnvironment.values(of: ["XDG_CONFIG_HOME", "HOME"]))
+  }
 
   /// The folder for the environment variables `environment`.
   static func url(environment: [String: String]) -> URL {
@@ -25,7 +27,7 @@ public enum PreferencesDirectory {
   ///
   /// Read from the environment at each call.
   public static var systemFolders: [URL] {
-    systemFolders(environment: ProcessInfo.processInfo.environment)
+    systemFolders(environment: ProcessEnvironment.values(of: ["XDG_CONFIG_DIRS"]))
   }
 
   /// The system folders for the environment variables `environment`.

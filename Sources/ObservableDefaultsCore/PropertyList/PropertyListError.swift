@@ -70,7 +70,7 @@ public struct PropertyListError: Error, CustomStringConvertible, Equatable {
   /// The path of `file` with the home folder abbreviated to `~`.
   private static func displayPath(of file: URL) -> String {
     let path = file.path
-    let home = HomeFolder.url(environment: ProcessInfo.processInfo.environment).path
+    let home = HomeFolder.url(environment: ProcessEnvironment.values(of: ["HOME"])).path
     guard !home.isEmpty, home != "/", path.hasPrefix(home + "/") else { return path }
     return "~" + path.dropFirst(home.count)
   }

@@ -1,5 +1,5 @@
-public import Foundation
-import ObservableDefaultsCore
+import Foundation
+public import ObservableDefaultsCore
 
 /// The etcd user and password of one account, read from a file of mode `0600` or from the
 /// environment — never from the command line. The password is never printed: ``description``
@@ -61,7 +61,7 @@ public struct EtcdCredentials: Sendable, CustomStringConvertible {
   ///
   /// - Parameter environment: The environment to read (the process's by default).
   public static func fromEnvironment(
-    _ environment: [String: String] = ProcessInfo.processInfo.environment
+    _ environment: [String: String] = ProcessEnvironment.all
   ) -> EtcdCredentials? {
     guard let user = environment[userVariable], !user.isEmpty else { return nil }
     return EtcdCredentials(

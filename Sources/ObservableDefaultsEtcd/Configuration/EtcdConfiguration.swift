@@ -114,7 +114,7 @@ public struct EtcdConfiguration: Sendable {
   ///   unusable.
   public static func fromEnvironment(
     container: String = CloudContainerDirectory.defaultContainer,
-    environment: [String: String] = ProcessInfo.processInfo.environment
+    environment: [String: String] = ProcessEnvironment.all
   ) throws -> EtcdConfiguration? {
     let fields = try CloudConfigurationFile.fields(
       overriddenBy: variables, environment: environment, unreadable: EtcdConfigurationError.init)

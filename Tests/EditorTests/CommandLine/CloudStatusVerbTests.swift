@@ -12,15 +12,7 @@ import Testing
   ) {
     let folder = try TemporaryFolder(prefix: "cloud-status")
     defer { folder.remove() }
-    var variables: [String: String?] = [:]
-    for name in ProcessInfo.processInfo.environment.keys
-    where name.hasPrefix("OBSERVABLE_DEFAULTS_") {
-      variables[name] = .some(nil)
-    }
-    for name in ["XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME"] {
-      variables[name] = folder.file(name).path
-    }
-    for (name, value) in environment { variables[name] = value }
+    let variables = programEnvironment(in: folder, adding: environment)
     let result = try ChildProcess.run(EditorProcess.binary, arguments, environment: variables)
     return (result.status, result.output)
   }

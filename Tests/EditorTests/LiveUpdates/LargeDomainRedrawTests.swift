@@ -43,6 +43,58 @@ import Testing
   }
 }
 
+/// Issue 42: another program's change of a large suite costs the editor in proportion to the
+/// keys it changed: their values read, their rows built and drawn, and keys that appear or go
+/// put in place or taken out of the lines one by one, not every key laid out again.
+@MainActor
+@Suite struct LargeDomainChangeCostTests {
+  @Test func keysChangedAddedAndRemovedElsewhereCostWorkForThoseKeysOnly() throws {
+    let suite = TestPreferences.uniqueSuite()
+    let key = { (index: Int) in "key-\(String(index + 100_000).dropFirst())" }
+    let count = 10_000
+    try PropertyListSerialization.data(
+      fromPropertyList: Dictionary(uniqueKeysWithValues: (0..<count).map { (key(2 * $0), "v") }),
+      format: .binary, options: 0
+    ).write(to: TestPreferences.file(ofSuite: suite))
+    let domain = SuiteRows(suite: suite, folder: TestPreferences.folder)
+    domain.startWatching { job in MainActor.assumeIsolated { job() } }
+    let (canvas, _, screen) = TestScreen.show(domain, rows: 40, columns: 120)
+    #expect(domain.keysPlaced == count)
+    let writer = PropertyListDefaults(fileURL: URL(fileURLWithPath: domain.location))
+    let built = domain.rowsBuilt
+
+    // A value changed: one value read, no key placed, its row built and drawn.
+    try writer.write("changed", forKey: key(4))
+    screen.draw(Damage())
+    #expect(domain.valuesRead == 1)
+    #expect(domain.keysPlaced == count)
+    // The row drawn, the focused row for the status line's context and key bar and for the
+    // focus's identity, and the changed row's key for its change report: 5, at any size.
+    #expect(domain.rowsBuilt - built == 5)
+    #expect(canvas.line(4).contains("changed"))
+
+    // A key added between two others: placed alone, the rows below it move down.
+    try writer.write("new", forKey: key(3))
+    screen.draw(Damage())
+    #expect(domain.valuesRead == 2)
+    #expect(domain.keysPlaced == count + 1)
+    #expect(domain.rowCount == count + 1)
+    #expect(canvas.line(4).contains(key(3)) && canvas.line(4).contains("new"))
+    #expect(canvas.line(5).contains(key(4)) && canvas.line(5).contains("changed"))
+
+    // A key removed: taken out alone.
+    try writer.write(nil, forKey: key(2))
+    screen.draw(Damage())
+    #expect(domain.valuesRead == 3)
+    #expect(domain.keysPlaced == count + 2)
+    #expect(domain.rowCount == count)
+    #expect(canvas.line(3).contains(key(3)))
+    #expect(
+      (0..<domain.rowCount).map { domain.path(at: $0) }
+        == domain.storedValues.keys.sorted().map { [.key($0.string)] })
+  }
+}
+
 /// The first paint of a large suite builds the rows on screen only, not one per key.
 @MainActor
 @Suite struct LargeDomainFirstPaintTests {

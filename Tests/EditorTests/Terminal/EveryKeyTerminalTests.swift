@@ -22,11 +22,21 @@ extension TerminalEditorTests {
     try session.type("Fixed")
     try session.send("Enter")
     #expect(try editor.read([suite, "nmae"], until: "Fixed\n") == "Fixed\n")
-    // Removable: d.
+    // Removable: d. The group held that key only: it leaves the list, and its schema's class
+    // is shown in its place.
     try session.send("d")
     #expect(try pollBlocking { try editor.run("read", suite, "nmae").status == 1 })
-    screen = try session.waitForScreen { self.row("nmae", in: $0) == nil }
-    #expect(screen.contains { $0.contains("(no keys)") })
+    screen = try session.waitForScreen { $0[0].hasPrefix(" settings-editor  ProbeAppSettings  ") }
+    #expect(!listsOtherKeys(screen), "\(screen)")
+    #expect(!screen.contains { $0.contains("(no keys)") }, "\(screen)")
+    #expect(row("displayName", in: screen) != nil)
+    #expect(screen.contains { $0.hasPrefix(" ProbeAppSettings · other keys holds no keys now") })
+    // u puts the key back, and the group with it, shown.
+    try session.send("u")
+    screen = try session.waitForScreen { self.row("nmae", in: $0) != nil }
+    #expect(screen[0].hasPrefix(" settings-editor  ProbeAppSettings · other keys  "))
+    #expect(row("nmae", in: screen)?.hasSuffix("  nmae  String  Fixed") == true)
+    #expect(try editor.read([suite, "nmae"], until: "Fixed\n") == "Fixed\n")
   }
 
   @Test func keysWrittenLaterJoinTheOtherKeysGroupLiveAndLeaveItWhenDeleted() throws {
@@ -51,6 +61,23 @@ extension TerminalEditorTests {
     screen = try session.waitForScreen { self.row("nmae", in: $0) == nil }
     #expect(row("later", in: screen) != nil)
     #expect(row("displayName", in: screen) == nil, "the schema's keys stay in its rows")
+    // Its last key deleted, the group leaves the list; the class is shown in its place.
+    #expect(try editor.run("delete", suite, "later").status == 0)
+    screen = try session.waitForScreen { !self.listsOtherKeys($0) }
+    #expect(screen[0].hasPrefix(" settings-editor  ProbeAppSettings  "), "\(screen)")
+    #expect(!screen.contains { $0.contains("(no keys)") }, "\(screen)")
+    #expect(row("displayName", in: screen) != nil)
+    // A key written again brings it back.
+    #expect(try editor.run("write", suite, "again", "-bool", "true").status == 0)
+    screen = try session.waitForScreen { $0.contains { $0.contains("New: ProbeAppSettings") } }
+    try session.send("j")
+    screen = try session.waitForScreen { self.row("again", in: $0) != nil }
+    #expect(screen[0].hasPrefix(" settings-editor  ProbeAppSettings · other keys  "))
+  }
+
+  /// Whether the objects pane of `screen` lists the probe's "other keys" group.
+  func listsOtherKeys(_ screen: [String]) -> Bool {
+    screen.contains { $0.hasPrefix("  ProbeAppSettings ·") || $0.hasPrefix("▸ ProbeAppSettings ·") }
   }
 
   @Test func aSchemasURLRowShowsAndTakesAPlainURL() throws {

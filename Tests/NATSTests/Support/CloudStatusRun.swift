@@ -20,17 +20,3 @@ func cloudStatus(servers: [String], user: NATSTestCluster.User) throws -> (
 /// `settings-editor`, built beside the test bundle.
 let settingsEditor = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
   .deletingLastPathComponent().appendingPathComponent("settings-editor")
-
-/// The environment of a program run with its folders in `folder` and none of this process's
-/// `OBSERVABLE_DEFAULTS_` variables, everything else of it its own.
-func programEnvironment(in folder: TemporaryFolder) -> [String: String?] {
-  var variables: [String: String?] = [:]
-  for name in ProcessInfo.processInfo.environment.keys where name.hasPrefix("OBSERVABLE_DEFAULTS_")
-  {
-    variables[name] = .some(nil)
-  }
-  for name in ["XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME"] {
-    variables[name] = folder.file(name).path
-  }
-  return variables
-}

@@ -20,8 +20,7 @@ public enum CloudConfigurationFile {
   /// The file's location, read from the environment at each call.
   ///
   /// - Parameter environment: The environment to read `XDG_CONFIG_HOME` and `HOME` from.
-  public static func url(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL
-  {
+  public static func url(environment: [String: String] = ProcessEnvironment.all) -> URL {
     let configHome: URL
     if let value = environment["XDG_CONFIG_HOME"], value.hasPrefix("/") {
       configHome = URL(fileURLWithPath: value, isDirectory: true)

@@ -12,7 +12,8 @@ public enum CloudContainerDirectory {
   /// Read from the environment at each call.
   public static var url: URL {
     HomeFolder.baseFolder(
-      "XDG_DATA_HOME", fallback: ".local/share", environment: ProcessInfo.processInfo.environment
+      "XDG_DATA_HOME", fallback: ".local/share",
+      environment: ProcessEnvironment.values(of: ["XDG_DATA_HOME", "HOME"])
     ).appendingPathComponent("ObservableDefaults/CloudContainers", isDirectory: true)
   }
 
@@ -27,7 +28,7 @@ public enum CloudContainerDirectory {
 
   /// `$OBSERVABLE_DEFAULTS_CLOUD_ACCOUNT` when set and not empty, else `default`.
   public static var defaultAccount: String {
-    let value = ProcessInfo.processInfo.environment[accountVariable] ?? ""
+    let value = ProcessEnvironment.value(accountVariable) ?? ""
     return value.isEmpty ? "default" : value
   }
 

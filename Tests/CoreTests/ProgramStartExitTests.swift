@@ -1,0 +1,163 @@
+import Foundation
+import ObservableDefaultsTesting
+import TestSupport
+import Testing
+
+/// What a one-shot command and a user's smallest settings program pay at start and exit, counted:
+/// the libraries the dynamic loader maps (`LD_DEBUG=files`: an engine's client library only when
+/// a store uses that engine) and the waits between a program's output and its `exit_group`
+/// (`strace -f`: none when nothing is left to finish).
+@Suite struct ProgramStartExitTests {
+  /// The sync engines' client libraries and what they bring (OpenSSL, protobuf-c).
+  static let engineLibraries = ["libnats", "libcurl", "libssl", "libcrypto", "libprotobuf-c"]
+
+  /// The libraries the dynamic loader mapped for `program` run with `arguments`, by file name:
+  /// those of the program's start, and those from the first `dlopen` (`dynamically loaded by`)
+  /// on, with the libraries they need.
+  static func loadedLibraries(
+    _ program: URL, _ arguments: [String], environment: [String: String?]
+  ) throws -> (atStart: Set<String>, loadedLater: Set<String>) {
+    var variables = environment
+    variables["LD_DEBUG"] = "files"
+    let result = try ChildProcess.run(program, arguments, environment: variables)
+    var atStart: Set<String> = []
+    var loadedLater: Set<String> = []
+    for line in result.error.split(separator: "\n") {
+      guard let start = line.range(of: "file="), let end = line.range(of: " [") else { continue }
+      let name = String(line[start.upperBound..<end.lowerBound])
+      if line.contains("dynamically loaded by") || !loadedLater.isEmpty {
+        loadedLater.insert(name)
+      } else {
+        atStart.insert(name)
+      }
+    }
+    return (atStart, loadedLater)
+  }
+
+  static func engineFiles(_ names: Set<String>) -> [String] {
+    names.filter { name in engineLibraries.contains { name.hasPrefix($0 + ".") } }.sorted()
+  }
+
+  @Test func readAndWriteMapNoEngineLibrary() throws {
+    let folder = try TemporaryFolder(prefix: "program-start")
+    let editor = try ChildProcess.builtProgram("settings-editor")
+    let environment = programEnvironment(in: folder)
+    let write = try Self.loadedLibraries(
+      editor, ["write", "com.example.start", "name", "Ada"], environment: environment)
+    let read = try Self.loadedLibraries(
+      editor, ["read", "com.example.start", "name"], environment: environment)
+    for run in [write, read] {
+      #expect(!run.atStart.isEmpty, "LD_DEBUG=files printed no library")
+      #expect(Self.engineFiles(run.atStart) == [])
+      #expect(run.loadedLater == [])
+    }
+    #expect(read.atStart == write.atStart)
+  }
+
+  /// The same count sees an engine's library when a store uses it: `cloud status` of a NATS
+  /// configuration loads libnats and its OpenSSL with `dlopen`, not at start.
+  @Test func aNATSStoreLoadsLibnatsWhenUsed() throws {
+    let folder = try TemporaryFolder(prefix: "program-start")
+    let editor = try ChildProcess.builtProgram("settings-editor")
+    let status = try Self.loadedLibraries(
+      editor, ["cloud", "status"],
+      environment: programEnvironment(
+        in: folder, adding: ["OBSERVABLE_DEFAULTS_NATS_SERVERS": "nats://127.0.0.1:1"]))
+    #expect(Self.engineFiles(status.atStart) == [])
+    #expect(status.loadedLater.contains("libnats.so.3.4"))
+    #expect(Self.engineFiles(status.loadedLater).contains { $0.hasPrefix("libssl.") })
+  }
+
+  /// The waits of `program`'s main thread between its last output (a `write`: standard output,
+  /// the change history; or the `rename` of a file it wrote) and its `exit_group` (blocking
+  /// `futex` waits, sleeps, `poll`s with a time limit), its standard output line buffered
+  /// (`stdbuf -oL`) so that the exit hooks run after it is written.
+  static func waitsAfterOutput(
+    _ program: URL, _ arguments: [String], environment: [String: String?],
+    in folder: TemporaryFolder
+  ) throws -> (output: String, waits: [String]) {
+    let trace = folder.file("strace-\(UUID().uuidString)")
+    let result = try ChildProcess.runCommand(
+      "strace",
+      [
+        "-f", "-o", trace.path, "-e",
+        "trace=write,exit_group,futex,nanosleep,clock_nanosleep,poll,ppoll,select,pselect6,"
+          + "epoll_wait,epoll_pwait,wait4,waitid,rename",
+        "stdbuf", "-oL", program.path,
+      ] + arguments, environment: environment)
+    #expect(result.status == 0, "\(result.error)")
+    let lines = try String(contentsOf: trace, encoding: .utf8).split(separator: "\n")
+    // The program is the last process strace started (stdbuf execs it in place).
+    let main = try #require(lines.first.flatMap { $0.split(separator: " ").first })
+    let ours = lines.filter { $0.hasPrefix(main + " ") }.map { $0.dropFirst(main.count + 1) }
+    let lastOutput = try #require(
+      ours.lastIndex { $0.hasPrefix("write(") || $0.hasPrefix("rename(") })
+    let exit = try #require(ours.lastIndex { $0.hasPrefix("exit_group(") })
+    let waits = ours[lastOutput..<exit].filter { call in
+      if call.hasPrefix("futex(") { return call.contains("FUTEX_WAIT") }
+      if call.hasPrefix("poll(") || call.hasPrefix("ppoll(") || call.hasPrefix("epoll") {
+        return !call.contains(", 0)") && !call.contains("{tv_sec=0, tv_nsec=0}")
+      }
+      return !call.hasPrefix("write(") && !call.hasPrefix("rename(")
+    }.map(String.init)
+    return (result.output, waits)
+  }
+
+  @Test func nothingWaitsBetweenOutputAndExit() throws {
+    let folder = try TemporaryFolder(prefix: "program-exit")
+    let editor = try ChildProcess.builtProgram("settings-editor")
+    let environment = programEnvironment(in: folder)
+    let write = try Self.waitsAfterOutput(
+      editor, ["write", "com.example.exit", "name", "Ada"], environment: environment, in: folder)
+    #expect(write.waits == [])
+    let read = try Self.waitsAfterOutput(
+      editor, ["read", "com.example.exit", "name"], environment: environment, in: folder)
+    #expect(read.output == "Ada\n")
+    #expect(read.waits == [])
+    // A settings object's program whose schema publishing is off: its exit hooks (the suite's
+    // flush, the schema publisher's) have nothing to finish.
+    let minimal = try Self.waitsAfterOutput(
+      try ChildProcess.builtProgram("minimal-defaults"), [],
+      environment: programEnvironment(
+        in: folder, adding: ["OBSERVABLE_DEFAULTS_PUBLISH_SCHEMAS": "0"]),
+      in: folder)
+    #expect(minimal.output == "Fatbobman\n")
+    #expect(minimal.waits == [])
+  }
+
+  /// The files under a schema folder (`…/ObservableDefaults/schemas`) that `settings-editor`
+  /// run with `arguments` opened or looked at (`strace -f`: `openat`, `stat`s, directory reads).
+  static func schemaFilesOpened(
+    by arguments: [String], environment: [String: String?], in folder: TemporaryFolder
+  ) throws -> [String] {
+    let trace = folder.file("strace-\(UUID().uuidString)")
+    let result = try ChildProcess.runCommand(
+      "strace",
+      [
+        "-f", "-o", trace.path, "-e", "trace=%file",
+        try ChildProcess.builtProgram("settings-editor").path,
+      ]
+        + arguments, environment: environment)
+    #expect(result.status == 0 || arguments.contains("missing"), "\(result.error)")
+    return try String(contentsOf: trace, encoding: .utf8).split(separator: "\n")
+      .filter { $0.contains("/ObservableDefaults/schemas") }.map(String.init)
+  }
+
+  /// `read` of a key a file holds reads no published schema; the schemas are read only for a key
+  /// no file holds (its default may be in one).
+  @Test func readLooksAtSchemasOnlyForAKeyNoFileHolds() throws {
+    let folder = try TemporaryFolder(prefix: "program-start")
+    let environment = programEnvironment(in: folder)
+    let write = try ChildProcess.run(
+      try ChildProcess.builtProgram("settings-editor"),
+      ["write", "com.example.schemas", "name", "Ada"],
+      environment: environment)
+    #expect(write.status == 0, "\(write.error)")
+    let stored = try Self.schemaFilesOpened(
+      by: ["read", "com.example.schemas", "name"], environment: environment, in: folder)
+    #expect(stored == [])
+    let missing = try Self.schemaFilesOpened(
+      by: ["read", "com.example.schemas", "missing"], environment: environment, in: folder)
+    #expect(!missing.isEmpty)
+  }
+}
