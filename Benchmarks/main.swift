@@ -3,7 +3,7 @@
 //   benchmarks [--runs N]
 //              [--only read|start|burst|cloud-write|xml|scale|one-shot|editor|editor-latency|
 //                      editor-scale|editor-search|schemas|open|million|large-value|memory|
-//                      writers|cloud|cloud-scale[,…]]
+//                      flat-memory|writers|cloud|cloud-scale[,…]]
 //              [--devices N,N,…] [--build]
 //       runs each measure N times (default 7) and prints the results as a Markdown table;
 //       --devices gives the device counts of cloud-scale (default 10,100,500,1000);

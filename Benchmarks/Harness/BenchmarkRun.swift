@@ -69,6 +69,7 @@ struct BenchmarkRun {
       LargeValueMeasure(workspace: workspace, runs: runs).run(into: table)
     }
     if options.includes("memory") { MemoryRoundsMeasure(workspace: workspace).run(into: table) }
+    if options.includes("flat-memory") { FlatMemoryMeasure(workspace: workspace).run(into: table) }
     if options.includes("writers") {
       ConcurrentWritersMeasure(workspace: workspace, runs: runs).run(into: table)
     }

@@ -9,9 +9,11 @@ import Observation
 /// the renamed file before B's `flush()` has returned, so a stamp taken after the flush is often
 /// later than A's. The latency therefore includes B's own write and `fsync`.
 struct ExternalChangeMeasure {
-  /// The latencies of the changes, and A's resident memory before and after them.
+  /// The latencies of the changes, and A's resident memory after its first read of the suite,
+  /// before the measured changes and after them.
   struct Result {
     let latencies: Samples
+    let residentAfterOpen: Int
     let residentBefore: Int
     let residentAfter: Int
     /// Growth of A's resident memory over the changes, in percent.
@@ -49,6 +51,8 @@ struct ExternalChangeMeasure {
       writer.waitUntilExit()
     }
 
+    if valueBytes == nil { _ = settings.name } else { _ = settings.blob }
+    let residentAfterOpen = idleResidentMemory()
     let fired = FiredStamp()
     var latencies: [Double] = []
     var residentBefore = 0
@@ -69,7 +73,8 @@ struct ExternalChangeMeasure {
       if index >= 5 { latencies.append(Double(Int64(bitPattern: seen &- written)) / 1e9) }
     }
     return Result(
-      latencies: Samples(latencies), residentBefore: residentBefore,
+      latencies: Samples(latencies), residentAfterOpen: residentAfterOpen,
+      residentBefore: residentBefore,
       residentAfter: idleResidentMemory()
     )
   }

@@ -35,6 +35,9 @@
 //   core-probe write-acked <file> <prefix>
 //       sets <prefix>-0, <prefix>-1, … to 0, 1, …, flushing each and printing its index once it
 //       is on disk, until killed (the kill -9 torture test)
+//   core-probe large-value-rounds <file> <bytes> <rounds>
+//       sets the string "large" to <bytes> bytes and flushes, <rounds> times; then prints how
+//       many of the process's memory mappings are still advised for huge pages (VmFlags "hg")
 //   core-probe registry-churn <threads> <iterations>
 //       <threads> threads each open and drop PropertyListDefaults(suiteName: "churn.<0…2>")
 //       <iterations> times, then NSUbiquitousKeyValueStore on three in-memory backends as often;
@@ -193,6 +196,21 @@ case "write-acked":
     do { try defaults.flush() } catch { fail("\(error)") }
     FileHandle.standardOutput.write(Data("\(index)\n".utf8))
   }
+case "large-value-rounds":
+  let given = operands(3)
+  guard let bytes = Int(given[1]), let rounds = Int(given[2]) else {
+    fail("bad large-value-rounds numbers")
+  }
+  let defaults = fileDefaults(given[0])
+  let filler = String(repeating: "x", count: bytes - 8)
+  for round in 0..<rounds {
+    defaults.set(String(format: "%08d", round) + filler, forKey: "large")
+    do { try defaults.flush() } catch { fail("\(error)") }
+  }
+  let maps = FileHandle(forReadingAtPath: "/proc/self/smaps")?.readDataToEndOfFile() ?? Data()
+  let flags = String(decoding: maps, as: UTF8.self).split(separator: "\n")
+    .filter { $0.hasPrefix("VmFlags:") }
+  print(flags.filter { $0.split(separator: " ").contains("hg") }.count)
 case "registry-churn":
   let given = operands(2)
   guard let threads = Int(given[0]), let iterations = Int(given[1]) else {

@@ -52,7 +52,7 @@ import Testing
     let bytes = try #require(
       SystemMemory.allocate(byteCount: data.count).map { block in
         data.withUnsafeBytes { block.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
-        return Data(bytesNoCopy: block, count: data.count, deallocator: .free)
+        return SystemMemory.data(taking: block, count: data.count, byteCount: data.count)
       })
     #expect(SystemMemory.releaseUnit(forBufferOf: bytes.count) == SystemMemory.hugePageSize)
     try expectEveryPageGivenBack(data, bytes)

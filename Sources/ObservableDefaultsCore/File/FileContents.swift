@@ -81,9 +81,11 @@ package enum FileContents {
           guard capacity < maximumSize else {
             throw failure("it is larger than \(maximumSize >> 20) MiB")
           }
-          capacity = min(capacity * 2, maximumSize + 1)
-          guard let larger = realloc(buffer, capacity) else { throw failure("out of memory") }
-          buffer = larger
+          let larger = min(capacity * 2, maximumSize + 1)
+          guard let moved = SystemMemory.resize(buffer, from: capacity, to: larger) else {
+            throw failure("out of memory")
+          }
+          (buffer, capacity) = (moved, larger)
         }
         guard
           let count = try readSome(descriptor, into: buffer + length, capacity - length, failure)
@@ -91,10 +93,10 @@ package enum FileContents {
         length += count
       }
     } catch {
-      free(buffer)
+      SystemMemory.deallocate(buffer, byteCount: capacity)
       throw error
     }
-    return Data(bytesNoCopy: buffer, count: length, deallocator: .free)
+    return SystemMemory.data(taking: buffer, count: length, byteCount: capacity)
   }
 
   /// The ``ByteHash`` of the bytes of the file at `url` and the identity of the version read, as

@@ -77,7 +77,9 @@ public struct PropertyListFile: Sendable {
     guard let (data, identity) = try readData() else { return (nil, Set(previous.keys)) }
     let path = url.resolvingSymlinksInPath().path
     PropertyListCounters.count(\.parses, path: path)
-    if var taken, let old = taken.state.entries {
+    // Moved out of the optional, not copied (`if var taken`): a second reference to its values
+    // made the first change below copy the whole dictionary at each re-read.
+    if var taken = taken.take(), let old = taken.state.entries {
       let isBinary = data.starts(with: "bplist".utf8)
       let changes = try malformedIfRejected { () throws(PropertyListRejection) in
         isBinary

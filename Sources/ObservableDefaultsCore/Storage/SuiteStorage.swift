@@ -276,29 +276,42 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
   /// the last good values in memory and refuses writes until it parses again. A writer holding
   /// the file's lock is waited for first, at most 5 s (``ReaderLock``).
   ///
+  /// The heap is trimmed (``FreedMemory``) once the re-read's memory is freed, when this
+  /// function's locals are: trimmed inside it, the file's bytes and the values replaced were
+  /// still held, and each re-read left them resident in the heap of whichever thread ran it.
+  ///
   /// - Returns: The failure, or the file's known parse failure when it is unchanged.
   @discardableResult
   private func reload() -> PropertyListError? {
+    let (failure, rereadKeys) = rereadAndMerge()
+    if let rereadKeys { FreedMemory.release(afterReplacingDocumentOf: rereadKeys) }
+    return failure
+  }
+
+  /// The work of ``reload()``: its result, and the number of keys read when the file was read.
+  private func rereadAndMerge() -> (PropertyListError?, rereadKeys: Int?) {
     lock.withLock { reloadScheduled = false }
     let writers = ReaderLock(guarding: file.url)
     defer { writers.release() }
     if var version = disk?.version, file.isStill(&version) {
       disk?.version = version
-      return lock.withLock { fileError }
+      return (lock.withLock { fileError }, nil)
     }
     do {
-      let previous = allValues()
+      var previous = allValues()
       let (snapshot, changedKeys) = try file.retryingHalfWritten(
         suspecting: { reread in
           !previous.isEmpty && (reread.snapshot?.version?.identity.isEmpty ?? true)
         },
         { try file.rereadSnapshot(comparingTo: previous, since: &disk) })
+      // Memory's values are changed in place only when this is not a second reference to them:
+      // else each change of one key copied the whole dictionary.
+      previous = [:]
       disk = snapshot ?? PropertyListSnapshot(document: PropertyListDocument(), version: nil)
       let writer = WriterMark.writer(
         ofFileAt: file.url.path, readAs: snapshot?.version?.identity)
       merge(snapshot?.document.values ?? [:], changedKeys: changedKeys, writer: writer)
-      FreedMemory.release(afterReplacingDocumentOf: snapshot?.document.values.count ?? 0)
-      return nil
+      return (nil, snapshot?.document.values.count ?? 0)
     } catch {
       let failure = PropertyListError(wrapping: error, file: file.url, kind: .unreadable)
       let targets: ObserverList<Void> = lock.withLock {
@@ -307,7 +320,7 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
         return latestError == failure ? .none : readabilityObservers
       }
       targets.notify(())
-      return failure
+      return (failure, nil)
     }
   }
 

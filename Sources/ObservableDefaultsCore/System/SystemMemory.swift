@@ -68,34 +68,16 @@ enum SystemMemory {
   /// out (nil, always, outside such a test).
   @TaskLocal static var refusedByteCount: Int?
 
-  /// `count` bytes from `malloc` (to be released with `free`), not yet written; a block of at
-  /// least ``hugePageThreshold`` bytes is backed by huge pages where the kernel offers them
-  /// (``adviseHugePages(_:byteCount:)``).
-  ///
-  /// - Returns: nil when memory runs out (or the block is ``refusedByteCount`` bytes or more).
-  static func allocate(byteCount count: Int) -> UnsafeMutableRawPointer? {
-    if let refused = refusedByteCount, count >= refused { return nil }
-    guard let block = malloc(count) else { return nil }
-    adviseHugePages(block, byteCount: count)
-    return block
-  }
-
-  /// A `Data` holding a copy of `bytes`, in a block from ``allocate(byteCount:)``.
-  static func data(copying bytes: UnsafeRawBufferPointer) -> Data {
-    guard bytes.count >= hugePageThreshold, let block = allocate(byteCount: bytes.count) else {
-      return Data(bytes)
-    }
-    block.copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
-    return Data(bytesNoCopy: block, count: bytes.count, deallocator: .free)
-  }
-
-  /// Asks the kernel to back the 2 MiB-aligned pages inside a block of at least
+  /// Asks the kernel to back the 2 MiB-aligned pages inside a mapping of at least
   /// ``hugePageThreshold`` bytes that nothing has written yet with transparent huge pages
   /// (`madvise(MADV_HUGEPAGE)`; the kernel's default here, `madvise`, gives them only when asked).
   ///
-  /// The C library maps such a block afresh, so its first write to each 4 KiB page is a page
-  /// fault: on this project's machine, writing a new 50 MB block took 37–43 ms and releasing it
-  /// 3.4 ms, against 12 ms and 0.2 ms with huge pages. Nothing happens where huge pages are off.
+  /// A new block's first write to each 4 KiB page is a page fault: on this project's machine,
+  /// writing a new 50 MB block took 37–43 ms and releasing it 3.4 ms, against 12 ms and 0.2 ms
+  /// with huge pages. Nothing happens where huge pages are off. Only for a mapping of this
+  /// process's own (``allocate(byteCount:)``), never for memory from `malloc`: the advice stays
+  /// on the range after `free`, and the kernel's `khugepaged` then fills the pages `malloc_trim`
+  /// gave back, 2 MiB at a time (a writer of a 5 MB value grew 7 KB per round over 1,000 rounds).
   static func adviseHugePages(_ block: UnsafeMutableRawPointer, byteCount count: Int) {
     #if canImport(Glibc)
       guard count >= hugePageThreshold else { return }
@@ -144,13 +126,13 @@ struct OutputBlock: ~Copyable {
 
   /// The bytes written, as a `Data` that frees the block.
   consuming func data() -> Data {
-    let data = Data(bytesNoCopy: block, count: count, deallocator: .free)
+    let data = SystemMemory.data(taking: block, count: count, byteCount: max(capacity, 1))
     discard self
     return data
   }
 
   /// A block never handed over (its writer gave up) is freed.
   deinit {
-    free(block)
+    SystemMemory.deallocate(block, byteCount: max(capacity, 1))
   }
 }

@@ -55,10 +55,6 @@ struct BinaryPropertyListObjectTable {
   init(capacity: Int, bytes: Int) {
     objects.reserveCapacity(capacity)
     scalarBytes.reserveCapacity(bytes)
-    // A 50 MB value is copied into a new block: huge pages spare its page faults.
-    scalarBytes.withUnsafeMutableBufferPointer { buffer in
-      buffer.baseAddress.map { SystemMemory.adviseHugePages($0, byteCount: bytes) }
-    }
     var size = 1024
     while size < capacity * 2, size < 1 << 31 { size <<= 1 }
     slots = Array(repeating: 0, count: size)

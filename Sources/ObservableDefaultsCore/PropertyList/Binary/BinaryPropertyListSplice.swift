@@ -223,6 +223,6 @@ enum BinaryPropertyListSplice {
     for reference in values { output.append(UInt64(reference), size: file.referenceSize) }
     output.appendOffsetTable(
       offsets, objectCount: objectCount, top: file.topObject, referenceSize: file.referenceSize)
-    return output.data(freeing: buffer)
+    return output.data(freeing: buffer, bound: bound)
   }
 }

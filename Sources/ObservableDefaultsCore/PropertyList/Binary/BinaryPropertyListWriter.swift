@@ -125,7 +125,7 @@ enum BinaryPropertyListWriter {
     }
     output.appendOffsetTable(
       offsets, objectCount: objects.count, top: 0, referenceSize: referenceSize)
-    return output.data(freeing: buffer)
+    return output.data(freeing: buffer, bound: bound)
   }
 
   /// Writes the objects of `table` in index order, each container's references to object `i` of
@@ -275,11 +275,15 @@ struct BigEndianOutput {
     append(UInt64(tableOffset), size: 8)
   }
 
-  /// The bytes written, in `buffer` (this output's memory, from `SystemMemory.allocate`), whose
-  /// unused end is given back.
-  func data(freeing buffer: UnsafeMutablePointer<UInt8>) -> Data {
-    let bytes = realloc(buffer, Swift.max(count, 1)) ?? UnsafeMutableRawPointer(buffer)
-    return Data(bytesNoCopy: bytes, count: count, deallocator: .free)
+  /// The bytes written, in `buffer` (this output's memory: `bound` bytes from
+  /// `SystemMemory.allocate`), whose unused end is given back.
+  func data(freeing buffer: UnsafeMutablePointer<UInt8>, bound: Int) -> Data {
+    let block = UnsafeMutableRawPointer(buffer)
+    let kept = Swift.max(count, 1)
+    guard let bytes = SystemMemory.resize(block, from: bound, to: kept) else {
+      return SystemMemory.data(taking: block, count: count, byteCount: bound)
+    }
+    return SystemMemory.data(taking: bytes, count: count, byteCount: kept)
   }
 
   /// A marker with a count: in its low 4 bits below 15, else 0xF and an integer object.
