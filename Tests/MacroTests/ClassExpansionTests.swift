@@ -96,4 +96,21 @@ import Testing
       named: "settingsClassWithSuitePrefixCustomKeyOptionalObservableOnlyAndIgnore"
     )
   }
+
+  /// A class that is generic, or inside a generic type, cannot hold static stored properties:
+  /// its accessors name their key paths with literals and no `_keyPath_of_` constant is made
+  /// (the classes above read theirs from `Settings._keyPath_of_name`).
+  @Test func genericClassesUseKeyPathLiterals() {
+    let sources = [
+      "@ObservableDefaults\nfinal class Settings<Tag> {\n  var name = \"x\"\n}",
+      "struct Outer<Tag> {\n  @ObservableDefaults\n  final class Settings {\n    var name = \"x\"\n  }\n}",
+    ]
+    for source in sources {
+      let expansion = expand(source)
+      #expect(expansion.diagnostics == [])
+      #expect(!expansion.source.contains("_keyPath_of_"))
+      #expect(expansion.source.contains("access(keyPath: \\.name)"))
+      #expect(expansion.source.contains("property: \\.name, storage: \\._name"))
+    }
+  }
 }

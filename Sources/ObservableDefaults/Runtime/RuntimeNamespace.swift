@@ -15,6 +15,8 @@ public enum _ObservableDefaultsRuntime {
   public typealias StoreInfo = SettingsStoreInfo
   /// ``ObservableSettings``.
   public typealias Settings = ObservableSettings
+  /// ``_KeyPathConstant``.
+  public typealias KeyPath<Root, Value> = _KeyPathConstant<Root, Value>
 
   /// Any value without a better comparison counts as changed.
   @inlinable

@@ -8,11 +8,14 @@ import SwiftSyntaxMacros
 struct BackedProperty {
   let property: StoredProperty
   let flavor: StoreFlavor
+  /// The class that holds the property's key path as a constant (`_keyPath_of_name`); nil in a
+  /// generic class, which cannot have static stored properties (its accessors use literals).
+  let keyPathOwner: String?
 
   /// The property, when it can be persisted; otherwise reports why and returns `nil`.
   init?(
     _ declaration: some DeclSyntaxProtocol, attribute: AttributeSyntax, flavor: StoreFlavor,
-    context: (any MacroExpansionContext)?
+    lexicalContext: [Syntax], context: (any MacroExpansionContext)?
   ) {
     guard let variable = declaration.as(VariableDeclSyntax.self),
       let property = StoredProperty(variable)
@@ -30,6 +33,30 @@ struct BackedProperty {
     }
     self.property = property
     self.flavor = flavor
+    keyPathOwner = Self.constantOwner(in: lexicalContext)
+  }
+
+  /// The name of the class around the property when it and every declaration around it is a
+  /// type that is not generic (a static stored property is allowed there); else nil.
+  private static func constantOwner(in lexicalContext: [Syntax]) -> String? {
+    guard let owner = lexicalContext.first?.as(ClassDeclSyntax.self) else { return nil }
+    let allowed = lexicalContext.allSatisfy { context in
+      if let type = context.asProtocol((any DeclGroupSyntax).self) {
+        return !(type.is(ExtensionDeclSyntax.self) || type.is(ProtocolDeclSyntax.self))
+          && type.as(ClassDeclSyntax.self)?.genericParameterClause == nil
+          && type.as(StructDeclSyntax.self)?.genericParameterClause == nil
+          && type.as(EnumDeclSyntax.self)?.genericParameterClause == nil
+          && type.as(ActorDeclSyntax.self)?.genericParameterClause == nil
+      }
+      return false
+    }
+    return allowed ? owner.name.trimmedDescription : nil
+  }
+
+  /// The key path of the property for the registrar: the class's constant, else a literal.
+  private var registrarKeyPath: String {
+    let name = property.name
+    return keyPathOwner.map { "\($0)._keyPath_of_\(name).keyPath" } ?? "\\.\(name)"
   }
 
   /// `get` and `set`, both through the object's `_$defaults` binding.
@@ -38,14 +65,14 @@ struct BackedProperty {
     return [
       """
       get {
-        access(keyPath: \\.\(raw: name))
+        access(keyPath: \(raw: registrarKeyPath))
         return _$defaults.read(self, key: \(raw: key.quoted)) { $0._\(raw: name) }
       }
       """,
       """
       set {
         _$defaults.set(
-          newValue, object: self, property: \\.\(raw: name), storage: \\._\(raw: name),
+          newValue, object: self, property: \(raw: registrarKeyPath), storage: \\._\(raw: name),
           defaultValue: \\._default_value_of_\(raw: name), key: \(raw: key.quoted), codec: .\(raw: flavor.codecFactory)()
         )
       }
@@ -53,15 +80,19 @@ struct BackedProperty {
     ]
   }
 
-  /// `private var _name` (the cache) and `private let _default_value_of_name`.
+  /// `private var _name` (the cache), `private let _default_value_of_name`, and in a class that
+  /// is not generic `private static let _keyPath_of_name` (see ``registrarKeyPath``).
   var peers: [DeclSyntax] {
     let name = property.name
     let annotation = property.type.map { ": \($0)" } ?? ""
     let initializer = property.initializer.map { " = \($0)" } ?? " = nil"
+    let constant = keyPathOwner.map { owner -> DeclSyntax in
+      "private static let _keyPath_of_\(raw: name) = _ObservableDefaultsRuntime.KeyPath(\\\(raw: owner).\(raw: name))"
+    }
     return [
       "private var _\(raw: name)\(raw: annotation)\(raw: initializer)",
       "private let _default_value_of_\(raw: name)\(raw: annotation)\(raw: initializer)",
-    ]
+    ] + (constant.map { [$0] } ?? [])
   }
 }
 
@@ -77,7 +108,9 @@ extension BackedPropertyMacro {
     in context: some MacroExpansionContext
   ) throws -> [AccessorDeclSyntax] {
     guard
-      let backed = BackedProperty(declaration, attribute: node, flavor: flavor, context: context)
+      let backed = BackedProperty(
+        declaration, attribute: node, flavor: flavor, lexicalContext: context.lexicalContext,
+        context: context)
     else { return [] }
     if let observer = backed.property.observers.first {
       context.diagnose(
@@ -93,7 +126,9 @@ extension BackedPropertyMacro {
     of node: AttributeSyntax, providingPeersOf declaration: some DeclSyntaxProtocol,
     in context: some MacroExpansionContext
   ) throws -> [DeclSyntax] {
-    BackedProperty(declaration, attribute: node, flavor: flavor, context: nil)?.peers ?? []
+    BackedProperty(
+      declaration, attribute: node, flavor: flavor, lexicalContext: context.lexicalContext,
+      context: nil)?.peers ?? []
   }
 }
 
