@@ -35,7 +35,7 @@ import Testing
     _ = try writer.apply(["key 7": .set("start")], known: &written)
     var known: PropertyListSnapshot?
     known = try file.rereadSnapshot(comparingTo: [:], since: &known).snapshot
-    #expect(known?.entries != nil)
+    #expect(known?.state.entries != nil)
     let before = Self.storage(of: try #require(known?.document.values))
     for round in 0..<3 {
       _ = try writer.apply(["key 7": .set("changed \(round)")], known: &written)
