@@ -29,8 +29,9 @@ final class NATSBucket: @unchecked Sendable {
 
   /// Opens the bucket of `layout`, creating it with ``NATSBucketLimits`` when it does not exist.
   ///
-  /// - Throws: ``NATSError``: `.unreachable`, `.permissionDenied`, or `.refused` (e.g. too few
-  ///   servers for the replicas, JetStream error 10005, or the account's JetStream limits).
+  /// - Throws: ``NATSError``: `.unreachable` (also while too few servers have met for the
+  ///   replicas, JetStream error 10005: tried again within the request timeout),
+  ///   `.permissionDenied`, or `.refused` (e.g. the account's JetStream limits).
   init(_ layout: NATSKeyLayout, on connection: NATSConnection, replicas: Int) throws(NATSError) {
     self.layout = layout
     self.connection = connection

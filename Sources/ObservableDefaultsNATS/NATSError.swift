@@ -8,7 +8,9 @@ import Foundation
 public struct NATSError: Error, Sendable, Equatable, CustomStringConvertible {
   /// What went wrong, for code that decides what to do.
   public enum Kind: Sendable, Equatable {
-    /// No server answered in time (all down, network cut, not connected yet); writes can be
+    /// No server answered in time (all down, network cut, not connected yet), or the servers
+    /// have not met as a cluster yet (JetStream error 10005, "no suitable peers for placement",
+    /// for a bucket of more replicas than the servers that know each other); writes can be
     /// tried again later.
     case unreachable
     /// The server refused the credentials or the operation (an account's permissions).
@@ -63,6 +65,11 @@ public struct NATSError: Error, Sendable, Equatable, CustomStringConvertible {
     default:
       if code == JSStreamNotFoundErr {
         kind = .notFound
+      } else if code == JSClusterNoPeersErr {
+        // Just after a cluster starts its servers have not all met: placement works once they
+        // have (a passing state, as a leader election is), so it is tried again.
+        kind = .unreachable
+        text += " (the servers have not formed a cluster for the bucket's replicas yet)"
       } else if code.rawValue != 0 {
         kind = .refused(code: Int(code.rawValue))
       } else if text.localizedCaseInsensitiveContains("permissions violation") {

@@ -259,11 +259,12 @@ enum DefaultsVerbs {
 
   /// The file of a suite (in ``PreferencesDirectory``) or the file named by path.
   ///
-  /// - Throws: ``VerbError`` `.usage` for an empty suite name or one with a `/`.
+  /// - Throws: ``VerbError`` `.usage` for an empty suite name, one with a `/`, or `.` and `..`
+  ///   (their files, `..plist` and `...plist`, are hidden, and `domains` lists no such suite).
   private static func fileURL(of domain: Invocation.Domain) throws(VerbError) -> URL {
     switch domain {
     case .suite(let suite):
-      guard !suite.isEmpty, !suite.contains("/") else {
+      guard !suite.isEmpty, !suite.contains("/"), suite != ".", suite != ".." else {
         throw .usage(nil, "\"\(suite)\" is not a suite name")
       }
       return PreferencesDirectory.fileURL(forSuite: suite)

@@ -30,12 +30,13 @@ enum TypedValueWords {
       return items
     case "-dict", "-dict-add":
       rest.removeFirst()
-      var dictionary: [String: Any] = [:]
+      // By exact key: `é` as U+00E9 and as `e` U+0301 are two keys, as in the file.
+      var dictionary = NestedDictionary()
       while let key = rest.popFirst() {
         guard !rest.isEmpty else { throw .usage(.write, "-dict takes keys and values in pairs") }
-        dictionary[key] = try scalar(&rest)
+        dictionary.set(try scalar(&rest), forKey: key)
       }
-      return dictionary
+      return dictionary.value
     default:
       let value = try scalar(&rest)
       guard rest.isEmpty else { throw .usage(.write, "one value expected (use -array for more)") }
@@ -95,21 +96,35 @@ enum TypedValueWords {
     }
 
     /// `stored` (nil: nothing stored) with `value` added: the array's items appended, the
-    /// dictionary's entries added or replaced.
+    /// dictionary's entries added or replaced by exact key (a key that differs from a stored
+    /// one only in Unicode normalization is added beside it).
     ///
     /// - Throws: ``VerbError`` `.invalidValue` when the stored value is of another type.
     func merge(_ value: Any, into stored: Any?, key: String) throws(VerbError) -> Any {
       switch (self, stored) {
       case (.array, nil), (.dictionary, nil): return value
       case (.array, let items as [Any]): return items + (value as? [Any] ?? [])
-      case (.dictionary, let entries as [String: Any]):
-        return entries.merging(value as? [String: Any] ?? [:]) { $1 }
+      case (.dictionary, let stored?) where Self.entries(of: stored) != nil:
+        var merged = NestedDictionary()
+        for (entryKey, element) in Self.entries(of: stored)! + (Self.entries(of: value) ?? []) {
+          merged.set(element, forKey: entryKey)
+        }
+        return merged.value
       case (_, let stored?):
         let wanted = self == .array ? "an array" : "a dictionary"
         throw .invalid(
           "\(key) holds a value of type \(DefaultsVerbs.typeName(of: stored)), not \(wanted): "
             + "nothing was added")
       }
+    }
+
+    /// The entries of a dictionary value (keyed by `String` or by exact key), or nil.
+    private static func entries(of value: Any) -> [(key: String, value: Any)]? {
+      if let dictionary = value as? [String: Any] { return dictionary.map { ($0.key, $0.value) } }
+      if let dictionary = value as? [PropertyListKey: Any] {
+        return dictionary.map { ($0.key.string, $0.value) }
+      }
+      return nil
     }
   }
 }

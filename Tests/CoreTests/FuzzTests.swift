@@ -23,4 +23,20 @@ import Testing
     #expect(summary.hasPrefix("mode \(mode) inputs \(inputs) parsed "), "\(summary)")
     #expect(summary.contains(" mismatches 0 crashes 0 hangs 0 "), "\(summary)")
   }
+
+  /// The inputs read mode (seed 41) once found read differently from Foundation (a carriage
+  /// return in a string or key, beside a U+0010): each is now parsed and written back exactly.
+  @Test(arguments: [39580, 40623, 42651])
+  func inputsOnceReadDifferentlyFromFoundationAreReadAsFoundationReadsThem(input: Int) throws {
+    let scratch = try TemporaryFolder()
+    let result = try ChildProcess.run(
+      ChildProcess.builtProgram("plist-fuzz"),
+      [
+        "worker", "--mode", "read", "--seed", "41", "--from", "\(input)", "--count", "1",
+        "--scratch", scratch.url.path,
+      ])
+    #expect(result.status == 0, "\(result.output)")
+    let summary = result.output.split(separator: "\n").last { $0.hasPrefix("done ") }
+    #expect(summary?.hasPrefix("done 1 0 0 ") == true, "\(result.output)")
+  }
 }

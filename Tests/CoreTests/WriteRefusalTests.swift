@@ -137,7 +137,12 @@ import Testing
     #expect(try PropertyListFile(url: url).read()?.values["lines"] as? String == "one\r\ntwo\r")
   }
 
-  @Test func rawCarriageReturnsAnotherProgramWroteReadAsLineFeedsAsInEveryXMLReader() throws {
+  /// A carriage return another program wrote raw (CoreFoundation's writer does) reads back as a
+  /// carriage return, as CoreFoundation and Foundation read it; python's `plistlib` (expat) alone
+  /// turns it into a line feed (XML 1.0 §2.11), and would merge two keys Apple keeps apart.
+  @Test func rawCarriageReturnsAnotherProgramWroteReadAsCarriageReturnsAsCoreFoundationReadsThem()
+    throws
+  {
     let folder = try TemporaryFolder()
     let url = folder.file("suite.plist")
     let text = """
@@ -153,14 +158,19 @@ import Testing
 
       """
     try Data(text.utf8).write(to: url)
-    let expected = [
-      "lines": "one\ntwo\nthree", "key\nwith return": "kept\ras a reference",
-    ]
-    #expect(try PythonPlistlib.strings(url) == expected)
+    let expected = ["lines": "one\r\ntwo\rthree", "key\rwith return": "kept\ras a reference"]
+    let foundation = try foundationRead(url)
+    #expect(foundation.count == 2)
+    #expect(foundation["lines"] as? String == expected["lines"])
+    #expect(foundation["key\rwith return"] as? String == expected["key\rwith return"])
     let read = try #require(try PropertyListFile(url: url).read()).values
     #expect(read.count == 2)
     #expect(read["lines"] as? String == expected["lines"])
-    #expect(read["key\nwith return"] as? String == expected["key\nwith return"])
+    #expect(read["key\rwith return"] as? String == expected["key\rwith return"])
+    #expect(
+      try PythonPlistlib.strings(url) == [
+        "lines": "one\ntwo\nthree", "key\nwith return": "kept\ras a reference",
+      ])
   }
 
   @Test(arguments: formats)

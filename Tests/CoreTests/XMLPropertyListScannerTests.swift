@@ -7,26 +7,14 @@ import Testing
 /// Issues 23 and 41: every XML property list is read by our one-pass scanner
 /// (`XMLPropertyListScanner`), which checks the text as it builds the values, instead of a
 /// validator's walk followed by our plain-form reader or Foundation's parser. Whenever Foundation
-/// reads a file too (after XML's translation of line ends, which Foundation's parser here does not
-/// make), the values are exactly Foundation's.
+/// reads a file too, the values are exactly Foundation's, line ends included.
 @Suite struct XMLPropertyListScannerTests {
-  /// Foundation's canonical values of `data`, its line ends translated first; nil when it refuses
-  /// them.
+  /// Foundation's canonical values of `data`; nil when it refuses them.
   private static func foundation(_ data: Data) -> [String: Any]? {
-    guard
-      let root = try? PropertyListSerialization.propertyList(
-        from: translatingLineEnds(data), options: [], format: nil)
-    else { return nil }
+    guard let root = try? PropertyListSerialization.propertyList(from: data, format: nil) else {
+      return nil
+    }
     return PropertyListValue.normalized(root) as? [String: Any]
-  }
-
-  /// `data` with each carriage return (alone or before a line feed) made one line feed (XML 1.0
-  /// §2.11).
-  private static func translatingLineEnds(_ data: Data) -> Data {
-    var bytes = [UInt8](data)
-    bytes.replace([0x0D, 0x0A], with: [0x0A])
-    bytes.replace([0x0D], with: [0x0A])
-    return Data(bytes)
   }
 
   /// Our values of `data` by exact key, or nil when it is refused.
@@ -105,6 +93,40 @@ import Testing
       #expect(
         propertyListValuesEqual(read.stringKeyed, PropertyListValue.normalized(values) as Any))
     }
+  }
+
+  /// What `plist-fuzz` (read mode, seed 41) found at inputs 39580, 40623 and 42651: a carriage
+  /// return in a string, and keys that differ only in a carriage return against a line feed.
+  /// CoreFoundation keeps the text as written (and writes a carriage return raw), so two such
+  /// keys are two keys, and a control character such as U+0010 is read as it is; so are ours.
+  @Test func lineEndsAndControlCharactersAreReadAsWrittenAsCoreFoundationReadsThem() throws {
+    let data = Data(
+      """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <plist version="1.0">
+      <dict>
+      	<key>0xf70b\r0x20000</key>
+      	<string>[19;2~</string>
+      	<key>0xf70b\n0x20000</key>
+      	<string>[20;2~</string>
+      	<key>text</key>
+      	<string>&lt;dd&gt;a\r\nb\rc<![CDATA[\r\n]]>&lt;\rdd&gt; or\u{10}a file</string>
+      </dict>
+      </plist>
+
+      """.utf8)
+    let expected = [
+      "0xf70b\r0x20000": "[19;2~", "0xf70b\n0x20000": "[20;2~",
+      "text": "<dd>a\r\nb\rc\r\n<\rdd> or\u{10}a file",
+    ]
+    let foundation = try #require(Self.foundation(data))
+    let values = try #require(Self.ours(data)).stringKeyed
+    for (key, value) in expected {
+      #expect(
+        (foundation[key] as? String)?.unicodeScalars.elementsEqual(value.unicodeScalars) == true)
+      #expect((values[key] as? String)?.unicodeScalars.elementsEqual(value.unicodeScalars) == true)
+    }
+    #expect(values.count == 3)
   }
 
   /// Mutated files: whenever both read them, our values are Foundation's; nothing crashes or

@@ -1,14 +1,14 @@
 package import Foundation
 
 /// Nested dictionaries keyed by exact keys (`[PropertyListKey: Any]`: two of their keys differ
-/// only in Unicode normalization) made writable by Foundation's `PropertyListEncoder` and
-/// `JSONSerialization`, which key by `String` and so keep one of such keys (measured with the
-/// encoder: the first key with the last value).
+/// only in Unicode normalization) made writable by `JSONSerialization`, which keys by `String`
+/// and so keeps one of such keys (measured with Foundation's encoders: the first key with the
+/// last value).
 ///
 /// Each key of such a dictionary that a `String` key cannot tell from another of it is encoded
 /// under a placeholder key (a private-use character, a random identifier and a number: no
-/// file's key, and no character XML or JSON escapes), and ``restoring(in:form:)`` puts the key's
-/// own text back in the encoder's output.
+/// file's key, and no character JSON escapes), and ``restoring(in:form:)`` puts the key's own
+/// text back in the encoder's output.
 package struct ExactKeyPlaceholders {
   private let prefix = "\u{F8FF}\(UUID().uuidString)-"
   /// The original key of each placeholder, by number.
@@ -56,21 +56,5 @@ package struct ExactKeyPlaceholders {
       text.replaceSubrange(range, with: Data(form(key).utf8))
     }
     return text
-  }
-
-  /// `key` as a `<key>` element, with XML's escapes (`&amp;`, `&lt;`, `&gt;`, and `&#13;` for a
-  /// carriage return, which a reader would otherwise turn into a line feed).
-  static func xmlKey(_ key: String) -> String {
-    var result = "<key>"
-    for character in key.unicodeScalars {
-      switch character {
-      case "&": result += "&amp;"
-      case "<": result += "&lt;"
-      case ">": result += "&gt;"
-      case "\r": result += "&#13;"
-      default: result.unicodeScalars.append(character)
-      }
-    }
-    return result + "</key>"
   }
 }

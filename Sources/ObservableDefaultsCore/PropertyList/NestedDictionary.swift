@@ -9,12 +9,15 @@
 /// `CFPropertyList.c`, `parsePlistDictContent` in `CFOldStylePList.c`, swift-corelibs-foundation),
 /// and `CFEqual` on strings compares their characters exactly; python's `plistlib` keeps the last
 /// value too.
-struct NestedDictionary {
+package struct NestedDictionary {
   private var strings: [String: Any] = [:]
   private var exact: [PropertyListKey: Any]?
 
+  /// No entries.
+  package init() {}
+
   /// Stores `value` under exactly `key`, replacing the value of the same key met before.
-  mutating func set(_ value: Any, forKey key: String) {
+  package mutating func set(_ value: Any, forKey key: String) {
     if exact != nil {
       exact![PropertyListKey(key)] = value
       return
@@ -31,5 +34,5 @@ struct NestedDictionary {
 
   /// The dictionary: `[String: Any]`, or `[PropertyListKey: Any]` when keys differ only in
   /// Unicode normalization.
-  var value: Any { exact ?? strings }
+  package var value: Any { exact ?? strings }
 }

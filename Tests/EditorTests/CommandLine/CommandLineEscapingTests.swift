@@ -51,6 +51,17 @@ import Testing
     #expect(missing.error.contains(#"no\u{1b}]52;c;x\u{7}"#))
   }
 
+  /// `.` and `..` are no suite names: a write made the hidden files `..plist` and `...plist`,
+  /// which `domains` does not list.
+  @Test(arguments: [".", ".."])
+  func dotNamesAreRefusedAsSuiteNames(name: String) throws {
+    let result = try editor.run("write", name, "k", "v")
+    #expect(result.status == 64)
+    #expect(result.error.hasPrefix("settings-editor: \"\(name)\" is not a suite name\n"))
+    let files = try FileManager.default.contentsOfDirectory(atPath: editor.preferences.path)
+    #expect(!files.contains(name + ".plist"), "\(files)")
+  }
+
   @Test func jsonExportIsCleanAndReadsBackEqual() throws {
     let values: [String: Any] = ["plain": Self.hostile, Self.hostile: [Self.hostile, 1]]
     try install(values, suite: "esc.json")

@@ -42,6 +42,27 @@ import Testing
     #expect(try PythonPlistlib.read(file) == #"[('e\u0301', 'd2'), ('other', 'x')]"#)
   }
 
+  /// `-dict` and `-dict-add` keep nested keys that differ only in Unicode normalization apart:
+  /// the second form replaced the first before.
+  @Test func dictAndDictAddKeepBothFormsOfANestedKey() throws {
+    let suite = "exact.dict"
+    let file = editor.preferences.appendingPathComponent(suite + ".plist")
+    #expect(try editor.run("write", suite, "m", "-dict", Self.composed, "c", "a", "1").status == 0)
+    #expect(try editor.run("write", suite, "m", "-dict-add", Self.decomposed, "d").status == 0)
+    #expect(
+      try PythonPlistlib.read(file, nestedUnder: "m")
+        == #"[('a', '1'), ('e\u0301', 'd'), ('\xe9', 'c')]"#)
+    #expect(try editor.run("write", suite, "m", "-dict-add", Self.composed, "c2").status == 0)
+    #expect(
+      try PythonPlistlib.read(file, nestedUnder: "m")
+        == #"[('a', '1'), ('e\u0301', 'd'), ('\xe9', 'c2')]"#)
+    #expect(
+      try editor.run("write", suite, "n", "-dict", Self.decomposed, "1", Self.composed, "2").status
+        == 0)
+    #expect(
+      try PythonPlistlib.read(file, nestedUnder: "n") == #"[('e\u0301', '1'), ('\xe9', '2')]"#)
+  }
+
   @Test func importReplacesTheSuiteByExactKey() throws {
     let suite = "exact.import"
     let file = editor.preferences.appendingPathComponent(suite + ".plist")

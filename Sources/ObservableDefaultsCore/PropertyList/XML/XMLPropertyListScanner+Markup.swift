@@ -21,8 +21,7 @@ extension XMLPropertyListScanner {
 
   /// The text of a `<key>` or `<string>` element, read.
   struct Text {
-    /// The text with its references and CDATA sections replaced and line ends translated (when
-    /// building; else empty).
+    /// The text with its references and CDATA sections replaced (when building; else empty).
     let string: String
     /// Where the text is in the file's bytes.
     let raw: Range<Int>
@@ -134,8 +133,8 @@ extension XMLPropertyListScanner {
     return ""
   }
 
-  /// The text from ``position`` to the next tag, with references and CDATA sections replaced
-  /// and line ends translated.
+  /// The text from ``position`` to the next tag, with references and CDATA sections replaced;
+  /// line ends are kept as written (see ``XMLPropertyListScanner``).
   private mutating func decodedText(making: Bool) throws(PropertyListRejection) -> String {
     var output: [UInt8] = []
     while position < bytes.count {
@@ -151,32 +150,15 @@ extension XMLPropertyListScanner {
         }
         let start = position + 9
         try skip(past: "]]>", from: start, what: "a CDATA section")
-        appendTranslatingLineEnds(bytes[start..<(position - 3)], to: &output)
+        output.append(contentsOf: bytes[start..<(position - 3)])
       case UInt8(ascii: "&"):
         try appendReference(to: &output)
-      case 0x0D:
-        output.append(0x0A)
-        position += position + 1 < bytes.count && bytes[position + 1] == 0x0A ? 2 : 1
       default:
         output.append(byte)
         position += 1
       }
     }
     throw rejection("a string is not closed")
-  }
-
-  private func appendTranslatingLineEnds(
-    _ text: UnsafeRawBufferPointer.SubSequence, to output: inout [UInt8]
-  ) {
-    var afterReturn = false
-    for byte in text {
-      if byte == 0x0D {
-        output.append(0x0A)
-      } else if !(byte == 0x0A && afterReturn) {
-        output.append(byte)
-      }
-      afterReturn = byte == 0x0D
-    }
   }
 
   /// Replaces the reference at ``position`` (`&`): XML's five predefined entities, or a decimal

@@ -9,10 +9,13 @@ import Foundation
 /// document type without an internal subset around the elements; `<plist>` around the root
 /// (or the root alone); in `<key>`, `<string>` and `<real>`, CDATA sections, XML's five
 /// predefined entities and character references; a `<key>` element where a value is expected
-/// is a string. XML's line ends are translated (XML 1.0 §2.11: a carriage return, alone or
-/// before a line feed, is one line feed; `&#13;` stays a carriage return), which Foundation's
-/// parser here does not do. A key held twice keeps the value met last, as CoreFoundation and
-/// python's `plistlib` do (``NestedDictionary``).
+/// is a string. Text is kept as written, line ends and control characters included, as
+/// CoreFoundation and swift-foundation's `XMLPlistScanner` keep it: a carriage return stays a
+/// carriage return, so a value or key a Mac wrote with one (CoreFoundation writes it raw) reads
+/// back the same and stays apart from the key with a line feed. (python's `plistlib`, through
+/// expat, turns it into a line feed, XML 1.0 §2.11, and refuses a control character such as
+/// U+0010.) A key held twice keeps the value met last, as CoreFoundation and python's
+/// `plistlib` do (``NestedDictionary``).
 ///
 /// What is refused, with the line: markup it does not know, an element count or nesting beyond
 /// ``PropertyListLimits``, text that is not UTF-8, an unknown entity, `<integer>` text that is
