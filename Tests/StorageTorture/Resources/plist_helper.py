@@ -105,10 +105,18 @@ def parse(code):
 
 
 def load(path):
+    """The file's values and form. In XML a raw carriage return inside the root element reads
+    as a carriage return, as CoreFoundation (and so our reader) reads it: expat, under plistlib,
+    would turn it into a line feed. Outside the root a reference is not allowed, and no value
+    lives there."""
     with open(path, "rb") as stream:
         data = stream.read()
-    return plistlib.loads(data), (plistlib.FMT_BINARY if data.startswith(b"bplist")
-                                  else plistlib.FMT_XML)
+    if data.startswith(b"bplist"):
+        return plistlib.loads(data), plistlib.FMT_BINARY
+    start, end = data.find(b"<plist"), data.rfind(b"</plist>")
+    if 0 <= start < end:
+        data = data[:start] + data[start:end].replace(b"\r", b"&#13;") + data[end:]
+    return plistlib.loads(data), plistlib.FMT_XML
 
 
 MARK = "\ue000"  # stands for a carriage return while plistlib writes XML
