@@ -26,17 +26,18 @@ enum XMLPropertyListWriter {
     var measure = Pass(base: nil, sorted: [])
     try measure.document(values)
     let count = measure.output.count
-    guard let block = SystemMemory.allocate(byteCount: max(count, 1)) else {
+    let byteCount = max(count, 1)
+    guard let block = SystemMemory.allocate(byteCount: byteCount) else {
       throw PropertyListEncodingFailure(reason: "out of memory for \(count) bytes of text")
     }
     var write = Pass(base: block, sorted: measure.sorted)
     do {
       try write.document(values)
     } catch {
-      free(block)
+      SystemMemory.deallocate(block, byteCount: byteCount)
       throw error
     }
-    return Data(bytesNoCopy: block, count: count, deallocator: .free)
+    return SystemMemory.data(taking: block, count: count, byteCount: byteCount)
   }
 
   /// `lhs` before `rhs` in CoreFoundation's order: by UTF-16 code units.
