@@ -81,17 +81,20 @@ import Testing
       "strace",
       [
         "-f", "-o", trace.path, "-e",
-        "trace=write,exit_group,futex,nanosleep,clock_nanosleep,poll,ppoll,select,pselect6,"
-          + "epoll_wait,epoll_pwait,wait4,waitid,rename",
+        "trace=execve,write,exit_group,futex,nanosleep,clock_nanosleep,poll,ppoll,select,"
+          + "pselect6,epoll_wait,epoll_pwait,wait4,waitid,rename",
         "stdbuf", "-oL", program.path,
       ] + arguments, environment: environment)
     #expect(result.status == 0, "\(result.error)")
     let lines = try String(contentsOf: trace, encoding: .utf8).split(separator: "\n")
-    // The program is the last process strace started (stdbuf execs it in place).
-    let main = try #require(lines.first.flatMap { $0.split(separator: " ").first })
+    // The program's main thread: the process that runs `execve` (stdbuf execs the program in
+    // place). Not the first line's: a thread the runtime started may make the first call traced.
+    let main = try #require(
+      lines.first { $0.contains(" execve(") }.flatMap { $0.split(separator: " ").first })
     let ours = lines.filter { $0.hasPrefix(main + " ") }.map { $0.dropFirst(main.count + 1) }
     let lastOutput = try #require(
-      ours.lastIndex { $0.hasPrefix("write(") || $0.hasPrefix("rename(") })
+      ours.lastIndex { $0.hasPrefix("write(") || $0.hasPrefix("rename(") },
+      "no output of \(main) in the trace: \(lines.prefix(5) + ["…"] + lines.suffix(30))")
     let exit = try #require(ours.lastIndex { $0.hasPrefix("exit_group(") })
     let waits = ours[lastOutput..<exit].filter { call in
       if call.hasPrefix("futex(") { return call.contains("FUTEX_WAIT") }
