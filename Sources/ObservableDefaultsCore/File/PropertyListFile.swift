@@ -3,7 +3,7 @@ public import Foundation
 /// One property-list file on disk (XML or binary), read and written safely by several processes.
 ///
 /// Reading never changes the file (this file: its reads and re-reads after a change). Every
-/// write this package makes to such a file (`PropertyListFile+Write.swift`: ``apply(_:)``,
+/// write this package makes to such a file (`PropertyListFile+Write.swift`: the two `apply(_:)`,
 /// ``save(_:over:)``, suites, cloud containers and their journals, migrations, published
 /// schemas, `settings-editor`'s verbs) goes through one method that locks the file, confirms it
 /// is still the version this process last read or wrote or reads it again, changes only the
