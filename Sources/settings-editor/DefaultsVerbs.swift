@@ -125,10 +125,11 @@ enum DefaultsVerbs {
   /// A suite's value is checked against the published schema that describes the key; a key
   /// that no schema of a suite with schemas lists is written with a warning on standard error.
   static func write(_ domain: Invocation.Domain, key: String, words: [String]) throws {
+    // The schema folders are listed once: for the value's stored form and for its check.
+    let schemas: PublishedSchemas? =
+      if case .suite = domain { PublishedSchemas() } else { nil }
     let schemaKey: SettingsSchema.Key? =
-      if case .suite(let suite) = domain {
-        PublishedSchemas().key(key, of: .suite(suite))?.key
-      } else { nil }
+      if case .suite(let suite) = domain { schemas?.key(key, of: .suite(suite))?.key } else { nil }
     var value = try TypedValueWords.value(of: words, storedForm: schemaKey?.storedForm)
     if let addition = TypedValueWords.Addition(words.first) {
       // An unset key starts from its schema's default, as the program reads it.
@@ -136,8 +137,8 @@ enum DefaultsVerbs {
       value = try addition.merge(value, into: stored, key: key)
     }
     var warning: String?
-    if case .suite(let suite) = domain {
-      warning = try SchemaVerbs.check(value, forKey: key, in: suite)
+    if case .suite(let suite) = domain, let schemas {
+      warning = try SchemaVerbs.check(value, forKey: key, in: suite, schemas: schemas)
     }
     try store(value, forKey: key, in: domain)
     if let warning { printError(warning) }

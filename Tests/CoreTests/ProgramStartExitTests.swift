@@ -163,4 +163,20 @@ import Testing
       by: ["read", "com.example.schemas", "missing"], environment: environment, in: folder)
     #expect(!missing.isEmpty)
   }
+
+  /// `write` lists the schema folders once: for the stored form of the value and for the check
+  /// of the value against the schema that lists the key (it listed them twice, each listing a
+  /// tenth of a one-shot write's instructions).
+  @Test func writeListsEachSchemaFolderOnce() throws {
+    let folder = try TemporaryFolder(prefix: "program-start")
+    let environment = programEnvironment(in: folder)
+    let listings = try Self.schemaFilesOpened(
+      by: ["write", "com.example.schemas", "name", "Ada"], environment: environment, in: folder
+    ).filter { $0.contains("O_DIRECTORY") }.compactMap { line in
+      line.split(separator: "\"", omittingEmptySubsequences: false).dropFirst().first
+        .map(String.init)
+    }
+    #expect(!listings.isEmpty)
+    #expect(listings.count == Set(listings).count, "\(listings)")
+  }
 }
