@@ -91,7 +91,10 @@ import Testing
     // place). Not the first line's: a thread the runtime started may make the first call traced.
     let main = try #require(
       lines.first { $0.contains(" execve(") }.flatMap { $0.split(separator: " ").first })
-    let ours = lines.filter { $0.hasPrefix(main + " ") }.map { $0.dropFirst(main.count + 1) }
+    // strace pads a process id to five columns: "1236  write(…" as well as "12345 write(…".
+    let ours = lines.filter { $0.hasPrefix(main + " ") }.map {
+      $0.dropFirst(main.count).drop { $0 == " " }
+    }
     let lastOutput = try #require(
       ours.lastIndex { $0.hasPrefix("write(") || $0.hasPrefix("rename(") },
       "no output of \(main) in the trace: \(lines.prefix(5) + ["…"] + lines.suffix(30))")
