@@ -63,10 +63,12 @@ import Testing
     let writer = PropertyListDefaults(fileURL: URL(fileURLWithPath: domain.location))
     let built = domain.rowsBuilt
 
-    // A value changed: one value read, no key placed, its row built and drawn.
+    // A value changed: one key's values taken from the change report, none kept, no key placed,
+    // its row built and drawn.
     try writer.write("changed", forKey: key(4))
     screen.draw(Damage())
-    #expect(domain.valuesRead == 1)
+    #expect(domain.valuesTaken == 1)
+    #expect(domain.valuesHeld == 0)
     #expect(domain.keysPlaced == count)
     // The row drawn, the focused row for the status line's context and key bar and for the
     // focus's identity, and the changed row's key for its change report: 5, at any size.
@@ -76,7 +78,7 @@ import Testing
     // A key added between two others: placed alone, the rows below it move down.
     try writer.write("new", forKey: key(3))
     screen.draw(Damage())
-    #expect(domain.valuesRead == 2)
+    #expect(domain.valuesTaken == 2)
     #expect(domain.keysPlaced == count + 1)
     #expect(domain.rowCount == count + 1)
     #expect(canvas.line(4).contains(key(3)) && canvas.line(4).contains("new"))
@@ -85,13 +87,14 @@ import Testing
     // A key removed: taken out alone.
     try writer.write(nil, forKey: key(2))
     screen.draw(Damage())
-    #expect(domain.valuesRead == 3)
+    #expect(domain.valuesTaken == 3)
+    #expect(domain.valuesHeld == 0)
     #expect(domain.keysPlaced == count + 2)
     #expect(domain.rowCount == count)
     #expect(canvas.line(3).contains(key(3)))
     #expect(
       (0..<domain.rowCount).map { domain.path(at: $0) }
-        == domain.storedValues.keys.sorted().map { [.key($0.string)] })
+        == writer.exactPersistentValues.keys.sorted().map { [.key($0.string)] })
   }
 }
 
