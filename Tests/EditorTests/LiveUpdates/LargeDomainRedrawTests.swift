@@ -1,5 +1,7 @@
 import Foundation
 import ObservableDefaultsCore
+import ObservableDefaultsTesting
+import Synchronization
 import TestSupport
 import Testing
 
@@ -118,5 +120,47 @@ import Testing
     #expect(domain.rowsBuilt == 2 * visible + 3)
     #expect(canvas.line(2).contains("key-100000"))
     #expect(canvas.line(2 + visible - 1).contains("key-1000\(visible - 1)"))
+  }
+}
+
+/// Issue 42: another program's change of one key of a large suite, read from the file: the
+/// editor redraws that key's row only, takes that key's values from the change report and keeps
+/// no value of its own afterwards (the suite keeps them).
+@MainActor
+@Suite struct OutsideChangeCostTests {
+  @Test func anOutsideChangeOfOneKeyRedrawsOneRowAndKeepsNoValue() async throws {
+    let suite = TestPreferences.uniqueSuite()
+    let key = { (index: Int) in "key-\(String(index + 100_000).dropFirst())" }
+    let count = 10_000
+    let url = TestPreferences.file(ofSuite: suite)
+    try PropertyListSerialization.data(
+      fromPropertyList: Dictionary(uniqueKeysWithValues: (0..<count).map { (key($0), "v") }),
+      format: .binary, options: 0
+    ).write(to: url)
+    let domain = SuiteRows(suite: suite, folder: TestPreferences.folder)
+    let (canvas, session, screen) = TestScreen.show(domain, rows: 40, columns: 120)
+    session.history = nil
+    // The loop's jobs wait here until the test runs them on this (the loop's) actor.
+    let jobs = Mutex<[@MainActor @Sendable () -> Void]>([])
+    let post: MainJobPoster = { job in jobs.withLock { $0.append(job) } }
+    session.recordChanges(of: domain, post: post)
+    domain.startWatching(post: post)
+    #expect(domain.valuesHeld == 0)
+
+    _ = try PropertyListFile(url: url).apply([key(2): .set("changed")])
+    #expect(await poll { jobs.withLock { !$0.isEmpty } })
+    for job in jobs.withLock({ $0 }) { job() }
+    screen.draw(Damage())
+
+    #expect((0..<count).map { screen.redrawCount(source: 0, row: $0) }.reduce(0, +) == 1)
+    #expect(screen.redrawCount(source: 0, row: 2) == 1)
+    #expect(canvas.line(4).contains("changed"))
+    #expect(domain.valuesTaken == 1, "the changed key's values, from the change report")
+    #expect(domain.valuesHeld == 0, "no value kept beside the suite's")
+    let entry = try #require(session.changeLog.newestFirst().first)
+    #expect(entry.change.key == key(2))
+    #expect(entry.change.old as? String == "v")
+    #expect(entry.change.new as? String == "changed")
+    #expect(session.changeLog.newestFirst().count == 1)
   }
 }
