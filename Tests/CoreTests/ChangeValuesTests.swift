@@ -18,10 +18,8 @@ import Testing
 
   @Test func writesTellTheValuesBeforeAndAfter() async throws {
     try await withTemporaryFolder { folder in
-      let defaults = PropertyListDefaults(fileURL: folder.file("own.plist"))
-      let log = DefaultsChangeLog()
-      let observation = defaults.observe(log.handler)
-      defer { observation.cancel() }
+      let suite = ObservedSuite(folder.file("own.plist"))
+      let (defaults, log) = (suite.defaults, suite.log)
       defaults.set("a", forKey: "k")
       defaults.set("b", forKey: "k")
       defaults.removeObject(forKey: "k")
@@ -41,10 +39,8 @@ import Testing
     try await withTemporaryFolder { folder in
       let url = folder.file("read.plist")
       _ = try PropertyListFile(url: url).apply(["k": .set("old"), "kept": .set(1)])
-      let defaults = PropertyListDefaults(fileURL: url)
-      let log = DefaultsChangeLog()
-      let observation = defaults.observe(log.handler)
-      defer { observation.cancel() }
+      let suite = ObservedSuite(url)
+      let log = suite.log
       _ = try PropertyListFile(url: url).apply(["k": .set("new"), "added": .set(true)])
       #expect(await poll { log.all.count == 1 })
       #expect(log.all.first?.origin == .otherProcess)
