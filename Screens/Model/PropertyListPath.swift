@@ -77,8 +77,32 @@ package enum PropertyListTree {
     // of a million keys is first tried as `[String: Any]`, which converts (allocates and copies)
     // every entry before it fails: a search of a million-key suite took minutes.
     guard case .key(let key)? = path.first else { return path.isEmpty ? root : nil }
-    guard var current = root[key] else { return nil }
-    for component in path.dropFirst() {
+    guard let top = root[key] else { return nil }
+    return value(at: path.dropFirst(), below: top)
+  }
+
+  /// The value at `path` below the top-level values `root` reads, or nil when the path leads
+  /// nowhere (only the first key's value is read).
+  ///
+  /// - Parameters:
+  ///   - path: Keys and indexes from the top level; not empty.
+  ///   - root: Reads the value of a top-level key (nil: not stored).
+  package static func value(at path: PropertyListPath, in root: (PropertyListKey) -> Any?)
+    -> Any?
+  {
+    guard case .key(let key)? = path.first, let top = root(PropertyListKey(key)) else {
+      return nil
+    }
+    return value(at: path.dropFirst(), below: top)
+  }
+
+  /// The value at `path` below `value` (a container, or any value for an empty path), or nil
+  /// when the path leads nowhere.
+  package static func value(at path: some Collection<PropertyListPathComponent>, below value: Any)
+    -> Any?
+  {
+    var current = value
+    for component in path {
       guard let next = child(component, of: current) else { return nil }
       current = next
     }

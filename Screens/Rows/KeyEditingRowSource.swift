@@ -9,9 +9,9 @@ import ObservableDefaultsCore
 /// implemented once, here, over those.
 @MainActor
 protocol KeyEditingRowSource: RowSource {
-  /// The top-level keys and values shown now (with unsaved edits, for a file), by exact key:
-  /// keys that differ only in Unicode normalization are two keys, as in the file.
-  var storedValues: [PropertyListKey: Any] { get }
+  /// The value of exactly the top-level `key` shown now (with unsaved edits, for a file), nil
+  /// when none: keys that differ only in Unicode normalization are two keys, as in the file.
+  func storedValue(_ key: PropertyListKey) -> Any?
   /// The path of the value shown in row `index`.
   func path(at index: Int) -> PropertyListPath
   /// Stores new values of top-level keys together (`nil` removes a key) and redraws their rows.
@@ -35,7 +35,7 @@ extension KeyEditingRowSource {
     guard !describedKeys.contains(key) else {
       throw RowSourceError.unsupported("\(key) is listed by the schema: edit its row there")
     }
-    guard !key.isEmpty, storedValues[key] == nil else {
+    guard !key.isEmpty, storedValue(PropertyListKey(key)) == nil else {
       throw RowSourceError.unsupported("\(title) already has a key \(key)")
     }
     try store([PropertyListKey(key): value])
@@ -49,10 +49,12 @@ extension KeyEditingRowSource {
     guard path.count == 1, case .key(let key)? = path.first else {
       throw RowSourceError.unsupported("only top-level keys are renamed")
     }
-    guard !newKey.isEmpty, storedValues[newKey] == nil else {
+    guard !newKey.isEmpty, storedValue(PropertyListKey(newKey)) == nil else {
       throw RowSourceError.unsupported("\(title) already has a key \(newKey)")
     }
-    try store([PropertyListKey(newKey): storedValues[key], PropertyListKey(key): nil])
+    try store([
+      PropertyListKey(newKey): storedValue(PropertyListKey(key)), PropertyListKey(key): nil,
+    ])
   }
 
   /// Appends `value` to the array of row `index` (the array itself, or one of its elements).
@@ -61,7 +63,7 @@ extension KeyEditingRowSource {
   func appendElement(_ value: Any, at index: Int) throws {
     var path = path(at: index)
     if case .index? = path.last, path.count > 1 { path.removeLast() }
-    guard let items = PropertyListTree.value(at: path, in: storedValues) as? [Any] else {
+    guard let items = PropertyListTree.value(at: path, in: { storedValue($0) }) as? [Any] else {
       throw RowSourceError.unsupported("a adds elements to arrays (and keys to \(title))")
     }
     try store(items + [value], at: path)
@@ -73,7 +75,8 @@ extension KeyEditingRowSource {
   func resetValue(at index: Int) throws {
     let path = path(at: index)
     if path.count > 1, case .index(let element)? = path.last,
-      var items = PropertyListTree.value(at: Array(path.dropLast()), in: storedValues) as? [Any]
+      var items = PropertyListTree.value(at: Array(path.dropLast()), in: { storedValue($0) })
+        as? [Any]
     {
       items.remove(at: element)
       try store(items, at: Array(path.dropLast()))
@@ -94,12 +97,12 @@ extension KeyEditingRowSource {
   }
 
   /// The stored value of a top-level key, for undo.
-  func storedValue(forKey key: String) -> Any? { storedValues[key] }
+  func storedValue(forKey key: String) -> Any? { storedValue(PropertyListKey(key)) }
 
   /// The top-level key and its stored value, so undo finds the key even after rows moved.
   func snapshot(at index: Int) -> RowSnapshot? {
     let key = topLevelKey(at: index)
-    return .storedUnder(key: key, value: storedValues[key])
+    return .storedUnder(key: key, value: storedValue(forKey: key))
   }
 
   /// Writes the value of a ``snapshot(at:)`` back under its key (or removes the key).
@@ -115,7 +118,7 @@ extension KeyEditingRowSource {
     guard case .key(let key)? = path.first else { return }
     let exactKey = PropertyListKey(key)
     let edited = try PropertyListTree.setting(
-      value, at: path, in: [exactKey: storedValues[exactKey] as Any])
+      value, at: path, in: [exactKey: storedValue(exactKey) as Any])
     try store([exactKey: edited[exactKey]])
   }
 }

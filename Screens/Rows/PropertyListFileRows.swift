@@ -68,15 +68,15 @@ final class PropertyListFileRows: ExpandableRowSource, ReloadableRowSource, Live
     let path = tree.lines[index].path
     registrar.access(self, keyPath: \.[observing: path])
     return tree.row(
-      at: index, in: edited.values, isModified: editedKeys.contains(tree.lines[index].key))
+      at: index, in: storedValue, isModified: editedKeys.contains(tree.lines[index].key))
   }
 
   func rowMatches(_ pattern: SearchPattern, at index: Int) -> Bool {
-    tree.matches(pattern, at: index, in: edited.values)
+    tree.matches(pattern, at: index, in: storedValue)
   }
 
   func toggleExpansion(at index: Int) -> Bool {
-    guard tree.toggle(at: index, in: edited.values) else { return false }
+    guard tree.toggle(at: index, in: storedValue) else { return false }
     show(edited)
     return true
   }
@@ -86,7 +86,10 @@ final class PropertyListFileRows: ExpandableRowSource, ReloadableRowSource, Live
     try savingOrUndoing { try edit(value, at: tree.lines[index].path) }
   }
 
+  /// The top-level keys and values shown now, with the unsaved edits.
   var storedValues: [PropertyListKey: Any] { edited.values }
+
+  func storedValue(_ key: PropertyListKey) -> Any? { edited.values[key] }
 
   /// Sets (or with `nil` removes) top-level keys and saves the file in one write; on failure the
   /// rows keep their old values.
@@ -118,7 +121,7 @@ final class PropertyListFileRows: ExpandableRowSource, ReloadableRowSource, Live
   ///   differs from the current one.
   func edit(_ value: Any, at path: PropertyListPath) throws {
     let (topLevelKey, newValue) = try PropertyListTreeRows.editing(
-      value, at: path, in: edited.values)
+      value, at: path, in: storedValue)
     edited.values[topLevelKey] = newValue
     editedKeys.insert(topLevelKey)
     registrar.withMutation(of: self, keyPath: \.[observing: path]) {}
@@ -185,15 +188,17 @@ final class PropertyListFileRows: ExpandableRowSource, ReloadableRowSource, Live
   /// Shows `document`: lays the list out again when its lines changed, and redraws the rows
   /// whose values differ from those shown (looking only under the top-level keys that changed).
   private func show(_ document: PropertyListDocument) {
-    let changedKeys = Set(edited.values.keys).union(document.values.keys).filter {
-      !propertyListValuesEqual(edited.values[$0], document.values[$0])
+    let changes = Set(edited.values.keys).union(document.values.keys).reduce(
+      into: [PropertyListKey: PropertyListTreeRows.ValueChange]()
+    ) { changes, key in
+      let (before, after) = (edited.values[key], document.values[key])
+      if !propertyListValuesEqual(before, after) { changes[key] = (before, after) }
     }
-    let before = edited.values
     edited = document
     if let newLines = tree.laidOut(edited.values) {
       registrar.withMutation(of: self, keyPath: \.tree) { tree.lines = newLines }
     }
-    for path in tree.changedPaths(under: changedKeys, from: before, to: edited.values) {
+    for path in tree.changedPaths(under: changes) {
       registrar.withMutation(of: self, keyPath: \.[observing: path]) {}
     }
   }

@@ -46,6 +46,15 @@ struct PropertyListTreeLines: RandomAccessCollection, Equatable {
   init(root: [PropertyListKey: Any], expanded: Set<PropertyListPath>) {
     var keys = Array(root.keys)
     keys.sort()
+    self.init(sortedKeys: keys, expanded: expanded, value: { root[$0] })
+  }
+
+  /// Lays out the top-level `keys` (sorted by their Unicode scalars), whose values `value` reads,
+  /// with the containers at `expanded` open: only the values of open keys are read.
+  init(
+    sortedKeys keys: [PropertyListKey], expanded: Set<PropertyListPath>,
+    value: (PropertyListKey) -> Any?
+  ) {
     self.keys = keys
     keysPlaced = keys.count
     var below: [Below] = []
@@ -67,7 +76,7 @@ struct PropertyListTreeLines: RandomAccessCollection, Equatable {
           add(child, at: rest + [component])
         }
       }
-      add(root[key] as Any, at: [])
+      add(value(key) as Any, at: [])
       guard !rests.isEmpty else { continue }
       below.append(Below(keyIndex: keyIndex, line: keyIndex + linesBelow, rests: rests))
       linesBelow += rests.count
@@ -96,6 +105,15 @@ struct PropertyListTreeLines: RandomAccessCollection, Equatable {
     }
     lines.keysPlaced += added.count + removed.count
     return lines
+  }
+
+  /// The top-level keys, sorted by their Unicode scalars.
+  var topLevelKeys: [PropertyListKey] { keys }
+
+  /// Whether exactly `key` is a top-level key of these lines (a binary search).
+  func contains(key: PropertyListKey) -> Bool {
+    let index = keys.partitioningIndex { $0 >= key }
+    return index < keys.count && keys[index] == key
   }
 
   /// Moves the keys with lines below them from key index `index` on by `offset` keys.

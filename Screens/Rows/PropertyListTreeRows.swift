@@ -3,21 +3,31 @@ import ObservableDefaultsCore
 
 /// A raw property list shown as a tree, for suites and files alike: which containers are open,
 /// the visible lines, each line's row, nested edits, and which lines new values change. The
-/// sources keep the values and report changes through Observation.
+/// sources keep the values (or read them from their suite) and report changes through
+/// Observation.
 struct PropertyListTreeRows {
+  /// Reads the value of a top-level key (nil: not stored).
+  typealias TopLevelValue = (PropertyListKey) -> Any?
+
+  /// A top-level key's value before and after a change (nil: not stored).
+  typealias ValueChange = (before: Any?, after: Any?)
+
   /// The visible lines, top to bottom.
   var lines: PropertyListTreeLines
   private var expanded: Set<PropertyListPath> = []
 
   /// Every top-level key of `root`, all closed.
   init(root: [PropertyListKey: Any]) {
-    lines = PropertyListTreeLines(root: root, expanded: [])
+    self.init(lines: PropertyListTreeLines(root: root, expanded: []))
   }
 
-  /// The row of line `index`, its value read from `root`.
-  func row(at index: Int, in root: [PropertyListKey: Any], isModified: Bool = false)
-    -> PropertyRow
-  {
+  /// These lines, every container closed.
+  init(lines: PropertyListTreeLines) {
+    self.lines = lines
+  }
+
+  /// The row of line `index`, its value read through `root`.
+  func row(at index: Int, in root: TopLevelValue, isModified: Bool = false) -> PropertyRow {
     let path = lines[index].path
     let value = PropertyListTree.value(at: path, in: root) as Any
     let summary = ValueSummary(value)
@@ -33,9 +43,9 @@ struct PropertyListTreeRows {
       editing: Self.editing(value, summary: summary, opens: opens))
   }
 
-  /// Whether line `index` shows `pattern` in its key path or its value, read from `root`
+  /// Whether line `index` shows `pattern` in its key path or its value, read through `root`
   /// without building its row (a search looks at every line).
-  func matches(_ pattern: SearchPattern, at index: Int, in root: [PropertyListKey: Any]) -> Bool {
+  func matches(_ pattern: SearchPattern, at index: Int, in root: TopLevelValue) -> Bool {
     let line = lines[index]
     if pattern.matches(line.key.string) { return true }
     if line.rest.contains(where: { pattern.matches($0.description) }) { return true }
@@ -45,8 +55,8 @@ struct PropertyListTreeRows {
   }
 
   /// Opens or closes the container at line `index` of `root`; false for a scalar or an empty
-  /// container. The lines change with the next ``laidOut(_:)``.
-  mutating func toggle(at index: Int, in root: [PropertyListKey: Any]) -> Bool {
+  /// container. The lines change with the next ``laidOut(_:)`` or ``laidOut(value:)``.
+  mutating func toggle(at index: Int, in root: TopLevelValue) -> Bool {
     let path = lines[index].path
     let value = PropertyListTree.value(at: path, in: root) as Any
     guard !PropertyListTreeLines.children(of: value).isEmpty else { return false }
@@ -56,7 +66,19 @@ struct PropertyListTreeRows {
 
   /// The lines of `root` with the open containers, or nil when they are the ones shown.
   func laidOut(_ root: [PropertyListKey: Any]) -> PropertyListTreeLines? {
-    var newLines = PropertyListTreeLines(root: root, expanded: expanded)
+    changed(PropertyListTreeLines(root: root, expanded: expanded))
+  }
+
+  /// The lines of the top-level keys shown, their values read through `value`, with the open
+  /// containers, or nil when they are the ones shown (the keys are not sorted again).
+  func laidOut(value: TopLevelValue) -> PropertyListTreeLines? {
+    changed(
+      PropertyListTreeLines(sortedKeys: lines.topLevelKeys, expanded: expanded, value: value))
+  }
+
+  /// `newLines`, counting the keys placed, or nil when they are the lines shown.
+  private func changed(_ newLines: PropertyListTreeLines) -> PropertyListTreeLines? {
+    var newLines = newLines
     guard newLines != lines else { return nil }
     newLines.keysPlaced += lines.keysPlaced
     return newLines
@@ -68,56 +90,85 @@ struct PropertyListTreeRows {
   }
 
   /// Takes the values of the top-level `keys` from `newValue` (nil: the key is gone) into
-  /// `values`, looking at those keys only, and tells what that changes on screen: the new lines
-  /// when keys appeared or disappeared or an open container changed (else nil), and the visible
-  /// paths whose values differ. A few keys that appeared or disappeared, none of them open, are
-  /// put in place or taken out of the lines one by one; more, or an open one, lay every key out
-  /// again.
+  /// `values`, looking at those keys only, and tells what that changes on screen
+  /// (``showing(_:value:)``).
   func taking(
     _ keys: Set<PropertyListKey>, from newValue: (PropertyListKey) -> Any?,
     into values: inout [PropertyListKey: Any]
   ) -> (lines: PropertyListTreeLines?, paths: [PropertyListPath]) {
-    var before: [PropertyListKey: Any] = [:]
-    var changed: Set<PropertyListKey> = []
-    var (added, removed): ([PropertyListKey], [PropertyListKey]) = ([], [])
+    var changes: [PropertyListKey: ValueChange] = [:]
     for key in keys {
       let value = newValue(key)
       guard !propertyListValuesEqual(values[key], value) else { continue }
-      if values[key] == nil { added.append(key) } else if value == nil { removed.append(key) }
-      before[key] = values[key]
-      changed.insert(key)
+      changes[key] = (values[key], value)
       values[key] = value
     }
-    guard !changed.isEmpty else { return (nil, []) }
-    let paths = changedPaths(under: changed, from: before, to: values)
-    if changed.contains(where: isOpen(underKey:))
-      || added.count + removed.count > Self.keysPlacedOneByOne
-    {
-      return (laidOut(values), paths)
+    return showing(changes, value: { [values] in values[$0] })
+  }
+
+  /// What `changes` of top-level keys (each key's value before and after; other values read
+  /// through `value`) change on screen, looking at those keys only: the new lines when keys
+  /// appeared or disappeared or an open container changed (else nil), and the visible paths
+  /// whose values differ. A few keys that appeared or disappeared, none of them open, are put in
+  /// place or taken out of the lines one by one; more, or an open one, lay every key out again
+  /// (the keys shown, with those that appeared and without those that went).
+  func showing(_ changes: [PropertyListKey: ValueChange], value: TopLevelValue) -> (
+    lines: PropertyListTreeLines?, paths: [PropertyListPath]
+  ) {
+    let changes = changes.filter { !propertyListValuesEqual($0.value.before, $0.value.after) }
+    guard !changes.isEmpty else { return (nil, []) }
+    var (added, removed): ([PropertyListKey], [PropertyListKey]) = ([], [])
+    for (key, change) in changes {
+      if change.before == nil {
+        added.append(key)
+      } else if change.after == nil {
+        removed.append(key)
+      }
     }
-    if added.isEmpty, removed.isEmpty { return (nil, paths) }
-    return (lines.updating(adding: added, removing: removed), paths)
+    let paths = changedPaths(under: changes)
+    if added.isEmpty, removed.isEmpty, !changes.keys.contains(where: isOpen(underKey:)) {
+      return (nil, paths)
+    }
+    if !changes.keys.contains(where: isOpen(underKey:))
+      && added.count + removed.count <= Self.keysPlacedOneByOne
+    {
+      return (lines.updating(adding: added, removing: removed), paths)
+    }
+    let gone = Set(removed)
+    var keys = lines.topLevelKeys.filter { !gone.contains($0) }
+    keys += added.filter { !lines.contains(key: $0) }
+    keys.sort()
+    let after: TopLevelValue = { key in changes[key].map(\.after) ?? value(key) }
+    var laidOut = PropertyListTreeLines(sortedKeys: keys, expanded: expanded, value: after)
+    // Every key placed again, as a layout of all keys.
+    laidOut.keysPlaced += lines.keysPlaced
+    return (laidOut == lines ? nil : laidOut, paths)
   }
 
   /// The most keys that appear or disappear at once that are put in place one by one (each
   /// moves the keys after it); more are laid out with every key, sorted again.
   static let keysPlacedOneByOne = 64
 
-  /// The visible paths under the top-level `keys` whose values differ between `old` and `new`
-  /// (each holding at least those keys' values).
-  func changedPaths(
-    under keys: Set<PropertyListKey>, from old: [PropertyListKey: Any],
-    to new: [PropertyListKey: Any]
-  ) -> [PropertyListPath] {
-    let open = keys.filter(isOpen(underKey:))
+  /// The visible paths under the top-level keys of `changes` whose values differ before and
+  /// after.
+  func changedPaths(under changes: [PropertyListKey: ValueChange]) -> [PropertyListPath] {
     // A closed key has one line: no need to look through all of them.
-    var candidates = keys.subtracting(open).map { [PropertyListPathComponent.key($0.string)] }
+    var candidates: [PropertyListPath] = []
+    var open: Set<PropertyListKey> = []
+    for key in changes.keys {
+      if isOpen(underKey: key) { open.insert(key) } else { candidates.append([.key(key.string)]) }
+    }
     if !open.isEmpty {
       candidates += lines.filter { open.contains($0.key) }.map(\.path)
     }
-    return candidates.filter {
-      !propertyListValuesEqual(
-        PropertyListTree.value(at: $0, in: old), PropertyListTree.value(at: $0, in: new))
+    return candidates.filter { path in
+      guard case .key(let key)? = path.first, let change = changes[PropertyListKey(key)] else {
+        return false
+      }
+      let rest = Array(path.dropFirst())
+      return !propertyListValuesEqual(
+        change.before.flatMap { PropertyListTree.value(at: rest, below: $0) },
+        change.after.flatMap { PropertyListTree.value(at: rest, below: $0) })
     }
   }
 
@@ -126,7 +177,7 @@ struct PropertyListTreeRows {
   ///
   /// - Throws: ``PropertyListEditError`` when the path leads to no scalar, or the value's type
   ///   differs from the current one.
-  static func editing(_ value: Any, at path: PropertyListPath, in root: [PropertyListKey: Any])
+  static func editing(_ value: Any, at path: PropertyListPath, in root: TopLevelValue)
     throws -> (key: PropertyListKey, value: Any)
   {
     guard
@@ -138,7 +189,8 @@ struct PropertyListTreeRows {
     }
     // Only the edited key is copied, not the whole (possibly large) root.
     let exactKey = PropertyListKey(key)
-    let edited = try PropertyListTree.setting(value, at: path, in: [exactKey: root[key] as Any])
+    let edited = try PropertyListTree.setting(
+      value, at: path, in: [exactKey: root(exactKey) as Any])
     return (exactKey, edited[exactKey] as Any)
   }
 

@@ -1,11 +1,18 @@
 import Foundation
 import ObservableDefaultsCore
 import Observation
+import Synchronization
 
 /// The keys of a suite as a tree of rows, in key order, as files opened by path show theirs
 /// (``PropertyListTreeRows``): dictionaries and arrays open with Enter. Observable path by path:
 /// a new value for one key redraws that key's rows only. The suite is editable (a nested edit
 /// writes its top-level key) and follows writes from other processes.
+///
+/// The values are read from the suite itself (its storage keeps them): the rows keep the keys
+/// shown, in order, and no copy of the values. Each change the suite reports carries the values
+/// of its keys before and after (``DefaultsChange/values(of:)``), which is what the change log
+/// and the rows it redraws need; a suite of a million keys held a second dictionary of every
+/// value for that, about 100 MB.
 @MainActor
 final class SuiteRows: ExpandableRowSource, LiveRowSource, ReloadableRowSource,
   KeyEditingRowSource, ChangeReportingSource, Observable
@@ -17,9 +24,8 @@ final class SuiteRows: ExpandableRowSource, LiveRowSource, ReloadableRowSource,
   /// The suite the values come from.
   private let defaults: PropertyListDefaults
   private var observation: ObservationToken?
-  /// The stored values, by exact key (keys that differ only in Unicode normalization are two
-  /// rows, as in the file).
-  private var values: [PropertyListKey: Any]
+  /// The changes the suite reported and the rows do not show yet, in order.
+  private let received = ReceivedChanges()
   private var tree: PropertyListTreeRows
   var reportChange: ((SeenChange) -> Void)?
 
@@ -44,14 +50,18 @@ final class SuiteRows: ExpandableRowSource, LiveRowSource, ReloadableRowSource,
     self.describedKeys = describedKeys
     location = url.path
     kind = .suite
-    // The stored values only: not the registered defaults nor the command line's.
-    values = defaults.exactPersistentValues.filter { !describedKeys.contains($0.key.string) }
-    tree = PropertyListTreeRows(root: values)
+    // The stored values only: not the registered defaults nor the command line's. The suite's
+    // dictionary is shared while the keys are laid out, not copied.
+    let values = defaults.exactPersistentValues
+    var keys = values.keys.filter { !describedKeys.contains($0.string) }
+    keys.sort()
+    tree = PropertyListTreeRows(
+      lines: PropertyListTreeLines(sortedKeys: keys, expanded: [], value: { values[$0] }))
   }
 
   /// Whether the suite holds a key that `describedKeys` does not list (the "other keys" of a
   /// suite its schemas describe).
-  var isEmpty: Bool { values.isEmpty }
+  var isEmpty: Bool { tree.lines.isEmpty }
 
   var rowCount: Int {
     registrar.access(self, keyPath: \.tree)
@@ -65,21 +75,25 @@ final class SuiteRows: ExpandableRowSource, LiveRowSource, ReloadableRowSource,
   /// (``PropertyListTreeLines/keysPlaced``).
   var keysPlaced: Int { tree.lines.keysPlaced }
 
-  /// How many values were read from the suite after the first paint: those of the keys each
-  /// change names.
-  private(set) var valuesRead = 0
+  /// How many values (a key's before and after) were taken from the suite's change reports:
+  /// those of the keys each change names.
+  private(set) var valuesTaken = 0
+
+  /// How many values the rows hold now, beside the suite's: those of the changes reported and
+  /// not shown yet (0 once they are shown).
+  var valuesHeld: Int { received.valueCount }
 
   func row(at index: Int) -> PropertyRow {
     rowsBuilt += 1
     let path = tree.lines[index].path
     registrar.access(self, keyPath: \.[observing: path])
-    let row = tree.row(at: index, in: values)
+    let row = tree.row(at: index, in: storedValue)
     guard case .key(let key)? = path.first, defaults.objectIsForced(forKey: key) else { return row }
     return row.placed(in: defaults.layer(forKey: key))
   }
 
   func rowMatches(_ pattern: SearchPattern, at index: Int) -> Bool {
-    tree.matches(pattern, at: index, in: values)
+    tree.matches(pattern, at: index, in: storedValue)
   }
 
   var problem: String? {
@@ -92,8 +106,10 @@ final class SuiteRows: ExpandableRowSource, LiveRowSource, ReloadableRowSource,
   var hasReadValues: Bool { defaults.hasReadValues }
 
   func toggleExpansion(at index: Int) -> Bool {
-    guard tree.toggle(at: index, in: values) else { return false }
-    layOut()
+    guard tree.toggle(at: index, in: storedValue) else { return false }
+    if let lines = tree.laidOut(value: storedValue) {
+      registrar.withMutation(of: self, keyPath: \.tree) { tree.lines = lines }
+    }
     return true
   }
 
@@ -101,27 +117,36 @@ final class SuiteRows: ExpandableRowSource, LiveRowSource, ReloadableRowSource,
   /// with the edited copy.
   func setValue(_ value: Any, at index: Int) throws {
     let (key, newValue) = try PropertyListTreeRows.editing(
-      value, at: tree.lines[index].path, in: values)
-    try defaults.write(newValue, forKey: key.string, excluding: observation)
-    reload([key])
+      value, at: tree.lines[index].path, in: storedValue)
+    try store([key: newValue])
   }
 
-  var storedValues: [PropertyListKey: Any] { values }
+  /// The value of exactly `key` in the suite (nil for a key the schemas describe).
+  func storedValue(_ key: PropertyListKey) -> Any? {
+    guard !describedKeys.contains(key.string) else { return nil }
+    return defaults.persistentValue(forKey: key.string)
+  }
 
   func path(at index: Int) -> PropertyListPath { tree.lines[index].path }
 
-  /// Writes each key to the suite (one write a key) and redraws them.
+  /// Writes each key to the suite (one write a key) and redraws them; the changes the suite
+  /// reported before are shown first.
   func store(_ changes: [PropertyListKey: Any?]) throws {
+    showReceived()
+    var written: [PropertyListKey: PropertyListTreeRows.ValueChange] = [:]
+    defer { show(written, writer: nil) }
     for (key, value) in changes {
+      let before = storedValue(key)
       try defaults.write(value, forKey: key.string, excluding: observation)
+      written[key] = (before, storedValue(key))
     }
-    reload(Set(changes.keys))
   }
 
   func startWatching(post: @escaping MainJobPoster) {
     guard observation == nil else { return }
-    observation = defaults.observe { [weak self] change in
-      post { self?.reload(change.exactKeys, writer: change.writer) }
+    observation = defaults.observe { [received, weak self] change in
+      received.append(change)
+      post { self?.showReceived() }
     }
   }
 
@@ -129,45 +154,89 @@ final class SuiteRows: ExpandableRowSource, LiveRowSource, ReloadableRowSource,
   ///
   /// - Throws: The suite's ``PropertyListError`` when the file cannot be written or read.
   func reload() throws {
+    // Not watching yet: the re-read's change is taken for this reload.
+    let listening =
+      observation == nil ? defaults.observe { [received] in received.append($0) } : nil
+    defer {
+      listening?.cancel()
+      showReceived()
+    }
     if !defaults.synchronize(), let error = defaults.lastError { throw error }
-    reload(Set(values.keys).union(defaults.exactPersistentValues.keys), writer: .unknown)
   }
 
-  /// Re-reads `changedKeys` from the suite and redraws the rows whose value differs; lays the
-  /// list out again only when keys appeared or disappeared or an open container changed; reports
-  /// the changes as made by `writer` (nil: this editor).
-  private func reload(_ changedKeys: Set<PropertyListKey>, writer: DefaultsChange.Writer? = nil) {
-    let changedKeys = changedKeys.filter { !describedKeys.contains($0.string) }
-    // The log keeps the last ``ChangeLog/capacity`` changes: a larger burst (a whole file
-    // replaced) reports that many of its keys.
-    let before =
-      reportChange == nil
-      ? [:]
-      : changedKeys.prefix(ChangeLog.capacity).reduce(into: [String: Any?]()) {
-        $0[$1.string] = values[$1]
+  /// Shows the changes the suite reported since the last time, in order. A key changed by
+  /// several of them is shown and reported once, from its value before the first to its value
+  /// after the last, with the writer of the first.
+  private func showReceived() {
+    let changes = received.take()
+    guard !changes.isEmpty else { return }
+    var last: [PropertyListKey: Any?] = [:]
+    for change in changes {
+      for key in change.exactKeys {
+        guard let values = change.values(of: key) else { continue }
+        last[key] = values.after
       }
-    defer {
-      reportChanges(
-        before, now: { self.values[PropertyListKey($0)] }, writer: writer, store: defaults)
     }
-    let (lines, paths) = tree.taking(
-      changedKeys,
-      from: {
-        self.valuesRead += 1
-        return self.defaults.persistentValue(forKey: $0.string)
-      }, into: &values)
+    var shown: Set<PropertyListKey> = []
+    for change in changes {
+      var taken: [PropertyListKey: PropertyListTreeRows.ValueChange] = [:]
+      for key in change.exactKeys where !shown.contains(key) {
+        // A change without values (an administrator's file) leaves the stored values as they
+        // are: the file's own changes come with theirs.
+        guard let values = change.values(of: key), let after = last[key] else { continue }
+        taken[key] = (values.before, after)
+        shown.insert(key)
+      }
+      show(taken, writer: change.writer)
+    }
+  }
+
+  /// Redraws the rows `changes` (top-level keys, their values before and after) change, lays
+  /// the list out again only when keys appeared or disappeared or an open container changed,
+  /// and reports the changes as made by `writer` (nil: this editor).
+  private func show(
+    _ changes: [PropertyListKey: PropertyListTreeRows.ValueChange], writer: DefaultsChange.Writer?
+  ) {
+    let changes = changes.filter { !describedKeys.contains($0.key.string) }
+    guard !changes.isEmpty else { return }
+    valuesTaken += changes.count
+    let (lines, paths) = tree.showing(changes, value: storedValue)
     if let lines { registrar.withMutation(of: self, keyPath: \.tree) { tree.lines = lines } }
     for path in paths {
       registrar.withMutation(of: self, keyPath: \.[observing: path]) {}
     }
+    // The log keeps the last ``ChangeLog/capacity`` changes: a larger burst (a whole file
+    // replaced) reports that many of its keys.
+    guard reportChange != nil else { return }
+    let reported = changes.prefix(ChangeLog.capacity)
+    reportChanges(
+      reported.reduce(into: [String: Any?]()) { $0[$1.key.string] = $1.value.before },
+      now: { changes[PropertyListKey($0)]?.after ?? nil }, writer: writer, store: defaults)
   }
 
-  /// Lays the lines out again, telling observers only when they changed.
-  private func layOut() {
-    guard let lines = tree.laidOut(values) else { return }
-    registrar.withMutation(of: self, keyPath: \.tree) { tree.lines = lines }
-  }
-
-  /// The observation identity of the value at one path (the value itself lives in `values`).
+  /// The observation identity of the value at one path (the value itself is the suite's).
   private subscript(observing path: PropertyListPath) -> PropertyListPath { path }
+}
+
+/// The changes a suite reported to its rows and the rows have not shown yet: added on the
+/// thread that reports them, taken on the loop thread.
+private final class ReceivedChanges: Sendable {
+  private let changes = Mutex<[DefaultsChange]>([])
+
+  func append(_ change: DefaultsChange) {
+    changes.withLock { $0.append(change) }
+  }
+
+  /// The changes in the order they came, removed.
+  func take() -> [DefaultsChange] {
+    changes.withLock { changes in
+      defer { changes = [] }
+      return changes
+    }
+  }
+
+  /// The values the changes hold: two for each key (before and after).
+  var valueCount: Int {
+    changes.withLock { $0.reduce(0) { $0 + 2 * $1.exactKeys.count } }
+  }
 }

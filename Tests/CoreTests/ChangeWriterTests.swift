@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 /// A suite file observed into a log while the value lives.
-private final class ObservedSuite {
+final class ObservedSuite {
   let defaults: PropertyListDefaults
   let log = DefaultsChangeLog()
   private let observation: ObservationToken

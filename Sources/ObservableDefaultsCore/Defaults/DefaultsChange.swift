@@ -23,6 +23,11 @@ public struct DefaultsChange: Sendable, Equatable {
 
   private let changed: ChangedKeys
 
+  /// The stored values of the changed keys before and after the change, as the suite's storage
+  /// had them while it applied the change; nil when the store that made the change did not tell
+  /// them (an administrator's file, a cloud store, a change made with a public initializer).
+  private var values: ChangedValues?
+
   /// The keys whose value changed (set, changed or removed), as `String`s: two changed keys
   /// that differ only in Unicode normalization are one element here (see ``exactKeys``).
   public var keys: Set<String> {
@@ -86,6 +91,47 @@ public struct DefaultsChange: Sendable, Equatable {
     self.writer = writer ?? Writer(origin)
   }
 
+  /// The stored value of exactly `key` before and after this change, when the store told it
+  /// (``PropertyListDefaults``' own suite storage does, for its writes and for the changes it
+  /// reads from the file): a program that shows the values, such as the settings editor's change
+  /// log, needs no copy of every value to tell what a change replaced.
+  ///
+  /// - Parameter key: One of the changed keys.
+  /// - Returns: The values (nil inside: not stored), or nil when the store did not tell them or
+  ///   `key` is not one of the changed keys.
+  package func values(of key: PropertyListKey) -> (before: Any?, after: Any?)? {
+    guard contains(key.string) else { return nil }
+    switch values {
+    case .one(let before, let after)?: return (before, after)
+    case .several(let before, let after)?: return (before[key], after[key])
+    case nil: return nil
+    }
+  }
+
+  /// This change of `key`, which was `before` and is `after` now (nil: not stored).
+  package init(key: String, origin: Origin, writer: Writer, before: Any?, after: Any?) {
+    self.init(key: key, origin: origin, writer: writer)
+    values = .one(before: before, after: after)
+  }
+
+  /// This change of the keys of `before` and `after` (each holding the changed keys that were
+  /// stored then and are stored now).
+  package init(
+    exactKeys: Set<PropertyListKey>, origin: Origin, writer: Writer,
+    before: [PropertyListKey: Any], after: [PropertyListKey: Any]
+  ) {
+    self.init(exactKeys: exactKeys, origin: origin, writer: writer)
+    values = .several(before: before, after: after)
+  }
+
+  /// This change narrowed to `keys` (a subset of its keys), with its writer and the values it
+  /// told.
+  package func narrowed(to keys: Set<PropertyListKey>) -> DefaultsChange {
+    var narrowed = DefaultsChange(exactKeys: keys, origin: origin, writer: writer)
+    narrowed.values = values
+    return narrowed
+  }
+
   /// Whether the value of exactly `key` (its Unicode scalars) changed; builds no set.
   ///
   /// - Parameter key: A key of the suite.
@@ -95,6 +141,13 @@ public struct DefaultsChange: Sendable, Equatable {
     case .one(let changedKey): PropertyListKey(changedKey) == PropertyListKey(key)
     case .several(let keys): keys.contains(PropertyListKey(key))
     }
+  }
+
+  /// The stored values a store told with a change (``values(of:)``). Unchecked `Sendable`:
+  /// property-list values are immutable value types.
+  private enum ChangedValues: @unchecked Sendable {
+    case one(before: Any?, after: Any?)
+    case several(before: [PropertyListKey: Any], after: [PropertyListKey: Any])
   }
 
   /// Two changes are equal when they name the same exact keys and origin (``writer`` is not

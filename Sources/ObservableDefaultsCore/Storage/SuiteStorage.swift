@@ -108,14 +108,18 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
   func write(_ change: PropertyListChange, forKey key: String, excluding excluded: UInt64?) throws {
     // The path of every property write: no collection is built unless an observer is told.
     var changed = false
+    var before: Any?
     let exactKey = PropertyListKey(key)
     let targets = try lockedWrite {
-      changed = apply(change, forKey: exactKey)
+      changed = apply(change, forKey: exactKey, before: &before)
       return changed
     }
     if changed {
       targets.notify(
-        DefaultsChange(key: key, origin: .thisProcess, writer: .current), excluding: excluded)
+        DefaultsChange(
+          key: key, origin: .thisProcess, writer: .current, before: before,
+          after: change.storedValue),
+        excluding: excluded)
     }
   }
 
@@ -129,13 +133,22 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
     throws
   {
     var changedKeys = Set<PropertyListKey>()
+    var (before, after) = ([PropertyListKey: Any](), [PropertyListKey: Any]())
     let targets = try lockedWrite {
-      for (key, change) in changes where apply(change, forKey: key) { changedKeys.insert(key) }
+      for (key, change) in changes {
+        var old: Any?
+        guard apply(change, forKey: key, before: &old) else { continue }
+        changedKeys.insert(key)
+        before[key] = old
+        after[key] = change.storedValue
+      }
       return !changedKeys.isEmpty
     }
     if !changedKeys.isEmpty {
       targets.notify(
-        DefaultsChange(exactKeys: changedKeys, origin: .thisProcess, writer: .current),
+        DefaultsChange(
+          exactKeys: changedKeys, origin: .thisProcess, writer: .current, before: before,
+          after: after),
         excluding: excluded)
     }
   }
@@ -161,12 +174,18 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
   }
 
   /// Sets `key` in memory and marks the change pending (under ``lock``); returns whether its
-  /// value changed.
-  private func apply(_ change: PropertyListChange, forKey key: PropertyListKey) -> Bool {
+  /// value changed, and its value before in `before` (the change report tells it).
+  private func apply(
+    _ change: PropertyListChange, forKey key: PropertyListKey, before: inout Any?
+  ) -> Bool {
     pending.append(change, forKey: key)
     // One lookup of `key` in `values`, which gives the old value back.
-    guard case .set(let value) = change else { return values.removeValue(forKey: key) != nil }
+    guard case .set(let value) = change else {
+      before = values.removeValue(forKey: key)
+      return before != nil
+    }
     guard let old = values.updateValue(value, forKey: key) else { return true }
+    before = old
     return !valuesEqual(old, value)
   }
 
@@ -335,7 +354,20 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
     lock.lock()
     let changedKeys =
       changedKeys.isEmpty || pending.isEmpty ? changedKeys : changedKeys.subtracting(pending.keys)
-    for key in changedKeys { values[key] = disk[key] }
+    // The values before and after go with the change report (when someone is told): a program
+    // that shows them (the settings editor's change log) needs no copy of every value.
+    let tells = observers.count > 0
+    var (before, after) = ([PropertyListKey: Any](), [PropertyListKey: Any]())
+    for key in changedKeys {
+      let old: Any?
+      if let new = disk[key] {
+        old = values.updateValue(new, forKey: key)
+        if tells { after[key] = new }
+      } else {
+        old = values.removeValue(forKey: key)
+      }
+      if tells { before[key] = old }
+    }
     fileError = nil
     let readable: ObserverList<Void> = latestError == nil ? .none : readabilityObservers
     latestError = nil
@@ -345,7 +377,10 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
     let targets = changedKeys.isEmpty ? .none : observers
     lock.unlock()
     if mustFlush { queue.async { self.flushPending() } }
-    targets.notify(DefaultsChange(exactKeys: changedKeys, origin: .otherProcess, writer: writer))
+    targets.notify(
+      DefaultsChange(
+        exactKeys: changedKeys, origin: .otherProcess, writer: writer, before: before,
+        after: after))
     readable.notify(())
   }
 
@@ -366,5 +401,13 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
 
   deinit {
     SuiteStorageRegistry.shared.remove(self)
+  }
+}
+
+extension PropertyListChange {
+  /// The value the change stores; nil for a removal.
+  fileprivate var storedValue: Any? {
+    guard case .set(let value) = self else { return nil }
+    return value
   }
 }

@@ -1,5 +1,7 @@
 import Foundation
 import ObservableDefaultsCore
+import ObservableDefaultsTesting
+import Synchronization
 import TestSupport
 import Testing
 
@@ -63,10 +65,12 @@ import Testing
     let writer = PropertyListDefaults(fileURL: URL(fileURLWithPath: domain.location))
     let built = domain.rowsBuilt
 
-    // A value changed: one value read, no key placed, its row built and drawn.
+    // A value changed: one key's values taken from the change report, none kept, no key placed,
+    // its row built and drawn.
     try writer.write("changed", forKey: key(4))
     screen.draw(Damage())
-    #expect(domain.valuesRead == 1)
+    #expect(domain.valuesTaken == 1)
+    #expect(domain.valuesHeld == 0)
     #expect(domain.keysPlaced == count)
     // The row drawn, the focused row for the status line's context and key bar and for the
     // focus's identity, and the changed row's key for its change report: 5, at any size.
@@ -76,7 +80,7 @@ import Testing
     // A key added between two others: placed alone, the rows below it move down.
     try writer.write("new", forKey: key(3))
     screen.draw(Damage())
-    #expect(domain.valuesRead == 2)
+    #expect(domain.valuesTaken == 2)
     #expect(domain.keysPlaced == count + 1)
     #expect(domain.rowCount == count + 1)
     #expect(canvas.line(4).contains(key(3)) && canvas.line(4).contains("new"))
@@ -85,13 +89,14 @@ import Testing
     // A key removed: taken out alone.
     try writer.write(nil, forKey: key(2))
     screen.draw(Damage())
-    #expect(domain.valuesRead == 3)
+    #expect(domain.valuesTaken == 3)
+    #expect(domain.valuesHeld == 0)
     #expect(domain.keysPlaced == count + 2)
     #expect(domain.rowCount == count)
     #expect(canvas.line(3).contains(key(3)))
     #expect(
       (0..<domain.rowCount).map { domain.path(at: $0) }
-        == domain.storedValues.keys.sorted().map { [.key($0.string)] })
+        == writer.exactPersistentValues.keys.sorted().map { [.key($0.string)] })
   }
 }
 
@@ -115,5 +120,47 @@ import Testing
     #expect(domain.rowsBuilt == 2 * visible + 3)
     #expect(canvas.line(2).contains("key-100000"))
     #expect(canvas.line(2 + visible - 1).contains("key-1000\(visible - 1)"))
+  }
+}
+
+/// Issue 42: another program's change of one key of a large suite, read from the file: the
+/// editor redraws that key's row only, takes that key's values from the change report and keeps
+/// no value of its own afterwards (the suite keeps them).
+@MainActor
+@Suite struct OutsideChangeCostTests {
+  @Test func anOutsideChangeOfOneKeyRedrawsOneRowAndKeepsNoValue() async throws {
+    let suite = TestPreferences.uniqueSuite()
+    let key = { (index: Int) in "key-\(String(index + 100_000).dropFirst())" }
+    let count = 10_000
+    let url = TestPreferences.file(ofSuite: suite)
+    try PropertyListSerialization.data(
+      fromPropertyList: Dictionary(uniqueKeysWithValues: (0..<count).map { (key($0), "v") }),
+      format: .binary, options: 0
+    ).write(to: url)
+    let domain = SuiteRows(suite: suite, folder: TestPreferences.folder)
+    let (canvas, session, screen) = TestScreen.show(domain, rows: 40, columns: 120)
+    session.history = nil
+    // The loop's jobs wait here until the test runs them on this (the loop's) actor.
+    let jobs = Mutex<[@MainActor @Sendable () -> Void]>([])
+    let post: MainJobPoster = { job in jobs.withLock { $0.append(job) } }
+    session.recordChanges(of: domain, post: post)
+    domain.startWatching(post: post)
+    #expect(domain.valuesHeld == 0)
+
+    _ = try PropertyListFile(url: url).apply([key(2): .set("changed")])
+    #expect(await poll { jobs.withLock { !$0.isEmpty } })
+    for job in jobs.withLock({ $0 }) { job() }
+    screen.draw(Damage())
+
+    #expect((0..<count).map { screen.redrawCount(source: 0, row: $0) }.reduce(0, +) == 1)
+    #expect(screen.redrawCount(source: 0, row: 2) == 1)
+    #expect(canvas.line(4).contains("changed"))
+    #expect(domain.valuesTaken == 1, "the changed key's values, from the change report")
+    #expect(domain.valuesHeld == 0, "no value kept beside the suite's")
+    let entry = try #require(session.changeLog.newestFirst().first)
+    #expect(entry.change.key == key(2))
+    #expect(entry.change.old as? String == "v")
+    #expect(entry.change.new as? String == "changed")
+    #expect(session.changeLog.newestFirst().count == 1)
   }
 }

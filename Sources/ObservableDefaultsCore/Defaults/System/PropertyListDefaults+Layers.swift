@@ -54,7 +54,7 @@ extension PropertyListDefaults {
       guard !mandatory.isEmpty else { return handler(change) }
       let keys = change.exactKeys.filter { mandatory[$0] == nil }
       guard !keys.isEmpty else { return }
-      handler(DefaultsChange(exactKeys: keys, origin: change.origin))
+      handler(change.narrowed(to: keys))
     }
     let (storage, fileURL) = (storage, fileURL)
     let layerObservation = systemLayers.addObserver { change in
