@@ -89,4 +89,19 @@ import Testing
     #expect(PropertyListCounters.counts(for: url).parses == 2)
     #expect(domain.storedValues["key-1"] as? String == "value 1", "the outside write replaced it")
   }
+
+  /// The first outside change after opening is re-read entry by entry too: the open kept the
+  /// file's entries, so a one-key splice decodes that key alone (before: all 200).
+  @Test func theFirstOutsideChangeAfterOpeningDecodesOnlyItsEntry() async throws {
+    let url = try TestPreferences.propertyListFile([:])
+    let values = Dictionary(uniqueKeysWithValues: (0..<200).map { ("key-\($0)", "value \($0)") })
+    try PropertyListSerialization.data(fromPropertyList: values, format: .binary, options: 0)
+      .write(to: url)
+    let domain = try PropertyListFileRows(file: url)
+    domain.startWatching { job in Task { @MainActor in job() } }
+    #expect(try PropertyListFile(url: url).write(["key-2": .set("theirs")]))
+    #expect(await poll { domain.storedValues["key-2"] as? String == "theirs" })
+    #expect(PropertyListCounters.counts(for: url).keysReread == 1)
+    #expect(domain.storedValues.count == 200)
+  }
 }
