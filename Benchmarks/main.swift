@@ -1,9 +1,9 @@
 // benchmarks: the performance measures of Benchmarks/README.md.
 //
 //   benchmarks [--runs N]
-//              [--only read|start|burst|cloud-write|xml|scale|one-shot|editor|editor-latency|
-//                      editor-scale|editor-search|schemas|open|million|large-value|memory|
-//                      flat-memory|writers|cloud|cloud-scale[,…]]
+//              [--only read|start|burst|cloud-write|xml|scale|one-shot|watch|editor|
+//                      editor-latency|editor-scale|editor-search|schemas|open|million|
+//                      large-value|memory|flat-memory|writers|cloud|cloud-scale[,…]]
 //              [--devices N,N,…] [--build]
 //       runs each measure N times (default 7) and prints the results as a Markdown table;
 //       --devices gives the device counts of cloud-scale (default 10,100,500,1000);

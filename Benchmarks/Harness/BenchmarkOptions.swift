@@ -4,9 +4,9 @@ import Foundation
 struct BenchmarkOptions {
   /// The measures `--only` selects from, in the order a run takes them.
   static let measures = [
-    "read", "start", "burst", "cloud-write", "xml", "scale", "one-shot", "editor", "editor-latency",
-    "editor-scale", "editor-search", "schemas", "open", "million", "large-value", "memory",
-    "flat-memory", "writers", "cloud", "cloud-scale",
+    "read", "start", "burst", "cloud-write", "xml", "scale", "one-shot", "watch", "editor",
+    "editor-latency", "editor-scale", "editor-search", "schemas", "open", "million", "large-value",
+    "memory", "flat-memory", "writers", "cloud", "cloud-scale",
   ]
   /// The usage line, printed by `--help` and after a wrong argument.
   static let usage = """

@@ -33,6 +33,9 @@ struct BenchmarkRun {
     if options.includes("one-shot") {
       OneShotWriteMeasure(workspace: workspace, runs: runs).run(into: table)
     }
+    if options.includes("watch") {
+      WatchChangeMeasure(workspace: workspace, runs: runs).run(into: table)
+    }
     let editor = EditorMeasure(workspace: workspace, runs: runs)
     if options.includes("editor") { editor.runExternalChange(into: table) }
     if options.includes("editor-latency") {

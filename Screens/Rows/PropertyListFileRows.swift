@@ -206,8 +206,10 @@ final class PropertyListFileRows: ExpandableRowSource, ReloadableRowSource, Live
   /// The observation identity of the value at one path (the value itself lives in `edited`).
   private subscript(observing path: PropertyListPath) -> PropertyListPath { path }
 
+  /// The file's version, with its entries: the editor follows its changes, and the first
+  /// re-read then decodes only the entries another program changed.
   private static func read(_ file: PropertyListFile) throws -> PropertyListSnapshot {
-    guard let snapshot = try file.readSnapshot() else {
+    guard let snapshot = try file.readSnapshot(keepingEntries: true) else {
       throw PropertyListError(file: file.url, kind: .unreadable, reason: "no such file")
     }
     return snapshot

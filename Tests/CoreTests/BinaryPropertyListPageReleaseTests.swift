@@ -61,7 +61,7 @@ import Testing
   /// Reads `bytes` (a copy of `data`) giving its pages back, and checks the values are
   /// Foundation's and every whole page (of the buffer's release unit) was given back as zeros.
   private func expectEveryPageGivenBack(_ data: Data, _ bytes: Data) throws {
-    let (root, released) = try BinaryPropertyListScanner.value(releasingPagesOf: bytes)
+    let (root, released, _) = try BinaryPropertyListScanner.value(releasingPagesOf: bytes)
     let foundations = try PropertyListSerialization.propertyList(from: data, format: nil)
     #expect(propertyListValuesEqual(root, PropertyListValue.normalized(foundations)))
 
@@ -92,7 +92,7 @@ import Testing
 
   @Test func aSmallFileKeepsItsPages() throws {
     let data = try BinaryPropertyListWriter.data(of: BinaryPropertyListWriterTests.values)
-    let (root, released) = try BinaryPropertyListScanner.value(releasingPagesOf: owned(data))
+    let (root, released, _) = try BinaryPropertyListScanner.value(releasingPagesOf: owned(data))
     #expect(released == 0)
     #expect(propertyListValuesEqual(root, BinaryPropertyListWriterTests.values))
   }

@@ -137,22 +137,31 @@ import Testing
     }
   }
 
-  /// A watching process re-reads a spliced file entry by entry: it decodes the one entry that
-  /// changed, not the 10,000 keys (the splice keeps every other entry at its place).
-  @Test func theWatchersReReadDecodesOnlyTheChangedEntry() async throws {
+  /// A watching process re-reads a spliced file entry by entry, from the first change after it
+  /// opened the suite on: each re-read decodes the one entry that changed, not the 10,000 keys
+  /// (the splice keeps every other entry at its place, and the first read kept the entries).
+  @Test(arguments: [PropertyListSerialization.PropertyListFormat.binary, .xml])
+  func theWatchersReReadsDecodeOnlyTheChangedEntry(
+    format: PropertyListSerialization.PropertyListFormat
+  ) async throws {
     try await withTemporaryFolder { folder in
-      let (url, _) = try suite(keys: 10_000, format: .binary, in: folder)
+      let (url, _) = try suite(keys: 10_000, format: format, in: folder)
       let defaults = PropertyListDefaults(fileURL: url)
+      let log = DefaultsChangeLog()
+      let observation = defaults.observe(log.handler)
+      defer { observation.cancel() }
       #expect(defaults.persistentValue(forKey: "key3") as? String == "value 3")
-      // The first re-read after opening has no entries to compare with: it parses whole.
-      #expect(try PropertyListFile(url: url).write(["key3": .set("first")]))
-      #expect(defaults.synchronize())
-      let before = PropertyListCounters.counts(for: url).keysReread
-      #expect(try PropertyListFile(url: url).write(["key4": .set("second")]))
-      #expect(defaults.synchronize())
-      #expect(defaults.persistentValue(forKey: "key3") as? String == "first")
-      #expect(defaults.persistentValue(forKey: "key4") as? String == "second")
-      #expect(PropertyListCounters.counts(for: url).keysReread == before + 1)
+      #expect(PropertyListCounters.counts(for: url).keysReread == 0)
+      for (round, key) in ["key3", "key4"].enumerated() {
+        #expect(try PropertyListFile(url: url).write([PropertyListKey(key): .set("\(round)")]))
+        #expect(defaults.synchronize())
+        #expect(defaults.persistentValue(forKey: key) as? String == "\(round)")
+        #expect(PropertyListCounters.counts(for: url).keysReread == round + 1, "round \(round)")
+        #expect(await poll { log.all.count == round + 1 })
+        #expect(log.all.last == DefaultsChange(keys: [key], origin: .otherProcess))
+      }
+      #expect(defaults.persistentValue(forKey: "key3") as? String == "0")
+      #expect(defaults.storage.allValues().count == 10_000)
     }
   }
 }

@@ -41,14 +41,22 @@ public struct PropertyListFile: Sendable {
 
   /// Reads and parses the file, keeping the identity of the version parsed (and counting the
   /// parse, see ``PropertyListCounters``).
-  package func readSnapshot() throws -> PropertyListSnapshot? {
+  ///
+  /// - Parameter keepingEntries: Whether to keep the entries of the top dictionary too (its keys
+  ///   and fingerprints, ``PropertyListEntries``): for a process that follows the file's changes,
+  ///   whose first re-read after another writer's change then decodes only the entries that
+  ///   differ, as every later one does (``rereadSnapshot(comparingTo:since:)``), instead of the
+  ///   whole file. 8 bytes and a key (shared with the document's) per entry.
+  package func readSnapshot(keepingEntries: Bool = false) throws -> PropertyListSnapshot? {
     guard let (data, identity) = try readData() else { return nil }
     PropertyListCounters.count(\.parses, path: url.resolvingSymlinksInPath().path)
     // Hashed first: the parse gives the pages of these bytes (this read's own) back as it goes.
     let version = FileVersion(identity: identity, data: data)
+    let (document, _, entries) = try parse(
+      data, comparingTo: nil, releasingPages: true, keepingEntries: keepingEntries)
     return PropertyListSnapshot(
-      document: try parse(data, comparingTo: nil, releasingPages: true).document,
-      version: version)
+      document: document, version: version,
+      state: .read(format: document.format, entries: entries))
   }
 
   /// Reads and parses the file again after a change.
@@ -151,15 +159,17 @@ public struct PropertyListFile: Sendable {
   }
 
   /// Parses `data` as this file's contents: the one place where bytes become values. With
-  /// `previous`, also returns the keys whose value differs from it and, for a binary file, its
-  /// entries (see ``rereadSnapshot(comparingTo:since:)``). With `releasingPages`, the bytes are
-  /// no one else's and a binary file's pages are given back as they are read (see
-  /// ``BinaryPropertyListScanner/value(releasingPagesOf:)``). Each format is checked by the
-  /// reader that reads it, in the same pass.
+  /// `previous`, also returns the keys whose value differs from it and the entries of its top
+  /// dictionary (see ``rereadSnapshot(comparingTo:since:)``); with `keepingEntries`, those
+  /// entries alone. With `releasingPages`, the bytes are no one else's and a binary file's pages
+  /// are given back as they are read (see
+  /// ``BinaryPropertyListScanner/value(releasingPagesOf:keepingEntries:)``). Each format is
+  /// checked by the reader that reads it, in the same pass.
   ///
   /// - Throws: ``PropertyListError`` of kind `.malformed`.
   private func parse(
-    _ data: Data, comparingTo previous: [PropertyListKey: Any]?, releasingPages: Bool = false
+    _ data: Data, comparingTo previous: [PropertyListKey: Any]?, releasingPages: Bool = false,
+    keepingEntries: Bool = false
   ) throws -> (
     document: PropertyListDocument, changedKeys: Set<PropertyListKey>?,
     entries: PropertyListEntries?
@@ -183,7 +193,8 @@ public struct PropertyListFile: Sendable {
           (root, changedKeys, entries) = try BinaryPropertyListScanner.value(
             of: data, comparingTo: previous)
         } else if releasingPages {
-          root = try BinaryPropertyListScanner.value(releasingPagesOf: data).root
+          (root, _, entries) = try BinaryPropertyListScanner.value(
+            releasingPagesOf: data, keepingEntries: keepingEntries)
         } else {
           root = try BinaryPropertyListScanner.root(of: data)
         }
@@ -192,7 +203,8 @@ public struct PropertyListFile: Sendable {
         // Our readers, keys exact: Foundation's parser was 6.8 s and 684 MB for a
         // 1,000,000-key XML suite, and its `String`-keyed dictionaries merge keys that differ
         // only in Unicode normalization.
-        let reading = try PropertyListText.read(data, indexing: previous != nil)
+        let reading = try PropertyListText.read(
+          data, indexing: previous != nil || keepingEntries)
         (root, format, entries) = (reading.root, reading.format, reading.entries)
         values = root as? [PropertyListKey: Any]
       }

@@ -52,7 +52,11 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
     self.file = file
     queue = DispatchQueue(label: "ObservableDefaultsCore.suite:" + file.url.lastPathComponent)
     do {
-      let snapshot = try file.retryingHalfWritten { try file.readSnapshot() }
+      // With its entries: the first re-read after another writer's change then decodes only
+      // the entries that differ, not the whole file.
+      let snapshot = try file.retryingHalfWritten {
+        try file.readSnapshot(keepingEntries: true)
+      }
       values = snapshot?.document.values ?? [:]
       hasReadFile = true
       disk = snapshot ?? PropertyListSnapshot(document: PropertyListDocument(), version: nil)

@@ -70,12 +70,7 @@ import Testing
   /// change notice parses nothing; another writer's change is parsed once, and in a binary file
   /// only the entry that differs is decoded (before: a parse for the save and one per notice).
   @Test func theOwnSaveParsesNothingAndAnOutsideChangeIsParsedOnce() async throws {
-    let url = try TestPreferences.propertyListFile([:])
-    let values = Dictionary(uniqueKeysWithValues: (0..<200).map { ("key-\($0)", "value \($0)") })
-    try PropertyListSerialization.data(fromPropertyList: values, format: .binary, options: 0)
-      .write(to: url)
-    let domain = try PropertyListFileRows(file: url)
-    domain.startWatching { job in Task { @MainActor in job() } }
+    let (url, values, domain) = try Self.watchedBinaryFile()
     #expect(PropertyListCounters.counts(for: url).parses == 1)
 
     try domain.store(["key-1": "mine"])
@@ -88,5 +83,29 @@ import Testing
     // Both notices (the save's and the outside write's) are handled by now: one parse in all.
     #expect(PropertyListCounters.counts(for: url).parses == 2)
     #expect(domain.storedValues["key-1"] as? String == "value 1", "the outside write replaced it")
+  }
+
+  /// The first outside change after opening is re-read entry by entry too: the open kept the
+  /// file's entries, so a one-key splice decodes that key alone (before: all 200).
+  @Test func theFirstOutsideChangeAfterOpeningDecodesOnlyItsEntry() async throws {
+    let (url, _, domain) = try Self.watchedBinaryFile()
+    #expect(try PropertyListFile(url: url).write(["key-2": .set("theirs")]))
+    #expect(await poll { domain.storedValues["key-2"] as? String == "theirs" })
+    #expect(PropertyListCounters.counts(for: url).keysReread == 1)
+    #expect(domain.storedValues.count == 200)
+  }
+
+  /// A binary file of 200 keys written by Foundation (`key-N`: `value N`), opened by path and
+  /// followed.
+  private static func watchedBinaryFile() throws -> (
+    url: URL, values: [String: String], domain: PropertyListFileRows
+  ) {
+    let url = try TestPreferences.propertyListFile([:])
+    let values = Dictionary(uniqueKeysWithValues: (0..<200).map { ("key-\($0)", "value \($0)") })
+    try PropertyListSerialization.data(fromPropertyList: values, format: .binary, options: 0)
+      .write(to: url)
+    let domain = try PropertyListFileRows(file: url)
+    domain.startWatching { job in Task { @MainActor in job() } }
+    return (url, values, domain)
   }
 }

@@ -36,29 +36,63 @@ extension BinaryPropertyListScanner {
   /// ``BinaryPropertyListPageRelease``): at a million keys, the file's bytes no longer add to the
   /// values built from them at the memory peak of an open.
   ///
-  /// - Parameter data: Bytes no other `Data` shares (a file's bytes just read): the pages given
-  ///   back read as zeros afterwards.
-  /// - Returns: The top object, and how many pages were given back.
+  /// With `keepingEntries`, the top dictionary's entries are kept too (its keys, the same
+  /// strings as the root's, and their fingerprints: ``PropertyListEntries``), so that the first
+  /// re-read after another writer's change decodes only the entries that differ
+  /// (``changes(of:since:previous:)``) instead of the whole file.
+  ///
+  /// - Parameters:
+  ///   - data: Bytes no other `Data` shares (a file's bytes just read): the pages given back
+  ///     read as zeros afterwards.
+  ///   - keepingEntries: Whether to keep the top dictionary's entries.
+  /// - Returns: The top object, how many pages were given back, and the entries when kept and
+  ///   the top object is a dictionary.
   /// - Throws: ``PropertyListRejection`` when the bytes are refused.
-  static func value(releasingPagesOf data: Data) throws(PropertyListRejection)
-    -> (root: Any, releasedPages: Int)
+  static func value(releasingPagesOf data: Data, keepingEntries: Bool = false)
+    throws(PropertyListRejection)
+    -> (root: Any, releasedPages: Int, entries: PropertyListEntries?)
   {
     try scanning(data) { scanner throws(PropertyListRejection) in
       guard let top = try scanner.topDictionary() else {
-        return (try scanner.value(scanner.topObject, depth: 1), 0)
+        return (try scanner.value(scanner.topObject, depth: 1), 0, nil)
       }
       var root: [PropertyListKey: Any] = [:]
       root.reserveCapacity(scanner.capacity(for: top.count))
+      var entries: PropertyListEntries?
+      if keepingEntries {
+        entries = PropertyListEntries(keys: [], fingerprints: [])
+        entries?.keys.reserveCapacity(scanner.capacity(for: top.count))
+        entries?.fingerprints.reserveCapacity(scanner.capacity(for: top.count))
+      }
       guard var pages = BinaryPropertyListPageRelease(scanner: scanner, entries: top) else {
-        try scanner.add(0..<top.count, of: top, depth: 1, to: &root)
-        return (root, 0)
+        try scanner.addTop(0..<top.count, of: top, to: &root, entries: &entries)
+        return (root, 0, entries)
       }
       for first in stride(from: 0, to: top.count, by: BinaryPropertyListPageRelease.entriesAtOnce) {
         let positions = first..<min(first + BinaryPropertyListPageRelease.entriesAtOnce, top.count)
-        try scanner.add(positions, of: top, depth: 1, to: &root)
+        try scanner.addTop(positions, of: top, to: &root, entries: &entries)
         pages.release(after: positions.upperBound - 1)
       }
-      return (root, pages.releasedPages)
+      return (root, pages.releasedPages, entries)
+    }
+  }
+
+  /// Adds the entries at `positions` of the top dictionary `top` to `root`, as
+  /// ``add(_:of:depth:to:)`` does, and, when `entries` is kept, each position's key and
+  /// fingerprint to it (a key held twice included: the next re-read then parses whole).
+  private mutating func addTop(
+    _ positions: Range<Int>, of top: Container, to root: inout [PropertyListKey: Any],
+    entries: inout PropertyListEntries?
+  ) throws(PropertyListRejection) {
+    guard entries != nil else { return try add(positions, of: top, depth: 1, to: &root) }
+    for position in positions {
+      let keyScalar = try keyItem(position, of: top, depth: 1)
+      let key = PropertyListKey(keyScalar.string(in: bytes))
+      let item = try self.item(
+        try reference(top.start, top.count + position, of: top.index, at: top.offset), depth: 2)
+      entries?.keys.append(key)
+      entries?.fingerprints.append(fingerprint(keyScalar, item))
+      if let first = root.updateValue(value(of: item), forKey: key) { root[key] = first }
     }
   }
 
