@@ -44,16 +44,28 @@ import Testing
     ("XML cut in a key", plainXML.prefix(90), false),
     ("binary cut short", plainBinary.prefix(plainBinary.count - 1), false),
     ("binary cut in the objects", plainBinary.prefix(12) + plainBinary.suffix(37), false),
-    ("XML key not UTF-8", xml("\t<key>a\u{FF}</key>\n\t<string>one</string>\n").replacing(
-      Data("\u{FF}".utf8), with: Data([0xFF])), false),
-    ("XML value not UTF-8", xml("\t<key>a</key>\n\t<string>\u{FF}</string>\n").replacing(
-      Data("\u{FF}".utf8), with: Data([0xC3, 0x28])), false),
-    ("XML key held twice", xml(
-      "\t<key>a</key>\n\t<string>one</string>\n\t<key>a</key>\n\t<string>two</string>\n"), true),
+    (
+      "XML key not UTF-8",
+      xml("\t<key>a\u{FF}</key>\n\t<string>one</string>\n").replacing(
+        Data("\u{FF}".utf8), with: Data([0xFF])), false
+    ),
+    (
+      "XML value not UTF-8",
+      xml("\t<key>a</key>\n\t<string>\u{FF}</string>\n").replacing(
+        Data("\u{FF}".utf8), with: Data([0xC3, 0x28])), false
+    ),
+    (
+      "XML key held twice",
+      xml(
+        "\t<key>a</key>\n\t<string>one</string>\n\t<key>a</key>\n\t<string>two</string>\n"), true
+    ),
     ("XML unknown entity", xml("\t<key>a</key>\n\t<string>&nope;</string>\n"), false),
     ("XML entity in a key", xml("\t<key>a&amp;b</key>\n\t<string>one</string>\n"), true),
-    ("XML comment between entries", xml(
-      "\t<key>a</key>\n\t<string>one</string>\n<!-- c -->\n\t<key>b</key>\n\t<true/>\n"), true),
+    (
+      "XML comment between entries",
+      xml(
+        "\t<key>a</key>\n\t<string>one</string>\n<!-- c -->\n\t<key>b</key>\n\t<true/>\n"), true
+    ),
     ("XML unclosed element", xml("\t<key>a</key>\n\t<string>one\n"), false),
     ("XML bad integer", xml("\t<key>a</key>\n\t<integer>1x</integer>\n"), false),
     ("XML bad date", xml("\t<key>a</key>\n\t<date>2024-02-30T00:00:00Z</date>\n"), false),
@@ -63,28 +75,48 @@ import Testing
     ("XML empty dictionary", Data((header + "<dict/>\n</plist>\n").utf8), true),
     ("XML root array", Data((header + "<array/>\n</plist>\n").utf8), false),
     ("OpenStep text", Data("{ a = one; b = 2; }".utf8), true),
-    ("UTF-16 XML", Data([0xFF, 0xFE]) + String(decoding: plainXML, as: UTF8.self)
-      .data(using: .utf16LittleEndian)!, true),
+    (
+      "UTF-16 XML",
+      Data([0xFF, 0xFE]) + String(decoding: plainXML, as: UTF8.self)
+        .data(using: .utf16LittleEndian)!, true
+    ),
     ("not a property list", Data("garbage".utf8), false),
-    ("binary key held twice", BinaryPropertyListBytes.file([
-      [0xD2, 1, 1, 2, 3], [0x51, UInt8(ascii: "a")], [0x10, 1], [0x10, 2],
-    ]), true),
-    ("binary cycle", BinaryPropertyListBytes.file([[0xD1, 1, 2], [0x51, 0x61], [0xA1, 2]]), false),
-    ("binary reference beyond the objects", BinaryPropertyListBytes.file([
-      [0xD1, 1, 9], [0x51, UInt8(ascii: "a")],
-    ]), false),
+    (
+      "binary key held twice",
+      BinaryPropertyListBytes.file([
+        [0xD2, 1, 1, 2, 3], [0x51, UInt8(ascii: "a")], [0x10, 1], [0x10, 2],
+      ]), true
+    ),
+    (
+      "binary cycle", BinaryPropertyListBytes.file([[0xD1, 1, 2], [0x51, 0x61], [0xA1, 2]]), false
+    ),
+    (
+      "binary reference beyond the objects",
+      BinaryPropertyListBytes.file([
+        [0xD1, 1, 9], [0x51, UInt8(ascii: "a")],
+      ]), false
+    ),
     ("binary offset outside the objects", changing(plainBinary, at: 24, to: 0xF0), false),
     ("binary reference size 0", changing(plainBinary, at: plainBinary.count - 25, to: 0), false),
-    ("binary ASCII string above 0x7F", BinaryPropertyListBytes.file([
-      [0xD1, 1, 2], [0x51, UInt8(ascii: "a")], [0x51, 0xE9],
-    ]), false),
-    ("binary UTF-16 unpaired surrogate", BinaryPropertyListBytes.file([
-      [0xD1, 1, 2], [0x51, UInt8(ascii: "a")], [0x61, 0xD8, 0x00],
-    ]), false),
+    (
+      "binary ASCII string above 0x7F",
+      BinaryPropertyListBytes.file([
+        [0xD1, 1, 2], [0x51, UInt8(ascii: "a")], [0x51, 0xE9],
+      ]), false
+    ),
+    (
+      "binary UTF-16 unpaired surrogate",
+      BinaryPropertyListBytes.file([
+        [0xD1, 1, 2], [0x51, UInt8(ascii: "a")], [0x61, 0xD8, 0x00],
+      ]), false
+    ),
     ("binary key not a string", BinaryPropertyListBytes.file([[0xD1, 1, 1], [0x10, 1]]), false),
     ("binary set", BinaryPropertyListBytes.dictionary(holding: [[0xC1, 0x01]]), false),
     ("binary root array", BinaryPropertyListBytes.file([[0xA1, 1], [0x10, 1]]), false),
-    ("binary bad trailer", plainBinary.prefix(plainBinary.count - 8) + Data(repeating: 0xFF, count: 8), false),
+    (
+      "binary bad trailer",
+      plainBinary.prefix(plainBinary.count - 8) + Data(repeating: 0xFF, count: 8), false
+    ),
   ]
 
   @Test(arguments: files.indices)

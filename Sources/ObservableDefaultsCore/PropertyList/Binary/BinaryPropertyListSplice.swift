@@ -224,7 +224,8 @@ enum BinaryPropertyListSplice {
         of: UnsafeRawBufferPointer(
           rebasing: file.bytes[
             file.tableOffset..<(file.tableOffset + file.objectCount * offsetSize)]))
-      output.write(UInt64(topOffset), size: offsetSize, at: tableOffset + file.topObject * offsetSize)
+      output.write(
+        UInt64(topOffset), size: offsetSize, at: tableOffset + file.topObject * offsetSize)
       for offset in offsets { output.append(UInt64(offset), size: offsetSize) }
       output.appendTrailer(
         offsetSize: offsetSize, referenceSize: file.referenceSize, objectCount: objectCount,
@@ -278,7 +279,8 @@ enum BinaryPropertyListSplice {
       let size = file.referenceSize
       let first = start + (keys ? 0 : count * size)
       let base = output.count
-      output.appendBytes(of: UnsafeRawBufferPointer(rebasing: file.bytes[first..<(first + kept * size)]))
+      output.appendBytes(
+        of: UnsafeRawBufferPointer(rebasing: file.bytes[first..<(first + kept * size)]))
       for (position, from) in moved {
         output.write(file.uncheckedReference(first, from), size: size, at: base + position * size)
       }

@@ -147,7 +147,7 @@ struct XMLPropertyListScanner {
       return try scalar(tag.name)
     case .plist, .other:
       position = start
-      throw rejection("<\(tag.nameText)> is not a property-list element")
+      throw rejection("<\(nameText(of: tag))> is not a property-list element")
     }
   }
 
@@ -259,7 +259,7 @@ struct XMLPropertyListScanner {
   private mutating func keyOfEntry() throws(PropertyListRejection) -> (key: Text, valueStart: Int) {
     let tag = try startTag()
     guard tag.name == .key else {
-      throw rejection("<\(tag.nameText)> stands where a dictionary's <key> belongs")
+      throw rejection("<\(nameText(of: tag))> stands where a dictionary's <key> belongs")
     }
     let key =
       tag.isEmpty ? Text(string: "", raw: position..<position, isPlain: true) : try text(of: .key)
