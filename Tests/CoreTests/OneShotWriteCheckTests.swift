@@ -125,7 +125,7 @@ import Testing
     try await withTemporaryFolder { folder in
       let url = folder.file("suite.plist")
       let reader = PropertyListFile(url: url)
-      #expect((try? reader.document(from: data)) != nil == isTaken, "\(name)")
+      #expect(((try? reader.document(from: data)) != nil) == isTaken, "\(name)")
       for key: PropertyListKey in ["a", "added"] {
         let changes: [PropertyListKey: PropertyListChange] = [key: .set("changed")]
         var outcomes: [String] = []
