@@ -5,9 +5,6 @@ extension UnsafeRawBufferPointer {
   /// One 8-byte load when 8 bytes from `offset` lie inside the buffer (in a binary property list,
   /// always but for the trailer's last integers: the 32-byte trailer follows every offset and
   /// reference); byte by byte otherwise.
-  /// Always inlined: a call per offset and reference was a seventh of checking a
-  /// 1,000,000-key file.
-  @inline(__always)
   func bigEndianInteger(at offset: Int, size: Int) -> UInt64 {
     if offset + 8 <= count {
       let word = UInt64(bigEndian: loadUnaligned(fromByteOffset: offset, as: UInt64.self))
