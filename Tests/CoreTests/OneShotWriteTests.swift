@@ -49,6 +49,32 @@ import Testing
     }
   }
 
+  /// The work of a one-shot write of one key is the same exact counts at 1,000 and 20,000 keys:
+  /// no parse, one value decoded (the key's value before) and one encoded; the other keys are
+  /// only checked, in the scan's one pass.
+  @Test(arguments: [PropertyListSerialization.PropertyListFormat.binary, .xml])
+  func theCountsOfAOneKeyWriteDoNotGrowWithTheSuite(
+    format: PropertyListSerialization.PropertyListFormat
+  ) async throws {
+    try await withTemporaryFolder { folder in
+      var seen: [PropertyListCounters.Counts] = []
+      for keys in [1_000, 20_000] {
+        let url = folder.file("suite-\(keys).plist")
+        let values = Dictionary(
+          uniqueKeysWithValues: (0..<keys).map { ("key\($0)", "value \($0)" as Any) })
+        try foundationWrite(values, to: url, format: format)
+        #expect(try PropertyListFile(url: url).write(["key5": .set("changed")]))
+        var counts = PropertyListCounters.counts(for: url)
+        counts.bytesCopied = 0
+        seen.append(counts)
+        #expect(try PropertyListFile(url: url).read()?.values["key5"] as? String == "changed")
+      }
+      #expect(seen[0] == seen[1], "\(seen)")
+      #expect(seen[0].parses == 0 && seen[0].valuesDecoded == 1 && seen[0].keysEncoded == 1)
+      #expect(seen[0].writes == 1, "\(seen)")
+    }
+  }
+
   @Test(arguments: [PropertyListSerialization.PropertyListFormat.binary, .xml])
   func keysAreAddedRemovedAndLeftAlone(format: PropertyListSerialization.PropertyListFormat)
     async throws

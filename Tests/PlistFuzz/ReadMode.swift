@@ -4,11 +4,20 @@ import ObservableDefaultsCore
 /// A mutated file through the readers (validator, then ours or Foundation's), compared with what
 /// Foundation reads from the same bytes, and when it parses, through the write path (saved to a
 /// fresh file in its format and, for XML, also as binary; read back by our reader and by
-/// Foundation and compared exactly, see ``ExactEquality``).
+/// Foundation and compared exactly, see ``ExactEquality``). The same bytes as a file also go
+/// through the one-shot write of one key (``oneShotWrite(_:key:through:)``), which checks the
+/// file without building its values: it must refuse exactly what the reader refuses.
 enum ReadMode {
   static func run(_ data: Data, index: Int, through file: URL, keepingIn scratch: URL) -> Outcome {
     let reader = PropertyListFile(url: URL(fileURLWithPath: "/fuzz/input-\(index).plist"))
-    guard let document = try? reader.document(from: data) else { return .refused }
+    let document = try? reader.document(from: data)
+    // Even inputs change a key the file holds (when it holds one), odd ones add a key.
+    let key = index % 2 == 0 ? document?.values.keys.min() ?? "fuzz-added" : "fuzz-added"
+    if let failure = oneShotWrite(data, key: key, through: file) {
+      keep(data, written: file, index: index, in: scratch)
+      return .mismatch(failure)
+    }
+    guard let document else { return .refused }
     var failure: String?
     if let foundation = ExactEquality.foundationValues(data),
       !ExactEquality.equal(foundation, document.values.stringKeyed)
@@ -57,6 +66,40 @@ enum ReadMode {
     } catch {
       return "write failed (\(format)): \(error)"
     }
+  }
+
+  /// The one-shot write of `key` (``PropertyListFile/write(_:)``) into a file of `data`, against
+  /// a read and a write of its document (``PropertyListFile/apply(_:)``) into another copy: the
+  /// same error (a refused file left as it was), or the same values and format read back.
+  /// Returns what differs, or nil.
+  private static func oneShotWrite(_ data: Data, key: PropertyListKey, through file: URL)
+    -> String?
+  {
+    let changes: [PropertyListKey: PropertyListChange] = [key: .set("one-shot")]
+    let outcomes = [true, false].map { isOneShot in
+      try? FileManager.default.removeItem(at: file)
+      guard FileManager.default.createFile(atPath: file.path, contents: data) else {
+        return (outcome: "the input was not written", document: nil as PropertyListDocument?)
+      }
+      let target = PropertyListFile(url: file)
+      do {
+        if isOneShot { try target.write(changes) } else { _ = try target.apply(changes) }
+        let back = try target.read()
+        return ("written (\(back.map { "\($0.format)" } ?? "no file"))", back)
+      } catch let error as PropertyListError {
+        let kept = FileManager.default.contents(atPath: file.path) == data
+        return ("\(error.kind), the file \(kept ? "kept" : "changed")", nil)
+      } catch {
+        return ("\(error)", nil)
+      }
+    }
+    let (oneShot, whole) = (outcomes[0], outcomes[1])
+    guard oneShot.outcome == whole.outcome,
+      propertyListValuesEqual(oneShot.document?.values, whole.document?.values)
+    else {
+      return "one-shot write: \(oneShot.outcome); read and written whole: \(whole.outcome)"
+    }
+    return nil
   }
 
   /// Keeps an input whose round trip changed it, and what was written, for a replay.

@@ -68,6 +68,8 @@ extension PropertyListFile {
     PropertyListCounters.count(\.writes, path: target.path)
     PropertyListCounters.count(\.keysEncoded, by: encodedKeys, path: target.path)
     PropertyListCounters.count(\.bytesCopied, by: copiedBytes, path: target.path)
+    PropertyListCounters.count(
+      \.valuesDecoded, by: old.values.count { $0 != nil }, path: target.path)
     return old.sorted { $0.key < $1.key }.map { key, old in
       let new: Any? = if case .set(let value) = changes[key] { value } else { nil }
       return ChangeHistory.Write(key: key, old: old, new: new)

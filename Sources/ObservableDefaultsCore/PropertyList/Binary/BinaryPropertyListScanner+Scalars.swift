@@ -157,6 +157,14 @@ extension BinaryPropertyListScanner {
     {
       index += 8
     }
+    // The last bytes in one load too, when 8 bytes lie in the buffer (the trailer follows every
+    // object).
+    if index < end, index + 8 <= bytes.count,
+      bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self).littleEndian
+        & (UInt64(1) << UInt64(8 * (end - index)) &- 1) & 0x8080_8080_8080_8080 == 0
+    {
+      return nil
+    }
     while index < end {
       if bytes[index] >= 0x80 { return bytes[index] }
       index += 1

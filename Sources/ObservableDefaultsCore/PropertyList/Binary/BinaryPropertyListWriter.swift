@@ -269,10 +269,29 @@ struct BigEndianOutput {
     let tableOffset = count
     let offsetSize = BinaryPropertyListWriter.byteCount(UInt64(tableOffset))
     for offset in offsets { append(UInt64(offset), size: offsetSize) }
+    appendTrailer(
+      offsetSize: offsetSize, referenceSize: referenceSize, objectCount: objectCount, top: top,
+      tableOffset: tableOffset)
+  }
+
+  /// The trailer of a file whose offset table starts at `tableOffset`.
+  mutating func appendTrailer(
+    offsetSize: Int, referenceSize: Int, objectCount: Int, top: Int, tableOffset: Int
+  ) {
     append([0, 0, 0, 0, 0, 0, UInt8(offsetSize), UInt8(referenceSize)])
     append(UInt64(objectCount), size: 8)
     append(UInt64(top), size: 8)
     append(UInt64(tableOffset), size: 8)
+  }
+
+  /// Writes `value`'s low `size` bytes (1…8), most significant first, over the bytes written
+  /// at `offset`.
+  func write(_ value: UInt64, size: Int, at offset: Int) {
+    var shifted = value << UInt64(8 * (8 - size))
+    for index in offset..<(offset + size) {
+      base[index] = UInt8(truncatingIfNeeded: shifted >> 56)
+      shifted <<= 8
+    }
   }
 
   /// The bytes written, in `buffer` (this output's memory: `bound` bytes from

@@ -52,26 +52,28 @@ enum XMLPropertyListEdit {
     var addedValues: [Range<Int>] = []
     for (key, change) in changes.sorted(by: { $0.key < $1.key }) {
       let index = positions[key]
-      switch (change, index) {
-      case (.set(let value), let index?):
-        guard let (text, _) = try entryText(key.string, value, whole: false) else { return nil }
-        edits.append(Edit(range: layout.values[index].range, bytes: text))
-        entries.fingerprints[index] = fingerprint(key.string, text[...])
-      case (.set(let value), nil):
-        guard let (text, valueStart) = try entryText(key.string, value, whole: true) else {
-          return nil
-        }
+      // The entry and the white space before it (back to the entry before, or `<dict>`).
+      let place = index.map { index in
+        let removalStart = index == 0 ? layout.contentsStart : Int(layout.values[index - 1].end)
+        return XMLPropertyListPlaces.Place(
+          value: layout.values[index].range,
+          removal: removalStart..<Int(layout.values[index].end))
+      }
+      switch try edit(key, change, at: place) {
+      case nil: return nil
+      case .replaced(let edit)?:
+        edits.append(edit)
+        entries.fingerprints[index!] = fingerprint(key.string, edit.bytes[...])
+      case .added(let text, let valueStart)?:
         addedValues.append((added.count + valueStart)..<(added.count + text.count))
         added.append(text)
         entries.keys.append(key)
         entries.fingerprints.append(
           fingerprint(key.string, text[(text.startIndex + valueStart)...]))
-      case (.remove, let index?):
-        removed.append(index)
-        // The entry and the white space before it (back to the entry before, or `<dict>`).
-        let start = index == 0 ? layout.contentsStart : Int(layout.values[index - 1].end)
-        edits.append(Edit(range: start..<Int(layout.values[index].end), bytes: Data()))
-      case (.remove, nil):
+      case .removed(let edit)?:
+        removed.append(index!)
+        edits.append(edit)
+      case .unchanged?:
         continue
       }
     }
@@ -95,6 +97,43 @@ enum XMLPropertyListEdit {
     return (result, entries)
   }
 
+  /// What one change does to the text of a top dictionary.
+  enum ChangeEdit {
+    /// The entry's value element replaced.
+    case replaced(Edit)
+    /// A new entry, with the line break and indentation before it, to add after the last one;
+    /// its value element starts at `valueStart`.
+    case added(Data, valueStart: Int)
+    /// The entry removed, with the white space before it.
+    case removed(Edit)
+    /// Nothing: a removal of a key the text does not hold.
+    case unchanged
+  }
+
+  /// The edit of the top dictionary's text that `change` of `key` makes, whose entry is at
+  /// `place` when the text holds it; nil when the new text is not in the plain form (a key
+  /// with an entity).
+  ///
+  /// - Throws: The encoder's error when a value is not a property-list value.
+  static func edit(
+    _ key: PropertyListKey, _ change: PropertyListChange, at place: XMLPropertyListPlaces.Place?
+  ) throws -> ChangeEdit? {
+    switch (change, place) {
+    case (.set(let value), let place?):
+      guard let (text, _) = try entryText(key.string, value, whole: false) else { return nil }
+      return .replaced(Edit(range: place.value, bytes: text))
+    case (.set(let value), nil):
+      guard let (text, valueStart) = try entryText(key.string, value, whole: true) else {
+        return nil
+      }
+      return .added(text, valueStart: valueStart)
+    case (.remove, let place?):
+      return .removed(Edit(range: place.removal, bytes: Data()))
+    case (.remove, nil):
+      return .unchanged
+    }
+  }
+
   /// One edit of the text: the bytes of `range` replaced by `bytes`.
   struct Edit {
     let range: Range<Int>
@@ -108,7 +147,7 @@ enum XMLPropertyListEdit {
   /// kept text and the new pieces copied once, in order, into a block of the result's size
   /// (``SystemMemory/allocate(byteCount:)``: a new block of a 67 MB text cost 40 ms of page
   /// faults here).
-  private static func spliced(_ text: Data, _ edits: [Edit]) throws(PropertyListEncodingFailure)
+  static func spliced(_ text: Data, _ edits: [Edit]) throws(PropertyListEncodingFailure)
     -> Data
   {
     var output = try output(capacity: text.count + edits.reduce(0) { $0 + $1.growth })

@@ -142,6 +142,22 @@ enum XMLPropertyListEntries {
     }
   }
 
+  /// Where the entries of `keys` are in the top dictionary of the text, checked whole with
+  /// nothing built per entry (``XMLPropertyListPlaces``); nil when it is not UTF-8 XML text (an
+  /// OpenStep text, or text in another encoding, which the reader converts first).
+  ///
+  /// - Throws: ``PropertyListRejection`` when the text is refused.
+  static func places(of keys: [PropertyListKey], in bytes: UnsafeRawBufferPointer)
+    throws(PropertyListRejection) -> XMLPropertyListPlaces?
+  {
+    guard try PropertyListTextEncoding.isUTF8(bytes), XMLPropertyListScanner.looksLikeXML(bytes)
+    else { return nil }
+    var scanner = XMLPropertyListScanner(
+      bytes: bytes, limits: .preferences, building: false, indexing: false, finding: keys)
+    _ = try scanner.document()
+    return scanner.places
+  }
+
   /// The top dictionary of the text (checked whole, nothing built), or nil when it is not in
   /// the plain form.
   ///

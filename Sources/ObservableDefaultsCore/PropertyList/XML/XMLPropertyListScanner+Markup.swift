@@ -12,8 +12,18 @@ extension XMLPropertyListScanner {
     let name: ElementName
     /// Whether it ends with `/>`.
     let isEmpty: Bool
-    /// Its name as written (for messages).
-    let nameText: String
+    /// Where its name is written (for messages: ``XMLPropertyListScanner/nameText(of:)``;
+    /// making a `String` of every tag's name was a tenth of checking a large file).
+    let nameRange: Range<Int>
+  }
+
+  /// The name of `tag` as written (at most 40 bytes), for messages.
+  func nameText(of tag: Tag) -> String {
+    guard tag.name == .other else { return tag.name.rawValue }
+    let range = tag.nameRange
+    return String(
+      decoding: bytes[range.lowerBound..<min(range.upperBound, range.lowerBound + 40)],
+      as: UTF8.self)
   }
 
   /// What ``content()`` stopped at.
@@ -72,11 +82,7 @@ extension XMLPropertyListScanner {
     try countElement()
     position = close + 1
     let name = self.name(nameStart..<nameEnd)
-    return Tag(
-      name: name, isEmpty: isEmpty,
-      nameText: name == .other
-        ? String(decoding: bytes[nameStart..<min(nameEnd, nameStart + 40)], as: UTF8.self)
-        : name.rawValue)
+    return Tag(name: name, isEmpty: isEmpty, nameRange: nameStart..<nameEnd)
   }
 
   /// Reads the end tag `</name>` (white space allowed before `>`) at ``position``.
@@ -289,6 +295,22 @@ extension XMLPropertyListScanner {
 
   /// Whether `bytes` are valid UTF-8, without making a `String` of ASCII text.
   static func isUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
-    bytes.allSatisfy { $0 < 0x80 } || validString(bytes) != nil
+    isASCII(bytes) || validString(bytes) != nil
+  }
+
+  /// Whether no byte of `bytes` is above 0x7F; 8 bytes at a time (byte by byte was a tenth of
+  /// checking a 1,000,000-key XML file).
+  private static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    var index = 0
+    while index + 8 <= bytes.count {
+      guard bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0
+      else { return false }
+      index += 8
+    }
+    while index < bytes.count {
+      guard bytes[index] < 0x80 else { return false }
+      index += 1
+    }
+    return true
   }
 }

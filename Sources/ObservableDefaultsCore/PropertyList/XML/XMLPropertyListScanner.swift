@@ -40,10 +40,18 @@ struct XMLPropertyListScanner {
   /// The name of the last value element read.
   private var lastElement = ElementName.other
 
-  init(bytes: UnsafeRawBufferPointer, limits: PropertyListLimits, building: Bool, indexing: Bool) {
+  /// Where the entries of a few keys are in the top dictionary, when looking for them (a
+  /// one-shot write's keys, ``XMLPropertyListPlaces``).
+  private(set) var places: XMLPropertyListPlaces?
+
+  init(
+    bytes: UnsafeRawBufferPointer, limits: PropertyListLimits, building: Bool, indexing: Bool,
+    finding keys: [PropertyListKey]? = nil
+  ) {
     self.bytes = bytes
     self.building = building
     self.indexing = indexing
+    places = keys.map(XMLPropertyListPlaces.init)
     budget = PropertyListReadBudget(limits: limits, size: bytes.count)
   }
 
@@ -139,7 +147,7 @@ struct XMLPropertyListScanner {
       return try scalar(tag.name)
     case .plist, .other:
       position = start
-      throw rejection("<\(tag.nameText)> is not a property-list element")
+      throw rejection("<\(nameText(of: tag))> is not a property-list element")
     }
   }
 
@@ -193,16 +201,20 @@ struct XMLPropertyListScanner {
     var values: [PropertyListKey: Any] = [:]
     var entries: [XMLPropertyListEntries.Entry]? = indexing ? [] : nil
     var end = position
+    // Where the last value element read ends.
+    var valueEnd = position
     while true {
       let next = try content()
-      if !skippedOnlySpace { entries = nil }
+      if !skippedOnlySpace { notPlain(&entries) }
       end = position
       guard next == .start else { break }
       let start = position
       let (key, valueStart) = try keyOfEntry()
-      if !skippedOnlySpace || !key.isPlain { entries = nil }
+      if !skippedOnlySpace || !key.isPlain { notPlain(&entries) }
       let value = try self.value()
       if building { values[PropertyListKey(key.string)] = value }
+      places?.note(key: key.raw, value: valueStart..<position, after: valueEnd, in: bytes)
+      valueEnd = position
       if entries != nil {
         let valueText = UnsafeRawBufferPointer(rebasing: bytes[valueStart..<position])
         entries!.append(
@@ -213,11 +225,18 @@ struct XMLPropertyListScanner {
             start: start, value: valueStart..<position))
       }
     }
+    places?.end = valueEnd
     try closeTag("dict")
     return (
       building ? values : (),
       entries.map { XMLPropertyListEntries.Dictionary(entries: $0, contents: contentsStart..<end) }
     )
+  }
+
+  /// Notes that the top dictionary is not in the plain form: no entries, no places.
+  private mutating func notPlain(_ entries: inout [XMLPropertyListEntries.Entry]?) {
+    entries = nil
+    places?.isPlain = false
   }
 
   /// Whether `key` is `CF$UID`, which makes a dictionary of one integer a keyed archiver's
@@ -240,7 +259,7 @@ struct XMLPropertyListScanner {
   private mutating func keyOfEntry() throws(PropertyListRejection) -> (key: Text, valueStart: Int) {
     let tag = try startTag()
     guard tag.name == .key else {
-      throw rejection("<\(tag.nameText)> stands where a dictionary's <key> belongs")
+      throw rejection("<\(nameText(of: tag))> stands where a dictionary's <key> belongs")
     }
     let key =
       tag.isEmpty ? Text(string: "", raw: position..<position, isPlain: true) : try text(of: .key)
