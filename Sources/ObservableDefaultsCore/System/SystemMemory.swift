@@ -111,7 +111,7 @@ enum SystemMemory {
 struct OutputBlock: ~Copyable {
   private let block: UnsafeMutableRawPointer
   private let capacity: Int
-  private var count = 0
+  private(set) var count = 0
 
   /// A block of `capacity` bytes, or nil when memory runs out.
   init?(capacity: Int) {
