@@ -109,7 +109,7 @@ import Testing
     let changed = try draft.data()
     let (changes, checked) = try BinaryPropertyListScanner.scanning(changed) {
       scanner throws(PropertyListRejection) in
-      (try scanner.changes(since: entries, previous: values), scanner.checkedObjects)
+      (try scanner.changes(since: entries, previous: values, file: changed), scanner.checkedObjects)
     }
     let found = try #require(changes)
     #expect(found.set.count == 1)

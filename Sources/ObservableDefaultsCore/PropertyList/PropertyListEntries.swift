@@ -19,10 +19,13 @@ struct PropertyListEntries {
   /// The fingerprint of an entry whose key's bytes are `key` and whose value's are `value` (nil
   /// for a binary container).
   static func fingerprint(key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer?) -> UInt64 {
-    guard let value else { return 0 }
-    let keyHash = ByteHash.of(key.baseAddress!, key.count)
-    return keyHash &* 0x9E37_79B9_7F4A_7C15
-      ^ ByteHash.of(value.baseAddress!, value.count)
+    fingerprint(key: key, valueHash: value.map { ByteHash.of($0.baseAddress!, $0.count) })
+  }
+
+  /// ``fingerprint(key:value:)`` of a value whose bytes' ``ByteHash`` is `valueHash`.
+  static func fingerprint(key: UnsafeRawBufferPointer, valueHash: UInt64?) -> UInt64 {
+    guard let valueHash else { return 0 }
+    return ByteHash.of(key.baseAddress!, key.count) &* 0x9E37_79B9_7F4A_7C15 ^ valueHash
   }
 
   /// Whether no key is held twice.

@@ -21,6 +21,7 @@ extension SystemMemory {
   static func allocate(byteCount count: Int) -> UnsafeMutableRawPointer? {
     if let refused = refusedByteCount, count >= refused { return nil }
     guard count >= hugePageThreshold else { return malloc(count) }
+    largeBlocks?.note(count)
     #if canImport(Glibc)
       let block = mmap(nil, count, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
       guard let block, block != MAP_FAILED else { return nil }

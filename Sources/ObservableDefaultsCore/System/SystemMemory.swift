@@ -68,6 +68,22 @@ enum SystemMemory {
   /// out (nil, always, outside such a test).
   @TaskLocal static var refusedByteCount: Int?
 
+  /// For tests that count the full-size copies of a large value: the blocks of
+  /// ``hugePageThreshold`` bytes or more that ``allocate(byteCount:)`` gives in the current task
+  /// are noted here (nil, always, outside such a test).
+  @TaskLocal static var largeBlocks: LargeBlockLog?
+
+  /// The sizes of the large blocks given in a task (``largeBlocks``), in order.
+  final class LargeBlockLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var noted: [Int] = []
+
+    /// The sizes noted so far.
+    var sizes: [Int] { lock.withLock { noted } }
+
+    func note(_ size: Int) { lock.withLock { noted.append(size) } }
+  }
+
   /// Asks the kernel to back the 2 MiB-aligned pages inside a mapping of at least
   /// ``hugePageThreshold`` bytes that nothing has written yet with transparent huge pages
   /// (`madvise(MADV_HUGEPAGE)`; the kernel's default here, `madvise`, gives them only when asked).
@@ -95,7 +111,7 @@ enum SystemMemory {
 struct OutputBlock: ~Copyable {
   private let block: UnsafeMutableRawPointer
   private let capacity: Int
-  private var count = 0
+  private(set) var count = 0
 
   /// A block of `capacity` bytes, or nil when memory runs out.
   init?(capacity: Int) {
@@ -115,6 +131,14 @@ struct OutputBlock: ~Copyable {
   /// Writes the bytes of `data`.
   mutating func append(_ data: Data.SubSequence) {
     data.withUnsafeBytes { append($0) }
+  }
+
+  /// Lets `write` write `count` bytes at the end of those written before (there must be room
+  /// for them).
+  mutating func write(count: Int, _ write: (UnsafeMutableRawPointer) -> Void) {
+    precondition(self.count + count <= capacity, "more bytes than the block was made for")
+    write(block + self.count)
+    self.count += count
   }
 
   /// Writes one byte.

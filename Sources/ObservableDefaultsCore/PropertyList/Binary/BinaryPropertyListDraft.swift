@@ -50,19 +50,14 @@ package struct BinaryPropertyListDraft {
     let root = table.objects[0]
     let fingerprints = table.scalarBytes.withUnsafeBytes { scalars in
       (0..<root.count).map { position in
-        let value = table.objects[table.references[root.start + root.count + position]]
+        let value = table.references[root.start + root.count + position]
+        let key = table.objects[table.references[root.start + position]]
         return PropertyListEntries.fingerprint(
-          key: bytes(of: table.objects[table.references[root.start + position]], in: scalars),
-          value: value.kind == .scalar ? bytes(of: value, in: scalars) : nil)
+          key: UnsafeRawBufferPointer(rebasing: scalars[key.start..<key.start + key.count]),
+          valueHash: table.objects[value].kind == .scalar ? table.hash(ofScalar: value) : nil)
       }
     }
     return PropertyListEntries(keys: keys, fingerprints: fingerprints)
-  }
-
-  private func bytes(
-    of object: BinaryPropertyListObjectTable.Object, in scalars: UnsafeRawBufferPointer
-  ) -> UnsafeRawBufferPointer {
-    UnsafeRawBufferPointer(rebasing: scalars[object.start..<object.start + object.count])
   }
 
   /// Applies `changes` (canonical values) to the root dictionary.

@@ -66,7 +66,8 @@ struct BinaryPropertyListObjectTable {
     let start = scalarBytes.count
     encode(&scalarBytes)
     let length = scalarBytes.count - start
-    let tag = scalarBytes.withUnsafeBytes { ByteHash.of($0.baseAddress! + start, length) } >> 32
+    let hash = scalarBytes.withUnsafeBytes { ByteHash.of($0.baseAddress! + start, length) }
+    let tag = hash >> 32
     let mask = slots.count - 1
     var slot = Int(tag) & mask
     while slots[slot] != 0 {
@@ -80,10 +81,25 @@ struct BinaryPropertyListObjectTable {
     }
     let index = objects.count
     objects.append(Object(kind: .scalar, start: start, count: length))
+    if length >= Self.largeScalarBytes { largeScalarHashes[index] = hash }
     slots[slot] = tag << 32 | UInt64(index + 1)
     scalarCount += 1
     if scalarCount * 2 > slots.count { grow() }
     return index
+  }
+
+  /// Scalars of at least this many bytes keep their ``ByteHash`` (``hash(ofScalar:)``).
+  static let largeScalarBytes = 64 << 10
+  /// The ``ByteHash`` of each scalar of ``largeScalarBytes`` bytes or more, by object index.
+  private var largeScalarHashes: [Int: UInt64] = [:]
+
+  /// The ``ByteHash`` of the bytes of scalar object `index`: kept when it was added for one of
+  /// ``largeScalarBytes`` bytes or more (a draft's entries hashed a 50 MB data value again at
+  /// each flush, the one that set it and every later one), else computed.
+  func hash(ofScalar index: Int) -> UInt64 {
+    if let hash = largeScalarHashes[index] { return hash }
+    let object = objects[index]
+    return scalarBytes.withUnsafeBytes { ByteHash.of($0.baseAddress! + object.start, object.count) }
   }
 
   /// Adds a container of `count` entries (pairs, for a dictionary) whose references are set

@@ -8,7 +8,8 @@ extension BinaryPropertyListScanner {
   /// ``BinaryPropertyListDraft``) leaves every other entry of the top dictionary at its position,
   /// with the same key and value objects. Such an entry is checked and recognized by the
   /// fingerprint of its bytes, without decoding it, hashing its key into a dictionary or touching
-  /// the values in memory; only the other entries are decoded.
+  /// the values in memory; only the other entries are decoded. A data value that is most of the
+  /// file is not copied out of `data` (``value(of:sharing:)``).
   ///
   /// - Parameters:
   ///   - data: The file now.
@@ -25,12 +26,13 @@ extension BinaryPropertyListScanner {
     -> (set: [PropertyListKey: Any], removed: [PropertyListKey], entries: PropertyListEntries)?
   {
     try scanning(data) { scanner throws(PropertyListRejection) in
-      try scanner.changes(since: old, previous: previous)
+      try scanner.changes(since: old, previous: previous, file: data)
     }
   }
 
-  mutating func changes(since old: PropertyListEntries, previous: [PropertyListKey: Any])
-    throws(PropertyListRejection)
+  mutating func changes(
+    since old: PropertyListEntries, previous: [PropertyListKey: Any], file: Data
+  ) throws(PropertyListRejection)
     -> (set: [PropertyListKey: Any], removed: [PropertyListKey], entries: PropertyListEntries)?
   {
     guard old.keys.count == previous.count, let top = try topDictionary() else { return nil }
@@ -50,7 +52,7 @@ extension BinaryPropertyListScanner {
       guard !old.isUnchanged(at: position, fingerprint: fingerprint) else { continue }
       touched += 1
       guard touched <= maximumTouched else { return nil }
-      decoded[position] = (PropertyListKey(key.string(in: bytes)), value(of: item))
+      decoded[position] = (PropertyListKey(key.string(in: bytes)), value(of: item, sharing: file))
     }
     let positions = decoded.keys.sorted() + Array(top.count..<max(top.count, oldCount))
     return try old.changes(touched: positions, fingerprints: fingerprints, previous: previous) {
@@ -61,5 +63,22 @@ extension BinaryPropertyListScanner {
       }
       return entry
     }
+  }
+
+  /// The value of `item`, an object of `file` (these bytes): a data value of
+  /// ``SystemMemory/hugePageThreshold`` bytes or more that is at least half of the file is a
+  /// `Data` over the file's own bytes, which it keeps (they are a block of the file's read,
+  /// never written after it), instead of a copy. A re-read of a 50 MB value copied it out of
+  /// the file's 50 MB just read (a new block: 50 MB of page faults, then the copy); holding
+  /// the file keeps at most as many bytes again as the value's.
+  func value(of item: Item, sharing file: Data) -> Any {
+    guard case .scalar(let scalar) = item, scalar.marker >> 4 == 0x4,
+      scalar.end - scalar.start >= SystemMemory.hugePageThreshold,
+      2 * (scalar.end - scalar.start) >= bytes.count, let base = bytes.baseAddress
+    else { return value(of: item) }
+    return Data(
+      bytesNoCopy: UnsafeMutableRawPointer(mutating: base + scalar.start),
+      count: scalar.end - scalar.start,
+      deallocator: .custom { _, _ in withExtendedLifetime(file) {} })
   }
 }

@@ -44,7 +44,7 @@ extension XMLPropertyListEdit {
       switch try edit(key, change, at: places[key]) {
       case nil: return nil
       case .replaced(let edit)?, .removed(let edit)?: edits.append(edit)
-      case .added(let text, _)?: added.append(text)
+      case .added(let element, _)?: added.append(try element.text())
       case .unchanged?: continue
       }
       before[key] = .some(old[key])
@@ -53,6 +53,6 @@ extension XMLPropertyListEdit {
     edits.sort { $0.range.lowerBound < $1.range.lowerBound }
     if !added.isEmpty { edits.append(Edit(range: end..<end, bytes: added)) }
     return .spliced(
-      try spliced(text, edits), old: before, encodedKeys: before.count, copiedBytes: text.count)
+      try spliced(text, edits).0, old: before, encodedKeys: before.count, copiedBytes: text.count)
   }
 }

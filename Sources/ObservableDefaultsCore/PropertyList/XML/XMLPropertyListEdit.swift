@@ -61,10 +61,12 @@ enum XMLPropertyListEdit {
       }
       switch try edit(key, change, at: place) {
       case nil: return nil
-      case .replaced(let edit)?:
+      case .replaced(var edit)?:
+        // Fingerprinted in the new text, once written there (below).
+        edit.entry = (index!, key.string)
         edits.append(edit)
-        entries.fingerprints[index!] = fingerprint(key.string, edit.bytes[...])
-      case .added(let text, let valueStart)?:
+      case .added(let element, let valueStart)?:
+        let text = try element.text()
         addedValues.append((added.count + valueStart)..<(added.count + text.count))
         added.append(text)
         entries.keys.append(key)
@@ -86,7 +88,12 @@ enum XMLPropertyListEdit {
       XMLPropertyListLayout.Span(($0.lowerBound + addedStart)..<($0.upperBound + addedStart))
     }
     if !added.isEmpty { edits.append(Edit(range: end..<end, bytes: added)) }
-    let result = try spliced(text, edits)
+    let (result, starts) = try spliced(text, edits)
+    for (edit, start) in zip(edits, starts) {
+      guard let (index, key) = edit.entry else { continue }
+      entries.fingerprints[index] = fingerprint(
+        key, result[(result.startIndex + start)..<(result.startIndex + start + edit.count)])
+    }
     if !removed.isEmpty {
       let gone = Set(removed)
       let kept = entries.keys.indices.filter { !gone.contains($0) }
@@ -103,7 +110,7 @@ enum XMLPropertyListEdit {
     case replaced(Edit)
     /// A new entry, with the line break and indentation before it, to add after the last one;
     /// its value element starts at `valueStart`.
-    case added(Data, valueStart: Int)
+    case added(Element, valueStart: Int)
     /// The entry removed, with the white space before it.
     case removed(Edit)
     /// Nothing: a removal of a key the text does not hold.
@@ -120,13 +127,15 @@ enum XMLPropertyListEdit {
   ) throws -> ChangeEdit? {
     switch (change, place) {
     case (.set(let value), let place?):
-      guard let (text, _) = try entryText(key.string, value, whole: false) else { return nil }
-      return .replaced(Edit(range: place.value, bytes: text))
-    case (.set(let value), nil):
-      guard let (text, valueStart) = try entryText(key.string, value, whole: true) else {
+      guard let (element, _) = try entryText(key.string, value, whole: false) else {
         return nil
       }
-      return .added(text, valueStart: valueStart)
+      return .replaced(Edit(range: place.value, element: element))
+    case (.set(let value), nil):
+      guard let (element, valueStart) = try entryText(key.string, value, whole: true) else {
+        return nil
+      }
+      return .added(element, valueStart: valueStart)
     case (.remove, let place?):
       return .removed(Edit(range: place.removal, bytes: Data()))
     case (.remove, nil):
@@ -134,31 +143,111 @@ enum XMLPropertyListEdit {
     }
   }
 
-  /// One edit of the text: the bytes of `range` replaced by `bytes`.
+  /// One edit of the text: the bytes of `range` replaced by an element's text.
   struct Edit {
     let range: Range<Int>
-    let bytes: Data
+    let element: Element
+    /// The entry whose value element this is (its position and key), to fingerprint once it
+    /// is written.
+    var entry: (index: Int, key: String)?
+
+    init(range: Range<Int>, bytes: Data) {
+      self.range = range
+      element = Element(opening: bytes)
+    }
+
+    init(range: Range<Int>, element: Element) {
+      self.range = range
+      self.element = element
+    }
+
+    /// The bytes written in place of `range`.
+    var count: Int { element.count }
 
     /// How many bytes the edit adds to the text (negative when it takes some away).
-    var growth: Int { bytes.count - range.count }
+    var growth: Int { count - range.count }
   }
 
-  /// `text` with each range of `edits` (in order, not overlapping) replaced by its bytes: the
-  /// kept text and the new pieces copied once, in order, into a block of the result's size
+  /// The text of an entry, or of a value element: `opening`, then for a data value its Base64
+  /// lines, each after `indentation` (``base64LineLength`` characters, as Foundation's
+  /// `PropertyListEncoder` writes them inside `<data>`), then `closing`.
+  ///
+  /// The lines are encoded where the text is written (``Base64Text``): a 50 MB value's element
+  /// made as a block of its own was one more 67 MB block (40 ms of page faults here) and copy.
+  /// Foundation's writer takes 29 instructions per byte (5 s for a 50 MB value here).
+  struct Element {
+    let opening: Data
+    var lines: (data: Data, indentation: Data)?
+    var closing = Data()
+
+    init(opening: Data) {
+      self.opening = opening
+    }
+
+    init(opening: Data, lines: (data: Data, indentation: Data), closing: Data) {
+      self.opening = opening
+      self.lines = lines
+      self.closing = closing
+    }
+
+    /// How many bytes the text takes.
+    var count: Int {
+      opening.count + closing.count
+        + (lines.map {
+          Base64Text.byteCount(
+            encoding: $0.data.count, lineLength: base64LineLength,
+            indentation: $0.indentation.count)
+        } ?? 0)
+    }
+
+    /// Writes the text after the bytes written before.
+    func write(into output: inout OutputBlock) {
+      output.append(opening[...])
+      if let (data, indentation) = lines {
+        let count = self.count - opening.count - closing.count
+        indentation.withUnsafeBytes { indentation in
+          data.withUnsafeBytes { data in
+            output.write(count: count) {
+              Base64Text.encode(
+                data, lineLength: base64LineLength, indentation: indentation, into: $0)
+            }
+          }
+        }
+      }
+      output.append(closing[...])
+    }
+
+    /// The text, in a block of its own.
+    ///
+    /// - Throws: ``PropertyListEncodingFailure`` when memory runs out.
+    func text() throws(PropertyListEncodingFailure) -> Data {
+      guard lines != nil else { return opening }
+      var output = try output(capacity: count)
+      write(into: &output)
+      return output.data()
+    }
+  }
+
+  /// `text` with each range of `edits` (in order, not overlapping) replaced by its element's
+  /// text, and where each of those starts in the result: the kept text and the new pieces
+  /// written once, in order, into a block of the result's size
   /// (``SystemMemory/allocate(byteCount:)``: a new block of a 67 MB text cost 40 ms of page
   /// faults here).
   static func spliced(_ text: Data, _ edits: [Edit]) throws(PropertyListEncodingFailure)
-    -> Data
+    -> (Data, starts: [Int])
   {
     var output = try output(capacity: text.count + edits.reduce(0) { $0 + $1.growth })
     var kept = text.startIndex
+    var starts: [Int] = []
+    starts.reserveCapacity(edits.count)
     for edit in edits {
       output.append(text[kept..<(text.startIndex + edit.range.lowerBound)])
-      output.append(edit.bytes[...])
+      starts.append(output.count)
+      edit.element.write(into: &output)
       kept = text.startIndex + edit.range.upperBound
     }
     output.append(text[kept...])
-    return output.data()
+    return (output.data(), starts)
   }
 
   /// A block for `capacity` bytes of text.
@@ -187,7 +276,7 @@ enum XMLPropertyListEdit {
   /// (`whole`) the whole entry with the line break and indentation before it, and where the
   /// value element starts in it; nil when it is not in the plain form (a key with an entity).
   private static func entryText(_ key: String, _ value: Any, whole: Bool) throws -> (
-    text: Data, valueStart: Int
+    element: Element, valueStart: Int
   )? {
     // Data: the entry of an empty value, with its Base64 lines written here (below).
     let data = value as? Data
@@ -202,61 +291,18 @@ enum XMLPropertyListEdit {
     let valueStart = entry.value.lowerBound - start
     let text = document[
       (document.startIndex + start)..<(document.startIndex + entry.value.upperBound)]
-    guard let data, !data.isEmpty else { return (Data(text), valueStart) }
+    guard let data, !data.isEmpty else { return (Element(opening: Data(text)), valueStart) }
     // The empty value ends with its last line: the indentation and `</data>`.
     let closing = "</data>".utf8.count
     let indentation = entry.value.count - "<data>\n".utf8.count - closing
     let end = text.endIndex - closing - indentation
-    let lines = try base64Lines(
-      data, indentation: text[end..<(end + indentation)], after: text[..<end],
-      before: text[end...])
-    return (lines, valueStart)
+    let element = Element(
+      opening: Data(text[..<end]), lines: (data, Data(text[end..<(end + indentation)])),
+      closing: Data(text[end...]))
+    return (element, valueStart)
   }
 
   /// Characters of Base64 per line in Foundation's XML property lists (51 bytes).
   static let base64LineLength = 68
 
-  /// `data` in Base64 as Foundation's `PropertyListEncoder` writes it inside `<data>`: lines of
-  /// ``base64LineLength`` characters, each after `indentation` and ending with a line break;
-  /// between `prefix` and `suffix` (the entry's text before and after them).
-  ///
-  /// - Throws: ``PropertyListEncodingFailure`` when memory runs out.
-  ///
-  /// Foundation's writer takes 29 instructions per byte (5 s for a 50 MB value on this machine);
-  /// `base64EncodedData()` and a copy per line take about 2. The value is encoded in pieces of
-  /// whole lines, into one block of the result's size (``SystemMemory/allocate(byteCount:)``):
-  /// encoding it whole made a second block of its Base64 text, appending the pieces to a `Data`
-  /// copied it again as it grew, and each new block of 67 MB cost 40 ms of page faults here.
-  static func base64Lines(
-    _ data: Data, indentation: Data.SubSequence, after prefix: Data.SubSequence,
-    before suffix: Data.SubSequence
-  ) throws(PropertyListEncodingFailure) -> Data {
-    let lineCount = (data.count + base64LineBytes - 1) / base64LineBytes
-    let count =
-      prefix.count + (data.count + 2) / 3 * 4 + lineCount * (indentation.count + 1)
-      + suffix.count
-    var output = try output(capacity: count)
-    output.append(prefix)
-    // One copy per line into the block: `Data.append` per line cost 45 instructions per byte.
-    let piece = 1024 * base64LineBytes
-    indentation.withUnsafeBytes { indentation in
-      for start in stride(from: data.startIndex, to: data.endIndex, by: piece) {
-        let encoded = data[start..<min(start + piece, data.endIndex)].base64EncodedData()
-        encoded.withUnsafeBytes { input in
-          for line in stride(from: 0, to: input.count, by: base64LineLength) {
-            output.append(indentation)
-            output.append(
-              UnsafeRawBufferPointer(
-                rebasing: input[line..<min(line + base64LineLength, input.count)]))
-            output.append(UInt8(ascii: "\n"))
-          }
-        }
-      }
-    }
-    output.append(suffix)
-    return output.data()
-  }
-
-  /// The bytes of one line of ``base64LineLength`` Base64 characters.
-  private static let base64LineBytes = base64LineLength / 4 * 3
 }

@@ -63,7 +63,7 @@ struct XMLPropertyListLayout: Equatable {
       }
       // An edit that ends where this entry ends: its value replaced, or the entry removed.
       if edits[next].range.lowerBound == Int(span.start) {
-        moved.append(Span(start..<(start + edits[next].bytes.count)))
+        moved.append(Span(start..<(start + edits[next].count)))
       }
     }
     return moved

@@ -216,33 +216,28 @@ enum XMLPropertyListWriter {
     }
 
     /// `<data>`, its Base64 lines (76 characters less 8 for each tab before them, at most 8),
-    /// and `</data>` at `depth`.
+    /// and `</data>` at `depth`, encoded straight into the text (``Base64Text``).
     private mutating func base64(_ data: Data, depth: Int) {
       output.append("<data>\n")
       let tabs = min(depth, 8)
       let lineLength = 76 - 8 * tabs
-      let characters = (data.count + 2) / 3 * 4
-      if measuring {
-        let lines = (characters + lineLength - 1) / lineLength
-        output.count += characters + lines * (tabs + 1)
-      } else {
-        // Encoded in pieces of whole lines (a 50 MB value is not copied whole again).
-        let piece = 1024 * (lineLength / 4 * 3)
-        for start in stride(from: data.startIndex, to: data.endIndex, by: piece) {
-          let encoded = data[start..<min(start + piece, data.endIndex)].base64EncodedData()
-          encoded.withUnsafeBytes { encoded in
-            for line in stride(from: 0, to: encoded.count, by: lineLength) {
-              output.append(UInt8(ascii: "\t"), times: tabs)
-              output.append(
-                UnsafeRawBufferPointer(
-                  rebasing: encoded[line..<min(line + lineLength, encoded.count)]))
-              output.append(UInt8(ascii: "\n"))
-            }
-          }
+      let count = Base64Text.byteCount(
+        encoding: data.count, lineLength: lineLength, indentation: tabs)
+      if let base = output.base {
+        data.withUnsafeBytes {
+          Base64Text.encode(
+            $0, lineLength: lineLength, indentation: Self.tabs(tabs), into: base + output.count)
         }
       }
+      output.count += count
       output.append(UInt8(ascii: "\t"), times: depth)
       output.append("</data>\n")
+    }
+
+    /// `count` tabs (at most 8).
+    private static func tabs(_ count: Int) -> UnsafeRawBufferPointer {
+      let tabs: StaticString = "\t\t\t\t\t\t\t\t"
+      return UnsafeRawBufferPointer(start: tabs.utf8Start, count: count)
     }
 
     /// A real as Foundation writes it: its shortest text without a whole number's `.0`, and

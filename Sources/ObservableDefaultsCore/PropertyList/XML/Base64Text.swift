@@ -1,0 +1,205 @@
+import Foundation
+
+/// The Base64 of a `<data>` element (RFC 4648 §4, the standard alphabet with `=` padding), in
+/// one pass each way between a value's bytes and their final place: the writer encodes straight
+/// into the file's text, line by line; the reader decodes the text, white space and all, into
+/// the value's own block, checking it on the way.
+///
+/// Foundation's `base64EncodedData()` and `Data(base64Encoded:options:)` each made a block of
+/// their own that was then copied: for a 50 MB value that was a 67 MB text copied once more on
+/// each side (and the reader's copy of the text before decoding it, a third 67 MB block).
+enum Base64Text {
+  /// Bytes of the lines of `count` bytes in Base64: lines of `lineLength` characters (a multiple
+  /// of 4; the last one shorter), each after `indentation` bytes and ending with a line break.
+  static func byteCount(encoding count: Int, lineLength: Int, indentation: Int) -> Int {
+    let characters = (count + 2) / 3 * 4
+    let lines = (characters + lineLength - 1) / lineLength
+    return characters + lines * (indentation + 1)
+  }
+
+  /// Writes `data` in Base64 at `output` as lines of `lineLength` characters (a multiple of 4;
+  /// the last one shorter, its last group padded with `=`), each after `indentation` and ending
+  /// with a line break: ``byteCount(encoding:lineLength:indentation:)`` bytes.
+  static func encode(
+    _ data: UnsafeRawBufferPointer, lineLength: Int, indentation: UnsafeRawBufferPointer,
+    into output: UnsafeMutableRawPointer
+  ) {
+    let lineBytes = lineLength / 4 * 3
+    characterPairs.withUnsafeBufferPointer { pairs in
+      var out = output
+      var start = 0
+      while start < data.count {
+        if let base = indentation.baseAddress {
+          out.copyMemory(from: base, byteCount: indentation.count)
+          out += indentation.count
+        }
+        let end = min(start + lineBytes, data.count)
+        var index = start
+        // Three bytes are two 12-bit halves, each two characters from one table.
+        while index + 3 <= end {
+          let group = Int(data[index]) << 16 | Int(data[index + 1]) << 8 | Int(data[index + 2])
+          out.storeBytes(of: pairs[group >> 12], as: UInt16.self)
+          (out + 2).storeBytes(of: pairs[group & 0xFFF], as: UInt16.self)
+          out += 4
+          index += 3
+        }
+        if index < end {
+          let second = index + 1 < end ? Int(data[index + 1]) : 0
+          let group = Int(data[index]) << 16 | second << 8
+          out.storeBytes(of: pairs[group >> 12], as: UInt16.self)
+          (out + 2).storeBytes(of: pairs[group & 0xFFF], as: UInt16.self)
+          (out + 3).storeBytes(of: UInt8(ascii: "="), as: UInt8.self)
+          if index + 1 == end { (out + 2).storeBytes(of: UInt8(ascii: "="), as: UInt8.self) }
+          out += 4
+        }
+        out.storeBytes(of: UInt8(ascii: "\n"), as: UInt8.self)
+        out += 1
+        start = end
+      }
+    }
+  }
+
+  /// The bytes of Base64 `text` with white space anywhere, in a block of their own
+  /// (``SystemMemory/allocate(byteCount:)``), decoded and checked in one pass: nil unless the
+  /// text is Base64 as ``XMLScalarText/isBase64(_:)`` takes it (after the white space, groups
+  /// of four characters of the alphabet, the last one ending in at most two `=`).
+  ///
+  /// The bits of a last group that its bytes do not use are ignored, as Foundation's decoder
+  /// ignores them.
+  static func decode(_ text: UnsafeRawBufferPointer) -> Data? {
+    // Each group of four characters is three bytes at most; a last partial group, two.
+    let bound = max(text.count / 4 * 3 + 2, 1)
+    guard let block = SystemMemory.allocate(byteCount: bound) else {
+      // As `Data(base64Encoded:)` did: a value that finds no memory stops the program there.
+      return decode(text, bound: bound, block: nil)
+    }
+    return decode(text, bound: bound, block: block)
+  }
+
+  /// ``decode(_:)`` into `block` (of `bound` bytes, from ``SystemMemory/allocate(byteCount:)``),
+  /// or into a `Data` of `bound` bytes when there is none.
+  private static func decode(
+    _ text: UnsafeRawBufferPointer, bound: Int, block: UnsafeMutableRawPointer?
+  )
+    -> Data?
+  {
+    guard let block else {
+      var data = Data(count: bound)
+      let count = data.withUnsafeMutableBytes { decode(text, into: $0.baseAddress!) }
+      guard let count else { return nil }
+      data.count = count
+      return data
+    }
+    guard let count = decode(text, into: block) else {
+      SystemMemory.deallocate(block, byteCount: bound)
+      return nil
+    }
+    let byteCount = max(count, 1)
+    guard let kept = SystemMemory.resize(block, from: bound, to: byteCount) else {
+      return SystemMemory.data(taking: block, count: count, byteCount: bound)
+    }
+    return SystemMemory.data(taking: kept, count: count, byteCount: byteCount)
+  }
+
+  /// Decodes `text` at `output`; the number of bytes, or nil when it is not Base64.
+  private static func decode(_ text: UnsafeRawBufferPointer, into output: UnsafeMutableRawPointer)
+    -> Int?
+  {
+    sextets.withUnsafeBufferPointer { sextets -> Int? in
+      let count = text.count
+      var input = 0
+      var out = output
+      var pending: UInt32 = 0
+      var letters = 0
+      while input < count {
+        // Whole groups, while no white space or `=` comes: the bulk of every line.
+        if letters == 0 {
+          while input + 4 <= count {
+            let first = sextets[Int(text[input])]
+            let second = sextets[Int(text[input + 1])]
+            let third = sextets[Int(text[input + 2])]
+            let fourth = sextets[Int(text[input + 3])]
+            guard (first | second | third | fourth) & Sextet.notLetter == 0 else { break }
+            out.storeBytes(of: first << 2 | second >> 4, as: UInt8.self)
+            (out + 1).storeBytes(of: second << 4 | third >> 2, as: UInt8.self)
+            (out + 2).storeBytes(of: third << 6 | fourth, as: UInt8.self)
+            out += 3
+            input += 4
+          }
+          guard input < count else { break }
+        }
+        // One character at a time: white space, a group split by it, the padding.
+        let sextet = sextets[Int(text[input])]
+        input += 1
+        if sextet == Sextet.space { continue }
+        guard sextet & Sextet.notLetter == 0 else {
+          guard sextet == Sextet.padding else { return nil }
+          input -= 1
+          break
+        }
+        pending = pending << 6 | UInt32(sextet)
+        letters += 1
+        if letters == 4 {
+          out.storeBytes(of: UInt8(truncatingIfNeeded: pending >> 16), as: UInt8.self)
+          (out + 1).storeBytes(of: UInt8(truncatingIfNeeded: pending >> 8), as: UInt8.self)
+          (out + 2).storeBytes(of: UInt8(truncatingIfNeeded: pending), as: UInt8.self)
+          out += 3
+          pending = 0
+          letters = 0
+        }
+      }
+      // After the letters: only `=` (two at most) and white space; the last group complete.
+      var padding = 0
+      while input < count {
+        let sextet = sextets[Int(text[input])]
+        input += 1
+        if sextet == Sextet.space { continue }
+        guard sextet == Sextet.padding, padding < 2 else { return nil }
+        padding += 1
+      }
+      switch (letters, padding) {
+      case (0, 0): break
+      case (2, 2):
+        out.storeBytes(of: UInt8(truncatingIfNeeded: pending >> 4), as: UInt8.self)
+        out += 1
+      case (3, 1):
+        out.storeBytes(of: UInt8(truncatingIfNeeded: pending >> 10), as: UInt8.self)
+        (out + 1).storeBytes(of: UInt8(truncatingIfNeeded: pending >> 2), as: UInt8.self)
+        out += 2
+      default: return nil
+      }
+      return output.distance(to: out)
+    }
+  }
+
+  /// The alphabet (RFC 4648 §4).
+  private static let alphabet = Array(
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+
+  /// For each 12 bits, their two characters in the order they are written.
+  private static let characterPairs: [UInt16] = (0..<4096).map {
+    (UInt16(alphabet[$0 >> 6]) | UInt16(alphabet[$0 & 63]) << 8).littleEndian
+  }
+
+  /// The classes of a byte that is not a letter of the alphabet (``sextets``).
+  private enum Sextet {
+    /// The bits set for anything but a letter.
+    static let notLetter: UInt8 = 0xC0
+    /// White space (XML's: space, tab, carriage return, line feed).
+    static let space: UInt8 = 0x40
+    /// `=`.
+    static let padding: UInt8 = 0x80
+    /// Any other byte.
+    static let other: UInt8 = 0xC0
+  }
+
+  /// For each byte, its six bits when it is a letter of the alphabet, else its ``Sextet`` class.
+  private static let sextets: [UInt8] = (0...255).map { byte -> UInt8 in
+    if let index = alphabet.firstIndex(of: UInt8(byte)) { return UInt8(index) }
+    switch UInt8(byte) {
+    case 0x20, 0x09, 0x0D, 0x0A: return Sextet.space
+    case UInt8(ascii: "="): return Sextet.padding
+    default: return Sextet.other
+    }
+  }
+}

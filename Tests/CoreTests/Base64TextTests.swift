@@ -1,0 +1,81 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import ObservableDefaultsCore
+
+/// ``Base64Text`` against Foundation: the lines written are Foundation's Base64 cut into lines,
+/// and the bytes read are Foundation's decoding of every text ``XMLScalarText/isBase64(_:)``
+/// takes, and nothing for the texts it refuses.
+@Suite struct Base64TextTests {
+  @Test(arguments: [0, 1, 2, 3, 50, 51, 52, 53, 102, 1000, 65_537])
+  func encodesFoundationsBase64InLines(count: Int) {
+    var generator = SeededGenerator(seed: UInt64(count))
+    let data = Data((0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) })
+    for (lineLength, indentation) in [(76, ""), (68, "\t"), (12, "\t\t\t\t\t\t\t\t")] {
+      let expected = Self.lines(
+        of: data.base64EncodedString(), lineLength: lineLength, indentation: indentation)
+      let count = Base64Text.byteCount(
+        encoding: data.count, lineLength: lineLength, indentation: indentation.utf8.count)
+      var written = [UInt8](repeating: 0, count: count)
+      var indentation = indentation
+      indentation.withUTF8 { indentation in
+        data.withUnsafeBytes { data in
+          written.withUnsafeMutableBytes {
+            Base64Text.encode(
+              data, lineLength: lineLength, indentation: UnsafeRawBufferPointer(indentation),
+              into: $0.baseAddress!)
+          }
+        }
+      }
+      #expect(String(decoding: written, as: UTF8.self) == expected)
+    }
+  }
+
+  @Test func decodesWhatFoundationDecodesAndRefusesWhatTheCheckRefuses() {
+    var generator = SeededGenerator(seed: 42)
+    let pieces = ["QUJD", "QQ==", "QUI=", "AB", "=", "==", "\n", "\t", " ", "\r", "&", "-", "A"]
+    for _ in 0..<20_000 {
+      let text = (0..<Int.random(in: 0...8, using: &generator)).map { _ in
+        pieces.randomElement(using: &generator)!
+      }.joined()
+      Self.expectSameAsFoundation(Data(text.utf8))
+    }
+    // Whole lines of random bytes, as writers make them.
+    for count in [0, 1, 2, 3, 51, 52, 10_000] {
+      let data = Data((0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) })
+      let text = Self.lines(of: data.base64EncodedString(), lineLength: 68, indentation: "\t")
+      let decoded = Data(text.utf8).withUnsafeBytes { Base64Text.decode($0) }
+      #expect(decoded == data)
+    }
+  }
+
+  @Test func aLargeValueIsDecodedIntoABlockOfItsOwnSize() throws {
+    let data = Data((0..<5_000_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+    let text = Self.lines(of: data.base64EncodedString(), lineLength: 68, indentation: "\t")
+    let decoded = try #require(Data(text.utf8).withUnsafeBytes { Base64Text.decode($0) })
+    #expect(decoded == data)
+  }
+
+  /// Base64 text cut into lines of `lineLength` characters, each after `indentation` and ending
+  /// with a line break.
+  private static func lines(of base64: String, lineLength: Int, indentation: String) -> String {
+    var lines = ""
+    var rest = Substring(base64)
+    while !rest.isEmpty {
+      lines += indentation + rest.prefix(lineLength) + "\n"
+      rest = rest.dropFirst(lineLength)
+    }
+    return lines
+  }
+
+  private static func expectSameAsFoundation(_ text: Data) {
+    let decoded = text.withUnsafeBytes { Base64Text.decode($0) }
+    guard text.withUnsafeBytes({ XMLScalarText.isBase64($0) }) else {
+      #expect(decoded == nil, "\(String(decoding: text, as: UTF8.self).debugDescription)")
+      return
+    }
+    let expected = Data(base64Encoded: text, options: .ignoreUnknownCharacters) ?? Data()
+    #expect(decoded == expected, "\(String(decoding: text, as: UTF8.self).debugDescription)")
+  }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import ObservableDefaultsCore
+
+/// How many full-size copies of a large value a flush and another process's re-read make
+/// (issue 42, item 5): counted as the blocks of ``SystemMemory/hugePageThreshold`` bytes or more
+/// each one asks for (``SystemMemory/largeBlocks``), the only memory a copy of such a value is
+/// made in. Counts, never times.
+@Suite struct LargeValueCopiesTests {
+  /// A value of 6,000,000 bytes, above the threshold (4 MiB), that differs with `seed`.
+  private static func value(_ seed: UInt8) -> Data {
+    Data((0..<6_000_000).map { UInt8(truncatingIfNeeded: $0 &* 31) &+ seed })
+  }
+
+  /// What a suite's writer and another process's reader do: the writer sets `blob` twice
+  /// (the second flush is the one counted, as a running writer's are), the reader re-reads
+  /// each version (the second re-read is counted).
+  private func counted(
+    format: PropertyListSerialization.PropertyListFormat, in folder: TemporaryFolder
+  ) throws -> (written: [Int], reread: [Int], file: Int, value: Data?) {
+    let url = folder.file("large-\(format.rawValue).plist")
+    try foundationWrite(["name": "small"], to: url, format: format)
+    let file = PropertyListFile(url: url)
+    var writer: PropertyListSnapshot?
+    var reader: PropertyListSnapshot?
+    _ = try file.apply(["blob": .set(Self.value(1))], known: &writer)
+    reader = try file.rereadSnapshot(comparingTo: [:], since: &reader).snapshot
+    let previous = reader?.document.values ?? [:]
+    let written = SystemMemory.LargeBlockLog()
+    try SystemMemory.$largeBlocks.withValue(written) {
+      _ = try file.apply(["blob": .set(Self.value(2))], known: &writer)
+    }
+    let reread = SystemMemory.LargeBlockLog()
+    try SystemMemory.$largeBlocks.withValue(reread) {
+      (reader, _) = try file.rereadSnapshot(comparingTo: previous, since: &reader)
+    }
+    let size = try Stat(url.path).size
+    // Both re-reads compared entries: only the value's was read again.
+    #expect(PropertyListCounters.counts(for: url).keysReread == 3)
+    return (written.sizes, reread.sizes, size, reader?.document.values["blob"] as? Data)
+  }
+
+  @Test func anXMLFlushEncodesIntoTheNewTextAndTheReReadDecodesIntoTheValuesOwnBlock() async throws
+  {
+    try await withTemporaryFolder { folder in
+      let (written, reread, file, value) = try counted(format: .xml, in: folder)
+      // The flush: the text on disk read under the lock (into a block one byte larger, which
+      // finds the end of the file without growing), and the new text, the value's Base64
+      // lines encoded straight into it. The file did not change size (a value of the same
+      // size).
+      #expect(written == [file + 1, file])
+      // The re-read: the file's bytes, and the value decoded into a block of its size at most
+      // (the Base64 text's bound, given back down to the value's size). No copy of the text.
+      // The text between `<data>` and `</data>`: a line break, the lines, a tab.
+      let text = 2 + Base64Text.byteCount(encoding: 6_000_000, lineLength: 68, indentation: 1)
+      #expect(reread == [file + 1, text / 4 * 3 + 2])
+      #expect(value == Self.value(2))
+    }
+  }
+
+  @Test func aBinaryFlushWritesOneBlockAndTheReReadKeepsTheValueInTheFilesBytes() async throws {
+    try await withTemporaryFolder { folder in
+      let (written, reread, file, value) = try counted(format: .binary, in: folder)
+      // The flush: one block for the file's bytes (the value copied into it once).
+      #expect(written.count == 1)
+      // The re-read: the file's bytes only; the value is a view of them, most of the file.
+      #expect(reread == [file + 1])
+      #expect(value == Self.value(2))
+    }
+  }
+}
