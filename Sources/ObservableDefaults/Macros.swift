@@ -95,7 +95,9 @@ public macro ObservableCloud(
 ///   - keyValueStoreKey: The key (without the class's prefix); the property name when `nil`.
 ///   - previousKeys: Keys of earlier versions, newest first; see ``DefaultsKey(userDefaultsKey:previousKeys:)``.
 @attached(accessor, names: named(get), named(set))
-@attached(peer, names: prefixed(_), prefixed(_default_value_of_), prefixed(_keyPath_of_))
+@attached(
+  peer,
+  names: prefixed(_), prefixed(_default_value_of_), prefixed(_keyPath_of_), prefixed(_codec_of_))
 public macro CloudBacked(keyValueStoreKey: String? = nil, previousKeys: [String] = []) =
   #externalMacro(module: "ObservableDefaultsMacros", type: "CloudBackedMacro")
 
@@ -110,7 +112,9 @@ public macro CloudBacked(keyValueStoreKey: String? = nil, previousKeys: [String]
 ///   - previousKeys: See ``CloudBacked(keyValueStoreKey:previousKeys:)``.
 ///   - convertingFrom: See ``DefaultsKey(userDefaultsKey:previousKeys:convertingFrom:)``.
 @attached(accessor, names: named(get), named(set))
-@attached(peer, names: prefixed(_), prefixed(_default_value_of_), prefixed(_keyPath_of_))
+@attached(
+  peer,
+  names: prefixed(_), prefixed(_default_value_of_), prefixed(_keyPath_of_), prefixed(_codec_of_))
 public macro CloudBacked<Old, New>(
   keyValueStoreKey: String? = nil, previousKeys: [String] = [], convertingFrom: (Old) -> New
 ) =
@@ -146,7 +150,9 @@ public macro CloudKey<Old, New>(
 ///   - userDefaultsKey: The storage key (without the class's prefix); the property name when `nil`.
 ///   - previousKeys: Keys of earlier versions, newest first; see ``DefaultsKey(userDefaultsKey:previousKeys:)``.
 @attached(accessor, names: named(get), named(set))
-@attached(peer, names: prefixed(_), prefixed(_default_value_of_), prefixed(_keyPath_of_))
+@attached(
+  peer,
+  names: prefixed(_), prefixed(_default_value_of_), prefixed(_keyPath_of_), prefixed(_codec_of_))
 public macro DefaultsBacked(userDefaultsKey: String? = nil, previousKeys: [String] = []) =
   #externalMacro(module: "ObservableDefaultsMacros", type: "DefaultsBackedMacro")
 
@@ -161,7 +167,9 @@ public macro DefaultsBacked(userDefaultsKey: String? = nil, previousKeys: [Strin
 ///   - previousKeys: See ``DefaultsBacked(userDefaultsKey:previousKeys:)``.
 ///   - convertingFrom: See ``DefaultsKey(userDefaultsKey:previousKeys:convertingFrom:)``.
 @attached(accessor, names: named(get), named(set))
-@attached(peer, names: prefixed(_), prefixed(_default_value_of_), prefixed(_keyPath_of_))
+@attached(
+  peer,
+  names: prefixed(_), prefixed(_default_value_of_), prefixed(_keyPath_of_), prefixed(_codec_of_))
 public macro DefaultsBacked<Old, New>(
   userDefaultsKey: String? = nil, previousKeys: [String] = [], convertingFrom: (Old) -> New
 ) =

@@ -1,5 +1,8 @@
 import Dispatch
+import Foundation
 import ObservableDefaults
+import Observation
+import Synchronization
 import TestSupport
 import Testing
 
@@ -39,5 +42,80 @@ import Testing
     #expect(settings.nickname == "nick-\(rounds - 1)")
     #expect(settings.age == rounds - 1)
     #expect(outside.string(forKey: "name") == "name-\(rounds - 1)")
+  }
+
+  /// Threads writing one property at once leave the object, the store and the file with the same
+  /// value, in every round. (The object's cache was set after the store's write, under another
+  /// lock: a writer that wrote the store first could set the cache last, and the object kept a
+  /// value the store no longer held.)
+  @Test func threadsWritingOnePropertyLeaveObjectStoreAndFileEqual() throws {
+    let suite = TemporarySuite()
+    // The object is written from several threads: what the test is about.
+    nonisolated(unsafe) let settings = Settings(userDefaults: suite.store())
+    let store = suite.store()
+    let (rounds, writers, writes) = (10, 4, 500)
+    var mismatches: [String] = []
+    for round in 0..<rounds {
+      DispatchQueue.concurrentPerform(iterations: writers) { writer in
+        for index in 0..<writes { settings.name = "\(round)-\(writer)-\(index)" }
+      }
+      try store.flush()
+      let (object, stored) = (settings.name, store.string(forKey: "name"))
+      let file = try suite.fileValues()["name"] as? String
+      if object != stored || file != stored {
+        mismatches.append(
+          "round \(round): object \(object), store \(stored ?? "nil"), file \(file ?? "nil")")
+      }
+    }
+    #expect(mismatches == [])
+  }
+
+  /// A write of another thread made while a write of the same property is between the store
+  /// and the object's cache (the store tells its observers there) comes after it: both end with
+  /// the later value. An observer of the store starts the second write at the first and waits up
+  /// to a second for it; without the object's write lock the second write ended inside the
+  /// first, whose cache update then put back the value the store no longer held.
+  @Test func aWriteDuringAnotherWriteOfThePropertyComesAfterIt() throws {
+    let suite = TemporarySuite()
+    // The object is written from a second thread: what the test is about.
+    nonisolated(unsafe) let settings = Settings(userDefaults: suite.store())
+    let store = suite.store()
+    let secondStarted = Mutex(false)
+    let secondWritten = Mutex(false)
+    let observation = store.observe { _ in
+      guard !secondStarted.withLock({ $0 }) else { return }
+      secondStarted.withLock { $0 = true }
+      Thread {
+        settings.name = "second"
+        secondWritten.withLock { $0 = true }
+      }.start()
+      pollBlocking(within: .seconds(1)) { secondWritten.withLock { $0 } }
+    }
+    settings.name = "first"
+    #expect(pollBlocking { secondWritten.withLock { $0 } })
+    observation.cancel()
+    try store.flush()
+    #expect(settings.name == "second")
+    #expect(store.string(forKey: "name") == "second")
+    #expect(try suite.fileValues()["name"] as? String == "second")
+  }
+
+  /// A write made on the writing thread while a write is told to the store's observers (an
+  /// observer that writes the property back) comes after it: the object ends with the observer's
+  /// value, as the store does.
+  @Test func aWriteByAnObserverDuringAWriteComesAfterIt() throws {
+    let suite = TemporarySuite()
+    let settings = Settings(userDefaults: suite.store())
+    let store = suite.store()
+    nonisolated(unsafe) let written = settings
+    let observation = store.observe { _ in
+      if written.name != "nested" { written.name = "nested" }
+    }
+    settings.name = "first"
+    observation.cancel()
+    try store.flush()
+    #expect(settings.name == "nested")
+    #expect(store.string(forKey: "name") == "nested")
+    #expect(try suite.fileValues()["name"] as? String == "nested")
   }
 }

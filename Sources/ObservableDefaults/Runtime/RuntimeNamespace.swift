@@ -18,6 +18,16 @@ public enum _ObservableDefaultsRuntime {
   /// ``_KeyPathConstant``.
   public typealias KeyPath<Root, Value> = _KeyPathConstant<Root, Value>
 
+  /// `codec`, the codec of the property at `keyPath`: the expansion keeps each property's codec
+  /// as a constant of its class (`_codec_of_name`), made once, where `.automatic()` in the setter
+  /// looked it up in a locked cache at every write. The key path only gives the value type, by
+  /// which `.automatic()` picks its rule.
+  public static func codec<Root, Value>(
+    of keyPath: Swift.KeyPath<Root, Value>, _ codec: DefaultsCodec<Value>
+  ) -> DefaultsCodec<Value> {
+    codec
+  }
+
   /// Any value without a better comparison counts as changed.
   @inlinable
   public static func hasChanged<Value>(_ newValue: Value, _ oldValue: Value) -> Bool { true }

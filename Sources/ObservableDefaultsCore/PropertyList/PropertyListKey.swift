@@ -44,6 +44,15 @@ public struct PropertyListKey: Hashable, Comparable, Sendable, CustomStringConve
 
   /// Whether the two keys hold the same Unicode scalars.
   public static func == (lhs: Self, rhs: Self) -> Bool {
+    // The same representation (one small string's bytes, or one storage at one count) holds the
+    // same scalars: a key looked up by the key it was stored under (a property's key, the
+    // dictionary's own key) is equal at once, without the comparisons below (a sixth of a
+    // property write's lookup in the write benchmark's profile).
+    if unsafeBitCast(lhs.string, to: (UInt64, UInt64).self)
+      == unsafeBitCast(rhs.string, to: (UInt64, UInt64).self)
+    {
+      return true
+    }
     // `String`'s `==` (canonical equivalence) is false for most different keys and fast for
     // ASCII: a scan of 10,000 short keys took 3.3 ns a key this way, 15.4 ns with the bytes
     // alone. Equivalent keys are then told apart by their bytes.

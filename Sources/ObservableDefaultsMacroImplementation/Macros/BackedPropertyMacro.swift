@@ -59,6 +59,13 @@ struct BackedProperty {
     return keyPathOwner.map { "\($0)._keyPath_of_\(name).keyPath" } ?? "\\.\(name)"
   }
 
+  /// The property's codec for the setter: the class's constant, else made at each write (found
+  /// in the runtime's cache of codecs).
+  private var setterCodec: String {
+    let name = property.name
+    return keyPathOwner.map { "\($0)._codec_of_\(name)" } ?? ".\(flavor.codecFactory)()"
+  }
+
   /// `get` and `set`, both through the object's `_$defaults` binding.
   func accessors(key: String) -> [AccessorDeclSyntax] {
     let name = property.name
@@ -73,7 +80,7 @@ struct BackedProperty {
       set {
         _$defaults.set(
           newValue, object: self, property: \(raw: registrarKeyPath), storage: \\._\(raw: name),
-          defaultValue: \\._default_value_of_\(raw: name), key: \(raw: key.quoted), codec: .\(raw: flavor.codecFactory)()
+          defaultValue: \\._default_value_of_\(raw: name), key: \(raw: key.quoted), codec: \(raw: setterCodec)
         )
       }
       """,
@@ -81,18 +88,22 @@ struct BackedProperty {
   }
 
   /// `private var _name` (the cache), `private let _default_value_of_name`, and in a class that
-  /// is not generic `private static let _keyPath_of_name` (see ``registrarKeyPath``).
+  /// is not generic `private static let _keyPath_of_name` (see ``registrarKeyPath``) and
+  /// `private static let _codec_of_name` (see ``setterCodec``).
   var peers: [DeclSyntax] {
     let name = property.name
     let annotation = property.type.map { ": \($0)" } ?? ""
     let initializer = property.initializer.map { " = \($0)" } ?? " = nil"
-    let constant = keyPathOwner.map { owner -> DeclSyntax in
-      "private static let _keyPath_of_\(raw: name) = _ObservableDefaultsRuntime.KeyPath(\\\(raw: owner).\(raw: name))"
+    let constants = keyPathOwner.map { owner -> [DeclSyntax] in
+      [
+        "private static let _keyPath_of_\(raw: name) = _ObservableDefaultsRuntime.KeyPath(\\\(raw: owner).\(raw: name))",
+        "private static let _codec_of_\(raw: name) = _ObservableDefaultsRuntime.codec(of: \\\(raw: owner).\(raw: name), .\(raw: flavor.codecFactory)())",
+      ]
     }
     return [
       "private var _\(raw: name)\(raw: annotation)\(raw: initializer)",
       "private let _default_value_of_\(raw: name)\(raw: annotation)\(raw: initializer)",
-    ] + (constant.map { [$0] } ?? [])
+    ] + (constants ?? [])
   }
 }
 
