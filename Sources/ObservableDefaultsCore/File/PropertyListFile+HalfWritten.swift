@@ -9,7 +9,11 @@ extension PropertyListFile {
   /// the file before creating it again leaves no file; a reader that takes that moment for the
   /// file's contents would tell observers every key was removed, or refuse writes as if the file
   /// were corrupt.
-  static let halfWrittenPauses: [UInt32] = [20_000, 100_000, 400_000]
+  ///
+  /// A task-local value, so that a tool that hands the write path thousands of malformed files
+  /// on purpose (the fuzzer's read mode) can take them at once: with the pauses, each refused
+  /// file cost a writer half a second.
+  @TaskLocal package static var halfWrittenPauses: [UInt32] = [20_000, 100_000, 400_000]
 
   /// `read`'s result, read again after each of ``halfWrittenPauses`` while `read` throws a
   /// `.malformed` ``PropertyListError`` or `isSuspect` holds for its result; the last attempt's
