@@ -34,6 +34,9 @@ struct ResultRow {
   /// The statistic shown as the row's value; the median unless a measure reports a percentile.
   var value: Double?
   var baseline: (name: String, samples: Samples)?
+  /// The least the row's work can cost on this machine, measured in the same run (e.g. the
+  /// file's write + `fsync` + rename): shown in a column of its own, with the row's ratio to it.
+  var floor: (name: String, samples: Samples)?
   var target: Target?
   /// Said in the baseline column when there is no baseline (e.g. why it failed).
   var note: String?
@@ -62,18 +65,22 @@ final class ResultTable {
   /// The table, one line per row, then the sections.
   func markdown() -> String {
     var lines = [
-      "| Measure | Value | Spread (min–max) | Baseline (same run) | Ratio | Target | Met |",
-      "|---|---:|---:|---|---:|---|:---:|",
+      "| Measure | Value | Spread (min–max) | Baseline (same run) | Ratio | Floor (same run) "
+        + "| × floor | Target | Met |",
+      "|---|---:|---:|---|---:|---|---:|---|:---:|",
     ]
     for row in rows {
       let spread = "\(row.unit.format(row.samples.min))–\(row.unit.format(row.samples.max))"
       let baseline =
         row.baseline.map { "\($0.name): \(row.unit.format($0.samples.median))" } ?? row.note ?? "—"
       let ratio = row.baseline.map { String(format: "%.2f×", row.shown / $0.samples.median) } ?? "—"
+      let floor = row.floor.map { "\($0.name): \(row.unit.format($0.samples.median))" } ?? "—"
+      let overFloor =
+        row.floor.map { String(format: "%.2f×", row.shown / $0.samples.median) } ?? "—"
       let met = row.target.map { $0.isMet ? "yes" : "**no**" } ?? "—"
       lines.append(
         "| \(row.measure) | \(row.unit.format(row.shown)) | \(spread) | \(baseline) | \(ratio) "
-          + "| \(row.target?.text ?? "—") | \(met) |")
+          + "| \(floor) | \(overFloor) | \(row.target?.text ?? "—") | \(met) |")
     }
     let table = rows.isEmpty && !sections.isEmpty ? [] : [lines.joined(separator: "\n")]
     return (table + sections).joined(separator: "\n\n")

@@ -50,7 +50,8 @@ struct WatchChangeMeasure {
   ) {
     table.add(
       ResultRow(
-        measure: measure, samples: samples, unit: .milliseconds, baseline: ("the floor", floor),
+        measure: measure, samples: samples, unit: .milliseconds,
+        floor: ("read + write + fsync + rename → inotify read", floor),
         target: Target(text: "≤ 5× the floor", isMet: samples.median <= 5 * floor.median)))
   }
 
