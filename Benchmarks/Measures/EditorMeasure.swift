@@ -229,10 +229,13 @@ struct EditorMeasure {
       self.init(worker: "editor", suite, workspace: workspace)
     }
 
-    /// The editor of the worker mode `worker` (which takes `argument` and a report file).
-    init(worker: String, _ argument: String, workspace: Workspace) {
+    /// The editor of the worker mode `worker` (which takes `argument` and a report file), its
+    /// preferences and published schemas in `configHome` (by default the workspace's folder);
+    /// its report in the workspace.
+    init(worker: String, _ argument: String, workspace: Workspace, configHome: URL? = nil) {
       reportFile = workspace.newFile("editor-report", extension: "txt")
-      process = Worker.process([worker, argument, reportFile.path], configHome: workspace.folder)
+      process = Worker.process(
+        [worker, argument, reportFile.path], configHome: configHome ?? workspace.folder)
       var environment = process.environment ?? [:]
       environment["TERM"] = "xterm-256color"
       environment["LINES"] = nil

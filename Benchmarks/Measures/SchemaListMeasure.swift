@@ -6,11 +6,18 @@ import SettingsEditor
 /// The editor's first paint with 200 published schemas of 50 keys each (20 programs of 10
 /// classes, each on a suite of its own holding half its keys), against the same 200 suites
 /// listed as raw keys without schemas, in the same run.
+///
+/// The editor lists every suite of its preferences folder: the measure's suites and schemas
+/// are in a folder of their own, so the suites earlier measures left in the workspace (some of
+/// a million keys) are not listed and the row does not depend on which measures ran before.
 struct SchemaListMeasure {
   let workspace: Workspace
   let runs: Int
   static let schemas = 200
   static let keys = 50
+
+  /// The editor's preferences folder (`XDG_CONFIG_HOME`), its published schemas in `data`.
+  private var folder: URL { workspace.folder.appendingPathComponent("schema-list") }
 
   func run(into table: ResultTable) {
     writeSuitesAndSchemas()
@@ -33,17 +40,23 @@ struct SchemaListMeasure {
   /// The time from the worker's start of opening to its first paint, in seconds.
   private func firstPaint(withSchemas: Bool) -> Double {
     let session = EditorMeasure.EditorSession(
-      worker: "editor-all", withSchemas ? "schemas" : "suites", workspace: workspace)
+      worker: "editor-all", withSchemas ? "schemas" : "suites", workspace: workspace,
+      configHome: folder)
     guard let painted = session.firstPaint(timeout: 30) else { abort("schemas: no first paint") }
     let report = session.quit()
     return Double(Int64(bitPattern: painted &- report.openStart)) / 1e9
   }
 
   /// Writes the suites `bench-schema-NNN` (keys `key-00`… of which the even ones are stored)
-  /// and their schemas in the workspace's data folder, as programs publish them.
+  /// and their schemas in the measure's ``folder``, as programs publish them.
   private func writeSuitesAndSchemas() {
-    let folder = SettingsSchemaDirectory(
-      url: workspace.folder.appendingPathComponent("data/ObservableDefaults/schemas"))
+    let schemas = SettingsSchemaDirectory(
+      url: folder.appendingPathComponent("data/ObservableDefaults/schemas"))
+    do {
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    } catch {
+      abort("cannot create \(folder.path): \(error)")
+    }
     for index in 0..<Self.schemas {
       let suite = String(format: "bench-schema-%03d", index)
       let keys = (0..<Self.keys).map { number in
@@ -63,17 +76,17 @@ struct SchemaListMeasure {
           ($0.element.key, $0.offset + 1)
         })
       do {
-        try folder.write(schema)
+        try schemas.write(schema)
         try PropertyListSerialization.data(fromPropertyList: values, format: .binary, options: 0)
-          .write(to: workspace.folder.appendingPathComponent(suite + ".plist"))
+          .write(to: folder.appendingPathComponent(suite + ".plist"))
       } catch {
         abort("cannot write the schema or suite \(suite): \(error)")
       }
     }
   }
 
-  /// Worker mode `editor-all <schemas | suites> <report-file>`: the editor on every suite of the
-  /// workspace, with the published schemas or without them, until `q`; then its
+  /// Worker mode `editor-all <schemas | suites> <report-file>`: the editor on every suite of its
+  /// preferences folder, with the published schemas or without them, until `q`; then its
   /// ``EditorMeasure/EditorReport``.
   @MainActor
   static func runWorker(mode: String, report: String) {

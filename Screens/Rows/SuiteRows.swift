@@ -13,6 +13,11 @@ import Synchronization
 /// of its keys before and after (``DefaultsChange/values(of:)``), which is what the change log
 /// and the rows it redraws need; a suite of a million keys held a second dictionary of every
 /// value for that, about 100 MB.
+///
+/// The suite's file is read when its rows are first needed (``rowCount``, a row, a search, its
+/// problem), not when the rows are made: an editor listing every suite of the preferences folder
+/// paints its first screen after reading the suite it shows, not every one (a suite of a million
+/// keys took seconds). Until then the rows follow no change and say nothing about the suite.
 @MainActor
 final class SuiteRows: ExpandableRowSource, LiveRowSource, ReloadableRowSource,
   KeyEditingRowSource, ChangeReportingSource, Observable
@@ -21,12 +26,20 @@ final class SuiteRows: ExpandableRowSource, LiveRowSource, ReloadableRowSource,
   let location: String
   let kind: RowSourceKind
   private let registrar = ObservationRegistrar()
-  /// The suite the values come from.
-  private let defaults: PropertyListDefaults
+  /// The suite's file and the mandatory values' folders, opened by ``read()``.
+  private let fileURL: URL
+  private let systemFolders: [URL]
+  /// The suite the values come from, once read (``defaults`` reads it).
+  private var suite: PropertyListDefaults?
   private var observation: ObservationToken?
+  /// The observation of whether the file reads, when the suite was read after watching began.
+  private var readability: ObservationToken?
+  /// Where outside changes go once the suite is read (set by ``startWatching(post:)``).
+  private var watchingPost: MainJobPoster?
   /// The changes the suite reported and the rows do not show yet, in order.
   private let received = ReceivedChanges()
-  private var tree: PropertyListTreeRows
+  /// The keys shown, laid out by ``read()``: none before.
+  private var tree = PropertyListTreeRows(lines: PropertyListTreeLines(root: [:], expanded: []))
   var reportChange: ((SeenChange) -> Void)?
 
   /// The suite the values come from.
@@ -43,27 +56,50 @@ final class SuiteRows: ExpandableRowSource, LiveRowSource, ReloadableRowSource,
     describedKeys: Set<String> = [], systemFolders: [URL] = PreferencesDirectory.systemFolders
   ) {
     let url = folder.appendingPathComponent(name + ".plist", isDirectory: false)
-    let defaults = PropertyListDefaults(fileURL: url, suite: name, systemFolders: systemFolders)
-    self.defaults = defaults
+    fileURL = url
+    self.systemFolders = systemFolders
     self.title = title ?? name
     suiteName = name
     self.describedKeys = describedKeys
     location = url.path
     kind = .suite
+  }
+
+  /// The suite, its file read now if it was not yet.
+  private var defaults: PropertyListDefaults { suite ?? read() }
+
+  /// Opens the suite (which reads its file), lays out its keys, and follows its changes if
+  /// ``startWatching(post:)`` came first.
+  private func read() -> PropertyListDefaults {
+    let defaults = PropertyListDefaults(
+      fileURL: fileURL, suite: suiteName, systemFolders: systemFolders)
+    suite = defaults
     // The stored values only: not the registered defaults nor the command line's. The suite's
     // dictionary is shared while the keys are laid out, not copied.
     let values = defaults.exactPersistentValues
     var keys = values.keys.filter { !describedKeys.contains($0.string) }
     keys.sort()
+    // Nothing observed the rows before: the first access reads them.
     tree = PropertyListTreeRows(
       lines: PropertyListTreeLines(sortedKeys: keys, expanded: [], value: { values[$0] }))
+    if let watchingPost {
+      observe(defaults, post: watchingPost)
+      // The editor wakes when the file stops reading or reads again (``RowSource/suiteFile``
+      // is nil until now, so the editor did not ask for this).
+      readability = defaults.observeReadability { watchingPost {} }
+    }
+    return defaults
   }
 
   /// Whether the suite holds a key that `describedKeys` does not list (the "other keys" of a
   /// suite its schemas describe).
-  var isEmpty: Bool { tree.lines.isEmpty }
+  var isEmpty: Bool {
+    _ = defaults
+    return tree.lines.isEmpty
+  }
 
   var rowCount: Int {
+    _ = defaults
     registrar.access(self, keyPath: \.tree)
     return tree.lines.count
   }
@@ -73,7 +109,10 @@ final class SuiteRows: ExpandableRowSource, LiveRowSource, ReloadableRowSource,
 
   /// How many top-level keys were put in place in the lines since the first layout
   /// (``PropertyListTreeLines/keysPlaced``).
-  var keysPlaced: Int { tree.lines.keysPlaced }
+  var keysPlaced: Int {
+    _ = defaults
+    return tree.lines.keysPlaced
+  }
 
   /// How many values (a key's before and after) were taken from the suite's change reports:
   /// those of the keys each change names.
@@ -85,6 +124,7 @@ final class SuiteRows: ExpandableRowSource, LiveRowSource, ReloadableRowSource,
 
   func row(at index: Int) -> PropertyRow {
     rowsBuilt += 1
+    let defaults = defaults
     let path = tree.lines[index].path
     registrar.access(self, keyPath: \.[observing: path])
     let row = tree.row(at: index, in: storedValue)
@@ -93,7 +133,8 @@ final class SuiteRows: ExpandableRowSource, LiveRowSource, ReloadableRowSource,
   }
 
   func rowMatches(_ pattern: SearchPattern, at index: Int) -> Bool {
-    tree.matches(pattern, at: index, in: storedValue)
+    _ = defaults
+    return tree.matches(pattern, at: index, in: storedValue)
   }
 
   var problem: String? {
@@ -101,11 +142,13 @@ final class SuiteRows: ExpandableRowSource, LiveRowSource, ReloadableRowSource,
     defaults.unreadableReason ?? defaults.lastError?.description
   }
 
-  var suiteFile: PropertyListDefaults? { defaults }
+  /// The suite once read, nil before: a suite not read yet says nothing about its file.
+  var suiteFile: PropertyListDefaults? { suite }
 
   var hasReadValues: Bool { defaults.hasReadValues }
 
   func toggleExpansion(at index: Int) -> Bool {
+    _ = defaults
     guard tree.toggle(at: index, in: storedValue) else { return false }
     if let lines = tree.laidOut(value: storedValue) {
       registrar.withMutation(of: self, keyPath: \.tree) { tree.lines = lines }
@@ -116,6 +159,7 @@ final class SuiteRows: ExpandableRowSource, LiveRowSource, ReloadableRowSource,
   /// Stores the scalar `value` at row `index`; a nested one writes its top-level key's value
   /// with the edited copy.
   func setValue(_ value: Any, at index: Int) throws {
+    _ = defaults
     let (key, newValue) = try PropertyListTreeRows.editing(
       value, at: tree.lines[index].path, in: storedValue)
     try store([key: newValue])
@@ -127,7 +171,10 @@ final class SuiteRows: ExpandableRowSource, LiveRowSource, ReloadableRowSource,
     return defaults.persistentValue(forKey: key.string)
   }
 
-  func path(at index: Int) -> PropertyListPath { tree.lines[index].path }
+  func path(at index: Int) -> PropertyListPath {
+    _ = defaults
+    return tree.lines[index].path
+  }
 
   /// Writes each key to the suite (one write a key) and redraws them; the changes the suite
   /// reported before are shown first.
@@ -142,8 +189,15 @@ final class SuiteRows: ExpandableRowSource, LiveRowSource, ReloadableRowSource,
     }
   }
 
+  /// Follows the suite's outside changes from now on, or from when it is read if it is not yet.
   func startWatching(post: @escaping MainJobPoster) {
-    guard observation == nil else { return }
+    guard watchingPost == nil else { return }
+    watchingPost = post
+    if let suite { observe(suite, post: post) }
+  }
+
+  /// Shows the changes `defaults` reports, through `post`.
+  private func observe(_ defaults: PropertyListDefaults, post: @escaping MainJobPoster) {
     observation = defaults.observe { [received, weak self] change in
       received.append(change)
       post { self?.showReceived() }
@@ -154,6 +208,8 @@ final class SuiteRows: ExpandableRowSource, LiveRowSource, ReloadableRowSource,
   ///
   /// - Throws: The suite's ``PropertyListError`` when the file cannot be written or read.
   func reload() throws {
+    // Read first: a suite read now starts its watching before the check below.
+    let defaults = defaults
     // Not watching yet: the re-read's change is taken for this reload.
     let listening =
       observation == nil ? defaults.observe { [received] in received.append($0) } : nil

@@ -197,7 +197,6 @@ final class EditorScreen {
     canvas.clearAll()
     if keysChanged, let focusedIdentity { session.refocus(onRow: focusedIdentity) }
     let source = session.currentSource
-    shownUnreadable = source?.unreadableReason
     let generation = generation
     let invalidation = invalidation
     let rowCount = trackAfterChange {
@@ -205,6 +204,8 @@ final class EditorScreen {
     } onChange: {
       invalidation.invalidateLayout(generation: generation)
     }
+    // After the rows were counted: a suite is read when its rows are first needed.
+    shownUnreadable = source?.unreadableReason
     listed = session.listedRows().limited(to: rowCount)
     session.keepFocus(amongListed: listed)
     let rows = rowsToFit(rowCount: rowCount)

@@ -18,12 +18,13 @@ import Testing
     let file = TestPreferences.file(ofSuite: suite)
     let domain = SuiteRows(suite: suite, folder: TestPreferences.folder)
     domain.startWatching { job in Task { @MainActor in job() } }
+    // The first paint reads the suite: its file is known from then on.
+    let (canvas, session, screen) = TestScreen.show(domain, rows: 10, columns: 100)
     let wakes = Mutex(0)
     let readability = try #require(domain.suiteFile).observeReadability {
       wakes.withLock { $0 += 1 }
     }
     defer { readability.cancel() }
-    let (canvas, session, screen) = TestScreen.show(domain, rows: 10, columns: 100)
     #expect(canvas.line(0).hasSuffix("[suite, LIVE]"))
     // Issue 42: the idle editor does not wake to look at the file; its suite wakes it.
     #expect(screen.nextDeadline == nil, "no timeout while nothing is scheduled")
