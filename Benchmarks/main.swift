@@ -18,6 +18,7 @@
 //   benchmarks open <suite> <report-file>           see EditorMeasure.runOpenWorker
 //   benchmarks editor-all <schemas|suites> <report-file>   see SchemaListMeasure.runWorker
 //   benchmarks dconf-worker <keys> <changes> <report-file>   see DconfBaseline.runWorker
+//   benchmarks alone <memory|flat-memory> <report-file>      see ProcessOfItsOwn.runWorker
 // and one for profiles (not started by a measure):
 //   benchmarks burst-writer <file> <writes>         see WriteBurstMeasure.runWriter
 //   benchmarks cloud-writer <folder> <writes>       see CloudWriteMeasure.runWriter
@@ -54,6 +55,8 @@ case "dconf-worker" where arguments.count == 4:
     abort("dconf-worker: bad counts")
   }
   DconfBaseline.runWorker(keys: keys, changes: changes, report: arguments[3])
+case "alone" where arguments.count == 3:
+  ProcessOfItsOwn.runWorker(arguments[1], report: arguments[2])
 default:
   let options = BenchmarkOptions(arguments)
   // Foundation's baselines write under HOME / XDG_CONFIG_HOME: the run gets its own.

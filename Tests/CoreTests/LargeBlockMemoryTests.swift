@@ -42,4 +42,28 @@ import Testing
     #expect(result.status == 0, "\(result.error)")
     #expect(result.output == "0\n")
   }
+
+  /// Each flush that writes a large file trims the heap once (the value it replaced and its
+  /// encoding's buffers are free in the middle of glibc's heaps by then); a small file never does.
+  @Test func aFlushOfALargeFileTrimsTheHeapOnce() async throws {
+    try await withTemporaryFolder { folder in
+      let large = folder.file("large.plist")
+      let defaults = PropertyListDefaults(fileURL: large)
+      let filler = String(repeating: "x", count: FreedMemory.largeFile)
+      for round in 0..<3 {
+        defaults.set("\(round)" + filler, forKey: "value")
+        try defaults.flush()
+      }
+      #expect(PropertyListCounters.counts(for: large).heapTrims == 3)
+      #expect(PropertyListCounters.counts(for: large).writes == 3)
+
+      let small = folder.file("small.plist")
+      let smallDefaults = PropertyListDefaults(fileURL: small)
+      for round in 0..<3 {
+        smallDefaults.set("\(round)", forKey: "value")
+        try smallDefaults.flush()
+      }
+      #expect(PropertyListCounters.counts(for: small).heapTrims == 0)
+    }
+  }
 }

@@ -42,6 +42,9 @@ struct FileIdentity: Equatable, Sendable {
   /// Whether the file had no bytes.
   var isEmpty: Bool { size == 0 }
 
+  /// The file's size, in bytes.
+  var byteCount: Int { Int(size) }
+
   /// The wall clock now.
   static func now() -> timespec {
     SystemClock.now()

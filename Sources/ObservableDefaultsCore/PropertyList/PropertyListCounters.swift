@@ -26,6 +26,9 @@ enum PropertyListCounters {
     /// Top-level values a one-shot write (``PropertyListFile/write(_:)``) decoded from the file:
     /// the changed keys' values before; every other key is only checked.
     var valuesDecoded = 0
+    /// Times the C library's heap was trimmed after a large re-read or flush of the file
+    /// (``FreedMemory``).
+    var heapTrims = 0
   }
 
   private static let lock = NSLock()

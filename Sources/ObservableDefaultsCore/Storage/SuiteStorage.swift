@@ -255,6 +255,10 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
           } else {
             merge([:], changedKeys: [], writer: .unknown)
           }
+          // The values replaced and the encoding's buffers are freed by now.
+          if let written = disk?.version?.identity.byteCount {
+            FreedMemory.release(afterWritingFileOf: written, path: file.url.path)
+          }
           break
         } catch let error as PropertyListError {
           guard case .invalidValue(let key) = error.kind, changes[key] != nil else { throw error }
@@ -307,7 +311,9 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
   @discardableResult
   private func reload() -> PropertyListError? {
     let (failure, rereadKeys) = rereadAndMerge()
-    if let rereadKeys { FreedMemory.release(afterReplacingDocumentOf: rereadKeys) }
+    if let rereadKeys {
+      FreedMemory.release(afterReplacingDocumentOf: rereadKeys, path: file.url.path)
+    }
     return failure
   }
 
