@@ -18,14 +18,22 @@ package enum FileContents {
   ///   else `.unwritable` naming the keys, with the size and the limit in bytes.
   static func checkReadable(size: Int, of url: URL, changing keys: [String]?) throws {
     guard size > maximumSize else { return }
-    let sizes =
+    throw refusal(
+      of: url, changing: keys,
       "would make the file \(size) bytes, above the \(maximumSize) bytes "
-      + "(\(maximumSize >> 20) MiB) a reader reads; nothing was written"
+        + "(\(maximumSize >> 20) MiB) a reader reads")
+  }
+
+  /// The error refusing a write to `url` that changes `keys` (when known) because it `would`
+  /// (e.g. `would make the file … bytes, above …`): `.invalidValue(key:)` when it changes one
+  /// key (`it would …`), else `.unwritable` naming the keys (`writing a, b would …`).
+  static func refusal(of url: URL, changing keys: [String]?, _ would: String) -> PropertyListError {
+    let reason = would + "; nothing was written"
     guard let keys, keys.count == 1 else {
       let named = keys.map { "writing " + $0.sorted().joined(separator: ", ") + " " } ?? ""
-      throw PropertyListError(file: url, kind: .unwritable, reason: named + sizes)
+      return PropertyListError(file: url, kind: .unwritable, reason: named + reason)
     }
-    throw PropertyListError(file: url, kind: .invalidValue(key: keys[0]), reason: "it " + sizes)
+    return PropertyListError(file: url, kind: .invalidValue(key: keys[0]), reason: "it " + reason)
   }
 
   /// The bytes of the file at `url` (symbolic links followed) and the identity of the version

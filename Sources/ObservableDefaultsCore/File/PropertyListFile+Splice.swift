@@ -49,13 +49,13 @@ extension PropertyListFile {
       let (data, _) = try FileContents.read(target), !data.isEmpty
     else { return nil }
     try checkWritable(target)
+    let values = Self.setValues(changes)
+    try PropertyListLimits.preferences.checkDepth(of: values, writingTo: url)
     let outcome = try fileErrorIfFailing { () throws -> PropertyListSpliceOutcome? in
       guard !data.starts(with: "bplist".utf8) else {
         return try BinaryPropertyListSplice.applying(changes, to: data)
       }
-      try XMLCharacters.check(
-        changes.compactMapValues { if case .set(let value) = $0 { value } else { nil } },
-        writingTo: url)
+      try XMLCharacters.check(values, writingTo: url)
       return try XMLPropertyListEdit.applyingChecked(changes, to: data)
     }
     guard let outcome else { return nil }

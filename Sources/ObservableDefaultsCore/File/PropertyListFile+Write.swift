@@ -133,22 +133,31 @@ extension PropertyListFile {
         document: taken.document, version: taken.version, state: taken.state.kept)
       return (taken.wasRead, false)
     }
+    let written = changes.map(Self.setValues) ?? taken.document.values
+    try PropertyListLimits.preferences.checkDepth(of: written, writingTo: url)
     if taken.document.format != .binary {
       taken.document.format = .xml
-      try XMLCharacters.check(
-        changes.map { $0.compactMapValues { if case .set(let value) = $0 { value } else { nil } } }
-          ?? taken.document.values, writingTo: url)
+      try XMLCharacters.check(written, writingTo: url)
     }
     let (data, state, encodedKeys) = try fileErrorIfFailing { try encode(taken, changes: changes) }
-    try FileContents.checkReadable(
-      size: data.count, of: url, changing: changes.map { $0.keys.map(\.string) })
-    let written = try AtomicFileWriter(target: target, reportingAs: url).write(data)
+    let keys = changes.map { $0.keys.map(\.string) }
+    try FileContents.checkReadable(size: data.count, of: url, changing: keys)
+    if case .binary(let draft?, _) = state {
+      try draft.checkReadable(size: data.count, of: url, changing: keys)
+    }
+    let identity = try AtomicFileWriter(target: target, reportingAs: url).write(data)
     PropertyListCounters.count(\.writes, path: target.path)
     PropertyListCounters.count(\.keysEncoded, by: encodedKeys, path: target.path)
     known = PropertyListSnapshot(
-      document: taken.document, version: written.map { FileVersion(identity: $0, data: data) },
+      document: taken.document, version: identity.map { FileVersion(identity: $0, data: data) },
       state: state)
     return (taken.wasRead, true)
+  }
+
+  /// The values `changes` sets, by key.
+  static func setValues(_ changes: [PropertyListKey: PropertyListChange]) -> [PropertyListKey: Any]
+  {
+    changes.compactMapValues { if case .set(let value) = $0 { value } else { nil } }
   }
 
   /// The exclusive lock of the file and the file it guards (the target of a symbolic link),

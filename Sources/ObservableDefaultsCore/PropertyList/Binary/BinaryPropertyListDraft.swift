@@ -26,6 +26,10 @@ package struct BinaryPropertyListDraft {
   /// replaced scalar may still be shared by another key), in the units of
   /// ``BinaryPropertyListObjectTable/footprint(of:)``.
   private var unreferencedBytes = 0
+  /// What the file expands to when read (``PropertyListExpansion``), carried through each
+  /// ``apply(_:)`` by the values it replaces and adds: a reader refuses a file past
+  /// ``PropertyListLimits`` (``checkReadable(at:changing:)``).
+  private var expansion: PropertyListExpansion
 
   /// Encodes `values` as the root dictionary of a new file.
   ///
@@ -36,6 +40,20 @@ package struct BinaryPropertyListDraft {
     // The writer adds a dictionary's keys in its iteration order, which is this one.
     keys = Array(values.keys)
     positions = Dictionary(uniqueKeysWithValues: zip(keys, keys.indices))
+    expansion = table.expansion(of: 0)
+  }
+
+  /// Refuses the file (``data()``) when a reader would: past the values or the string and data
+  /// bytes it may expand to (``PropertyListLimits/checkBinaryFile(expandingTo:objects:size:of:changing:)``).
+  ///
+  /// - Parameters:
+  ///   - size: The bytes of the file.
+  ///   - url: The file, as the error names it.
+  ///   - keys: The top-level keys the write changes, when known.
+  /// - Throws: ``PropertyListError`` naming the limit.
+  func checkReadable(size: Int, of url: URL, changing keys: [String]?) throws {
+    try PropertyListLimits.preferences.checkBinaryFile(
+      expandingTo: expansion, objects: table.objects.count, size: size, of: url, changing: keys)
   }
 
   /// The bytes of the file.
@@ -84,15 +102,20 @@ package struct BinaryPropertyListDraft {
       switch change {
       case .set(let value):
         let object = try BinaryPropertyListWriter.add(value, to: &table)
+        expansion = expansion + table.expansion(of: object)
         if let position = positions[key] {
           let slot = root.start + root.count + position
           unreferencedBytes += table.footprint(of: table.references[slot])
+          expansion = expansion - table.expansion(of: table.references[slot])
           table.setReference(object, at: slot)
         } else {
           added.append((key, object))
         }
       case .remove:
         guard let position = positions[key] else { continue }
+        expansion =
+          expansion - table.expansion(of: table.references[root.start + position])
+          - table.expansion(of: table.references[root.start + root.count + position])
         unreferencedBytes += table.footprint(of: table.references[root.start + position])
         unreferencedBytes += table.footprint(
           of: table.references[root.start + root.count + position])
@@ -137,8 +160,11 @@ package struct BinaryPropertyListDraft {
     for (key, value) in added {
       positions[key] = keys.count
       keys.append(key)
-      keyReferences.append(
-        table.addScalar { BinaryPropertyListWriter.appendString(key.string, to: &$0) })
+      let keyObject = table.addScalar {
+        BinaryPropertyListWriter.appendString(key.string, to: &$0)
+      }
+      expansion = expansion + table.expansion(of: keyObject)
+      keyReferences.append(keyObject)
       valueReferences.append(value)
     }
     table.replaceReferences(of: 0, with: keyReferences + valueReferences)

@@ -158,6 +158,26 @@ struct BinaryPropertyListObjectTable {
     }
   }
 
+  /// What object `index` expands to when read (``PropertyListExpansion``): it and every object
+  /// it holds, counted once per reference, as a reader counts them. Containers are never shared,
+  /// so this visits each reference of the value once.
+  func expansion(of index: Int) -> PropertyListExpansion {
+    let object = objects[index]
+    switch object.kind {
+    case .scalar:
+      let marker = scalarBytes[object.start]
+      guard (0x4...0x6).contains(marker >> 4) else { return PropertyListExpansion(values: 1) }
+      // The marker, then an integer object with the length when it does not fit in the marker.
+      let header = marker & 0xF != 0xF ? 1 : 2 + 1 << (scalarBytes[object.start + 1] & 0xF)
+      return PropertyListExpansion(values: 1, bytes: object.count - header)
+    case .array, .dictionary:
+      let end = object.start + (object.kind == .dictionary ? 2 : 1) * object.count
+      return references[object.start..<end].reduce(PropertyListExpansion(values: 1)) {
+        $0 + expansion(of: $1)
+      }
+    }
+  }
+
   /// At most the bytes of the file ``BinaryPropertyListWriter/write(_:)`` makes of this table,
   /// every object counted (referenced or not), in the units of ``footprint(of:)``.
   var fileBytesBound: Int {

@@ -49,6 +49,10 @@ struct BinaryPropertyListScanner {
   private(set) var expandedObjects = 0
   /// String and data bytes met so far, counted the same way.
   private var expandedBytes = 0
+  /// What the objects met so far expand to (``expandedObjects`` and their bytes).
+  var expansion: PropertyListExpansion {
+    PropertyListExpansion(values: expandedObjects, bytes: expandedBytes)
+  }
   /// The deepest nesting met so far (for the heights of containers).
   private var deepest = 0
   /// Objects checked so far, counted once per check (a container read again from its kept value

@@ -16,9 +16,11 @@ import Foundation
 /// rewrites it in place instead of leaving its old bytes behind.
 enum BinaryPropertyListSplice {
   /// `data` with `changes` applied to its top dictionary, or nil when they are not spliced:
-  /// the top object is not a dictionary, a changed key is held twice, the file's reference size cannot number the new objects, or the bytes
+  /// the top object is not a dictionary, a changed key is held twice, the file's reference size cannot number the new objects, the bytes
   /// no reference reaches would pass a quarter of the file (encode the document then: that
-  /// writes a file without them).
+  /// writes a file without them), or the file might expand past ``PropertyListLimits`` when
+  /// read (counted as the file's values plus the new ones: the document's write counts exactly,
+  /// and refuses what a reader would).
   ///
   /// - Parameters:
   ///   - changes: Top-level key → change; values are canonical property-list values.
@@ -50,6 +52,8 @@ enum BinaryPropertyListSplice {
     let entries: [PropertyListKey: Entry]
     /// The objects reached from the top dictionary, so far.
     var reach: BinaryPropertyListReach
+    /// What the file expands to when read (the scanner's count of its one pass).
+    let expansion: PropertyListExpansion
   }
 
   /// An entry of the top dictionary a change names.
@@ -117,7 +121,8 @@ enum BinaryPropertyListSplice {
     }
     guard !isHeldTwice else { return nil }
     return Found(
-      offset: top.offset, start: top.start, count: top.count, entries: entries, reach: reach)
+      offset: top.offset, start: top.start, count: top.count, entries: entries, reach: reach,
+      expansion: scanner.expansion)
   }
 
   /// The splice of `changes` into `file`, whose top dictionary was `found`.
@@ -160,14 +165,20 @@ enum BinaryPropertyListSplice {
       sizedFor: [PropertyListKey: Any](uniqueKeysWithValues: sets.map { ($0.key, $0.value) }))
     var top = TopReferences(count: found.count)
     let first = file.objectCount
+    // At most what the new file expands to: the file's values (the ones replaced or removed
+    // counted still) and the new ones.
+    var expansion = found.expansion
     for (key, value, position) in sets {
-      let object = first + (try BinaryPropertyListWriter.add(value, to: &table))
+      let added = try BinaryPropertyListWriter.add(value, to: &table)
+      expansion = expansion + table.expansion(of: added)
+      let object = first + added
       if let position {
         top.replaced[position] = object
       } else {
         let keyObject = table.addScalar {
           BinaryPropertyListWriter.appendString(key.string, to: &$0)
         }
+        expansion = expansion + table.expansion(of: keyObject)
         top.added.append((first + keyObject, object))
       }
     }
@@ -184,6 +195,11 @@ enum BinaryPropertyListSplice {
       copied - 8 - reach.bytes + (file.objectCount - reach.objects) * file.offsetSize
     guard unreferenced <= (copied + table.scalarBytes.count) / 4 + 4096 else { return nil }
     let data = try write(file, copying: copied, table: table, top: top, at: found.start)
+    // Near a reader's limits, the document is written instead, which counts them exactly.
+    guard
+      PropertyListLimits.preferences.acceptsBinaryFile(
+        expandingTo: expansion, objects: objectCount, size: data.count)
+    else { return nil }
     return .spliced(data, old: old, encodedKeys: sets.count, copiedBytes: copied - 8)
   }
 

@@ -45,3 +45,99 @@ struct PropertyListLimits: Sendable {
     max(maximumObjects, size / 8)
   }
 }
+
+/// What a property list expands to when it is read: its values, and the bytes of its strings and
+/// data, each counted once per reference to it (what a reader creates from a binary file, whose
+/// equal scalars are stored once), as ``BinaryPropertyListScanner`` counts them.
+struct PropertyListExpansion: Equatable {
+  /// Values: every string, number, Boolean, date, data, array, dictionary and dictionary key.
+  var values = 0
+  /// The bytes of strings (UTF-8 for ASCII ones, UTF-16 for the others) and data.
+  var bytes = 0
+
+  static func + (left: Self, right: Self) -> Self {
+    Self(values: left.values + right.values, bytes: left.bytes + right.bytes)
+  }
+
+  static func - (left: Self, right: Self) -> Self {
+    Self(values: left.values - right.values, bytes: left.bytes - right.bytes)
+  }
+}
+
+extension PropertyListLimits {
+  /// Refuses a write whose file its readers would refuse: writers store equal values once, so a
+  /// small file can expand past ``maximumObjects`` or ``maximumBytes``, and a value can nest
+  /// past ``maximumDepth``. The write is refused before it is acknowledged.
+  ///
+  /// - Throws: ``PropertyListError`` naming the limit: `.invalidValue(key:)` for the first of
+  ///   `values` (top-level values, at depth 2) that holds an object deeper than
+  ///   ``maximumDepth`` (a scalar or a dictionary's key too, as the binary reader counts; the
+  ///   XML one counts arrays and dictionaries only, so this is the stricter of the two and the
+  ///   same on every path).
+  func checkDepth(
+    of values: some Sequence<(key: PropertyListKey, value: Any)>, writingTo url: URL
+  ) throws {
+    for (key, value) in values where !fits(value, at: 2) {
+      throw PropertyListError(
+        file: url, kind: .invalidValue(key: key.string),
+        reason: "it nests arrays and dictionaries deeper than the \(maximumDepth) levels a "
+          + "reader reads; nothing was written")
+    }
+  }
+
+  /// Whether `value` at nesting `depth` holds no object deeper than ``maximumDepth`` (the walk
+  /// stops there, so it is bounded whatever the value).
+  private func fits(_ value: Any, at depth: Int) -> Bool {
+    guard depth <= maximumDepth else { return false }
+    // Canonical values: their exact types, compared as the writers compare them (a cast of each
+    // scalar to each container type cost more than the walk).
+    let kind = type(of: value)
+    if kind == [Any].self { return (value as! [Any]).allSatisfy { fits($0, at: depth + 1) } }
+    if kind == [PropertyListKey: Any].self {
+      return fits(dictionary: (value as! [PropertyListKey: Any]).values, at: depth)
+    }
+    if kind == [String: Any].self {
+      return fits(dictionary: (value as! [String: Any]).values, at: depth)
+    }
+    return true
+  }
+
+  /// Whether a dictionary of `values` at nesting `depth` fits: its keys and values are one
+  /// level deeper.
+  private func fits(dictionary values: some Collection<Any>, at depth: Int) -> Bool {
+    values.isEmpty || (depth < maximumDepth && values.allSatisfy { fits($0, at: depth + 1) })
+  }
+
+  /// Refuses a binary file of `objects` objects and `size` bytes that expands to `expansion`
+  /// beyond what a reader of it accepts (``maximumObjects(inBinaryFileOf:)``,
+  /// ``maximumBytes(inBinaryFileOf:)``).
+  ///
+  /// - Parameter keys: The top-level keys the write changes, when known.
+  /// - Throws: ``PropertyListError`` as ``FileContents/refusal(of:changing:_:)`` makes it, with
+  ///   the count and the limit.
+  func checkBinaryFile(
+    expandingTo expansion: PropertyListExpansion, objects: Int, size: Int, of url: URL,
+    changing keys: [String]?
+  ) throws {
+    let values = maximumObjects(inBinaryFileOf: objects)
+    let bytes = maximumBytes(inBinaryFileOf: size)
+    let (count, limit, what) =
+      expansion.values > values
+      ? (expansion.values, values, "values")
+      : (expansion.bytes, bytes, "bytes of strings and data")
+    guard count > limit else { return }
+    throw FileContents.refusal(
+      of: url, changing: keys,
+      "would make the file expand to \(count) \(what) when read (each counted once per "
+        + "reference), above the \(limit) a reader reads")
+  }
+
+  /// Whether a reader accepts a binary file of `objects` objects and `size` bytes that expands
+  /// to `expansion`.
+  func acceptsBinaryFile(expandingTo expansion: PropertyListExpansion, objects: Int, size: Int)
+    -> Bool
+  {
+    expansion.values <= maximumObjects(inBinaryFileOf: objects)
+      && expansion.bytes <= maximumBytes(inBinaryFileOf: size)
+  }
+}
