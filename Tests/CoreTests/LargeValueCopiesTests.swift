@@ -7,11 +7,29 @@ import Testing
 /// How many full-size copies of a large value a flush and another process's re-read make
 /// (issue 42, item 5): counted as the blocks of ``SystemMemory/hugePageThreshold`` bytes or more
 /// each one asks for (``SystemMemory/largeBlocks``), the only memory a copy of such a value is
-/// made in. Counts, never times.
+/// made in, and the bytes a binary writer's draft holds copies of; and how many times the
+/// re-read checks the value's Base64 apart from decoding it (``XMLScalarText/checkedBase64``).
+/// Counts, never times.
 @Suite struct LargeValueCopiesTests {
   /// A value of 6,000,000 bytes, above the threshold (4 MiB), that differs with `seed`.
   private static func value(_ seed: UInt8) -> Data {
     Data((0..<6_000_000).map { UInt8(truncatingIfNeeded: $0 &* 31) &+ seed })
+  }
+
+  /// What ``counted(format:in:)`` counts.
+  private struct Counts {
+    /// The sizes of the large blocks of the counted flush.
+    var written: [Int]
+    /// The bytes of scalars the writer's binary draft holds copies of (nil for XML).
+    var draftBytes: Int?
+    /// The sizes of the large blocks of the counted re-read.
+    var reread: [Int]
+    /// The sizes of the Base64 texts the counted re-read checked apart from decoding them.
+    var checked: [Int]
+    /// The size of the file.
+    var file: Int
+    /// The value the reader read.
+    var value: Data?
   }
 
   /// What a suite's writer and another process's reader do: the writer sets `blob` twice
@@ -19,7 +37,7 @@ import Testing
   /// each version (the second re-read is counted).
   private func counted(
     format: PropertyListSerialization.PropertyListFormat, in folder: TemporaryFolder
-  ) throws -> (written: [Int], reread: [Int], file: Int, value: Data?) {
+  ) throws -> Counts {
     let url = folder.file("large-\(format.rawValue).plist")
     try foundationWrite(["name": "small"], to: url, format: format)
     let file = PropertyListFile(url: url)
@@ -32,20 +50,28 @@ import Testing
     try SystemMemory.$largeBlocks.withValue(written) {
       _ = try file.apply(["blob": .set(Self.value(2))], known: &writer)
     }
+    var draftBytes: Int?
+    if case .binary(let draft?, _) = writer?.state { draftBytes = draft.copiedScalarBytes }
     let reread = SystemMemory.LargeBlockLog()
+    let checked = SystemMemory.LargeBlockLog()
     try SystemMemory.$largeBlocks.withValue(reread) {
-      (reader, _) = try file.rereadSnapshot(comparingTo: previous, since: &reader)
+      try XMLScalarText.$checkedBase64.withValue(checked) {
+        (reader, _) = try file.rereadSnapshot(comparingTo: previous, since: &reader)
+      }
     }
     let size = try Stat(url.path).size
     // Both re-reads compared entries: only the value's was read again.
     #expect(PropertyListCounters.counts(for: url).keysReread == 3)
-    return (written.sizes, reread.sizes, size, reader?.document.values["blob"] as? Data)
+    return Counts(
+      written: written.sizes, draftBytes: draftBytes, reread: reread.sizes,
+      checked: checked.sizes, file: size, value: reader?.document.values["blob"] as? Data)
   }
 
   @Test func anXMLFlushEncodesIntoTheNewTextAndTheReReadDecodesIntoTheValuesOwnBlock() async throws
   {
     try await withTemporaryFolder { folder in
-      let (written, reread, file, value) = try counted(format: .xml, in: folder)
+      let counts = try counted(format: .xml, in: folder)
+      let (written, reread, file) = (counts.written, counts.reread, counts.file)
       // The flush: the text on disk read under the lock (into a block one byte larger, which
       // finds the end of the file without growing), and the new text, the value's Base64
       // lines encoded straight into it. The file did not change size (a value of the same
@@ -56,18 +82,22 @@ import Testing
       // The text between `<data>` and `</data>`: a line break, the lines, a tab.
       let text = 2 + Base64Text.byteCount(encoding: 6_000_000, lineLength: 68, indentation: 1)
       #expect(reread == [file + 1, text / 4 * 3 + 2])
-      #expect(value == Self.value(2))
+      // The value's Base64 is checked only as it is decoded: no pass of its own.
+      #expect(counts.checked == [])
+      #expect(counts.value == Self.value(2))
     }
   }
 
   @Test func aBinaryFlushWritesOneBlockAndTheReReadKeepsTheValueInTheFilesBytes() async throws {
     try await withTemporaryFolder { folder in
-      let (written, reread, file, value) = try counted(format: .binary, in: folder)
-      // The flush: one block for the file's bytes (the value copied into it once).
-      #expect(written.count == 1)
+      let counts = try counted(format: .binary, in: folder)
+      // The flush: one block for the file's bytes (the value copied into it once, from the
+      // value itself: the draft holds the value as it was set, not a copy).
+      #expect(counts.written.count == 1)
+      #expect(try #require(counts.draftBytes) < 1_000)
       // The re-read: the file's bytes only; the value is a view of them, most of the file.
-      #expect(reread == [file + 1])
-      #expect(value == Self.value(2))
+      #expect(counts.reread == [counts.file + 1])
+      #expect(counts.value == Self.value(2))
     }
   }
 }

@@ -72,6 +72,32 @@ struct ByteHash {
     return hash.finalize(bytes + blocks, count - blocks)
   }
 
+  /// The hash of the bytes of `header` (fewer than 32) followed by those of `body`, as
+  /// ``of(_:_:)`` hashes them one after the other, without putting them together: a binary
+  /// property list's large data object is its marker and length, then the value's own bytes.
+  static func of(_ header: UnsafeRawBufferPointer, followedBy body: UnsafeRawBufferPointer)
+    -> UInt64
+  {
+    precondition(header.count < 32)
+    let total = header.count + body.count
+    var hash = ByteHash(count: total)
+    // The header and the start of the body, up to the first 32 bytes, through a buffer.
+    return withUnsafeTemporaryAllocation(byteCount: 32, alignment: 8) { first in
+      let base = first.baseAddress!
+      first.copyMemory(from: header)
+      let taken = min(body.count, 32 - header.count)
+      if taken > 0 {
+        (base + header.count).copyMemory(from: body.baseAddress!, byteCount: taken)
+      }
+      guard total >= 32 else { return hash.finalize(base, total) }
+      hash.combine(base, 32)
+      let rest = body.baseAddress! + taken
+      let blocks = (body.count - taken) & ~31
+      hash.combine(rest, blocks)
+      return hash.finalize(rest + blocks, body.count - taken - blocks)
+    }
+  }
+
   /// The hash of `data`'s bytes.
   static func of(_ data: Data) -> UInt64 {
     data.withUnsafeBytes { of($0) }

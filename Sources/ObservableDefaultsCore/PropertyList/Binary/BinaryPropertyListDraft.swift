@@ -63,6 +63,10 @@ package struct BinaryPropertyListDraft {
     try BinaryPropertyListWriter.write(table)
   }
 
+  /// The bytes of the scalars this draft holds copies of: not a large data value's, held as it
+  /// was set (``BinaryPropertyListObjectTable/largeData``).
+  var copiedScalarBytes: Int { table.scalarBytes.count }
+
   /// The entries of the file (``data()``), from the objects: no key is decoded again.
   func entries() -> PropertyListEntries {
     let root = table.objects[0]
@@ -72,7 +76,7 @@ package struct BinaryPropertyListDraft {
         let key = table.objects[table.references[root.start + position]]
         return PropertyListEntries.fingerprint(
           key: UnsafeRawBufferPointer(rebasing: scalars[key.start..<key.start + key.count]),
-          valueHash: table.objects[value].kind == .scalar ? table.hash(ofScalar: value) : nil)
+          valueHash: table.objects[value].isScalar ? table.hash(ofScalar: value) : nil)
       }
     }
     return PropertyListEntries(keys: keys, fingerprints: fingerprints)

@@ -11,15 +11,21 @@ import Foundation
 /// Unicode scalars (a precomposed and a decomposed "é") stay two. Arrays and dictionaries are
 /// never shared (Apple's writer does not share them either).
 struct BinaryPropertyListObjectTable {
-  /// What one object is.
-  enum Kind: UInt8 { case scalar, array, dictionary }
+  /// What one object is: a scalar encoded in ``scalarBytes``, a data value of
+  /// ``largeScalarBytes`` bytes or more kept as it was given (``largeData``), a container.
+  enum Kind: UInt8 { case scalar, largeData, array, dictionary }
 
-  /// One object: a scalar's bytes in ``scalarBytes``, or a container's references in
-  /// ``references`` (a dictionary's `count` key references, then its `count` value references).
+  /// One object: a scalar's bytes in ``scalarBytes``, a large data value (`start` its index in
+  /// ``largeData``, `count` its bytes in the file: marker, length and contents), or a
+  /// container's references in ``references`` (a dictionary's `count` key references, then its
+  /// `count` value references).
   struct Object {
     var kind: Kind
     var start: Int
     var count: Int
+
+    /// Whether it is a scalar, encoded or large data.
+    var isScalar: Bool { kind == .scalar || kind == .largeData }
   }
 
   /// The objects, by index; object 0 is the first added (the root).
@@ -28,6 +34,15 @@ struct BinaryPropertyListObjectTable {
   private(set) var scalarBytes: [UInt8] = []
   /// The object indices every container refers to.
   private(set) var references: [Int] = []
+  /// The data values of ``largeScalarBytes`` bytes or more, by their objects' `start`: the
+  /// values themselves, written from where they are (a 50 MB value was copied into
+  /// ``scalarBytes`` first, 50 MB of new pages at each flush that set it).
+  private(set) var largeData: [Data] = []
+  /// The bytes the objects of ``largeData`` take in the file.
+  private var largeDataBytes = 0
+
+  /// The bytes of the scalars in the file: ``scalarBytes`` and the objects of ``largeData``.
+  var scalarByteCount: Int { scalarBytes.count + largeDataBytes }
 
   /// Open-addressing hash table of scalar objects; a slot holds the high 32 bits of the
   /// object's hash (its position in the table, and a first check without touching the object)
@@ -43,7 +58,7 @@ struct BinaryPropertyListObjectTable {
     var bytes = 32 * values.count
     for value in values.values {
       if let data = value as? Data {
-        bytes += data.count
+        bytes += data.count < Self.largeScalarBytes ? data.count : 0
       } else if let string = value as? String {
         bytes += 2 * string.utf8.count
       }
@@ -67,22 +82,66 @@ struct BinaryPropertyListObjectTable {
     encode(&scalarBytes)
     let length = scalarBytes.count - start
     let hash = scalarBytes.withUnsafeBytes { ByteHash.of($0.baseAddress! + start, length) }
+    switch find(hash, { bytesEqual($0, start: start, length: length) }) {
+    case .found(let existing):
+      scalarBytes.removeLast(length)
+      return existing
+    case .free(let slot):
+      return add(Object(kind: .scalar, start: start, count: length), hash: hash, at: slot)
+    }
+  }
+
+  /// Adds the data value `data` of ``largeScalarBytes`` bytes or more as it is, not copied
+  /// (``largeData``), and returns its object index: a new object, or the earlier one with the
+  /// same bytes. Its ``ByteHash`` is that of its encoded bytes, as ``addScalar(_:)`` hashes a
+  /// scalar's.
+  mutating func addLargeData(_ data: Data) -> Int {
+    var header: [UInt8] = []
+    BinaryPropertyListWriter.appendMarker(0x40, count: data.count, to: &header)
+    let hash = header.withUnsafeBytes { header in
+      data.withUnsafeBytes { ByteHash.of(header, followedBy: $0) }
+    }
+    let found = find(hash) { $0.kind == .largeData && largeData[$0.start] == data }
+    switch found {
+    case .found(let existing):
+      return existing
+    case .free(let slot):
+      let length = header.count + data.count
+      largeData.append(data)
+      largeDataBytes += length
+      return add(
+        Object(kind: .largeData, start: largeData.count - 1, count: length), hash: hash, at: slot)
+    }
+  }
+
+  /// Where the probe for a scalar of `hash` ended: at an object `isEqual` finds equal, or at the
+  /// free slot for a new one.
+  private enum Probe {
+    case found(Int)
+    case free(slot: Int)
+  }
+
+  /// Probes the table for a scalar of `hash` that `isEqual` finds equal.
+  @inline(__always)
+  private func find(_ hash: UInt64, _ isEqual: (Object) -> Bool) -> Probe {
     let tag = hash >> 32
     let mask = slots.count - 1
     var slot = Int(tag) & mask
     while slots[slot] != 0 {
       let entry = slots[slot]
       let existing = Int(entry & 0xFFFF_FFFF) - 1
-      if entry >> 32 == tag, bytesEqual(objects[existing], start: start, length: length) {
-        scalarBytes.removeLast(length)
-        return existing
-      }
+      if entry >> 32 == tag, isEqual(objects[existing]) { return .found(existing) }
       slot = (slot + 1) & mask
     }
+    return .free(slot: slot)
+  }
+
+  /// Adds the scalar `object` of `hash` at the free `slot` of the table; its index.
+  private mutating func add(_ object: Object, hash: UInt64, at slot: Int) -> Int {
     let index = objects.count
-    objects.append(Object(kind: .scalar, start: start, count: length))
-    if length >= Self.largeScalarBytes { largeScalarHashes[index] = hash }
-    slots[slot] = tag << 32 | UInt64(index + 1)
+    objects.append(object)
+    if object.count >= Self.largeScalarBytes { largeScalarHashes[index] = hash }
+    slots[slot] = (hash >> 32) << 32 | UInt64(index + 1)
     scalarCount += 1
     if scalarCount * 2 > slots.count { grow() }
     return index
@@ -149,7 +208,7 @@ struct BinaryPropertyListObjectTable {
   func footprint(of index: Int) -> Int {
     let object = objects[index]
     switch object.kind {
-    case .scalar: return object.count + Self.perObject
+    case .scalar, .largeData: return object.count + Self.perObject
     case .array, .dictionary:
       let end = object.start + (object.kind == .dictionary ? 2 : 1) * object.count
       return references[object.start..<end].reduce(Self.perContainer + Self.perObject) {
@@ -181,7 +240,7 @@ struct BinaryPropertyListObjectTable {
   /// At most the bytes of the file ``BinaryPropertyListWriter/write(_:)`` makes of this table,
   /// every object counted (referenced or not), in the units of ``footprint(of:)``.
   var fileBytesBound: Int {
-    scalarBytes.count + objects.count * Self.perObject + references.count * Self.perReference
+    scalarByteCount + objects.count * Self.perObject + references.count * Self.perReference
   }
 
   /// The bytes an object adds besides its contents: its offset in the offset table and the

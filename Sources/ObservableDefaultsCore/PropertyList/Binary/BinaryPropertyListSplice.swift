@@ -193,7 +193,7 @@ enum BinaryPropertyListSplice {
     guard reach.walk(in: file, skipping: dropped) else { return nil }
     let unreferenced =
       copied - 8 - reach.bytes + (file.objectCount - reach.objects) * file.offsetSize
-    guard unreferenced <= (copied + table.scalarBytes.count) / 4 + 4096 else { return nil }
+    guard unreferenced <= (copied + table.scalarByteCount) / 4 + 4096 else { return nil }
     let data = try write(file, copying: copied, table: table, top: top, at: found.start)
     // Near a reader's limits, the document is written instead, which counts them exactly.
     guard
@@ -215,7 +215,7 @@ enum BinaryPropertyListSplice {
     let objectCount = file.objectCount + table.objects.count
     let entries = top.entryCount
     let bound =
-      copied + table.scalarBytes.count + table.objects.count * 10 + table.references.count
+      copied + table.scalarByteCount + table.objects.count * 10 + table.references.count
       * file.referenceSize + 10 + 2 * entries * file.referenceSize + 8 * objectCount + 32
     guard let buffer = SystemMemory.allocate(byteCount: bound)?.assumingMemoryBound(to: UInt8.self)
     else {

@@ -42,6 +42,9 @@ enum BinaryPropertyListWriter {
     }
     if kind == Data.self {
       let data = value as! Data
+      if data.count >= BinaryPropertyListObjectTable.largeScalarBytes {
+        return table.addLargeData(data)
+      }
       return table.addScalar { bytes in
         appendMarker(0x40, count: data.count, to: &bytes)
         bytes.append(contentsOf: data)
@@ -108,7 +111,7 @@ enum BinaryPropertyListWriter {
     let referenceSize = byteCount(UInt64(objects.count))
     // Each container's marker and count take at most 10 bytes; offsets at most 8 bytes each.
     let bound =
-      8 + table.scalarBytes.count + objects.count * (10 + 8) + table.references.count
+      8 + table.scalarByteCount + objects.count * (10 + 8) + table.references.count
       * referenceSize + 32
     var offsets = [Int](repeating: 0, count: objects.count)
     // Written in place into the bytes the `Data` keeps: a `[UInt8]` copied into a `Data` was one
@@ -143,6 +146,10 @@ enum BinaryPropertyListWriter {
           case .scalar:
             output.append(
               UnsafeBufferPointer(rebasing: scalars[object.start..<object.start + object.count]))
+          case .largeData:
+            let data = table.largeData[object.start]
+            output.appendMarker(0x40, count: data.count)
+            data.withUnsafeBytes { output.append($0.assumingMemoryBound(to: UInt8.self)) }
           case .array, .dictionary:
             let isDictionary = object.kind == .dictionary
             output.appendMarker(isDictionary ? 0xD0 : 0xA0, count: object.count)
@@ -205,7 +212,7 @@ enum BinaryPropertyListWriter {
   }
 
   /// A marker with a count: in its low 4 bits below 15, else 0xF and an integer object.
-  private static func appendMarker(_ marker: UInt8, count: Int, to bytes: inout [UInt8]) {
+  static func appendMarker(_ marker: UInt8, count: Int, to bytes: inout [UInt8]) {
     if count < 15 {
       bytes.append(marker | UInt8(count))
     } else {

@@ -105,7 +105,8 @@ enum Base64Text {
   private static func decode(_ text: UnsafeRawBufferPointer, into output: UnsafeMutableRawPointer)
     -> Int?
   {
-    sextets.withUnsafeBufferPointer { sextets -> Int? in
+    guard let base = text.baseAddress else { return 0 }
+    return sextets.withUnsafeBufferPointer { sextets -> Int? in
       let count = text.count
       var input = 0
       var out = output
@@ -114,18 +115,7 @@ enum Base64Text {
       while input < count {
         // Whole groups, while no white space or `=` comes: the bulk of every line.
         if letters == 0 {
-          while input + 4 <= count {
-            let first = sextets[Int(text[input])]
-            let second = sextets[Int(text[input + 1])]
-            let third = sextets[Int(text[input + 2])]
-            let fourth = sextets[Int(text[input + 3])]
-            guard (first | second | third | fourth) & Sextet.notLetter == 0 else { break }
-            out.storeBytes(of: first << 2 | second >> 4, as: UInt8.self)
-            (out + 1).storeBytes(of: second << 4 | third >> 2, as: UInt8.self)
-            (out + 2).storeBytes(of: third << 6 | fourth, as: UInt8.self)
-            out += 3
-            input += 4
-          }
+          input = decodeGroups(base, from: input, count: count, into: &out)
           guard input < count else { break }
         }
         // One character at a time: white space, a group split by it, the padding.
@@ -169,6 +159,46 @@ enum Base64Text {
       default: return nil
       }
       return output.distance(to: out)
+    }
+  }
+
+  /// Decodes the whole groups of four letters of `text` (of `count` bytes) from `input` on, up
+  /// to the first byte that is not a letter, at `output` (moved past the bytes written); where
+  /// it stopped.
+  ///
+  /// Each character's six bits come from a table of its own place in the group, already shifted
+  /// there, so that a group is four look-ups and an `or`: any byte that is not a letter sets a
+  /// bit above the group's 24 (``groupBits``), and the group is then left to the caller.
+  @inline(__always)
+  private static func decodeGroups(
+    _ text: UnsafeRawPointer, from input: Int, count: Int,
+    into output: inout UnsafeMutableRawPointer
+  ) -> Int {
+    groupBits.withUnsafeBufferPointer { table in
+      var input = input
+      var out = output
+      while input + 4 <= count {
+        let group = text.loadUnaligned(fromByteOffset: input, as: UInt32.self).littleEndian
+        let bits =
+          table[Int(group & 0xFF)] | table[256 + Int(group >> 8 & 0xFF)]
+          | table[512 + Int(group >> 16 & 0xFF)] | table[768 + Int(group >> 24)]
+        guard bits < 1 << 24 else { break }
+        out.storeBytes(of: UInt16(truncatingIfNeeded: bits >> 8).bigEndian, as: UInt16.self)
+        (out + 2).storeBytes(of: UInt8(truncatingIfNeeded: bits), as: UInt8.self)
+        out += 3
+        input += 4
+      }
+      output = out
+      return input
+    }
+  }
+
+  /// For each place in a group of four characters (256 entries each) and each byte, its six
+  /// bits shifted to their place in the group's 24, or a bit above them when the byte is not a
+  /// letter of the alphabet.
+  private static let groupBits: [UInt32] = (0..<4).flatMap { place in
+    sextets.map { sextet -> UInt32 in
+      sextet & Sextet.notLetter == 0 ? UInt32(sextet) << (18 - 6 * place) : 1 << 24
     }
   }
 

@@ -70,15 +70,23 @@ enum XMLPropertyListEntries {
   ) throws(PropertyListRejection)
     -> (set: [PropertyListKey: Any], removed: [PropertyListKey], entries: PropertyListEntries)?
   {
-    guard old.keys.count == previous.count,
-      let dictionary = try data.withUnsafeBytesRejecting({ (bytes) throws(PropertyListRejection) in
-        try topDictionary(bytes)
-      })
-    else { return nil }
+    guard old.keys.count == previous.count else { return nil }
+    let scan = try data.withUnsafeBytesRejecting { (bytes) throws(PropertyListRejection) in
+      try topDictionary(bytes, deferringData: true)
+    }
+    guard let dictionary = scan.dictionary else { return nil }
     let scanned = dictionary.entries
     let layout = XMLPropertyListLayout(dictionary)
     let fingerprints = scanned.map(\.fingerprint)
+    // The Base64 the scan left unchecked: a changed entry's is decoded, which checks it (a
+    // 50 MB value's 67 MB text was checked by the scan, then checked again as it was decoded).
+    let decoded = try data.withUnsafeBytesRejecting { (bytes) throws(PropertyListRejection) in
+      try checkDeferred(scan.deferred, in: bytes) { position in
+        !old.isUnchanged(at: position, fingerprint: fingerprints[position])
+      }
+    }
     let value = { (position: Int) throws(PropertyListRejection) -> Any in
+      if let data = decoded[position] { return data }
       let range = scanned[position].value
       return try Self.value(
         of: data[(data.startIndex + range.lowerBound)..<(data.startIndex + range.upperBound)])
@@ -165,10 +173,56 @@ enum XMLPropertyListEntries {
   static func topDictionary(_ bytes: UnsafeRawBufferPointer) throws(PropertyListRejection)
     -> Dictionary?
   {
+    try topDictionary(bytes, deferringData: false).dictionary
+  }
+
+  /// ``topDictionary(_:)``, leaving unchecked the Base64 of the `<data>` values of its entries
+  /// when `deferringData` (``XMLPropertyListScanner/defersTopData``): their places, in the order
+  /// of the text, for ``checkDeferred(_:in:decoding:)``, which refuses the text as the scan would
+  /// have refused it.
+  ///
+  /// - Throws: ``PropertyListRejection`` when the text is refused: for a refusal after a
+  ///   deferred text that is not Base64, that one's, as a scan checking each in turn refuses it.
+  static func topDictionary(_ bytes: UnsafeRawBufferPointer, deferringData: Bool)
+    throws(PropertyListRejection)
+    -> (dictionary: Dictionary?, deferred: [(entry: Int, text: Range<Int>)])
+  {
     // Entries of text in another encoding would be edited as UTF-8.
-    guard try PropertyListTextEncoding.isUTF8(bytes) else { return nil }
+    guard try PropertyListTextEncoding.isUTF8(bytes) else { return (nil, []) }
     var scanner = XMLPropertyListScanner(
-      bytes: bytes, limits: .preferences, building: false, indexing: true)
-    return try scanner.document().topDictionary
+      bytes: bytes, limits: .preferences, building: false, indexing: true,
+      defersTopData: deferringData)
+    do {
+      return (try scanner.document().topDictionary, scanner.deferredData)
+    } catch {
+      _ = try checkDeferred(scanner.deferredData, in: bytes) { _ in false }
+      throw error
+    }
+  }
+
+  /// Checks the Base64 texts a scan deferred (``topDictionary(_:deferringData:)``), in their
+  /// order: decoding those of the entries at the positions `decoding` names (the decoder checks
+  /// as it goes, ``Base64Text/decode(_:)``), checking the others (``XMLScalarText/isBase64(_:)``).
+  ///
+  /// - Returns: The bytes decoded, by entry position.
+  /// - Throws: ``PropertyListRejection`` for the first text that is not Base64, as the scan
+  ///   refuses it (the same reason and line).
+  static func checkDeferred(
+    _ deferred: [(entry: Int, text: Range<Int>)], in bytes: UnsafeRawBufferPointer,
+    decoding: (Int) -> Bool
+  ) throws(PropertyListRejection) -> [Int: Data] {
+    var decoded: [Int: Data] = [:]
+    for (entry, range) in deferred {
+      let text = UnsafeRawBufferPointer(rebasing: bytes[range])
+      if decoding(entry), let data = Base64Text.decode(text) {
+        decoded[entry] = data
+      } else if decoding(entry) || !XMLScalarText.isBase64(text) {
+        var scanner = XMLPropertyListScanner(
+          bytes: bytes, limits: .preferences, building: false, indexing: false)
+        scanner.position = range.lowerBound
+        throw scanner.rejection("<data> is not Base64")
+      }
+    }
+    return decoded
   }
 }

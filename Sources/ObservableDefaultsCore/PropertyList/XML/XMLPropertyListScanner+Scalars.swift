@@ -3,8 +3,11 @@ import Foundation
 /// The scalar elements: `<integer>`, `<real>`, `<date>` and `<data>`, checked (``XMLScalarText``)
 /// and, when building, made into their canonical values.
 extension XMLPropertyListScanner {
-  /// The value of the scalar element `name`, whose non-empty start tag was just read.
-  mutating func scalar(_ name: ElementName) throws(PropertyListRejection) -> Any {
+  /// The value of the scalar element `name`, whose non-empty start tag was just read; the text
+  /// of a `<data>` element is not checked but kept in ``deferredData`` when `deferring`.
+  mutating func scalar(_ name: ElementName, deferring: Bool = false)
+    throws(PropertyListRejection) -> Any
+  {
     let start = position
     if name == .real {
       let text = try self.text(of: .real, always: true).string
@@ -25,7 +28,8 @@ extension XMLPropertyListScanner {
       // space, so `AA&#69;C` would be read as other bytes than the text says. Refused.
       // Building, the text is checked as it is decoded (``Base64Text/decode(_:)``).
       let data = building ? Base64Text.decode(text) : nil
-      guard building ? data != nil : XMLScalarText.isBase64(text) else {
+      if deferring { deferCheck(of: start..<end) }
+      guard building ? data != nil : deferring || XMLScalarText.isBase64(text) else {
         throw rejection("<data> is not Base64")
       }
       value = data ?? ()

@@ -39,6 +39,24 @@ struct XMLPropertyListScanner {
   var skippedOnlySpace = true
   /// The name of the last value element read.
   private var lastElement = ElementName.other
+  /// Whether the Base64 text of a `<data>` element that is an entry's whole value in the top
+  /// dictionary is left unchecked, its place kept in ``deferredData`` instead: a re-read decodes
+  /// the changed ones, which checks them, and checks only the others
+  /// (``XMLPropertyListEntries/changes(of:since:previous:)``). Never when building.
+  let defersTopData: Bool
+  /// Whether the value element being read is an entry's whole value in the top dictionary.
+  private var readingTopValue = false
+  /// The position of the top dictionary's entry being read.
+  private var topEntry = 0
+  /// The texts of the top dictionary's `<data>` values not checked (``defersTopData``), in the
+  /// order of the file, with the position of their entry.
+  private(set) var deferredData: [(entry: Int, text: Range<Int>)] = []
+
+  /// Keeps the place of the text of the `<data>` value being read, not checked
+  /// (``defersTopData``).
+  mutating func deferCheck(of text: Range<Int>) {
+    deferredData.append((entry: topEntry, text: text))
+  }
 
   /// Where the entries of a few keys are in the top dictionary, when looking for them (a
   /// one-shot write's keys, ``XMLPropertyListPlaces``).
@@ -46,11 +64,12 @@ struct XMLPropertyListScanner {
 
   init(
     bytes: UnsafeRawBufferPointer, limits: PropertyListLimits, building: Bool, indexing: Bool,
-    finding keys: [PropertyListKey]? = nil
+    finding keys: [PropertyListKey]? = nil, defersTopData: Bool = false
   ) {
     self.bytes = bytes
     self.building = building
     self.indexing = indexing
+    self.defersTopData = defersTopData && !building
     places = keys.map(XMLPropertyListPlaces.init)
     budget = PropertyListReadBudget(limits: limits, size: bytes.count)
   }
@@ -126,6 +145,8 @@ struct XMLPropertyListScanner {
   /// The value element at ``position`` (a start tag), which it moves past.
   mutating func value() throws(PropertyListRejection) -> Any {
     let start = position
+    let isTopValue = readingTopValue
+    readingTopValue = false
     let tag = try startTag()
     defer { lastElement = tag.name }
     switch tag.name {
@@ -144,7 +165,7 @@ struct XMLPropertyListScanner {
       return building ? tag.name == .true : ()
     case .integer, .real, .date, .data:
       guard !tag.isEmpty else { throw rejection("<\(tag.name.rawValue)/> holds no value") }
-      return try scalar(tag.name)
+      return try scalar(tag.name, deferring: isTopValue && defersTopData)
     case .plist, .other:
       position = start
       throw rejection("<\(nameText(of: tag))> is not a property-list element")
@@ -211,7 +232,9 @@ struct XMLPropertyListScanner {
       let start = position
       let (key, valueStart) = try keyOfEntry()
       if !skippedOnlySpace || !key.isPlain { notPlain(&entries) }
+      readingTopValue = true
       let value = try self.value()
+      topEntry += 1
       if building { values[PropertyListKey(key.string)] = value }
       places?.note(key: key.raw, value: valueStart..<position, after: valueEnd, in: bytes)
       valueEnd = position

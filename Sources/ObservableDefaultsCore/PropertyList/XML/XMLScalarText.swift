@@ -50,11 +50,16 @@ enum XMLScalarText {
     (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
   }
 
+  /// The sizes of the texts ``isBase64(_:)`` checks in a task, when set: a test counts the
+  /// passes over a large value's Base64 apart from its decoding.
+  @TaskLocal static var checkedBase64: SystemMemory.LargeBlockLog?
+
   /// Base64 with white space anywhere: after the white space, groups of four characters of the
   /// alphabet, the last group ending in at most two `=`. One pass that builds nothing (a 50 MB
   /// value's text is 67 MB); Foundation's decoder also takes `====` as a zero byte, which this
   /// refuses.
   static func isBase64(_ text: UnsafeRawBufferPointer) -> Bool {
+    checkedBase64?.note(text.count)
     guard let base = text.baseAddress else { return true }
     // Up to the first `=`: each byte's class from a table, accumulated without a branch (a
     // `switch` per byte mispredicted at every line end and took 2.5 cycles a byte; comparing
