@@ -154,13 +154,21 @@ import Testing
     )
   }
 
+  /// ``programEnvironment(in:adding:)`` with schema publishing on (a child publishes none
+  /// unless told), into the folder's `XDG_DATA_HOME`.
+  static func publishingEnvironment(in folder: TemporaryFolder) -> [String: String?] {
+    var environment = programEnvironment(in: folder)
+    environment["OBSERVABLE_DEFAULTS_PUBLISH_SCHEMAS"] = .some(nil)
+    return environment
+  }
+
   /// A settings program that exits within 0.1 s of its start adds no inotify watch (closing an
   /// inotify descriptor that holds one makes the exit wait for the kernel) and starts one thread
   /// (Dispatch's event thread), not one more to publish its schema: the exiting thread
   /// publishes it.
   @Test func aProgramThatExitsRightAwayAddsNoWatchAndPublishesOnItsOwnThread() throws {
     let folder = try TemporaryFolder(prefix: "program-start")
-    let environment = programEnvironment(in: folder)
+    let environment = Self.publishingEnvironment(in: folder)
     let (main, calls) = try Self.callsAtStart(
       try ChildProcess.builtProgram("minimal-defaults"),
       tracing: "clone,clone3,inotify_add_watch,rename", window: 0.1,
@@ -179,7 +187,7 @@ import Testing
   /// published at its first run only.
   @Test func aSchemaAlreadyPublishedIsNotLocked() throws {
     let folder = try TemporaryFolder(prefix: "program-start")
-    let environment = programEnvironment(in: folder)
+    let environment = Self.publishingEnvironment(in: folder)
     let program = try ChildProcess.builtProgram("minimal-defaults")
     #expect(try ChildProcess.run(program, [], environment: environment).status == 0)
     let (_, calls) = try Self.callsAtStart(
