@@ -203,7 +203,9 @@ public struct SettingsSchemaDirectory: Sendable, Equatable {
 
   /// Writes `schema` to its file in this folder (see ``fileURL(for:)``), atomically, with mode
   /// 0600 in folders of mode 0700 — unless the file already holds the same schema, or a schema
-  /// of a newer build of the program (``SettingsSchema/Program/build``).
+  /// of a newer build of the program (``SettingsSchema/Program/build``). A file that already
+  /// holds the same schema is read without taking the file's lock (a program publishes at every
+  /// start, most often a schema already published).
   ///
   /// - Returns: Whether the file was written.
   /// - Throws: `PropertyListError` when the file cannot be written (it is then unchanged).
@@ -211,8 +213,18 @@ public struct SettingsSchemaDirectory: Sendable, Equatable {
   public func write(_ schema: SettingsSchema) throws -> Bool {
     let url = fileURL(for: schema)
     let new = schema.propertyList
+    let file = PropertyListFile(url: url)
+    // The same outcome as the locked check below: a writer replaces the file whole, so this read
+    // sees a version some writer completed, and the locked check run then would have found the
+    // same schema and written nothing. Anything else (no file, other values, a file that does
+    // not parse) is decided under the lock.
+    if let published = try? file.read()?.values.stringKeyed, !published.isEmpty,
+      propertyListValuesEqual(published, new)
+    {
+      return false
+    }
     var written: PropertyListSnapshot?
-    return try PropertyListFile(url: url).update(known: &written) { document in
+    return try file.update(known: &written) { document in
       let old = document.values.stringKeyed
       guard old.isEmpty || !propertyListValuesEqual(old, new) else { return false }
       let published = (try? SettingsSchema(propertyList: old, path: url.path))?.program.build

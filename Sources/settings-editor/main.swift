@@ -31,6 +31,7 @@ func perform(_ invocation: Invocation) throws {
   case .version:
     print("settings-editor \(packageVersion)")
   case .editor(let options):
+    SettingsFileWatching.startNow()
     let demo = [
       AnySettings(Settings()), AnySettings(AppearanceSettings()), AnySettings(EveryTypeSettings()),
       AnySettings(CloudSettings()),
@@ -40,6 +41,7 @@ func perform(_ invocation: Invocation) throws {
     editor.listsNewSuites = true
     try options.run(editor)
   case .editFiles(let paths, let options):
+    SettingsFileWatching.startNow()
     try options.run(SettingsEditor(files: paths.map { URL(fileURLWithPath: $0) }))
   case .read(let domain, let key, let raw):
     print(try DefaultsVerbs.read(domain, key: key, raw: raw))

@@ -131,6 +131,72 @@ import Testing
     #expect(minimal.waits == [])
   }
 
+  /// The system calls `calls` of `program` (`strace -f -ttt`) made within `window` seconds of
+  /// its `execve`, as (process id, call) in order, and the process id of its main thread.
+  static func callsAtStart(
+    _ program: URL, tracing calls: String, window: Double, environment: [String: String?],
+    in folder: TemporaryFolder
+  ) throws -> (main: Substring, calls: [(process: Substring, call: Substring)]) {
+    let trace = folder.file("strace-\(UUID().uuidString)")
+    let result = try ChildProcess.runCommand(
+      "strace", ["-f", "-ttt", "-o", trace.path, "-e", "trace=execve," + calls, program.path],
+      environment: environment)
+    #expect(result.status == 0, "\(result.error)")
+    // "12345 1765012345.123456 call(…": process id, seconds, call.
+    let lines = try String(contentsOf: trace, encoding: .utf8).split(separator: "\n").map {
+      $0.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
+    }.filter { $0.count == 3 }
+    let start = try #require(lines.first { $0[2].hasPrefix("execve(") })
+    let end = try #require(Double(start[1])) + window
+    return (
+      start[0],
+      lines.filter { Double($0[1]).map { $0 < end } ?? false }.map { ($0[0], $0[2]) }
+    )
+  }
+
+  /// ``programEnvironment(in:adding:)`` with schema publishing on (a child publishes none
+  /// unless told), into the folder's `XDG_DATA_HOME`.
+  static func publishingEnvironment(in folder: TemporaryFolder) -> [String: String?] {
+    var environment = programEnvironment(in: folder)
+    environment["OBSERVABLE_DEFAULTS_PUBLISH_SCHEMAS"] = .some(nil)
+    return environment
+  }
+
+  /// A settings program that exits within 0.1 s of its start adds no inotify watch (closing an
+  /// inotify descriptor that holds one makes the exit wait for the kernel) and starts one thread
+  /// (Dispatch's event thread), not one more to publish its schema: the exiting thread
+  /// publishes it.
+  @Test func aProgramThatExitsRightAwayAddsNoWatchAndPublishesOnItsOwnThread() throws {
+    let folder = try TemporaryFolder(prefix: "program-start")
+    let environment = Self.publishingEnvironment(in: folder)
+    let (main, calls) = try Self.callsAtStart(
+      try ChildProcess.builtProgram("minimal-defaults"),
+      tracing: "clone,clone3,inotify_add_watch,rename", window: 0.1,
+      environment: environment, in: folder)
+    #expect(calls.filter { $0.call.hasPrefix("inotify_add_watch(") }.map(\.call) == [])
+    let threads = calls.filter { $0.call.hasPrefix("clone3(") || $0.call.hasPrefix("clone(") }
+    #expect(threads.count <= 1, "\(threads.map(\.call))")
+    let publishing = calls.filter { $0.call.hasPrefix("rename(") && $0.call.contains("schemas") }
+    #expect(publishing.allSatisfy { $0.process == main }, "\(publishing)")
+    let schemas = folder.file("XDG_DATA_HOME").appendingPathComponent("ObservableDefaults/schemas")
+    let published = FileManager.default.enumerator(atPath: schemas.path)?.allObjects ?? []
+    #expect(published.contains { ($0 as? String)?.hasSuffix(".plist") == true }, "\(published)")
+  }
+
+  /// A program whose schema is already published reads it and neither writes nor locks it: it
+  /// published at its first run only.
+  @Test func aSchemaAlreadyPublishedIsNotLocked() throws {
+    let folder = try TemporaryFolder(prefix: "program-start")
+    let environment = Self.publishingEnvironment(in: folder)
+    let program = try ChildProcess.builtProgram("minimal-defaults")
+    #expect(try ChildProcess.run(program, [], environment: environment).status == 0)
+    let (_, calls) = try Self.callsAtStart(
+      program, tracing: "openat,rename", window: 3600, environment: environment, in: folder)
+    let schemaFiles = calls.map(\.call).filter { $0.contains("/ObservableDefaults/schemas/") }
+    #expect(schemaFiles.contains { $0.contains(".plist\", O_RDONLY") }, "\(schemaFiles)")
+    #expect(schemaFiles.filter { $0.contains(".lock") || $0.hasPrefix("rename(") } == [])
+  }
+
   /// The files under a schema folder (`…/ObservableDefaults/schemas`) that `settings-editor`
   /// run with `arguments` opened or looked at (`strace -f`: `openat`, `stat`s, directory reads).
   static func schemaFilesOpened(

@@ -9,12 +9,13 @@ import Synchronization
 /// The runtime publishes by itself: when an object of an `@ObservableDefaults` or
 /// `@ObservableCloud` class first loads its values, the class's schema for that object's store
 /// is written to the user's schema folder (`$XDG_DATA_HOME/ObservableDefaults/schemas`, else
-/// `~/.local/share/ObservableDefaults/schemas`) on a background queue — once per class and
-/// store in a process, only when the file does not already hold it, never on a property's read
-/// or write. A program that exits right away still publishes: when it exits (`exit`, or
-/// returning from `main`), it writes the schemas no background write has taken yet on the
-/// exiting thread and waits only for a write already under way, at most ``exitTimeout`` seconds:
-/// a program with nothing left to write does not sleep at its exit. Only stores other programs
+/// `~/.local/share/ObservableDefaults/schemas`) on a background queue 0.1 s later
+/// — once per class and store in a process, only when the file does not already hold it, never
+/// on a property's read or write. A program that exits sooner still publishes: when it exits
+/// (`exit`, or returning from `main`), it writes the schemas no background write has taken yet
+/// on the exiting thread and waits only for a write already under way, at most ``exitTimeout``
+/// seconds: a program with nothing left to write does not sleep at its exit, and one that exits
+/// right away starts no thread to publish and waits for none. Only stores other programs
 /// can open by name are published: a suite in the preferences folder and the default cloud
 /// store's container.
 ///
@@ -62,6 +63,11 @@ public enum SettingsSchemaPublisher {
       SettingsSchemaPublisher.waitUntilPublished(timeout: SettingsSchemaPublisher.exitTimeout)
     }
   }()
+
+  /// How long after a settings object first loads its values its schema is written in the
+  /// background, unless the program exits first and writes it then: a program that exits right
+  /// away starts no thread for it.
+  private static let backgroundDelay = 0.1
 
   /// The longest a program waits at its exit for its schemas to be written (1 s).
   public static let exitTimeout = 1.0
@@ -152,6 +158,6 @@ public enum SettingsSchemaPublisher {
     let directory = SettingsSchemaDirectory.user
     _ = exitHook
     queued.withLock { $0.append((schema, directory)) }
-    queue.async { writeQueued() }
+    queue.asyncAfter(deadline: .now() + backgroundDelay) { writeQueued() }
   }
 }
