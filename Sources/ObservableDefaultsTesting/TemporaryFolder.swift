@@ -1,4 +1,5 @@
 public import Foundation
+import ObservableDefaultsCore
 
 /// A fresh folder under the system's temporary folder (`$TMPDIR`, else `/tmp`), for one test.
 ///
@@ -36,7 +37,11 @@ public final class TemporaryFolder: Sendable {
   }
 
   /// Removes the folder and everything in it; a folder already gone is not an error.
+  ///
+  /// What the suites kept in the folder still hold back is written first (a store writes a
+  /// moment after a change), so that no late write makes the folder again.
   public func remove() {
+    PropertyListDefaults.flushSuites(inside: url)
     try? FileManager.default.removeItem(at: url)
   }
 }

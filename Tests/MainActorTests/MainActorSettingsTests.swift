@@ -19,10 +19,9 @@ final class ExplicitMainActorSettings {
 
 @Suite struct MainActorSettingsTests {
   @Test func defaultIsolationClassPersistsAndDescribesItself() throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "od-main-\(UUID().uuidString)")
-    defer { try? FileManager.default.removeItem(at: folder) }
-    let store = PropertyListDefaults(fileURL: folder.appendingPathComponent("main.plist"))
+    let folder = try TemporaryFolder(prefix: "od-main")
+    defer { folder.remove() }
+    let store = folder.suite("main")
     let settings = MainActorSettings(userDefaults: store)
     settings.name = "Main"
     settings.isEditing = true
@@ -32,10 +31,9 @@ final class ExplicitMainActorSettings {
   }
 
   @Test func explicitMainActorClassPersists() throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "od-main-\(UUID().uuidString)")
-    defer { try? FileManager.default.removeItem(at: folder) }
-    let store = PropertyListDefaults(fileURL: folder.appendingPathComponent("main.plist"))
+    let folder = try TemporaryFolder(prefix: "od-main")
+    defer { folder.remove() }
+    let store = folder.suite("main")
     let settings = ExplicitMainActorSettings(userDefaults: store)
     settings.volume = 0.25
     #expect(store.double(forKey: "volume") == 0.25)

@@ -5,8 +5,11 @@ import Testing
 
 /// `@ObservableCloud` objects on the cloud key-value store.
 @Suite(.serialized) struct CloudSettingsTests {
-  let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-    "od-cloud-\(UUID().uuidString)")
+  /// The containers' folder, removed with the suite's instance (one per test).
+  let temporary: TemporaryFolder
+  var folder: URL { temporary.url }
+
+  init() throws { temporary = try TemporaryFolder(prefix: "od-cloud") }
 
   /// A new device on the tests' container.
   func device() -> NSUbiquitousKeyValueStore {
@@ -15,7 +18,6 @@ import Testing
   }
 
   @Test func productionWritesReachTheStoreAndAnotherDevice() throws {
-    defer { try? FileManager.default.removeItem(at: folder) }
     let first = SyncedSettings(store: device())
     let second = SyncedSettings(store: device())
     let name = ChangeCounter(second, \.name)
@@ -27,7 +29,6 @@ import Testing
   }
 
   @Test func anotherProcessWritingReachesThePropertyOnce() throws {
-    defer { try? FileManager.default.removeItem(at: folder) }
     let settings = SyncedSettings(store: device())
     let name = ChangeCounter(settings, \.name)
     let age = ChangeCounter(settings, \.age)
@@ -38,7 +39,6 @@ import Testing
   }
 
   @Test func nilRemovesTheKeyInProductionAndInDevelopmentAlike() {
-    defer { try? FileManager.default.removeItem(at: folder) }
     let store = device()
     let production = SyncedSettings(store: store)
     production.nickname = nil

@@ -3,16 +3,20 @@ import ObservableDefaults
 import TestSupport
 import Testing
 
-/// A Foundation suite only one test uses, in a fresh temporary folder removed when the test ends
-/// (Foundation here takes an absolute suite name as the path of the file, without `.plist`).
+/// A Foundation suite only one test uses, in a fresh temporary folder (Foundation here takes an
+/// absolute suite name as the path of the file, without `.plist`). A test removes it at its end
+/// (`defer { suite.remove() }`): that use keeps the value alive until then, where the last use of
+/// ``defaults`` could let it go, and its folder, while the test still writes.
 private final class FoundationSuite {
-  let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-    "od-foundation-\(UUID().uuidString)")
-  lazy var defaults = UserDefaults(suiteName: folder.appendingPathComponent("suite").path)!
+  // Only an unusable temporary folder fails here, and then no test of this target can run.
+  let temporary = try! TemporaryFolder(prefix: "od-foundation")
+  lazy var defaults = UserDefaults(suiteName: temporary.file("suite").path)!
 
-  init() { try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
-
-  deinit { try? FileManager.default.removeItem(at: folder) }
+  /// Writes what Foundation holds back for the suite, then removes the folder.
+  func remove() {
+    _ = defaults.synchronize()
+    temporary.remove()
+  }
 }
 
 /// A Foundation `UserDefaults` handed to an object: it reports no changes on Linux, so the object
@@ -20,6 +24,7 @@ private final class FoundationSuite {
 @Suite struct FoundationDefaultsTests {
   @Test func valuesWrittenBehindTheObjectsBackAreReadAtOnce() {
     let suite = FoundationSuite()
+    defer { suite.remove() }
     let defaults = suite.defaults
     let settings = Settings(userDefaults: defaults)
     defaults.set("External", forKey: "name")
@@ -32,6 +37,7 @@ private final class FoundationSuite {
 
   @Test func aWriteComparesWithTheStoredValueNotAStaleOne() {
     let suite = FoundationSuite()
+    defer { suite.remove() }
     let defaults = suite.defaults
     let settings = Settings(userDefaults: defaults, ignoreExternalChanges: true)
     settings.nickname = "Mine"
@@ -41,10 +47,9 @@ private final class FoundationSuite {
   }
 
   @Test func theOriginalsExampleAndTheObjectsWritesReachTheFile() throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "od-foundation-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: folder) }
+    let temporary = try TemporaryFolder(prefix: "od-foundation")
+    defer { temporary.remove() }
+    let folder = temporary.url
     let run = try probeOutput(["foundation", "r1"], environment: ["XDG_CONFIG_HOME": folder.path])
     #expect(run.status == 0)
     #expect(run.output == "External\nMine\nFatbobman\n42\n")
@@ -68,6 +73,7 @@ private final class FoundationSuite {
 
   @Test func didChangeNotificationNotifiesOnlyChangedProperties() {
     let suite = FoundationSuite()
+    defer { suite.remove() }
     let defaults = suite.defaults
     let settings = Settings(userDefaults: defaults)
     let name = ChangeCounter(settings, \.name)
@@ -84,6 +90,7 @@ private final class FoundationSuite {
 
   @Test func namedKeysAreTheOnlyOnesReadAgain() {
     let suite = FoundationSuite()
+    defer { suite.remove() }
     let defaults = suite.defaults
     let settings = Settings(userDefaults: defaults)
     let name = ChangeCounter(settings, \.name)
@@ -102,6 +109,7 @@ private final class FoundationSuite {
 
   @Test func anotherStoresNotificationCountsOnlyWithoutLimitToInstance() {
     let suite = FoundationSuite()
+    defer { suite.remove() }
     let defaults = suite.defaults
     let limited = Settings(userDefaults: defaults)
     let shared = SharedGroupSettings(userDefaults: defaults)
@@ -109,6 +117,7 @@ private final class FoundationSuite {
     let sharedName = ChangeCounter(shared, \.name)
     defaults.set("External", forKey: "name")
     let otherSuite = FoundationSuite()
+    defer { otherSuite.remove() }
     post(otherSuite.defaults)
     #expect(limitedName.count == 0)
     #expect(sharedName.count == 1)
@@ -132,6 +141,7 @@ private final class FoundationSuite {
 
   @Test func ignoreExternalChangesReadsAgainSilently() {
     let suite = FoundationSuite()
+    defer { suite.remove() }
     let defaults = suite.defaults
     let settings = Settings(userDefaults: defaults, ignoreExternalChanges: true)
     let name = ChangeCounter(settings, \.name)
@@ -142,11 +152,15 @@ private final class FoundationSuite {
   }
 
   @Test func cloudNotificationWithChangedKeysLeavesOneNotificationPerChange() throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "od-cloud-\(UUID().uuidString)")
-    defer { try? FileManager.default.removeItem(at: folder) }
+    let temporary = try TemporaryFolder(prefix: "od-cloud")
+    let folder = temporary.url
     let store = NSUbiquitousKeyValueStore(
       backend: EmbeddedCloudBackend(root: folder, container: "tests", account: "tester"))
+    // The write saved before the folder goes: a device makes a container it never found.
+    defer {
+      #expect(store.synchronize())
+      temporary.remove()
+    }
     let settings = SyncedSettings(store: store)
     let name = ChangeCounter(settings, \.name)
     let age = ChangeCounter(settings, \.age)
@@ -168,6 +182,7 @@ private final class FoundationSuite {
 
   @Test func aReleasedObjectIgnoresLaterNotificationsAndItsReplacementFollowsThem() {
     let suite = FoundationSuite()
+    defer { suite.remove() }
     let defaults = suite.defaults
     weak var released: Settings?
     do {
@@ -189,8 +204,10 @@ private final class FoundationSuite {
 
   @Test func anotherFoundationSuiteIsNotRead() {
     let suite = FoundationSuite()
+    defer { suite.remove() }
     let defaults = suite.defaults
     let otherSuite = FoundationSuite()
+    defer { otherSuite.remove() }
     let other = otherSuite.defaults
     let settings = Settings(userDefaults: defaults)
     other.set("Elsewhere", forKey: "name")
@@ -213,6 +230,7 @@ final class RegisteredFallbackSettings {
 @Suite struct RegisteredFallbackTests {
   @Test func removingAKeyFallsBackToTheRegisteredDefaultAndNotifiesOnce() {
     let suite = FoundationSuite()
+    defer { suite.remove() }
     let defaults = suite.defaults
     defaults.register(defaults: [
       "od-tests-registered-name": "Registered",

@@ -7,10 +7,9 @@ import Testing
 /// what the original library documents.
 @Suite struct ReadmeExamplesTests {
   @Test func everyExampleBehavesAsTheOriginalREADMESays() throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "od-readme-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: folder) }
+    let temporary = try TemporaryFolder(prefix: "od-readme")
+    defer { temporary.remove() }
+    let folder = temporary.url
     let run = try probeOutput(
       [],
       environment: [

@@ -7,8 +7,11 @@ import Testing
 /// `previousKeys:` on `@CloudKey`: the value moves to the new key in one save, so another
 /// device gets the new key and the removal of the old one together.
 @Suite struct RenamedCloudKeyTests {
-  let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-    "od-cloud-\(UUID().uuidString)")
+  /// The containers' folder, removed with the suite's instance (one per test).
+  let temporary: TemporaryFolder
+  var folder: URL { temporary.url }
+
+  init() throws { temporary = try TemporaryFolder(prefix: "od-cloud") }
 
   func device() -> NSUbiquitousKeyValueStore {
     NSUbiquitousKeyValueStore(
@@ -16,7 +19,6 @@ import Testing
   }
 
   @Test func theValueMovesToTheNewKeyOnEveryDeviceInOneChange() throws {
-    defer { try? FileManager.default.removeItem(at: folder) }
     let first = device()
     first.set("Ann", forKey: "name")
     #expect(first.synchronize())

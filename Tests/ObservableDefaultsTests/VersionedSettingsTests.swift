@@ -24,12 +24,11 @@ import Testing
   }
 
   @Test func aMigrationOnOneDeviceConvergesOnTheOtherWithoutWritesBack() throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "od-cloud-\(UUID().uuidString)")
-    defer { try? FileManager.default.removeItem(at: folder) }
+    let temporary = try TemporaryFolder(prefix: "od-cloud")
+    defer { temporary.remove() }
     func device() -> NSUbiquitousKeyValueStore {
       NSUbiquitousKeyValueStore(
-        backend: EmbeddedCloudBackend(root: folder, container: "tests", account: "tester"))
+        backend: EmbeddedCloudBackend(root: temporary.url, container: "tests", account: "tester"))
     }
     let first = device()
     first.set("dark", forKey: "theme")

@@ -43,7 +43,10 @@ import Testing
 
   /// `swift build` of the app in a private mount namespace where the engines' headers are empty
   /// folders and their pkg-config file is empty (needs root, as CI and these tests run).
-  func buildWithoutEngineHeaders(in folder: URL) throws -> ChildProcess.Result {
+  /// Its temporary files (SwiftPM's lock files) go to `temporaryFiles` (`TMPDIR`).
+  func buildWithoutEngineHeaders(in folder: URL, temporaryFiles: String) throws
+    -> ChildProcess.Result
+  {
     let hide =
       Self.hiddenFolders.filter { FileManager.default.fileExists(atPath: $0) }
       .map { "mount -t tmpfs none \($0)" }
@@ -53,7 +56,8 @@ import Testing
       .joined(separator: " && ")
     return try ChildProcess.runCommand(
       "unshare", ["--mount", "--propagation", "private", "sh", "-c", script],
-      environment: ["OBSERVABLE_DEFAULTS_SWIFT_SYNTAX": nil], in: folder)
+      environment: ["OBSERVABLE_DEFAULTS_SWIFT_SYNTAX": nil, "TMPDIR": temporaryFiles],
+      in: folder)
   }
 
   @Test func anAppWithTheTraitsOffHasNoEngine() throws {
@@ -65,7 +69,8 @@ import Testing
     try Data(Self.manifest.utf8).write(to: folder.appendingPathComponent("Package.swift"))
     try Data(Self.main.utf8).write(to: folder.appendingPathComponent("Sources/app/main.swift"))
 
-    let build = try buildWithoutEngineHeaders(in: folder)
+    let build = try buildWithoutEngineHeaders(
+      in: folder, temporaryFiles: temporary.programsTemporaryFolder())
     #expect(build.status == 0, "\(build.output)\n\(build.error)")
     let app = folder.appendingPathComponent(".build/debug/app")
     let symbols = try ChildProcess.runCommand("nm", [app.path])

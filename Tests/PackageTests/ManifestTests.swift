@@ -29,7 +29,9 @@ import Testing
     try FileManager.default.copyItem(
       at: Self.packageFolder.appendingPathComponent("Package.swift"),
       to: folder.appendingPathComponent("Package.swift"))
-    var variables: [String: String?] = ["OBSERVABLE_DEFAULTS_SWIFT_SYNTAX": nil]
+    var variables: [String: String?] = [
+      "OBSERVABLE_DEFAULTS_SWIFT_SYNTAX": nil, "TMPDIR": try temporary.programsTemporaryFolder(),
+    ]
     for (name, value) in environment { variables[name] = value }
     let result = try ChildProcess.runCommand(
       "swift", ["package", "dump-package"], environment: variables, in: folder)

@@ -65,10 +65,9 @@ public final class ChildProcess {
   }
 
   /// The `XDG_STATE_HOME` of the programs a test starts unless it gives its own: a folder of
-  /// this test run in the temporary folder.
-  public static let stateHome = FileManager.default.temporaryDirectory
-    .appendingPathComponent(
-      "observable-defaults-tests-state-\(ProcessInfo.processInfo.processIdentifier)")
+  /// this test process in the temporary folder, removed when it exits (see ``ProcessExit``).
+  public static let stateHome = ProcessExit.temporaryFolder(
+    prefix: "observable-defaults-tests-state")
 
   /// Starts `program` without waiting for it.
   ///

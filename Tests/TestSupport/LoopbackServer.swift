@@ -5,7 +5,7 @@ import Foundation
 ///
 /// It runs under a small shell that reads its standard input from this process: when this
 /// process ends in any way (even killed), the pipe closes and the shell kills the server by PID.
-/// ``kill9()``, and the clusters' `deinit` and `atexit` hook (see ``LoopbackClusters``), also
+/// ``kill9()``, and the clusters' `deinit` and exit hook (see ``LoopbackClusters``), also
 /// kill it by PID.
 open class LoopbackServer: @unchecked Sendable {
   public struct StartFailure: Error, CustomStringConvertible {
@@ -142,13 +142,13 @@ open class LoopbackServer: @unchecked Sendable {
   }
 }
 
-/// A cluster of ``LoopbackServer``s that the `atexit` hook stops.
+/// A cluster of ``LoopbackServer``s that the process's exit hook (``ProcessExit``) stops.
 public protocol LoopbackCluster: AnyObject {
   /// Stops every server by PID and removes the data folder.
   func remove()
 }
 
-/// Every cluster started by this process, stopped by the `atexit` hook.
+/// Every cluster started by this process, stopped when it exits (see ``ProcessExit``).
 public enum LoopbackClusters {
   private final class Weak {
     weak var cluster: (any LoopbackCluster)?
@@ -165,7 +165,7 @@ public enum LoopbackClusters {
       defer { hookInstalled = true }
       return !hookInstalled
     }
-    if install { atexit { LoopbackClusters.stopAll() } }
+    if install { ProcessExit.run { LoopbackClusters.stopAll() } }
   }
 
   public static func stopAll() {

@@ -11,13 +11,12 @@ public final class TestCertificates: @unchecked Sendable {
     let description: String
   }
 
-  public let folder: URL
+  private let temporary: TemporaryFolder
+  public var folder: URL { temporary.url }
 
   /// Makes the CAs and certificates.
   public init() throws {
-    folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "certificates-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    temporary = try TemporaryFolder(prefix: "certificates")
     do {
       for ca in ["ca", "other-ca"] {
         try openssl(
@@ -28,13 +27,9 @@ public final class TestCertificates: @unchecked Sendable {
       try sign("elsewhere", extensions: "subjectAltName=DNS:example.com")
       try sign("client", extensions: "extendedKeyUsage=clientAuth")
     } catch {
-      try? FileManager.default.removeItem(at: folder)
+      temporary.remove()
       throw error
     }
-  }
-
-  deinit {
-    try? FileManager.default.removeItem(at: folder)
   }
 
   /// The path of `name` (`ca.pem`, `other-ca.pem`, `server.pem`, `server.key`,

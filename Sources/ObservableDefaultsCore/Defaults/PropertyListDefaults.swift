@@ -395,6 +395,15 @@ open class PropertyListDefaults: UserDefaults {
     storage.synchronize()
   }
 
+  /// Writes what the suites whose files lie inside `folder` hold back, and waits for it (every
+  /// store of one file in this process shares its pending writes): for a folder about to be
+  /// removed, so that no late write of this process makes it again.
+  ///
+  /// - Parameter folder: The folder (symbolic links resolved).
+  package static func flushSuites(inside folder: URL) {
+    SuiteStorageRegistry.shared.flush(inside: folder)
+  }
+
   // MARK: Persistent domains (Foundation's versions rewrite the whole file without locking)
 
   /// The values stored in the suite `domainName`'s file (no registered defaults).

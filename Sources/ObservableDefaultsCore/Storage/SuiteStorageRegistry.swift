@@ -27,6 +27,15 @@ final class SuiteStorageRegistry: Sendable {
     storages.remove(storage.file.url.path, ifStillHolding: ObjectIdentifier(storage))
   }
 
+  /// Flushes the live storages of the files inside `folder` and waits for them: a folder about to
+  /// be removed, which no late write of this process may make again.
+  func flush(inside folder: URL) {
+    let prefix = SymbolicLinks.identity(of: folder).path + "/"
+    for storage in storages.liveObjects() where storage.file.url.path.hasPrefix(prefix) {
+      try? storage.flush()
+    }
+  }
+
   /// Flushes every live storage and waits for flushes already running (the `atexit` hook).
   private func flushAll() {
     for storage in storages.liveObjects() {

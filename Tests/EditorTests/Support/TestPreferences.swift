@@ -5,14 +5,8 @@ import TestSupport
 /// A private preferences folder for this test process, passed explicitly (tests never change
 /// the process's environment: other suites run in the same process).
 enum TestPreferences {
-  /// The folder (created once per process).
-  static let folder: URL = {
-    let url = FileManager.default.temporaryDirectory
-      .appendingPathComponent(
-        "editor-tests-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)")
-    try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
-  }()
+  /// The folder (created once per process, removed when it exits).
+  static let folder = ProcessExit.temporaryFolder(prefix: "editor-tests")
 
   /// A suite name no other test uses.
   static func uniqueSuite(_ label: String = #function) -> String {

@@ -9,7 +9,7 @@ extension TerminalEditorTests {
   @Test func aLockedRowIsMarkedRefusesEditsAndFollowsTheAdministrator() throws {
     let lock = try editor.system.write(["age": 99], suite: "com.example.demo", mandatory: true)
     try editor.system.write(["nickname": "Bobby"], suite: "com.example.demo")
-    let session = try TmuxSession(command: editor.shellCommand([]), columns: 200)
+    let session = try TmuxSession(command: editor.shellCommand([]), columns: 320)
     var screen = try session.waitForScreen {
       self.row("age", in: $0)?.hasSuffix("99") == true
     }

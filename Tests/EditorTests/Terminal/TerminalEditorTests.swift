@@ -93,11 +93,9 @@ struct TerminalEditorTests {
   /// frame the screen was read from may block in `poll` only after it was read.
   @Test func theIdleEditorDoesNotWake() throws {
     // In a folder of its own: the editor watches the file's folder, which other tests write to.
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "idle-editor-\(UUID().uuidString)", isDirectory: true)
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: folder) }
-    let file = folder.appendingPathComponent("idle.plist")
+    let folder = try TemporaryFolder(prefix: "idle-editor")
+    defer { folder.remove() }
+    let file = folder.file("idle.plist")
     try PropertyListSerialization.data(fromPropertyList: ["age": 20], format: .xml, options: 0)
       .write(to: file)
     let session = try TmuxSession(command: editor.shellCommand([file.path]))

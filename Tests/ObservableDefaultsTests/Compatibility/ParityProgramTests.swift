@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Issue 25: the copied generated initializer and a `nonisolated` class compile in Swift 5 mode
@@ -6,10 +7,9 @@ import Testing
 /// `CopiedInitializerTests` and the `MainActorTests` target), and behave as in Swift 6.
 @Suite struct ParityProgramTests {
   @Test func theSwift5ProgramPrintsWhatItStored() throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "od-parity-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: folder) }
+    let temporary = try TemporaryFolder(prefix: "od-parity")
+    defer { temporary.remove() }
+    let folder = temporary.url
     let run = try probeOutput(
       [], environment: ["XDG_CONFIG_HOME": folder.path], program: "parity-swift5")
     #expect(run.status == 0)

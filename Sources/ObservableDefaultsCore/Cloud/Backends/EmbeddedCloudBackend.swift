@@ -19,6 +19,11 @@ import Synchronization
 /// first), and delivers the new container's records from its start: no acknowledged write is
 /// lost to a container made anew, as a NATS device does for a bucket deleted and made again.
 ///
+/// The account's folder is made (mode 0700, with its missing parents) by a device that has not
+/// found it yet. Once a device has read or written the container there, it never makes the
+/// folder again: a folder removed under it (the user deleted the container, or a program its
+/// data) stays removed, and the device's saves fail, naming it, until a new device makes it.
+///
 /// ```swift
 /// let backend = EmbeddedCloudBackend(root: folder, container: "com.example.app")
 /// let store = NSUbiquitousKeyValueStore(backend: backend)
@@ -42,6 +47,9 @@ public final class EmbeddedCloudBackend: CloudBackend, CloudContainerSource, Sen
     /// (nil before the first read of an existing file): what it writes again into a container
     /// of another generation.
     var known: CloudContainerContents?
+    /// Whether this device has read or written the current account's container in its folder:
+    /// the folder is not made again once this is true (see the type's description).
+    var hasFoundFolder = false
   }
   private let state: Mutex<State>
 
@@ -134,7 +142,8 @@ public final class EmbeddedCloudBackend: CloudBackend, CloudContainerSource, Sen
     let contents = try contents(at: url)
     guard contents.generation != nil else { return contents }
     let resend = state.withLock {
-      $0.known.flatMap { $0.generation == contents.generation ? nil : $0 }
+      $0.hasFoundFolder = true
+      return $0.known.flatMap { $0.generation == contents.generation ? nil : $0 }
     }
     guard let resend else {
       state.withLock { $0.known = contents }
@@ -177,6 +186,7 @@ public final class EmbeddedCloudBackend: CloudBackend, CloudContainerSource, Sen
   ///   the records refused for the container's quota (the others are saved).
   public func save(_ records: [PropertyListKey: CloudRecord]) throws {
     try exchange {
+      try checkFolderNotRemoved(of: fileURL)
       recoverPending()
       let refused: [PropertyListKey]
       do {
@@ -194,15 +204,33 @@ public final class EmbeddedCloudBackend: CloudBackend, CloudContainerSource, Sen
   /// contents as this device's ``known``.
   ///
   /// - Returns: The keys refused for the quota, and the container's contents after the merge.
+  /// - Throws: ``PropertyListError`` of kind `.unwritable` when the account's folder was removed
+  ///   after this device found it (it is not made again), or the merge's error.
   private func save(
     _ records: [PropertyListKey: CloudRecord], resending known: CloudContainerContents?,
     to url: URL
   ) throws -> (refused: [PropertyListKey], contents: CloudContainerContents) {
+    try checkFolderNotRemoved(of: url)
     let (refused, contents) = try Self.merge(records, intoFileAt: url, resending: known)
     state.withLock {
-      if url == fileURL(for: $0.account) { $0.known = contents }
+      guard url == fileURL(for: $0.account) else { return }
+      $0.known = contents
+      $0.hasFoundFolder = true
     }
     return (refused, contents)
+  }
+
+  /// Throws when the folder of `url` (the current account's container file) was removed after
+  /// this device found it: it is not made again, neither for the container nor for the writes
+  /// kept while it cannot be written (see the type's description).
+  ///
+  /// - Throws: ``PropertyListError`` of kind `.unwritable`, naming the folder.
+  private func checkFolderNotRemoved(of url: URL) throws {
+    let folder = url.deletingLastPathComponent()
+    guard state.withLock({ $0.hasFoundFolder }), (try? Stat(folder.path)) == nil else { return }
+    throw PropertyListError(
+      file: url, kind: .unwritable,
+      reason: "its folder \(folder.path) was removed; a device that used it does not make it again")
   }
 
   /// The file keeping the writes that could not reach the container, when it exists (see
@@ -284,6 +312,7 @@ public final class EmbeddedCloudBackend: CloudBackend, CloudContainerSource, Sen
       state.withLock { state in
         state.account = account
         state.known = contents.generation == nil ? nil : contents
+        state.hasFoundFolder = contents.generation != nil
         if state.watch != nil {
           state.watch = nil
           startWatching(&state)
@@ -293,12 +322,14 @@ public final class EmbeddedCloudBackend: CloudBackend, CloudContainerSource, Sen
     }
   }
 
-  /// Creates the current account's folder (mode 0700) and watches its file.
+  /// Creates the current account's folder (mode 0700) unless this device found it before, and
+  /// watches its file.
   private func startWatching(_ state: inout State) {
     guard state.watch == nil else { return }
     let file = fileURL(for: state.account)
-    let folder = file.deletingLastPathComponent()
-    try? PrivateFolder.create(folder, for: file)
+    if !state.hasFoundFolder {
+      try? PrivateFolder.create(file.deletingLastPathComponent(), for: file)
+    }
     state.watch = DirectoryWatcher.shared.watch(fileAt: SymbolicLinks.identity(of: file)) {
       [weak self] in
       self?.subscribers.contentsDidChange()
