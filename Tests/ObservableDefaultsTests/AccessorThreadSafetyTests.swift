@@ -70,6 +70,40 @@ import Testing
     #expect(mismatches == [])
   }
 
+  /// Local writes of one property on two threads, outside changes of it on a third and writes
+  /// of the other properties on a fourth, in every interleaving the scheduler makes: after each
+  /// round the object holds what the store holds. A write takes its own value into the cache only
+  /// when no other write or outside change came between its store write and its cache update,
+  /// and reads the store otherwise; this compares that shortcut with the store over many rounds.
+  @Test func localWritesAndOutsideChangesOfOnePropertyLeaveObjectAndStoreEqual() {
+    let suite = TemporarySuite()
+    // The object and the store are used from several threads: what the test is about.
+    nonisolated(unsafe) let settings = Settings(userDefaults: suite.store())
+    nonisolated(unsafe) let outside = suite.store()
+    let (rounds, writes) = (20, 200)
+    var mismatches: [String] = []
+    for round in 0..<rounds {
+      DispatchQueue.concurrentPerform(iterations: 4) { role in
+        for index in 0..<writes {
+          switch role {
+          case 0, 1: settings.name = "\(round)-\(role)-\(index)"
+          case 2: outside.set("\(round)-outside-\(index)", forKey: "name")
+          default:
+            settings.age = index
+            outside.set(writes - index, forKey: "age")
+          }
+        }
+      }
+      let (name, age) = (settings.name, settings.age)
+      let (storedName, storedAge) = (outside.string(forKey: "name"), outside.integer(forKey: "age"))
+      if name != storedName || age != storedAge {
+        mismatches.append(
+          "round \(round): object \(name) \(age), store \(storedName ?? "nil") \(storedAge)")
+      }
+    }
+    #expect(mismatches == [])
+  }
+
   /// A write of another thread made while a write of the same property is between the store
   /// and the object's cache (the store tells its observers there) comes after it: both end with
   /// the later value. An observer of the store starts the second write at the first and waits up

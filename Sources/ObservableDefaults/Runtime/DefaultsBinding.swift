@@ -17,8 +17,6 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
   public let registrar = ObservationRegistrar()
   /// Guards the object's cached values and the fields below.
   public let lock = _DefaultsLock()
-  /// Held by the thread writing a persisted property, from the store's write to the cache's.
-  public let writeLock = _DefaultsWriteLock()
   /// The store the object reads and writes, created on first use. Setting another store makes
   /// the object reload its values from it on next use.
   public var store: any ObservableKeyValueStore {
@@ -66,6 +64,14 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
   @usableFromInline @exclusivity(unchecked) var applyingThread: pthread_t?
   /// Entered while an outside change is applied.
   @usableFromInline let applying = DispatchGroup()
+  /// How many writes of persisted properties started and outside changes were read, the number
+  /// of the last one; guarded by ``lock``. A write whose number is still the last when it sets
+  /// the cache, and that started with no other write unfinished, had no other write or outside
+  /// change between its store write and its cache update (see ``finishWrite(_:)``).
+  @usableFromInline @exclusivity(unchecked) var lastChange: UInt64 = 0
+  /// How many writes of persisted properties started and have not set the cache; guarded by
+  /// ``lock``.
+  @usableFromInline @exclusivity(unchecked) var unfinishedWrites = 0
 
   /// Creates the state of an object.
   /// - Parameters:
@@ -236,22 +242,34 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
 
   /// Applies a store change: re-reads the changed keys, then assigns every changed cache at once
   /// inside the `withMutation` of each notified property, so no observer sees a half-applied change.
+  ///
+  /// The caches take the values the store holds when they are assigned, read again under the
+  /// same hold of ``lock``: a local write made after the first reading (its store write and its
+  /// cache update both between the two holds) is kept, not replaced by the value read before it.
+  /// The first reading counts as a change (``lastChange``), so a local write in flight then
+  /// takes the store's value too.
   func apply(_ change: DefaultsChange, to object: Object) {
     // The ignored key paths are read under the lock with the updates: `start(_:ignoring:)`
     // replaces them under the same lock, possibly on another thread.
-    let (updates, notified) = lock.withLock {
-      () -> ([SettingsProperty<Object>.Update], [SettingsProperty<Object>.Update]) in
-      let updates = properties.compactMap { property -> SettingsProperty<Object>.Update? in
-        guard let keys = property.storageKeys, keys.isChanged(by: change, prefix: prefix)
-        else { return nil }
-        return property.refresh(object, resolveStore(), prefix)
+    let (changed, notified) = lock.withLock {
+      () -> ([SettingsProperty<Object>], [SettingsProperty<Object>.Update]) in
+      lastChange &+= 1
+      var changed: [SettingsProperty<Object>] = []
+      var updates: [SettingsProperty<Object>.Update] = []
+      for property in properties {
+        guard let keys = property.storageKeys, keys.isChanged(by: change, prefix: prefix),
+          let update = property.refresh(object, resolveStore(), prefix)
+        else { continue }
+        changed.append(property)
+        updates.append(update)
       }
-      guard !updates.isEmpty, !ignoresExternalChanges else { return (updates, []) }
-      if ignoredKeyPaths.isEmpty { return (updates, updates) }
+      guard !updates.isEmpty, !ignoresExternalChanges else { return (changed, []) }
+      if ignoredKeyPaths.isEmpty { return (changed, updates) }
       let ignored = Set(ignoredKeyPaths.map { $0 as AnyKeyPath })
-      return (updates, updates.filter { !ignored.contains($0.keyPath) })
+      return (changed, updates.filter { !ignored.contains($0.keyPath) })
     }
-    guard !updates.isEmpty else { return }
+    guard !changed.isEmpty else { return }
+    OutsideChangeProbe.run(with: object)
     applying.enter()
     lock.withLock { applyingThread = pthread_self() }
     defer {
@@ -259,7 +277,10 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
       applying.leave()
     }
     withMutations(of: object, notified[...]) {
-      lock.withLock { for update in updates { update.assign() } }
+      lock.withLock {
+        let store = resolveStore()
+        for property in changed { property.refresh(object, store, prefix)?.assign() }
+      }
     }
   }
 
@@ -277,10 +298,13 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
   /// removed in the same write of the store), and a value stored in an earlier version's form is
   /// stored in the new one, also when the value is unchanged.
   ///
-  /// Writes of one object are made one at a time (``writeLock``), from the store's write to the
-  /// cache's update, so the object ends with the value the store ends with when threads write one
-  /// property at once. A write made by an observer while this one is told (on this thread) comes
-  /// after it: the cache then takes the value the store holds.
+  /// No lock is held while the store tells its observers or Observation tells the property's
+  /// (they may write this object or another one, on this thread or another). The cache takes
+  /// the value written only when nothing else changed the object between the store write and the
+  /// cache update (see ``finishWrite(_:)``); otherwise it takes the value the store holds then,
+  /// read under the same hold of ``lock``. So when threads write one property at once, or an
+  /// observer writes it while this write is told, the object ends with the value the store ends
+  /// with.
   ///
   /// Inlined into each setter: there the key paths are literals, so reading and assigning the
   /// cache compile to direct accesses of the object's stored property instead of key-path
@@ -292,49 +316,60 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
     storage: ReferenceWritableKeyPath<Object, Value>, defaultValue: KeyPath<Object, Value>,
     key: String, codec: DefaultsCodec<Value>
   ) {
-    writeLock.withLock {
-      let unchanged = codec.isEqual(newValue, read(object, key: key) { $0[keyPath: storage] })
-      let writes = writeLock.writes
-      var stored: Value
-      switch write(key: key, unchanged: unchanged, encoding: { codec.encode(newValue) }) {
-      case .skipped: return
-      case .stored: stored = newValue
-      case .removed: stored = storedValue(key: key, codec: codec, object: object, defaultValue)
-      }
-      // `withMutation` spelled out: its closure would hide the key path's literal from the
-      // optimizer.
-      registrar.willSet(object, keyPath: property)
-      if writeLock.writes != writes &+ 1 {
-        stored = storedValue(key: key, codec: codec, object: object, defaultValue)
-      }
-      lock.withLock { object[keyPath: storage] = stored }
-      registrar.didSet(object, keyPath: property)
+    let unchanged = codec.isEqual(newValue, read(object, key: key) { $0[keyPath: storage] })
+    let outcome = write(key: key, unchanged: unchanged, encoding: { codec.encode(newValue) })
+    let ticket: UInt64
+    switch outcome {
+    case .skipped: return
+    case .stored(let number), .removed(let number): ticket = number
     }
+    // `withMutation` spelled out: its closure would hide the key path's literal from the
+    // optimizer.
+    registrar.willSet(object, keyPath: property)
+    lock.withLock {
+      if finishWrite(ticket), case .stored = outcome {
+        object[keyPath: storage] = newValue
+      } else {
+        object[keyPath: storage] =
+          storedObjectLocked(forKey: key).flatMap(codec.decode) ?? object[keyPath: defaultValue]
+      }
+    }
+    registrar.didSet(object, keyPath: property)
   }
 
-  /// The value of the property stored under `key` now, else its default; for a write that
-  /// removed the key or was followed by another write.
+  /// Ends a write numbered `ticket` (see ``write(key:unchanged:encoding:)``); whether the cache
+  /// may take the value written instead of reading the store. Under ``lock``.
+  ///
+  /// True only when the write started with no other write unfinished (`ticket` is not 0) and no
+  /// write started and no outside change was read since (`ticket` is still ``lastChange``).
+  /// Then the store holds the value written: every other write of the object made its store
+  /// write before this one started or will make it after this update, and will set the cache
+  /// after it; an outside change made after this write's store write is read after this
+  /// update, and assigns the value it reads then (see ``apply(_:to:)``). A 64-bit count does
+  /// not wrap.
   @inlinable
-  func storedValue<Value>(
-    key: String, codec: DefaultsCodec<Value>, object: Object, _ defaultValue: KeyPath<Object, Value>
-  ) -> Value {
-    storedObject(forKey: key).flatMap(codec.decode) ?? object[keyPath: defaultValue]
+  func finishWrite(_ ticket: UInt64) -> Bool {
+    unfinishedWrites -= 1
+    return ticket == lastChange
   }
 
   /// What `write(key:unchanged:encoding:)` did.
   @usableFromInline
   enum WriteOutcome {
-    /// Nothing was written: the value is unchanged, or the store refused it.
+    /// Nothing was written: the value is unchanged, or the store refused it. The write is
+    /// finished.
     case skipped
-    /// The encoded value was stored.
-    case stored
-    /// The value encodes to nothing, so the key was removed.
-    case removed
+    /// The encoded value was stored by the write numbered by the payload (0: it started while
+    /// another write was unfinished); ``finishWrite(_:)`` ends it.
+    case stored(UInt64)
+    /// The value encodes to nothing, so the key was removed; the payload is as for `stored`.
+    case removed(UInt64)
   }
 
   /// Stores the value `encode` gives under `key` (prefixed), or removes the key when it gives nil.
   /// Skips an `unchanged` value unless a migration of the property is due; a refusal of the store
-  /// is reported to ``Diagnostics``. Called with ``writeLock`` held; counts a stored write in it.
+  /// is reported to ``Diagnostics``. A write that is not skipped is numbered (``lastChange``)
+  /// and counted as unfinished before its store write; no lock is held during the store write.
   @usableFromInline
   func write(key: String, unchanged: Bool, encoding encode: () -> Any?) -> WriteOutcome {
     // The path of every write: locals instead of a tuple (no generic tuple metadata to look up),
@@ -343,16 +378,19 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
     var store: (any ObservableKeyValueStore)?
     var observation: ObservationToken?
     var storageKeys: StorageKeys?
+    var ticket: UInt64 = 0
     lock.withLock {
       fullKey = prefix.isEmpty ? key : prefix + key
       store = resolveStore()
       observation = self.observation
       storageKeys = movingKeys.isEmpty ? nil : movingKeys[key]
+      if !unchanged { ticket = startWrite() }
     }
     guard let store else { return .skipped }
     if unchanged {
       let property = lock.withLock { persisted[key] }
       guard property?.pendingMigration(store, prefix) != nil else { return .skipped }
+      ticket = lock.withLock { startWrite() }
     }
     let encoded = encode()
     // Only a property with previous keys can have a value to move; any other writes one key,
@@ -364,20 +402,27 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
       } else {
         try store.write(encoded, forKey: fullKey, excluding: observation)
       }
-      writeLock.writes &+= 1
       if synchronizesEveryWrite { _ = store.synchronize() }
     } catch {
       Diagnostics.report("ObservableDefaults", "\(Object.self).\(key) was not stored: \(error)")
+      _ = lock.withLock { finishWrite(ticket) }
       return .skipped
     }
-    return encoded == nil ? .removed : .stored
+    return encoded == nil ? .removed(ticket) : .stored(ticket)
   }
 
-  /// The object the store holds now under `key` (prefixed).
+  /// Numbers a write that starts, and counts it as unfinished: its number, or 0 when another
+  /// write is unfinished. Under ``lock``.
+  private func startWrite() -> UInt64 {
+    lastChange &+= 1
+    unfinishedWrites += 1
+    return unfinishedWrites == 1 ? lastChange : 0
+  }
+
+  /// The object the store holds now under `key` (prefixed). Under ``lock``.
   @usableFromInline
-  func storedObject(forKey key: String) -> Any? {
-    let (store, fullKey) = lock.withLock { (resolveStore(), prefix + key) }
-    return store.object(forKey: fullKey)
+  func storedObjectLocked(forKey key: String) -> Any? {
+    resolveStore().object(forKey: prefix + key)
   }
 }
 

@@ -1,0 +1,106 @@
+import Dispatch
+import Foundation
+import ObservableDefaults
+import Synchronization
+import TestSupport
+import Testing
+
+/// Writes of settings objects interleaved with observers and outside changes on other threads:
+/// none of them may hang, and each object ends with the value its store holds.
+@Suite struct WriteInterleavingTests {
+  /// Two objects kept in step by observers (an observer of X writes Y, one of Y writes X), each
+  /// written on its own thread at once: both writes end, and each object ends with the other's
+  /// observer's value, as its store does. (The write of a property held a lock of its object
+  /// while the store told its observers: each thread held one object's lock and waited for the
+  /// other's, for ever.) A deadlock fails the wait for both threads; the two threads then stay
+  /// blocked, and the suite goes on.
+  @Test func observersWritingEachOthersObjectOnTwoThreadsDoNotDeadlock() throws {
+    let (suiteX, suiteY) = (TemporarySuite(), TemporarySuite())
+    // Each object is written from two threads: what the test is about.
+    nonisolated(unsafe) let x = Settings(userDefaults: suiteX.store())
+    nonisolated(unsafe) let y = Settings(userDefaults: suiteY.store())
+    let (storeX, storeY) = (suiteX.store(), suiteY.store())
+    // Both observers are inside their first call (made by their own thread's write, since the
+    // other observer writes only after both are in) before either writes the other object.
+    let entered = Mutex(0)
+    let calledX = Mutex(false)
+    let calledY = Mutex(false)
+    let observations = [
+      storeX.observe { _ in
+        guard raisesFirst(calledX) else { return }
+        meet(entered)
+        y.name = "from-x"
+      },
+      storeY.observe { _ in
+        guard raisesFirst(calledY) else { return }
+        meet(entered)
+        x.name = "from-y"
+      },
+    ]
+    let finished = Mutex(0)
+    for (index, value) in ["x", "y"].enumerated() {
+      Thread {
+        (index == 0 ? x : y).name = value
+        finished.withLock { $0 += 1 }
+      }.start()
+    }
+    try #require(pollBlocking { finished.withLock { $0 } == 2 }, "the two writes deadlocked")
+    for observation in observations { observation.cancel() }
+    try storeX.flush()
+    try storeY.flush()
+    #expect(entered.withLock { $0 } == 2)
+    #expect([x.name, storeX.string(forKey: "name")] == ["from-y", "from-y"])
+    #expect([y.name, storeY.string(forKey: "name")] == ["from-x", "from-x"])
+    #expect(try suiteX.fileValues()["name"] as? String == "from-y")
+    #expect(try suiteY.fileValues()["name"] as? String == "from-x")
+  }
+
+  /// A local write made while an outside change is between reading the store and assigning the
+  /// object's cache is kept: the object ends with the local value, which the store holds. (The
+  /// outside change assigned the value it had read, and the object kept a value the store no
+  /// longer held, with no later change to correct it.)
+  @Test func aLocalWriteDuringAnOutsideChangeIsKept() throws {
+    let suite = TemporarySuite()
+    // The object is written on this thread while another applies an outside change.
+    nonisolated(unsafe) let settings = Settings(userDefaults: suite.store())
+    nonisolated(unsafe) let outside = suite.store()
+    #expect(settings.name == "Fatbobman")
+    let paused = Mutex(false)
+    let resumed = Mutex(false)
+    OutsideChangeProbe.betweenReadAndAssign.withLock {
+      $0 = { object in
+        guard object === settings, raisesFirst(paused) else { return }
+        pollBlocking { resumed.withLock { $0 } }
+      }
+    }
+    defer { OutsideChangeProbe.betweenReadAndAssign.withLock { $0 = nil } }
+    let applied = Mutex(false)
+    Thread {
+      // The store tells the object's observation on this thread, before `set` returns.
+      outside.set("outside", forKey: "name")
+      applied.withLock { $0 = true }
+    }.start()
+    try #require(pollBlocking { paused.withLock { $0 } })
+    settings.name = "local"
+    resumed.withLock { $0 = true }
+    try #require(pollBlocking { applied.withLock { $0 } })
+    try outside.flush()
+    #expect(outside.string(forKey: "name") == "local")
+    #expect(settings.name == "local")
+    #expect(try suite.fileValues()["name"] as? String == "local")
+  }
+}
+
+/// Sets `flag`; whether it was not set before (true the first time only).
+private func raisesFirst(_ flag: borrowing Mutex<Bool>) -> Bool {
+  flag.withLock { raised in
+    defer { raised = true }
+    return !raised
+  }
+}
+
+/// Counts this thread in at `entered` and waits until two threads are in.
+private func meet(_ entered: borrowing Mutex<Int>) {
+  entered.withLock { $0 += 1 }
+  pollBlocking { entered.withLock { $0 } == 2 }
+}
