@@ -229,6 +229,8 @@ struct BinaryPropertyListObjectTable {
       // The marker, then an integer object with the length when it does not fit in the marker.
       let header = marker & 0xF != 0xF ? 1 : 2 + 1 << (scalarBytes[object.start + 1] & 0xF)
       return PropertyListExpansion(values: 1, bytes: object.count - header)
+    case .largeData:
+      return PropertyListExpansion(values: 1, bytes: largeData[object.start].count)
     case .array, .dictionary:
       let end = object.start + (object.kind == .dictionary ? 2 : 1) * object.count
       return references[object.start..<end].reduce(PropertyListExpansion(values: 1)) {
