@@ -5,7 +5,15 @@ import Testing
 /// `propertyListValue()` and `setValue(fromPropertyList:)`: tools read and write any property in
 /// its stored form, through the property's codec, without knowing its type.
 @Suite struct StoredFormTests {
-  private let settings = TypeSettings(userDefaults: TemporarySuite().store())
+  /// Kept to the test's end: a suite released at once removes its folder, which the object's
+  /// later writes would make again.
+  private let suite: TemporarySuite
+  private let settings: TypeSettings
+
+  init() {
+    suite = TemporarySuite()
+    settings = TypeSettings(userDefaults: suite.store())
+  }
 
   private func property(_ name: String) throws -> AnySettingsProperty {
     try #require(AnySettings(settings).properties.first { $0.name == name })
