@@ -42,21 +42,13 @@ import Testing
 }
 
 /// A backend whose device keeps its journal in `journal`, offline.
-private final class JournaledBackend: CloudJournaledBackend {
+private final class JournaledBackend: WrappingCloudBackend, CloudJournaledBackend {
   static let name = "unsent-writes-test-engine"
   let journal: URL
-  private let memory = InMemoryCloudBackend()
+  let base = InMemoryCloudBackend()
 
   init(journal: URL) { self.journal = journal }
 
-  func load() throws -> CloudRecordBatch { memory.load() }
-  func save(_ records: [PropertyListKey: CloudRecord]) throws { try memory.save(records) }
-  func subscribe(
-    from cursor: CloudCursor?, _ handler: @escaping @Sendable (CloudBackendEvent) -> Void
-  ) -> ObservationToken {
-    memory.subscribe(from: cursor, handler)
-  }
-  func switchAccount(to account: String) throws { memory.switchAccount(to: account) }
   var syncStatus: CloudSyncStatus {
     CloudSyncStatus(backend: Self.name, endpoint: nil, account: "alice", connection: .offline)
   }
