@@ -141,6 +141,38 @@ import Testing
     #expect(try PropertyListFile(url: url).read()?.values.count == 8)
   }
 
+  /// Eight keys of equal 9 MiB data set before one flush: each set is accepted, and only the
+  /// eight together pass the 64 MiB a reader expands. The flush writes them in the order set
+  /// and refuses the last, which passes the limit on top of the seven before it: it takes its
+  /// value on disk again, observers are told, and the suite's next flush succeeds. (The flush
+  /// was refused as a whole, every key stayed pending, and every later flush failed again.)
+  @Test func aFlushOfKeysThatPassALimitOnlyTogetherRefusesTheOneThatPassesIt() throws {
+    let folder = try TemporaryFolder()
+    let (url, _) = try suite(.binary, in: folder)
+    let defaults = PropertyListDefaults(fileURL: url)
+    let log = DefaultsChangeLog()
+    let observation = defaults.observe(log.handler)
+    defer { observation.cancel() }
+    let data = Data(repeating: 7, count: 9 << 20)
+    for index in 0..<8 { defaults.set(data, forKey: "data\(index)") }
+    let error = try #require(throws: PropertyListError.self) { try defaults.flush() }
+    #expect(error.kind == .invalidValue(key: "data7"))
+    #expect(
+      error.reason
+        == "it would make the file expand to \(8 * (9 << 20) + 9 + 8 * 5) bytes of strings and "
+        + "data when read (each counted once per reference), above the 67108864 a reader reads; "
+        + "nothing was written")
+    #expect(defaults.data(forKey: "data7") == nil)
+    #expect(log.changes(from: .otherProcess).flatMap(\.keys) == ["data7"])
+    let read = try #require(try PropertyListFile(url: url).read()).values
+    #expect(Set(read.keys.map(\.string)) == Set(["small"] + (0..<7).map { "data\($0)" }))
+    #expect((0..<7).allSatisfy { read[PropertyListKey("data\($0)")] as? Data == data })
+    defaults.set("more", forKey: "other")
+    try defaults.flush()
+    #expect(defaults.lastError == nil)
+    #expect(try PropertyListFile(url: url).read()?.values.count == 9)
+  }
+
   /// The one-shot write splices the new values after the file's objects: within one write, equal
   /// values are stored once too.
   @Test func aOneShotWriteOfManyKeysHoldingEqualDataRefusesPastTheBytesAReaderExpands() throws {

@@ -89,6 +89,56 @@ import Testing
     #expect(settings.name == "local")
     #expect(try suite.fileValues()["name"] as? String == "local")
   }
+
+  /// A write paused between its store write and its cache update while the object is given
+  /// another store and starts on it: the object ends with the value the new store holds, and
+  /// the write is in the store it started on. (The start did not count as a change, so the
+  /// write put its own value in the cache, which the new store did not hold.)
+  @Test func aWriteAcrossAStartOnAnotherStoreKeepsTheNewStoresValue() throws {
+    let (first, second) = (TemporarySuite(), TemporarySuite())
+    second.store().set("second", forKey: "name")
+    // Written on another thread while this one gives it another store and reads it.
+    nonisolated(unsafe) let settings = SettingsOnAStore(first.store())
+    #expect(settings.name == "Fatbobman")
+    let paused = Mutex(false)
+    let resumed = Mutex(false)
+    // Told on the writing thread during the object's store write (the object's own observation
+    // is not told of its writes; this one is).
+    let observation = first.store().observe { _ in
+      guard raisesFirst(paused) else { return }
+      pollBlocking { resumed.withLock { $0 } }
+    }
+    defer { observation.cancel() }
+    let written = Mutex(false)
+    Thread {
+      settings.name = "local"
+      written.withLock { $0 = true }
+    }.start()
+    try #require(pollBlocking { paused.withLock { $0 } })
+    settings.use(second.store())
+    #expect(settings.name == "second")
+    resumed.withLock { $0 = true }
+    try #require(pollBlocking { written.withLock { $0 } })
+    #expect(settings.name == "second")
+    #expect(first.store().string(forKey: "name") == "local")
+    #expect(second.store().string(forKey: "name") == "second")
+  }
+}
+
+/// A settings object whose store is given at start and may be replaced.
+@ObservableDefaults(autoInit: false)
+final class SettingsOnAStore {
+  var name: String = "Fatbobman"
+
+  init(_ store: UserDefaults) {
+    _userDefaults = store
+    observerStarter()
+  }
+
+  /// Uses `store` from now on: the next access starts the object on it.
+  func use(_ store: UserDefaults) {
+    _userDefaults = store
+  }
 }
 
 /// Sets `flag`; whether it was not set before (true the first time only).

@@ -64,10 +64,11 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
   @usableFromInline @exclusivity(unchecked) var applyingThread: pthread_t?
   /// Entered while an outside change is applied.
   @usableFromInline let applying = DispatchGroup()
-  /// How many writes of persisted properties started and outside changes were read, the number
-  /// of the last one; guarded by ``lock``. A write whose number is still the last when it sets
-  /// the cache, and that started with no other write unfinished, had no other write or outside
-  /// change between its store write and its cache update (see ``finishWrite(_:)``).
+  /// How many writes of persisted properties started, outside changes were read and starts
+  /// (``startIfNeeded(_:)``) loaded the caches, the number of the last one; guarded by
+  /// ``lock``. A write whose number is still the last when it sets the cache, and that started
+  /// with no other write unfinished, had no other write, outside change or start between its
+  /// store write and its cache update (see ``finishWrite(_:)``).
   @usableFromInline @exclusivity(unchecked) var lastChange: UInt64 = 0
   /// How many writes of persisted properties started and have not set the cache; guarded by
   /// ``lock``.
@@ -209,6 +210,9 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
   func startIfNeeded(_ object: Object) {
     guard !isStarted else { return }
     isStarted = true
+    // A (re)start reads every cache from the store (another one, after `store` was set): it
+    // counts as a change, so a write in flight across it takes the value this store holds.
+    lastChange &+= 1
     let store = resolveStore()
     readsThrough = store is FoundationDefaultsStore
     VersionedSettingsMigration.run(for: Object.self, on: store)
@@ -341,7 +345,8 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
   /// may take the value written instead of reading the store. Under ``lock``.
   ///
   /// True only when the write started with no other write unfinished (`ticket` is not 0) and no
-  /// write started and no outside change was read since (`ticket` is still ``lastChange``).
+  /// write started, no outside change was read and no start loaded the caches (from a store
+  /// set meanwhile, perhaps) since (`ticket` is still ``lastChange``).
   /// Then the store holds the value written: every other write of the object made its store
   /// write before this one started or will make it after this update, and will set the cache
   /// after it; an outside change made after this write's store write is read after this

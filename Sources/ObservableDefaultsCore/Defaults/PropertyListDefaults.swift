@@ -382,7 +382,19 @@ open class PropertyListDefaults: UserDefaults {
 
   /// Writes everything pending to the file now and waits for it.
   ///
-  /// - Throws: The write's ``PropertyListError`` (the values stay pending and are retried).
+  /// A change the file cannot take is refused by its key and never stays pending: a value past
+  /// a limit of the file's readers (nesting deeper than 512 levels; a file above 256 MiB, or
+  /// expanding to more values or string and data bytes than a reader reads, each counted once
+  /// per reference) or one an XML file cannot hold. The other changes are written, the refused
+  /// key takes its value on disk again (observers are told, as of a change from another
+  /// process) and the refusal is thrown, and kept as ``lastError``. Changes that pass a limit
+  /// only together (each set was accepted) are written in the order they were made, and the
+  /// one that passes the limit on top of those before it is the one refused: so no accepted set
+  /// leaves the suite unable to flush, and nothing but the refused change is lost.
+  ///
+  /// - Throws: The write's ``PropertyListError``: `.invalidValue(key:)` naming a refused key
+  ///   (the first, when several were), or another failure (disk full, a file that does not
+  ///   parse; the values then stay pending and are retried).
   public func flush() throws {
     try storage.flush()
   }

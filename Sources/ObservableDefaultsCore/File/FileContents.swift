@@ -27,13 +27,19 @@ package enum FileContents {
   /// The error refusing a write to `url` that changes `keys` (when known) because it `would`
   /// (e.g. `would make the file … bytes, above …`): `.invalidValue(key:)` when it changes one
   /// key (`it would …`), else `.unwritable` naming the keys (`writing a, b would …`).
+  /// Either way ``PropertyListError/passesReadersLimit`` is true.
   static func refusal(of url: URL, changing keys: [String]?, _ would: String) -> PropertyListError {
     let reason = would + "; nothing was written"
-    guard let keys, keys.count == 1 else {
+    var error: PropertyListError
+    if let keys, keys.count == 1 {
+      error = PropertyListError(
+        file: url, kind: .invalidValue(key: keys[0]), reason: "it " + reason)
+    } else {
       let named = keys.map { "writing " + $0.sorted().joined(separator: ", ") + " " } ?? ""
-      return PropertyListError(file: url, kind: .unwritable, reason: named + reason)
+      error = PropertyListError(file: url, kind: .unwritable, reason: named + reason)
     }
-    return PropertyListError(file: url, kind: .invalidValue(key: keys[0]), reason: "it " + reason)
+    error.passesReadersLimit = true
+    return error
   }
 
   /// The bytes of the file at `url` (symbolic links followed) and the identity of the version

@@ -161,13 +161,22 @@ extension PropertyListFile {
   }
 
   /// The exclusive lock of the file and the file it guards (the target of a symbolic link),
-  /// with missing folders created; `known` is dropped when this fails.
+  /// with missing folders created (unless ``makesMissingFolders`` is false); `known` is dropped
+  /// when this fails.
   ///
-  /// - Throws: ``PropertyListError`` of kind `.unwritable` or `.unreadable`.
+  /// - Throws: ``PropertyListError`` of kind `.unwritable` (also for a missing folder that is
+  ///   not made) or `.unreadable`.
   func lockTarget(dropping known: inout PropertyListSnapshot?) throws -> (FileLock, URL) {
     do {
       let target = try SymbolicLinks.target(of: url)
-      try PrivateFolder.create(target.deletingLastPathComponent(), for: url)
+      let folder = target.deletingLastPathComponent()
+      if makesMissingFolders {
+        try PrivateFolder.create(folder, for: url)
+      } else if (try? Stat(folder.path))?.type != .directory {
+        throw PropertyListError(
+          file: url, kind: .unwritable,
+          reason: "its folder \(folder.path) does not exist (it was removed); it is not made again")
+      }
       let lock = try FileLock(url: FileLock.url(guarding: target), guarding: url)
       TemporaryFileNames.removeStale(for: target)
       return (lock, target)

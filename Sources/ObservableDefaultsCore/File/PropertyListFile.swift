@@ -12,12 +12,24 @@ public import Foundation
 public struct PropertyListFile: Sendable {
   /// The file's location (it need not exist yet).
   public let url: URL
+  /// Whether a write makes the file's missing folders (mode 0700); when false, a write into a
+  /// folder that does not exist fails, naming it.
+  package let makesMissingFolders: Bool
 
-  /// Creates a handle for the property-list file at `url`; nothing is read or created.
+  /// Creates a handle for the property-list file at `url`; nothing is read or created. Its
+  /// writes make the missing folders of `url`.
   ///
   /// - Parameter url: A `file:` URL.
   public init(url: URL) {
+    self.init(url: url, makingMissingFolders: true)
+  }
+
+  /// Creates a handle for the property-list file at `url` whose writes make its missing folders
+  /// or not: a writer that made or found the folder before passes false, so that a late write
+  /// (a store that flushes or closes after its folder was removed) does not make it again.
+  package init(url: URL, makingMissingFolders: Bool) {
     self.url = url
+    makesMissingFolders = makingMissingFolders
   }
 
   /// Reads and parses the file.

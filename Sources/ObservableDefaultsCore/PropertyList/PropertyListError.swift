@@ -30,6 +30,10 @@ public struct PropertyListError: Error, CustomStringConvertible, Equatable {
   public let kind: Kind
   /// The detail: the parser's or the system's message, or the type that was refused.
   public let reason: String
+  /// Whether the write was refused because its file would pass a limit of its readers (its
+  /// size, or what it expands to when read): a write of several keys refused so may fit in
+  /// parts (see ``FileContents/refusal(of:changing:_:)``).
+  package internal(set) var passesReadersLimit = false
 
   /// Creates an error.
   ///
@@ -41,6 +45,11 @@ public struct PropertyListError: Error, CustomStringConvertible, Equatable {
     self.file = file
     self.kind = kind
     self.reason = reason
+  }
+
+  /// Whether `left` and `right` name the same file, kind and reason.
+  public static func == (left: Self, right: Self) -> Bool {
+    (left.file, left.kind, left.reason) == (right.file, right.kind, right.reason)
   }
 
   /// `error` itself when it is a ``PropertyListError``, else a new one of `kind` describing it.

@@ -29,6 +29,12 @@ struct PendingChanges {
     Dictionary(log, uniquingKeysWith: { _, latest in latest })
   }
 
+  /// The keys with a pending change, in the order of their latest change (earliest first).
+  var keysInOrderMade: [PropertyListKey] {
+    var seen = Set<PropertyListKey>()
+    return log.reversed().compactMap { seen.insert($0.key).inserted ? $0.key : nil }.reversed()
+  }
+
   /// Puts back changes a failed flush took, before the changes made since, which win over them.
   mutating func restore(_ changes: [PropertyListKey: PropertyListChange]) {
     log = changes.map { ($0.key, $0.value) } + log

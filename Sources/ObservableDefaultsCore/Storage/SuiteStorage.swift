@@ -228,7 +228,9 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
   /// ``Diagnostics`` (standard error by default). A change the file refuses by its key
   /// (``PropertyListError/Kind/invalidValue(key:)``: a value an XML file cannot hold, a file too
   /// large to read) is dropped instead, its key takes the value on disk again (observers are
-  /// told), the others are written, and the refusal is the flush's error.
+  /// told), the others are written, and the refusal is the flush's error. Changes that pass a
+  /// reader's limit only together are written as ``applyFitting(_:inOrder:refusals:)`` does, so
+  /// that exactly the one that passes it is refused so.
   @discardableResult
   private func flushPending() -> PropertyListError? {
     let taken = lock.withLock {
@@ -238,40 +240,32 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
     }
     var changes = taken.latest
     guard !changes.isEmpty else { return nil }
-    var refusal: PropertyListError?
+    var refusals: [PropertyListError] = []
     do {
-      while true {
-        do {
-          let wasRead = try file.apply(changes, known: &disk)
-          let refused = Set(taken.latest.keys).subtracting(changes.keys)
-          if wasRead || !refused.isEmpty {
-            let values = disk?.document.values ?? [:]
-            // Another writer's version was read under the lock and this one written over it:
-            // its mark is gone, so who made those changes is not known.
-            merge(
-              values,
-              changedKeys: PropertyListDiff.changedKeys(from: allValues(), to: values)
-                .union(refused), writer: .unknown)
-          } else {
-            merge([:], changedKeys: [], writer: .unknown)
-          }
-          // The values replaced and the encoding's buffers are freed by now.
-          if let written = disk?.version?.identity.byteCount {
-            FreedMemory.release(afterWritingFileOf: written, path: file.url.path)
-          }
-          break
-        } catch let error as PropertyListError {
-          guard case .invalidValue(let key) = error.kind, changes[key] != nil else { throw error }
-          changes[key] = nil
-          refusal = error
-        }
+      let wasRead = try applyFitting(
+        &changes, inOrder: { taken.keysInOrderMade }, refusals: &refusals)
+      let refused = Set(taken.latest.keys).subtracting(changes.keys)
+      if wasRead || !refused.isEmpty {
+        let values = disk?.document.values ?? [:]
+        // Another writer's version was read under the lock and this one written over it:
+        // its mark is gone, so who made those changes is not known.
+        merge(
+          values,
+          changedKeys: PropertyListDiff.changedKeys(from: allValues(), to: values)
+            .union(refused), writer: .unknown)
+      } else {
+        merge([:], changedKeys: [], writer: .unknown)
       }
-      guard let refusal else { return nil }
+      // The values replaced and the encoding's buffers are freed by now.
+      if let written = disk?.version?.identity.byteCount {
+        FreedMemory.release(afterWritingFileOf: written, path: file.url.path)
+      }
+      guard let refusal = refusals.first else { return nil }
       lock.withLock {
         latestError = refusal
         unreportedRefusal = refusal
       }
-      Diagnostics.report("PropertyListDefaults", "\(refusal)")
+      for refusal in refusals { Diagnostics.report("PropertyListDefaults", "\(refusal)") }
       return refusal
     } catch {
       let failure = PropertyListError(wrapping: error, file: file.url, kind: .unwritable)
@@ -284,6 +278,51 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
       if isNew { Diagnostics.report("PropertyListDefaults", "\(failure)") }
       return failure
     }
+  }
+
+  /// Applies `changes` to the file in one write; when the file refuses them because together
+  /// they would pass a limit of its readers (its size, or what it expands to when read), writes
+  /// them in parts instead, in the order they were made (`order`), halving a refused part, until
+  /// the change that passes the limit is alone and refused by its key. So a change is refused
+  /// only when it passes a limit on top of every change made before it, and every other change
+  /// is written: a flush never fails for ever on changes each of which was accepted. A change
+  /// refused by its key is removed from `changes`, its error added to `refusals`.
+  ///
+  /// - Returns: Whether a write read the file (another writer changed it).
+  /// - Throws: The first other failure (`changes` then still holds the changes not refused).
+  private func applyFitting(
+    _ changes: inout [PropertyListKey: PropertyListChange],
+    inOrder order: () -> [PropertyListKey], refusals: inout [PropertyListError]
+  ) throws -> Bool {
+    var wasRead = false
+    func apply(_ part: [PropertyListKey: PropertyListChange], keys: [PropertyListKey]?) throws {
+      var part = part
+      while !part.isEmpty {
+        do {
+          wasRead = try file.apply(part, known: &disk) || wasRead
+          return
+        } catch let error as PropertyListError {
+          if case .invalidValue(let key) = error.kind, part[key] != nil {
+            part[key] = nil
+            changes[key] = nil
+            refusals.append(error)
+            continue
+          }
+          guard error.passesReadersLimit, part.count > 1 else { throw error }
+          let ordered = (keys ?? order()).filter { part[$0] != nil }
+          for half in [ordered[..<(ordered.count / 2)], ordered[(ordered.count / 2)...]] {
+            let keys = Set(half)
+            try apply(part.filter { keys.contains($0.key) }, keys: Array(half))
+          }
+          return
+        }
+      }
+    }
+    try apply(changes, keys: nil)
+    // A refused write forgets the version on disk: take it again (nothing is written), for the
+    // merge of what is on disk.
+    if disk == nil { wasRead = try file.apply([:], known: &disk) || wasRead }
+    return wasRead
   }
 
   /// Asks for a re-read on ``queue``; several requests before it runs make one re-read.

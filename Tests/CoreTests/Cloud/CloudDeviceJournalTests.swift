@@ -30,4 +30,30 @@ import Testing
       #expect(try permissions(of: shared.appendingPathComponent("app")) == 0o700)
     }
   }
+
+  /// A journal written after its folder was removed (a store that flushes or closes with an
+  /// unsent write once its test removed the temporary folder) does not make the folder again:
+  /// the write fails naming it, and nothing is left where the folder was. (The write made every
+  /// missing folder of the path again, and the test run found `<folder>/tests-<id>/default.plist`
+  /// left in its temporary folder.)
+  @Test func aJournalDoesNotMakeAgainTheFolderRemovedUnderIt() async throws {
+    try await withTemporaryFolder { folder in
+      let state = folder.file("state")
+      var journal = try CloudDeviceJournal(
+        directory: state, container: "tests-1", account: "default")
+      defer { journal.releaseFile() }
+      let timestamp = CloudTimestamp(time: 1, counter: 0, device: "d")
+      journal.add(pending: ["name": CloudRecord(value: "unsent", timestamp: timestamp)])
+      try journal.persist()
+      try FileManager.default.removeItem(at: state)
+      let error = try #require(throws: PropertyListError.self) { try journal.persist() }
+      #expect(error.kind == .unwritable)
+      #expect(
+        error.reason
+          == "its folder \(state.path)/tests-1 does not exist (it was removed); it is not made "
+          + "again")
+      #expect(!FileManager.default.fileExists(atPath: state.path))
+      #expect(journal.pending.count == 1)
+    }
+  }
 }

@@ -10,7 +10,7 @@ import Testing
 @Suite struct CloudPendingCountTests {
   /// A backend that journals what it is handed, like etcd's, whose saves wait for `open`, and
   /// whose status counts the journal beyond the running save.
-  final class JournalingBackend: CloudBackend, @unchecked Sendable {
+  final class JournalingBackend: WrappingCloudBackend, @unchecked Sendable {
     let base = InMemoryCloudBackend()
     private let lock = NSLock()
     private var journal: Set<PropertyListKey> = []
@@ -20,8 +20,6 @@ import Testing
 
     /// Saves waiting for `open`.
     var waitingSaves: Int { lock.withLock { waiting } }
-
-    func load() throws -> CloudRecordBatch { base.load() }
 
     func save(_ records: [PropertyListKey: CloudRecord]) throws {
       lock.withLock {
@@ -37,14 +35,6 @@ import Testing
         waiting -= 1
       }
     }
-
-    func subscribe(
-      from cursor: CloudCursor?, _ handler: @escaping @Sendable (CloudBackendEvent) -> Void
-    ) -> ObservationToken {
-      base.subscribe(from: cursor, handler)
-    }
-
-    func switchAccount(to account: String) throws { base.switchAccount(to: account) }
 
     var syncStatus: CloudSyncStatus {
       var status = base.syncStatus

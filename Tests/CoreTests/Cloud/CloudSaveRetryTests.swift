@@ -9,7 +9,7 @@ import Testing
   struct Unreachable: Error {}
 
   /// A backend whose first `failures` saves throw.
-  final class FlakyBackend: CloudBackend, @unchecked Sendable {
+  final class FlakyBackend: WrappingCloudBackend, @unchecked Sendable {
     let base = InMemoryCloudBackend()
     private let lock = NSLock()
     private var remainingFailures: Int
@@ -20,8 +20,6 @@ import Testing
     /// Saves tried, failed or not.
     var saveAttempts: Int { lock.withLock { attempts } }
 
-    func load() throws -> CloudRecordBatch { base.load() }
-
     func save(_ records: [PropertyListKey: CloudRecord]) throws {
       let fails = lock.withLock {
         attempts += 1
@@ -31,16 +29,6 @@ import Testing
       if fails { throw Unreachable() }
       try base.save(records)
     }
-
-    func subscribe(
-      from cursor: CloudCursor?, _ handler: @escaping @Sendable (CloudBackendEvent) -> Void
-    ) -> ObservationToken {
-      base.subscribe(from: cursor, handler)
-    }
-
-    func switchAccount(to account: String) throws { base.switchAccount(to: account) }
-
-    var syncStatus: CloudSyncStatus { base.syncStatus }
   }
 
   @Test func aFailedSaveIsTriedAgainUntilItSucceeds() async throws {

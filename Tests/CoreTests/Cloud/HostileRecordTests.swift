@@ -58,6 +58,72 @@ import Testing
     #expect(refusal(xml) == "the record's value was refused: it is not a binary property list")
   }
 
+  /// Records past a reader's limits (arrays nested 600 deep, a value that refers to itself) or
+  /// past Apple's quota (a 3 MiB string within the 4 MiB a record may take, a 65-byte key)
+  /// among a good one, as a networked backend decodes a reply: each is skipped with its reason,
+  /// and the good one is taken.
+  @Test func recordsPastAReadersLimitOrTheQuotaAreSkippedAndTheOthersTaken() throws {
+    let text = [UInt8](repeating: UInt8(ascii: "s"), count: 3 << 20)
+    let length = withUnsafeBytes(of: UInt32(text.count).bigEndian) { [UInt8]($0) }
+    let long = record(value: [[0xA1, 1], [0x5F, 0x12] + length + text])
+    let cyclic = record(value: [[0xA1, 1], [0xA1, 1]])
+    let deep = try CloudRecordCodec.encode(
+      CloudRecord(value: (0..<600).reduce("x" as Any) { inner, _ in [inner] }, timestamp: timestamp)
+    )
+    let good = try CloudRecordCodec.encode(CloudRecord(value: "fine", timestamp: timestamp))
+    let longKey = String(repeating: "k", count: 65)
+    let decoded = CloudRecordCodec.records(
+      [("deep", deep), ("cyclic", cyclic), ("long", long), (longKey, good), ("good", good)].map {
+        (key: $0.0, bytes: $0.1)
+      }
+    ) { "key \($0)" }
+    #expect(Array(decoded.records.keys) == ["good"])
+    #expect(decoded.records["good"]?.value as? String == "fine")
+    #expect(
+      decoded.refused == [
+        "deep": "the record's value was refused: binary property list: arrays and "
+          + "dictionaries are nested deeper than 512 levels",
+        "cyclic": "the record's value was refused: binary property list: object 1 contains "
+          + "itself",
+        "long": "the record is beyond the quota: its key and value take 3145732 bytes, more "
+          + "than the quota's 1048576",
+        PropertyListKey(longKey): "the record is beyond the quota: its key takes 65 bytes, more "
+          + "than the quota's 64",
+      ])
+  }
+
+  /// A container file another program wrote, holding records no device keeping the quota could
+  /// have stored, among a good one: the embedded backend gives the good one and refuses the
+  /// others with their reasons, as a networked backend does. (It gave them all.)
+  @Test func anEmbeddedContainerRefusesRecordsPastTheQuota() async throws {
+    try await withTemporaryFolder { folder in
+      let backend = EmbeddedCloudBackend(root: folder.url, container: "app", account: "alice")
+      let longKey = PropertyListKey(String(repeating: "k", count: 65))
+      let entries = [
+        "good": "fine", longKey.string: "fine", "large": String(repeating: "s", count: 1 << 20),
+      ].map { key, value in
+        (
+          PropertyListKey(key),
+          CloudContainerContents.Entry(
+            record: CloudRecord(value: value, timestamp: timestamp), revision: 1)
+        )
+      }
+      let contents = CloudContainerContents(
+        revision: 1, entries: Dictionary(uniqueKeysWithValues: entries))
+      _ = try PropertyListFile(url: backend.fileURL).apply(
+        contents.propertyList.mapValues { .set($0) })
+      let batch = try backend.load()
+      #expect(Array(batch.records.keys) == ["good"])
+      #expect(
+        batch.refused == [
+          longKey: "the record is beyond the quota: its key takes 65 bytes, more than the "
+            + "quota's 64",
+          "large": "the record is beyond the quota: its key and value take 1048581 bytes, more "
+            + "than the quota's 1048576",
+        ])
+    }
+  }
+
   @Test func everyValueTypeRoundTripsThroughTheValidatingDecoder() throws {
     let value: [Any] = [
       "text", 42, -1, 2.5, true, Date(timeIntervalSinceReferenceDate: 0.25), Data([0, 1]),

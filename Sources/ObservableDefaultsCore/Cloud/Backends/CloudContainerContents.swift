@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a container holds for one account: each key's latest record, numbered by the revision
 /// that stored it. The revision counts saves that changed something; a cursor is the container's
 /// ``generation`` (when it has one) and a revision.
@@ -105,6 +107,11 @@ package struct CloudContainerContents: Sendable {
   ///
   /// The cursor is `<generation>:<revision>`, or `<revision>` for a container without a
   /// generation.
+  ///
+  /// A record no device keeping ``CloudQuota`` could have stored (``CloudQuota/excess(key:value:)``:
+  /// a container file written by another program) is not given but refused, as a networked
+  /// backend refuses one (``CloudRecordCodec/records(_:naming:)``), and told to
+  /// ``RefusedRecords``.
   func batch(after cursor: CloudCursor?) -> CloudRecordBatch {
     var after = 0
     if let parts = cursor?.rawValue.split(separator: ":", omittingEmptySubsequences: false),
@@ -113,8 +120,24 @@ package struct CloudContainerContents: Sendable {
     {
       after = point
     }
-    let records = entries.filter { $0.value.revision > after }.mapValues(\.record)
+    var records: [PropertyListKey: CloudRecord] = [:]
+    var refused: [PropertyListKey: String] = [:]
+    var refusals: [RefusedRecords.Refusal] = []
+    for (key, entry) in entries where entry.revision > after {
+      guard let excess = CloudQuota.excess(key: key.string, value: entry.record.value) else {
+        records[key] = entry.record
+        continue
+      }
+      let reason = "the record is beyond the quota: \(excess)"
+      refused[key] = reason
+      refusals.append(
+        .init(
+          location: "the container's record of \(key.string)", bytes: Data(reason.utf8),
+          reason: reason))
+    }
+    RefusedRecords.report(refusals)
     let point = generation.map { "\($0):\(revision)" } ?? String(revision)
-    return CloudRecordBatch(records: records, cursor: CloudCursor(rawValue: point))
+    return CloudRecordBatch(
+      records: records, cursor: CloudCursor(rawValue: point), refused: refused)
   }
 }

@@ -137,7 +137,16 @@ package struct CloudDeviceJournal: Sendable {
 
   /// Writes the journal to its file (nothing for a memory-only journal).
   ///
-  /// - Throws: `PropertyListError` when the file cannot be written (it is then unchanged).
+  /// The journal's folder was made (or found) when the journal was opened, and is not made
+  /// again: a folder removed since (the user cleared the state folder, a test its temporary
+  /// folder) stays removed, and the write fails naming it. Failing, not dropping the write
+  /// silently: the pending writes stay in memory and are still pushed while the program runs,
+  /// and the failure is reported (``persistReportingFailure()``, and at exit
+  /// ``CloudUnsentWrites`` says they are lost rather than kept), so nothing acknowledged is lost
+  /// without a word, and no folder its owner removed comes back.
+  ///
+  /// - Throws: `PropertyListError` when the file cannot be written (it is then unchanged), of
+  ///   kind `.unwritable` naming the folder when it was removed.
   package func persist() throws {
     guard let file else { return }
     // Keyed by exact key (`[PropertyListKey: Any]`, which the writer takes as a dictionary): two
@@ -149,7 +158,8 @@ package struct CloudDeviceJournal: Sendable {
       "pending": try pending.mapValues(encode),
     ]
     var written: PropertyListSnapshot?
-    try PropertyListFile(url: file).update(known: &written) { document in
+    try PropertyListFile(url: file, makingMissingFolders: false).update(known: &written) {
+      document in
       document = PropertyListDocument(values: values, format: .binary)
       return true
     }

@@ -192,7 +192,8 @@ public final class EmbeddedCloudBackend: CloudBackend, CloudContainerSource, Sen
       do {
         refused = try save(records, resending: state.withLock { $0.known }, to: fileURL).refused
       } catch let error as PropertyListError {
-        _ = try? Self.merge(records, intoFileAt: pendingURL)
+        // Beside the container file, whose folder the save found or made: never made here.
+        _ = try? Self.merge(records, intoFileAt: pendingURL, makingMissingFolders: false)
         throw error
       }
       if !refused.isEmpty { throw CloudQuotaViolation(keys: refused) }
@@ -211,7 +212,10 @@ public final class EmbeddedCloudBackend: CloudBackend, CloudContainerSource, Sen
     to url: URL
   ) throws -> (refused: [PropertyListKey], contents: CloudContainerContents) {
     try checkFolderNotRemoved(of: url)
-    let (refused, contents) = try Self.merge(records, intoFileAt: url, resending: known)
+    // Checked again by the write itself: a folder removed after the check is not made either.
+    let hasFoundFolder = state.withLock { $0.hasFoundFolder }
+    let (refused, contents) = try Self.merge(
+      records, intoFileAt: url, makingMissingFolders: !hasFoundFolder, resending: known)
     state.withLock {
       guard url == fileURL(for: $0.account) else { return }
       $0.known = contents
@@ -244,15 +248,18 @@ public final class EmbeddedCloudBackend: CloudBackend, CloudContainerSource, Sen
   /// is not of `known`'s generation, `known`'s records too (per key the later timestamp). A
   /// file made by the merge gets a new generation.
   ///
+  /// - Parameter makingMissingFolders: Whether the file's missing folders are made (only by a
+  ///   device that has not found the account's folder yet).
   /// - Returns: The keys refused for the quota, and the file's contents after the merge.
   @discardableResult
   private static func merge(
-    _ records: [PropertyListKey: CloudRecord], intoFileAt url: URL,
+    _ records: [PropertyListKey: CloudRecord], intoFileAt url: URL, makingMissingFolders: Bool,
     resending known: CloudContainerContents? = nil
   ) throws -> (refused: [PropertyListKey], contents: CloudContainerContents) {
     var merged = CloudContainerContents()
     var written: PropertyListSnapshot?
-    try PropertyListFile(url: url).update(known: &written) { document in
+    let file = PropertyListFile(url: url, makingMissingFolders: makingMissingFolders)
+    try file.update(known: &written) { document in
       merged = try CloudContainerContents(propertyList: document.values, file: url)
       var records = records
       if let known, known.generation != merged.generation {
@@ -277,12 +284,14 @@ public final class EmbeddedCloudBackend: CloudBackend, CloudContainerSource, Sen
     guard FileManager.default.fileExists(atPath: pending.path) else { return }
     let container = fileURL
     var written: PropertyListSnapshot?
-    _ = try? PropertyListFile(url: pending).update(known: &written) { document in
+    // Both files are in the account's folder, where the pending file was found: not made again.
+    let file = PropertyListFile(url: pending, makingMissingFolders: false)
+    _ = try? file.update(known: &written) { document in
       let records = try CloudContainerContents(propertyList: document.values, file: pending)
         .batch(after: nil).records
       guard !records.isEmpty else { return false }
       do {
-        try Self.merge(records, intoFileAt: container)
+        try Self.merge(records, intoFileAt: container, makingMissingFolders: false)
       } catch is CloudQuotaViolation {
         // The container refused some: they are dropped, as a device's refused writes are.
       }
