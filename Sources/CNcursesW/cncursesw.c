@@ -48,38 +48,20 @@
   F(int, wmove, (WINDOW *window, int y, int x), (window, y, x)) \
   F(int, wnoutrefresh, (WINDOW *window), (window))
 
-#define INDEX(name) cncursesw_index_##name,
-#define FUNCTION_INDEX(type, name, parameters, arguments) INDEX(name)
-#define PROCEDURE_INDEX(name, parameters, arguments) INDEX(name)
 // The functions, then ncurses' variable `stdscr` (dlsym gives its address).
 enum {
-  CNCURSESW_FUNCTIONS(FUNCTION_INDEX, PROCEDURE_INDEX) cncursesw_index_stdscr,
+  CNCURSESW_FUNCTIONS(OPTIONAL_LIBRARY_FUNCTION_INDEX, OPTIONAL_LIBRARY_PROCEDURE_INDEX)
+  cncursesw_index_stdscr,
   cncursesw_symbol_count
 };
+static const char *const names[] = {
+    CNCURSESW_FUNCTIONS(OPTIONAL_LIBRARY_FUNCTION_NAME, OPTIONAL_LIBRARY_PROCEDURE_NAME) "stdscr"};
 
-#define NAME(name) #name,
-#define FUNCTION_NAME(type, name, parameters, arguments) NAME(name)
-#define PROCEDURE_NAME(name, parameters, arguments) NAME(name)
-static const char *const names[] = {CNCURSESW_FUNCTIONS(FUNCTION_NAME, PROCEDURE_NAME) "stdscr"};
-
-static void *symbols[cncursesw_symbol_count];
-static char failure[512];
-static const char *loading_failure;
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-
-static void load(void) {
-  loading_failure = optional_library_load("libncursesw.so.6", "libncursesw6", names, symbols,
-                                          cncursesw_symbol_count, failure, sizeof failure);
-}
-
-const char *cnc_load(void) {
-  pthread_once(&once, load);
-  return loading_failure;
-}
+OPTIONAL_LIBRARY_LOADER(cnc_load, "libncursesw.so.6", "libncursesw6", cncursesw_symbol_count)
 
 WINDOW *cnc_stdscr(void) {
   if (cnc_load() != NULL) return NULL;
-  return *(WINDOW **)symbols[cncursesw_index_stdscr];
+  return *(WINDOW **)functions[cncursesw_index_stdscr];
 }
 
 SCREEN *cnc_newterm_on_stdio(const char *term) {
@@ -95,16 +77,4 @@ SCREEN *cnc_newterm_on_paths(const char *term, const char *out, const char *in) 
   return newterm(term, outFile, inFile);
 }
 
-// Hidden: the program exports its own symbols (Swift's static runtime links with
-// -export-dynamic), and ncurses' calls of its own functions are to bind to ncurses.
-#define FUNCTION(type, name, parameters, arguments)                            \
-  __attribute__((visibility("hidden"))) type name parameters {                 \
-    pthread_once(&once, load);                                                  \
-    return ((type(*) parameters)symbols[cncursesw_index_##name]) arguments;     \
-  }
-#define PROCEDURE(name, parameters, arguments)                                 \
-  __attribute__((visibility("hidden"))) void name parameters {                 \
-    pthread_once(&once, load);                                                  \
-    ((void(*) parameters)symbols[cncursesw_index_##name]) arguments;            \
-  }
-CNCURSESW_FUNCTIONS(FUNCTION, PROCEDURE)
+CNCURSESW_FUNCTIONS(OPTIONAL_LIBRARY_FUNCTION, OPTIONAL_LIBRARY_PROCEDURE)
