@@ -1,5 +1,5 @@
-// Loading a C library that only some uses of a program need (an engine's client library) with
-// dlopen on first use, instead of linking it.
+// Loading a C library that only some uses of a program need (an engine's client library, the
+// editor's ncurses) with dlopen on first use, instead of linking it.
 //
 // A linked library is loaded, with every library it needs, at each start of every program that
 // links it, and a machine without it cannot start the program at all. Loaded on first use, only
