@@ -206,7 +206,9 @@ let package = Package(
     .target(name: "ObservableDefaultsTesting", dependencies: ["ObservableDefaultsCore"]),
     // Editor: ncurses front end (top-level Screens/) and its command-line program, which links
     // every engine.
-    .systemLibrary(name: "CNcursesW"),
+    // ncursesw, loaded with dlopen when the editor first draws (Sources/CNcursesW): the verbs
+    // start without it.
+    .target(name: "CNcursesW", dependencies: ["COptionalLibrary"]),
     .target(
       name: "SettingsEditor",
       dependencies: ["ObservableDefaults", "ObservableDefaultsSchema", "CNcursesW"],

@@ -7,6 +7,9 @@ public enum SettingsEditorError: Error, Equatable, CustomStringConvertible {
   /// The event loop's wake-up pipe could not be made (the system's reason, given here: most
   /// likely no file descriptor left).
   case noWakeUpPipe(String)
+  /// ncurses, which the editor draws with and loads when it first draws, cannot be loaded (why,
+  /// naming the package to install, given here).
+  case cursesUnavailable(String)
 
   /// One line for the user, such as `the editor cannot draw on this terminal (TERM=dumb)`.
   public var description: String {
@@ -17,6 +20,8 @@ public enum SettingsEditorError: Error, Equatable, CustomStringConvertible {
       "the editor cannot draw on this terminal (TERM=\(type.isEmpty ? "unset" : type))"
     case .noWakeUpPipe(let reason):
       "the editor cannot make its event loop's pipe: \(reason)"
+    case .cursesUnavailable(let reason):
+      "the editor cannot draw: \(reason)"
     }
   }
 }

@@ -16,14 +16,16 @@ final class NcursesCanvas: Canvas {
   /// Starts curses on the process's terminal (standard input and output).
   ///
   /// - Parameter color: whether to paint roles in colour when the terminal has colour.
-  /// - Throws: ``SettingsEditorError`` when standard input or output is not a terminal, or the
-  ///   terminal type (`TERM`) is missing, `dumb` or unknown to terminfo.
+  /// - Throws: ``SettingsEditorError`` when standard input or output is not a terminal, the
+  ///   terminal type (`TERM`) is missing, `dumb` or unknown to terminfo, or ncurses cannot be
+  ///   loaded.
   init(color: Bool) throws(SettingsEditorError) {
     guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
       throw .notATerminal
     }
     let type = ProcessEnvironment.value("TERM") ?? ""
     guard !type.isEmpty, type != "dumb" else { throw .unsupportedTerminal(type) }
+    if let failure = cnc_load() { throw .cursesUnavailable(String(cString: failure)) }
     setlocale(LC_ALL, "")
     guard let screen = cnc_newterm_on_stdio(type), let window = cnc_stdscr() else {
       throw .unsupportedTerminal(type)
@@ -35,7 +37,7 @@ final class NcursesCanvas: Canvas {
 
   /// Starts curses headless on `terminal` (e.g. "xterm"), drawing into `/dev/null`, for tests.
   /// The size is the terminal type's default unless `LINES` and `COLUMNS` are set. Returns nil
-  /// when the terminal type is unknown.
+  /// when the terminal type is unknown or ncurses cannot be loaded.
   init?(headless terminal: String, color: Bool = false) {
     setlocale(LC_ALL, "")
     guard let screen = cnc_newterm_on_paths(terminal, "/dev/null", "/dev/null") else { return nil }

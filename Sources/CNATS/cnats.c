@@ -139,40 +139,13 @@
   F(uint32_t, nats_GetVersionNumber, (void), ()) \
   F(natsStatus, nats_Open, (int64_t lockSpinCount), (lockSpinCount))
 
-#define INDEX(name) cnats_index_##name,
-#define FUNCTION_INDEX(type, name, parameters, arguments) INDEX(name)
-#define PROCEDURE_INDEX(name, parameters, arguments) INDEX(name)
-enum { CNATS_FUNCTIONS(FUNCTION_INDEX, PROCEDURE_INDEX) cnats_function_count };
+enum {
+  CNATS_FUNCTIONS(OPTIONAL_LIBRARY_FUNCTION_INDEX, OPTIONAL_LIBRARY_PROCEDURE_INDEX)
+  cnats_function_count
+};
+static const char *const names[] = {
+    CNATS_FUNCTIONS(OPTIONAL_LIBRARY_FUNCTION_NAME, OPTIONAL_LIBRARY_PROCEDURE_NAME)};
 
-#define NAME(name) #name,
-#define FUNCTION_NAME(type, name, parameters, arguments) NAME(name)
-#define PROCEDURE_NAME(name, parameters, arguments) NAME(name)
-static const char *const names[] = {CNATS_FUNCTIONS(FUNCTION_NAME, PROCEDURE_NAME)};
+OPTIONAL_LIBRARY_LOADER(cnats_load, "libnats.so.3.4", "libnats3.4", cnats_function_count)
 
-static void *functions[cnats_function_count];
-static char failure[512];
-static const char *loading_failure;
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-
-static void load(void) {
-  loading_failure = optional_library_load("libnats.so.3.4", "libnats3.4", names, functions,
-                                          cnats_function_count, failure, sizeof failure);
-}
-
-const char *cnats_load(void) {
-  pthread_once(&once, load);
-  return loading_failure;
-}
-
-#define FUNCTION(type, name, parameters, arguments)                        \
-  type name parameters {                                                    \
-    pthread_once(&once, load);                                              \
-    return ((type(*) parameters)functions[cnats_index_##name]) arguments;   \
-  }
-#define PROCEDURE(name, parameters, arguments)                             \
-  void name parameters {                                                    \
-    pthread_once(&once, load);                                              \
-    ((void(*) parameters)functions[cnats_index_##name]) arguments;          \
-  }
-CNATS_FUNCTIONS(FUNCTION, PROCEDURE)
-
+CNATS_FUNCTIONS(OPTIONAL_LIBRARY_FUNCTION, OPTIONAL_LIBRARY_PROCEDURE)

@@ -54,6 +54,28 @@ import Testing
     #expect(read.atStart == write.atStart)
   }
 
+  /// ncurses (libncursesw and the libtinfo it needs) is loaded when the editor first draws, not
+  /// at the start of a verb: its bindings (both are built with `BIND_NOW`) were a tenth of the
+  /// dynamic loader's work in a one-key `read`.
+  @Test func readAndWriteLoadNoCurses() throws {
+    let folder = try TemporaryFolder(prefix: "program-start")
+    let editor = try ChildProcess.builtProgram("settings-editor")
+    let environment = programEnvironment(in: folder)
+    let runs = [
+      try Self.loadedLibraries(
+        editor, ["write", "com.example.start", "name", "Ada"], environment: environment),
+      try Self.loadedLibraries(
+        editor, ["read", "com.example.start", "name"], environment: environment),
+    ]
+    for run in runs {
+      #expect(run.atStart.contains("libc.so.6"), "LD_DEBUG=files printed no libc")
+      let curses = run.atStart.union(run.loadedLater).filter {
+        $0.hasPrefix("libncursesw.") || $0.hasPrefix("libtinfo.")
+      }
+      #expect(curses == [])
+    }
+  }
+
   /// The same count sees an engine's library when a store uses it: `cloud status` of a NATS
   /// configuration loads libnats and its OpenSSL with `dlopen`, not at start.
   @Test func aNATSStoreLoadsLibnatsWhenUsed() throws {
