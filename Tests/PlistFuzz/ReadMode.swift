@@ -13,7 +13,9 @@ enum ReadMode {
     let document = try? reader.document(from: data)
     // Even inputs change a key the file holds (when it holds one), odd ones add a key.
     let key = index % 2 == 0 ? document?.values.keys.min() ?? "fuzz-added" : "fuzz-added"
-    if let failure = oneShotWrite(data, key: key, through: file) {
+    if let failure = XMLFastPathCheck.mismatch(data, key: key)
+      ?? oneShotWrite(data, key: key, through: file)
+    {
       keep(data, written: file, index: index, in: scratch)
       return .mismatch(failure)
     }

@@ -2,7 +2,8 @@
 /// read (``PropertyListLimits``): its readers check them as they go, in their single pass.
 struct PropertyListReadBudget {
   private var depth = 0
-  private var count = 0
+  /// The elements counted so far.
+  private(set) var count = 0
   private let maximumDepth: Int
   private let maximumCount: Int
 
@@ -28,5 +29,13 @@ struct PropertyListReadBudget {
   mutating func count(_ what: String) -> String? {
     count += 1
     return count <= maximumCount ? nil : "it holds more than \(maximumCount) \(what)"
+  }
+
+  /// Counts `elements` more when all of them fit; returns whether they did (when not, nothing is
+  /// counted, and counting them one by one with ``count(_:)`` finds the one refused).
+  mutating func reserve(_ elements: Int) -> Bool {
+    guard count + elements <= maximumCount else { return false }
+    count += elements
+    return true
   }
 }

@@ -89,7 +89,7 @@ extension XMLPropertyListScanner {
 
   /// A checked date (``XMLScalarText/isDate(_:)``): `YYYY-MM-DDTHH:MM:SSZ` with four to six
   /// year digits, in the proleptic Gregorian calendar, UTC.
-  private static func date(_ text: UnsafeRawBufferPointer) -> Date {
+  static func date(_ text: UnsafeRawBufferPointer) -> Date {
     let yearDigits = text.count - 16
     func number(_ start: Int, _ count: Int) -> Int {
       text[start..<start + count].reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }

@@ -61,6 +61,15 @@ struct XMLPropertyListScanner {
   /// Where the entries of a few keys are in the top dictionary, when looking for them (a
   /// one-shot write's keys, ``XMLPropertyListPlaces``).
   private(set) var places: XMLPropertyListPlaces?
+  /// Whether the top dictionary's plain entries are read by the fast path
+  /// (``plainEntry()``); off only to compare with the general walk
+  /// (``XMLPropertyListFastPath/isEnabled``).
+  let takesPlainEntries = XMLPropertyListFastPath.isEnabled
+  /// The entries the fast path read.
+  private(set) var plainEntries = 0
+  /// Where the fast path handed over to the general walk (the first 16 places; the top
+  /// dictionary's end is one), and how many times.
+  private(set) var handOvers: (first: [Int], count: Int) = ([], 0)
 
   init(
     bytes: UnsafeRawBufferPointer, limits: PropertyListLimits, building: Bool, indexing: Bool,
@@ -225,6 +234,20 @@ struct XMLPropertyListScanner {
     // Where the last value element read ends.
     var valueEnd = position
     while true {
+      if takesPlainEntries {
+        if let plain = plainEntry(), budget.reserve(2) {
+          if let text = plain.deferred { deferCheck(of: text) }
+          lastElement = plain.element
+          position = plain.value.upperBound
+          plainEntries += 1
+          note(
+            key: plain.key, plain.keyString, plain.built, start: plain.start,
+            value: plain.value.lowerBound, after: &valueEnd, into: &values, &entries)
+          continue
+        }
+        if handOvers.count < 16 { handOvers.first.append(position) }
+        handOvers.count += 1
+      }
       let next = try content()
       if !skippedOnlySpace { notPlain(&entries) }
       end = position
@@ -234,19 +257,9 @@ struct XMLPropertyListScanner {
       if !skippedOnlySpace || !key.isPlain { notPlain(&entries) }
       readingTopValue = true
       let value = try self.value()
-      topEntry += 1
-      if building { values[PropertyListKey(key.string)] = value }
-      places?.note(key: key.raw, value: valueStart..<position, after: valueEnd, in: bytes)
-      valueEnd = position
-      if entries != nil {
-        let valueText = UnsafeRawBufferPointer(rebasing: bytes[valueStart..<position])
-        entries!.append(
-          XMLPropertyListEntries.Entry(
-            key: key.raw,
-            fingerprint: PropertyListEntries.fingerprint(
-              key: UnsafeRawBufferPointer(rebasing: bytes[key.raw]), value: valueText),
-            start: start, value: valueStart..<position))
-      }
+      note(
+        key: key.raw, key.string, value, start: start, value: valueStart, after: &valueEnd,
+        into: &values, &entries)
     }
     places?.end = valueEnd
     try closeTag("dict")
@@ -254,6 +267,28 @@ struct XMLPropertyListScanner {
       building ? values : (),
       entries.map { XMLPropertyListEntries.Dictionary(entries: $0, contents: contentsStart..<end) }
     )
+  }
+
+  /// Takes the top dictionary's entry just read (its value element from `valueStart` to
+  /// ``position``), after the value element that ended at `valueEnd`, which it moves.
+  private mutating func note(
+    key: Range<Int>, _ keyString: String?, _ value: Any, start: Int, value valueStart: Int,
+    after valueEnd: inout Int, into values: inout [PropertyListKey: Any],
+    _ entries: inout [XMLPropertyListEntries.Entry]?
+  ) {
+    topEntry += 1
+    if building { values[PropertyListKey(keyString ?? "")] = value }
+    places?.note(key: key, value: valueStart..<position, after: valueEnd, in: bytes)
+    valueEnd = position
+    if entries != nil {
+      let valueText = UnsafeRawBufferPointer(rebasing: bytes[valueStart..<position])
+      entries!.append(
+        XMLPropertyListEntries.Entry(
+          key: key,
+          fingerprint: PropertyListEntries.fingerprint(
+            key: UnsafeRawBufferPointer(rebasing: bytes[key]), value: valueText),
+          start: start, value: valueStart..<position))
+    }
   }
 
   /// Notes that the top dictionary is not in the plain form: no entries, no places.
@@ -321,6 +356,9 @@ struct XMLPropertyListScanner {
     }
     return PropertyListRejection(reason: "XML property list, line \(line): " + reason)
   }
+
+  /// The elements counted against the file's limit so far.
+  var elementsCounted: Int { budget.count }
 
   /// Counts one more element against the file's limit.
   mutating func countElement() throws(PropertyListRejection) {
