@@ -1,6 +1,7 @@
 import Foundation
 import ObservableDefaultsCore
 import ObservableDefaultsTesting
+import Synchronization
 import TestSupport
 import Testing
 
@@ -70,6 +71,31 @@ import Testing
     #expect(await poll { sources[1].unreadableReason == nil })
     screen.draw(Damage())
     #expect(canvas.line(0).hasSuffix("[suite, LIVE]"), "\(canvas.line(0))")
+  }
+
+  /// Another process adds a key after the rows took the suite's keys and before they would
+  /// have followed it (the suite merged it in memory then, telling no one of the rows): the key
+  /// is shown without any later change.
+  @Test func aKeyAddedWhileTheSuiteIsFirstReadIsShown() async throws {
+    let name = TestPreferences.uniqueSuite()
+    try write(["first": 1], toSuite: name)
+    let file = TestPreferences.file(ofSuite: name)
+    SuiteReadProbe.afterTakingKeys.withLock {
+      $0 = { suite in
+        guard let suite = suite as? PropertyListDefaults,
+          suite.fileURL.lastPathComponent == file.lastPathComponent
+        else { return }
+        _ = try? PropertyListFile(url: file).apply(["second": .set(2)])
+        // Merged into the suite's memory (and its observers told) before the read goes on.
+        pollBlocking { suite.persistentValue(forKey: "second") != nil }
+      }
+    }
+    defer { SuiteReadProbe.afterTakingKeys.withLock { $0 = nil } }
+    let (sources, canvas, _, screen) = firstPaint(of: [name], rows: 10)
+    #expect(canvas.line(2).contains("first"), "\(canvas.line(2))")
+    #expect(await poll { sources[0].rowCount == 2 }, "the key added in between")
+    screen.draw(Damage())
+    #expect(canvas.line(3).contains("second"), "\(canvas.line(3))")
   }
 
   /// The editor's first paint of the suites `names` of the test folder, each watched as the
