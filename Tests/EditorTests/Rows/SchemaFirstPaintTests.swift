@@ -19,10 +19,10 @@ import Testing
     for (index, name) in names.enumerated() {
       // Suites 0 and 2 hold a key their schema does not list.
       let others = index % 2 == 0 && index < 4 ? ["typo-\(index)": index] : [:]
-      try write(others.merging(["key": index]) { $1 }, toSuite: name)
+      try TestPreferences.write(others.merging(["key": index]) { $1 }, toSuite: name)
     }
     let (sources, groups, canvas, session, screen) = firstPaint(of: names)
-    #expect(parses(of: names) == [1, 0, 0, 0, 0], "the shown schema's suite only")
+    #expect(TestPreferences.parses(of: names) == [1, 0, 0, 0, 0], "the shown schema's suite only")
     #expect(canvas.line(2).contains("key"), "\(canvas.line(2))")
 
     // Its other keys are listed after it once the paint read the suite: unannounced.
@@ -31,41 +31,35 @@ import Testing
     #expect(session.state.message == nil)
     screen.draw(session.state.outsideDamage)
     #expect(canvas.line(3).hasPrefix("  Settings0 · other keys"), "\(canvas.line(3))")
-    #expect(parses(of: names) == [1, 0, 0, 0, 0], "the other keys share the schema's read")
+    #expect(TestPreferences.parses(of: names) == [1, 0, 0, 0, 0], "the other keys share the schema's read")
 
     // Shown: the suite without other keys is read and lists none; the one with some, after it.
     for key: KeyPress in [.left, .down, .down] { screen.draw(session.handle(key)) }
     #expect(session.currentSource === sources[1])
-    #expect(parses(of: names) == [1, 1, 0, 0, 0])
+    #expect(TestPreferences.parses(of: names) == [1, 1, 0, 0, 0])
     screen.draw(session.handle(.down))
-    #expect(parses(of: names) == [1, 1, 1, 0, 0])
+    #expect(TestPreferences.parses(of: names) == [1, 1, 1, 0, 0])
     #expect(await poll { session.sources.count == 7 })
     #expect(session.sources[4] === groups[2].rows)
     screen.draw(session.handle(.down))
     #expect(session.currentSource === groups[2].rows)
     #expect(canvas.line(2).contains("typo-2"), "\(canvas.line(2))")
-    #expect(parses(of: names) == [1, 1, 1, 0, 0])
+    #expect(TestPreferences.parses(of: names) == [1, 1, 1, 0, 0])
   }
 
   @Test func aSchemasSuiteThatDoesNotParseSaysSoWhenItIsShown() async throws {
-    let base = TestPreferences.uniqueSuite()
-    let names = ["a", "b-broken"].map { "\(base).\($0)" }
-    try write(["key": 1], toSuite: names[0])
-    let broken = TestPreferences.file(ofSuite: names[1])
-    try Data("<plist><dict><key>key</key>".utf8).write(to: broken)
+    let names = ["a", "b-broken"].map { "\(TestPreferences.uniqueSuite()).\($0)" }
+    try TestPreferences.write(["key": 1], toSuite: names[0])
+    try Data("<plist><dict><key>key</key>".utf8).write(to: TestPreferences.file(ofSuite: names[1]))
     let (sources, _, canvas, session, screen) = firstPaint(of: names)
-    #expect(parses(of: [names[0]]) == [1])
+    #expect(TestPreferences.parses(of: [names[0]]) == [1])
     #expect(sources[1].suiteFile == nil, "nothing said about a suite not read")
 
     for key: KeyPress in [.left, .down] { screen.draw(session.handle(key)) }
-    #expect(
-      [
-        canvas.line(0).hasSuffix("[object, UNREADABLE]"),
-        canvas.line(10).hasPrefix(" No values read"),
-      ]
-        == [true, true], "\(canvas.line(0)) / \(canvas.line(10))")
-    try PropertyListSerialization.data(fromPropertyList: ["key": 2], format: .xml, options: 0)
-      .write(to: broken)
+    #expect(canvas.line(0).hasSuffix("[object, UNREADABLE]"), "\(canvas.line(0))")
+    #expect(canvas.line(10).hasPrefix(" No values read"), "\(canvas.line(10))")
+    // Its store, opened after watching began, tells when the file reads again.
+    try TestPreferences.write(["key": 2], toSuite: names[1])
     #expect(await poll { sources[1].unreadableReason == nil })
     screen.draw(Damage())
     #expect(canvas.line(0).hasSuffix("[object, LIVE]"), "\(canvas.line(0))")
@@ -100,16 +94,5 @@ import Testing
     let screen = EditorScreen(canvas: canvas, session: session, glyphs: .unicode, wake: {})
     screen.draw(Damage(layout: true))
     return (sources, groups, canvas, session, screen)
-  }
-
-  /// Writes `values` as the binary file of `suite`, as another program would.
-  private func write(_ values: [String: Any], toSuite suite: String) throws {
-    try PropertyListSerialization.data(fromPropertyList: values, format: .binary, options: 0)
-      .write(to: TestPreferences.file(ofSuite: suite))
-  }
-
-  /// How many times this process parsed the file of each of `suites`.
-  private func parses(of suites: [String]) -> [Int] {
-    suites.map { PropertyListCounters.counts(for: TestPreferences.file(ofSuite: $0)).parses }
   }
 }

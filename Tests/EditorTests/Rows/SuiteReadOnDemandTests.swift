@@ -24,14 +24,14 @@ import Testing
       let count = name.hasSuffix("large") ? Self.largeKeys : 3
       let values = Dictionary(
         uniqueKeysWithValues: (0..<count).map { (String(format: "key-%05d", $0), $0) })
-      try write(values, toSuite: name)
+      try TestPreferences.write(values, toSuite: name)
     }
     let (sources, canvas, session, screen) = firstPaint(of: names, rows: 12)
-    #expect(parses(of: names) == [1, 0, 0, 0, 0], "the shown suite only")
+    #expect(TestPreferences.parses(of: names) == [1, 0, 0, 0, 0], "the shown suite only")
     #expect(canvas.line(2).contains("key-00000"))
 
     for key: KeyPress in [.left, .down] { screen.draw(session.handle(key)) }
-    #expect(parses(of: names) == [1, 1, 0, 0, 0], "the large suite once it is shown")
+    #expect(TestPreferences.parses(of: names) == [1, 1, 0, 0, 0], "the large suite once it is shown")
     #expect(sources[1].rowCount == Self.largeKeys)
     #expect(canvas.line(2).contains("key-00000"))
 
@@ -43,17 +43,17 @@ import Testing
     screen.draw(Damage())
     #expect(canvas.line(2).contains("changed elsewhere"), "\(canvas.line(2))")
     #expect(screen.redrawCount(source: 1, row: 0) == 1)
-    #expect(parses(of: [names[2], names[3], names[4]]) == [0, 0, 0])
+    #expect(TestPreferences.parses(of: [names[2], names[3], names[4]]) == [0, 0, 0])
   }
 
   @Test func aSuiteThatDoesNotParseSaysSoWhenItIsShown() async throws {
     let base = TestPreferences.uniqueSuite()
     let names = ["a", "b-broken"].map { "\(base).\($0)" }
-    try write(["age": 20], toSuite: names[0])
+    try TestPreferences.write(["age": 20], toSuite: names[0])
     let broken = TestPreferences.file(ofSuite: names[1])
     try Data("<plist><dict><key>age</key>".utf8).write(to: broken)
     let (sources, canvas, session, screen) = firstPaint(of: names, rows: 10)
-    #expect(parses(of: names) == [1, 0])
+    #expect(TestPreferences.parses(of: names) == [1, 0])
     #expect(sources[1].suiteFile == nil, "nothing said about a suite not read")
 
     // Said in the paint that reads it: the header and the context line.
@@ -78,7 +78,7 @@ import Testing
   /// is shown without any later change.
   @Test func aKeyAddedWhileTheSuiteIsFirstReadIsShown() async throws {
     let name = TestPreferences.uniqueSuite()
-    try write(["first": 1], toSuite: name)
+    try TestPreferences.write(["first": 1], toSuite: name)
     let file = TestPreferences.file(ofSuite: name)
     SuiteReadProbe.afterTakingKeys.withLock {
       $0 = { suite in
@@ -110,17 +110,5 @@ import Testing
     let screen = EditorScreen(canvas: canvas, session: session, glyphs: .unicode, wake: {})
     screen.draw(Damage(layout: true))
     return (sources, canvas, session, screen)
-  }
-
-  /// Writes `values` as the binary file of `suite`, as another program would, without opening
-  /// the suite in this process.
-  private func write(_ values: [String: Any], toSuite suite: String) throws {
-    try PropertyListSerialization.data(fromPropertyList: values, format: .binary, options: 0)
-      .write(to: TestPreferences.file(ofSuite: suite))
-  }
-
-  /// How many times this process parsed the file of each of `suites`.
-  private func parses(of suites: [String]) -> [Int] {
-    suites.map { PropertyListCounters.counts(for: TestPreferences.file(ofSuite: $0)).parses }
   }
 }
