@@ -31,7 +31,9 @@ import Testing
     #expect(session.state.message == nil)
     screen.draw(session.state.outsideDamage)
     #expect(canvas.line(3).hasPrefix("  Settings0 · other keys"), "\(canvas.line(3))")
-    #expect(TestPreferences.parses(of: names) == [1, 0, 0, 0, 0], "the other keys share the schema's read")
+    #expect(
+      TestPreferences.parses(of: names) == [1, 0, 0, 0, 0], "the other keys share the schema's read"
+    )
 
     // Shown: the suite without other keys is read and lists none; the one with some, after it.
     for key: KeyPress in [.left, .down, .down] { screen.draw(session.handle(key)) }

@@ -31,7 +31,8 @@ import Testing
     #expect(canvas.line(2).contains("key-00000"))
 
     for key: KeyPress in [.left, .down] { screen.draw(session.handle(key)) }
-    #expect(TestPreferences.parses(of: names) == [1, 1, 0, 0, 0], "the large suite once it is shown")
+    #expect(
+      TestPreferences.parses(of: names) == [1, 1, 0, 0, 0], "the large suite once it is shown")
     #expect(sources[1].rowCount == Self.largeKeys)
     #expect(canvas.line(2).contains("key-00000"))
 
