@@ -83,50 +83,17 @@ public final class SettingsEditor {
     }
     let described = Set((objectSources + schemaSources).compactMap(\.suiteName))
     let suiteSources = suites.filter { !described.contains($0) }.map { SuiteRows(suite: $0) }
-    let (listed, otherKeys) = Self.withOtherKeys(schemaSources)
-    self.init(sources: objectSources + listed + suiteSources + fileSources)
-    self.otherKeys = otherKeys
+    self.init(sources: objectSources + schemaSources + suiteSources + fileSources)
+    otherKeys = OtherKeys.groups(of: schemaSources)
     schemaProblems = problems
-  }
-
-  /// `schemaSources`, each suite's last schema followed by the suite's "other keys" when it
-  /// holds keys none of its schemas lists (as dconf-editor lists keys without a schema): a key
-  /// written under a mistyped name can be seen, fixed (`R` renames it) and removed. Returns
-  /// every suite's "other keys" too, each with the source it is listed after.
-  private static func withOtherKeys(_ schemaSources: [PublishedSchemaRows]) -> (
-    listed: [any RowSource], otherKeys: [OtherKeys]
-  ) {
-    let bySuite = Dictionary(grouping: schemaSources.filter { $0.suiteName != nil }) {
-      $0.suiteName ?? ""
-    }
-    var listed: [any RowSource] = []
-    var otherKeys: [OtherKeys] = []
-    for (index, source) in schemaSources.enumerated() {
-      listed.append(source)
-      guard let suite = source.suiteName, let schemas = bySuite[suite],
-        !schemaSources[(index + 1)...].contains(where: { $0.suiteName == suite })
-      else { continue }
-      let others = SuiteRows(
-        suite: suite, title: "\(source.title) · other keys",
-        describedKeys: schemas.reduce(into: Set()) { $0.formUnion($1.storedKeys) })
-      otherKeys.append(OtherKeys(rows: others, anchor: ObjectIdentifier(source)))
-      if !others.isEmpty { listed.append(others) }
-    }
-    return (listed, otherKeys)
   }
 
   init(sources: [any RowSource]) {
     self.sources = sources
   }
 
-  /// A suite's "other keys", and the source (its last schema) it is listed after.
-  struct OtherKeys {
-    let rows: SuiteRows
-    let anchor: ObjectIdentifier
-  }
-
   /// The "other keys" of the suites the published schemas describe: listed while they hold a
-  /// key (``followOtherKeys(_:loop:)``).
+  /// key, once their suite is read (``OtherKeys/follow(_:session:post:)``).
   private var otherKeys: [OtherKeys] = []
 
   /// The schema folders and files that could not be used, reported once the editor runs.
@@ -197,31 +164,6 @@ public final class SettingsEditor {
     }
   }
 
-  /// Follows every suite's "other keys" (``otherKeys``): listed after its schema while it
-  /// holds a key none of its schemas lists, off the list while it holds none, as another
-  /// program or this editor writes and removes them.
-  private func followOtherKeys(_ session: EditorSession, loop: EventLoop) {
-    for others in otherKeys where !session.sources.contains(where: { $0 === others.rows }) {
-      session.recordChanges(of: others.rows, post: loop.post)
-      others.rows.startWatching(post: loop.post)
-    }
-    for others in otherKeys { listWhileNotEmpty(others, session: session, post: loop.post) }
-  }
-
-  /// Lists `others` when it holds a key and takes it off the list when it holds none, now and
-  /// after each change of its rows.
-  private func listWhileNotEmpty(
-    _ others: OtherKeys, session: EditorSession, post: @escaping MainJobPoster
-  ) {
-    let isEmpty = trackAfterChange(
-      { others.rows.rowCount == 0 },
-      onChange: { post { self.listWhileNotEmpty(others, session: session, post: post) } })
-    session.state.outsideDamage.formUnion(
-      isEmpty
-        ? session.unlist(others.rows, after: others.anchor)
-        : session.list(others.rows, after: others.anchor))
-  }
-
   /// How long a running search looks through rows before the loop reads keys again.
   private static let searchSlice: Duration = .milliseconds(8)
 
@@ -253,7 +195,7 @@ public final class SettingsEditor {
     // A file that stops reading, or reads again, changes no value: its suite wakes the loop.
     let readability = sources.compactMap { $0.suiteFile?.observeReadability(loop.wake) }
     defer { for observation in readability { observation.cancel() } }
-    followOtherKeys(session, loop: loop)
+    OtherKeys.follow(otherKeys, session: session, post: loop.post)
     let suiteWatch = listsNewSuites ? followSuites(session, loop: loop) : nil
     defer { suiteWatch?.cancel() }
     var damage = Damage(layout: true)

@@ -273,10 +273,12 @@ final class EditorSession {
   }
 
   /// Lists `source` right after the listed source `anchor` (a suite's "other keys" after its
-  /// last schema, once a key none of its schemas lists appears); the focus stays on its source.
-  /// Returns what to draw again (nothing when `source` is listed already or `anchor` is not
-  /// listed).
-  func list(_ source: any RowSource, after anchor: ObjectIdentifier) -> Damage {
+  /// last schema, once a key none of its schemas lists appears); the focus stays on its source,
+  /// and the status line names it when `announcing`. Returns what to draw again (nothing when
+  /// `source` is listed already or `anchor` is not listed).
+  func list(_ source: any RowSource, after anchor: ObjectIdentifier, announcing: Bool = true)
+    -> Damage
+  {
     guard !sources.contains(where: { $0 === source }),
       let index = sources.firstIndex(where: { ObjectIdentifier($0) == anchor }).map({ $0 + 1 })
     else { return Damage() }
@@ -284,7 +286,7 @@ final class EditorSession {
     sources.insert(source, at: index)
     let moves = state.sourceIndex >= index
     if moves { state.sourceIndex += 1 }
-    state.message = .init(text: "New: \(source.title)", isError: false)
+    if announcing { state.message = .init(text: "New: \(source.title)", isError: false) }
     return Damage(layout: moves, objects: true)
   }
 

@@ -11,6 +11,11 @@ import Observation
 /// removing the key. A suite is its file in the preferences folder; a cloud container is opened
 /// as another device of it, so edits reach the program's devices. Observable key by key: a
 /// change another process makes redraws that key's row only.
+///
+/// The store is opened (a suite's file read) when the values are first needed (a row, a search,
+/// an edit, the header's state), not when the rows are made: an editor listing hundreds of
+/// schemas reads the suite it shows, not every one. It is followed from before its values are
+/// read, as ``SuiteRows`` follows its suite.
 @MainActor
 final class PublishedSchemaRows: LiveRowSource, ReloadableRowSource, ChangeReportingSource,
   Observable
@@ -19,10 +24,17 @@ final class PublishedSchemaRows: LiveRowSource, ReloadableRowSource, ChangeRepor
   let location: String
   let kind: RowSourceKind
   private let schema: SettingsSchema
-  private let store: any ObservableKeyValueStore
+  /// The preferences folder a suite's file is in.
+  let preferences: URL
+  /// The store, once opened (``store`` opens it).
+  private var openedStore: (any ObservableKeyValueStore)?
   private let registrar = ObservationRegistrar()
   private var observation: ObservationToken?
-  /// The stored value of each key of the schema (absent: not stored).
+  /// The observation of whether a suite's file reads, when it was opened after watching began.
+  private var readability: ObservationToken?
+  /// Where outside changes go (set by ``startWatching(post:)``).
+  private var watchingPost: MainJobPoster?
+  /// The stored value of each key of the schema (absent: not stored), read when the store opens.
   private var values: [String: Any] = [:]
   var reportChange: ((SeenChange) -> Void)?
 
@@ -48,22 +60,53 @@ final class PublishedSchemaRows: LiveRowSource, ReloadableRowSource, ChangeRepor
     // The objects pane is narrow: the class there, its program in the header (and in the pane
     // when two programs have a class of the same name).
     title = namingProgram ? "\(schema.className) · \(schema.program.name)" : schema.className
+    self.preferences = preferences
     switch schema.store {
     case .suite(let name):
-      let url = preferences.appendingPathComponent(name + ".plist", isDirectory: false)
-      store = PropertyListDefaults(fileURL: url)
-      location = "\(schema.program.name): \(url.path)"
+      location = "\(schema.program.name): \(Self.fileURL(ofSuite: name, in: preferences).path)"
       kind = .object
     case .cloud(let container):
-      store = NSUbiquitousKeyValueStore(
-        backend: CloudDefaultBackend.configured(container: container))
       location = "\(schema.program.name): cloud container \(container)"
       kind = .cloud
+    }
+  }
+
+  /// The file of the suite `name` in `preferences`.
+  private static func fileURL(ofSuite name: String, in preferences: URL) -> URL {
+    preferences.appendingPathComponent(name + ".plist", isDirectory: false)
+  }
+
+  /// The store, opened now if it was not yet.
+  private var store: any ObservableKeyValueStore { openedStore ?? open() }
+
+  /// Whether the store was opened (observable: it opens once): a suite's "other keys" are
+  /// decided then.
+  var isOpen: Bool {
+    registrar.access(self, keyPath: \.isOpen)
+    return openedStore != nil
+  }
+
+  /// Opens the store (which reads a suite's file), follows its changes if
+  /// ``startWatching(post:)`` came first, then reads the values of the schema's keys.
+  private func open() -> any ObservableKeyValueStore {
+    let store: any ObservableKeyValueStore =
+      switch schema.store {
+      case .suite(let name):
+        PropertyListDefaults(fileURL: Self.fileURL(ofSuite: name, in: preferences))
+      case .cloud(let container):
+        NSUbiquitousKeyValueStore(backend: CloudDefaultBackend.configured(container: container))
+      }
+    registrar.withMutation(of: self, keyPath: \.isOpen) { openedStore = store }
+    if let watchingPost {
+      follow(store, post: watchingPost)
+      // The editor wakes when the file stops reading or reads again (``suiteFile`` was nil).
+      readability = (store as? PropertyListDefaults)?.observeReadability { watchingPost {} }
     }
     for key in schema.keys {
       let storedKey = schema.storedKey(of: key)
       values[storedKey] = store.storedObject(forKey: storedKey)
     }
+    return store
   }
 
   /// The suite the schema describes, nil for a cloud container.
@@ -75,15 +118,23 @@ final class PublishedSchemaRows: LiveRowSource, ReloadableRowSource, ChangeRepor
   /// The keys of the store the schema lists, as stored (with the class's prefix).
   var storedKeys: Set<String> { Set(schema.keys.map(schema.storedKey(of:))) }
 
-  var rowCount: Int { schema.keys.count }
+  /// The number of keys the schema lists; the store is opened then, as the rows are needed.
+  var rowCount: Int {
+    _ = store
+    return schema.keys.count
+  }
 
-  var state: String? { (store as? NSUbiquitousKeyValueStore).map(CloudStoreState.text) }
+  var state: String? {
+    kind == .cloud ? (store as? NSUbiquitousKeyValueStore).map(CloudStoreState.text) : nil
+  }
 
-  var suiteFile: PropertyListDefaults? { store as? PropertyListDefaults }
+  /// The suite once opened, nil before: a suite not read yet says nothing about its file.
+  var suiteFile: PropertyListDefaults? { openedStore as? PropertyListDefaults }
 
-  var hasReadValues: Bool { (store as? PropertyListDefaults)?.hasReadValues ?? true }
+  var hasReadValues: Bool { suiteFile?.hasReadValues ?? true }
 
   func row(at index: Int) -> PropertyRow {
+    _ = store
     let key = schema.keys[index]
     let storedKey = schema.storedKey(of: key)
     registrar.access(self, keyPath: \.[observing: storedKey])
@@ -126,6 +177,7 @@ final class PublishedSchemaRows: LiveRowSource, ReloadableRowSource, ChangeRepor
   }
 
   func snapshot(at index: Int) -> RowSnapshot? {
+    _ = store
     let storedKey = schema.storedKey(of: schema.keys[index])
     return .storedUnder(key: storedKey, value: values[storedKey])
   }
@@ -136,8 +188,15 @@ final class PublishedSchemaRows: LiveRowSource, ReloadableRowSource, ChangeRepor
     reload([key])
   }
 
+  /// Follows the store's outside changes from now on, or from when it opens if it is not open.
   func startWatching(post: @escaping MainJobPoster) {
-    guard observation == nil else { return }
+    guard watchingPost == nil else { return }
+    watchingPost = post
+    if let openedStore { follow(openedStore, post: post) }
+  }
+
+  /// Shows the changes `store` reports, through `post`.
+  private func follow(_ store: any ObservableKeyValueStore, post: @escaping MainJobPoster) {
     observation = store.observe { [weak self] change in
       post { self?.reload(change.keys, writer: change.writer) }
     }

@@ -18,6 +18,10 @@ import Synchronization
 /// problem), not when the rows are made: an editor listing every suite of the preferences folder
 /// paints its first screen after reading the suite it shows, not every one (a suite of a million
 /// keys took seconds). Until then the rows follow no change and say nothing about the suite.
+///
+/// The rows follow the suite from before they take its keys: a change another process makes
+/// while they are laid out (a key added or removed) is reported to them, never lost between
+/// the read and the start of following (``SuiteReadProbe``).
 @MainActor
 final class SuiteRows: ExpandableRowSource, LiveRowSource, ReloadableRowSource,
   KeyEditingRowSource, ChangeReportingSource, Observable
@@ -31,12 +35,14 @@ final class SuiteRows: ExpandableRowSource, LiveRowSource, ReloadableRowSource,
   private let systemFolders: [URL]
   /// The suite the values come from, once read (``defaults`` reads it).
   private var suite: PropertyListDefaults?
+  /// The observation of the suite's changes, from its read on.
   private var observation: ObservationToken?
   /// The observation of whether the file reads, when the suite was read after watching began.
   private var readability: ObservationToken?
   /// Where outside changes go once the suite is read (set by ``startWatching(post:)``).
   private var watchingPost: MainJobPoster?
-  /// The changes the suite reported and the rows do not show yet, in order.
+  /// The changes the suite reported and the rows do not show yet, in order, and where the
+  /// suite's observer sends them to be shown once watching began.
   private let received = ReceivedChanges()
   /// The keys shown, laid out by ``read()``: none before.
   private var tree = PropertyListTreeRows(lines: PropertyListTreeLines(root: [:], expanded: []))
@@ -68,22 +74,29 @@ final class SuiteRows: ExpandableRowSource, LiveRowSource, ReloadableRowSource,
   /// The suite, its file read now if it was not yet.
   private var defaults: PropertyListDefaults { suite ?? read() }
 
-  /// Opens the suite (which reads its file), lays out its keys, and follows its changes if
-  /// ``startWatching(post:)`` came first.
+  /// Opens the suite (which reads its file), follows its changes, then lays out its keys; the
+  /// changes are shown from when ``startWatching(post:)`` is called, at once if it came first.
+  ///
+  /// Followed before the keys are taken: a change merged after the suite's read and before
+  /// the keys were taken is in them (and its report changes nothing shown), one merged after
+  /// is reported. Taken first, a key another process added in between was in neither.
   private func read() -> PropertyListDefaults {
     let defaults = PropertyListDefaults(
       fileURL: fileURL, suite: suiteName, systemFolders: systemFolders)
     suite = defaults
+    observation = defaults.observe { [received, weak self] change in
+      received.append(change) { self?.showReceived() }
+    }
     // The stored values only: not the registered defaults nor the command line's. The suite's
     // dictionary is shared while the keys are laid out, not copied.
     let values = defaults.exactPersistentValues
+    SuiteReadProbe.run(with: defaults)
     var keys = values.keys.filter { !describedKeys.contains($0.string) }
     keys.sort()
     // Nothing observed the rows before: the first access reads them.
     tree = PropertyListTreeRows(
       lines: PropertyListTreeLines(sortedKeys: keys, expanded: [], value: { values[$0] }))
     if let watchingPost {
-      observe(defaults, post: watchingPost)
       // The editor wakes when the file stops reading or reads again (``RowSource/suiteFile``
       // is nil until now, so the editor did not ask for this).
       readability = defaults.observeReadability { watchingPost {} }
@@ -189,34 +202,26 @@ final class SuiteRows: ExpandableRowSource, LiveRowSource, ReloadableRowSource,
     }
   }
 
-  /// Follows the suite's outside changes from now on, or from when it is read if it is not yet.
+  /// Shows the suite's outside changes from now on (those reported since its read first), or
+  /// from when it is read if it is not yet.
   func startWatching(post: @escaping MainJobPoster) {
     guard watchingPost == nil else { return }
     watchingPost = post
-    if let suite { observe(suite, post: post) }
-  }
-
-  /// Shows the changes `defaults` reports, through `post`.
-  private func observe(_ defaults: PropertyListDefaults, post: @escaping MainJobPoster) {
-    observation = defaults.observe { [received, weak self] change in
-      received.append(change)
-      post { self?.showReceived() }
-    }
+    received.show(through: post)
+    guard let suite else { return }
+    // Read before: what it reported since (posted by itself once the poster was set), and
+    // whether its file reads, from now on.
+    if received.hasChanges { post { [weak self] in self?.showReceived() } }
+    readability = suite.observeReadability { post {} }
   }
 
   /// Reads the suite's file again (after writing what is pending) and shows what changed.
   ///
   /// - Throws: The suite's ``PropertyListError`` when the file cannot be written or read.
   func reload() throws {
-    // Read first: a suite read now starts its watching before the check below.
+    // Read first: a suite read now is followed before the re-read below.
     let defaults = defaults
-    // Not watching yet: the re-read's change is taken for this reload.
-    let listening =
-      observation == nil ? defaults.observe { [received] in received.append($0) } : nil
-    defer {
-      listening?.cancel()
-      showReceived()
-    }
+    defer { showReceived() }
     if !defaults.synchronize(), let error = defaults.lastError { throw error }
   }
 
@@ -275,12 +280,21 @@ final class SuiteRows: ExpandableRowSource, LiveRowSource, ReloadableRowSource,
 }
 
 /// The changes a suite reported to its rows and the rows have not shown yet: added on the
-/// thread that reports them, taken on the loop thread.
+/// thread that reports them, taken on the loop thread. Each is posted to be shown once a poster
+/// is set (``show(through:)``); those that came before wait for it.
 private final class ReceivedChanges: Sendable {
   private let changes = Mutex<[DefaultsChange]>([])
+  private let poster = Mutex<MainJobPoster?>(nil)
 
-  func append(_ change: DefaultsChange) {
+  /// Adds `change` and posts `show` when a poster is set.
+  func append(_ change: DefaultsChange, show: @escaping @MainActor @Sendable () -> Void) {
     changes.withLock { $0.append(change) }
+    poster.withLock { $0 }?(show)
+  }
+
+  /// Posts the changes added from now on through `post`.
+  func show(through post: @escaping MainJobPoster) {
+    poster.withLock { $0 = post }
   }
 
   /// The changes in the order they came, removed.
@@ -289,6 +303,11 @@ private final class ReceivedChanges: Sendable {
       defer { changes = [] }
       return changes
     }
+  }
+
+  /// Whether a change waits to be shown.
+  var hasChanges: Bool {
+    changes.withLock { !$0.isEmpty }
   }
 
   /// The values the changes hold: two for each key (before and after).

@@ -18,7 +18,10 @@ final class SuiteStorageRegistry: Sendable {
       SuiteStorage(file: PropertyListFile(url: resolved))
     }
     if isFirst { atexit { SuiteStorageRegistry.shared.flushAll() } }
-    if isNew { storage.startWatching() }
+    if isNew {
+      SuiteOpenProbe.run(with: storage.file.url)
+      storage.startWatching()
+    }
     return storage
   }
 

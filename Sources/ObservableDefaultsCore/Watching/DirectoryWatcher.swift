@@ -16,7 +16,10 @@ import Foundation
 /// that holds watches waits, asleep, for the kernel's notification marks to be reclaimed after
 /// a grace period (measured here with a C program that adds one watch and exits: 28 ms against
 /// 10–13 ms without, at load 22 on 2 cores). When the watcher starts, the callbacks of every
-/// file watched until then are called once, so a change made in between is reported then.
+/// file watched until then are called once, so a change made in between is reported then; a
+/// watch asked for after the start is called once too, once its folder is watched: its owner
+/// read the file before asking (a suite reads it when it opens), and a change made between that
+/// read and the watch named no callback of it.
 final class DirectoryWatcher: @unchecked Sendable {
   // Sendable: its tables are guarded by `lock`; `source` is a dispatch source set in init.
   static let shared = DirectoryWatcher()
@@ -80,20 +83,24 @@ final class DirectoryWatcher: @unchecked Sendable {
   private final class CallbackWatch: Sendable {}
 
   /// Calls `onChange` on the watcher's queue whenever the file at `url` (a resolved path in an
-  /// existing folder) may have changed, until the returned observation ends. Several callbacks
-  /// may watch one file. A file named ``anyFile`` stands for every file of the folder.
+  /// existing folder) may have changed, until the returned observation ends, and once when the
+  /// file is first watched (the watcher's start, or at once when it started already). Several
+  /// callbacks may watch one file. A file named ``anyFile`` stands for every file of the folder.
   func watch(fileAt url: URL, onChange: @escaping @Sendable () -> Void) -> ObservationToken {
     let token = CallbackWatch()
     let id = ObjectIdentifier(token)
-    lock.withLock {
+    let isStarted = lock.withLock {
       callbacks[url.path, default: [:]][id] = onChange
       if startState == .started {
         addWatch(url, for: id)
-      } else {
-        deferred.append((url, id))
-        scheduleStart()
+        return true
       }
+      deferred.append((url, id))
+      scheduleStart()
+      return false
     }
+    // A change made since the caller read the file, before its callback was in place.
+    if isStarted { queue.async(execute: onChange) }
     return ObservationToken { [self] in
       lock.withLock {
         callbacks[url.path]?[id] = nil

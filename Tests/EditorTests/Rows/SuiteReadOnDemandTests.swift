@@ -1,6 +1,7 @@
 import Foundation
 import ObservableDefaultsCore
 import ObservableDefaultsTesting
+import Synchronization
 import TestSupport
 import Testing
 
@@ -23,14 +24,15 @@ import Testing
       let count = name.hasSuffix("large") ? Self.largeKeys : 3
       let values = Dictionary(
         uniqueKeysWithValues: (0..<count).map { (String(format: "key-%05d", $0), $0) })
-      try write(values, toSuite: name)
+      try TestPreferences.write(values, toSuite: name)
     }
     let (sources, canvas, session, screen) = firstPaint(of: names, rows: 12)
-    #expect(parses(of: names) == [1, 0, 0, 0, 0], "the shown suite only")
+    #expect(TestPreferences.parses(of: names) == [1, 0, 0, 0, 0], "the shown suite only")
     #expect(canvas.line(2).contains("key-00000"))
 
     for key: KeyPress in [.left, .down] { screen.draw(session.handle(key)) }
-    #expect(parses(of: names) == [1, 1, 0, 0, 0], "the large suite once it is shown")
+    #expect(
+      TestPreferences.parses(of: names) == [1, 1, 0, 0, 0], "the large suite once it is shown")
     #expect(sources[1].rowCount == Self.largeKeys)
     #expect(canvas.line(2).contains("key-00000"))
 
@@ -42,17 +44,17 @@ import Testing
     screen.draw(Damage())
     #expect(canvas.line(2).contains("changed elsewhere"), "\(canvas.line(2))")
     #expect(screen.redrawCount(source: 1, row: 0) == 1)
-    #expect(parses(of: [names[2], names[3], names[4]]) == [0, 0, 0])
+    #expect(TestPreferences.parses(of: [names[2], names[3], names[4]]) == [0, 0, 0])
   }
 
   @Test func aSuiteThatDoesNotParseSaysSoWhenItIsShown() async throws {
     let base = TestPreferences.uniqueSuite()
     let names = ["a", "b-broken"].map { "\(base).\($0)" }
-    try write(["age": 20], toSuite: names[0])
+    try TestPreferences.write(["age": 20], toSuite: names[0])
     let broken = TestPreferences.file(ofSuite: names[1])
     try Data("<plist><dict><key>age</key>".utf8).write(to: broken)
     let (sources, canvas, session, screen) = firstPaint(of: names, rows: 10)
-    #expect(parses(of: names) == [1, 0])
+    #expect(TestPreferences.parses(of: names) == [1, 0])
     #expect(sources[1].suiteFile == nil, "nothing said about a suite not read")
 
     // Said in the paint that reads it: the header and the context line.
@@ -72,6 +74,31 @@ import Testing
     #expect(canvas.line(0).hasSuffix("[suite, LIVE]"), "\(canvas.line(0))")
   }
 
+  /// Another process adds a key after the rows took the suite's keys and before they would
+  /// have followed it (the suite merged it in memory then, telling no one of the rows): the key
+  /// is shown without any later change.
+  @Test func aKeyAddedWhileTheSuiteIsFirstReadIsShown() async throws {
+    let name = TestPreferences.uniqueSuite()
+    try TestPreferences.write(["first": 1], toSuite: name)
+    let file = TestPreferences.file(ofSuite: name)
+    SuiteReadProbe.afterTakingKeys.withLock {
+      $0 = { suite in
+        guard let suite = suite as? PropertyListDefaults,
+          suite.fileURL.lastPathComponent == file.lastPathComponent
+        else { return }
+        _ = try? PropertyListFile(url: file).apply(["second": .set(2)])
+        // Merged into the suite's memory (and its observers told) before the read goes on.
+        pollBlocking { suite.persistentValue(forKey: "second") != nil }
+      }
+    }
+    defer { SuiteReadProbe.afterTakingKeys.withLock { $0 = nil } }
+    let (sources, canvas, _, screen) = firstPaint(of: [name], rows: 10)
+    #expect(canvas.line(2).contains("first"), "\(canvas.line(2))")
+    #expect(await poll { sources[0].rowCount == 2 }, "the key added in between")
+    screen.draw(Damage())
+    #expect(canvas.line(3).contains("second"), "\(canvas.line(3))")
+  }
+
   /// The editor's first paint of the suites `names` of the test folder, each watched as the
   /// editor's loop watches every listed suite before its first paint.
   private func firstPaint(of names: [String], rows: Int) -> (
@@ -84,17 +111,5 @@ import Testing
     let screen = EditorScreen(canvas: canvas, session: session, glyphs: .unicode, wake: {})
     screen.draw(Damage(layout: true))
     return (sources, canvas, session, screen)
-  }
-
-  /// Writes `values` as the binary file of `suite`, as another program would, without opening
-  /// the suite in this process.
-  private func write(_ values: [String: Any], toSuite suite: String) throws {
-    try PropertyListSerialization.data(fromPropertyList: values, format: .binary, options: 0)
-      .write(to: TestPreferences.file(ofSuite: suite))
-  }
-
-  /// How many times this process parsed the file of each of `suites`.
-  private func parses(of suites: [String]) -> [Int] {
-    suites.map { PropertyListCounters.counts(for: TestPreferences.file(ofSuite: $0)).parses }
   }
 }
