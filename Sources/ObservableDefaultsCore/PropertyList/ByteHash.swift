@@ -30,19 +30,21 @@ struct ByteHash {
   /// Each lane multiplies two words into 128 bits and folds the halves (wyhash's step, which
   /// Go's runtime uses for its maps): 16 bytes per multiply, about half an instruction a byte,
   /// where a multiply per 8 bytes took one. The lanes are copied out of `self` for the loop, so
-  /// that they stay in registers whatever `bytes` may point to.
+  /// that they stay in registers whatever `bytes` may point to, and the second lane adds where
+  /// the first one takes the exclusive or: two lanes of the same operations were made vector
+  /// operations by the compiler, moved back and forth between registers at every step.
   mutating func combine(_ bytes: UnsafeRawPointer, _ length: Int) {
-    let keys = Self.keys
+    let (firstKey, secondKey) = Self.keys
     var (first, second) = lanes
     var offset = 0
-    while offset + 32 <= length {
+    while offset &+ 32 <= length {
       first = Self.fold(
-        bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self) ^ keys.0,
-        bytes.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self) ^ first)
+        bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self) ^ firstKey,
+        bytes.loadUnaligned(fromByteOffset: offset &+ 8, as: UInt64.self) ^ first)
       second = Self.fold(
-        bytes.loadUnaligned(fromByteOffset: offset + 16, as: UInt64.self) ^ keys.1,
-        bytes.loadUnaligned(fromByteOffset: offset + 24, as: UInt64.self) ^ second)
-      offset += 32
+        bytes.loadUnaligned(fromByteOffset: offset &+ 16, as: UInt64.self) &+ secondKey,
+        bytes.loadUnaligned(fromByteOffset: offset &+ 24, as: UInt64.self) &+ second)
+      offset &+= 32
     }
     lanes = (first, second)
   }

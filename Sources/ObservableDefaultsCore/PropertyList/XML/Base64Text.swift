@@ -25,6 +25,7 @@ enum Base64Text {
     into output: UnsafeMutableRawPointer
   ) {
     let lineBytes = lineLength / 4 * 3
+    guard let source = data.baseAddress else { return }
     characterPairs.withUnsafeBufferPointer { pairs in
       var out = output
       var start = 0
@@ -37,12 +38,13 @@ enum Base64Text {
         var index = start
         // Six bytes are four 12-bit quarters, each two characters from one table: one load of
         // 8 bytes (while 8 can be read) and one store of 8 characters.
-        while index + 6 <= end, index + 8 <= data.count {
-          let word = data.baseAddress!.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+        let lastWide = min(end - 6, data.count - 8)
+        while index <= lastWide {
+          let word = source.loadUnaligned(fromByteOffset: index, as: UInt64.self)
           out.storeBytes(
             of: characters(ofSixBytesIn: UInt64(bigEndian: word), pairs), as: UInt64.self)
           out += 8
-          index += 6
+          index &+= 6
         }
         // Three bytes are two 12-bit halves, each two characters from one table.
         while index + 3 <= end {
