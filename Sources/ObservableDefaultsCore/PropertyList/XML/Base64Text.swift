@@ -144,10 +144,7 @@ enum Base64Text {
       while input < count {
         // Whole groups, while no white space or `=` comes: the bulk of every line.
         if letters == 0 {
-          if !pairTable.isEmpty {
-            input = decodeGroupPairs(base, from: input, count: count, pairTable, into: &out)
-          }
-          input = decodeGroups(base, from: input, count: count, groupTable, into: &out)
+          input = decodeGroups(base, from: input, count: count, groupTable, pairTable, into: &out)
           guard input < count else { break }
         }
         // One character at a time: white space, a group split by it, the padding.
@@ -198,54 +195,44 @@ enum Base64Text {
   /// to the first byte that is not a letter, at `output` (moved past the bytes written); where
   /// it stopped.
   ///
-  /// Each character's six bits come from a table of its own place in the group, already shifted
-  /// there, so that a group is four look-ups and an `or`: any byte that is not a letter sets a
-  /// bit above the group's 24 (``groupBits``), and the group is then left to the caller.
+  /// With `pairTable` (``pairBits``; empty for a short text), two groups at a time first, while
+  /// 8 bytes can be read: one load of 8 characters, four look-ups of two characters each and
+  /// one store of 8 bytes, of which the 6 decoded are kept (the decoded bytes' bound leaves room
+  /// for the other 2: a text of `count` bytes decodes to at most `count / 4 * 3` bytes, and 8
+  /// characters are read only while 8 remain). Then one group at a time: each character's six
+  /// bits come from a table of its own place in the group (`groupTable`, ``groupBits``), already
+  /// shifted there, so that a group is four look-ups and an `or`. Any byte that is not a letter
+  /// sets a bit above the bits of its pair or group, which is then left to the next step.
   @inline(__always)
   private static func decodeGroups(
-    _ text: UnsafeRawPointer, from input: Int, count: Int, _ table: UnsafeBufferPointer<UInt32>,
+    _ text: UnsafeRawPointer, from input: Int, count: Int,
+    _ groupTable: UnsafeBufferPointer<UInt32>, _ pairTable: UnsafeBufferPointer<UInt16>,
     into output: inout UnsafeMutableRawPointer
   ) -> Int {
     var input = input
     var out = output
-    while input + 4 <= count {
-      let group = text.loadUnaligned(fromByteOffset: input, as: UInt32.self).littleEndian
-      let bits =
-        table[Int(group & 0xFF)] | table[256 + Int(group >> 8 & 0xFF)]
-        | table[512 + Int(group >> 16 & 0xFF)] | table[768 + Int(group >> 24)]
-      guard bits < 1 << 24 else { break }
-      out.storeBytes(of: UInt16(truncatingIfNeeded: bits >> 8).bigEndian, as: UInt16.self)
-      (out + 2).storeBytes(of: UInt8(truncatingIfNeeded: bits), as: UInt8.self)
-      out += 3
-      input += 4
-    }
-    output = out
-    return input
-  }
-
-  /// Decodes pairs of whole groups of four letters as ``decodeGroups(_:from:count:_:into:)`` does
-  /// one group, while 8 bytes can be read: one load of 8 characters, four look-ups of two
-  /// characters each (``pairBits``) and one store of 8 bytes, of which the 6 decoded are kept
-  /// (the decoded bytes' bound leaves room for the other 2: a text of `count` bytes decodes to
-  /// at most `count / 4 * 3` bytes, and 8 characters are read only while 8 remain).
-  @inline(__always)
-  private static func decodeGroupPairs(
-    _ text: UnsafeRawPointer, from input: Int, count: Int, _ table: UnsafeBufferPointer<UInt16>,
-    into output: inout UnsafeMutableRawPointer
-  ) -> Int {
-    var input = input
-    var out = output
-    while input + 8 <= count {
+    while !pairTable.isEmpty, input + 8 <= count {
       let word = UInt64(littleEndian: text.loadUnaligned(fromByteOffset: input, as: UInt64.self))
       let pairs = (
-        UInt64(table[Int(word & 0xFFFF)]), UInt64(table[Int(word >> 16 & 0xFFFF)]),
-        UInt64(table[Int(word >> 32 & 0xFFFF)]), UInt64(table[Int(word >> 48)])
+        UInt64(pairTable[Int(word & 0xFFFF)]), UInt64(pairTable[Int(word >> 16 & 0xFFFF)]),
+        UInt64(pairTable[Int(word >> 32 & 0xFFFF)]), UInt64(pairTable[Int(word >> 48)])
       )
       guard pairs.0 | pairs.1 | pairs.2 | pairs.3 < 1 << 12 else { break }
       let bits = pairs.0 << 36 | pairs.1 << 24 | pairs.2 << 12 | pairs.3
       out.storeBytes(of: (bits << 16).bigEndian, as: UInt64.self)
       out += 6
       input += 8
+    }
+    while input + 4 <= count {
+      let group = text.loadUnaligned(fromByteOffset: input, as: UInt32.self).littleEndian
+      let bits =
+        groupTable[Int(group & 0xFF)] | groupTable[256 + Int(group >> 8 & 0xFF)]
+        | groupTable[512 + Int(group >> 16 & 0xFF)] | groupTable[768 + Int(group >> 24)]
+      guard bits < 1 << 24 else { break }
+      out.storeBytes(of: UInt16(truncatingIfNeeded: bits >> 8).bigEndian, as: UInt16.self)
+      (out + 2).storeBytes(of: UInt8(truncatingIfNeeded: bits), as: UInt8.self)
+      out += 3
+      input += 4
     }
     output = out
     return input
