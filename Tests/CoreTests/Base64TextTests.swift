@@ -50,6 +50,28 @@ import Testing
     }
   }
 
+  /// A text of 4 KiB or more is decoded 8 characters at a time while they are all letters:
+  /// any other byte (white space, `=`, a byte outside the alphabet), put in place of a letter or
+  /// before it, at each place near the start, the middle and the end, decodes as Foundation
+  /// decodes it or is refused as the check refuses it.
+  @Test func aLongTextDecodesAsFoundationWhateverByteStopsItsRunOfLetters() {
+    var generator = SeededGenerator(seed: 7)
+    let data = Data((0..<3_201).map { _ in UInt8.random(in: 0...255, using: &generator) })
+    let letters = Array(data.base64EncodedString().utf8)
+    let places = Array(0..<20) + Array(2_000..<2_020) + Array((letters.count - 20)..<letters.count)
+    for place in places {
+      for byte: UInt8 in [0x20, 0x0A, 0x0D, 0x3D, 0x26, 0x80, 0x00, 0x2B] {
+        var replaced = letters
+        replaced[place] = byte
+        Self.expectSameAsFoundation(Data(replaced))
+        var inserted = letters
+        inserted.insert(byte, at: place)
+        Self.expectSameAsFoundation(Data(inserted))
+      }
+    }
+    Self.expectSameAsFoundation(Data(letters))
+  }
+
   @Test func aLargeValueIsDecodedIntoABlockOfItsOwnSize() throws {
     let data = Data((0..<5_000_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
     let text = Self.lines(of: data.base64EncodedString(), lineLength: 68, indentation: "\t")

@@ -20,6 +20,18 @@ package struct AtomicFileWriter {
   /// - Throws: ``PropertyListError`` of kind `.unwritable`.
   @discardableResult
   func write(_ data: Data) throws -> FileIdentity? {
+    try writeHashed([data]).identity
+  }
+
+  /// Writes `pieces`, one after the other, as the new contents of ``target`` as ``write(_:)``
+  /// does, and gives their ``ByteHash`` too, taken ``ByteHash/pieceSize`` bytes at a time right
+  /// after each is written, while they are still in the processor's cache: the version
+  /// written is known without another pass over its bytes. A large value can be written from
+  /// its own bytes, a piece of its own, instead of being copied into the file's bytes first.
+  ///
+  /// - Returns: The identity of the file written (as ``write(_:)`` gives it) and the hash.
+  /// - Throws: ``PropertyListError`` of kind `.unwritable`.
+  func writeHashed(_ pieces: [Data]) throws -> (identity: FileIdentity?, hash: UInt64) {
     let temporary = TemporaryFileNames.make(for: target)
     let descriptor = try step("temporary file") {
       try FileDescriptor.open(
@@ -33,12 +45,26 @@ package struct AtomicFileWriter {
     if let existing = try? Stat(target.path) {
       try step("permissions") { try descriptor.setPermissions(existing.permissions) }
     }
-    try step("write") { try data.withUnsafeBytes { try descriptor.writeAll($0) } }
+    var hash = ByteHash.Pieces(count: pieces.reduce(0) { $0 + $1.count })
+    try step("write") {
+      for piece in pieces {
+        try piece.withUnsafeBytes { bytes in
+          var start = 0
+          while start < bytes.count {
+            let part = UnsafeRawBufferPointer(
+              rebasing: bytes[start..<min(start + ByteHash.pieceSize, bytes.count)])
+            try descriptor.writeAll(part)
+            hash.take(part)
+            start += part.count
+          }
+        }
+      }
+    }
     WriterMark.attach(to: descriptor)
     try step("fsync") { try descriptor.synchronize() }
     try step("rename") { try FileSystem.rename(temporary.path, to: target.path) }
     succeeded = true
-    return FileIdentity.of(descriptor: descriptor)
+    return (FileIdentity.of(descriptor: descriptor), hash.finalize())
   }
 
   /// Writes `data` as the file at `url`: a new file, or a regular file replaced atomically (as

@@ -42,19 +42,22 @@ package enum FileContents {
     return error
   }
 
-  /// The bytes of the file at `url` (symbolic links followed) and the identity of the version
-  /// read, or nil when there is no file (also for a symbolic link whose target does not exist).
+  /// The bytes of the file at `url` (symbolic links followed), the identity of the version read
+  /// and the bytes' ``ByteHash`` (taken as they are read, ``ByteHash/pieceSize`` bytes at a time,
+  /// while each piece is still in the processor's cache: hashing the version after the read was
+  /// a pass of its own over a 50 MB file), or nil when there is no file (also for a symbolic
+  /// link whose target does not exist).
   ///
   /// - Throws: ``PropertyListError`` of kind `.unreadable` naming the reason: permission denied,
   ///   a symbolic link loop, a folder, a device or other non-regular file, a file above
   ///   `maximumSize` bytes (a whole number of MiB), an I/O error.
   static func read(_ url: URL, maximumSize: Int = maximumSize) throws -> (
-    data: Data, identity: FileIdentity
+    data: Data, identity: FileIdentity, hash: UInt64
   )? {
     let read = try withOpenFile(url, maximumSize: maximumSize) { descriptor, size, failure in
       try readAll(descriptor, size: size, maximumSize: maximumSize, failure)
     }
-    return read.map { (data: $0.0, identity: $0.1) }
+    return read.map { (data: $0.0.data, identity: $0.1, hash: $0.0.hash) }
   }
 
   /// The bytes of the file open as `descriptor`, from where it is now (its start when just
@@ -70,18 +73,18 @@ package enum FileContents {
   ) throws -> Data {
     try withCheckedFile(descriptor, url, maximumSize: maximumSize) { descriptor, size, failure in
       try readAll(descriptor, size: size, maximumSize: maximumSize, failure)
-    }.0
+    }.0.data
   }
 
   /// Reads all of the open file `descriptor` of `size` bytes (it may have grown since), into one
-  /// buffer of at most `maximumSize` + 1 bytes.
+  /// buffer of at most `maximumSize` + 1 bytes, and hashes the bytes as they come in.
   ///
   /// - Throws: `failure` of the reason when the file is above `maximumSize` bytes, memory runs
   ///   out or a read fails.
   private static func readAll(
     _ descriptor: FileDescriptor, size: Int, maximumSize: Int,
     _ failure: (String) -> PropertyListError
-  ) throws -> Data {
+  ) throws -> (data: Data, hash: UInt64) {
     // Not `Data(count:)`: zeroing the buffer before reading into it was a fifth of a flush of
     // a 50 MB value. One byte more than the file, so that its end is found without growing.
     var capacity = max(size + 1, 4096)
@@ -89,6 +92,9 @@ package enum FileContents {
       throw failure("out of memory")
     }
     var length = 0
+    // The whole 32-byte blocks read so far are hashed after each read of a piece.
+    var hash = ByteHash(count: size)
+    var hashed = 0
     do {
       while true {
         if length == capacity {
@@ -101,16 +107,24 @@ package enum FileContents {
           }
           (buffer, capacity) = (moved, larger)
         }
-        guard
-          let count = try readSome(descriptor, into: buffer + length, capacity - length, failure)
-        else { break }
+        let piece = min(capacity - length, ByteHash.pieceSize)
+        guard let count = try readSome(descriptor, into: buffer + length, piece, failure) else {
+          break
+        }
         length += count
+        let blocks = (length - hashed) & ~31
+        hash.combine(buffer + hashed, blocks)
+        hashed += blocks
       }
     } catch {
       SystemMemory.deallocate(buffer, byteCount: capacity)
       throw error
     }
-    return SystemMemory.data(taking: buffer, count: length, byteCount: capacity)
+    // A file that grew or shrank since its size was taken: hashed again as the bytes read.
+    let digest =
+      length == size
+      ? hash.finalize(buffer + hashed, length - hashed) : ByteHash.of(buffer, length)
+    return (SystemMemory.data(taking: buffer, count: length, byteCount: capacity), digest)
   }
 
   /// The ``ByteHash`` of the bytes of the file at `url` and the identity of the version read, as

@@ -18,10 +18,12 @@ struct FileVersion: Equatable, Sendable {
   /// (``FileIdentity/isSettled(at:)``): later writes then always change the identity.
   var isConfirmed = false
 
-  /// The version of `data` read or written as the file of `identity`.
-  init(identity: FileIdentity, data: Data) {
+  /// The version read or written as the file of `identity`, whose bytes' ``ByteHash`` is
+  /// `contentHash` (taken as they were read or written: ``FileContents/read(_:maximumSize:)``,
+  /// ``AtomicFileWriter/writeHashed(_:)``).
+  init(identity: FileIdentity, contentHash: UInt64) {
     self.identity = identity
-    contentHash = ByteHash.of(data)
+    self.contentHash = contentHash
   }
 }
 
@@ -56,8 +58,8 @@ extension PropertyListFile {
   func textIfStill(_ version: inout FileVersion) -> Data? {
     guard FileIdentity.ofFile(atPath: url.path) == version.identity else { return nil }
     let moment = FileIdentity.now()
-    guard let (text, identity) = try? readData(), identity == version.identity,
-      ByteHash.of(text) == version.contentHash
+    guard let (text, identity, hash) = try? readData(), identity == version.identity,
+      hash == version.contentHash
     else { return nil }
     if !version.isConfirmed {
       PropertyListCounters.count(\.confirmations, path: url.resolvingSymlinksInPath().path)

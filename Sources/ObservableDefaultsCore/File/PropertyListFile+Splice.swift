@@ -46,7 +46,7 @@ extension PropertyListFile {
     throws -> [ChangeHistory.Write]?
   {
     guard changes.count <= Self.maximumSplicedChanges,
-      let (data, _) = try FileContents.read(target), !data.isEmpty
+      let (data, _, _) = try FileContents.read(target), !data.isEmpty
     else { return nil }
     try checkWritable(target)
     let values = Self.setValues(changes)

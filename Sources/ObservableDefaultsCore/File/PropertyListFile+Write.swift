@@ -139,17 +139,22 @@ extension PropertyListFile {
       taken.document.format = .xml
       try XMLCharacters.check(written, writingTo: url)
     }
-    let (data, state, encodedKeys) = try fileErrorIfFailing { try encode(taken, changes: changes) }
-    let keys = changes.map { $0.keys.map(\.string) }
-    try FileContents.checkReadable(size: data.count, of: url, changing: keys)
-    if case .binary(let draft?, _) = state {
-      try draft.checkReadable(size: data.count, of: url, changing: keys)
+    let (pieces, state, encodedKeys) = try fileErrorIfFailing {
+      try encode(taken, changes: changes)
     }
-    let identity = try AtomicFileWriter(target: target, reportingAs: url).write(data)
+    let size = pieces.reduce(0) { $0 + $1.count }
+    let keys = changes.map { $0.keys.map(\.string) }
+    try FileContents.checkReadable(size: size, of: url, changing: keys)
+    if case .binary(let draft?, _) = state {
+      try draft.checkReadable(size: size, of: url, changing: keys)
+    }
+    let (identity, hash) = try AtomicFileWriter(target: target, reportingAs: url)
+      .writeHashed(pieces)
     PropertyListCounters.count(\.writes, path: target.path)
     PropertyListCounters.count(\.keysEncoded, by: encodedKeys, path: target.path)
     known = PropertyListSnapshot(
-      document: taken.document, version: identity.map { FileVersion(identity: $0, data: data) },
+      document: taken.document,
+      version: identity.map { FileVersion(identity: $0, contentHash: hash) },
       state: state)
     return (taken.wasRead, true)
   }
@@ -216,7 +221,9 @@ extension PropertyListFile {
   }
 
   /// The bytes of `taken`'s document after `changes` (when the document was changed by exactly
-  /// these), the write state of the new version, and how many top-level values were encoded.
+  /// these), in pieces to write one after the other (a binary file's large data values are
+  /// pieces of their own, ``BinaryPropertyListDraft/pieces()``), the write state of the new
+  /// version, and how many top-level values were encoded.
   ///
   /// A binary document is written from its draft with `changes` added, when there is one, else
   /// from a new draft. An XML one is written by an edit of the text on disk when it is still
@@ -225,7 +232,7 @@ extension PropertyListFile {
   /// when the version was known before, else read here as ``textIfStill(_:)`` reads it; edited
   /// at the places of its entries, when they are known. Else the document is encoded whole.
   private func encode(_ taken: TakenVersion, changes: [PropertyListKey: PropertyListChange]?)
-    throws -> (Data, PropertyListWriteState, encodedKeys: Int)
+    throws -> ([Data], PropertyListWriteState, encodedKeys: Int)
   {
     let document = taken.document
     switch taken.state {
@@ -234,11 +241,11 @@ extension PropertyListFile {
         let text = text ?? textIfStill(&version),
         let edited = try XMLPropertyListEdit.applying(changes, to: text, known: entries)
       {
-        return (edited.text, .xml(text: nil, entries: edited.entries), changes.count)
+        return ([edited.text], .xml(text: nil, entries: edited.entries), changes.count)
       }
     case .binary(var draft?, _):
       if let changes, document.format == .binary, try draft.apply(changes) {
-        return (try draft.data(), .binary(draft: draft, entries: draft.entries()), changes.count)
+        return (try draft.pieces(), .binary(draft: draft, entries: draft.entries()), changes.count)
       }
     case .binary(nil, _):
       break
@@ -246,13 +253,13 @@ extension PropertyListFile {
     guard document.format == .binary else {
       let data = try PropertyListEncoding.data(of: document)
       return (
-        data, .xml(text: nil, entries: XMLPropertyListEntries.entries(of: data)),
+        [data], .xml(text: nil, entries: XMLPropertyListEntries.entries(of: data)),
         document.values.count
       )
     }
     let made = try BinaryPropertyListDraft(values: document.values)
     return (
-      try made.data(), .binary(draft: made, entries: made.entries()), document.values.count
+      try made.pieces(), .binary(draft: made, entries: made.entries()), document.values.count
     )
   }
 

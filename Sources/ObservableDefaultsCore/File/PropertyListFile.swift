@@ -43,11 +43,11 @@ public struct PropertyListFile: Sendable {
     try readSnapshot()?.document
   }
 
-  /// The file's bytes and the identity of the version they were read from (taken from the open
-  /// descriptor), or nil when it does not exist.
+  /// The file's bytes, the identity of the version they were read from (taken from the open
+  /// descriptor) and their ``ByteHash`` (taken as they were read), or nil when it does not exist.
   ///
   /// - Throws: ``PropertyListError`` of kind `.unreadable`.
-  func readData() throws -> (data: Data, identity: FileIdentity)? {
+  func readData() throws -> (data: Data, identity: FileIdentity, hash: UInt64)? {
     try FileContents.read(url)
   }
 
@@ -60,10 +60,9 @@ public struct PropertyListFile: Sendable {
   ///   differ, as every later one does (``rereadSnapshot(comparingTo:since:)``), instead of the
   ///   whole file. 8 bytes and a key (shared with the document's) per entry.
   package func readSnapshot(keepingEntries: Bool = false) throws -> PropertyListSnapshot? {
-    guard let (data, identity) = try readData() else { return nil }
+    guard let (data, identity, hash) = try readData() else { return nil }
     PropertyListCounters.count(\.parses, path: url.resolvingSymlinksInPath().path)
-    // Hashed first: the parse gives the pages of these bytes (this read's own) back as it goes.
-    let version = FileVersion(identity: identity, data: data)
+    let version = FileVersion(identity: identity, contentHash: hash)
     let (document, _, entries) = try parse(
       data, comparingTo: nil, releasingPages: true, keepingEntries: keepingEntries)
     return PropertyListSnapshot(
@@ -94,7 +93,7 @@ public struct PropertyListFile: Sendable {
   ) throws -> (snapshot: PropertyListSnapshot?, changedKeys: Set<PropertyListKey>) {
     var taken: PropertyListSnapshot?
     swap(&taken, &base)
-    guard let (data, identity) = try readData() else { return (nil, Set(previous.keys)) }
+    guard let (data, identity, hash) = try readData() else { return (nil, Set(previous.keys)) }
     let path = url.resolvingSymlinksInPath().path
     PropertyListCounters.count(\.parses, path: path)
     // Moved out of the optional, not copied (`if var taken`): a second reference to its values
@@ -116,7 +115,7 @@ public struct PropertyListFile: Sendable {
           changedKeys.insert(key)
           taken.document.values[key] = value
         }
-        taken.version = FileVersion(identity: identity, data: data)
+        taken.version = FileVersion(identity: identity, contentHash: hash)
         taken.state = .read(format: taken.document.format, entries: changes.entries)
         PropertyListCounters.count(\.keysReread, by: changes.set.count, path: path)
         return (taken, changedKeys)
@@ -125,7 +124,7 @@ public struct PropertyListFile: Sendable {
     let (document, changedKeys, entries) = try parse(data, comparingTo: previous)
     PropertyListCounters.count(\.keysReread, by: document.values.count, path: path)
     let snapshot = PropertyListSnapshot(
-      document: document, version: FileVersion(identity: identity, data: data),
+      document: document, version: FileVersion(identity: identity, contentHash: hash),
       state: .read(format: document.format, entries: entries))
     return (snapshot, changedKeys ?? [])
   }

@@ -63,6 +63,15 @@ package struct BinaryPropertyListDraft {
     try BinaryPropertyListWriter.write(table)
   }
 
+  /// The bytes of the file (``data()``) in pieces to write one after the other, each large data
+  /// value a piece of its own, not copied
+  /// (``BinaryPropertyListWriter/pieces(of:leavingOutLargeData:)``).
+  ///
+  /// - Throws: ``PropertyListEncodingFailure`` when memory for them runs out.
+  func pieces() throws(PropertyListEncodingFailure) -> [Data] {
+    try BinaryPropertyListWriter.pieces(of: table, leavingOutLargeData: true)
+  }
+
   /// The bytes of the scalars this draft holds copies of: not a large data value's, held as it
   /// was set (``BinaryPropertyListObjectTable/largeData``).
   var copiedScalarBytes: Int { table.scalarBytes.count }

@@ -107,11 +107,26 @@ enum BinaryPropertyListWriter {
   static func write(_ table: BinaryPropertyListObjectTable) throws(PropertyListEncodingFailure)
     -> Data
   {
+    try pieces(of: table, leavingOutLargeData: false)[0]
+  }
+
+  /// The bytes of the file as ``write(_:)`` writes them, in pieces to be written one after the
+  /// other: with `leavingOutLargeData`, each large data value the table keeps as it was set
+  /// (``BinaryPropertyListObjectTable/largeData``) is a piece of its own, the value itself,
+  /// between pieces of the one buffer the rest is written into (copying a 50 MB value into the
+  /// file's bytes was a new 50 MB block, its page faults and the copy, at every flush); else
+  /// one piece.
+  ///
+  /// - Throws: ``PropertyListEncodingFailure`` when memory for the buffer runs out.
+  static func pieces(of table: BinaryPropertyListObjectTable, leavingOutLargeData: Bool)
+    throws(PropertyListEncodingFailure) -> [Data]
+  {
     let objects = table.objects
     let referenceSize = byteCount(UInt64(objects.count))
+    let leftOut = leavingOutLargeData ? table.largeData.reduce(0) { $0 + $1.count } : 0
     // Each container's marker and count take at most 10 bytes; offsets at most 8 bytes each.
     let bound =
-      8 + table.scalarByteCount + objects.count * (10 + 8) + table.references.count
+      8 + table.scalarByteCount - leftOut + objects.count * (10 + 8) + table.references.count
       * referenceSize + 32
     var offsets = [Int](repeating: 0, count: objects.count)
     // Written in place into the bytes the `Data` keeps: a `[UInt8]` copied into a `Data` was one
@@ -121,14 +136,21 @@ enum BinaryPropertyListWriter {
       throw PropertyListEncodingFailure(
         reason: "out of memory for a property list of \(bound) bytes")
     }
-    var output = BigEndianOutput(base: buffer)
+    var output = BigEndianOutput(base: buffer, leavingOutLargeData: leavingOutLargeData)
     output.append("bplist00".utf8)
     appendObjects(of: table, numberedFrom: 0, referenceSize: referenceSize, to: &output) {
       offsets[$0] = $1
     }
     output.appendOffsetTable(
       offsets, objectCount: objects.count, top: 0, referenceSize: referenceSize)
-    return output.data(freeing: buffer, bound: bound)
+    let written = output.data(freeing: buffer, bound: bound)
+    var pieces: [Data] = []
+    var start = 0
+    for (end, value) in output.leftOut {
+      pieces += [written[start..<end], value]
+      start = end
+    }
+    return pieces + [written[start...]]
   }
 
   /// Writes the objects of `table` in index order, each container's references to object `i` of
@@ -141,7 +163,7 @@ enum BinaryPropertyListWriter {
     table.scalarBytes.withUnsafeBufferPointer { scalars in
       table.references.withUnsafeBufferPointer { references in
         for (index, object) in table.objects.enumerated() {
-          place(index, output.count)
+          place(index, output.offset)
           switch object.kind {
           case .scalar:
             output.append(
@@ -149,7 +171,7 @@ enum BinaryPropertyListWriter {
           case .largeData:
             let data = table.largeData[object.start]
             output.appendMarker(0x40, count: data.count)
-            data.withUnsafeBytes { output.append($0.assumingMemoryBound(to: UInt8.self)) }
+            output.append(data)
           case .array, .dictionary:
             let isDictionary = object.kind == .dictionary
             output.appendMarker(isDictionary ? 0xD0 : 0xA0, count: object.count)
@@ -234,10 +256,33 @@ enum BinaryPropertyListWriter {
 /// A cursor writing into memory sized beforehand (no capacity check per byte).
 struct BigEndianOutput {
   let base: UnsafeMutablePointer<UInt8>
+  /// The bytes written into ``base``.
   private(set) var count = 0
+  /// Whether a large data value is left out of ``base`` (``append(_:)-(Data)``).
+  let leavesOutLargeData: Bool
+  /// The large data values left out, each with the count of bytes written into ``base`` before
+  /// it: the file is the bytes up to there, the value, then the bytes that follow.
+  private(set) var leftOut: [(at: Int, value: Data)] = []
+  /// The bytes of the values left out.
+  private var leftOutCount = 0
 
-  init(base: UnsafeMutablePointer<UInt8>) {
+  /// A cursor at `base`; with `leavingOutLargeData`, see ``leftOut``.
+  init(base: UnsafeMutablePointer<UInt8>, leavingOutLargeData: Bool = false) {
     self.base = base
+    leavesOutLargeData = leavingOutLargeData
+  }
+
+  /// Where the next byte goes in the file: the bytes written and those left out before it.
+  var offset: Int { count + leftOutCount }
+
+  /// Appends the bytes of a large data value, or leaves them out (``leftOut``).
+  mutating func append(_ value: Data) {
+    guard leavesOutLargeData else {
+      value.withUnsafeBytes { append($0.assumingMemoryBound(to: UInt8.self)) }
+      return
+    }
+    leftOut.append((count, value))
+    leftOutCount += value.count
   }
 
   mutating func append(_ bytes: some Collection<UInt8>) {
@@ -273,7 +318,7 @@ struct BigEndianOutput {
   mutating func appendOffsetTable(
     _ offsets: [Int], objectCount: Int, top: Int, referenceSize: Int
   ) {
-    let tableOffset = count
+    let tableOffset = offset
     let offsetSize = BinaryPropertyListWriter.byteCount(UInt64(tableOffset))
     for offset in offsets { append(UInt64(offset), size: offsetSize) }
     appendTrailer(

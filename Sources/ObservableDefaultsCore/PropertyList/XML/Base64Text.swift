@@ -25,6 +25,7 @@ enum Base64Text {
     into output: UnsafeMutableRawPointer
   ) {
     let lineBytes = lineLength / 4 * 3
+    guard let source = data.baseAddress else { return }
     characterPairs.withUnsafeBufferPointer { pairs in
       var out = output
       var start = 0
@@ -35,6 +36,16 @@ enum Base64Text {
         }
         let end = min(start + lineBytes, data.count)
         var index = start
+        // Six bytes are four 12-bit quarters, each two characters from one table: one load of
+        // 8 bytes (while 8 can be read) and one store of 8 characters.
+        let lastWide = min(end - 6, data.count - 8)
+        while index <= lastWide {
+          let word = source.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+          out.storeBytes(
+            of: characters(ofSixBytesIn: UInt64(bigEndian: word), pairs), as: UInt64.self)
+          out += 8
+          index &+= 6
+        }
         // Three bytes are two 12-bit halves, each two characters from one table.
         while index + 3 <= end {
           let group = Int(data[index]) << 16 | Int(data[index + 1]) << 8 | Int(data[index + 2])
@@ -57,6 +68,21 @@ enum Base64Text {
         start = end
       }
     }
+  }
+
+  /// The eight characters, in the order they are written, of the first six bytes of `word`
+  /// (read big-endian: its highest byte first).
+  @inline(__always)
+  private static func characters(
+    ofSixBytesIn word: UInt64, _ pairs: UnsafeBufferPointer<UInt16>
+  ) -> UInt64 {
+    let quarters = (
+      UInt64(UInt16(littleEndian: pairs[Int(word >> 52)])),
+      UInt64(UInt16(littleEndian: pairs[Int(word >> 40 & 0xFFF)])),
+      UInt64(UInt16(littleEndian: pairs[Int(word >> 28 & 0xFFF)])),
+      UInt64(UInt16(littleEndian: pairs[Int(word >> 16 & 0xFFF)]))
+    )
+    return (quarters.0 | quarters.1 << 16 | quarters.2 << 32 | quarters.3 << 48).littleEndian
   }
 
   /// The bytes of Base64 `text` with white space anywhere, in a block of their own
@@ -106,7 +132,10 @@ enum Base64Text {
     -> Int?
   {
     guard let base = text.baseAddress else { return 0 }
-    return sextets.withUnsafeBufferPointer { sextets -> Int? in
+    // The table of letter pairs (128 KiB) is made only for a text this long. The tables are
+    // taken once here: a static's access in the loop checks that it was made, each time.
+    let pairTable = text.count >= 1 << 12 ? pairBits : []
+    return Self.tables(pairTable) { sextets, groupTable, pairTable -> Int? in
       let count = text.count
       var input = 0
       var out = output
@@ -115,7 +144,7 @@ enum Base64Text {
       while input < count {
         // Whole groups, while no white space or `=` comes: the bulk of every line.
         if letters == 0 {
-          input = decodeGroups(base, from: input, count: count, into: &out)
+          input = decodeGroups(base, from: input, count: count, groupTable, pairTable, into: &out)
           guard input < count else { break }
         }
         // One character at a time: white space, a group split by it, the padding.
@@ -166,31 +195,70 @@ enum Base64Text {
   /// to the first byte that is not a letter, at `output` (moved past the bytes written); where
   /// it stopped.
   ///
-  /// Each character's six bits come from a table of its own place in the group, already shifted
-  /// there, so that a group is four look-ups and an `or`: any byte that is not a letter sets a
-  /// bit above the group's 24 (``groupBits``), and the group is then left to the caller.
+  /// With `pairTable` (``pairBits``; empty for a short text), two groups at a time first, while
+  /// 8 bytes can be read: one load of 8 characters, four look-ups of two characters each and
+  /// one store of 8 bytes, of which the 6 decoded are kept (the decoded bytes' bound leaves room
+  /// for the other 2: a text of `count` bytes decodes to at most `count / 4 * 3` bytes, and 8
+  /// characters are read only while 8 remain). Then one group at a time: each character's six
+  /// bits come from a table of its own place in the group (`groupTable`, ``groupBits``), already
+  /// shifted there, so that a group is four look-ups and an `or`. Any byte that is not a letter
+  /// sets a bit above the bits of its pair or group, which is then left to the next step.
   @inline(__always)
   private static func decodeGroups(
     _ text: UnsafeRawPointer, from input: Int, count: Int,
+    _ groupTable: UnsafeBufferPointer<UInt32>, _ pairTable: UnsafeBufferPointer<UInt16>,
     into output: inout UnsafeMutableRawPointer
   ) -> Int {
-    groupBits.withUnsafeBufferPointer { table in
-      var input = input
-      var out = output
-      while input + 4 <= count {
-        let group = text.loadUnaligned(fromByteOffset: input, as: UInt32.self).littleEndian
-        let bits =
-          table[Int(group & 0xFF)] | table[256 + Int(group >> 8 & 0xFF)]
-          | table[512 + Int(group >> 16 & 0xFF)] | table[768 + Int(group >> 24)]
-        guard bits < 1 << 24 else { break }
-        out.storeBytes(of: UInt16(truncatingIfNeeded: bits >> 8).bigEndian, as: UInt16.self)
-        (out + 2).storeBytes(of: UInt8(truncatingIfNeeded: bits), as: UInt8.self)
-        out += 3
-        input += 4
-      }
-      output = out
-      return input
+    var input = input
+    var out = output
+    while !pairTable.isEmpty, input + 8 <= count {
+      let word = UInt64(littleEndian: text.loadUnaligned(fromByteOffset: input, as: UInt64.self))
+      let pairs = (
+        UInt64(pairTable[Int(word & 0xFFFF)]), UInt64(pairTable[Int(word >> 16 & 0xFFFF)]),
+        UInt64(pairTable[Int(word >> 32 & 0xFFFF)]), UInt64(pairTable[Int(word >> 48)])
+      )
+      guard pairs.0 | pairs.1 | pairs.2 | pairs.3 < 1 << 12 else { break }
+      let bits = pairs.0 << 36 | pairs.1 << 24 | pairs.2 << 12 | pairs.3
+      out.storeBytes(of: (bits << 16).bigEndian, as: UInt64.self)
+      out += 6
+      input += 8
     }
+    while input + 4 <= count {
+      let group = text.loadUnaligned(fromByteOffset: input, as: UInt32.self).littleEndian
+      let bits =
+        groupTable[Int(group & 0xFF)] | groupTable[256 + Int(group >> 8 & 0xFF)]
+        | groupTable[512 + Int(group >> 16 & 0xFF)] | groupTable[768 + Int(group >> 24)]
+      guard bits < 1 << 24 else { break }
+      out.storeBytes(of: UInt16(truncatingIfNeeded: bits >> 8).bigEndian, as: UInt16.self)
+      (out + 2).storeBytes(of: UInt8(truncatingIfNeeded: bits), as: UInt8.self)
+      out += 3
+      input += 4
+    }
+    output = out
+    return input
+  }
+
+  /// `body` given the decoder's tables: ``sextets``, ``groupBits`` and `pairTable` (``pairBits``
+  /// or empty).
+  @inline(__always)
+  private static func tables<Result>(
+    _ pairTable: [UInt16],
+    _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt32>, UnsafeBufferPointer<UInt16>)
+      -> Result
+  ) -> Result {
+    sextets.withUnsafeBufferPointer { sextets in
+      groupBits.withUnsafeBufferPointer { groups in
+        pairTable.withUnsafeBufferPointer { pairs in body(sextets, groups, pairs) }
+      }
+    }
+  }
+
+  /// For each two bytes read as a little-endian `UInt16` (the first byte lowest), their twelve
+  /// bits when both are letters of the alphabet, else `0xFFFF`.
+  private static let pairBits: [UInt16] = (0..<65_536).map { pair -> UInt16 in
+    let (first, second) = (sextets[pair & 0xFF], sextets[pair >> 8])
+    guard (first | second) & Sextet.notLetter == 0 else { return 0xFFFF }
+    return UInt16(first) << 6 | UInt16(second)
   }
 
   /// For each place in a group of four characters (256 entries each) and each byte, its six
