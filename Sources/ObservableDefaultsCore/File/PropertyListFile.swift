@@ -80,10 +80,8 @@ public struct PropertyListFile: Sendable {
   func rereadSnapshot(
     comparingTo previous: [PropertyListKey: Any], since base: inout PropertyListSnapshot?
   ) throws -> (snapshot: PropertyListSnapshot?, changedKeys: Set<PropertyListKey>) {
-    var taken: PropertyListSnapshot?
-    swap(&taken, &base)
-    guard let (data, identity) = try readData() else { return (nil, Set(previous.keys)) }
-    PropertyListCounters.count(\.parses, path: url.resolvingSymlinksInPath().path)
+    var taken = base.take()
+    guard let (data, identity) = try readDataToParse() else { return (nil, Set(previous.keys)) }
     // Moved out of the optional, not copied (`if var taken`): a second reference to its values
     // made the first change below copy the whole dictionary at each re-read.
     if var taken = taken.take(), let old = taken.state.entries,
@@ -118,10 +116,8 @@ public struct PropertyListFile: Sendable {
   func rereadChanges(
     comparingTo previous: [PropertyListKey: Any], since base: inout PropertyListSnapshot?
   ) throws -> (snapshot: PropertyListSnapshot?, changedKeys: Set<PropertyListKey>) {
-    var taken: PropertyListSnapshot?
-    swap(&taken, &base)
-    guard let (data, identity) = try readData() else { return (nil, Set(previous.keys)) }
-    PropertyListCounters.count(\.parses, path: url.resolvingSymlinksInPath().path)
+    let taken = base.take()
+    guard let (data, identity) = try readDataToParse() else { return (nil, Set(previous.keys)) }
     if let taken, let old = taken.state.entries,
       let changes = try changedEntries(of: data, since: old, previous: previous)
     {
@@ -136,6 +132,15 @@ public struct PropertyListFile: Sendable {
       return (snapshot, changedKeys)
     }
     return try rereadWhole(data, identity: identity, comparingTo: previous)
+  }
+
+  /// ``readData()``, counting the parse that follows (``PropertyListCounters``).
+  ///
+  /// - Throws: ``PropertyListError`` of kind `.unreadable`.
+  private func readDataToParse() throws -> (data: Data, identity: FileIdentity)? {
+    guard let read = try readData() else { return nil }
+    PropertyListCounters.count(\.parses, path: url.resolvingSymlinksInPath().path)
+    return read
   }
 
   /// The entries of the top dictionary of `data` that differ from `old`, the entries of the
