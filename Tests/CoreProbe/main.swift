@@ -38,6 +38,11 @@
 //   core-probe large-value-rounds <file> <bytes> <rounds>
 //       sets the string "large" to <bytes> bytes and flushes, <rounds> times; then prints how
 //       many of the process's memory mappings are still advised for huge pages (VmFlags "hg")
+//   core-probe reread-memory <file> <changes>
+//       opens the suite <file>, then <changes> times writes the string "changed <n>" to the key
+//       "key 1" the way a one-shot command does (nothing of the file kept) and synchronizes the
+//       suite; prints the heap's bytes in use (glibc's mallinfo2: arenas and mappings) after the
+//       open and after the last change, on two lines
 //   core-probe registry-churn <threads> <iterations>
 //       <threads> threads each open and drop PropertyListDefaults(suiteName: "churn.<0…2>")
 //       <iterations> times, then NSUbiquitousKeyValueStore on three in-memory backends as often;
@@ -211,6 +216,44 @@ case "large-value-rounds":
   let flags = String(decoding: maps, as: UTF8.self).split(separator: "\n")
     .filter { $0.hasPrefix("VmFlags:") }
   print(flags.filter { $0.split(separator: " ").contains("hg") }.count)
+case "reread-memory":
+  let given = operands(2)
+  guard let changes = Int(given[1]) else { fail("bad reread-memory count") }
+  let defaults = fileDefaults(given[0])
+  let writer = PropertyListFile(url: URL(fileURLWithPath: given[0]))
+  /// The bytes `malloc` has handed out and not taken back: the "in use bytes" of glibc's
+  /// `malloc_stats` (every arena and mapping; the Glibc module does not import `malloc.h`, and
+  /// `mallinfo2` returns a structure), which it prints to standard error.
+  func bytesInUse() -> Int {
+    typealias Stats = @convention(c) () -> Void
+    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_stats") else {
+      fail("no malloc_stats")
+    }
+    let report = FileManager.default.temporaryDirectory
+      .appendingPathComponent("reread-memory-\(getpid())").path
+    let output = open(report, O_CREAT | O_TRUNC | O_RDWR, 0o600)
+    let standardError = dup(2)
+    dup2(output, 2)
+    unsafeBitCast(symbol, to: Stats.self)()
+    dup2(standardError, 2)
+    close(standardError)
+    close(output)
+    let text = (try? String(contentsOfFile: report, encoding: .utf8)) ?? ""
+    unlink(report)
+    guard let total = text.components(separatedBy: "Total (incl. mmap):").last,
+      let line = total.split(separator: "\n").first(where: { $0.contains("in use bytes") }),
+      let bytes = line.split(separator: " ").last.flatMap({ Int($0) })
+    else { fail("malloc_stats printed \(text)") }
+    return bytes
+  }
+  print(bytesInUse())
+  for change in 0..<changes {
+    do { try writer.write(["key 1": .set("changed \(change)")]) } catch { fail("\(error)") }
+    guard defaults.synchronize(), defaults.string(forKey: "key 1") == "changed \(change)" else {
+      fail("change \(change) not read")
+    }
+  }
+  print(bytesInUse())
 case "registry-churn":
   let given = operands(2)
   guard let threads = Int(given[0]), let iterations = Int(given[1]) else {

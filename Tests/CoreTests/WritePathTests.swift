@@ -22,10 +22,10 @@ import Testing
   @Test func pendingChangesKeepTheLatestChangeOfEachKey() {
     var pending = PendingChanges()
     #expect(pending.isEmpty)
-    pending.append(.set(1), forKey: "a")
-    pending.append(.set("x"), forKey: "b")
-    pending.append(.set(2), forKey: "a")
-    pending.append(.remove, forKey: "b")
+    pending.append(.set(1), forKey: "a", replacing: nil)
+    pending.append(.set("x"), forKey: "b", replacing: "file")
+    pending.append(.set(2), forKey: "a", replacing: 1)
+    pending.append(.remove, forKey: "b", replacing: "x")
     #expect(pending.keys == ["a", "b"])
     let taken = pending.take()
     #expect(pending.isEmpty)
@@ -37,11 +37,39 @@ import Testing
 
   @Test func aFailedFlushsChangesGoBackBeforeTheChangesMadeSince() {
     var pending = PendingChanges()
-    pending.append(.set("during the flush"), forKey: "a")
-    pending.restore(["a": .set("taken by the flush"), "b": .set(true)])
+    pending.append(.set("during the flush"), forKey: "a", replacing: "taken by the flush")
+    pending.restore(
+      ["a": .set("taken by the flush"), "b": .set(true)], fileValues: ["a": "in the file"])
     let latest = pending.latest
     #expect(latest["a"].map(description) == "set during the flush")
     #expect(latest["b"].map(description) == "set true")
+    // The file's values are those the restored changes replaced.
+    let fileValues = pending.fileValues
+    #expect(fileValues.count == 1)
+    #expect(fileValues["a"] as? String == "in the file")
+  }
+
+  /// The suite keeps no dictionary of the file's values: memory's values less the pending
+  /// writes are the file's (issue 42, item 3), and a re-read notes another writer's value of a
+  /// pending key.
+  @Test func memoryLessThePendingWritesIsTheFile() {
+    var pending = PendingChanges()
+    pending.append(.set(2), forKey: "a", replacing: 1)
+    pending.append(.set(3), forKey: "a", replacing: 2)
+    pending.append(.set("new"), forKey: "b", replacing: nil)
+    pending.append(.remove, forKey: "c", replacing: "gone")
+    var memory: [PropertyListKey: Any] = ["a": 3, "b": "new", "d": "kept"]
+    pending.revert(&memory)
+    #expect(memory.count == 3)
+    #expect(memory["a"] as? Int == 1)
+    #expect(memory["b"] == nil)
+    #expect(memory["c"] as? String == "gone")
+    #expect(memory["d"] as? String == "kept")
+    pending.noteFileValues(["a": 7], forKeys: ["a", "c"])
+    let fileValues = pending.fileValues
+    #expect(fileValues.count == 1)
+    #expect(fileValues["a"] as? Int == 7)
+    #expect(pending.latest["a"].map(description) == "set 3")
   }
 
   @Test func aOneKeyChangeEqualsTheSameChangeWithASet() {

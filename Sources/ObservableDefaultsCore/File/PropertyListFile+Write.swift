@@ -51,18 +51,25 @@ extension PropertyListFile {
 
   /// ``apply(_:)`` for a writer that keeps the version of the file (a suite's storage).
   ///
-  /// - Parameter known: The version of the file this process last read or wrote; used instead of
-  ///   reading the file when the file is still that version, and replaced by the version now on
-  ///   disk (nil after a failure).
+  /// - Parameters:
+  ///   - known: The version of the file this process last read or wrote; used instead of
+  ///     reading the file when the file is still that version, and replaced by the version now
+  ///     on disk (nil after a failure).
+  ///   - wholeValues: For a writer that keeps the file's values itself: `known`'s document then
+  ///     holds the file's value of each changed key only (a key absent from the file has none),
+  ///     and this gives every value of the file with `changes` applied, for a write that encodes
+  ///     the whole document. Not called when the file is read (it was not `known`'s version).
   /// - Returns: Whether the file was read (another writer changed it since `known`).
   /// - Throws: The errors of ``apply(_:)``.
-  func apply(_ changes: [PropertyListKey: PropertyListChange], known: inout PropertyListSnapshot?)
-    throws -> Bool
-  {
+  func apply(
+    _ changes: [PropertyListKey: PropertyListChange], known: inout PropertyListSnapshot?,
+    wholeValues: (() -> [PropertyListKey: Any])? = nil
+  ) throws -> Bool {
     let history = ChangeHistory.ofSuiteFile(at: url)
     let recordsHistory = history != nil
     var writes: [ChangeHistory.Write] = []
-    let outcome = try replace(known: &known, applying: changes) { document in
+    let outcome = try replace(known: &known, applying: changes, wholeValues: wholeValues) {
+      document in
       for (key, change) in changes {
         let old = document.values[key]
         switch change {
@@ -110,11 +117,14 @@ extension PropertyListFile {
   /// when `body` applied exactly these and the format's write state allows) and replaces the
   /// file atomically (``AtomicFileWriter``).
   ///
-  /// - Parameter changes: The changes `body` applies, when it applies exactly these.
+  /// - Parameters:
+  ///   - changes: The changes `body` applies, when it applies exactly these.
+  ///   - wholeValues: As ``apply(_:known:wholeValues:)`` says.
   /// - Throws: The errors of ``apply(_:)``, and what `body` throws (the file is then unchanged).
   private func replace(
     known: inout PropertyListSnapshot?,
     applying changes: [PropertyListKey: PropertyListChange]? = nil,
+    wholeValues: (() -> [PropertyListKey: Any])? = nil,
     _ body: (inout PropertyListDocument) throws -> Bool
   ) throws -> (wasRead: Bool, wasWritten: Bool) {
     let (lock, target) = try lockTarget(dropping: &known)
@@ -139,8 +149,9 @@ extension PropertyListFile {
       taken.document.format = .xml
       try XMLCharacters.check(written, writingTo: url)
     }
+    let whole = taken.wasRead ? nil : wholeValues
     let (pieces, state, encodedKeys) = try fileErrorIfFailing {
-      try encode(taken, changes: changes)
+      try encode(taken, changes: changes, wholeValues: whole)
     }
     let size = pieces.reduce(0) { $0 + $1.count }
     let keys = changes.map { $0.keys.map(\.string) }
@@ -230,11 +241,13 @@ extension PropertyListFile {
   /// the version taken (the file is locked; a writer that does not lock could still have
   /// changed it): the text read under the lock by ``takeVersion(known:onDisk:readingText:)``
   /// when the version was known before, else read here as ``textIfStill(_:)`` reads it; edited
-  /// at the places of its entries, when they are known. Else the document is encoded whole.
-  private func encode(_ taken: TakenVersion, changes: [PropertyListKey: PropertyListChange]?)
-    throws -> ([Data], PropertyListWriteState, encodedKeys: Int)
-  {
-    let document = taken.document
+  /// at the places of its entries, when they are known. Else the document is encoded whole (its
+  /// values from `wholeValues` when the document holds the changed keys only).
+  private func encode(
+    _ taken: TakenVersion, changes: [PropertyListKey: PropertyListChange]?,
+    wholeValues: (() -> [PropertyListKey: Any])?
+  ) throws -> ([Data], PropertyListWriteState, encodedKeys: Int) {
+    var document = taken.document
     switch taken.state {
     case .xml(let text, let entries):
       if let changes, document.format != .binary, var version = taken.version,
@@ -250,6 +263,7 @@ extension PropertyListFile {
     case .binary(nil, _):
       break
     }
+    if let wholeValues { document.values = wholeValues() }
     guard document.format == .binary else {
       let data = try PropertyListEncoding.data(of: document)
       return (

@@ -91,36 +91,101 @@ public struct PropertyListFile: Sendable {
   func rereadSnapshot(
     comparingTo previous: [PropertyListKey: Any], since base: inout PropertyListSnapshot?
   ) throws -> (snapshot: PropertyListSnapshot?, changedKeys: Set<PropertyListKey>) {
-    var taken: PropertyListSnapshot?
-    swap(&taken, &base)
-    guard let (data, identity, hash) = try readData() else { return (nil, Set(previous.keys)) }
-    let path = url.resolvingSymlinksInPath().path
-    PropertyListCounters.count(\.parses, path: path)
+    var taken = base.take()
+    guard let (data, identity, hash) = try readDataToParse() else { return (nil, Set(previous.keys)) }
     // Moved out of the optional, not copied (`if var taken`): a second reference to its values
     // made the first change below copy the whole dictionary at each re-read.
-    if var taken = taken.take(), let old = taken.state.entries {
-      let isBinary = data.starts(with: "bplist".utf8)
-      let changes = try malformedIfRejected { () throws(PropertyListRejection) in
-        isBinary
-          ? try BinaryPropertyListScanner.changes(
-            of: data, since: old, previous: taken.document.values)
-          : try XMLPropertyListEntries.changes(
-            of: data, since: old, previous: taken.document.values)
+    if var taken = taken.take(), let old = taken.state.entries,
+      let changes = try changedEntries(of: data, since: old, previous: taken.document.values)
+    {
+      var changedKeys = Set(changes.removed)
+      for key in changes.removed { taken.document.values[key] = nil }
+      for (key, value) in changes.set
+      where !propertyListValuesEqual(taken.document.values[key], value) {
+        changedKeys.insert(key)
+        taken.document.values[key] = value
       }
-      if let changes {
-        var changedKeys = Set(changes.removed)
-        for key in changes.removed { taken.document.values[key] = nil }
-        for (key, value) in changes.set
-        where !propertyListValuesEqual(taken.document.values[key], value) {
-          changedKeys.insert(key)
-          taken.document.values[key] = value
-        }
-        taken.version = FileVersion(identity: identity, contentHash: hash)
-        taken.state = .read(format: taken.document.format, entries: changes.entries)
-        PropertyListCounters.count(\.keysReread, by: changes.set.count, path: path)
-        return (taken, changedKeys)
-      }
+      taken.version = FileVersion(identity: identity, contentHash: hash)
+      taken.state = .read(format: taken.document.format, entries: changes.entries)
+      return (taken, changedKeys)
     }
+    return try rereadWhole(data, identity: identity, hash: hash, comparingTo: previous)
+  }
+
+  /// Reads the file again after a change, as ``rereadSnapshot(comparingTo:since:)`` does, for a
+  /// reader that keeps the file's values itself (a suite's storage, whose memory less its pending
+  /// writes is the file's version `base`): `base`'s document holds no values, and `previous`, the
+  /// values of that version, are compared with the file and never changed.
+  ///
+  /// - Parameters:
+  ///   - previous: The values of the version `base`.
+  ///   - base: The version before, taken (only its format, version and entries are used).
+  /// - Returns: The version read (nil when the file does not exist), whose document holds the
+  ///   value of each changed key that is in the file (every value when the file was parsed
+  ///   whole), and the keys whose value was added, changed or removed since `previous`.
+  /// - Throws: ``PropertyListError`` as ``read()`` does.
+  func rereadChanges(
+    comparingTo previous: [PropertyListKey: Any], since base: inout PropertyListSnapshot?
+  ) throws -> (snapshot: PropertyListSnapshot?, changedKeys: Set<PropertyListKey>) {
+    let taken = base.take()
+    guard let (data, identity, hash) = try readDataToParse() else { return (nil, Set(previous.keys)) }
+    if let taken, let old = taken.state.entries,
+      let changes = try changedEntries(of: data, since: old, previous: previous)
+    {
+      var changedKeys = Set(changes.removed)
+      for (key, value) in changes.set where !propertyListValuesEqual(previous[key], value) {
+        changedKeys.insert(key)
+      }
+      let snapshot = PropertyListSnapshot(
+        document: PropertyListDocument(values: changes.set, format: taken.document.format),
+        version: FileVersion(identity: identity, contentHash: hash),
+        state: .read(format: taken.document.format, entries: changes.entries))
+      return (snapshot, changedKeys)
+    }
+    return try rereadWhole(data, identity: identity, hash: hash, comparingTo: previous)
+  }
+
+  /// ``readData()``, counting the parse that follows (``PropertyListCounters``).
+  ///
+  /// - Throws: ``PropertyListError`` of kind `.unreadable`.
+  private func readDataToParse() throws -> (data: Data, identity: FileIdentity, hash: UInt64)? {
+    guard let read = try readData() else { return nil }
+    PropertyListCounters.count(\.parses, path: url.resolvingSymlinksInPath().path)
+    return read
+  }
+
+  /// The entries of the top dictionary of `data` that differ from `old`, the entries of the
+  /// version whose values are `previous`; nil when the file must be parsed whole (see
+  /// ``BinaryPropertyListScanner/changes(of:since:previous:)``). Counts the keys read
+  /// (``PropertyListCounters``).
+  ///
+  /// - Throws: ``PropertyListError`` of kind `.malformed`.
+  private func changedEntries(
+    of data: Data, since old: PropertyListEntries, previous: [PropertyListKey: Any]
+  ) throws
+    -> (set: [PropertyListKey: Any], removed: [PropertyListKey], entries: PropertyListEntries)?
+  {
+    let isBinary = data.starts(with: "bplist".utf8)
+    let changes = try malformedIfRejected { () throws(PropertyListRejection) in
+      isBinary
+        ? try BinaryPropertyListScanner.changes(of: data, since: old, previous: previous)
+        : try XMLPropertyListEntries.changes(of: data, since: old, previous: previous)
+    }
+    if let changes {
+      let path = url.resolvingSymlinksInPath().path
+      PropertyListCounters.count(\.keysReread, by: changes.set.count, path: path)
+    }
+    return changes
+  }
+
+  /// The file's bytes `data` (whose content hash, taken as they were read, is `hash`) parsed
+  /// whole after a change, compared with `previous`; counts the keys read.
+  ///
+  /// - Throws: ``PropertyListError`` as ``read()`` does.
+  private func rereadWhole(
+    _ data: Data, identity: FileIdentity, hash: UInt64, comparingTo previous: [PropertyListKey: Any]
+  ) throws -> (snapshot: PropertyListSnapshot?, changedKeys: Set<PropertyListKey>) {
+    let path = url.resolvingSymlinksInPath().path
     let (document, changedKeys, entries) = try parse(data, comparingTo: previous)
     PropertyListCounters.count(\.keysReread, by: document.values.count, path: path)
     let snapshot = PropertyListSnapshot(

@@ -1,11 +1,17 @@
-/// The writes of a suite that are not in its file yet, in the order they were made.
+/// The writes of a suite that are not in its file yet, in the order they were made, each with the
+/// value it replaced in memory.
 ///
 /// A write appends one entry, without hashing its key: the dictionary this replaced cost a tenth
 /// of a write in the burst benchmark's profile. A flush takes them as one change per key, the
 /// latest winning, so the log never holds more than the writes made since the last flush
 /// (attempt) plus one change per key.
+///
+/// The value the first entry of a key replaced is the key's value in the file (absent: nil): the
+/// suite keeps no dictionary of the file's values beside memory's, whose other keys hold the
+/// file's values (issue 42, item 3). A re-read that finds another value in the file for a pending
+/// key puts it there (``noteFileValues(_:forKeys:)``).
 struct PendingChanges {
-  private var log: [(key: PropertyListKey, change: PropertyListChange)] = []
+  private var log: [(key: PropertyListKey, change: PropertyListChange, replaced: Any?)] = []
 
   /// Whether no change is pending.
   var isEmpty: Bool { log.isEmpty }
@@ -13,9 +19,12 @@ struct PendingChanges {
   /// The keys with a pending change.
   var keys: Set<PropertyListKey> { Set(log.lazy.map(\.key)) }
 
-  /// Adds the latest change of `key`.
-  mutating func append(_ change: PropertyListChange, forKey key: PropertyListKey) {
-    log.append((key, change))
+  /// Adds the latest change of `key`, which replaced `replaced` (nil: the key was absent) in
+  /// memory.
+  mutating func append(
+    _ change: PropertyListChange, forKey key: PropertyListKey, replacing replaced: Any?
+  ) {
+    log.append((key, change, replaced))
   }
 
   /// Takes every pending change and leaves none pending: a swap, for the owner's lock.
@@ -26,7 +35,33 @@ struct PendingChanges {
 
   /// The latest change of each key; hashes every key, so build it outside the owner's lock.
   var latest: [PropertyListKey: PropertyListChange] {
-    Dictionary(log, uniquingKeysWith: { _, latest in latest })
+    Dictionary(log.lazy.map { ($0.key, $0.change) }, uniquingKeysWith: { _, latest in latest })
+  }
+
+  /// The value in the file of each key with a pending change (the value its first change
+  /// replaced); a key absent from the file has none. Hashes every key, as ``latest``.
+  var fileValues: [PropertyListKey: Any] {
+    var values: [PropertyListKey: Any] = [:]
+    revert(&values)
+    return values
+  }
+
+  /// Puts the file's value back into `values` (memory's) for each key with a pending change:
+  /// memory's values less the pending writes are the file's.
+  func revert(_ values: inout [PropertyListKey: Any]) {
+    var seen = Set<PropertyListKey>()
+    for entry in log where seen.insert(entry.key).inserted {
+      values[entry.key] = entry.replaced
+    }
+  }
+
+  /// Records `file`'s value (nil: absent) as the file's value of each of `keys` that has a
+  /// pending change: another writer changed them in the file, and the flush compares with it.
+  mutating func noteFileValues(_ file: [PropertyListKey: Any], forKeys keys: Set<PropertyListKey>) {
+    var seen = Set<PropertyListKey>()
+    for index in log.indices where keys.contains(log[index].key) {
+      if seen.insert(log[index].key).inserted { log[index].replaced = file[log[index].key] }
+    }
   }
 
   /// The keys with a pending change, in the order of their latest change (earliest first).
@@ -36,7 +71,13 @@ struct PendingChanges {
   }
 
   /// Puts back changes a failed flush took, before the changes made since, which win over them.
-  mutating func restore(_ changes: [PropertyListKey: PropertyListChange]) {
-    log = changes.map { ($0.key, $0.value) } + log
+  ///
+  /// - Parameters:
+  ///   - changes: The changes taken.
+  ///   - fileValues: The file's value of each of their keys (``fileValues``).
+  mutating func restore(
+    _ changes: [PropertyListKey: PropertyListChange], fileValues: [PropertyListKey: Any]
+  ) {
+    log = changes.map { ($0.key, $0.value, fileValues[$0.key]) } + log
   }
 }
