@@ -182,7 +182,8 @@ import Testing
     for name in names {
       let data = try Data(contentsOf: folder.appendingPathComponent(name))
       #expect(BinaryPropertyListFastPathComparison.difference(in: data) == nil, "\(name)")
-      #expect(scan(data).fastObjects > 0, "\(name)")
+      // Every fixture but the empty dictionary has entries of scalars.
+      #expect(scan(data).fastObjects > 0 || name == "empty-dict-binary.plist", "\(name)")
     }
   }
 }
