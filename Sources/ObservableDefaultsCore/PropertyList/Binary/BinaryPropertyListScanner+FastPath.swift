@@ -44,8 +44,9 @@ extension BinaryPropertyListScanner {
     -> (key: Scalar, keyObject: Int, valueObject: Int, value: Scalar)?
   {
     guard depth < limits.maximumDepth else { return nil }
-    let keyObject = layout.uncheckedReference(container.start, position)
-    let valueObject = layout.uncheckedReference(container.start, container.count + position)
+    let keyObject = word(at: container.start + position * referenceSize, size: referenceSize)
+    let valueObject = word(
+      at: container.start + (container.count + position) * referenceSize, size: referenceSize)
     guard keyObject < UInt64(objectCount), valueObject < UInt64(objectCount),
       let key = fastScalar(Int(keyObject), stringOnly: true),
       let value = fastScalar(Int(valueObject), stringOnly: false)
@@ -61,10 +62,21 @@ extension BinaryPropertyListScanner {
     return (key.scalar, Int(keyObject), Int(valueObject), value.scalar)
   }
 
+  /// The unsigned big-endian integer of `size` bytes (1…8) at byte `offset`, a reference or an
+  /// offset-table slot: one load (the trailer follows both, so 8 bytes from `offset` lie in the
+  /// buffer), inlined.
+  @inline(__always)
+  private func word(at offset: Int, size: Int) -> UInt64 {
+    UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+      >> UInt64(64 - 8 * size)
+  }
+
   /// Object `index` when it is a scalar the fast path takes (a string when `stringOnly`) and
   /// passes its checks, with its string or data bytes; nil otherwise.
+  @inline(__always)
   private func fastScalar(_ index: Int, stringOnly: Bool) -> (scalar: Scalar, payload: Int)? {
-    let offset = layout.uncheckedOffset(index)
+    let slot = tableOffset + index * layout.offsetSize
+    let offset = Int(truncatingIfNeeded: word(at: slot, size: layout.offsetSize))
     guard offset >= 8, offset < tableOffset else { return nil }
     let marker = bytes[offset]
     let low = Int(marker & 0x0F)
@@ -113,6 +125,7 @@ extension BinaryPropertyListScanner {
   }
 
   /// Whether `count` bytes from `start` lie before the offset table.
+  @inline(__always)
   private func fits(_ start: Int, _ count: Int) -> Bool {
     count >= 0 && start <= tableOffset && count <= tableOffset - start
   }
@@ -120,6 +133,7 @@ extension BinaryPropertyListScanner {
   /// Where the contents of the object at `offset` (whose marker's low bits are `low`) start and
   /// its count, as ``BinaryPropertyListLayout/lengthAndStart(_:at:)`` reads them; nil where that
   /// throws.
+  @inline(__always)
   private func fastLength(_ offset: Int, low: Int) -> (start: Int, count: Int)? {
     guard low == 0xF else { return (offset + 1, low) }
     guard fits(offset + 1, 1) else { return nil }
@@ -135,6 +149,7 @@ extension BinaryPropertyListScanner {
   /// Whether the `count` bytes at `start` (inside the object area) are all below 0x80: 8 bytes
   /// at a time, the last ones in one masked load (at least the offset table and the 32-byte
   /// trailer follow the object area, so 8 bytes from any of its bytes lie in the buffer).
+  @inline(__always)
   private func isASCII(_ start: Int, _ count: Int) -> Bool {
     var index = start
     let end = start + count
