@@ -9,8 +9,10 @@ import Testing
 /// dictionary first: the old top dictionary's references are more than a quarter of such a file.
 @Suite struct OneShotWriteSharedValueTests {
   /// Each write is spliced (the old top dictionary left out of the copy), nothing is parsed,
-  /// and the file does not grow by the old top dictionary. Before, the splice gave up at every
-  /// write and the document was read and written whole, its top dictionary first again.
+  /// and the file does not grow by the old top dictionary. Before, the old top dictionary stayed
+  /// in the file (37,003 bytes from 29,005 here), and where it passed a quarter of the file (at
+  /// 100,000 keys) the splice gave up at every write: the document was read and written whole,
+  /// its top dictionary first again.
   @Test func aSuiteOfOneSharedValueIsSplicedAtEveryWrite() async throws {
     try await withTemporaryFolder { folder in
       let url = folder.url.appendingPathComponent("shared.plist")
