@@ -6,7 +6,8 @@ import ObservableDefaultsCore
 /// fresh file in its format and, for XML, also as binary; read back by our reader and by
 /// Foundation and compared exactly, see ``ExactEquality``). The same bytes as a file also go
 /// through the one-shot write of one key (``oneShotWrite(_:key:through:)``), which checks the
-/// file without building its values: it must refuse exactly what the reader refuses.
+/// file without building its values: it must refuse exactly what the reader refuses. A binary
+/// input is also read with the scanner's fast path and without it (``BinaryFastPathEquality``).
 enum ReadMode {
   static func run(_ data: Data, index: Int, through file: URL, keepingIn scratch: URL) -> Outcome {
     let reader = PropertyListFile(url: URL(fileURLWithPath: "/fuzz/input-\(index).plist"))
@@ -14,6 +15,7 @@ enum ReadMode {
     // Even inputs change a key the file holds (when it holds one), odd ones add a key.
     let key = index % 2 == 0 ? document?.values.keys.min() ?? "fuzz-added" : "fuzz-added"
     if let failure = XMLFastPathCheck.mismatch(data, key: key)
+      ?? BinaryFastPathEquality.difference(in: data)
       ?? oneShotWrite(data, key: key, through: file)
     {
       keep(data, written: file, index: index, in: scratch)

@@ -44,9 +44,7 @@ extension BinaryPropertyListScanner {
     fingerprints.reserveCapacity(capacity(for: top.count))
     var decoded: [Int: (key: PropertyListKey, value: Any)] = [:]
     for position in 0..<top.count {
-      let key = try keyItem(position, of: top, depth: 1)
-      let item = try self.item(
-        try reference(top.start, top.count + position, of: top.index, at: top.offset), depth: 2)
+      let (key, _, _, item) = try checkedEntry(position, of: top, depth: 1)
       let fingerprint = self.fingerprint(key, item)
       fingerprints.append(fingerprint)
       guard !old.isUnchanged(at: position, fingerprint: fingerprint) else { continue }

@@ -86,10 +86,8 @@ extension BinaryPropertyListScanner {
   ) throws(PropertyListRejection) {
     guard entries != nil else { return try add(positions, of: top, depth: 1, to: &root) }
     for position in positions {
-      let keyScalar = try keyItem(position, of: top, depth: 1)
+      let (keyScalar, _, _, item) = try checkedEntry(position, of: top, depth: 1)
       let key = PropertyListKey(keyScalar.string(in: bytes))
-      let item = try self.item(
-        try reference(top.start, top.count + position, of: top.index, at: top.offset), depth: 2)
       entries?.keys.append(key)
       entries?.fingerprints.append(fingerprint(keyScalar, item))
       if let first = root.updateValue(value(of: item), forKey: key) { root[key] = first }
@@ -146,10 +144,8 @@ extension BinaryPropertyListScanner {
     entries.keys.reserveCapacity(capacity(for: top.count))
     entries.fingerprints.reserveCapacity(capacity(for: top.count))
     for position in 0..<top.count {
-      let keyScalar = try keyItem(position, of: top, depth: 1)
+      let (keyScalar, _, _, item) = try checkedEntry(position, of: top, depth: 1)
       let key = PropertyListKey(keyScalar.string(in: bytes))
-      let item = try self.item(
-        try reference(top.start, top.count + position, of: top.index, at: top.offset), depth: 2)
       // Every position, a key held twice included (the next re-read then parses whole).
       entries.keys.append(key)
       entries.fingerprints.append(fingerprint(keyScalar, item))

@@ -173,7 +173,7 @@ extension BinaryPropertyListScanner {
   }
 
   /// Whether the `units` UTF-16 big-endian code units at `start` pair every surrogate.
-  private func surrogatesArePaired(start: Int, units: Int) -> Bool {
+  func surrogatesArePaired(start: Int, units: Int) -> Bool {
     var expectingLow = false
     for unit in 0..<units {
       let value = UInt16(bytes[start + 2 * unit]) << 8 | UInt16(bytes[start + 2 * unit + 1])

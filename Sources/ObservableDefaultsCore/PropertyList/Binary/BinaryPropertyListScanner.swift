@@ -43,21 +43,30 @@ struct BinaryPropertyListScanner {
   var tableOffset: Int { layout.tableOffset }
   /// The file's expansion limits (see ``PropertyListLimits/maximumObjects(inBinaryFileOf:)``).
   let maximumObjects: Int
-  private let maximumBytes: Int
+  let maximumBytes: Int
 
   /// Values met so far, each counted once per reference to it (what a reader creates).
-  private(set) var expandedObjects = 0
+  var expandedObjects = 0
   /// String and data bytes met so far, counted the same way.
-  private var expandedBytes = 0
+  var expandedBytes = 0
   /// What the objects met so far expand to (``expandedObjects`` and their bytes).
   var expansion: PropertyListExpansion {
     PropertyListExpansion(values: expandedObjects, bytes: expandedBytes)
   }
   /// The deepest nesting met so far (for the heights of containers).
-  private var deepest = 0
+  var deepest = 0
   /// Objects checked so far, counted once per check (a container read again from its kept value
   /// is not checked again): what the tests count to show that a file is walked once.
-  private(set) var checkedObjects = 0
+  var checkedObjects = 0
+  /// Whether dictionary entries of plain scalars go through the fast path
+  /// (``checkedEntry(_:of:depth:)``; ``BinaryPropertyListFastPath/isOn`` when the scan began).
+  let isFastPathOn = BinaryPropertyListFastPath.isOn
+  /// Objects the fast path checked (of ``checkedObjects``).
+  var fastPathObjects = 0
+  /// Dictionary entries the fast path handed over to the full scanner.
+  var handOvers = 0
+  /// The first of them: the dictionary (its object) and the entry's position.
+  var firstHandOver: (dictionary: Int, position: Int)?
   /// The containers met: being read (a reference back to one is a cycle), or read.
   private var containers: [Int: ContainerState] = [:]
   /// The values of containers referred to more than once, read again once and shared after.
@@ -271,11 +280,8 @@ struct BinaryPropertyListScanner {
   mutating func entry(_ position: Int, of container: Container, depth: Int)
     throws(PropertyListRejection) -> (key: PropertyListKey, value: Any)
   {
-    let key = PropertyListKey(try keyItem(position, of: container, depth: depth).string(in: bytes))
-    let element = try reference(
-      container.start, container.count + position, of: container.index, at: container.offset)
-    let value = try value(element, depth: depth + 1)
-    return (key, value)
+    let entry = try checkedEntry(position, of: container, depth: depth)
+    return (PropertyListKey(entry.key.string(in: bytes)), value(of: entry.item))
   }
 
   /// The key of entry `position` of the dictionary `container` at `depth`, checked: a string.

@@ -87,16 +87,13 @@ enum BinaryPropertyListSplice {
     var isHeldTwice = false
     let bytes = scanner.bytes
     let layout = scanner.layout
-    let isLast = top.start + 2 * top.count * layout.referenceSize == layout.tableOffset
     var reach = BinaryPropertyListReach(
       objectCount: layout.objectCount, top: layout.topObject,
-      end: isLast ? top.offset : layout.tableOffset)
+      hole: top.offset..<(top.start + 2 * top.count * layout.referenceSize),
+      end: layout.tableOffset)
     for position in 0..<top.count {
-      let key = try scanner.keyItem(position, of: top, depth: 1)
-      let keyObject = try scanner.reference(top.start, position, of: top.index, at: top.offset)
-      let valueObject = try scanner.reference(
-        top.start, top.count + position, of: top.index, at: top.offset)
-      let item = try scanner.item(valueObject, depth: 2)
+      let (key, keyObject, valueObject, item) = try scanner.checkedEntry(
+        position, of: top, depth: 1)
       reach.add(keyObject, bytes: key.range)
       var valueBytes: Range<Int>?
       if case .scalar(let scalar) = item {
@@ -132,12 +129,12 @@ enum BinaryPropertyListSplice {
   ) throws(PropertyListEncodingFailure) -> PropertyListSpliceOutcome? {
     var reach = found.reach
     // The containers replaced or removed are not walked; their scalars are taken back.
-    var dropped: Set<Int> = []
+    var dropped: [Int: Int] = [:]
     func drop(_ object: (object: Int, bytes: Range<Int>?)) {
       if let bytes = object.bytes {
         reach.remove(bytes: bytes)
       } else {
-        dropped.insert(object.object)
+        dropped[object.object, default: 0] += 1
       }
     }
     // The changes that change something, in a fixed order.
@@ -187,14 +184,14 @@ enum BinaryPropertyListSplice {
     guard file.referenceSize >= 8 || objectCount <= 1 << (8 * file.referenceSize) else {
       return nil
     }
-    // The old objects' bytes: all of them, but the top dictionary when it is the last. Those no
-    // reference reaches (and their offsets) stay below a quarter of the file.
-    let copied = reach.end
+    // The old objects' bytes: all of them but the top dictionary's. Those no reference reaches
+    // (and their offsets) stay below a quarter of the file.
+    let copied = reach.copiedBytes
     guard reach.walk(in: file, skipping: dropped) else { return nil }
     let unreferenced =
       copied - 8 - reach.bytes + (file.objectCount - reach.objects) * file.offsetSize
     guard unreferenced <= (copied + table.scalarByteCount) / 4 + 4096 else { return nil }
-    let data = try write(file, copying: copied, table: table, top: top, at: found.start)
+    let data = try write(file, leavingOut: reach.hole, table: table, top: top, at: found.start)
     // Near a reader's limits, the document is written instead, which counts them exactly.
     guard
       PropertyListLimits.preferences.acceptsBinaryFile(
@@ -203,15 +200,22 @@ enum BinaryPropertyListSplice {
     return .spliced(data, old: old, encodedKeys: sets.count, copiedBytes: copied - 8)
   }
 
-  /// The new file: `file`'s bytes up to `copied`, the objects of `table` (numbered after
-  /// `file`'s), the top dictionary `top` (changed from `file`'s, whose references start at byte
-  /// `start`; in `file`'s top object's place), the offset table and the trailer. The references
-  /// and offsets kept are copied as bytes: decoding and encoding the 2,000,000 offsets and
-  /// references of a 1,000,000-key suite was a fifth of a one-shot write.
+  /// The new file: `file`'s object area (its header included) but the bytes `hole` of its top
+  /// dictionary, the objects of `table` (numbered after `file`'s), the top dictionary `top`
+  /// (changed from `file`'s, whose references start at byte `start`; in `file`'s top object's
+  /// place), the offset table and the trailer. The references and offsets kept are copied as
+  /// bytes when the top dictionary was the last object (as this splice writes it): decoding and
+  /// encoding the 2,000,000 offsets and references of a 1,000,000-key suite was a fifth of a
+  /// one-shot write. Otherwise (a file Foundation, python's `plistlib` or this package's
+  /// document writer wrote, the top dictionary first) the offsets after the hole move down by
+  /// its size: leaving the old top dictionary's references in the file, as many bytes as a
+  /// shared value's suite holds in all its values, passed the quarter the splice allows, so
+  /// every write into such a file encoded it whole.
   private static func write(
-    _ file: BinaryPropertyListLayout, copying copied: Int, table: BinaryPropertyListObjectTable,
-    top: TopReferences, at start: Int
+    _ file: BinaryPropertyListLayout, leavingOut hole: Range<Int>,
+    table: BinaryPropertyListObjectTable, top: TopReferences, at start: Int
   ) throws(PropertyListEncodingFailure) -> Data {
+    let copied = file.tableOffset - hole.count
     let objectCount = file.objectCount + table.objects.count
     let entries = top.entryCount
     let bound =
@@ -223,7 +227,9 @@ enum BinaryPropertyListSplice {
         reason: "out of memory for a property list of \(bound) bytes")
     }
     var output = BigEndianOutput(base: buffer)
-    output.appendBytes(of: UnsafeRawBufferPointer(rebasing: file.bytes[..<copied]))
+    output.appendBytes(of: UnsafeRawBufferPointer(rebasing: file.bytes[..<hole.lowerBound]))
+    output.appendBytes(
+      of: UnsafeRawBufferPointer(rebasing: file.bytes[hole.upperBound..<file.tableOffset]))
     var offsets: [Int] = []
     offsets.reserveCapacity(table.objects.count)
     BinaryPropertyListWriter.appendObjects(
@@ -235,7 +241,7 @@ enum BinaryPropertyListSplice {
     top.append(keys: false, of: file, at: start, to: &output)
     let tableOffset = output.count
     let offsetSize = BinaryPropertyListWriter.byteCount(UInt64(tableOffset))
-    if offsetSize == file.offsetSize {
+    if offsetSize == file.offsetSize, hole.upperBound == file.tableOffset {
       output.appendBytes(
         of: UnsafeRawBufferPointer(
           rebasing: file.bytes[
@@ -247,7 +253,12 @@ enum BinaryPropertyListSplice {
         offsetSize: offsetSize, referenceSize: file.referenceSize, objectCount: objectCount,
         top: file.topObject, tableOffset: tableOffset)
     } else {
-      var all = (0..<file.objectCount).map(file.uncheckedOffset) + offsets
+      // An offset into the hole is an object no reference reaches (``BinaryPropertyListReach``).
+      var all =
+        (0..<file.objectCount).map {
+          let offset = file.uncheckedOffset($0)
+          return offset < hole.lowerBound ? offset : max(hole.lowerBound, offset - hole.count)
+        } + offsets
       all[file.topObject] = topOffset
       output.appendOffsetTable(
         all, objectCount: objectCount, top: file.topObject, referenceSize: file.referenceSize)

@@ -1,0 +1,168 @@
+/// Whether ``BinaryPropertyListScanner`` checks the entries of dictionaries whose key and value
+/// are plain scalars through its fast path (``BinaryPropertyListScanner/scalarEntry(_:of:depth:)``).
+///
+/// `package`: only `plist-fuzz` and the tests turn it off, to compare the fast path's verdicts,
+/// refusals, values and totals with the full scanner's alone on the same bytes.
+package enum BinaryPropertyListFastPath {
+  /// On unless a test or the fuzzer turns it off for a task.
+  @TaskLocal package static var isOn = true
+}
+
+extension BinaryPropertyListScanner {
+  /// Entry `position` of the dictionary `container` at nesting `depth`, checked: its key (a
+  /// string), the objects of its key and value, and its value (a scalar, or a container read).
+  ///
+  /// An entry whose key and value are objects a suite holds (strings, integers, reals, Booleans,
+  /// dates, data) is checked by ``scalarEntry(_:of:depth:)``; any other entry, or one that breaks
+  /// a rule, is checked by the full scanner from its start (``keyItem(_:of:depth:)``,
+  /// ``item(_:depth:)``), which refuses it with the same reason it always gave.
+  mutating func checkedEntry(_ position: Int, of container: Container, depth: Int)
+    throws(PropertyListRejection) -> (key: Scalar, keyObject: Int, valueObject: Int, item: Item)
+  {
+    if isFastPathOn, let entry = scalarEntry(position, of: container, depth: depth) {
+      return (entry.key, entry.keyObject, entry.valueObject, .scalar(entry.value))
+    }
+    if isFastPathOn {
+      handOvers += 1
+      if firstHandOver == nil { firstHandOver = (container.index, position) }
+    }
+    let key = try keyItem(position, of: container, depth: depth)
+    let keyObject = Int(layout.uncheckedReference(container.start, position))
+    let valueObject = try reference(
+      container.start, container.count + position, of: container.index, at: container.offset)
+    return (key, keyObject, valueObject, try item(valueObject, depth: depth + 1))
+  }
+
+  /// Entry `position` of the dictionary `container` at `depth` when its key is a string and its
+  /// value a scalar that pass every rule the full scanner applies to them (their references and
+  /// offsets in range, lengths inside the object area, ASCII bytes below 0x80, UTF-16
+  /// surrogates paired, a 16-byte integer's high half zero, a date finite, the depth and the
+  /// expansion limits), counted as the full scanner counts them; nil, with nothing counted, for
+  /// any other entry. It is never more lenient than the full scanner, so the full scanner, given
+  /// the entry then, takes it or refuses it as it always did.
+  private mutating func scalarEntry(_ position: Int, of container: Container, depth: Int)
+    -> (key: Scalar, keyObject: Int, valueObject: Int, value: Scalar)?
+  {
+    guard depth < limits.maximumDepth else { return nil }
+    let keyObject = word(at: container.start + position * referenceSize, size: referenceSize)
+    let valueObject = word(
+      at: container.start + (container.count + position) * referenceSize, size: referenceSize)
+    guard keyObject < UInt64(objectCount), valueObject < UInt64(objectCount),
+      let key = fastScalar(Int(keyObject), stringOnly: true),
+      let value = fastScalar(Int(valueObject), stringOnly: false)
+    else { return nil }
+    let objects = expandedObjects + 2
+    let payload = expandedBytes + key.payload + value.payload
+    guard objects <= maximumObjects, payload <= maximumBytes else { return nil }
+    expandedObjects = objects
+    expandedBytes = payload
+    checkedObjects += 2
+    fastPathObjects += 2
+    deepest = max(deepest, depth + 1)
+    return (key.scalar, Int(keyObject), Int(valueObject), value.scalar)
+  }
+
+  /// The unsigned big-endian integer of `size` bytes (1…8) at byte `offset`, a reference or an
+  /// offset-table slot: one load (the trailer follows both, so 8 bytes from `offset` lie in the
+  /// buffer), inlined.
+  @inline(__always)
+  private func word(at offset: Int, size: Int) -> UInt64 {
+    UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+      >> UInt64(64 - 8 * size)
+  }
+
+  /// Object `index` when it is a scalar the fast path takes (a string when `stringOnly`) and
+  /// passes its checks, with its string or data bytes; nil otherwise.
+  @inline(__always)
+  private func fastScalar(_ index: Int, stringOnly: Bool) -> (scalar: Scalar, payload: Int)? {
+    let slot = tableOffset + index * layout.offsetSize
+    let offset = Int(truncatingIfNeeded: word(at: slot, size: layout.offsetSize))
+    guard offset >= 8, offset < tableOffset else { return nil }
+    let marker = bytes[offset]
+    let low = Int(marker & 0x0F)
+    let kind = marker >> 4
+    guard !stringOnly || kind == 0x5 || kind == 0x6 else { return nil }
+    var start = offset + 1
+    let size: Int
+    var payload = 0
+    switch kind {
+    case 0x0:
+      guard low == 0x8 || low == 0x9 else { return nil }
+      size = 0
+    case 0x1:
+      guard low <= 4 else { return nil }
+      size = 1 << low
+      guard fits(start, size), size < 16 || bytes.bigEndianInteger(at: start, size: 8) == 0 else {
+        return nil
+      }
+    case 0x2:
+      guard low == 2 || low == 3 else { return nil }
+      size = 1 << low
+      guard fits(start, size) else { return nil }
+    case 0x3:
+      guard low == 3, fits(start, 8),
+        Double(bitPattern: bytes.bigEndianInteger(at: start, size: 8)).isFinite
+      else { return nil }
+      size = 8
+    case 0x4, 0x5, 0x6:
+      guard let (contents, count) = fastLength(offset, low: low) else { return nil }
+      start = contents
+      guard kind != 0x6 else {
+        guard count <= tableOffset, fits(start, 2 * count),
+          surrogatesArePaired(start: start, units: count)
+        else { return nil }
+        size = 2 * count
+        payload = size
+        break
+      }
+      guard fits(start, count), kind == 0x4 || isASCII(start, count) else { return nil }
+      size = count
+      payload = size
+    default:
+      return nil
+    }
+    return (Scalar(marker: marker, offset: offset, start: start, end: start + size), payload)
+  }
+
+  /// Whether `count` bytes from `start` lie before the offset table.
+  @inline(__always)
+  private func fits(_ start: Int, _ count: Int) -> Bool {
+    count >= 0 && start <= tableOffset && count <= tableOffset - start
+  }
+
+  /// Where the contents of the object at `offset` (whose marker's low bits are `low`) start and
+  /// its count, as ``BinaryPropertyListLayout/lengthAndStart(_:at:)`` reads them; nil where that
+  /// throws.
+  @inline(__always)
+  private func fastLength(_ offset: Int, low: Int) -> (start: Int, count: Int)? {
+    guard low == 0xF else { return (offset + 1, low) }
+    guard fits(offset + 1, 1) else { return nil }
+    let countMarker = bytes[offset + 1]
+    guard countMarker >> 4 == 0x1, countMarker & 0x0F <= 3 else { return nil }
+    let size = 1 << Int(countMarker & 0x0F)
+    guard fits(offset + 2, size) else { return nil }
+    let count = bytes.bigEndianInteger(at: offset + 2, size: size)
+    guard count <= UInt64(tableOffset) else { return nil }
+    return (offset + 2 + size, Int(count))
+  }
+
+  /// Whether the `count` bytes at `start` (inside the object area) are all below 0x80: 8 bytes
+  /// at a time, the last ones in one masked load (at least the offset table and the 32-byte
+  /// trailer follow the object area, so 8 bytes from any of its bytes lie in the buffer).
+  @inline(__always)
+  private func isASCII(_ start: Int, _ count: Int) -> Bool {
+    var index = start
+    let end = start + count
+    var high: UInt64 = 0
+    while index + 8 <= end {
+      high |= bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+      index += 8
+    }
+    if index < end {
+      high |=
+        UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+        & (UInt64(1) << UInt64(8 * (end - index)) &- 1)
+    }
+    return high & 0x8080_8080_8080_8080 == 0
+  }
+}
