@@ -6,8 +6,9 @@ import ObservableDefaultsCore
 /// fresh file in its format and, for XML, also as binary; read back by our reader and by
 /// Foundation and compared exactly, see ``ExactEquality``). The same bytes as a file also go
 /// through the one-shot write of one key (``oneShotWrite(_:key:through:)``), which checks the
-/// file without building its values: it must refuse exactly what the reader refuses. A binary
-/// input is also read with the scanner's fast path and without it (``BinaryFastPathEquality``).
+/// file without building its values: it must refuse exactly what the reader refuses. Every
+/// input is also read with its format's scanner fast path and without it, which must agree
+/// exactly (``XMLFastPathCheck``, ``BinaryFastPathEquality``).
 enum ReadMode {
   static func run(_ data: Data, index: Int, through file: URL, keepingIn scratch: URL) -> Outcome {
     let reader = PropertyListFile(url: URL(fileURLWithPath: "/fuzz/input-\(index).plist"))
