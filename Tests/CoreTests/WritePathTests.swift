@@ -35,6 +35,24 @@ import Testing
     #expect(latest["b"].map(description) == "remove")
   }
 
+  @Test func consecutiveWritesOfOneKeyAreOnePendingEntry() {
+    var pending = PendingChanges()
+    for value in 1...1_000 { pending.append(.set(value), forKey: "counter") }
+    #expect(pending.entryCount == 1)
+    #expect(pending.latest.mapValues(description) == ["counter": "set 1000"])
+    // Another key in between keeps the order: each run of one key is one entry.
+    pending.append(.set("x"), forKey: "name")
+    pending.append(.remove, forKey: "counter")
+    pending.append(.set(7), forKey: "counter")
+    #expect(pending.entryCount == 3)
+    #expect(pending.latest.mapValues(description) == ["counter": "set 7", "name": "set x"])
+    // A key equal only by Unicode normalization is another key.
+    pending.append(.set(1), forKey: "\u{E9}")
+    pending.append(.set(2), forKey: "e\u{301}")
+    #expect(pending.entryCount == 5)
+    #expect(pending.latest.count == 4)
+  }
+
   @Test func aFailedFlushsChangesGoBackBeforeTheChangesMadeSince() {
     var pending = PendingChanges()
     pending.append(.set("during the flush"), forKey: "a")
