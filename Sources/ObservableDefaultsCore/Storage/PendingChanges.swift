@@ -10,6 +10,9 @@
 /// (attempt) plus one change per key.
 struct PendingChanges {
   private var log: [(key: PropertyListKey, change: PropertyListChange)] = []
+  /// The key of the log's last entry, nil when the log is empty: compared without copying the
+  /// entry out of the log (which cost a write more than the append it saves).
+  private var lastKey: PropertyListKey?
 
   /// Whether no change is pending.
   var isEmpty: Bool { log.isEmpty }
@@ -23,16 +26,17 @@ struct PendingChanges {
   /// Adds the latest change of `key`.
   mutating func append(_ change: PropertyListChange, forKey key: PropertyListKey) {
     // A property's key is one string object: equal at once (``PropertyListKey/==``).
-    if let last = log.indices.last, log[last].key == key {
-      log[last].change = change
+    if let lastKey, lastKey == key {
+      log[log.count - 1].change = change
     } else {
       log.append((key, change))
+      lastKey = key
     }
   }
 
   /// Takes every pending change and leaves none pending: a swap, for the owner's lock.
   mutating func take() -> PendingChanges {
-    defer { log = [] }
+    defer { (log, lastKey) = ([], nil) }
     return self
   }
 
@@ -49,5 +53,6 @@ struct PendingChanges {
   /// Puts back changes a failed flush took, before the changes made since, which win over them.
   mutating func restore(_ changes: [PropertyListKey: PropertyListChange]) {
     log = changes.map { ($0.key, $0.value) } + log
+    lastKey = log.last?.key
   }
 }
