@@ -35,6 +35,29 @@ import Testing
     #expect(latest["b"].map(description) == "remove")
   }
 
+  @Test func consecutiveWritesOfOneKeyAreOnePendingEntry() {
+    var pending = PendingChanges()
+    for value in 1...1_000 { pending.append(.set(value), forKey: "counter", replacing: nil) }
+    #expect(pending.entryCount == 1)
+    #expect(pending.latest.mapValues(description) == ["counter": "set 1000"])
+    // Another key in between keeps the order: each run of one key is one entry.
+    pending.append(.set("x"), forKey: "name", replacing: nil)
+    pending.append(.remove, forKey: "counter", replacing: nil)
+    pending.append(.set(7), forKey: "counter", replacing: nil)
+    #expect(pending.entryCount == 3)
+    #expect(pending.latest.mapValues(description) == ["counter": "set 7", "name": "set x"])
+    // A key equal only by Unicode normalization is another key.
+    pending.append(.set(1), forKey: "\u{E9}", replacing: nil)
+    pending.append(.set(2), forKey: "e\u{301}", replacing: nil)
+    #expect(pending.entryCount == 5)
+    #expect(pending.latest.count == 4)
+    // A run keeps the value its first write replaced: the key's value in the file.
+    var run = PendingChanges()
+    run.append(.set(1), forKey: "k", replacing: "in the file")
+    run.append(.set(2), forKey: "k", replacing: 1)
+    #expect(run.entryCount == 1 && run.fileValues["k"] as? String == "in the file")
+  }
+
   @Test func aFailedFlushsChangesGoBackBeforeTheChangesMadeSince() {
     var pending = PendingChanges()
     pending.append(.set("during the flush"), forKey: "a", replacing: "taken by the flush")
