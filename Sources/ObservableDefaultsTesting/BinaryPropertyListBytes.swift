@@ -5,18 +5,23 @@ package import Foundation
 /// Objects are given as their raw bytes (marker and contents; references are 1 byte); the
 /// offset table and trailer are computed.
 package enum BinaryPropertyListBytes {
-  /// The file holding `objects`, whose object `top` is the root.
-  package static func file(_ objects: [[UInt8]], top: Int = 0) -> Data {
+  /// The file holding `objects`, whose object `top` is the root; `offsets` replaces the offsets
+  /// of the objects it names (by index) in the offset table, whose offsets are then 8 bytes.
+  package static func file(
+    _ objects: [[UInt8]], top: Int = 0, offsets replaced: [Int: UInt64] = [:]
+  ) -> Data {
     var data = Data("bplist00".utf8)
-    var offsets: [Int] = []
+    var offsets: [UInt64] = []
     for object in objects {
-      offsets.append(data.count)
+      offsets.append(UInt64(data.count))
       data.append(contentsOf: object)
     }
     let table = data.count
-    let offsetSize = max(1, (Int.bitWidth - table.leadingZeroBitCount + 7) / 8)
+    let offsetSize =
+      replaced.isEmpty ? max(1, (Int.bitWidth - table.leadingZeroBitCount + 7) / 8) : 8
+    for (index, offset) in replaced { offsets[index] = offset }
     for offset in offsets {
-      data.append(contentsOf: bigEndian(UInt64(offset), size: offsetSize))
+      data.append(contentsOf: bigEndian(offset, size: offsetSize))
     }
     data.append(contentsOf: [0, 0, 0, 0, 0, 0, UInt8(offsetSize), 1])
     data.append(contentsOf: bigEndian(UInt64(objects.count), size: 8))

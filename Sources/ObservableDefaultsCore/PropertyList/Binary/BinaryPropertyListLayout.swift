@@ -41,9 +41,12 @@ struct BinaryPropertyListLayout {
     tableOffset = Int(table)
   }
 
-  /// Object `index`'s offset as the offset table holds it (not yet checked).
+  /// Object `index`'s offset as the offset table holds it (not yet checked), clamped to `Int.max`:
+  /// an 8-byte offset of 2⁶³ or more (in a file no writer made) then reads as out of range where
+  /// it is checked, instead of trapping, and stays positive for the splice that copies the
+  /// offsets of objects no reference reaches.
   func uncheckedOffset(_ index: Int) -> Int {
-    Int(bytes.bigEndianInteger(at: tableOffset + index * offsetSize, size: offsetSize))
+    Int(clamping: bytes.bigEndianInteger(at: tableOffset + index * offsetSize, size: offsetSize))
   }
 
   /// Reference `position` of the references starting at byte `start`, as the file holds it (not
