@@ -28,7 +28,8 @@ import Testing
     }
     #expect(error?.kind == .malformed)
     #expect(
-      error?.reason == "not a valid binary property list: object 2 has an offset outside the object area",
+      error?.reason
+        == "not a valid binary property list: object 2 has an offset outside the object area",
       "\(String(describing: error))")
   }
 

@@ -92,7 +92,9 @@ public struct PropertyListFile: Sendable {
     comparingTo previous: [PropertyListKey: Any], since base: inout PropertyListSnapshot?
   ) throws -> (snapshot: PropertyListSnapshot?, changedKeys: Set<PropertyListKey>) {
     var taken = base.take()
-    guard let (data, identity, hash) = try readDataToParse() else { return (nil, Set(previous.keys)) }
+    guard let (data, identity, hash) = try readDataToParse() else {
+      return (nil, Set(previous.keys))
+    }
     // Moved out of the optional, not copied (`if var taken`): a second reference to its values
     // made the first change below copy the whole dictionary at each re-read.
     if var taken = taken.take(), let old = taken.state.entries,
@@ -128,7 +130,9 @@ public struct PropertyListFile: Sendable {
     comparingTo previous: [PropertyListKey: Any], since base: inout PropertyListSnapshot?
   ) throws -> (snapshot: PropertyListSnapshot?, changedKeys: Set<PropertyListKey>) {
     let taken = base.take()
-    guard let (data, identity, hash) = try readDataToParse() else { return (nil, Set(previous.keys)) }
+    guard let (data, identity, hash) = try readDataToParse() else {
+      return (nil, Set(previous.keys))
+    }
     if let taken, let old = taken.state.entries,
       let changes = try changedEntries(of: data, since: old, previous: previous)
     {

@@ -256,10 +256,8 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
     do {
       disk?.document.values = fileValues
       let wasRead = try applyFitting(
-        &changes, inOrder: { taken.keysInOrderMade }, refusals: &refusals
-      ) { written in
-        self.valuesInFile(applying: written, takenFrom: taken)
-      }
+        &changes, inOrder: { taken.keysInOrderMade }, refusals: &refusals,
+        wholeValues: { written in self.valuesInFile(applying: written, takenFrom: taken) })
       let refused = Set(taken.latest.keys).subtracting(changes.keys)
       if wasRead {
         let values = disk?.document.values ?? [:]
@@ -325,7 +323,8 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
       while !part.isEmpty {
         do {
           // Once a part's write read the file, `disk` holds every value of the file.
-          let whole = wasRead ? nil : { [written, part] in wholeValues(written.merging(part) { $1 }) }
+          let whole =
+            wasRead ? nil : { [written, part] in wholeValues(written.merging(part) { $1 }) }
           wasRead = try file.apply(part, known: &disk, wholeValues: whole) || wasRead
           written.merge(part) { $1 }
           return
