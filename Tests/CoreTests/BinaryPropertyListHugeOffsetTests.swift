@@ -29,7 +29,7 @@ import Testing
     #expect(error?.kind == .malformed)
     #expect(
       error?.reason
-        == "not a valid binary property list: object 2 has an offset outside the object area",
+        == "binary property list: object 2 has an offset outside the object area",
       "\(String(describing: error))")
   }
 
