@@ -174,13 +174,9 @@ import Testing
 
   /// The binary fixtures (real preference files) read the same with and without the fast path.
   @Test func everyBinaryFixtureReadsTheSameWithoutTheFastPath() throws {
-    let folder = PropertyListFileTests.fixtures
-    let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter {
-      $0.hasSuffix("-binary.plist")
-    }
-    #expect(names.count == 4)
-    for name in names {
-      let data = try Data(contentsOf: folder.appendingPathComponent(name))
+    let fixtures = try PropertyListFileTests.binaryFixtures()
+    #expect(fixtures.count == 4)
+    for (name, data) in fixtures {
       #expect(BinaryPropertyListFastPathComparison.difference(in: data) == nil, "\(name)")
       // Every fixture but the empty dictionary has entries of scalars.
       #expect(scan(data).fastObjects > 0 || name == "empty-dict-binary.plist", "\(name)")

@@ -43,13 +43,9 @@ import Testing
   }
 
   @Test func everyBinaryFixtureReadsAsFoundationReadsIt() throws {
-    let folder = PropertyListFileTests.fixtures
-    let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter {
-      $0.hasSuffix("-binary.plist")
-    }
-    #expect(names.count == 4)
-    for name in names {
-      let data = try Data(contentsOf: folder.appendingPathComponent(name))
+    let fixtures = try PropertyListFileTests.binaryFixtures()
+    #expect(fixtures.count == 4)
+    for (name, data) in fixtures {
       #expect(propertyListValuesEqual(try ours(data), try foundations(data)), "\(name)")
     }
   }

@@ -8,6 +8,13 @@ import Testing
     .deletingLastPathComponent().deletingLastPathComponent()
     .appendingPathComponent("Fixtures/plists")
 
+  /// The binary fixtures (real preference files, `*-binary.plist`): each one's name and bytes.
+  static func binaryFixtures() throws -> [(name: String, data: Data)] {
+    try FileManager.default.contentsOfDirectory(atPath: fixtures.path)
+      .filter { $0.hasSuffix("-binary.plist") }
+      .map { ($0, try Data(contentsOf: fixtures.appendingPathComponent($0))) }
+  }
+
   /// A copy of a fixture in `folder` (the fixtures stay read-only).
   func copy(_ fixture: String, into folder: TemporaryFolder) throws -> URL {
     let source = Self.fixtures.appendingPathComponent(fixture)
