@@ -86,6 +86,8 @@ import Testing
     let sources = PublishedSchemaRows.rows(of: schemas, preferences: TestPreferences.folder)
     let groups = OtherKeys.groups(of: sources)
     let session = EditorSession(sources: sources)
+    // The changes seen go to the change log only, not to the user's change history.
+    session.history = nil
     let post: MainJobPoster = { job in Task { @MainActor in job() } }
     for source in sources {
       session.recordChanges(of: source, post: post)
