@@ -60,8 +60,7 @@ public struct PropertyListFile: Sendable {
   ///   differ, as every later one does (``rereadSnapshot(comparingTo:since:)``), instead of the
   ///   whole file. 8 bytes and a key (shared with the document's) per entry.
   package func readSnapshot(keepingEntries: Bool = false) throws -> PropertyListSnapshot? {
-    guard let (data, identity, hash) = try readData() else { return nil }
-    PropertyListCounters.count(\.parses, path: url.resolvingSymlinksInPath().path)
+    guard let (data, identity, hash) = try readDataToParse() else { return nil }
     let version = FileVersion(identity: identity, contentHash: hash)
     let (document, _, entries) = try parse(
       data, comparingTo: nil, releasingPages: true, keepingEntries: keepingEntries)
