@@ -95,7 +95,9 @@ import Testing
 
   /// The heap's bytes in use after three other writers' changes of a 40,000-key suite, against
   /// after the open: a second dictionary of every value was 2^16 buckets of 48 bytes
-  /// (3,145,728 bytes) more. Measured in a process of its own (`core-probe reread-memory`).
+  /// (3,145,728 bytes) more. Measured in a process of its own (`core-probe reread-memory`). The
+  /// bound leaves room for the file's bytes (about 1.5 MB), which a re-read a change notice
+  /// started may still hold when the heap is measured (a CI run measured 1,150,320 bytes).
   @Test func threeOutsideChangesLeaveTheHeapWhereTheOpenLeftIt() throws {
     let folder = try TemporaryFolder()
     defer { folder.remove() }
@@ -107,6 +109,6 @@ import Testing
     #expect(result.status == 0, "\(result.error)")
     let bytes = result.output.split(separator: "\n").compactMap { Int($0) }
     try #require(bytes.count == 2)
-    #expect(bytes[1] - bytes[0] < 1_000_000, "after the open \(bytes[0]), after \(bytes[1])")
+    #expect(bytes[1] - bytes[0] < 2_000_000, "after the open \(bytes[0]), after \(bytes[1])")
   }
 }
