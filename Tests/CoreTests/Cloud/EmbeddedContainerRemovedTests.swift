@@ -39,4 +39,23 @@ import Testing
       #expect(stored == ["before": "v0", "after": "v1", "new": "v2"])
     }
   }
+
+  /// A device that has not saved yet made its folder when it started: removed before its first
+  /// save, the folder is not made again either (a late save of a store a test left behind made
+  /// its removed temporary folder again).
+  @Test func aDeviceThatNeverSavedDoesNotMakeAgainTheFolderItMade() async throws {
+    try await withTemporaryFolder { folder in
+      let root = folder.file("containers")
+      let device = NSUbiquitousKeyValueStore(
+        backend: EmbeddedCloudBackend(root: root, container: "c"))
+      #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent("c/default").path))
+
+      try FileManager.default.removeItem(at: root)
+      device.set("v1", forKey: "late")
+      #expect(!device.synchronize())
+      #expect(!FileManager.default.fileExists(atPath: root.path))
+      #expect(device.syncStatus.pendingCount == 1)
+      #expect(device.string(forKey: "late") == "v1")
+    }
+  }
 }

@@ -331,13 +331,15 @@ public final class EmbeddedCloudBackend: CloudBackend, CloudContainerSource, Sen
     }
   }
 
-  /// Creates the current account's folder (mode 0700) unless this device found it before, and
-  /// watches its file.
+  /// Creates the current account's folder (mode 0700) unless this device found it before (once
+  /// made, it counts as found), and watches its file.
   private func startWatching(_ state: inout State) {
     guard state.watch == nil else { return }
     let file = fileURL(for: state.account)
     if !state.hasFoundFolder {
-      try? PrivateFolder.create(file.deletingLastPathComponent(), for: file)
+      // Made here, it is found: a save after it was removed fails instead of making it again.
+      let folder = file.deletingLastPathComponent()
+      state.hasFoundFolder = (try? PrivateFolder.create(folder, for: file)) != nil
     }
     state.watch = DirectoryWatcher.shared.watch(fileAt: SymbolicLinks.identity(of: file)) {
       [weak self] in
