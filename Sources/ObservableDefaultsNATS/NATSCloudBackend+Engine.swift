@@ -1,6 +1,5 @@
 import Foundation
 package import ObservableDefaultsCore
-import Synchronization
 
 extension NATSCloudBackend {
   /// NATS as an engine of the shared cloud store: used when the environment or

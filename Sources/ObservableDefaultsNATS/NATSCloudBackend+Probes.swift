@@ -1,6 +1,5 @@
 import Foundation
 import ObservableDefaultsCore
-import Synchronization
 
 /// The device's probes (an exchange every ``NATSCloudBackend/probeInterval`` and at each
 /// (re)connection, when there is something to prove or to push) and what it does with a bucket

@@ -1,6 +1,5 @@
 import Foundation
 public import ObservableDefaultsCore
-import Synchronization
 
 /// A cloud backend on a NATS JetStream cluster: devices on different machines sync through
 /// key-value buckets that the servers replicate, and that NATS accounts keep apart.
@@ -84,7 +83,7 @@ public final class NATSCloudBackend: CloudBackend, Sendable {
     /// Whether a ``probe()`` is queued.
     var probeQueued = false
   }
-  let state: Mutex<State>
+  let state: AnnotatedMutex<State>
 
   /// The connection in use (nil while the servers refused the device since its launch).
   var connection: NATSConnection? { state.withLock { $0.connection } }
@@ -133,7 +132,8 @@ public final class NATSCloudBackend: CloudBackend, Sendable {
       journal.releaseFile()
       throw error
     }
-    state = Mutex(State(device: device, connection: connection, connectionFailure: refusal))
+    state = AnnotatedMutex(
+      State(device: device, connection: connection, connectionFailure: refusal))
     if let connection {
       watchConnection(connection)
     } else {

@@ -1,7 +1,6 @@
 import Dispatch
 public import Foundation
 import ObservableDefaultsCore
-import Synchronization
 
 /// A folder of published settings schemas: one folder per program, one property-list file per
 /// settings class and store (`<program>/<Module.Class>@<suite or container>.plist`).
@@ -172,7 +171,7 @@ public struct SettingsSchemaDirectory: Sendable, Equatable {
   private func read(_ entries: [(SchemaFolderHandle, [UInt8])], rule: SchemaLinkRule)
     -> [SettingsSchemaFile]
   {
-    let files = Mutex([SettingsSchemaFile?](repeating: nil, count: entries.count))
+    let files = AnnotatedMutex([SettingsSchemaFile?](repeating: nil, count: entries.count))
     DispatchQueue.concurrentPerform(iterations: entries.count) { index in
       let (folder, name) = entries[index]
       let file = SettingsSchemaFile(named: name, in: folder, rule: rule, directory: self)

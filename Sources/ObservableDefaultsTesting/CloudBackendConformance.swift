@@ -1,6 +1,5 @@
 import Foundation
 public import ObservableDefaultsCore
-import Synchronization
 public import Testing
 
 /// One fresh container of a backend under test, from which ``CloudBackendConformance`` makes
@@ -188,7 +187,7 @@ struct Devices {
 /// #expect(await poll { log.changedKeys == [["theme"]] })
 /// ```
 public final class CloudEventLog: Sendable {
-  private let events = Mutex<[CloudBackendEvent]>([])
+  private let events = AnnotatedMutex<[CloudBackendEvent]>([])
 
   /// An empty log.
   public init() {}

@@ -1,13 +1,12 @@
 import Foundation
 public import ObservableDefaultsCore
-import Synchronization
 
 /// A backend that forwards to another and records each save: the writes a store makes (a store
 /// that writes back what is already stored, or saves on every launch, shows up here).
 public final class CountingCloudBackend: CloudBackend, Sendable {
   /// The backend every call goes to.
   public let base: any CloudBackend
-  private let saved = Mutex<[[PropertyListKey: CloudRecord]]>([])
+  private let saved = AnnotatedMutex<[[PropertyListKey: CloudRecord]]>([])
 
   /// A backend forwarding to `base`.
   public init(_ base: any CloudBackend) {

@@ -1,6 +1,5 @@
 import Foundation
 public import ObservableDefaultsCore
-import Synchronization
 
 /// Collects the changes an observer of a store is told about, from any thread.
 ///
@@ -11,7 +10,7 @@ import Synchronization
 /// #expect(await poll { log.all == [DefaultsChange(keys: ["name"], origin: .otherProcess)] })
 /// ```
 public final class DefaultsChangeLog: Sendable {
-  private let changes = Mutex<[DefaultsChange]>([])
+  private let changes = AnnotatedMutex<[DefaultsChange]>([])
 
   /// An empty log.
   public init() {}

@@ -1,5 +1,3 @@
-public import Synchronization
-
 /// The codecs made once per value type and rule, shared by every write.
 ///
 /// The expansion asks for a property's codec (`.automatic()`) on each write; making one costs
@@ -45,7 +43,7 @@ enum DefaultsCodecCache {
   }
 
   @usableFromInline
-  static let entries = Mutex<[(key: Key, entry: AnyObject)]>([])
+  static let entries = AnnotatedMutex<[(key: Key, entry: AnyObject)]>([])
 
   /// The `form` codec of `Value`: made by `make` on first use, the same one afterwards.
   @inlinable

@@ -1,11 +1,10 @@
 import Foundation
-import Synchronization
 
 /// Reports a stored value that does not decode as its property's type to ``Diagnostics``, once
 /// per stored value and store: the property reads its default, and the stored value is kept (it is
 /// replaced only when the property is set, or a migration handles it).
 enum UndecodableValueReports {
-  private static let reported = Mutex<Set<String>>([])
+  private static let reported = AnnotatedMutex<Set<String>>([])
 
   /// Reports that `stored`, found under `key` in `store`, is not a `Value` of `Object`'s
   /// `property`, unless this exact report was made before in this process.

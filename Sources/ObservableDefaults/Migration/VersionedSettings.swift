@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// A settings class with a schema version: its ``migrations`` run on its store before any of its
 /// properties is read.
@@ -31,7 +30,7 @@ public protocol VersionedSettings: ObservableSettings {
 /// Runs the migrations of ``VersionedSettings`` classes, once per store and schema version in
 /// this process.
 enum VersionedSettingsMigration {
-  private static let done = Mutex<Set<String>>([])
+  private static let done = AnnotatedMutex<Set<String>>([])
 
   /// Migrates `store` when `Object` is a ``VersionedSettings`` class.
   static func run(for object: Any.Type, on store: any ObservableKeyValueStore) {

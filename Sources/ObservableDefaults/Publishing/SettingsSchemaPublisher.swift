@@ -1,7 +1,6 @@
 import Dispatch
 import Foundation
 package import ObservableDefaultsSchema
-import Synchronization
 
 /// Publishes the settings schema of each settings class a program uses, so tools such as the
 /// settings editor show and check its settings while it does not run.
@@ -41,9 +40,9 @@ public enum SettingsSchemaPublisher {
   /// `OBSERVABLE_DEFAULTS_PUBLISH_SCHEMAS`: `0`, `off`, `false` or `no` turns publishing off.
   public static let environmentVariable = "OBSERVABLE_DEFAULTS_PUBLISH_SCHEMAS"
 
-  private static let enabled = Mutex<Bool?>(nil)
+  private static let enabled = AnnotatedMutex<Bool?>(nil)
   /// The classes and stores published in this process.
-  private static let published = Mutex<Set<Published>>([])
+  private static let published = AnnotatedMutex<Set<Published>>([])
   /// A class and the store its schema was published for. A value, not text: interpolating the
   /// class's identifier printed it through dynamic casts, a sixth of a minimal settings
   /// program's start (callgrind of `minimal-defaults`).
@@ -53,7 +52,7 @@ public enum SettingsSchemaPublisher {
   }
   private static let queue = DispatchQueue(label: "ObservableDefaults.schemas", qos: .utility)
   /// The schemas no writer has taken yet, with the directory each goes to.
-  private static let queued = Mutex<[(SettingsSchema, SettingsSchemaDirectory)]>([])
+  private static let queued = AnnotatedMutex<[(SettingsSchema, SettingsSchemaDirectory)]>([])
   /// The writes under way (entered when a writer takes ``queued``): empty, it is not waited for.
   private static let writing = DispatchGroup()
   /// Installs, once (on first use), the exit hook that writes what is still queued and waits

@@ -12,7 +12,7 @@ final class ChangeNotificationPoster: @unchecked Sendable {
   // Sendable: `defaults` is set once and only used to post.
   private weak let defaults: PropertyListDefaults?
   private let isScheduled = Atomic(false)
-  private let pacing = Mutex(JobPacing(interval: 1_000_000))
+  private let pacing = AnnotatedMutex(JobPacing(interval: 1_000_000))
 
   init(_ defaults: PropertyListDefaults) {
     self.defaults = defaults

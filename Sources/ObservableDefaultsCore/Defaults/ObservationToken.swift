@@ -10,11 +10,11 @@ import Synchronization
 public final class ObservationToken: Sendable {
   /// Identifies the observer inside its storage (unique in the process).
   let id: UInt64
-  private let onCancel: Mutex<(@Sendable () -> Void)?>
+  private let onCancel: AnnotatedMutex<(@Sendable () -> Void)?>
 
   package init(id: UInt64, onCancel: @escaping @Sendable () -> Void) {
     self.id = id
-    self.onCancel = Mutex(onCancel)
+    self.onCancel = AnnotatedMutex(onCancel)
   }
 
   /// Creates an observation for a store of another kind; `onCancel` runs once, on ``cancel()``

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// A problem the library met where it cannot throw — a setter whose write failed, a suite file
 /// that stopped parsing, a change watcher that could not start — reported to ``Diagnostics``.
@@ -47,7 +46,7 @@ public enum Diagnostics {
       contentsOf: Data((TerminalText.escaped("\(diagnostic)") + "\n").utf8))
   }
 
-  private static let current = Mutex<Handler>(standardError)
+  private static let current = AnnotatedMutex<Handler>(standardError)
 
   /// Where diagnostics go now; ``standardError`` until a program sets another.
   public static var handler: Handler {

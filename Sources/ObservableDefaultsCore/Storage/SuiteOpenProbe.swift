@@ -1,5 +1,4 @@
 package import Foundation
-package import Synchronization
 
 /// A pause for tests inside the opening of a suite's file: called with the file (symbolic links
 /// resolved) after the storage read it and before it watches it, so that a test can make
@@ -7,7 +6,7 @@ package import Synchronization
 /// read or write) in programs.
 package enum SuiteOpenProbe {
   /// The code to run with the file; a test sets it and clears it when done.
-  package static let betweenReadAndWatch = Mutex<(@Sendable (URL) -> Void)?>(nil)
+  package static let betweenReadAndWatch = AnnotatedMutex<(@Sendable (URL) -> Void)?>(nil)
 
   /// Runs the code set, if any, with `file`.
   static func run(with file: URL) {

@@ -1,6 +1,5 @@
 import Foundation
 package import ObservableDefaultsCore
-import Synchronization
 
 extension EtcdCloudBackend {
   /// etcd as an engine of the shared cloud store: used when the environment or

@@ -1,6 +1,5 @@
 import Foundation
 public import ObservableDefaultsCore
-import Synchronization
 
 /// A cloud backend on an etcd cluster: devices on different machines sync through it.
 ///
@@ -36,7 +35,7 @@ public final class EtcdCloudBackend: CloudBackend, Sendable {
   /// Serial queue of deliveries and account switches.
   private let queue = CloudDeviceQueue(label: "etcd")
   /// Serializes pushes of pending writes.
-  private let pushLock = Mutex(())
+  private let pushLock = AnnotatedMutex(())
 
   typealias Device = CloudEngineDevice<EtcdWatch, EtcdCursor, EtcdError>
 
@@ -47,7 +46,7 @@ public final class EtcdCloudBackend: CloudBackend, Sendable {
     var layout: EtcdKeyLayout
     var retryScheduled = false
   }
-  let state: Mutex<State>
+  let state: AnnotatedMutex<State>
 
   /// Connects a new device.
   ///
@@ -68,7 +67,7 @@ public final class EtcdCloudBackend: CloudBackend, Sendable {
     let journal = try CloudDeviceJournal(
       directory: configuration.stateDirectory, container: configuration.container,
       account: configuration.account)
-    state = Mutex(
+    state = AnnotatedMutex(
       State(
         device: Device(account: configuration.account, journal: journal),
         layout: EtcdKeyLayout(

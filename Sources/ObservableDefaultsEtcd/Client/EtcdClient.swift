@@ -1,6 +1,5 @@
 import Foundation
 import ObservableDefaultsCore
-import Synchronization
 
 /// A client of etcd's v3 JSON gateway over libcurl: ranges, transactions, watches and
 /// authentication, with failover between the cluster's members.
@@ -39,7 +38,7 @@ final class EtcdClient: Sendable {
     var token: String?
     var authentications = 0
   }
-  private let state = Mutex(State())
+  private let state = AnnotatedMutex(State())
 
   /// Creates a client; nothing is sent yet.
   ///

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Where ``CloudSubscribers`` reads a container from: a backend.
 protocol CloudContainerSource: AnyObject, Sendable {
@@ -34,7 +33,7 @@ final class CloudSubscribers: Sendable {
 
   /// Serial queue of reads and deliveries.
   private let queue: CloudDeviceQueue
-  private let state = Mutex(State())
+  private let state = AnnotatedMutex(State())
 
   init(label: String) {
     queue = CloudDeviceQueue(label: label)

@@ -1,5 +1,4 @@
 public import Foundation
-import Synchronization
 
 /// The default cloud backend: a container on disk shared by the processes of this machine.
 ///
@@ -51,7 +50,7 @@ public final class EmbeddedCloudBackend: CloudBackend, CloudContainerSource, Sen
     /// the folder is not made again once this is true (see the type's description).
     var hasFoundFolder = false
   }
-  private let state: Mutex<State>
+  private let state: AnnotatedMutex<State>
 
   /// Connects a new device to a container.
   ///
@@ -66,7 +65,7 @@ public final class EmbeddedCloudBackend: CloudBackend, CloudContainerSource, Sen
   ) {
     self.root = root.standardizedFileURL
     self.container = CloudContainerDirectory.folderName(container)
-    state = Mutex(State(account: CloudContainerDirectory.folderName(account)))
+    state = AnnotatedMutex(State(account: CloudContainerDirectory.folderName(account)))
     subscribers.source = self
   }
 

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// A cloud backend in memory: a container that lives as long as one of its devices.
 ///
@@ -16,7 +15,7 @@ import Synchronization
 public final class InMemoryCloudBackend: CloudBackend, CloudContainerSource, Sendable {
   /// The container the devices share: each account's contents, and the devices to tell.
   private final class Container: Sendable {
-    private let accounts = Mutex<[String: CloudContainerContents]>([:])
+    private let accounts = AnnotatedMutex<[String: CloudContainerContents]>([:])
     private let devices = WeakRegistry<ObjectIdentifier, InMemoryCloudBackend>()
 
     func contents(of account: String) -> CloudContainerContents {
@@ -48,7 +47,7 @@ public final class InMemoryCloudBackend: CloudBackend, CloudContainerSource, Sen
 
   private let container: Container
   private let subscribers = CloudSubscribers(label: "memory")
-  private let currentAccount: Mutex<String>
+  private let currentAccount: AnnotatedMutex<String>
 
   /// Creates a device on a new, empty container.
   ///
@@ -59,7 +58,7 @@ public final class InMemoryCloudBackend: CloudBackend, CloudContainerSource, Sen
 
   private init(container: Container, account: String) {
     self.container = container
-    currentAccount = Mutex(account)
+    currentAccount = AnnotatedMutex(account)
     subscribers.source = self
     container.connect(self)
   }

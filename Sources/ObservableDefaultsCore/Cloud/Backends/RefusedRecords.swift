@@ -1,5 +1,4 @@
 package import Foundation
-import Synchronization
 
 /// The records refused on their way in — bytes a backend could not decode
 /// (``CloudRecordCodec/decode(_:)``), timestamps a device does not admit
@@ -26,7 +25,7 @@ package enum RefusedRecords {
   }
 
   /// The hashes of the records reported so far; emptied at ``rememberedLimit``.
-  private static let reported = Mutex<Set<UInt64>>([])
+  private static let reported = AnnotatedMutex<Set<UInt64>>([])
   private static let rememberedLimit = 100_000
 
   /// Reports the refusals not reported before, in one line: `skipped <location>: <reason> (and N

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// A backend that keeps a local copy of its container (etcd's device journal), so that a new
 /// device can answer reads from it while its servers do not answer.
@@ -15,7 +14,7 @@ final class FirstLoad: Sendable {
   private let done = DispatchSemaphore(value: 0)
   private let isLocalFirst: Bool
   /// Set once on the queue before `done` is signalled.
-  private let outcome = Mutex<Result<CloudRecordBatch, any Error>?>(nil)
+  private let outcome = AnnotatedMutex<Result<CloudRecordBatch, any Error>?>(nil)
 
   /// Starts `backend`'s load on `queue`.
   init(_ backend: any CloudBackend, on queue: DispatchQueue) {
