@@ -79,6 +79,28 @@ import Testing
     #expect(decoded == data)
   }
 
+  /// A text in lines, as the writers make it, is decoded 8 characters at a time up to each
+  /// line's end, where one load is given up (its first 4 letters kept) and the line break and
+  /// the next line's indentation are skipped together. The decoder gave up 4 loads per line
+  /// before (the 8 and the 4 at the line's end, both again at the line break) and 2 at the
+  /// first indentation: 3,998 for these 1,000 lines.
+  @Test func aTextInLinesGivesUpOneLoadPerLine() {
+    let data = Data((0..<51_000).map { UInt8(truncatingIfNeeded: $0 &* 13) })
+    let text = Self.lines(of: data.base64EncodedString(), lineLength: 68, indentation: "\t")
+    // The decoder's bound for the text's bytes.
+    var output = [UInt8](repeating: 0, count: text.utf8.count / 4 * 3 + 2)
+    var abandonedLoads = 0
+    let count = Data(text.utf8).withUnsafeBytes { text in
+      output.withUnsafeMutableBytes {
+        Base64Text.decode(text, into: $0.baseAddress!, abandonedLoads: &abandonedLoads)
+      }
+    }
+    #expect(count == data.count)
+    #expect(Data(output.prefix(data.count)) == data)
+    // The first line's indentation, then each line's end but the last's (fewer than 8 left).
+    #expect(abandonedLoads == 1_000)
+  }
+
   /// Base64 text cut into lines of `lineLength` characters, each after `indentation` and ending
   /// with a line break.
   private static func lines(of base64: String, lineLength: Int, indentation: String) -> String {
