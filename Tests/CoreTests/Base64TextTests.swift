@@ -12,7 +12,13 @@ import Testing
   func encodesFoundationsBase64InLines(count: Int) {
     var generator = SeededGenerator(seed: UInt64(count))
     let data = Data((0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) })
-    for (lineLength, indentation) in [(76, ""), (68, "\t"), (12, "\t\t\t\t\t\t\t\t")] {
+    // Lines of 57, 51, 9, 6 and 3 bytes; indentations of 0, 1, 8, 1, 2 and 9 bytes (one store
+    // of 8 up to 8 bytes, a copy past that).
+    let layouts = [
+      (76, ""), (68, "\t"), (12, "\t\t\t\t\t\t\t\t"), (8, " "), (4, "\t\t"),
+      (12, "\t\t\t\t\t\t\t\t\t"),
+    ]
+    for (lineLength, indentation) in layouts {
       let expected = Self.lines(
         of: data.base64EncodedString(), lineLength: lineLength, indentation: indentation)
       let count = Base64Text.byteCount(

@@ -32,6 +32,27 @@ enum Base64Text {
     characterQuads.withUnsafeBufferPointer { quads in
       var out = output
       var start = 0
+      // Whole lines of 6 bytes or more, while 2 bytes past the line can be read (a step loads 8
+      // bytes for 6, the last 3 are a load of 4): no bound to take within the line. The last
+      // lines, and any line of another layout, are written below.
+      if let indentationWord, lineBytes >= 6 {
+        while start &+ lineBytes &+ 2 <= data.count {
+          out.storeBytes(of: indentationWord, as: UInt64.self)
+          out += indentation.count
+          let end = start &+ lineBytes
+          let index = encodeSteps(source, from: start, through: end &- 6, quads, into: &out)
+          // The line's last 3 bytes when its length is not a multiple of 6: one load of 4.
+          if index < end {
+            let word = UInt32(
+              bigEndian: source.loadUnaligned(fromByteOffset: index, as: UInt32.self))
+            out.storeBytes(of: characters(ofTwelveBitPairs: Int(word >> 8), quads), as: UInt32.self)
+            out += 4
+          }
+          out.storeBytes(of: UInt8(ascii: "\n"), as: UInt8.self)
+          out += 1
+          start = end
+        }
+      }
       while start < data.count {
         let end = min(start + lineBytes, data.count)
         if let indentationWord, end - start >= 6 {
@@ -40,17 +61,8 @@ enum Base64Text {
           out.copyMemory(from: base, byteCount: indentation.count)
         }
         out += indentation.count
-        var index = start
-        // Six bytes are four 12-bit quarters, each two characters from one table: one load of
-        // 8 bytes (while 8 can be read) and one store of 8 characters.
-        let lastWide = min(end - 6, data.count - 8)
-        while index <= lastWide {
-          let word = source.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-          out.storeBytes(
-            of: characters(ofSixBytesIn: UInt64(bigEndian: word), quads), as: UInt64.self)
-          out += 8
-          index &+= 6
-        }
+        var index = encodeSteps(
+          source, from: start, through: min(end - 6, data.count - 8), quads, into: &out)
         // Three bytes are two 12-bit halves, each two characters from one table.
         while index + 3 <= end {
           let group = Int(data[index]) << 16 | Int(data[index + 1]) << 8 | Int(data[index + 2])
@@ -71,6 +83,28 @@ enum Base64Text {
         start = end
       }
     }
+  }
+
+  /// Encodes 6 bytes at a time from `index` while it is at most `last`, at `output` (moved past
+  /// the characters written); where it stopped. Six bytes are four 12-bit quarters, each two
+  /// characters from one table: one load of 8 bytes (`last` leaves 8 to read) and one store of
+  /// 8 characters.
+  @inline(__always)
+  private static func encodeSteps(
+    _ source: UnsafeRawPointer, from index: Int, through last: Int,
+    _ quads: UnsafeBufferPointer<UInt32>, into output: inout UnsafeMutableRawPointer
+  ) -> Int {
+    var index = index
+    var out = output
+    while index <= last {
+      let word = source.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+      out.storeBytes(
+        of: characters(ofSixBytesIn: UInt64(bigEndian: word), quads), as: UInt64.self)
+      out += 8
+      index &+= 6
+    }
+    output = out
+    return index
   }
 
   /// The bytes of `bytes` (8 at most) in a word, in their order in memory.
