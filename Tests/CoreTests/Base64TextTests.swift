@@ -12,7 +12,13 @@ import Testing
   func encodesFoundationsBase64InLines(count: Int) {
     var generator = SeededGenerator(seed: UInt64(count))
     let data = Data((0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) })
-    for (lineLength, indentation) in [(76, ""), (68, "\t"), (12, "\t\t\t\t\t\t\t\t")] {
+    // Lines of 57, 51, 9, 6 and 3 bytes; indentations of 0, 1, 8, 1, 2 and 9 bytes (one store
+    // of 8 up to 8 bytes, a copy past that).
+    let layouts = [
+      (76, ""), (68, "\t"), (12, "\t\t\t\t\t\t\t\t"), (8, " "), (4, "\t\t"),
+      (12, "\t\t\t\t\t\t\t\t\t"),
+    ]
+    for (lineLength, indentation) in layouts {
       let expected = Self.lines(
         of: data.base64EncodedString(), lineLength: lineLength, indentation: indentation)
       let count = Base64Text.byteCount(
@@ -77,6 +83,28 @@ import Testing
     let text = Self.lines(of: data.base64EncodedString(), lineLength: 68, indentation: "\t")
     let decoded = try #require(Data(text.utf8).withUnsafeBytes { Base64Text.decode($0) })
     #expect(decoded == data)
+  }
+
+  /// A text in lines, as the writers make it, is decoded 8 characters at a time up to each
+  /// line's end, where one load is given up (its first 4 letters kept) and the line break and
+  /// the next line's indentation are skipped together. The decoder gave up 4 loads per line
+  /// before (the 8 and the 4 at the line's end, both again at the line break) and 2 at the
+  /// first indentation: 3,998 for these 1,000 lines.
+  @Test func aTextInLinesGivesUpOneLoadPerLine() {
+    let data = Data((0..<51_000).map { UInt8(truncatingIfNeeded: $0 &* 13) })
+    let text = Self.lines(of: data.base64EncodedString(), lineLength: 68, indentation: "\t")
+    // The decoder's bound for the text's bytes.
+    var output = [UInt8](repeating: 0, count: text.utf8.count / 4 * 3 + 2)
+    var abandonedLoads = 0
+    let count = Data(text.utf8).withUnsafeBytes { text in
+      output.withUnsafeMutableBytes {
+        Base64Text.decode(text, into: $0.baseAddress!, abandonedLoads: &abandonedLoads)
+      }
+    }
+    #expect(count == data.count)
+    #expect(Data(output.prefix(data.count)) == data)
+    // The first line's indentation, then each line's end but the last's (fewer than 8 left).
+    #expect(abandonedLoads == 1_000)
   }
 
   /// Base64 text cut into lines of `lineLength` characters, each after `indentation` and ending

@@ -26,39 +26,54 @@ enum Base64Text {
   ) {
     let lineBytes = lineLength / 4 * 3
     guard let source = data.baseAddress else { return }
-    characterPairs.withUnsafeBufferPointer { pairs in
+    // An indentation of 8 bytes or less is one store of 8 on a line of 8 characters or more
+    // (the bytes past it are that line's, written after it); it was a call to copy 1 byte.
+    let indentationWord = indentation.count <= 8 ? word(of: indentation) : nil
+    characterQuads.withUnsafeBufferPointer { quads in
       var out = output
       var start = 0
-      while start < data.count {
-        if let base = indentation.baseAddress {
-          out.copyMemory(from: base, byteCount: indentation.count)
+      // Whole lines of 6 bytes or more, while 2 bytes past the line can be read (a step loads 8
+      // bytes for 6, the last 3 are a load of 4): no bound to take within the line. The last
+      // lines, and any line of another layout, are written below.
+      if let indentationWord, lineBytes >= 6 {
+        while start &+ lineBytes &+ 2 <= data.count {
+          out.storeBytes(of: indentationWord, as: UInt64.self)
           out += indentation.count
+          let end = start &+ lineBytes
+          let index = encodeSteps(source, from: start, through: end &- 6, quads, into: &out)
+          // The line's last 3 bytes when its length is not a multiple of 6: one load of 4.
+          if index < end {
+            let word = UInt32(
+              bigEndian: source.loadUnaligned(fromByteOffset: index, as: UInt32.self))
+            out.storeBytes(of: characters(ofTwelveBitPairs: Int(word >> 8), quads), as: UInt32.self)
+            out += 4
+          }
+          out.storeBytes(of: UInt8(ascii: "\n"), as: UInt8.self)
+          out += 1
+          start = end
         }
+      }
+      while start < data.count {
         let end = min(start + lineBytes, data.count)
-        var index = start
-        // Six bytes are four 12-bit quarters, each two characters from one table: one load of
-        // 8 bytes (while 8 can be read) and one store of 8 characters.
-        let lastWide = min(end - 6, data.count - 8)
-        while index <= lastWide {
-          let word = source.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-          out.storeBytes(
-            of: characters(ofSixBytesIn: UInt64(bigEndian: word), pairs), as: UInt64.self)
-          out += 8
-          index &+= 6
+        if let indentationWord, end - start >= 6 {
+          out.storeBytes(of: indentationWord, as: UInt64.self)
+        } else if let base = indentation.baseAddress {
+          out.copyMemory(from: base, byteCount: indentation.count)
         }
+        out += indentation.count
+        var index = encodeSteps(
+          source, from: start, through: min(end - 6, data.count - 8), quads, into: &out)
         // Three bytes are two 12-bit halves, each two characters from one table.
         while index + 3 <= end {
           let group = Int(data[index]) << 16 | Int(data[index + 1]) << 8 | Int(data[index + 2])
-          out.storeBytes(of: pairs[group >> 12], as: UInt16.self)
-          (out + 2).storeBytes(of: pairs[group & 0xFFF], as: UInt16.self)
+          out.storeBytes(of: characters(ofTwelveBitPairs: group, quads), as: UInt32.self)
           out += 4
-          index += 3
+          index &+= 3
         }
         if index < end {
           let second = index + 1 < end ? Int(data[index + 1]) : 0
           let group = Int(data[index]) << 16 | second << 8
-          out.storeBytes(of: pairs[group >> 12], as: UInt16.self)
-          (out + 2).storeBytes(of: pairs[group & 0xFFF], as: UInt16.self)
+          out.storeBytes(of: characters(ofTwelveBitPairs: group, quads), as: UInt32.self)
           (out + 3).storeBytes(of: UInt8(ascii: "="), as: UInt8.self)
           if index + 1 == end { (out + 2).storeBytes(of: UInt8(ascii: "="), as: UInt8.self) }
           out += 4
@@ -70,19 +85,52 @@ enum Base64Text {
     }
   }
 
+  /// Encodes 6 bytes at a time from `index` while it is at most `last`, at `output` (moved past
+  /// the characters written); where it stopped. Six bytes are four 12-bit quarters, each two
+  /// characters from one table: one load of 8 bytes (`last` leaves 8 to read) and one store of
+  /// 8 characters.
+  @inline(__always)
+  private static func encodeSteps(
+    _ source: UnsafeRawPointer, from index: Int, through last: Int,
+    _ quads: UnsafeBufferPointer<UInt32>, into output: inout UnsafeMutableRawPointer
+  ) -> Int {
+    var index = index
+    var out = output
+    while index <= last {
+      let word = source.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+      out.storeBytes(
+        of: characters(ofSixBytesIn: UInt64(bigEndian: word), quads), as: UInt64.self)
+      out += 8
+      index &+= 6
+    }
+    output = out
+    return index
+  }
+
+  /// The bytes of `bytes` (8 at most) in a word, in their order in memory.
+  private static func word(of bytes: UnsafeRawBufferPointer) -> UInt64 {
+    var word: UInt64 = 0
+    withUnsafeMutableBytes(of: &word) { $0.copyMemory(from: bytes) }
+    return word
+  }
+
   /// The eight characters, in the order they are written, of the first six bytes of `word`
   /// (read big-endian: its highest byte first).
   @inline(__always)
   private static func characters(
-    ofSixBytesIn word: UInt64, _ pairs: UnsafeBufferPointer<UInt16>
+    ofSixBytesIn word: UInt64, _ quads: UnsafeBufferPointer<UInt32>
   ) -> UInt64 {
-    let quarters = (
-      UInt64(UInt16(littleEndian: pairs[Int(word >> 52)])),
-      UInt64(UInt16(littleEndian: pairs[Int(word >> 40 & 0xFFF)])),
-      UInt64(UInt16(littleEndian: pairs[Int(word >> 28 & 0xFFF)])),
-      UInt64(UInt16(littleEndian: pairs[Int(word >> 16 & 0xFFF)]))
-    )
-    return (quarters.0 | quarters.1 << 16 | quarters.2 << 32 | quarters.3 << 48).littleEndian
+    let first = quads[Int(word >> 52)] | quads[4096 + Int(word >> 40 & 0xFFF)]
+    let second = quads[Int(word >> 28 & 0xFFF)] | quads[4096 + Int(word >> 16 & 0xFFF)]
+    return (UInt64(first) | UInt64(second) << 32).littleEndian
+  }
+
+  /// The four characters, in the order they are written, of the 24 bits of `group`.
+  @inline(__always)
+  private static func characters(
+    ofTwelveBitPairs group: Int, _ quads: UnsafeBufferPointer<UInt32>
+  ) -> UInt32 {
+    (quads[group >> 12] | quads[4096 + group & 0xFFF]).littleEndian
   }
 
   /// The bytes of Base64 `text` with white space anywhere, in a block of their own
@@ -131,8 +179,19 @@ enum Base64Text {
   private static func decode(_ text: UnsafeRawBufferPointer, into output: UnsafeMutableRawPointer)
     -> Int?
   {
+    var abandonedLoads = 0
+    return decode(text, into: output, abandonedLoads: &abandonedLoads)
+  }
+
+  /// ``decode(_:into:)``, adding to `abandonedLoads` the loads of 8 or 4 characters the whole
+  /// groups' steps made and did not decode whole (a byte not a letter among them: each line's
+  /// end, its indentation, the padding), for the tests that count the decoder's work.
+  static func decode(
+    _ text: UnsafeRawBufferPointer, into output: UnsafeMutableRawPointer,
+    abandonedLoads: inout Int
+  ) -> Int? {
     guard let base = text.baseAddress else { return 0 }
-    // The table of letter pairs (128 KiB) is made only for a text this long. The tables are
+    // The table of letter pairs (256 KiB) is made only for a text this long. The tables are
     // taken once here: a static's access in the loop checks that it was made, each time.
     let pairTable = text.count >= 1 << 12 ? pairBits : []
     return Self.tables(pairTable) { sextets, groupTable, pairTable -> Int? in
@@ -144,13 +203,19 @@ enum Base64Text {
       while input < count {
         // Whole groups, while no white space or `=` comes: the bulk of every line.
         if letters == 0 {
-          input = decodeGroups(base, from: input, count: count, groupTable, pairTable, into: &out)
+          input = decodeGroups(
+            base, from: input, count: count, groupTable, pairTable, into: &out,
+            abandonedLoads: &abandonedLoads)
           guard input < count else { break }
         }
         // One character at a time: white space, a group split by it, the padding.
         let sextet = sextets[Int(text[input])]
         input += 1
-        if sextet == Sextet.space { continue }
+        if sextet == Sextet.space {
+          // A line break and the next line's indentation, before its letters are decoded.
+          while input < count, sextets[Int(text[input])] == Sextet.space { input += 1 }
+          continue
+        }
         guard sextet & Sextet.notLetter == 0 else {
           guard sextet == Sextet.padding else { return nil }
           input -= 1
@@ -195,44 +260,62 @@ enum Base64Text {
   /// to the first byte that is not a letter, at `output` (moved past the bytes written); where
   /// it stopped.
   ///
-  /// With `pairTable` (``pairBits``; empty for a short text), two groups at a time first, while
-  /// 8 bytes can be read: one load of 8 characters, four look-ups of two characters each and
-  /// one store of 8 bytes, of which the 6 decoded are kept (the decoded bytes' bound leaves room
-  /// for the other 2: a text of `count` bytes decodes to at most `count / 4 * 3` bytes, and 8
-  /// characters are read only while 8 remain). Then one group at a time: each character's six
-  /// bits come from a table of its own place in the group (`groupTable`, ``groupBits``), already
-  /// shifted there, so that a group is four look-ups and an `or`. Any byte that is not a letter
-  /// sets a bit above the bits of its pair or group, which is then left to the next step.
+  /// With `pairTable` (``pairBits``; empty for a short text), two groups at a time while 8 bytes
+  /// can be read: one load of 8 characters, four look-ups of two characters each (a group is
+  /// its first pair's entry `or` its second's shifted, a byte above the 24 bits set when either
+  /// is not two letters) and one store of 8 bytes, of which the 6 decoded are kept (the decoded
+  /// bytes' bound leaves room for the other 2: a text of `count` bytes decodes to at most
+  /// `count / 4 * 3` bytes, and 8 characters are read only while 8 remain). When the second
+  /// group is not letters the first is kept, and the step ends there: it is the end of a line.
+  /// Without the pair table, or when fewer than 8 bytes remain, one group at a time: each
+  /// character's six bits come from a table of its own place in the group (`groupTable`,
+  /// ``groupBits``), already shifted there, so that a group is four look-ups and an `or`. Any
+  /// byte that is not a letter sets a bit above the bits of its group, which is then left to the
+  /// next step.
   @inline(__always)
   private static func decodeGroups(
     _ text: UnsafeRawPointer, from input: Int, count: Int,
-    _ groupTable: UnsafeBufferPointer<UInt32>, _ pairTable: UnsafeBufferPointer<UInt16>,
-    into output: inout UnsafeMutableRawPointer
+    _ groupTable: UnsafeBufferPointer<UInt32>, _ pairTable: UnsafeBufferPointer<UInt32>,
+    into output: inout UnsafeMutableRawPointer, abandonedLoads: inout Int
   ) -> Int {
     var input = input
     var out = output
-    while !pairTable.isEmpty, input + 8 <= count {
-      let word = UInt64(littleEndian: text.loadUnaligned(fromByteOffset: input, as: UInt64.self))
-      let pairs = (
-        UInt64(pairTable[Int(word & 0xFFFF)]), UInt64(pairTable[Int(word >> 16 & 0xFFFF)]),
-        UInt64(pairTable[Int(word >> 32 & 0xFFFF)]), UInt64(pairTable[Int(word >> 48)])
-      )
-      guard pairs.0 | pairs.1 | pairs.2 | pairs.3 < 1 << 12 else { break }
-      let bits = pairs.0 << 36 | pairs.1 << 24 | pairs.2 << 12 | pairs.3
-      out.storeBytes(of: (bits << 16).bigEndian, as: UInt64.self)
-      out += 6
-      input += 8
+    if !pairTable.isEmpty {
+      while input &+ 8 <= count {
+        let word = UInt64(
+          littleEndian: text.loadUnaligned(fromByteOffset: input, as: UInt64.self))
+        let first =
+          pairTable[Int(word & 0xFFFF)] | pairTable[Int(word >> 16 & 0xFFFF)] >> 12
+        let second = pairTable[Int(word >> 32 & 0xFFFF)] | pairTable[Int(word >> 48)] >> 12
+        guard (first | second) & 0xFF == 0 else {
+          abandonedLoads &+= 1
+          // 8 characters remain, so the bound has room for the fourth byte stored.
+          if first & 0xFF == 0 {
+            out.storeBytes(of: first.bigEndian, as: UInt32.self)
+            out += 3
+            input &+= 4
+          }
+          output = out
+          return input
+        }
+        out.storeBytes(of: (UInt64(first) << 32 | UInt64(second) << 8).bigEndian, as: UInt64.self)
+        out += 6
+        input &+= 8
+      }
     }
-    while input + 4 <= count {
+    while input &+ 4 <= count {
       let group = text.loadUnaligned(fromByteOffset: input, as: UInt32.self).littleEndian
       let bits =
         groupTable[Int(group & 0xFF)] | groupTable[256 + Int(group >> 8 & 0xFF)]
         | groupTable[512 + Int(group >> 16 & 0xFF)] | groupTable[768 + Int(group >> 24)]
-      guard bits < 1 << 24 else { break }
+      guard bits < 1 << 24 else {
+        abandonedLoads &+= 1
+        break
+      }
       out.storeBytes(of: UInt16(truncatingIfNeeded: bits >> 8).bigEndian, as: UInt16.self)
       (out + 2).storeBytes(of: UInt8(truncatingIfNeeded: bits), as: UInt8.self)
       out += 3
-      input += 4
+      input &+= 4
     }
     output = out
     return input
@@ -242,8 +325,8 @@ enum Base64Text {
   /// or empty).
   @inline(__always)
   private static func tables<Result>(
-    _ pairTable: [UInt16],
-    _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt32>, UnsafeBufferPointer<UInt16>)
+    _ pairTable: [UInt32],
+    _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt32>, UnsafeBufferPointer<UInt32>)
       -> Result
   ) -> Result {
     sextets.withUnsafeBufferPointer { sextets in
@@ -254,11 +337,13 @@ enum Base64Text {
   }
 
   /// For each two bytes read as a little-endian `UInt16` (the first byte lowest), their twelve
-  /// bits when both are letters of the alphabet, else `0xFFFF`.
-  private static let pairBits: [UInt16] = (0..<65_536).map { pair -> UInt16 in
+  /// bits at the top of 32 when both are letters of the alphabet, else every bit set: a group
+  /// of four letters is its first pair's entry `or` its second's shifted right by 12 (its 24
+  /// bits at the top), the low byte set unless both pairs are letters.
+  private static let pairBits: [UInt32] = (0..<65_536).map { pair -> UInt32 in
     let (first, second) = (sextets[pair & 0xFF], sextets[pair >> 8])
-    guard (first | second) & Sextet.notLetter == 0 else { return 0xFFFF }
-    return UInt16(first) << 6 | UInt16(second)
+    guard (first | second) & Sextet.notLetter == 0 else { return .max }
+    return (UInt32(first) << 6 | UInt32(second)) << 20
   }
 
   /// For each place in a group of four characters (256 entries each) and each byte, its six
@@ -274,9 +359,11 @@ enum Base64Text {
   private static let alphabet = Array(
     "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
-  /// For each 12 bits, their two characters in the order they are written.
-  private static let characterPairs: [UInt16] = (0..<4096).map {
-    (UInt16(alphabet[$0 >> 6]) | UInt16(alphabet[$0 & 63]) << 8).littleEndian
+  /// For each 12 bits, their two characters in the order they are written, in the low half of
+  /// a word (the first character lowest); then the same in the high half: the four characters
+  /// of 24 bits are the first half's entry of their high 12 `or` the second's of their low 12.
+  private static let characterQuads: [UInt32] = [0, 16].flatMap { shift in
+    (0..<4096).map { (UInt32(alphabet[$0 >> 6]) | UInt32(alphabet[$0 & 63]) << 8) << shift }
   }
 
   /// The classes of a byte that is not a letter of the alphabet (``sextets``).
