@@ -295,13 +295,12 @@ struct XMLPropertyListScanner {
     places?.note(key: key, value: valueStart..<position, after: valueEnd, in: bytes)
     valueEnd = position
     if entries != nil {
-      let valueText = UnsafeRawBufferPointer(rebasing: bytes[valueStart..<position])
+      let value = valueStart..<position
       entries!.append(
         XMLPropertyListEntries.Entry(
           key: key,
-          fingerprint: PropertyListEntries.fingerprint(
-            key: UnsafeRawBufferPointer(rebasing: bytes[key]), value: valueText),
-          start: start, value: valueStart..<position))
+          fingerprint: XMLPropertyListEntries.fingerprint(key: key, value: value, in: bytes),
+          start: start, value: value))
     }
   }
 
