@@ -192,4 +192,29 @@ import Testing
     }
     #expect(refusedAtALine > 0)
   }
+
+  /// The tags' bytes, written as words (`XMLLiteral`), are their texts': each is found where its
+  /// text is, by the word compare and by the byte compare near the end of the text, and not where
+  /// one of its bytes differs or the text ends before it does.
+  @Test func eachTagIsFoundWhereItsTextIsAndNowhereElse() {
+    let tags: [(XMLLiteral, String)] = [
+      (.key, "<key>"), (.keyEnd, "</key>"), (.string, "<string>"), (.stringEnd, "</string>"),
+      (.integer, "<integer>"), (.integerEnd, "</integer>"), (.real, "<real>"),
+      (.realEnd, "</real>"), (.date, "<date>"), (.dateEnd, "</date>"), (.data, "<data>"),
+      (.dataEnd, "</data>"), (.true, "<true/>"), (.false, "<false/>"),
+    ]
+    for (tag, text) in tags {
+      #expect(tag.count == text.utf8.count)
+      for padding in [0, 16] {
+        let bytes = Array(text.utf8) + Array(repeating: UInt8(ascii: "x"), count: padding)
+        bytes.withUnsafeBytes { #expect(tag.isAt(0, in: $0), "\(text), \(padding)") }
+        bytes.dropLast(padding + 1).withUnsafeBytes { #expect(!tag.isAt(0, in: $0)) }
+        for index in 0..<text.utf8.count {
+          var altered = bytes
+          altered[index] ^= 0x20
+          altered.withUnsafeBytes { #expect(!tag.isAt(0, in: $0), "\(text), byte \(index)") }
+        }
+      }
+    }
+  }
 }

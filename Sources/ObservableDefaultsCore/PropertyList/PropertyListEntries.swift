@@ -4,8 +4,8 @@
 /// A fingerprint is a 64-bit hash (seeded per process, see ``ByteHash``) of an entry's bytes as
 /// the file's format holds them: in a binary file, of its key object and of its value object
 /// when that is a scalar (0 when it is a container, whose bytes are only references, which a
-/// re-read always decodes); in an XML file, of the text of its key and of its value element
-/// (see ``XMLPropertyListEntries``). Two entries with the same fingerprint hold the same key and
+/// re-read always decodes); in an XML file, of its text from its key's to the end of its value
+/// element (``XMLPropertyListEntries/fingerprint(key:value:in:)``). Two entries with the same fingerprint hold the same key and
 /// value. Kept instead of the file's bytes: 8 bytes and a key per entry.
 struct PropertyListEntries {
   /// The keys, by position.

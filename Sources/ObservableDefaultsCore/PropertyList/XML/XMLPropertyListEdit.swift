@@ -71,7 +71,7 @@ enum XMLPropertyListEdit {
         added.append(text)
         entries.keys.append(key)
         entries.fingerprints.append(
-          fingerprint(key.string, text[(text.startIndex + valueStart)...]))
+          fingerprint(key.string, value: valueStart..<text.count, in: text))
       case .removed(let edit)?:
         removed.append(index!)
         edits.append(edit)
@@ -92,7 +92,7 @@ enum XMLPropertyListEdit {
     for (edit, start) in zip(edits, starts) {
       guard let (index, key) = edit.entry else { continue }
       entries.fingerprints[index] = fingerprint(
-        key, result[(result.startIndex + start)..<(result.startIndex + start + edit.count)])
+        key, value: start..<(start + edit.count), in: result)
     }
     if !removed.isEmpty {
       let gone = Set(removed)
@@ -262,13 +262,11 @@ enum XMLPropertyListEdit {
   }
 
   /// The fingerprint of an entry written with `key` (no entity: ``entryText(_:_:whole:)`` gives
-  /// up on those) and the value element `value`, as the scan of the written text makes it.
-  private static func fingerprint(_ key: String, _ value: Data.SubSequence) -> UInt64 {
-    var key = key
-    return key.withUTF8 { key in
-      value.withUnsafeBytes {
-        PropertyListEntries.fingerprint(key: UnsafeRawBufferPointer(key), value: $0)
-      }
+  /// up on those) before the value element at `value` in `text`, as the scan of the written
+  /// text makes it.
+  private static func fingerprint(_ key: String, value: Range<Int>, in text: Data) -> UInt64 {
+    text.withUnsafeBytes {
+      XMLPropertyListEntries.fingerprint(keyCount: key.utf8.count, value: value, in: $0)
     }
   }
 

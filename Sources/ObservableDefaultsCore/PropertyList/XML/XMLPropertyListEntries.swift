@@ -141,6 +141,29 @@ enum XMLPropertyListEntries {
     return keys
   }
 
+  /// The fingerprint of an entry whose key's text is at `key` and whose value element is at
+  /// `value` in `bytes` (see ``PropertyListEntries``): one hash of the text from the key's to the
+  /// value element's end, `</key>` and the white space between them included (a hash of each,
+  /// then combined, was a fifth of a re-read).
+  static func fingerprint(key: Range<Int>, value: Range<Int>, in bytes: UnsafeRawBufferPointer)
+    -> UInt64
+  {
+    ByteHash.of(bytes.baseAddress! + key.lowerBound, value.upperBound - key.lowerBound)
+  }
+
+  /// ``fingerprint(key:value:in:)`` of the entry of the plain form whose value element is at
+  /// `value` in `bytes` and whose key's text is `keyCount` bytes before the `</key>` and white
+  /// space before it; 0 (an entry a re-read always reads) when the text before it is shorter.
+  static func fingerprint(keyCount: Int, value: Range<Int>, in bytes: UnsafeRawBufferPointer)
+    -> UInt64
+  {
+    var keyEnd = value.lowerBound
+    while keyEnd > 0, XMLPropertyListScanner.isSpace(bytes[keyEnd - 1]) { keyEnd -= 1 }
+    keyEnd -= "</key>".utf8.count
+    guard keyEnd - keyCount >= 0 else { return 0 }
+    return fingerprint(key: (keyEnd - keyCount)..<keyEnd, value: value, in: bytes)
+  }
+
   /// The canonical value of one value element's text (checked with the whole file).
   static func value(of element: Data) throws(PropertyListRejection) -> Any {
     try element.withUnsafeBytesRejecting { (bytes) throws(PropertyListRejection) in

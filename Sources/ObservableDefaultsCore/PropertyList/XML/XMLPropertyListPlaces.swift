@@ -33,9 +33,27 @@ struct XMLPropertyListPlaces {
     let removal: Range<Int>
   }
 
+  /// The first and last 8 bytes of each of `keys` of 8 bytes or more (else 0), compared before
+  /// the whole key: keys of one length often share their start (`key-000001`, `key-000002`), so
+  /// a key's last word tells most of them apart without a `memcmp` call.
+  private let ends: [(first: UInt64, last: UInt64)]
+
   /// Looks for `keys`.
   init(_ keys: [PropertyListKey]) {
     self.keys = keys.map { Array($0.string.utf8) }
+    ends = self.keys.map { key in
+      guard key.count >= 8 else { return (0, 0) }
+      return key.withUnsafeBytes { Self.ends(of: $0.baseAddress!, count: key.count) }
+    }
+  }
+
+  /// The first and last 8 bytes of the `count` (8 or more) bytes at `base`.
+  @inline(__always)
+  private static func ends(of base: UnsafeRawPointer, count: Int) -> (first: UInt64, last: UInt64) {
+    (
+      base.loadUnaligned(as: UInt64.self),
+      base.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+    )
   }
 
   /// Notes the entry whose key's text is `key` and whose value element is `value`, after the
@@ -44,8 +62,14 @@ struct XMLPropertyListPlaces {
     key: Range<Int>, value: Range<Int>, after previousEnd: Int, in bytes: UnsafeRawBufferPointer
   ) {
     let text = UnsafeRawBufferPointer(rebasing: bytes[key])
-    for (index, wanted) in keys.enumerated() where wanted.count == text.count {
-      guard text.isEmpty || memcmp(wanted, text.baseAddress!, text.count) == 0 else { continue }
+    for index in keys.indices where keys[index].count == text.count {
+      if text.count >= 8 {
+        let (first, last) = Self.ends(of: text.baseAddress!, count: text.count)
+        guard first == ends[index].first, last == ends[index].last else { continue }
+      }
+      guard text.isEmpty || memcmp(keys[index], text.baseAddress!, text.count) == 0 else {
+        continue
+      }
       if found[index] != nil { isHeldTwice = true }
       found[index] = Place(value: value, removal: previousEnd..<value.upperBound)
     }

@@ -5,7 +5,7 @@ import Foundation
 /// `<real>…</real>`, `<date>…</date>`, `<data>…</data>`, `<true/>` or `<false/>`) is read with a
 /// few word compares and one pass over each text, instead of the general walk of tags and
 /// content (``content()``, ``startTag()``, ``text(of:always:)``, ``closeTag(_:)``: about 2,000
-/// instructions an entry, 96 % of a one-shot write at 100,000 keys; this path: about 850).
+/// instructions an entry, 96 % of a one-shot write at 100,000 keys).
 ///
 /// It takes an entry whole or not at all, and only one the general walk would take with the same
 /// result: the same elements counted against the budget, the same key and value (or the same
@@ -16,6 +16,10 @@ import Foundation
 /// entry's start, which reads it (or refuses it, with its own reason and line); the fast path
 /// tries again at the next entry. So it never changes a verdict, a refusal, a value or a total;
 /// the fuzzer's read mode compares both on every XML input (``XMLPropertyListFastPath``).
+///
+/// What it reads is places only (``PlainEntry``, nothing to copy or release); a scan that
+/// builds makes the key and value from them afterwards (``builtEntry(_:)``), which checks
+/// what it builds.
 extension XMLPropertyListScanner {
   /// An entry the fast path read, not yet taken.
   struct PlainEntry {
@@ -23,68 +27,73 @@ extension XMLPropertyListScanner {
     let start: Int
     /// Where its key's text is.
     let key: Range<Int>
-    /// The key, when building.
-    let keyString: String?
+    /// Whether its key's text is ASCII.
+    let isASCIIKey: Bool
     /// Where its value element is.
     let value: Range<Int>
     /// The value element's name.
     let element: ElementName
-    /// The value, when building (else `()`).
-    let built: Any
-    /// The text of a `<data>` value left unchecked (``defersTopData``).
-    let deferred: Range<Int>?
+    /// Where the value element's text is (empty for `<true/>` and `<false/>`).
+    let text: Range<Int>
+    /// Whether the value element's text is ASCII.
+    let isASCIIText: Bool
   }
 
   /// The entry after the white space at ``position``, when it is in the plain form and passes
-  /// every check (see above); nil leaves everything as it was.
+  /// every check but those a scan that builds makes as it builds (see above); nil leaves
+  /// everything as it was.
   func plainEntry() -> PlainEntry? {
-    guard let base = bytes.baseAddress else { return nil }
-    var index = position
-    while index < bytes.count, Self.isSpace(base.load(fromByteOffset: index, as: UInt8.self)) {
-      index += 1
-    }
-    let start = index
-    guard XMLLiteral.key.isAt(index, in: bytes),
-      let (key, keyString) = plainText(from: index + 5),
-      XMLLiteral.keyEnd.isAt(key.upperBound, in: bytes)
+    let start = afterSpace(position)
+    guard XMLLiteral.key.isAt(start, in: bytes),
+      let (keyEnd, isASCIIKey) = plainText(from: start + 5),
+      XMLLiteral.keyEnd.isAt(keyEnd, in: bytes)
     else { return nil }
-    index = key.upperBound + 6
-    while index < bytes.count, Self.isSpace(base.load(fromByteOffset: index, as: UInt8.self)) {
-      index += 1
-    }
-    guard let (element, built, end, deferred) = plainValue(at: index) else { return nil }
+    let index = afterSpace(keyEnd + 6)
+    guard let (element, text, isASCIIText, end) = plainValue(at: index) else { return nil }
     return PlainEntry(
-      start: start, key: key, keyString: keyString, value: index..<end, element: element,
-      built: built, deferred: deferred)
+      start: start, key: (start + 5)..<keyEnd, isASCIIKey: isASCIIKey, value: index..<end,
+      element: element, text: text, isASCIIText: isASCIIText)
   }
 
-  /// The value element at `index` in the plain form: its name, value (when building), end and
-  /// the text of a `<data>` value left unchecked.
-  private func plainValue(at index: Int) -> (ElementName, Any, Int, Range<Int>?)? {
+  /// The first position from `index` that is not white space.
+  @inline(__always)
+  private func afterSpace(_ index: Int) -> Int {
+    var index = index
+    while index < bytes.count, Self.isSpace(bytes[index]) { index += 1 }
+    return index
+  }
+
+  /// The value element at `index` in the plain form: its name, text (and whether that is
+  /// ASCII) and end. Its text is checked here unless building (``builtEntry(_:)`` checks it).
+  private func plainValue(at index: Int) -> (ElementName, Range<Int>, Bool, Int)? {
     guard index + 1 < bytes.count else { return nil }
     switch bytes[index + 1] {
     case UInt8(ascii: "s"):
       guard XMLLiteral.string.isAt(index, in: bytes),
-        let (text, string) = plainText(from: index + 8),
-        XMLLiteral.stringEnd.isAt(text.upperBound, in: bytes)
+        let (end, isASCII) = plainText(from: index + 8),
+        XMLLiteral.stringEnd.isAt(end, in: bytes)
       else { return nil }
-      return (.string, string ?? (), text.upperBound + 9, nil)
+      return (.string, (index + 8)..<end, isASCII, end + 9)
     case UInt8(ascii: "t"):
       guard XMLLiteral.true.isAt(index, in: bytes) else { return nil }
-      return (.true, building ? true : (), index + 7, nil)
+      return (.true, index..<index, true, index + 7)
     case UInt8(ascii: "f"):
       guard XMLLiteral.false.isAt(index, in: bytes) else { return nil }
-      return (.false, building ? false : (), index + 8, nil)
+      return (.false, index..<index, true, index + 8)
     case UInt8(ascii: "i"):
-      guard XMLLiteral.integer.isAt(index, in: bytes), let (text, end) = scalarText(index + 9),
-        XMLLiteral.integerEnd.isAt(end, in: bytes), let value = Self.plainInteger(text)
+      guard XMLLiteral.integer.isAt(index, in: bytes),
+        let end = find(UInt8(ascii: "<"), from: index + 9),
+        XMLLiteral.integerEnd.isAt(end, in: bytes),
+        building || Self.plainInteger(text(index + 9, end)) != nil
       else { return nil }
-      return (.integer, building ? value : (), end + 10, nil)
+      return (.integer, (index + 9)..<end, true, end + 10)
     case UInt8(ascii: "r"):
-      guard XMLLiteral.real.isAt(index, in: bytes), let (text, end) = scalarText(index + 6),
-        XMLLiteral.realEnd.isAt(end, in: bytes), let value = Self.plainReal(text)
+      guard XMLLiteral.real.isAt(index, in: bytes),
+        let end = find(UInt8(ascii: "<"), from: index + 6),
+        XMLLiteral.realEnd.isAt(end, in: bytes),
+        building || Self.plainReal(text(index + 6, end)) != nil
       else { return nil }
-      return (.real, building ? value : (), end + 7, nil)
+      return (.real, (index + 6)..<end, true, end + 7)
     case UInt8(ascii: "d"):
       return plainDateOrData(at: index)
     default:
@@ -93,74 +102,102 @@ extension XMLPropertyListScanner {
   }
 
   /// The `<date>` or `<data>` element at `index` in the plain form.
-  private func plainDateOrData(at index: Int) -> (ElementName, Any, Int, Range<Int>?)? {
+  private func plainDateOrData(at index: Int) -> (ElementName, Range<Int>, Bool, Int)? {
+    let element: ElementName
     if XMLLiteral.date.isAt(index, in: bytes) {
-      guard let (text, end) = scalarText(index + 6), XMLLiteral.dateEnd.isAt(end, in: bytes),
-        XMLScalarText.isDate(String(decoding: text, as: UTF8.self))
-      else { return nil }
-      return (.date, building ? Self.date(text) : (), end + 7, nil)
+      element = .date
+    } else if XMLLiteral.data.isAt(index, in: bytes) {
+      element = .data
+    } else {
+      return nil
     }
-    guard XMLLiteral.data.isAt(index, in: bytes), let (text, end) = scalarText(index + 6),
-      XMLLiteral.dataEnd.isAt(end, in: bytes)
+    guard let end = find(UInt8(ascii: "<"), from: index + 6),
+      (element == .date ? XMLLiteral.dateEnd : XMLLiteral.dataEnd).isAt(end, in: bytes)
     else { return nil }
-    if building {
-      guard let data = Base64Text.decode(text) else { return nil }
-      return (.data, data, end + 7, nil)
+    let text = self.text(index + 6, end)
+    switch element {
+    case .date:
+      guard building || XMLScalarText.isDate(String(decoding: text, as: UTF8.self)) else {
+        return nil
+      }
+    default:
+      // A scan that builds decodes it (which checks it); a deferred one is checked later.
+      guard building || defersTopData || XMLScalarText.isBase64(text) else { return nil }
     }
-    if defersTopData { return (.data, (), end + 7, (index + 6)..<end) }
-    guard XMLScalarText.isBase64(text) else { return nil }
-    return (.data, (), end + 7, nil)
+    return (element, (index + 6)..<end, true, end + 7)
   }
 
-  /// The text from `start` to the next `<` (as ``scalar(_:deferring:)`` finds it), and where it
-  /// ends.
-  private func scalarText(_ start: Int) -> (UnsafeRawBufferPointer, Int)? {
-    guard let end = find(UInt8(ascii: "<"), from: start) else { return nil }
-    return (UnsafeRawBufferPointer(rebasing: bytes[start..<end]), end)
+  /// The bytes from `start` to `end`.
+  @inline(__always)
+  private func text(_ start: Int, _ end: Int) -> UnsafeRawBufferPointer {
+    UnsafeRawBufferPointer(rebasing: bytes[start..<end])
   }
 
-  /// The text of a `<key>` or `<string>` element from `start`, when it is plain (ends at a `<`,
-  /// holds no `&` and no carriage return) and UTF-8: where it is, and its string when building.
+  /// The key and value of `entry`, built (a scan that builds), or nil when a check made as they
+  /// are built refuses them: text that is not UTF-8, a value that is not of its type.
+  func builtEntry(_ entry: PlainEntry) -> (key: String, value: Any)? {
+    guard let key = string(entry.key, isASCII: entry.isASCIIKey) else { return nil }
+    let text = self.text(entry.text.lowerBound, entry.text.upperBound)
+    let value: Any?
+    switch entry.element {
+    case .string: value = string(entry.text, isASCII: entry.isASCIIText)
+    case .true: value = true
+    case .false: value = false
+    case .integer: value = Self.plainInteger(text)
+    case .real: value = Self.plainReal(text)
+    case .date:
+      value = XMLScalarText.isDate(String(decoding: text, as: UTF8.self)) ? Self.date(text) : nil
+    default: value = Base64Text.decode(text)
+    }
+    return value.map { (key, $0) }
+  }
+
+  /// The string of the text at `range`, nil when it is not UTF-8.
+  private func string(_ range: Range<Int>, isASCII: Bool) -> String? {
+    let text = self.text(range.lowerBound, range.upperBound)
+    return isASCII ? String(decoding: text, as: UTF8.self) : Self.validString(text)
+  }
+
+  /// Where the text of a `<key>` or `<string>` element from `start` ends, when it is plain (ends
+  /// at a `<`, holds no `&` and no carriage return), and whether it is ASCII; text that is not
+  /// is checked as UTF-8 here unless building (``builtEntry(_:)`` checks it).
+  ///
   /// Eight bytes at a time: the first `<`, `&` or carriage return of a word is found with the
-  /// usual zero-byte test, exact for the lowest byte it flags.
-  private func plainText(from start: Int) -> (Range<Int>, String?)? {
-    let base = bytes.baseAddress!
+  /// usual zero-byte test, exact for the lowest byte it flags, and the word's high bits are
+  /// gathered in the same loop.
+  private func plainText(from start: Int) -> (end: Int, isASCII: Bool)? {
+    guard let base = bytes.baseAddress, start <= bytes.count else { return nil }
     var index = start
     var high: UInt64 = 0
-    var end: Int?
-    while index + 8 <= bytes.count {
+    var end = -1
+    while index &+ 8 <= bytes.count {
       let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
       let stops =
         Self.zeroBytes(word ^ 0x3C3C_3C3C_3C3C_3C3C) | Self.zeroBytes(word ^ 0x2626_2626_2626_2626)
         | Self.zeroBytes(word ^ 0x0D0D_0D0D_0D0D_0D0D)
       if stops != 0 {
-        let before = stops.trailingZeroBitCount / 8
-        high |= before == 0 ? 0 : word & (UInt64.max >> (64 - 8 * before))
-        end = index + before
+        let before = stops.trailingZeroBitCount &>> 3
+        high |= word & ~(UInt64.max &<< (8 &* UInt64(before)))
+        end = index &+ before
         break
       }
       high |= word
-      index += 8
+      index &+= 8
     }
-    if end == nil {
+    if end < 0 {
       while index < bytes.count {
         let byte = base.load(fromByteOffset: index, as: UInt8.self)
         if byte == UInt8(ascii: "<") || byte == UInt8(ascii: "&") || byte == 0x0D { break }
         high |= UInt64(byte)
-        index += 1
+        index &+= 1
       }
       end = index
     }
-    guard let end, end < bytes.count, bytes[end] == UInt8(ascii: "<") else { return nil }
-    let text = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
-    if high & 0x8080_8080_8080_8080 == 0 {
-      return (start..<end, building ? String(decoding: text, as: UTF8.self) : nil)
-    }
-    if building {
-      guard let string = Self.validString(text) else { return nil }
-      return (start..<end, string)
-    }
-    return Self.isUTF8(text) ? (start..<end, nil) : nil
+    guard end < bytes.count, base.load(fromByteOffset: end, as: UInt8.self) == UInt8(ascii: "<")
+    else { return nil }
+    let isASCII = high & 0x8080_8080_8080_8080 == 0
+    guard isASCII || building || Self.isUTF8(text(start, end)) else { return nil }
+    return (end, isASCII)
   }
 
   /// A byte's high bit set where a byte of `word` is zero: exact for the lowest one.
@@ -195,57 +232,4 @@ extension XMLPropertyListScanner {
     else { return nil }
     return Double(String(decoding: text, as: UTF8.self))
   }
-}
-
-/// A tag of at most 16 bytes compared with two word loads and masks, not a `memcmp` call.
-struct XMLLiteral {
-  private let count: Int
-  private let low: UInt64
-  private let lowMask: UInt64
-  private let high: UInt64
-  private let highMask: UInt64
-
-  init(_ text: StaticString) {
-    count = text.utf8CodeUnitCount
-    var words: [UInt64] = [0, 0]
-    var masks: [UInt64] = [0, 0]
-    for index in 0..<count {
-      words[index / 8] |= UInt64(text.utf8Start[index]) << (8 * (index % 8))
-      masks[index / 8] |= 0xFF << (8 * (index % 8))
-    }
-    (low, high, lowMask, highMask) = (words[0], words[1], masks[0], masks[1])
-  }
-
-  /// Whether `bytes` hold this literal at `offset`.
-  @inline(__always)
-  func isAt(_ offset: Int, in bytes: UnsafeRawBufferPointer) -> Bool {
-    guard offset >= 0, bytes.count - offset >= 16, let base = bytes.baseAddress else {
-      return offset >= 0 && bytes.count - offset >= count
-        && (0..<count).allSatisfy { bytes[offset + $0] == byte(at: $0) }
-    }
-    let first = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-    let second = UInt64(
-      littleEndian: base.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self))
-    return first & lowMask == low && second & highMask == high
-  }
-
-  /// The literal's byte at `index`.
-  private func byte(at index: Int) -> UInt8 {
-    UInt8(truncatingIfNeeded: (index < 8 ? low : high) >> (8 * (index % 8)))
-  }
-
-  static let key = XMLLiteral("<key>")
-  static let keyEnd = XMLLiteral("</key>")
-  static let string = XMLLiteral("<string>")
-  static let stringEnd = XMLLiteral("</string>")
-  static let integer = XMLLiteral("<integer>")
-  static let integerEnd = XMLLiteral("</integer>")
-  static let real = XMLLiteral("<real>")
-  static let realEnd = XMLLiteral("</real>")
-  static let date = XMLLiteral("<date>")
-  static let dateEnd = XMLLiteral("</date>")
-  static let data = XMLLiteral("<data>")
-  static let dataEnd = XMLLiteral("</data>")
-  static let `true` = XMLLiteral("<true/>")
-  static let `false` = XMLLiteral("<false/>")
 }

@@ -234,17 +234,18 @@ struct XMLPropertyListScanner {
     // Where the last value element read ends.
     var valueEnd = position
     while true {
-      if takesPlainEntries {
-        if let plain = plainEntry(), budget.reserve(2) {
-          if let text = plain.deferred { deferCheck(of: text) }
+      if takesPlainEntries, let plain = plainEntry() {
+        if take(plain, into: &values) {
           lastElement = plain.element
           position = plain.value.upperBound
           plainEntries += 1
           note(
-            key: plain.key, plain.keyString, plain.built, start: plain.start,
-            value: plain.value.lowerBound, after: &valueEnd, into: &values, &entries)
+            key: plain.key, start: plain.start, value: plain.value.lowerBound, after: &valueEnd,
+            &entries)
           continue
         }
+      }
+      if takesPlainEntries {
         if handOvers.count < 16 { handOvers.first.append(position) }
         handOvers.count += 1
       }
@@ -257,9 +258,8 @@ struct XMLPropertyListScanner {
       if !skippedOnlySpace || !key.isPlain { notPlain(&entries) }
       readingTopValue = true
       let value = try self.value()
-      note(
-        key: key.raw, key.string, value, start: start, value: valueStart, after: &valueEnd,
-        into: &values, &entries)
+      if building { values[PropertyListKey(key.string)] = value }
+      note(key: key.raw, start: start, value: valueStart, after: &valueEnd, &entries)
     }
     places?.end = valueEnd
     try closeTag("dict")
@@ -269,25 +269,38 @@ struct XMLPropertyListScanner {
     )
   }
 
+  /// Counts the elements of the entry the fast path read and keeps what it holds (its value by
+  /// exact key when building, its `<data>` text when deferred); false takes nothing (the general
+  /// walk reads it): a value a check refuses as it is built, or the element limit reached.
+  private mutating func take(_ plain: PlainEntry, into values: inout [PropertyListKey: Any])
+    -> Bool
+  {
+    if building {
+      guard let (key, value) = builtEntry(plain), budget.reserve(2) else { return false }
+      values[PropertyListKey(key)] = value
+      return true
+    }
+    guard budget.reserve(2) else { return false }
+    if plain.element == .data, defersTopData { deferCheck(of: plain.text) }
+    return true
+  }
+
   /// Takes the top dictionary's entry just read (its value element from `valueStart` to
   /// ``position``), after the value element that ended at `valueEnd`, which it moves.
   private mutating func note(
-    key: Range<Int>, _ keyString: String?, _ value: Any, start: Int, value valueStart: Int,
-    after valueEnd: inout Int, into values: inout [PropertyListKey: Any],
+    key: Range<Int>, start: Int, value valueStart: Int, after valueEnd: inout Int,
     _ entries: inout [XMLPropertyListEntries.Entry]?
   ) {
     topEntry += 1
-    if building { values[PropertyListKey(keyString ?? "")] = value }
     places?.note(key: key, value: valueStart..<position, after: valueEnd, in: bytes)
     valueEnd = position
     if entries != nil {
-      let valueText = UnsafeRawBufferPointer(rebasing: bytes[valueStart..<position])
+      let value = valueStart..<position
       entries!.append(
         XMLPropertyListEntries.Entry(
           key: key,
-          fingerprint: PropertyListEntries.fingerprint(
-            key: UnsafeRawBufferPointer(rebasing: bytes[key]), value: valueText),
-          start: start, value: valueStart..<position))
+          fingerprint: XMLPropertyListEntries.fingerprint(key: key, value: value, in: bytes),
+          start: start, value: value))
     }
   }
 
