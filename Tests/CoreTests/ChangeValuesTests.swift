@@ -50,6 +50,36 @@ import Testing
     }
   }
 
+  /// An XML entry whose text changed only in the white space between its key and its value is
+  /// read again (its fingerprint covers that text) but not told: its value did not change.
+  @Test func anEntryWhoseWhiteSpaceAloneChangedIsNotTold() async throws {
+    try await withTemporaryFolder { folder in
+      let url = folder.file("spaced.plist")
+      func write(_ entries: String) throws {
+        let text = """
+          <?xml version="1.0" encoding="UTF-8"?>
+          <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" \
+          "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+          <plist version="1.0">
+          <dict>
+          \(entries)
+          </dict>
+          </plist>
+
+          """
+        try Data(text.utf8).write(to: url)
+      }
+      try write("<key>k</key><string>v</string>\n<key>other</key><integer>1</integer>")
+      let suite = ObservedSuite(url)
+      let log = suite.log
+      try write("<key>k</key>\n\t\t<string>v</string>\n<key>other</key><integer>2</integer>")
+      #expect(await poll { log.all.count == 1 })
+      #expect(told(log.all.first, "other") == ["1", "2"])
+      #expect(told(log.all.first, "k") == nil, "only the white space of k changed")
+      #expect(suite.defaults.string(forKey: "k") == "v")
+    }
+  }
+
   @Test func aChangeBesideAMandatoryKeyKeepsItsWriterAndValues() async throws {
     let machine = try SystemDefaultsTests.Machine()
     try machine.write(["locked": "admin"], to: machine.mandatoryFile(in: machine.first))
