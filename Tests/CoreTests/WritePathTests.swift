@@ -144,6 +144,42 @@ import Testing
     }
   }
 
+  /// A key is hashed by its first two writes only (the first adds it, the second finds it and
+  /// remembers where it is): the later writes of it, and of up to four keys written in turn,
+  /// replace the value in its place. Adding or removing a key forgets every place, and a copy of
+  /// the values taken before a write keeps its values.
+  @Test func writesOfAKeyWrittenBeforeHashNoKey() async throws {
+    try await withTemporaryFolder { folder in
+      let url = folder.file("slots.plist")
+      let defaults = PropertyListDefaults(fileURL: url)
+      let storage = defaults.storage
+      for value in 1...1_000 { try defaults.write(value, forKey: "counter") }
+      #expect(storage.hashedWriteLookups == 2)
+      // A key longer than a small string: one string object on every write. Each new key
+      // forgets the places, so the second round finds every key once more.
+      let keys = ["counter", "a key longer than fifteen bytes", "name", "volume"]
+      for round in 1...250 {
+        for key in keys { try defaults.write("\(key) \(round)", forKey: key) }
+      }
+      #expect(storage.hashedWriteLookups == 2 + 3 + 4)
+      let copy = storage.allValues()
+      try defaults.write("after the copy", forKey: "name")
+      #expect(copy["name"] as? String == "name 250")
+      #expect(storage.value(forKey: "name") as? String == "after the copy")
+      #expect(storage.hashedWriteLookups == 9)
+      // Removing a key forgets every place: the next write of a key finds it again.
+      try defaults.write(nil, forKey: "volume")
+      for value in 1...10 { try defaults.write(value, forKey: "counter") }
+      #expect(storage.hashedWriteLookups == 9 + 1 + 1)
+      try defaults.flush()
+      let file = try foundationRead(url)
+      #expect(file["counter"] as? Int == 10)
+      #expect(file[keys[1]] as? String == "\(keys[1]) 250")
+      #expect(file["name"] as? String == "after the copy")
+      #expect(file["volume"] == nil)
+    }
+  }
+
   private func description(_ change: PropertyListChange) -> String {
     switch change {
     case .set(let value): "set \(value)"
