@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TestSupport
 import Testing
 
@@ -178,6 +179,28 @@ import Testing
       #expect(file["name"] as? String == "after the copy")
       #expect(file["volume"] == nil)
     }
+  }
+
+  /// A change is reported to the handlers that read it, made once for all of them, and not made
+  /// when only handlers that do not read it (the instances' notification posters) are told: a
+  /// property write then builds no report (its writer, a task-local value, is not read).
+  @Test func aChangeReportIsMadeOnlyWhenAnObserverReadsIt() {
+    let told = Mutex(0)
+    var observers = ObserverList<DefaultsChange>()
+    observers.addLazy(id: 1) { _ in told.withLock { $0 += 1 } }
+    observers.add(id: 2) { _ in told.withLock { $0 += 1 } }
+    var reports = 0
+    observers.notify(excluding: 2) {
+      reports += 1
+      return DefaultsChange(key: "counter", origin: .thisProcess)
+    }
+    #expect(reports == 0 && told.withLock { $0 } == 1)
+    observers.add(id: 3) { change in told.withLock { $0 += change.contains("counter") ? 1 : 0 } }
+    observers.notify(excluding: nil) {
+      reports += 1
+      return DefaultsChange(key: "counter", origin: .thisProcess)
+    }
+    #expect(reports == 1 && told.withLock { $0 } == 4)
   }
 
   private func description(_ change: PropertyListChange) -> String {

@@ -135,11 +135,12 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
       return changed
     }
     if changed {
-      targets.notify(
+      // Made only for an observer that reads it (the instances' notification posters do not).
+      targets.notify(excluding: excluded) {
         DefaultsChange(
           key: key, origin: .thisProcess, writer: .current, before: before,
-          after: change.storedValue),
-        excluding: excluded)
+          after: change.storedValue)
+      }
     }
   }
 
