@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TestSupport
 import Testing
 
@@ -142,6 +143,64 @@ import Testing
       #expect(writes <= Int(elapsed / 1_000_000) + 2, "\(writes) writes in \(elapsed) ns")
       #expect(try foundationRead(url)["counter"] as? Int == 5_000)
     }
+  }
+
+  /// A key is hashed by its first two writes only (the first adds it, the second finds it and
+  /// remembers where it is): the later writes of it, and of up to four keys written in turn,
+  /// replace the value in its place. Adding or removing a key forgets every place, and a copy of
+  /// the values taken before a write keeps its values.
+  @Test func writesOfAKeyWrittenBeforeHashNoKey() async throws {
+    try await withTemporaryFolder { folder in
+      let url = folder.file("slots.plist")
+      let defaults = PropertyListDefaults(fileURL: url)
+      let storage = defaults.storage
+      for value in 1...1_000 { try defaults.write(value, forKey: "counter") }
+      #expect(storage.hashedWriteLookups == 2)
+      // A key longer than a small string: one string object on every write. Each new key
+      // forgets the places, so the second round finds every key once more.
+      let keys = ["counter", "a key longer than fifteen bytes", "name", "volume"]
+      for round in 1...250 {
+        for key in keys { try defaults.write("\(key) \(round)", forKey: key) }
+      }
+      #expect(storage.hashedWriteLookups == 2 + 3 + 4)
+      let copy = storage.allValues()
+      try defaults.write("after the copy", forKey: "name")
+      #expect(copy["name"] as? String == "name 250")
+      #expect(storage.value(forKey: "name") as? String == "after the copy")
+      #expect(storage.hashedWriteLookups == 9)
+      // Removing a key forgets every place: the next write of a key finds it again.
+      try defaults.write(nil, forKey: "volume")
+      for value in 1...10 { try defaults.write(value, forKey: "counter") }
+      #expect(storage.hashedWriteLookups == 9 + 1 + 1)
+      try defaults.flush()
+      let file = try foundationRead(url)
+      #expect(file["counter"] as? Int == 10)
+      #expect(file[keys[1]] as? String == "\(keys[1]) 250")
+      #expect(file["name"] as? String == "after the copy")
+      #expect(file["volume"] == nil)
+    }
+  }
+
+  /// A change is reported to the handlers that read it, made once for all of them, and not made
+  /// when only handlers that do not read it (the instances' notification posters) are told: a
+  /// property write then builds no report (its writer, a task-local value, is not read).
+  @Test func aChangeReportIsMadeOnlyWhenAnObserverReadsIt() {
+    let told = Mutex(0)
+    var observers = ObserverList<DefaultsChange>()
+    observers.addLazy(id: 1) { _ in told.withLock { $0 += 1 } }
+    observers.add(id: 2) { _ in told.withLock { $0 += 1 } }
+    var reports = 0
+    observers.notify(excluding: 2) {
+      reports += 1
+      return DefaultsChange(key: "counter", origin: .thisProcess)
+    }
+    #expect(reports == 0 && told.withLock { $0 } == 1)
+    observers.add(id: 3) { change in told.withLock { $0 += change.contains("counter") ? 1 : 0 } }
+    observers.notify(excluding: nil) {
+      reports += 1
+      return DefaultsChange(key: "counter", origin: .thisProcess)
+    }
+    #expect(reports == 1 && told.withLock { $0 } == 4)
   }
 
   private func description(_ change: PropertyListChange) -> String {

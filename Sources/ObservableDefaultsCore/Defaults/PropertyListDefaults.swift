@@ -92,7 +92,8 @@ open class PropertyListDefaults: UserDefaults {
     // Foundation's `init?(suiteName:)` never fails; the name only labels the superclass.
     super.init(suiteName: fileURL.deletingPathExtension().lastPathComponent)!
     let poster = ChangeNotificationPoster(self)
-    notificationObservation = observe { _ in poster.changed() }
+    // The poster reads no change report: a write told only to it makes none.
+    notificationObservation = observeLayers { _ in poster.changed() }
   }
 
   /// The shared instance for the standard domain (created on first use, in the folder
@@ -470,7 +471,7 @@ open class PropertyListDefaults: UserDefaults {
   public func observe(_ handler: @escaping @Sendable (DefaultsChange) -> Void)
     -> ObservationToken
   {
-    observeLayers(handler)
+    observeLayers { change in handler(change()) }
   }
 
   /// Calls `handler` when ``lastError`` changes after a re-read of the file without a value

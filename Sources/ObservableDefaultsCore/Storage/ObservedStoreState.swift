@@ -20,6 +20,15 @@ extension ObservedStoreState {
     addObserver(handler, to: \.observers)
   }
 
+  /// Adds an observer that makes a change's report only when it reads it (see
+  /// ``ObserverList/LazyHandler``); it stays until the returned observation is cancelled or
+  /// released.
+  func addLazyObserver(_ handler: @escaping ObserverList<Change>.LazyHandler) -> ObservationToken {
+    let id = ObserverIDs.next()
+    lock.withLock { observers.addLazy(id: id, handler) }
+    return removal(of: id, from: \.observers)
+  }
+
   /// Adds an observer to `list` (one of the store's lists, guarded by ``lock``); it stays until
   /// the returned observation is cancelled or released.
   func addObserver<Told: Sendable>(
@@ -28,7 +37,14 @@ extension ObservedStoreState {
   ) -> ObservationToken {
     let id = ObserverIDs.next()
     lock.withLock { self[keyPath: list].add(id: id, handler) }
-    return ObservationToken(id: id) { [weak self] in
+    return removal(of: id, from: list)
+  }
+
+  /// The observation that removes the observer `id` from `list`.
+  private func removal<Told: Sendable>(
+    of id: UInt64, from list: any ReferenceWritableKeyPath<Self, ObserverList<Told>> & Sendable
+  ) -> ObservationToken {
+    ObservationToken(id: id) { [weak self] in
       guard let self else { return }
       self.lock.withLock { self[keyPath: list].remove(id: id) }
     }

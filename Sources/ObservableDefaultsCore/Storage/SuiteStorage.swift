@@ -23,6 +23,11 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
   // Keyed by exact key: two keys that differ only in Unicode normalization are two entries, as
   // in the file.
   @exclusivity(unchecked) private var values: [PropertyListKey: Any]
+  /// Where the keys written last are in ``values``: a property's writes after its first hash no
+  /// key. Forgotten whenever a key is added to ``values`` or removed from it.
+  @exclusivity(unchecked) private var slots = KeySlots()
+  /// ``hashedWriteLookups``, guarded by ``lock``.
+  @exclusivity(unchecked) private var hashedLookups = 0
   @exclusivity(unchecked) private var pending = PendingChanges()
   @exclusivity(unchecked) private var flushScheduled = false
   @exclusivity(unchecked) private var flushPacing = JobPacing(interval: 1_000_000)
@@ -87,6 +92,12 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
     lock.withLock { values }
   }
 
+  /// How many writes looked their key up in the values by its hash (for tests: the writes of a
+  /// property's key after the first do not).
+  var hashedWriteLookups: Int {
+    lock.withLock { hashedLookups }
+  }
+
   /// The last failure of a write, a flush or a re-read; nil again after the next successful flush
   /// or re-read of changed bytes.
   var lastError: PropertyListError? {
@@ -124,11 +135,12 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
       return changed
     }
     if changed {
-      targets.notify(
+      // Made only for an observer that reads it (the instances' notification posters do not).
+      targets.notify(excluding: excluded) {
         DefaultsChange(
           key: key, origin: .thisProcess, writer: .current, before: before,
-          after: change.storedValue),
-        excluding: excluded)
+          after: change.storedValue)
+      }
     }
   }
 
@@ -188,17 +200,44 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
   private func apply(
     _ change: PropertyListChange, forKey key: PropertyListKey, before: inout Any?
   ) -> Bool {
-    // One lookup of `key` in `values`, which gives the old value back.
     guard case .set(let value) = change else {
+      hashedLookups += 1
       before = values.removeValue(forKey: key)
+      if before != nil { slots.forget() }
       pending.append(change, forKey: key, replacing: before)
       return before != nil
     }
-    let old = values.updateValue(value, forKey: key)
-    pending.append(change, forKey: key, replacing: old)
-    guard let old else { return true }
-    before = old
-    return !valuesEqual(old, value)
+    // The value replaced goes straight to `before`: each copy of an `Any?` made and destroyed
+    // here cost a write about 70 instructions (generic value witnesses).
+    before = replace(forKey: key, with: value)
+    pending.append(change, forKey: key, replacing: before)
+    return !Self.holds(before, valueEqualTo: value)
+  }
+
+  /// Whether `old` holds a value equal to `value` (nil: no value, so not equal).
+  private static func holds(_ old: Any?, valueEqualTo value: Any) -> Bool {
+    guard let old else { return false }
+    return valuesEqual(old, value)
+  }
+
+  /// Sets `key` to `value` in ``values``; returns the value it replaced (nil: the key is new).
+  /// A key in ``slots`` is replaced in its place without a hash; another is looked up once (and
+  /// remembered), or added. Under ``lock``.
+  private func replace(forKey key: PropertyListKey, with value: Any) -> Any? {
+    var replaced = value
+    if let index = slots.index(of: key) {
+      swap(&values.values[index], &replaced)
+      return replaced
+    }
+    hashedLookups += 1
+    guard let index = values.index(forKey: key) else {
+      values[key] = value
+      slots.forget()
+      return nil
+    }
+    swap(&values.values[index], &replaced)
+    slots.remember(key, at: index)
+    return replaced
   }
 
   /// Writes everything pending now and waits for it.
@@ -444,6 +483,7 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
     // that shows them (the settings editor's change log) needs no copy of every value.
     let tells = observers.count > 0
     var (before, after) = ([PropertyListKey: Any](), [PropertyListKey: Any]())
+    if !changedKeys.isEmpty { slots.forget() }
     for key in changedKeys {
       let old: Any?
       if let new = disk[key] {

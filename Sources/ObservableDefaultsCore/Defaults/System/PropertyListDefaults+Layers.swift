@@ -46,15 +46,20 @@ extension PropertyListDefaults {
 
   /// ``observe(_:)``: the file's changes without the keys a mandatory value hides, and the
   /// changes of the system files that change a value. The observation has the id of the file's
-  /// observer, so a write that excludes it is not told back.
-  func observeLayers(_ handler: @escaping @Sendable (DefaultsChange) -> Void) -> ObservationToken {
-    guard let systemLayers else { return storage.addObserver(handler) }
-    let fileObservation = storage.addObserver { [weak systemLayers] change in
+  /// observer, so a write that excludes it is not told back. `handler` is handed the change's
+  /// report to make (``ObserverList/LazyHandler``): one that does not read it costs a write no
+  /// report, unless a mandatory value must be filtered out of it.
+  func observeLayers(_ handler: @escaping ObserverList<DefaultsChange>.LazyHandler)
+    -> ObservationToken
+  {
+    guard let systemLayers else { return storage.addLazyObserver(handler) }
+    let fileObservation = storage.addLazyObserver { [weak systemLayers] report in
       let mandatory = systemLayers?.values.mandatory ?? [:]
-      guard !mandatory.isEmpty else { return handler(change) }
+      guard !mandatory.isEmpty else { return handler(report) }
+      let change = report()
       let keys = change.exactKeys.filter { mandatory[$0] == nil }
       guard !keys.isEmpty else { return }
-      handler(change.narrowed(to: keys))
+      handler { change.narrowed(to: keys) }
     }
     let (storage, fileURL) = (storage, fileURL)
     let layerObservation = systemLayers.addObserver { change in
@@ -70,7 +75,7 @@ extension PropertyListDefaults {
         return !valuesEqual(old, new)
       }
       guard !keys.isEmpty else { return }
-      handler(DefaultsChange(exactKeys: keys, origin: .otherProcess, writer: .administrator))
+      handler { DefaultsChange(exactKeys: keys, origin: .otherProcess, writer: .administrator) }
     }
     return ObservationToken(id: fileObservation.id) {
       fileObservation.cancel()
