@@ -37,22 +37,18 @@ struct BinaryPropertyListKeyMatcher {
     self.forms = forms
   }
 
-  /// Calls `found` with the index of each key sought whose bytes the string object `key` (of
-  /// `bytes`, a binary property list) holds.
+  /// The index of the key sought whose bytes the string object `key` (of `bytes`, a binary
+  /// property list) holds, or nil. At most one does: the keys are distinct, and an object is
+  /// compared only with the form of its kind.
   @inline(__always)
-  func matches(
-    _ key: BinaryPropertyListScanner.Scalar, in bytes: UnsafeRawBufferPointer,
-    _ found: (Int) -> Void
-  ) {
+  func match(_ key: BinaryPropertyListScanner.Scalar, in bytes: UnsafeRawBufferPointer) -> Int? {
     let count = key.end - key.start
     let isUTF16 = key.marker >> 4 == 0x6
     let tail = Self.tail(ofBytesBefore: key.end, count: count, in: bytes)
-    for form in forms
-    where form.tail == tail && form.bytes.count == count && form.isUTF16 == isUTF16
-      && (count == 0 || memcmp(form.bytes, bytes.baseAddress! + key.start, count) == 0)
-    {
-      found(form.key)
-    }
+    return forms.first {
+      $0.tail == tail && $0.bytes.count == count && $0.isUTF16 == isUTF16
+        && (count == 0 || memcmp($0.bytes, bytes.baseAddress! + key.start, count) == 0)
+    }?.key
   }
 
   /// The last `count` bytes (up to 8) before byte `end` of `bytes`, the last one highest: one

@@ -149,9 +149,9 @@ extension BinaryPropertyListScanner {
     return (key, Int(keyObject), Int(valueObject), value)
   }
 
-  /// The unsigned big-endian integer of `size` bytes (1…8) at byte `offset`, a reference or an
-  /// offset-table slot: one load (the trailer follows both, so 8 bytes from `offset` lie in the
-  /// buffer), inlined.
+  /// The unsigned big-endian integer of `size` bytes (1…8) at byte `offset`, a reference, an
+  /// offset-table slot or a number checked to lie in the object area: one load (the 32-byte
+  /// trailer follows all of them, so 8 bytes from `offset` lie in the buffer), inlined.
   @inline(__always)
   private func word(at offset: Int, size: Int) -> UInt64 {
     UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
@@ -159,16 +159,32 @@ extension BinaryPropertyListScanner {
   }
 
   /// Object `index` when it is a scalar the fast path takes (a string when `stringOnly`) and
-  /// passes its checks, with its string or data bytes; nil otherwise.
+  /// passes its checks, with its string or data bytes; nil otherwise. An ASCII string (most keys
+  /// and values) is checked here, inlined; the other kinds by ``otherScalar(_:at:stringOnly:)``.
   @inline(__always)
   private func fastScalar(_ index: Int, stringOnly: Bool) -> (scalar: Scalar, payload: Int)? {
     let slot = tableOffset + index * layout.offsetSize
     let offset = Int(truncatingIfNeeded: word(at: slot, size: layout.offsetSize))
     guard offset >= 8, offset < tableOffset else { return nil }
     let marker = bytes[offset]
+    guard marker >> 4 == 0x5 else {
+      return otherScalar(marker, at: offset, stringOnly: stringOnly)
+    }
+    guard let (start, count) = fastLength(offset, low: Int(marker & 0x0F)), fits(start, count),
+      isASCII(start, count)
+    else { return nil }
+    return (Scalar(marker: marker, offset: offset, start: start, end: start + count), count)
+  }
+
+  /// The object at byte `offset` (inside the object area), whose marker is `marker` and not an
+  /// ASCII string's, as ``fastScalar(_:stringOnly:)`` takes it.
+  @inline(never)
+  private func otherScalar(_ marker: UInt8, at offset: Int, stringOnly: Bool) -> (
+    scalar: Scalar, payload: Int
+  )? {
     let low = Int(marker & 0x0F)
     let kind = marker >> 4
-    guard !stringOnly || kind == 0x5 || kind == 0x6 else { return nil }
+    guard !stringOnly || kind == 0x6 else { return nil }
     var start = offset + 1
     let size: Int
     var payload = 0
@@ -179,31 +195,28 @@ extension BinaryPropertyListScanner {
     case 0x1:
       guard low <= 4 else { return nil }
       size = 1 << low
-      guard fits(start, size), size < 16 || bytes.bigEndianInteger(at: start, size: 8) == 0 else {
-        return nil
-      }
+      guard fits(start, size), size < 16 || word(at: start, size: 8) == 0 else { return nil }
     case 0x2:
       guard low == 2 || low == 3 else { return nil }
       size = 1 << low
       guard fits(start, size) else { return nil }
     case 0x3:
-      guard low == 3, fits(start, 8),
-        Double(bitPattern: bytes.bigEndianInteger(at: start, size: 8)).isFinite
+      guard low == 3, fits(start, 8), Double(bitPattern: word(at: start, size: 8)).isFinite
       else { return nil }
       size = 8
-    case 0x4, 0x5, 0x6:
-      guard let (contents, count) = fastLength(offset, low: low) else { return nil }
-      start = contents
-      guard kind != 0x6 else {
-        guard count <= tableOffset, fits(start, 2 * count),
-          surrogatesArePaired(start: start, units: count)
-        else { return nil }
-        size = 2 * count
-        payload = size
-        break
+    case 0x4:
+      guard let (contents, count) = fastLength(offset, low: low), fits(contents, count) else {
+        return nil
       }
-      guard fits(start, count), kind == 0x4 || isASCII(start, count) else { return nil }
+      start = contents
       size = count
+      payload = size
+    case 0x6:
+      guard let (contents, count) = fastLength(offset, low: low), count <= tableOffset,
+        fits(contents, 2 * count), surrogatesArePaired(start: contents, units: count)
+      else { return nil }
+      start = contents
+      size = 2 * count
       payload = size
     default:
       return nil
@@ -228,7 +241,7 @@ extension BinaryPropertyListScanner {
     guard countMarker >> 4 == 0x1, countMarker & 0x0F <= 3 else { return nil }
     let size = 1 << Int(countMarker & 0x0F)
     guard fits(offset + 2, size) else { return nil }
-    let count = bytes.bigEndianInteger(at: offset + 2, size: size)
+    let count = word(at: offset + 2, size: size)
     guard count <= UInt64(tableOffset) else { return nil }
     return (offset + 2 + size, Int(count))
   }

@@ -88,7 +88,7 @@ enum BinaryPropertyListSplice {
       } else {
         reach.addContainer(valueObject)
       }
-      matcher.matches(key, in: bytes) { index in
+      if let index = matcher.match(key, in: bytes) {
         found.append((index, position, (key, keyObject, valueObject, item)))
       }
       return true
