@@ -6,10 +6,10 @@ import Testing
 /// ``BinaryPropertyListKeyMatcher``: a key object matches exactly the keys it holds, however many
 /// of its bytes (its length, its last 8) it shares with other keys.
 @Suite struct BinaryPropertyListKeyMatcherTests {
-  /// Keys that share a length and their last 8 bytes (`key-000002`, `kex-000002`), or only a
+  /// Keys that share a length and their last 8 bytes (`key-000002`, `hey-000002`), or only a
   /// first part, shorter and longer than 8 bytes, the empty key, and keys stored as UTF-16.
   private static let keys: [PropertyListKey] = [
-    "", "a", "b", "key-000002", "kex-000002", "key-000003", "key-0000002", "y-000002",
+    "", "a", "b", "key-000002", "hey-000002", "key-000003", "key-0000002", "y-000002",
     "a key of more than sixteen bytes", "b key of more than sixteen bytes", "é", "ключ-000002",
     "ключ-000003", "ключ",
   ]
@@ -40,7 +40,7 @@ import Testing
   }
 
   @Test func keysTheFileDoesNotHoldMatchNothing() throws {
-    let matches = try matches(seeking: ["key-000004", "kez-000002", "ключ-000004", "c"])
+    let matches = try matches(seeking: ["key-000004", "jey-000002", "ключ-000004", "c"])
     #expect(matches.values.allSatisfy { $0 == nil })
   }
 }
