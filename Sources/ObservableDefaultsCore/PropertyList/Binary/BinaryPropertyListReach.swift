@@ -39,12 +39,14 @@ struct BinaryPropertyListReach {
   var copiedBytes: Int { end - hole.count }
 
   /// Whether the object bytes `range` lie where a splice copies them.
+  @inline(__always)
   private func isCopied(_ range: Range<Int>) -> Bool {
     range.upperBound <= hole.lowerBound
       || (range.lowerBound >= hole.upperBound && range.upperBound <= end)
   }
 
   /// Marks object `index` counted; false when it was counted before.
+  @inline(__always)
   private mutating func mark(_ index: Int) -> Bool {
     let (word, bit) = (index / 64, UInt64(1) << UInt64(index % 64))
     guard visited[word] & bit == 0 else { return false }
@@ -53,6 +55,7 @@ struct BinaryPropertyListReach {
   }
 
   /// Counts the scalar object `index`, whose bytes are `range`.
+  @inline(__always)
   mutating func add(_ index: Int, bytes range: Range<Int>) {
     guard mark(index) else { return }
     objects += 1

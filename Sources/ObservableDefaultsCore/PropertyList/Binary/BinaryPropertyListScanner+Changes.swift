@@ -42,15 +42,21 @@ extension BinaryPropertyListScanner {
     guard touched <= maximumTouched else { return nil }
     var fingerprints: [UInt64] = []
     fingerprints.reserveCapacity(capacity(for: top.count))
-    var decoded: [Int: (key: PropertyListKey, value: Any)] = [:]
-    for position in 0..<top.count {
-      let (key, _, _, item) = try checkedEntry(position, of: top, depth: 1)
-      let fingerprint = self.fingerprint(key, item)
+    var touchedEntries: [Int: (key: Scalar, item: Item)] = [:]
+    let bytes = bytes
+    let isRead = try forEachEntry(at: 0..<top.count, of: top, depth: 1) {
+      position, key, _, _, item in
+      let fingerprint = Self.fingerprint(key, item, in: bytes)
       fingerprints.append(fingerprint)
-      guard !old.isUnchanged(at: position, fingerprint: fingerprint) else { continue }
+      guard !old.isUnchanged(at: position, fingerprint: fingerprint) else { return true }
       touched += 1
-      guard touched <= maximumTouched else { return nil }
-      decoded[position] = (PropertyListKey(key.string(in: bytes)), value(of: item, sharing: file))
+      guard touched <= maximumTouched else { return false }
+      touchedEntries[position] = (key, item)
+      return true
+    }
+    guard isRead else { return nil }
+    let decoded = touchedEntries.mapValues {
+      (PropertyListKey($0.key.string(in: bytes)), value(of: $0.item, sharing: file))
     }
     let positions = decoded.keys.sorted() + Array(top.count..<max(top.count, oldCount))
     return try old.changes(touched: positions, fingerprints: fingerprints, previous: previous) {

@@ -1,5 +1,5 @@
 /// Whether ``BinaryPropertyListScanner`` checks the entries of dictionaries whose key and value
-/// are plain scalars through its fast path (``BinaryPropertyListScanner/scalarEntry(_:of:depth:)``).
+/// are plain scalars through its fast path (``BinaryPropertyListScanner/checkedEntry(_:of:depth:)``).
 ///
 /// `package`: only `plist-fuzz` and the tests turn it off, to compare the fast path's verdicts,
 /// refusals, values and totals with the full scanner's alone on the same bytes.
@@ -9,19 +9,73 @@ package enum BinaryPropertyListFastPath {
 }
 
 extension BinaryPropertyListScanner {
+  /// What ``forEachEntry(at:of:depth:_:)`` calls with each entry: its position, its key (a string),
+  /// the objects of its key and value, and its value; it returns false to stop.
+  typealias EntryBody = (
+    _ position: Int, _ key: Scalar, _ keyObject: Int, _ valueObject: Int, _ value: Item
+  ) -> Bool
+
+  /// A dictionary entry, checked: its key (a string), the objects of its key and value, and its
+  /// value (a scalar, or a container read).
+  typealias CheckedEntry = (key: Scalar, keyObject: Int, valueObject: Int, item: Item)
+
   /// Entry `position` of the dictionary `container` at nesting `depth`, checked: its key (a
   /// string), the objects of its key and value, and its value (a scalar, or a container read).
   ///
   /// An entry whose key and value are objects a suite holds (strings, integers, reals, Booleans,
-  /// dates, data) is checked by ``scalarEntry(_:of:depth:)``; any other entry, or one that breaks
-  /// a rule, is checked by the full scanner from its start (``keyItem(_:of:depth:)``,
-  /// ``item(_:depth:)``), which refuses it with the same reason it always gave.
+  /// dates, data) is checked by the fast path (``scalarRun(_:of:depth:_:)``); any other entry, or
+  /// one that breaks a rule, is checked by the full scanner from its start
+  /// (``handedOverEntry(_:of:depth:)``), which refuses it with the same reason it always gave.
   mutating func checkedEntry(_ position: Int, of container: Container, depth: Int)
-    throws(PropertyListRejection) -> (key: Scalar, keyObject: Int, valueObject: Int, item: Item)
+    throws(PropertyListRejection) -> CheckedEntry
   {
-    if isFastPathOn, let entry = scalarEntry(position, of: container, depth: depth) {
-      return (entry.key, entry.keyObject, entry.valueObject, .scalar(entry.value))
+    if isFastPathOn {
+      var taken: CheckedEntry?
+      _ = scalarRun(position..<position + 1, of: container, depth: depth) {
+        _, key, keyObject, valueObject, value in
+        taken = (key, keyObject, valueObject, value)
+        return true
+      }
+      if let taken { return taken }
     }
+    return try handedOverEntry(position, of: container, depth: depth)
+  }
+
+  /// Calls `body` with the entries at `positions` of the dictionary `container` at `depth` in
+  /// order, each checked as ``checkedEntry(_:of:depth:)`` checks it, until `body` returns false: the entries of plain
+  /// scalars are taken in runs (``scalarRun(_:of:depth:_:)``, one loop with no call per entry
+  /// when `body` is a closure the compiler inlines), the others one by one by the full scanner.
+  ///
+  /// `body` must not use the scanner (it is being changed): it is given the bytes it needs.
+  ///
+  /// - Returns: false when `body` stopped.
+  @inline(__always)
+  mutating func forEachEntry(
+    at positions: Range<Int>, of container: Container, depth: Int, _ body: EntryBody
+  ) throws(PropertyListRejection) -> Bool {
+    var position = positions.lowerBound
+    while position < positions.upperBound {
+      if isFastPathOn {
+        guard
+          let next = scalarRun(position..<positions.upperBound, of: container, depth: depth, body)
+        else { return false }
+        position = next
+        guard position < positions.upperBound else { break }
+      }
+      let (key, keyObject, valueObject, item) = try handedOverEntry(
+        position, of: container, depth: depth)
+      guard body(position, key, keyObject, valueObject, item) else { return false }
+      position += 1
+    }
+    return true
+  }
+
+  /// Entry `position` of the dictionary `container` at `depth`, checked by the full scanner
+  /// (``keyItem(_:of:depth:)``, ``item(_:depth:)``), counted as handed over when the fast path
+  /// is on.
+  private mutating func handedOverEntry(_ position: Int, of container: Container, depth: Int)
+    throws(PropertyListRejection) -> CheckedEntry
+  {
     if isFastPathOn {
       handOvers += 1
       if firstHandOver == nil { firstHandOver = (container.index, position) }
@@ -33,17 +87,58 @@ extension BinaryPropertyListScanner {
     return (key, keyObject, valueObject, try item(valueObject, depth: depth + 1))
   }
 
-  /// Entry `position` of the dictionary `container` at `depth` when its key is a string and its
-  /// value a scalar that pass every rule the full scanner applies to them (their references and
-  /// offsets in range, lengths inside the object area, ASCII bytes below 0x80, UTF-16
-  /// surrogates paired, a 16-byte integer's high half zero, a date finite, the depth and the
-  /// expansion limits), counted as the full scanner counts them; nil, with nothing counted, for
-  /// any other entry. It is never more lenient than the full scanner, so the full scanner, given
-  /// the entry then, takes it or refuses it as it always did.
-  private mutating func scalarEntry(_ position: Int, of container: Container, depth: Int)
-    -> (key: Scalar, keyObject: Int, valueObject: Int, value: Scalar)?
-  {
-    guard depth < limits.maximumDepth else { return nil }
+  /// Takes the entries at `positions` of the dictionary `container` at `depth` through the fast
+  /// path, in order, calling `body` with each, up to the first whose key is not a string or
+  /// whose value is not a scalar a suite holds (ASCII or UTF-16 string, integer, real, Boolean,
+  /// date, data), or that breaks a rule the full scanner applies (references and offsets in
+  /// range, lengths inside the object area, ASCII bytes below 0x80, UTF-16 surrogates paired, a
+  /// 16-byte integer's high half zero, a date finite, the depth and the expansion limits). The
+  /// entries taken are counted as the full scanner counts them; the one not taken is not
+  /// counted at all. It is never more lenient than the full scanner, so the full scanner, given
+  /// that entry, takes it or refuses it as it always did.
+  ///
+  /// - Returns: The position of the entry not taken (`positions.upperBound` when all were), or
+  ///   nil when `body` stopped.
+  @inline(__always)
+  private mutating func scalarRun(
+    _ positions: Range<Int>, of container: Container, depth: Int, _ body: EntryBody
+  ) -> Int? {
+    guard depth < limits.maximumDepth else { return positions.lowerBound }
+    var objects = expandedObjects
+    var payload = expandedBytes
+    var position = positions.lowerBound
+    var isStopped = false
+    while position < positions.upperBound, let entry = fastEntry(position, of: container) {
+      let total = payload + entry.key.payload + entry.value.payload
+      guard objects + 2 <= maximumObjects, total <= maximumBytes else { break }
+      objects += 2
+      payload = total
+      position += 1
+      guard
+        body(
+          position - 1, entry.key.scalar, entry.keyObject, entry.valueObject,
+          .scalar(entry.value.scalar))
+      else {
+        isStopped = true
+        break
+      }
+    }
+    let taken = 2 * (position - positions.lowerBound)
+    expandedObjects = objects
+    expandedBytes = payload
+    checkedObjects += taken
+    fastPathObjects += taken
+    if taken > 0 { deepest = max(deepest, depth + 1) }
+    return isStopped ? nil : position
+  }
+
+  /// Entry `position` of `container` when its key is a string and its value a scalar that pass
+  /// their checks (``fastScalar(_:stringOnly:)``), with their objects; nil otherwise.
+  @inline(__always)
+  private func fastEntry(_ position: Int, of container: Container) -> (
+    key: (scalar: Scalar, payload: Int), keyObject: Int, valueObject: Int,
+    value: (scalar: Scalar, payload: Int)
+  )? {
     let keyObject = word(at: container.start + position * referenceSize, size: referenceSize)
     let valueObject = word(
       at: container.start + (container.count + position) * referenceSize, size: referenceSize)
@@ -51,20 +146,12 @@ extension BinaryPropertyListScanner {
       let key = fastScalar(Int(keyObject), stringOnly: true),
       let value = fastScalar(Int(valueObject), stringOnly: false)
     else { return nil }
-    let objects = expandedObjects + 2
-    let payload = expandedBytes + key.payload + value.payload
-    guard objects <= maximumObjects, payload <= maximumBytes else { return nil }
-    expandedObjects = objects
-    expandedBytes = payload
-    checkedObjects += 2
-    fastPathObjects += 2
-    deepest = max(deepest, depth + 1)
-    return (key.scalar, Int(keyObject), Int(valueObject), value.scalar)
+    return (key, Int(keyObject), Int(valueObject), value)
   }
 
-  /// The unsigned big-endian integer of `size` bytes (1…8) at byte `offset`, a reference or an
-  /// offset-table slot: one load (the trailer follows both, so 8 bytes from `offset` lie in the
-  /// buffer), inlined.
+  /// The unsigned big-endian integer of `size` bytes (1…8) at byte `offset`, a reference, an
+  /// offset-table slot or a number checked to lie in the object area: one load (the 32-byte
+  /// trailer follows all of them, so 8 bytes from `offset` lie in the buffer), inlined.
   @inline(__always)
   private func word(at offset: Int, size: Int) -> UInt64 {
     UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
@@ -72,16 +159,32 @@ extension BinaryPropertyListScanner {
   }
 
   /// Object `index` when it is a scalar the fast path takes (a string when `stringOnly`) and
-  /// passes its checks, with its string or data bytes; nil otherwise.
+  /// passes its checks, with its string or data bytes; nil otherwise. An ASCII string (most keys
+  /// and values) is checked here, inlined; the other kinds by ``otherScalar(_:at:stringOnly:)``.
   @inline(__always)
   private func fastScalar(_ index: Int, stringOnly: Bool) -> (scalar: Scalar, payload: Int)? {
     let slot = tableOffset + index * layout.offsetSize
     let offset = Int(truncatingIfNeeded: word(at: slot, size: layout.offsetSize))
     guard offset >= 8, offset < tableOffset else { return nil }
     let marker = bytes[offset]
+    guard marker >> 4 == 0x5 else {
+      return otherScalar(marker, at: offset, stringOnly: stringOnly)
+    }
+    guard let (start, count) = fastLength(offset, low: Int(marker & 0x0F)), fits(start, count),
+      isASCII(start, count)
+    else { return nil }
+    return (Scalar(marker: marker, offset: offset, start: start, end: start + count), count)
+  }
+
+  /// The object at byte `offset` (inside the object area), whose marker is `marker` and not an
+  /// ASCII string's, as ``fastScalar(_:stringOnly:)`` takes it.
+  @inline(never)
+  private func otherScalar(_ marker: UInt8, at offset: Int, stringOnly: Bool) -> (
+    scalar: Scalar, payload: Int
+  )? {
     let low = Int(marker & 0x0F)
     let kind = marker >> 4
-    guard !stringOnly || kind == 0x5 || kind == 0x6 else { return nil }
+    guard !stringOnly || kind == 0x6 else { return nil }
     var start = offset + 1
     let size: Int
     var payload = 0
@@ -92,31 +195,28 @@ extension BinaryPropertyListScanner {
     case 0x1:
       guard low <= 4 else { return nil }
       size = 1 << low
-      guard fits(start, size), size < 16 || bytes.bigEndianInteger(at: start, size: 8) == 0 else {
-        return nil
-      }
+      guard fits(start, size), size < 16 || word(at: start, size: 8) == 0 else { return nil }
     case 0x2:
       guard low == 2 || low == 3 else { return nil }
       size = 1 << low
       guard fits(start, size) else { return nil }
     case 0x3:
-      guard low == 3, fits(start, 8),
-        Double(bitPattern: bytes.bigEndianInteger(at: start, size: 8)).isFinite
+      guard low == 3, fits(start, 8), Double(bitPattern: word(at: start, size: 8)).isFinite
       else { return nil }
       size = 8
-    case 0x4, 0x5, 0x6:
-      guard let (contents, count) = fastLength(offset, low: low) else { return nil }
-      start = contents
-      guard kind != 0x6 else {
-        guard count <= tableOffset, fits(start, 2 * count),
-          surrogatesArePaired(start: start, units: count)
-        else { return nil }
-        size = 2 * count
-        payload = size
-        break
+    case 0x4:
+      guard let (contents, count) = fastLength(offset, low: low), fits(contents, count) else {
+        return nil
       }
-      guard fits(start, count), kind == 0x4 || isASCII(start, count) else { return nil }
+      start = contents
       size = count
+      payload = size
+    case 0x6:
+      guard let (contents, count) = fastLength(offset, low: low), count <= tableOffset,
+        fits(contents, 2 * count), surrogatesArePaired(start: contents, units: count)
+      else { return nil }
+      start = contents
+      size = 2 * count
       payload = size
     default:
       return nil
@@ -141,7 +241,7 @@ extension BinaryPropertyListScanner {
     guard countMarker >> 4 == 0x1, countMarker & 0x0F <= 3 else { return nil }
     let size = 1 << Int(countMarker & 0x0F)
     guard fits(offset + 2, size) else { return nil }
-    let count = bytes.bigEndianInteger(at: offset + 2, size: size)
+    let count = word(at: offset + 2, size: size)
     guard count <= UInt64(tableOffset) else { return nil }
     return (offset + 2 + size, Int(count))
   }

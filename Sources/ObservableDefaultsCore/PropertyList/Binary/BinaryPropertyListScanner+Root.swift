@@ -84,14 +84,19 @@ extension BinaryPropertyListScanner {
     _ positions: Range<Int>, of top: Container, to root: inout [PropertyListKey: Any],
     entries: inout PropertyListEntries?
   ) throws(PropertyListRejection) {
-    guard entries != nil else { return try add(positions, of: top, depth: 1, to: &root) }
-    for position in positions {
-      let (keyScalar, _, _, item) = try checkedEntry(position, of: top, depth: 1)
+    guard var kept = entries else { return try add(positions, of: top, depth: 1, to: &root) }
+    entries = nil
+    let bytes = bytes
+    _ = try forEachEntry(at: positions, of: top, depth: 1) { _, keyScalar, _, _, item in
       let key = PropertyListKey(keyScalar.string(in: bytes))
-      entries?.keys.append(key)
-      entries?.fingerprints.append(fingerprint(keyScalar, item))
-      if let first = root.updateValue(value(of: item), forKey: key) { root[key] = first }
+      kept.keys.append(key)
+      kept.fingerprints.append(Self.fingerprint(keyScalar, item, in: bytes))
+      if let first = root.updateValue(Self.value(of: item, in: bytes), forKey: key) {
+        root[key] = first
+      }
+      return true
     }
+    entries = kept
   }
 
   /// The value of the top object of `data`, read again after a change: when it is a dictionary,
@@ -116,9 +121,10 @@ extension BinaryPropertyListScanner {
     }
   }
 
-  /// The fingerprint of an entry whose key is `key` and whose value is `value` (see
-  /// ``PropertyListEntries``).
-  func fingerprint(_ key: Scalar, _ value: Item) -> UInt64 {
+  /// The fingerprint of an entry whose key is `key` and whose value is `value`, objects of
+  /// `bytes` (see ``PropertyListEntries``).
+  static func fingerprint(_ key: Scalar, _ value: Item, in bytes: UnsafeRawBufferPointer) -> UInt64
+  {
     let valueBytes: UnsafeRawBufferPointer?
     if case .scalar(let scalar) = value {
       valueBytes = UnsafeRawBufferPointer(rebasing: bytes[scalar.range])
@@ -143,28 +149,29 @@ extension BinaryPropertyListScanner {
     var entries = PropertyListEntries(keys: [], fingerprints: [])
     entries.keys.reserveCapacity(capacity(for: top.count))
     entries.fingerprints.reserveCapacity(capacity(for: top.count))
-    for position in 0..<top.count {
-      let (keyScalar, _, _, item) = try checkedEntry(position, of: top, depth: 1)
+    let bytes = bytes
+    _ = try forEachEntry(at: 0..<top.count, of: top, depth: 1) { _, keyScalar, _, _, item in
       let key = PropertyListKey(keyScalar.string(in: bytes))
       // Every position, a key held twice included (the next re-read then parses whole).
       entries.keys.append(key)
-      entries.fingerprints.append(fingerprint(keyScalar, item))
+      entries.fingerprints.append(Self.fingerprint(keyScalar, item, in: bytes))
       let old = previous[key]
       var isChanged = true
       var element: Any
       if let old, case .scalar(let scalar) = item, scalar.isASCIIString(equalTo: old, in: bytes) {
         (element, isChanged) = (old, false)
       } else {
-        element = value(of: item)
+        element = Self.value(of: item, in: bytes)
         if let old, propertyListValuesEqual(old, element) { (element, isChanged) = (old, false) }
       }
       // Two lookups per key: the insertion tells a key held twice, whose first value is kept.
       if let first = dictionary.updateValue(element, forKey: key) {
         dictionary[key] = first
-        continue
+        return true
       }
       if old != nil { keptKeys += 1 }
       if isChanged { changedKeys.insert(key) }
+      return true
     }
     if keptKeys < previous.count {
       for key in previous.keys where dictionary.index(forKey: key) == nil {
@@ -176,6 +183,11 @@ extension BinaryPropertyListScanner {
 
   /// The value of an object checked by ``item(_:depth:)``.
   func value(of item: Item) -> Any {
+    Self.value(of: item, in: bytes)
+  }
+
+  /// The value of an object of `bytes` checked by ``item(_:depth:)``.
+  static func value(of item: Item, in bytes: UnsafeRawBufferPointer) -> Any {
     switch item {
     case .scalar(let scalar): scalar.value(in: bytes)
     case .container(let value): value

@@ -270,9 +270,13 @@ struct BinaryPropertyListScanner {
     _ positions: Range<Int>, of container: Container, depth: Int,
     to dictionary: inout [PropertyListKey: Any]
   ) throws(PropertyListRejection) {
-    for position in positions {
-      let (key, element) = try entry(position, of: container, depth: depth)
-      if let first = dictionary.updateValue(element, forKey: key) { dictionary[key] = first }
+    let bytes = bytes
+    _ = try forEachEntry(at: positions, of: container, depth: depth) { _, key, _, _, item in
+      let key = PropertyListKey(key.string(in: bytes))
+      if let first = dictionary.updateValue(Self.value(of: item, in: bytes), forKey: key) {
+        dictionary[key] = first
+      }
+      return true
     }
   }
 

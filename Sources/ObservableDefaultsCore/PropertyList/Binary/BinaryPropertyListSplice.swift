@@ -65,58 +65,43 @@ enum BinaryPropertyListSplice {
   }
 
   /// Checks the whole file (one pass of `scanner`) and finds `keys` in its top dictionary by
-  /// comparing the bytes of every key object with each key's (an ASCII object with its UTF-8, a
-  /// UTF-16 one with its UTF-16 big-endian: exact, as the keys are).
+  /// comparing the bytes of every key object with each key's (``BinaryPropertyListKeyMatcher``).
   ///
   /// - Returns: nil when the top object is not a dictionary or one of `keys` is held twice.
   private static func find(_ keys: [PropertyListKey], in scanner: inout BinaryPropertyListScanner)
     throws(PropertyListRejection) -> Found?
   {
     guard let top = try scanner.topDictionary() else { return nil }
-    // Each key's bytes as an ASCII object (its UTF-8; compared only with ASCII objects) and as a
-    // UTF-16 one, and the lengths of all of them: most key objects are told apart by their
-    // length alone (comparing each with each key's arrays was a seventh of the write).
-    let utf8 = keys.map { Array($0.string.utf8) }
-    let utf16 = keys.map { key in
-      key.string.utf16.flatMap {
-        [UInt8(truncatingIfNeeded: $0 >> 8), UInt8(truncatingIfNeeded: $0)]
-      }
-    }
-    let lengths = utf8.map(\.count) + utf16.map(\.count)
-    var entries: [PropertyListKey: Entry] = [:]
-    var isHeldTwice = false
+    let matcher = BinaryPropertyListKeyMatcher(keys)
     let bytes = scanner.bytes
     let layout = scanner.layout
     var reach = BinaryPropertyListReach(
       objectCount: layout.objectCount, top: layout.topObject,
       hole: top.offset..<(top.start + 2 * top.count * layout.referenceSize),
       end: layout.tableOffset)
-    for position in 0..<top.count {
-      let (key, keyObject, valueObject, item) = try scanner.checkedEntry(
-        position, of: top, depth: 1)
+    var found: [(key: Int, position: Int, entry: BinaryPropertyListScanner.CheckedEntry)] = []
+    _ = try scanner.forEachEntry(at: 0..<top.count, of: top, depth: 1) {
+      position, key, keyObject, valueObject, item in
       reach.add(keyObject, bytes: key.range)
-      var valueBytes: Range<Int>?
       if case .scalar(let scalar) = item {
         reach.add(valueObject, bytes: scalar.range)
-        valueBytes = scalar.range
       } else {
         reach.addContainer(valueObject)
       }
-      let length = key.end - key.start
-      guard lengths.contains(length) else { continue }
-      let forms = key.marker >> 4 == 0x5 ? utf8 : utf16
-      for (index, form) in forms.enumerated() where form.count == length {
-        guard length == 0 || memcmp(form, bytes.baseAddress! + key.start, length) == 0 else {
-          continue
-        }
-        let exact = keys[index]
-        if entries[exact] != nil { isHeldTwice = true }
-        entries[exact] = Entry(
-          position: position, value: scanner.value(of: item), key: (keyObject, key.range),
-          valueObject: (valueObject, valueBytes))
+      if let index = matcher.match(key, in: bytes) {
+        found.append((index, position, (key, keyObject, valueObject, item)))
       }
+      return true
     }
-    guard !isHeldTwice else { return nil }
+    var entries: [PropertyListKey: Entry] = [:]
+    for (index, position, (key, keyObject, valueObject, item)) in found {
+      guard entries[keys[index]] == nil else { return nil }
+      var valueBytes: Range<Int>?
+      if case .scalar(let scalar) = item { valueBytes = scalar.range }
+      entries[keys[index]] = Entry(
+        position: position, value: scanner.value(of: item), key: (keyObject, key.range),
+        valueObject: (valueObject, valueBytes))
+    }
     return Found(
       offset: top.offset, start: top.start, count: top.count, entries: entries, reach: reach,
       expansion: scanner.expansion)
