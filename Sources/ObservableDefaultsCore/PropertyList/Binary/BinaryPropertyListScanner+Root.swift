@@ -150,14 +150,7 @@ extension BinaryPropertyListScanner {
       entries.keys.append(key)
       entries.fingerprints.append(fingerprint(keyScalar, item))
       let old = previous[key]
-      var isChanged = true
-      var element: Any
-      if let old, case .scalar(let scalar) = item, scalar.isASCIIString(equalTo: old, in: bytes) {
-        (element, isChanged) = (old, false)
-      } else {
-        element = value(of: item)
-        if let old, propertyListValuesEqual(old, element) { (element, isChanged) = (old, false) }
-      }
+      let (element, isChanged) = compared(item, with: old)
       // Two lookups per key: the insertion tells a key held twice, whose first value is kept.
       if let first = dictionary.updateValue(element, forKey: key) {
         dictionary[key] = first
