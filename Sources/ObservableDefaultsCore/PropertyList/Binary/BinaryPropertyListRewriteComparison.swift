@@ -11,7 +11,8 @@ package enum BinaryPropertyListRewriteComparison {
   /// file's own, and the file's with one key changed, one removed and one added — or nil when
   /// nothing does: the refusal's text, the keys changed, their values, the entries kept. Where
   /// the changed values alone are not read (the top object is not a dictionary, or a key is held
-  /// twice), the whole re-read is what a suite falls back to, and nothing is compared.
+  /// twice), the whole re-read is what a suite falls back to (its refusal included), and nothing
+  /// is compared.
   ///
   /// - Parameter data: Any bytes (a binary property list or not).
   package static func difference(in data: Data) -> String? {
@@ -20,8 +21,11 @@ package enum BinaryPropertyListRewriteComparison {
       whole = try BinaryPropertyListScanner.value(of: data, comparingTo: [:])
     } catch {
       do {
-        _ = try BinaryPropertyListScanner.changes(of: data, comparingTo: [:])
-        return "rewrite: read; the whole re-read refused: \(error.reason)"
+        // nil: left to the whole re-read, which refuses.
+        guard try BinaryPropertyListScanner.changes(of: data, comparingTo: [:]) == nil else {
+          return "rewrite: read; the whole re-read refused: \(error.reason)"
+        }
+        return nil
       } catch let rewrite {
         guard rewrite.reason == error.reason else {
           return "rewrite: refused: \(rewrite.reason); the whole re-read: \(error.reason)"
