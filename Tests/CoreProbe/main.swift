@@ -43,6 +43,11 @@
 //       "key 1" the way a one-shot command does (nothing of the file kept) and synchronizes the
 //       suite; prints the heap's bytes in use (glibc's mallinfo2: arenas and mappings) after the
 //       open and after the last change, on two lines
+//   core-probe rewrite-memory <file> <rewrite>
+//       opens the suite <file>, renames <rewrite> (the whole file written again, "key 1" changed)
+//       over it and synchronizes; prints the heap's bytes in use after the open, the resident
+//       peak during the re-read less the resident memory before it, and the heap's bytes in use
+//       after, on three lines
 //   core-probe registry-churn <threads> <iterations>
 //       <threads> threads each open and drop PropertyListDefaults(suiteName: "churn.<0…2>")
 //       <iterations> times, then NSUbiquitousKeyValueStore on three in-memory backends as often;
@@ -221,39 +226,17 @@ case "reread-memory":
   guard let changes = Int(given[1]) else { fail("bad reread-memory count") }
   let defaults = fileDefaults(given[0])
   let writer = PropertyListFile(url: URL(fileURLWithPath: given[0]))
-  /// The bytes `malloc` has handed out and not taken back: the "in use bytes" of glibc's
-  /// `malloc_stats` (every arena and mapping; the Glibc module does not import `malloc.h`, and
-  /// `mallinfo2` returns a structure), which it prints to standard error.
-  func bytesInUse() -> Int {
-    typealias Stats = @convention(c) () -> Void
-    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_stats") else {
-      fail("no malloc_stats")
-    }
-    let report = FileManager.default.temporaryDirectory
-      .appendingPathComponent("reread-memory-\(getpid())").path
-    let output = open(report, O_CREAT | O_TRUNC | O_RDWR, 0o600)
-    let standardError = dup(2)
-    dup2(output, 2)
-    unsafeBitCast(symbol, to: Stats.self)()
-    dup2(standardError, 2)
-    close(standardError)
-    close(output)
-    let text = (try? String(contentsOfFile: report, encoding: .utf8)) ?? ""
-    unlink(report)
-    guard let total = text.components(separatedBy: "Total (incl. mmap):").last,
-      let line = total.split(separator: "\n").first(where: { $0.contains("in use bytes") }),
-      let bytes = line.split(separator: " ").last.flatMap({ Int($0) })
-    else { fail("malloc_stats printed \(text)") }
-    return bytes
-  }
-  print(bytesInUse())
+  print(heapBytesInUse())
   for change in 0..<changes {
     do { try writer.write(["key 1": .set("changed \(change)")]) } catch { fail("\(error)") }
     guard defaults.synchronize(), defaults.string(forKey: "key 1") == "changed \(change)" else {
       fail("change \(change) not read")
     }
   }
-  print(bytesInUse())
+  print(heapBytesInUse())
+case "rewrite-memory":
+  let given = operands(2)
+  rewriteMemory(file: given[0], rewrite: given[1])
 case "registry-churn":
   let given = operands(2)
   guard let threads = Int(given[0]), let iterations = Int(given[1]) else {

@@ -121,9 +121,15 @@ public struct PropertyListFile: Sendable {
   /// - Parameters:
   ///   - previous: The values of the version `base`.
   ///   - base: The version before, taken (only its format, version and entries are used).
+  /// When the entries of `base` do not tell the changes apart (another writer rewrote the file),
+  /// a binary file is still compared with `previous` as it is read, keeping the changed values
+  /// only: a million-key suite no longer holds a second dictionary of every value until the
+  /// merge.
+  ///
   /// - Returns: The version read (nil when the file does not exist), whose document holds the
-  ///   value of each changed key that is in the file (every value when the file was parsed
-  ///   whole), and the keys whose value was added, changed or removed since `previous`.
+  ///   value of each changed key that is in the file (every value when an XML file, or a binary
+  ///   one holding a key twice, was parsed whole), and the keys whose value was added, changed or
+  ///   removed since `previous`.
   /// - Throws: ``PropertyListError`` as ``read()`` does.
   func rereadChanges(
     comparingTo previous: [PropertyListKey: Any], since base: inout PropertyListSnapshot?
@@ -132,20 +138,48 @@ public struct PropertyListFile: Sendable {
     guard let (data, identity, hash) = try readDataToParse() else {
       return (nil, Set(previous.keys))
     }
+    let changes:
+      (set: [PropertyListKey: Any], removed: [PropertyListKey], entries: PropertyListEntries)
+    let format: PropertyListSerialization.PropertyListFormat
     if let taken, let old = taken.state.entries,
-      let changes = try changedEntries(of: data, since: old, previous: previous)
+      let changed = try changedEntries(of: data, since: old, previous: previous)
     {
-      var changedKeys = Set(changes.removed)
-      for (key, value) in changes.set where !propertyListValuesEqual(previous[key], value) {
-        changedKeys.insert(key)
-      }
-      let snapshot = PropertyListSnapshot(
-        document: PropertyListDocument(values: changes.set, format: taken.document.format),
-        version: FileVersion(identity: identity, contentHash: hash),
-        state: .read(format: taken.document.format, entries: changes.entries))
-      return (snapshot, changedKeys)
+      (changes, format) = (changed, taken.document.format)
+    } else if let rewritten = try rewrittenEntries(of: data, comparingTo: previous) {
+      (changes, format) = (rewritten, .binary)
+    } else {
+      return try rereadWhole(data, identity: identity, hash: hash, comparingTo: previous)
     }
-    return try rereadWhole(data, identity: identity, hash: hash, comparingTo: previous)
+    var changedKeys = Set(changes.removed)
+    for (key, value) in changes.set where !propertyListValuesEqual(previous[key], value) {
+      changedKeys.insert(key)
+    }
+    let snapshot = PropertyListSnapshot(
+      document: PropertyListDocument(values: changes.set, format: format),
+      version: FileVersion(identity: identity, contentHash: hash),
+      state: .read(format: format, entries: changes.entries))
+    return (snapshot, changedKeys)
+  }
+
+  /// The entries of the top dictionary of `data`, a binary file another writer rewrote, whose
+  /// values differ from `previous`, read whole without a second dictionary of every value (see
+  /// ``BinaryPropertyListScanner/changes(of:comparingTo:)``); nil for any other file, or when the
+  /// file must be parsed as ``rereadWhole(_:identity:hash:comparingTo:)`` does. Counts the keys
+  /// read (``PropertyListCounters``).
+  ///
+  /// - Throws: ``PropertyListError`` of kind `.malformed`.
+  private func rewrittenEntries(of data: Data, comparingTo previous: [PropertyListKey: Any]) throws
+    -> (set: [PropertyListKey: Any], removed: [PropertyListKey], entries: PropertyListEntries)?
+  {
+    guard data.starts(with: "bplist".utf8) else { return nil }
+    let changes = try malformedIfRejected { () throws(PropertyListRejection) in
+      try BinaryPropertyListScanner.changes(of: data, comparingTo: previous)
+    }
+    if let changes {
+      let path = url.resolvingSymlinksInPath().path
+      PropertyListCounters.count(\.keysReread, by: changes.entries.keys.count, path: path)
+    }
+    return changes
   }
 
   /// ``readData()``, counting the parse that follows (``PropertyListCounters``).

@@ -31,7 +31,8 @@ package enum BinaryPropertyListFastPathComparison {
 
   /// The outcomes of the entry points: a file's first read (``BinaryPropertyListScanner/root()``
   /// with its totals, and an open that keeps entries), a re-read against nothing and then
-  /// against itself, and the one-shot write's splice.
+  /// against itself, a rewritten file's re-read keeping the changed values only
+  /// (``BinaryPropertyListScanner/changes(of:comparingTo:)``), and the one-shot write's splice.
   private static func outcomes(of data: Data) -> [Outcome] {
     var outcomes = [root(data), splice(data)]
     do {
@@ -47,6 +48,9 @@ package enum BinaryPropertyListFastPathComparison {
         of: data, comparingTo: [:])
       let keys = changed.map { $0.sorted().map(\.string) }
       outcomes.append(("re-read", root, "\(keys ?? []) \(text(entries))"))
+      let rewrite = try BinaryPropertyListScanner.changes(of: data, comparingTo: [:])
+      outcomes.append(
+        ("rewrite", rewrite?.set, rewrite.map { "\($0.removed) \(text($0.entries))" } ?? "none"))
       guard let entries, let previous = root as? [PropertyListKey: Any] else { return outcomes }
       let changes = try BinaryPropertyListScanner.changes(
         of: data, since: entries, previous: previous)

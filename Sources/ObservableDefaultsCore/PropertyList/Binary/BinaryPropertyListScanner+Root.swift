@@ -156,14 +156,7 @@ extension BinaryPropertyListScanner {
       entries.keys.append(key)
       entries.fingerprints.append(Self.fingerprint(keyScalar, item, in: bytes))
       let old = previous[key]
-      var isChanged = true
-      var element: Any
-      if let old, case .scalar(let scalar) = item, scalar.isASCIIString(equalTo: old, in: bytes) {
-        (element, isChanged) = (old, false)
-      } else {
-        element = Self.value(of: item, in: bytes)
-        if let old, propertyListValuesEqual(old, element) { (element, isChanged) = (old, false) }
-      }
+      let (element, isChanged) = Self.compared(item, with: old, in: bytes)
       // Two lookups per key: the insertion tells a key held twice, whose first value is kept.
       if let first = dictionary.updateValue(element, forKey: key) {
         dictionary[key] = first
