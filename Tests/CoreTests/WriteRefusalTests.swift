@@ -26,6 +26,24 @@ import Testing
     return Int(match.1)
   }
 
+  /// A refusal stays the last error until a write succeeds or the file's bytes change: a
+  /// re-read of a suite that had no file, and still has none, changes nothing (it cleared the
+  /// error, so a settings object's refused write lost it to any re-read, e.g. one started by
+  /// another file's change in the folder).
+  @Test func aRefusalStaysTheLastErrorWhileTheSuiteStillHasNoFile() throws {
+    let folder = try TemporaryFolder()
+    let url = folder.file("absent.plist")
+    let defaults = PropertyListDefaults(fileURL: url)
+    defaults.set(NSObject(), forKey: "k")
+    #expect(defaults.lastError?.kind == .invalidValue(key: "k"))
+    #expect(defaults.synchronize())
+    #expect(defaults.lastError?.kind == .invalidValue(key: "k"))
+    #expect(!FileManager.default.fileExists(atPath: url.path))
+    defaults.set("v", forKey: "k")
+    #expect(defaults.synchronize())
+    #expect(defaults.lastError == nil, "a write that succeeds clears it")
+  }
+
   @Test(arguments: formats)
   func aWriteThatWouldMakeTheFileTooLargeToReadIsRefusedNamingTheKeyAndTheSizes(
     _ format: PropertyListSerialization.PropertyListFormat

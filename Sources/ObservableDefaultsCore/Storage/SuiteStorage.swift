@@ -431,6 +431,11 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
       disk?.version = version
       return (lock.withLock { fileError }, nil)
     }
+    // No file when last read, and none now: nothing to read, and no error to clear (a refused
+    // write stays `lastError` until a write succeeds or the file's bytes change).
+    if let disk, disk.version == nil, FileIdentity.ofFile(atPath: file.url.path) == nil {
+      return (lock.withLock { fileError }, nil)
+    }
     do {
       var previous = valuesInFile()
       var (snapshot, changedKeys) = try file.retryingHalfWritten(
