@@ -36,19 +36,9 @@ extension BinaryPropertyListScanner {
     guard let top = try topDictionary() else { return nil }
     var set: [PropertyListKey: Any] = [:]
     var keptKeys = 0
-    var entries = PropertyListEntries(keys: [], fingerprints: [])
-    entries.keys.reserveCapacity(capacity(for: top.count))
-    entries.fingerprints.reserveCapacity(capacity(for: top.count))
-    let bytes = bytes
-    _ = try forEachEntry(at: 0..<top.count, of: top, depth: 1) { _, keyScalar, _, _, item in
-      let key = PropertyListKey(keyScalar.string(in: bytes))
-      entries.keys.append(key)
-      entries.fingerprints.append(Self.fingerprint(keyScalar, item, in: bytes))
-      let old = previous[key]
+    let entries = try comparedEntries(of: top, with: previous) { key, old, value, isChanged in
       if old != nil { keptKeys += 1 }
-      let (value, isChanged) = Self.compared(item, with: old, in: bytes)
       if isChanged { set[key] = value }
-      return true
     }
     // Every position was taken as a key's first: true when no key is held twice, which is
     // checked once the file is (its first value would be the one kept).
@@ -59,6 +49,32 @@ extension BinaryPropertyListScanner {
       removed = previous.keys.filter { !inFile.contains($0) }
     }
     return (set, removed, entries)
+  }
+
+  /// Walks the entries of `top` (the top dictionary), each checked, and compares each with its
+  /// value in `previous`: calls `body` with its key, its value before (nil: none), its value now
+  /// (the one before itself when equal, see ``compared(_:with:in:)``) and whether it changed.
+  ///
+  /// - Returns: Every position's key and fingerprint, a key held twice included.
+  /// - Throws: ``PropertyListRejection`` when an entry is refused.
+  mutating func comparedEntries(
+    of top: Container, with previous: [PropertyListKey: Any],
+    _ body: (_ key: PropertyListKey, _ old: Any?, _ value: Any, _ isChanged: Bool) -> Void
+  ) throws(PropertyListRejection) -> PropertyListEntries {
+    var entries = PropertyListEntries(keys: [], fingerprints: [])
+    entries.keys.reserveCapacity(capacity(for: top.count))
+    entries.fingerprints.reserveCapacity(capacity(for: top.count))
+    let bytes = bytes
+    _ = try forEachEntry(at: 0..<top.count, of: top, depth: 1) { _, keyScalar, _, _, item in
+      let key = PropertyListKey(keyScalar.string(in: bytes))
+      entries.keys.append(key)
+      entries.fingerprints.append(Self.fingerprint(keyScalar, item, in: bytes))
+      let old = previous[key]
+      let (value, isChanged) = Self.compared(item, with: old, in: bytes)
+      body(key, old, value, isChanged)
+      return true
+    }
+    return entries
   }
 
   /// An entry's value now, `item`, against its value before, `old`: `old` itself when they are

@@ -146,25 +146,14 @@ extension BinaryPropertyListScanner {
     dictionary.reserveCapacity(capacity(for: top.count))
     var changedKeys = Set<PropertyListKey>()
     var keptKeys = 0
-    var entries = PropertyListEntries(keys: [], fingerprints: [])
-    entries.keys.reserveCapacity(capacity(for: top.count))
-    entries.fingerprints.reserveCapacity(capacity(for: top.count))
-    let bytes = bytes
-    _ = try forEachEntry(at: 0..<top.count, of: top, depth: 1) { _, keyScalar, _, _, item in
-      let key = PropertyListKey(keyScalar.string(in: bytes))
-      // Every position, a key held twice included (the next re-read then parses whole).
-      entries.keys.append(key)
-      entries.fingerprints.append(Self.fingerprint(keyScalar, item, in: bytes))
-      let old = previous[key]
-      let (element, isChanged) = Self.compared(item, with: old, in: bytes)
+    let entries = try comparedEntries(of: top, with: previous) { key, old, element, isChanged in
       // Two lookups per key: the insertion tells a key held twice, whose first value is kept.
       if let first = dictionary.updateValue(element, forKey: key) {
         dictionary[key] = first
-        return true
+        return
       }
       if old != nil { keptKeys += 1 }
       if isChanged { changedKeys.insert(key) }
-      return true
     }
     if keptKeys < previous.count {
       for key in previous.keys where dictionary.index(forKey: key) == nil {
