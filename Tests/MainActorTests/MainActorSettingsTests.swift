@@ -64,7 +64,15 @@ final class ExplicitMainActorSettings {
   /// A `UserDefaults.didChangeNotification` posted for a main-actor object's Foundation store
   /// reaches it on the main actor and notifies the changed property once.
   @Test func aPostedNotificationNotifiesTheChangedPropertyOnce() async throws {
-    let defaults = UserDefaults(suiteName: "od-main-\(UUID().uuidString)")!
+    // An absolute suite name is the file's path without `.plist`: the file stays in the test's
+    // folder, not in the user's ~/.config. Foundation writes what it holds back before the
+    // folder goes.
+    let folder = try TemporaryFolder(prefix: "od-main")
+    let defaults = UserDefaults(suiteName: folder.file("foundation").path)!
+    defer {
+      defaults.synchronize()
+      folder.remove()
+    }
     let settings = MainActorSettings(userDefaults: defaults)
     let changes = ScheduledCount()
     withObservationTracking {
