@@ -52,14 +52,19 @@ public final class TmuxSession {
 
   /// Waits until `condition` holds for the screen (up to `deadline`), and returns that screen;
   /// returns the last screen when it never did, for the test's expectations to report.
+  ///
+  /// A screen is judged only when two captures in a row agree: ncurses writes a redraw in
+  /// pieces, and a capture between them shows a screen the program never meant (a loaded CI
+  /// run once saw the new header above the old rows and status lines).
   @discardableResult
   public func waitForScreen(
     within deadline: Duration = Polling.deadline, _ condition: ([String]) -> Bool
   ) throws -> [String] {
     var lines: [String] = []
     try pollBlocking(within: deadline) {
+      let previous = lines
       lines = try screen()
-      return condition(lines)
+      return lines == previous && condition(lines)
     }
     return lines
   }
