@@ -32,7 +32,7 @@ extension NATSCloudBackend {
   /// the journal's pending writes (also those of an earlier run, or of a bucket made again);
   /// otherwise, once the device has exchanged anything, reads its bucket's
   /// last revision — which notices a bucket deleted (and maybe made again), so that the device
-  /// writes its records to it again.
+  /// writes its records to it again, and a watch that stopped receiving.
   private func probe() {
     let target = layout(currentAccountName)
     do {
@@ -46,7 +46,13 @@ extension NATSCloudBackend {
         if mustPush {
           try pushPending()
         } else if mustRead {
-          _ = try exchange { try bucket(for: target).bucket.lastRevision() }
+          let (last, mirror) = try exchange {
+            let open = try bucket(for: target)
+            return (try open.bucket.lastRevision(), open.mirror)
+          }
+          // A watch that stays silent behind the bucket subscribes again (see NATSWatch).
+          mirror.expect(last)
+          for watch in state.withLock({ $0.device.watches }) { watch.expect(last) }
         }
       }
     } catch {

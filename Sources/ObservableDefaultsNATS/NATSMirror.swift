@@ -22,7 +22,7 @@ final class NATSMirror: @unchecked Sendable {
   // Guarded by `condition`.
   private var entries: [PropertyListKey: NATSBucket.Entry] = [:]
   private var revision: UInt64 = 0
-  private var watch: NATSWatch?
+  private(set) var watch: NATSWatch?
   /// Save id → keys still to come and when its first key came, for saves not yet complete.
   private var savesInProgress: [String: (missing: Int, since: Date)] = [:]
   /// How long a save waits at most for another device's save in progress (5 s): shorter than
@@ -59,21 +59,39 @@ final class NATSMirror: @unchecked Sendable {
   ) throws(NATSError) -> (entries: [PropertyListKey: NATSBucket.Entry], revision: UInt64) {
     let target = try bucket.lastRevision()
     let deadline = Date().addingTimeInterval(timeout)
-    condition.lock()
-    defer { condition.unlock() }
-    while revision < target {
-      guard condition.wait(until: deadline) else {
+    while !waitForCopy(through: target, until: min(deadline, Date() + 1)) {
+      guard Date() < deadline else {
+        let revision = condition.withLock { self.revision }
         throw NATSError(
           kind: .unreachable,
           message:
             "reading the bucket \(bucket.layout.bucket): revision \(revision) of \(target) after \(timeout) s"
         )
       }
+      // Told each second, outside the lock its deliveries take: a watch that stays silent
+      // for its stall limit subscribes again.
+      expect(target)
     }
+    condition.lock()
+    defer { condition.unlock() }
     if let ownSaves {
       while let end = endOfSaves(otherThan: ownSaves), condition.wait(until: min(deadline, end)) {}
     }
     return (entries, revision)
+  }
+
+  /// Takes note that the bucket's leader reported `revision` as its last (see
+  /// ``NATSWatch/expect(_:)``).
+  func expect(_ revision: UInt64) {
+    condition.withLock { watch }?.expect(revision)
+  }
+
+  /// Waits until the copy is complete through `target` or `end` comes; returns whether it is.
+  private func waitForCopy(through target: UInt64, until end: Date) -> Bool {
+    condition.withLock {
+      while revision < target, condition.wait(until: end) {}
+      return revision >= target
+    }
   }
 
   /// When the last save in progress but `own` stops being waited for; `nil` when none is.

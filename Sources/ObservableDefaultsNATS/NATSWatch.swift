@@ -20,6 +20,11 @@ import ObservableDefaultsCore
 ///   sequence received + 1. Revisions at or below the last one received are dropped, so nothing
 ///   is delivered twice. Until the first subscription succeeds (servers down, no bucket yet),
 ///   the watch tries again with a growing delay (at most 1 s).
+/// - **A consumer that stays silent**: under load a subscription has once received nothing at
+///   all, not even the bucket's first revision, for minutes (1 of 2,337 in a test run), and
+///   libnats did not notice. Whoever reads the bucket's last revision from its leader tells the
+///   watch (``expect(_:)``); a watch that stays behind it without receiving anything for
+///   ``stallLimit`` subscribes again after what it received.
 final class NATSWatch: CloudEngineWatch, @unchecked Sendable {
   // Sendable: its state is guarded by `lock`, and holds libnats handles (raw pointers).
   /// What the consumer received since the last change.
@@ -47,12 +52,24 @@ final class NATSWatch: CloudEngineWatch, @unchecked Sendable {
   /// apart in a run with every core busy. Only a save a conflict cut short (or a device that
   /// stopped in the middle of one) waits this long before its other devices see it.
   static let incompleteSaveDelay: TimeInterval = 15
+  /// How long a watch behind the bucket's last revision may receive nothing before it
+  /// subscribes again: 3 s, three ``heartbeat``s (libnats itself acts after two missed ones).
+  static let stallLimit: TimeInterval = 3
 
   private let deliver: Deliver
   private let wholeSaves: Bool
+  private let connection: NATSConnection
+  private let open: @Sendable () throws -> NATSBucket
   private let lock = NSLock()
   // Guarded by `lock`.
   private var cancelled = false
+  /// Whether a thread is subscribing (``start(after:)`` runs), as from the watch's creation.
+  private var subscribing = true
+  /// The bucket's last revision as last told (``expect(_:)``) while the watch was behind it,
+  /// when it was told first, and what the watch had received then.
+  private var behind: (revision: UInt64, since: Date, received: UInt64)?
+  /// Subscriptions made, the first included: each one after a stall adds one.
+  private(set) var subscriptionCount = 0
   private var subscription: OpaquePointer?
   private var closure: UnsafeMutableRawPointer?
   private var bucket: NATSBucket?
@@ -76,15 +93,28 @@ final class NATSWatch: CloudEngineWatch, @unchecked Sendable {
   ) {
     self.deliver = deliver
     self.wholeSaves = wholeSaves
-    let thread = Thread { [self] in start(connection, open: open, after: cursor) }
+    self.connection = connection
+    self.open = open
+    startSubscribing(after: cursor)
+  }
+
+  /// Subscribes after `cursor` on a thread of its own (see ``start(after:)``).
+  private func startSubscribing(after cursor: NATSCursor?) {
+    let thread = Thread { [self] in start(after: cursor) }
     thread.name = "ObservableDefaults NATS watch"
     thread.start()
   }
 
   /// Ends the watch: nothing is delivered after this returns, except a delivery already running.
   func cancel() {
+    lock.withLock { cancelled = true }
+    dropSubscription()
+  }
+
+  /// Ends the current subscription (the watch itself goes on): libnats calls nothing of it after
+  /// this returns, except a call already running.
+  func dropSubscription() {
     let (subscription, closure) = lock.withLock {
-      cancelled = true
       defer { (self.subscription, self.closure) = (nil, nil) }
       return (self.subscription, self.closure)
     }
@@ -95,12 +125,35 @@ final class NATSWatch: CloudEngineWatch, @unchecked Sendable {
     if let closure { NATSCallbacks.unregister(closure) }
   }
 
+  /// Takes note that the bucket's leader reported `revision` as the bucket's last: when the
+  /// watch has received nothing since it was first told of a revision it has not reached, for
+  /// ``stallLimit`` or longer, it subscribes again after what it received (kept in its batch,
+  /// so nothing is delivered twice or lost).
+  func expect(_ revision: UInt64) {
+    let resume = lock.withLock { () -> NATSCursor? in
+      guard !cancelled, !subscribing, let bucket, revision > received else {
+        behind = nil
+        return nil
+      }
+      guard let behind, behind.received == received else {
+        behind = (revision, Date(), received)
+        return nil
+      }
+      guard Date().timeIntervalSince(behind.since) >= Self.stallLimit else { return nil }
+      self.behind = nil
+      subscribing = true
+      return NATSCursor(identity: bucket.created, revision: received)
+    }
+    guard let resume else { return }
+    dropSubscription()
+    startSubscribing(after: resume)
+  }
+
   private var isCancelled: Bool { lock.withLock { cancelled } }
 
   /// Subscribes, trying again until it works or the watch is cancelled.
-  private func start(
-    _ connection: NATSConnection, open: () throws -> NATSBucket, after cursor: NATSCursor?
-  ) {
+  private func start(after cursor: NATSCursor?) {
+    defer { lock.withLock { subscribing = false } }
     var delay = 0.05
     while !isCancelled {
       do {
@@ -127,6 +180,7 @@ final class NATSWatch: CloudEngineWatch, @unchecked Sendable {
       received = start
       catchUpThrough = last
       batchRevision = start
+      subscriptionCount += 1
     }
     var options = jsSubOptions()
     jsSubOptions_Init(&options)

@@ -65,7 +65,12 @@ import Testing
         await poll(within: .seconds(60)) {
           store.syncStatus.summary == "synced"
             && expected.allSatisfy { store.string(forKey: $0.key) == $0.value }
-        }, "\(store.syncStatus) \(store.syncStatus.lastError ?? "-")")
+        },
+        """
+        \(store.syncStatus) \(store.syncStatus.lastError ?? "-"), differing: \(
+          expected.filter { store.string(forKey: $0.key) != $0.value }
+            .map { "\($0.key)=\(store.string(forKey: $0.key) ?? "nil")" }.sorted())
+        """)
     }
     // While it happens, the state passes through what each exchange proves, in an order that
     // timing decides: not a row of the matrix.

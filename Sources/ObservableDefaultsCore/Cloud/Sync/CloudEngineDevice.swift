@@ -85,6 +85,11 @@ package struct CloudEngineDevice<
     subscriptions.removeValue(forKey: id)?.watch
   }
 
+  /// The subscriptions' watches.
+  package var watches: [Watch] {
+    subscriptions.values.compactMap(\.watch)
+  }
+
   /// Whether `generation` is the current one (its watches' deliveries count).
   package func isCurrent(_ generation: Int) -> Bool {
     generation == self.generation
