@@ -128,6 +128,63 @@ import Testing
     }
   }
 
+  /// A typed value compares with a stored value as the general comparison does, for every pair
+  /// of a typed value and a stored value of the same or another type.
+  @Test func aScalarComparesWithAStoredValueAsTwoValuesDo() {
+    let date = Date(timeIntervalSinceReferenceDate: 12.5)
+    let scalars: [PropertyListScalar] = [
+      .string(""), .string("\u{E9}"), .string("e\u{301}"), .string("7"), .integer(0),
+      .integer(7), .integer(-1), .integer(.max), .boolean(true), .boolean(false), .real(0),
+      .real(-0.0), .real(7), .real(.nan), .real(.infinity), .date(date), .date(.distantPast),
+      .data(Data()), .data(Data([1, 2])),
+    ]
+    let others: [Any] = [UInt64.max, [Any]([7]), ["a": 7] as [String: Any]]
+    let stored = scalars.map(\.storedValue) + others
+    var equalPairs = 0
+    for scalar in scalars {
+      for value in stored {
+        let equal = propertyListValuesEqual(value, scalar.storedValue)
+        #expect(scalar.isEqual(toStored: value) == equal, "\(scalar) and \(value)")
+        equalPairs += equal ? 1 : 0
+      }
+    }
+    // Each scalar equals itself, and 0.0 and -0.0 equal each other.
+    #expect(equalPairs == scalars.count + 2)
+  }
+
+  /// A typed write stores and reports as the write of the same value as `Any`, without
+  /// comparing two `Any` values: a new value is a change (two forms of "é" are two values), an
+  /// equal one is not (NaN included), and the file ends with the last value.
+  @Test func aScalarWriteComparesNoAnyValues() async throws {
+    try await withTemporaryFolder { folder in
+      let url = folder.file("scalars.plist")
+      let defaults = PropertyListDefaults(fileURL: url)
+      let storage = defaults.storage
+      let told = Mutex<[String]>([])
+      let observation = defaults.observe { change in told.withLock { $0 += change.keys.sorted() } }
+      defer { observation.cancel() }
+      for round in 1...1_000 { try defaults.write(scalar: .integer(round), forKey: "counter") }
+      try defaults.write(scalar: .string("\u{E9}"), forKey: "name")
+      try defaults.write(scalar: .string("e\u{301}"), forKey: "name")
+      try defaults.write(scalar: .string("e\u{301}"), forKey: "name")
+      try defaults.write(scalar: .real(.nan), forKey: "volume")
+      try defaults.write(scalar: .real(.nan), forKey: "volume")
+      #expect(storage.untypedWriteComparisons == 0)
+      #expect(
+        told.withLock { $0 } == Array(repeating: "counter", count: 1_000) + [
+          "name", "name", "volume",
+        ])
+      // The same writes as `Any` compare every value they replace.
+      for round in 1...10 { try defaults.write(round, forKey: "counter") }
+      #expect(storage.untypedWriteComparisons == 10)
+      try defaults.flush()
+      let file = try foundationRead(url)
+      #expect(file["counter"] as? Int == 10)
+      #expect(file["name"] as? String == "e\u{301}")
+      #expect((file["volume"] as? Double)?.isNaN == true)
+    }
+  }
+
   @Test func aBurstOfWritesIsFlushedAtMostOncePerMillisecond() async throws {
     try await withTemporaryFolder { folder in
       let url = folder.file("burst.plist")

@@ -23,6 +23,11 @@ public struct DefaultsCodec<Value>: @unchecked Sendable {
   /// Why a stored object does not decode, for people (`the field 'port' is missing`), or nil
   /// when the codec cannot tell.
   public let explainFailure: (Any) -> String?
+  /// Whether ``encode`` gives the value itself, of a type ``PropertyListScalar`` holds: the
+  /// property's writes then pass the value to the store as a ``PropertyListScalar``, typed
+  /// (``ObservableKeyValueStore/write(scalar:forKey:excluding:)``). Set only by the automatic
+  /// codecs of those types.
+  @usableFromInline var storesItself = false
 
   /// Creates a codec from its functions.
   ///
@@ -100,7 +105,9 @@ extension DefaultsCodec {
       } else {
         Self(encode: { $0 }, decode: { $0 as? Value }, isEqual: encodedEquality { $0 })
       }
-    return Self(encode: form.encode, decode: form.decode, isEqual: isEqual ?? form.isEqual)
+    var codec = Self(encode: form.encode, decode: form.decode, isEqual: isEqual ?? form.isEqual)
+    codec.storesItself = form.storesItself
+    return codec
   }
 }
 
@@ -117,12 +124,15 @@ extension DefaultsCodec where Value: UserDefaultsPropertyListValue {
 
 /// The codec of a type with a property-list form of its own, as `Any` (it is the caller's `Self`).
 private func representableCodec<Value: _PropertyListRepresentable>(_: Value.Type) -> Any {
-  DefaultsCodec<Value>(
+  var codec = DefaultsCodec<Value>(
     encode: { $0.propertyListObject },
     decode: { Value(propertyListObject: $0) },
     isEqual: storedFormEquality(of: Value.self)
       ?? DefaultsCodec<Value>.encodedEquality { $0.propertyListObject }
   )
+  // The property-list form of each of these types is the value itself.
+  codec.storesItself = PropertyListScalar.holds(Value.self)
+  return codec
 }
 
 /// The JSON codec of a `Codable` type, as `Any` (it is the caller's `Self`).

@@ -42,7 +42,12 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
   private let makeStore: () -> any ObservableKeyValueStore
   // Guarded by `lock`, which already excludes: the fields a write reads skip the runtime's
   // exclusivity bookkeeping.
-  @exclusivity(unchecked) private var currentStore: (any ObservableKeyValueStore)?
+  @exclusivity(unchecked) private var currentStore: (any ObservableKeyValueStore)? {
+    didSet { writeTarget = nil }
+  }
+  /// The store and the observation the writes use (``currentStore`` and ``observation``), made
+  /// by the first write after either changed; guarded by ``lock``.
+  @exclusivity(unchecked) private var writeTarget: WriteTarget?
   private let properties: [SettingsProperty<Object>]
   /// The persisted properties by storage key (without prefix).
   private let persisted: [String: SettingsProperty<Object>]
@@ -51,7 +56,9 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
   private let movingKeys: [String: StorageKeys]
   private let deliversOnMainActor: Bool
   private let limitsToInstance: Bool
-  @exclusivity(unchecked) private var observation: ObservationToken?
+  @exclusivity(unchecked) private var observation: ObservationToken? {
+    didSet { writeTarget = nil }
+  }
   private var notificationObservation: StoreNotificationObservation?
   /// Whether the object was loaded from its store and follows its changes; guarded by ``lock``.
   /// Checked inline by every getter: no exclusivity bookkeeping (the lock already excludes).
@@ -313,7 +320,7 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
   /// Inlined into each setter: there the key paths are literals, so reading and assigning the
   /// cache compile to direct accesses of the object's stored property instead of key-path
   /// projections through the runtime (a third of a write in the burst benchmark's profile). The
-  /// store write itself is not generic (`write(key:unchanged:encoding:)`).
+  /// store write itself is not generic (`write(key:unchanged:encoding:scalar:)`).
   @inlinable
   public func set<Value>(
     _ newValue: Value, object: Object, property: KeyPath<Object, Value>,
@@ -321,7 +328,11 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
     key: String, codec: DefaultsCodec<Value>
   ) {
     let unchanged = codec.isEqual(newValue, read(object, key: key) { $0[keyPath: storage] })
-    let outcome = write(key: key, unchanged: unchanged, encoding: { codec.encode(newValue) })
+    // A value of a common type goes to the store typed: it is neither boxed for the codec nor
+    // normalized nor compared as `Any` there.
+    let outcome = write(
+      key: key, unchanged: unchanged, encoding: { codec.encode(newValue) },
+      scalar: codec.storesItself ? PropertyListScalar(newValue) : nil)
     let ticket: UInt64
     switch outcome {
     case .skipped: return
@@ -341,7 +352,7 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
     registrar.didSet(object, keyPath: property)
   }
 
-  /// Ends a write numbered `ticket` (see ``write(key:unchanged:encoding:)``); whether the cache
+  /// Ends a write numbered `ticket` (see ``write(key:unchanged:encoding:scalar:)``); whether the cache
   /// may take the value written instead of reading the store. Under ``lock``.
   ///
   /// True only when the write started with no other write unfinished (`ticket` is not 0) and no
@@ -358,7 +369,7 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
     return ticket == lastChange
   }
 
-  /// What `write(key:unchanged:encoding:)` did.
+  /// What `write(key:unchanged:encoding:scalar:)` did.
   @usableFromInline
   enum WriteOutcome {
     /// Nothing was written: the value is unchanged, or the store refused it. The write is
@@ -375,45 +386,75 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
   /// Skips an `unchanged` value unless a migration of the property is due; a refusal of the store
   /// is reported to ``Diagnostics``. A write that is not skipped is numbered (``lastChange``)
   /// and counted as unfinished before its store write; no lock is held during the store write.
+  /// `scalar`, when given, is the value `encode` gives, typed: a write of one key stores it
+  /// with ``ObservableKeyValueStore/write(scalar:forKey:excluding:)`` and does not call `encode`.
   @usableFromInline
-  func write(key: String, unchanged: Bool, encoding encode: () -> Any?) -> WriteOutcome {
+  func write(
+    key: String, unchanged: Bool, encoding encode: () -> Any?, scalar: PropertyListScalar?
+  ) -> WriteOutcome {
     // The path of every write: locals instead of a tuple (no generic tuple metadata to look up),
     // and the property's description only when a migration may be due.
     var fullKey = ""
-    var store: (any ObservableKeyValueStore)?
-    var observation: ObservationToken?
+    var target: WriteTarget?
     var storageKeys: StorageKeys?
     var ticket: UInt64 = 0
     lock.withLock {
       fullKey = prefix.isEmpty ? key : prefix + key
-      store = resolveStore()
-      observation = self.observation
+      target = resolveWriteTarget()
       storageKeys = movingKeys.isEmpty ? nil : movingKeys[key]
       if !unchanged { ticket = startWrite() }
     }
-    guard let store else { return .skipped }
+    // The store and the observation are used through `target`, never copied out of it.
+    guard let target else { return .skipped }
     if unchanged {
       let property = lock.withLock { persisted[key] }
-      guard property?.pendingMigration(store, prefix) != nil else { return .skipped }
+      guard property?.pendingMigration(target.store, prefix) != nil else { return .skipped }
       ticket = lock.withLock { startWrite() }
     }
-    let encoded = encode()
+    if let scalar, storageKeys == nil {
+      let stored = storing(key, ticket: ticket, in: target) {
+        try target.store.write(scalar: scalar, forKey: fullKey, excluding: target.observation)
+      }
+      return stored ? .stored(ticket) : .skipped
+    }
+    let encoded = scalar?.storedValue ?? encode()
     // Only a property with previous keys can have a value to move; any other writes one key,
     // without building a set of writes.
-    let moves = storageKeys?.writes(storing: encoded, in: store, prefix: prefix)
-    do {
+    let moves = storageKeys?.writes(storing: encoded, in: target.store, prefix: prefix)
+    let stored = storing(key, ticket: ticket, in: target) {
       if let moves, moves.count > 1 {
-        try store.write(moves, excluding: observation)
+        try target.store.write(moves, excluding: target.observation)
       } else {
-        try store.write(encoded, forKey: fullKey, excluding: observation)
+        try target.store.write(encoded, forKey: fullKey, excluding: target.observation)
       }
-      if synchronizesEveryWrite { _ = store.synchronize() }
+    }
+    guard stored else { return .skipped }
+    return encoded == nil ? .removed(ticket) : .stored(ticket)
+  }
+
+  /// Runs `storeWrite`, the store write of `key` by the write numbered `ticket`, then the
+  /// store's `synchronize()` when every write must be; whether it stored. A refusal is reported
+  /// to ``Diagnostics`` and ends the write.
+  private func storing(
+    _ key: String, ticket: UInt64, in target: WriteTarget, _ storeWrite: () throws -> Void
+  ) -> Bool {
+    do {
+      try storeWrite()
+      if synchronizesEveryWrite { _ = target.store.synchronize() }
+      return true
     } catch {
       Diagnostics.report("ObservableDefaults", "\(Object.self).\(key) was not stored: \(error)")
       _ = lock.withLock { finishWrite(ticket) }
-      return .skipped
+      return false
     }
-    return encoded == nil ? .removed(ticket) : .stored(ticket)
+  }
+
+  /// The store (created now if needed) and the observation the writes use; under ``lock``.
+  private func resolveWriteTarget() -> WriteTarget {
+    if let writeTarget { return writeTarget }
+    let made = WriteTarget(store: resolveStore(), observation: observation)
+    writeTarget = made
+    return made
   }
 
   /// Numbers a write that starts, and counts it as unfinished: its number, or 0 when another

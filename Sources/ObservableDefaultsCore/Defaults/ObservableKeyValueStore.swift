@@ -13,6 +13,15 @@ public protocol ObservableKeyValueStore: AnyObject {
   ///   property-list value, a quota); nothing is changed then.
   func write(_ value: Any?, forKey key: String, excluding: ObservationToken?) throws
 
+  /// Stores `value`, a value of a type known to the caller, as ``write(_:forKey:excluding:)``
+  /// stores `value.storedValue`: a settings property's write of a `String`, `Int`, `Bool`,
+  /// `Double`, `Date` or `Data`. ``PropertyListDefaults`` neither normalizes it nor compares it
+  /// with the value it replaces as `Any`; the default implementation calls
+  /// ``write(_:forKey:excluding:)``.
+  /// - Throws: As ``write(_:forKey:excluding:)``.
+  func write(scalar value: PropertyListScalar, forKey key: String, excluding: ObservationToken?)
+    throws
+
   /// Stores several values together (`nil` removes a key) and tells every observer of the store
   /// except `excluding`. ``PropertyListDefaults`` writes them to its file in one locked merge and
   /// the cloud store saves them in one save, so other processes and devices see all of them or
@@ -35,6 +44,13 @@ public protocol ObservableKeyValueStore: AnyObject {
 }
 
 extension ObservableKeyValueStore {
+  /// Writes `value.storedValue` with ``write(_:forKey:excluding:)``.
+  public func write(
+    scalar value: PropertyListScalar, forKey key: String, excluding: ObservationToken?
+  ) throws {
+    try write(value.storedValue, forKey: key, excluding: excluding)
+  }
+
   /// Writes the values one by one, in no particular order.
   public func write(_ values: [String: Any?], excluding: ObservationToken?) throws {
     for (key, value) in values {

@@ -289,6 +289,22 @@ open class PropertyListDefaults: UserDefaults {
     try storage.write(change(value, forKey: key), forKey: key, excluding: excluding?.id)
   }
 
+  /// Stores a value of a type known to the caller, as ``write(_:forKey:excluding:)`` stores
+  /// `value.storedValue` (with the same checks, observers and failures): already canonical, it is
+  /// not normalized, and it is compared with the value it replaces by its type, not as `Any`.
+  ///
+  /// - Parameters:
+  ///   - value: The value.
+  ///   - key: The key.
+  ///   - excluding: An observation not to tell about this write (the writer tells itself).
+  /// - Throws: As ``write(_:forKey:excluding:)``.
+  public func write(
+    scalar value: PropertyListScalar, forKey key: String, excluding: ObservationToken? = nil
+  ) throws {
+    try refuseMandatory(CollectionOfOne(key))
+    try storage.write(value, forKey: key, excluding: excluding?.id)
+  }
+
   /// Stores (or with nil removes) several values together, checked: the file gets all of them in
   /// one locked merge, so another process never sees some without the others (a renamed key is
   /// written and its old key removed at once). Observers are told once, about the keys whose

@@ -28,6 +28,8 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
   @exclusivity(unchecked) private var slots = KeySlots()
   /// ``hashedWriteLookups``, guarded by ``lock``.
   @exclusivity(unchecked) private var hashedLookups = 0
+  /// ``untypedWriteComparisons``, guarded by ``lock``.
+  @exclusivity(unchecked) private var anyComparisons = 0
   @exclusivity(unchecked) private var pending = PendingChanges()
   @exclusivity(unchecked) private var flushScheduled = false
   @exclusivity(unchecked) private var flushPacing = JobPacing(interval: 1_000_000)
@@ -98,6 +100,12 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
     lock.withLock { hashedLookups }
   }
 
+  /// How many writes of one key compared the value they replaced with the new one as two `Any`
+  /// values (for tests: a write of a ``PropertyListScalar`` does not).
+  var untypedWriteComparisons: Int {
+    lock.withLock { anyComparisons }
+  }
+
   /// The last failure of a write, a flush or a re-read; nil again after the next successful flush
   /// or re-read of changed bytes.
   var lastError: PropertyListError? {
@@ -126,12 +134,35 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
   ///   - excluded: An observer id not to tell.
   /// - Throws: The file's parse failure while the file is malformed; nothing is applied then.
   func write(_ change: PropertyListChange, forKey key: String, excluding excluded: UInt64?) throws {
+    try write(change, forKey: key, excluding: excluded) { before, value in
+      anyComparisons += 1
+      return valuesEqual(before, value)
+    }
+  }
+
+  /// Stores `value` under `key` in memory, as ``write(_:forKey:excluding:)`` stores
+  /// `.set(value.storedValue)`, but compares it with the value it replaces by its known type
+  /// (``PropertyListScalar/isEqual(toStored:)``) instead of two `Any` values'.
+  ///
+  /// - Throws: The file's parse failure while the file is malformed; nothing is applied then.
+  func write(_ value: PropertyListScalar, forKey key: String, excluding excluded: UInt64?) throws {
+    try write(.set(value.storedValue), forKey: key, excluding: excluded) { before, _ in
+      value.isEqual(toStored: before)
+    }
+  }
+
+  /// The two writes of one key above: `isUnchanged` tells whether the value replaced (first)
+  /// equals the value set (second).
+  private func write(
+    _ change: PropertyListChange, forKey key: String, excluding excluded: UInt64?,
+    isUnchanged: (Any, Any) -> Bool
+  ) throws {
     // The path of every property write: no collection is built unless an observer is told.
     var changed = false
     var before: Any?
     let exactKey = PropertyListKey(key)
     let targets = try lockedWrite {
-      changed = apply(change, forKey: exactKey, before: &before)
+      changed = apply(change, forKey: exactKey, before: &before, isUnchanged: isUnchanged)
       return changed
     }
     if changed {
@@ -158,7 +189,7 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
     let targets = try lockedWrite {
       for (key, change) in changes {
         var old: Any?
-        guard apply(change, forKey: key, before: &old) else { continue }
+        guard apply(change, forKey: key, before: &old, isUnchanged: valuesEqual) else { continue }
         changedKeys.insert(key)
         before[key] = old
         after[key] = change.storedValue
@@ -195,10 +226,11 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
   }
 
   /// Sets `key` in memory and marks the change pending with the value it replaced (under
-  /// ``lock``); returns whether its value changed, and its value before in `before` (the change
-  /// report tells it).
+  /// ``lock``); returns whether its value changed (`isUnchanged` compares the value replaced
+  /// with the value set), and its value before in `before` (the change report tells it).
   private func apply(
-    _ change: PropertyListChange, forKey key: PropertyListKey, before: inout Any?
+    _ change: PropertyListChange, forKey key: PropertyListKey, before: inout Any?,
+    isUnchanged: (Any, Any) -> Bool
   ) -> Bool {
     guard case .set(let value) = change else {
       hashedLookups += 1
@@ -211,13 +243,8 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
     // here cost a write about 70 instructions (generic value witnesses).
     before = replace(forKey: key, with: value)
     pending.append(change, forKey: key, replacing: before)
-    return !Self.holds(before, valueEqualTo: value)
-  }
-
-  /// Whether `old` holds a value equal to `value` (nil: no value, so not equal).
-  private static func holds(_ old: Any?, valueEqualTo value: Any) -> Bool {
-    guard let old else { return false }
-    return valuesEqual(old, value)
+    guard let before else { return true }
+    return !isUnchanged(before, value)
   }
 
   /// Sets `key` to `value` in ``values``; returns the value it replaced (nil: the key is new).
