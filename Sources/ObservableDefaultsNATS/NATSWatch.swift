@@ -68,7 +68,7 @@ final class NATSWatch: CloudEngineWatch, @unchecked Sendable {
   /// The bucket's last revision as last told (``expect(_:)``) while the watch was behind it,
   /// when it was told first, and what the watch had received then.
   private var behind: (revision: UInt64, since: Date, received: UInt64)?
-  /// Subscriptions made, the first included: each one after a stall adds one.
+  /// Subscriptions made and kept, the first included: each one after a stall adds one.
   private(set) var subscriptionCount = 0
   private var subscription: OpaquePointer?
   private var closure: UnsafeMutableRawPointer?
@@ -180,7 +180,6 @@ final class NATSWatch: CloudEngineWatch, @unchecked Sendable {
       received = start
       catchUpThrough = last
       batchRevision = start
-      subscriptionCount += 1
     }
     var options = jsSubOptions()
     jsSubOptions_Init(&options)
@@ -216,6 +215,7 @@ final class NATSWatch: CloudEngineWatch, @unchecked Sendable {
     let kept = lock.withLock {
       guard !cancelled else { return false }
       (self.subscription, self.closure) = (subscription, closure)
+      subscriptionCount += 1
       return true
     }
     if !kept {
