@@ -28,7 +28,10 @@ final class SchemaFolderHandle: Sendable {
   /// The folder at `path`, nil when it is missing, cannot be opened or is no folder (a search
   /// path may name folders that do not exist).
   static func open(path: [UInt8]) -> SchemaFolderHandle? {
-    guard let descriptor = try? FileDescriptor.open(path, [.readOnly, .directory]) else {
+    guard
+      let descriptor = try? FileDescriptor.open(
+        path, FileDescriptor.OpenOptions.readOnly.union(.directory))
+    else {
       return nil
     }
     return SchemaFolderHandle(path: path, descriptor: descriptor)
@@ -52,7 +55,7 @@ final class SchemaFolderHandle: Sendable {
   /// - Throws: The error of `openat(2)` or `fstat(2)`.
   func openEntry(_ name: [UInt8], options: FileDescriptor.OpenOptions = []) throws(Errno) -> Entry {
     let entry = try FileDescriptor.open(
-      name, relativeTo: descriptor, options.union([.readOnly, .nonBlocking]))
+      name, relativeTo: descriptor, options.union(.readOnly).union(.nonBlocking))
     let status: Stat
     do {
       status = try entry.stat()

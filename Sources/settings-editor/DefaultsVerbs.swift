@@ -20,7 +20,7 @@ enum DefaultsVerbs {
     // a fifth of a one-key `read` (callgrind).
     let values: [PropertyListKey: Any]
     do {
-      values = try readValues(of: domain)
+      values = try readValues(of: domain, key: key)
     } catch {
       guard let fallback = try schemaDefault(of: key, in: domain) else { throw error }
       return render(fallback, raw: raw)
@@ -57,7 +57,7 @@ enum DefaultsVerbs {
 
   /// `Type is <type>` for the value of `key`, in the words of macOS `defaults read-type`.
   static func readType(_ domain: Invocation.Domain, key: String) throws -> String {
-    "Type is " + typeName(of: try value(of: key, in: readValues(of: domain), domain))
+    "Type is " + typeName(of: try value(of: key, in: readValues(of: domain, key: key), domain))
   }
 
   /// Where the value of `key` in `suite` comes from, `read --source`: `mandatory`, `user` or
@@ -74,7 +74,7 @@ enum DefaultsVerbs {
   static func layeredValue(of key: String, in suite: String) throws -> (
     value: Any, source: String
   )? {
-    let user = try userValues(of: .suite(suite))
+    let user = try userValues(of: .suite(suite), key: key)
     guard
       let (value, layer) = SystemLayerFiles(suite: suite).entry(
         forKey: PropertyListKey(key), userValues: user)
@@ -82,23 +82,29 @@ enum DefaultsVerbs {
     return (value, layer.file.map { "\(layer): \(TerminalText.escaped($0.path))" } ?? "\(layer)")
   }
 
-  /// The values `read` shows: a suite's layered values (``SystemLayerFiles``), a file's own.
+  /// The values `read` shows: a suite's layered values (``SystemLayerFiles``), a file's own;
+  /// with `key`, the file's value of that key alone (``values(of:key:)``).
   ///
-  /// - Throws: The errors of ``values(of:)``; for a suite only when no system file has values.
-  private static func readValues(of domain: Invocation.Domain) throws -> [PropertyListKey: Any] {
-    guard case .suite(let suite) = domain else { return try values(of: domain) }
+  /// - Throws: The errors of ``values(of:key:)``; for a suite only when no system file has
+  ///   values.
+  private static func readValues(of domain: Invocation.Domain, key: String? = nil) throws
+    -> [PropertyListKey: Any]
+  {
+    guard case .suite(let suite) = domain else { return try values(of: domain, key: key) }
     let layers = SystemLayerFiles(suite: suite)
-    return layers.system.merged(over: try userValues(of: domain, orNoneWhen: layers.hasValues))
+    return layers.system.merged(
+      over: try userValues(of: domain, key: key, orNoneWhen: layers.hasValues))
   }
 
-  /// The stored values of a suite's file, or none when it has no file and `orNoneWhen` holds.
-  private static func userValues(of domain: Invocation.Domain, orNoneWhen noFileIsFine: Bool = true)
-    throws -> [PropertyListKey: Any]
-  {
+  /// The stored values of a suite's file (with `key`, of that key alone), or none when it has
+  /// no file and `orNoneWhen` holds.
+  private static func userValues(
+    of domain: Invocation.Domain, key: String? = nil, orNoneWhen noFileIsFine: Bool = true
+  ) throws -> [PropertyListKey: Any] {
     if noFileIsFine, !FileManager.default.fileExists(atPath: try fileURL(of: domain).path) {
       return [:]
     }
-    return try values(of: domain)
+    return try values(of: domain, key: key)
   }
 
   /// The type of a property-list value as `defaults` names it: string, integer, float, boolean,
@@ -133,7 +139,7 @@ enum DefaultsVerbs {
     var value = try TypedValueWords.value(of: words, storedForm: schemaKey?.storedForm)
     if let addition = TypedValueWords.Addition(words.first) {
       // An unset key starts from its schema's default, as the program reads it.
-      let stored = (try? values(of: domain))?[key] ?? schemaKey?.defaultValue?.value
+      let stored = (try? values(of: domain, key: key))?[key] ?? schemaKey?.defaultValue?.value
       value = try addition.merge(value, into: stored, key: key)
     }
     var warning: String?
@@ -216,7 +222,7 @@ enum DefaultsVerbs {
   /// Removes `key` and waits until the file no longer has it.
   static func delete(_ domain: Invocation.Domain, key: String) throws {
     do {
-      _ = try value(of: key, in: values(of: domain), domain)
+      _ = try value(of: key, in: values(of: domain, key: key), domain)
     } catch {
       // A mandatory key the user's file does not hold: the lock is the reason, not its absence.
       if case .suite(let suite) = domain {
@@ -233,16 +239,21 @@ enum DefaultsVerbs {
   }
 
   /// The stored values of a suite or file (registered defaults excluded), by exact key: keys
-  /// that differ only in Unicode normalization are separate entries, as in the file.
+  /// that differ only in Unicode normalization are separate entries, as in the file. With
+  /// `key`, only that key's value (none when it is not stored): the file is checked whole as
+  /// before, but its other values are not decoded (``PropertyListFile/read(key:)``).
   ///
   /// - Throws: ``VerbError``: `.failure` when it does not exist, `.invalid` when it does not
   ///   parse; ``PropertyListError`` when it cannot be read.
-  static func values(of domain: Invocation.Domain) throws -> [PropertyListKey: Any] {
+  static func values(of domain: Invocation.Domain, key: String? = nil) throws
+    -> [PropertyListKey: Any]
+  {
     // The file itself: a one-shot read needs no suite storage and no watch of the folder.
     let url = try fileURL(of: domain)
+    let file = PropertyListFile(url: url)
     let document: PropertyListDocument?
     do {
-      document = try PropertyListFile(url: url).read()
+      document = try key.map { try file.read(key: PropertyListKey($0)) } ?? file.read()
     } catch let error as PropertyListError where error.kind == .malformed {
       // Reading changes nothing: no "left unchanged" here.
       throw VerbError.invalid("\(url.path) is not a valid property list (\(error.reason))")

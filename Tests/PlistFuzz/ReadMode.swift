@@ -8,7 +8,8 @@ import ObservableDefaultsCore
 /// through the one-shot write of one key (``oneShotWrite(_:key:through:)``), which checks the
 /// file without building its values: it must refuse exactly what the reader refuses. Every
 /// input is also read with its format's scanner fast path and without it, which must agree
-/// exactly (``XMLFastPathCheck``, ``BinaryFastPathEquality``).
+/// exactly (``XMLFastPathCheck``, ``BinaryFastPathEquality``), and the one-key read of `key` must
+/// refuse what the whole read refuses and give its value (``OneKeyReadEquality``).
 enum ReadMode {
   static func run(_ data: Data, index: Int, through file: URL, keepingIn scratch: URL) -> Outcome {
     let reader = PropertyListFile(url: URL(fileURLWithPath: "/fuzz/input-\(index).plist"))
@@ -17,6 +18,7 @@ enum ReadMode {
     let key = index % 2 == 0 ? document?.values.keys.min() ?? "fuzz-added" : "fuzz-added"
     if let failure = XMLFastPathCheck.mismatch(data, key: key)
       ?? BinaryFastPathEquality.difference(in: data)
+      ?? OneKeyReadEquality.difference(in: data, key: key)
       ?? oneShotWrite(data, key: key, through: file)
     {
       keep(data, written: file, index: index, in: scratch)

@@ -185,7 +185,7 @@ public struct PropertyListFile: Sendable {
   /// ``readData()``, counting the parse that follows (``PropertyListCounters``).
   ///
   /// - Throws: ``PropertyListError`` of kind `.unreadable`.
-  private func readDataToParse() throws -> (data: Data, identity: FileIdentity, hash: UInt64)? {
+  func readDataToParse() throws -> (data: Data, identity: FileIdentity, hash: UInt64)? {
     guard let read = try readData() else { return nil }
     PropertyListCounters.count(\.parses, path: url.resolvingSymlinksInPath().path)
     return read
@@ -254,7 +254,7 @@ public struct PropertyListFile: Sendable {
   }
 
   /// `body`'s result; its ``PropertyListRejection`` becomes a `.malformed` ``PropertyListError``.
-  private func malformedIfRejected<Result>(
+  func malformedIfRejected<Result>(
     _ body: () throws(PropertyListRejection) -> Result
   ) throws -> Result {
     do {

@@ -108,7 +108,7 @@ package struct ChangeHistory: Sendable {
   /// One line of a history file.
   static func line(_ entry: Entry) -> String {
     [
-      timestampFormat.format(entry.time), entry.key, entry.old, entry.new, entry.origin,
+      HistoryTimestamp.text(of: entry.time), entry.key, entry.old, entry.new, entry.origin,
     ].map(TerminalText.escaped).joined(separator: "\t") + "\n"
   }
 
@@ -119,7 +119,7 @@ package struct ChangeHistory: Sendable {
     return Entry(time: time, key: fields[1], old: fields[2], new: fields[3], origin: fields[4])
   }
 
-  /// `2026-12-05T21:03:04Z`.
+  /// `2026-12-05T21:03:04Z` (``HistoryTimestamp`` writes it).
   private static let timestampFormat = Date.ISO8601FormatStyle()
 
   /// A change for people, one line: `2026-12-05 21:03:04  com.app  age: 1 → 2  (myapp (pid 4711))`,

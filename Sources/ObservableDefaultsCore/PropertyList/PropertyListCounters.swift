@@ -23,8 +23,9 @@ enum PropertyListCounters {
     /// Top-level values a re-read after a change decoded (every key when it parsed the file
     /// whole; only the entries that differ when it compared them, see ``PropertyListEntries``).
     var keysReread = 0
-    /// Top-level values a one-shot write (``PropertyListFile/write(_:)``) decoded from the file:
-    /// the changed keys' values before; every other key is only checked.
+    /// Top-level values a one-shot write (``PropertyListFile/write(_:)``) or a one-key read
+    /// (``PropertyListFile/read(key:)``) decoded from the file: the changed keys' values before,
+    /// the key read; every other key is only checked.
     var valuesDecoded = 0
     /// Times the C library's heap was trimmed after a large re-read or flush of the file
     /// (``FreedMemory``).

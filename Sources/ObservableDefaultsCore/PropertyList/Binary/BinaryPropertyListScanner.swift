@@ -69,6 +69,12 @@ struct BinaryPropertyListScanner {
   var firstHandOver: (dictionary: Int, position: Int)?
   /// The containers met: being read (a reference back to one is a cycle), or read.
   private var containers: [Int: ContainerState] = [:]
+  /// The top dictionary while it is read (``topDictionary()``; a reference back to it is a
+  /// cycle), kept apart from ``containers``: a file of plain scalars under its top dictionary
+  /// then fills no table of containers, whose type the runtime makes on the first insertion
+  /// with a walk of every protocol conformance of the program (a twentieth of a one-key
+  /// `settings-editor read`, callgrind).
+  private var topInProgress: Int?
   /// The values of containers referred to more than once, read again once and shared after.
   private var sharedValues: [Int: Any] = [:]
 
@@ -123,8 +129,13 @@ struct BinaryPropertyListScanner {
   mutating func item(_ index: Int, depth: Int) throws(PropertyListRejection) -> Item {
     let offset = layout.uncheckedOffset(index)
     let isInside = offset >= 8 && offset < tableOffset
-    if isInside, Self.isContainer(bytes[offset]), let state = containers[index] {
-      return .container(try revisit(index, at: offset, state, depth: depth))
+    if isInside, Self.isContainer(bytes[offset]) {
+      if index == topInProgress {
+        return .container(try revisit(index, at: offset, .inProgress, depth: depth))
+      }
+      if let state = containers[index] {
+        return .container(try revisit(index, at: offset, state, depth: depth))
+      }
     }
     guard depth <= limits.maximumDepth else { throw tooDeep() }
     guard isInside else {
@@ -160,7 +171,7 @@ struct BinaryPropertyListScanner {
   mutating func topDictionary() throws(PropertyListRejection) -> Container? {
     let offset = layout.uncheckedOffset(topObject)
     guard offset >= 8, offset < tableOffset, bytes[offset] >> 4 == 0xD else { return nil }
-    containers[topObject] = .inProgress
+    topInProgress = topObject
     deepest = 1
     return try references(of: topObject, at: offset)
   }

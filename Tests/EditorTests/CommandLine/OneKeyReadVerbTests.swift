@@ -1,0 +1,49 @@
+import Foundation
+import ObservableDefaultsTesting
+import TestSupport
+import Testing
+
+/// `read <suite> <key>` decodes only the key's value of a binary suite, and still checks the
+/// whole file: what the whole read refuses, it refuses with the same message and status, and a
+/// key held twice reads as its first value, as the whole read gives it.
+@Suite(.serialized) struct OneKeyReadVerbTests {
+  private let editor: EditorProcess
+
+  init() throws {
+    editor = try EditorProcess()
+  }
+
+  private func suiteFile(_ suite: String) -> URL {
+    editor.preferences.appendingPathComponent(suite + ".plist")
+  }
+
+  @Test func aBinarySuiteWithABadEntryAfterTheKeyIsRefusedAsAWholeRead() throws {
+    // {"a": "one", "b": <ASCII string with a byte above 0x7F>}
+    try BinaryPropertyListBytes.file([
+      [0xD2, 1, 2, 3, 4], [0x51, UInt8(ascii: "a")], [0x51, UInt8(ascii: "b")],
+      [0x53] + Array("one".utf8), [0x51, 0xE9],
+    ]).write(to: suiteFile("verbs.bad-entry"))
+    let whole = try editor.run("read", "verbs.bad-entry")
+    #expect(whole.status == 65)
+    #expect(whole.error.contains("is not a valid property list"), "\(whole.error)")
+    for arguments in [["read", "verbs.bad-entry", "a"], ["read-type", "verbs.bad-entry", "a"]] {
+      let oneKey = try editor.run(arguments)
+      #expect(oneKey.status == 65, "\(arguments)")
+      #expect(oneKey.error == whole.error, "\(arguments)")
+      #expect(oneKey.output == "", "\(arguments)")
+    }
+  }
+
+  @Test func aKeyHeldTwiceInABinarySuiteReadsAsItsFirstValue() throws {
+    // {"a": "one", "a": "two", "b": "three"}
+    try BinaryPropertyListBytes.file([
+      [0xD3, 1, 1, 2, 3, 4, 5], [0x51, UInt8(ascii: "a")], [0x51, UInt8(ascii: "b")],
+      [0x53] + Array("one".utf8), [0x53] + Array("two".utf8), [0x55] + Array("three".utf8),
+    ]).write(to: suiteFile("verbs.twice"))
+    #expect(try editor.run("read", "verbs.twice", "a").output == "one\n")
+    #expect(try editor.run("read", "verbs.twice", "b").output == "three\n")
+    let absent = try editor.run("read", "verbs.twice", "c")
+    #expect(absent.status == 1)
+    #expect(absent.error == "settings-editor: the key c does not exist in suite verbs.twice\n")
+  }
+}
