@@ -68,6 +68,8 @@ final class NATSWatch: CloudEngineWatch, @unchecked Sendable {
   /// The bucket's last revision as last told (``expect(_:)``) while the watch was behind it,
   /// when it was told first, and what the watch had received then.
   private var behind: (revision: UInt64, since: Date, received: UInt64)?
+  /// How many messages the consumer said were still pending with the last one received.
+  private var lastPending: UInt64 = 0
   /// Subscriptions made and kept, the first included: each one after a stall adds one.
   private(set) var subscriptionCount = 0
   private var subscription: OpaquePointer?
@@ -128,11 +130,18 @@ final class NATSWatch: CloudEngineWatch, @unchecked Sendable {
   /// Takes note that the bucket's leader reported `revision` as the bucket's last: when the
   /// watch has received nothing since it was first told of a revision it has not reached, for
   /// ``stallLimit`` or longer, it subscribes again after what it received (kept in its batch,
-  /// so nothing is delivered twice or lost).
+  /// so nothing is delivered twice or lost); when it has received `revision`, a batch it held
+  /// because the consumer said more was pending is delivered (as when nothing is).
   func expect(_ revision: UInt64) {
     let resume = lock.withLock { () -> NATSCursor? in
       guard !cancelled, !subscribing, let bucket, revision > received else {
         behind = nil
+        if revision <= received, lastPending > 0 {
+          // The leader has nothing after what the watch received, so nothing is pending
+          // whatever the consumer last said: a batch held for it goes out.
+          lastPending = 0
+          flushIfComplete(pending: 0)
+        }
         return nil
       }
       guard let behind, behind.received == received else {
@@ -262,6 +271,7 @@ final class NATSWatch: CloudEngineWatch, @unchecked Sendable {
           saves[String(parts[0]), default: (0, announced)].received += 1
         }
       }
+      lastPending = pending
       flushIfComplete(pending: pending)
     }
   }

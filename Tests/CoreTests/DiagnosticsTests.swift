@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import TestSupport
 import Testing
 
@@ -12,14 +11,12 @@ import Testing
     try await withTemporaryFolder { folder in
       let file = folder.file("broken.plist")
       try Data("not a property list".utf8).write(to: file)
-      let reported = Mutex<[Diagnostic]>([])
-      let previous = Diagnostics.handler
-      Diagnostics.handler = { diagnostic in reported.withLock { $0.append(diagnostic) } }
-      defer { Diagnostics.handler = previous }
+      let recorder = DiagnosticsRecorder()
+      defer { recorder.stop() }
 
       PropertyListDefaults(fileURL: file).set(1, forKey: "k")
 
-      let diagnostics = reported.withLock { $0 }.filter { $0.message.contains("broken.plist") }
+      let diagnostics = recorder.diagnostics.filter { $0.message.contains("broken.plist") }
       #expect(diagnostics.count == 1)
       #expect(diagnostics.first?.subsystem == "PropertyListDefaults")
       #expect(diagnostics.first?.message.contains("is not a valid property list") == true)

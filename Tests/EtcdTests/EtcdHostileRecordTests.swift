@@ -1,6 +1,5 @@
 import Foundation
 import ObservableDefaultsCore
-import Synchronization
 import TestSupport
 import Testing
 
@@ -75,21 +74,14 @@ import Testing
       value: try? CloudRecordCodec.encode(
         CloudRecord(value: "fine", timestamp: HostileCloudRecords.timestamp)),
       modRevision: nil)
-    let lines = Mutex<[String]>([])
-    let previous = Diagnostics.handler
-    Diagnostics.handler = { diagnostic in
-      if diagnostic.message.contains(layout.prefix) {
-        lines.withLock { $0.append(diagnostic.message) }
-      }
-      previous(diagnostic)
-    }
-    defer { Diagnostics.handler = previous }
+    let recorder = DiagnosticsRecorder()
+    defer { recorder.stop() }
     let records = EtcdRecordReader.records(kvs + [good], layout: layout).records
     #expect(records.keys.sorted() == ["good"])
     // The next read of the same account (every save and watch reads it) reports nothing again.
     #expect(
       EtcdRecordReader.records(kvs + [good], layout: layout).records.keys.sorted() == ["good"])
-    let reported = lines.withLock { $0 }
+    let reported = recorder.messages.filter { $0.contains(layout.prefix) }
     #expect(
       reported == [
         "skipped etcd key \(layout.prefix)bad 0: the record's value was refused: binary property "

@@ -151,10 +151,8 @@ import Testing
     let cluster = try await NATSTestCluster.shared()
     let configuration = cluster.configuration(container: freshNATSContainer())
     let layout = NATSKeyLayout(container: configuration.container, account: "default")
-    let reported = Mutex<[Diagnostic]>([])
-    let previous = Diagnostics.handler
-    Diagnostics.handler = { diagnostic in reported.withLock { $0.append(diagnostic) } }
-    defer { Diagnostics.handler = previous }
+    let recorder = DiagnosticsRecorder()
+    defer { recorder.stop() }
 
     let writer = try NATSCloudBackend(configuration: configuration)
     try writer.save(["good": record("kept", at: 1)])
@@ -191,7 +189,7 @@ import Testing
     // Each refused record (the same key with the same bytes) is reported once in the process,
     // whichever device's batch met it first, in one line per batch naming the first: how the
     // batches fall depends on timing.
-    let mine = reported.withLock { $0 }.filter { $0.message.contains(layout.bucket) }
+    let mine = recorder.diagnostics.filter { $0.message.contains(layout.bucket) }
       .map(\.description)
     let prefix = "NSUbiquitousKeyValueStore: skipped NATS key \(layout.bucket)."
     let possible: Set<String> = [

@@ -1,7 +1,7 @@
 import CNATS
 import Foundation
 import ObservableDefaultsCore
-import Synchronization
+import TestSupport
 import Testing
 
 @testable import ObservableDefaultsNATS
@@ -24,10 +24,8 @@ import Testing
     let cluster = try await NATSTestCluster.shared()
     let configuration = cluster.configuration(container: freshNATSContainer())
     let layout = NATSKeyLayout(container: configuration.container, account: "default")
-    let reported = Mutex<[String]>([])
-    let previous = Diagnostics.handler
-    Diagnostics.handler = { diagnostic in reported.withLock { $0.append(diagnostic.message) } }
-    defer { Diagnostics.handler = previous }
+    let recorder = DiagnosticsRecorder()
+    defer { recorder.stop() }
 
     let writer = try NATSCloudBackend(configuration: configuration)
     try writer.save(["a.b": record("mine", at: 1)])
@@ -43,7 +41,7 @@ import Testing
     #expect(loaded.records.mapValues { $0.value as? String } == ["a.b": "mine"])
     // Reported as other refused records are: each once, one line per batch naming the first
     // (the writer's watch may meet them one by one).
-    let refusals = reported.withLock { $0 }.filter { $0.contains(layout.bucket) }
+    let refusals = recorder.messages.filter { $0.contains(layout.bucket) }
     let line = { (key: String) in
       "skipped NATS key \(layout.bucket).\(key): not the canonical encoding of a store key"
     }

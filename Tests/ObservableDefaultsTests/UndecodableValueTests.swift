@@ -1,6 +1,6 @@
 import Foundation
 import ObservableDefaults
-import Synchronization
+import TestSupport
 import Testing
 
 @testable import ObservableDefaultsCore
@@ -10,12 +10,10 @@ import Testing
 @Suite(.serialized) struct UndecodableValueTests {
   /// Runs `body` with every diagnostic about `RenamedSettings.age` collected.
   private func collectingReports(_ body: () throws -> Void) rethrows -> [Diagnostic] {
-    let reported = Mutex<[Diagnostic]>([])
-    let previous = Diagnostics.handler
-    Diagnostics.handler = { diagnostic in reported.withLock { $0.append(diagnostic) } }
-    defer { Diagnostics.handler = previous }
+    let recorder = DiagnosticsRecorder()
+    defer { recorder.stop() }
     try body()
-    return reported.withLock { $0 }.filter { $0.message.hasPrefix("RenamedSettings.age:") }
+    return recorder.diagnostics.filter { $0.message.hasPrefix("RenamedSettings.age:") }
   }
 
   private func suiteWithAgeAsText() throws -> TemporarySuite {

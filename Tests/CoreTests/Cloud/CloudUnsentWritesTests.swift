@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import TestSupport
 import Testing
 
@@ -17,21 +16,14 @@ import Testing
         at: journal.deletingLastPathComponent(), withIntermediateDirectories: true)
       try Data().write(to: journal)
       let backend = JournaledBackend(journal: journal)
-      let lines = Mutex<[String]>([])
-      let previous = Diagnostics.handler
-      // Only this test's lines: other tests report at the same time.
-      Diagnostics.handler = { diagnostic in
-        guard diagnostic.message.contains(JournaledBackend.name) else {
-          return previous(diagnostic)
-        }
-        lines.withLock { $0.append(diagnostic.message) }
-      }
-      defer { Diagnostics.handler = previous }
+      let recorder = DiagnosticsRecorder()
+      defer { recorder.stop() }
       CloudUnsentWrites.report(1, on: backend, atExit: true)
       try FileManager.default.removeItem(at: folder.file("state"))
       CloudUnsentWrites.report(2, on: backend, atExit: false)
       #expect(
-        lines.withLock { $0 } == [
+        // Only this test's lines: other tests report at the same time.
+        recorder.messages.filter { $0.contains(JournaledBackend.name) } == [
           "exiting with 1 cloud write not sent to \(JournaledBackend.name) (offline): kept in the "
             + "journal \(journal.path) for the next launch",
           "closing the store with 2 cloud writes not sent to \(JournaledBackend.name) (offline): "

@@ -51,7 +51,7 @@ final class NATSTestClient: @unchecked Sendable {
     var jetStream: OpaquePointer?
     var jsOptions = jsOptions()
     jsOptions_Init(&jsOptions)
-    jsOptions.Wait = 3000
+    jsOptions.Wait = Self.timeout
     try Self.check(natsConnection_JetStream(&jetStream, connection, &jsOptions))
     self.connection = connection!
     self.jetStream = jetStream!
@@ -154,9 +154,14 @@ final class NATSTestClient: @unchecked Sendable {
     }
   }
 
+  /// How long the client waits for a reply (a JetStream call's or a request's): 30,000 ms. An
+  /// operator's call is not what a test measures, and on a loaded machine deleting a stream of
+  /// 3 replicas has taken longer than 3 s.
+  static let timeout: Int64 = 30_000
+
   /// Sends `body` to `subject` (a `$JS.API.…` request) with core NATS and waits `timeout`
   /// milliseconds for the reply.
-  func request(_ subject: String, _ body: String = "", timeout: Int64 = 3000) throws -> Reply {
+  func request(_ subject: String, _ body: String = "", timeout: Int64 = timeout) throws -> Reply {
     var reply: OpaquePointer?
     try Self.check(natsConnection_RequestString(&reply, connection, subject, body, timeout))
     defer { natsMsg_Destroy(reply) }
@@ -181,7 +186,7 @@ final class NATSTestClient: @unchecked Sendable {
   /// `text`, after a round trip to the server (so that everything the server sent before is
   /// there); reads them all.
   func received(_ subscription: OpaquePointer, containing text: String) throws -> Int {
-    try Self.check(natsConnection_FlushTimeout(connection, 3000))
+    try Self.check(natsConnection_FlushTimeout(connection, Self.timeout))
     var count = 0
     while true {
       var message: OpaquePointer?
