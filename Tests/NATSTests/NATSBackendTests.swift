@@ -41,13 +41,8 @@ import Testing
   @Test func aWriteAfterAnotherDevicesWriteIsRefusedAndTheSaveMergesAgain() async throws {
     let cluster = try await NATSTestCluster.shared()
     let configuration = cluster.configuration(container: freshNATSContainer())
-    let device = try NATSCloudBackend(configuration: configuration)
-    try device.save(["k": record("first", at: 5)])
-    let connection = try #require(device.connection)
-    let bucket = try NATSBucket(
-      NATSKeyLayout(container: configuration.container, account: "default"),
-      on: connection, replicas: 3)
-    let mirror = NATSMirror(bucket, on: connection)
+    let copy = try NATSBucketCopy(configuration)
+    let (device, bucket, mirror) = (copy.device, copy.bucket, copy.mirror)
     let read = try mirror.contents(within: 5)
     #expect(read.entries["k"]?.record?.value as? String == "first")
     try NATSCloudBackend(configuration: configuration).save(["other": record("o", at: 7)])
@@ -70,13 +65,8 @@ import Testing
   @Test func aDevicesCopyTakesAKeyOfAnotherDevicesSaveWithoutWaitingForTheRestOfIt() async throws {
     let cluster = try await NATSTestCluster.shared()
     let configuration = cluster.configuration(container: freshNATSContainer())
-    let device = try NATSCloudBackend(configuration: configuration)
-    try device.save(["k": record("first", at: 5)])
-    let connection = try #require(device.connection)
-    let bucket = try NATSBucket(
-      NATSKeyLayout(container: configuration.container, account: "default"),
-      on: connection, replicas: 3)
-    let mirror = NATSMirror(bucket, on: connection)
+    let copy = try NATSBucketCopy(configuration)
+    let (bucket, mirror) = (copy.bucket, copy.mirror)
     let before = try mirror.contents(within: 5)
     // Another device's save of two keys has written its first; a 600-key save on a loaded
     // machine is seconds long, longer than a load may wait for its copy.

@@ -25,13 +25,7 @@ import Testing
   }
 
   @Test func aCopyWhoseWatchWentSilentSubscribesAgainAndCatchesUp() async throws {
-    let device = try NATSCloudBackend(configuration: configuration)
-    try device.save(["k": record("first", at: 5)])
-    let connection = try #require(device.connection)
-    let bucket = try NATSBucket(
-      NATSKeyLayout(container: configuration.container, account: "default"),
-      on: connection, replicas: 3)
-    let mirror = NATSMirror(bucket, on: connection)
+    let mirror = try NATSBucketCopy(configuration).mirror
     let before = try mirror.contents(within: 30)
     let watch = try #require(mirror.watch)
     // Its first deliveries may come before the subscription is kept.
