@@ -23,6 +23,10 @@ public final class TmuxSession {
 
   deinit {
     _ = try? tmux(["kill-server"])
+    // tmux leaves its server's socket behind (in `$TMUX_TMPDIR/tmux-<uid>`, `/tmp` by
+    // default): each session would leave a file there.
+    let folder = ProcessInfo.processInfo.environment["TMUX_TMPDIR"] ?? "/tmp"
+    unlink("\(folder)/tmux-\(getuid())/\(socket)")
   }
 
   /// Sends keys by their tmux names (`Enter`, `Escape`, `Tab`, `Down`, `C-c`, or literal text).
