@@ -65,9 +65,9 @@ final class NATSWatch: CloudEngineWatch, @unchecked Sendable {
   private var cancelled = false
   /// Whether a thread is subscribing (``start(after:)`` runs), as from the watch's creation.
   private var subscribing = true
-  /// The bucket's last revision as last told (``expect(_:)``) while the watch was behind it,
-  /// when it was told first, and what the watch had received then.
-  private var behind: (revision: UInt64, since: Date, received: UInt64)?
+  /// When the watch was first told (``expect(_:)``) of a revision it had not received, and what
+  /// it had received then; nil while it is not behind.
+  private var behind: (since: Date, received: UInt64)?
   /// How many messages the consumer said were still pending with the last one received.
   private var lastPending: UInt64 = 0
   /// Subscriptions made and kept, the first included: each one after a stall adds one.
@@ -136,7 +136,7 @@ final class NATSWatch: CloudEngineWatch, @unchecked Sendable {
     let resume = lock.withLock { () -> NATSCursor? in
       guard !cancelled, !subscribing, let bucket, revision > received else {
         behind = nil
-        if revision <= received, lastPending > 0 {
+        if !cancelled, revision <= received, lastPending > 0 {
           // The leader has nothing after what the watch received, so nothing is pending
           // whatever the consumer last said: a batch held for it goes out.
           lastPending = 0
@@ -145,7 +145,7 @@ final class NATSWatch: CloudEngineWatch, @unchecked Sendable {
         return nil
       }
       guard let behind, behind.received == received else {
-        behind = (revision, Date(), received)
+        behind = (Date(), received)
         return nil
       }
       guard Date().timeIntervalSince(behind.since) >= Self.stallLimit else { return nil }
