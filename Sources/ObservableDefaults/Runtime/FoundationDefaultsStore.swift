@@ -3,6 +3,13 @@ import ObservableDefaultsCore
 
 /// A Foundation `UserDefaults` that is not a ``PropertyListDefaults``: read and written as it is;
 /// it reports no changes, so objects on it read every value through (see ``_DefaultsBinding/read(_:key:_:)``).
+///
+/// Objects read what Foundation's `object(forKey:)` returns, also where Foundation on Linux is
+/// stale: for a suite named by an absolute path, a key removed with Foundation's own
+/// `removeObject(forKey:)` reads back until that suite synchronizes, once its file holds the key
+/// and any suite of the process has synchronized: CoreFoundation reads the one file as two
+/// domains, this user's and any user's, and the second still holds the key. Removals through an
+/// object synchronize at once.
 final class FoundationDefaultsStore: ObservableKeyValueStore {
   let defaults: UserDefaults
 
