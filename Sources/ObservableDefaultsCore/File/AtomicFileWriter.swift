@@ -41,7 +41,11 @@ package struct AtomicFileWriter {
     defer {
       if !succeeded { FileSystem.removeFile(temporary.path) }
     }
-    defer { descriptor.close() }
+    var isOpen = true
+    defer { if isOpen { descriptor.close() } }
+    // Opened before the permissions below are set, which may take reading away.
+    let reader = Self.readingCopy(of: descriptor, at: temporary)
+    defer { reader?.close() }
     if let existing = try? Stat(target.path) {
       try step("permissions") { try descriptor.setPermissions(existing.permissions) }
     }
@@ -62,9 +66,33 @@ package struct AtomicFileWriter {
     }
     WriterMark.attach(to: descriptor)
     try step("fsync") { try descriptor.synchronize() }
+    // Closed before the rename, so that its `IN_CLOSE_WRITE` names the temporary file: closed
+    // after it, the event named the file, and every process watching it (this one included)
+    // took it for a second change after the rename's `IN_MOVED_TO` and read and hashed the new
+    // version again when its re-read had already begun.
+    if reader != nil {
+      descriptor.close()
+      isOpen = false
+    }
     try step("rename") { try FileSystem.rename(temporary.path, to: target.path) }
     succeeded = true
-    return (FileIdentity.of(descriptor: descriptor), hash.finalize())
+    return (FileIdentity.of(descriptor: reader ?? descriptor), hash.finalize())
+  }
+
+  /// A read-only descriptor of the file open as `descriptor` (the temporary file at `path`,
+  /// checked to be the same file), whose close makes no `IN_CLOSE_WRITE`: the identity of the
+  /// file written is taken from it after the rename (the rename changes the file's status-change
+  /// time). Nil when the file cannot be opened again (the write descriptor then stays open until
+  /// after the rename, as it did).
+  private static func readingCopy(of descriptor: FileDescriptor, at path: URL) -> FileDescriptor? {
+    guard let written = try? descriptor.stat(),
+      let copy = try? FileDescriptor.open(path.path, [.readOnly, .noFollow])
+    else { return nil }
+    guard let opened = try? copy.stat(), opened.isSameFile(as: written) else {
+      copy.close()
+      return nil
+    }
+    return copy
   }
 
   /// Writes `data` as the file at `url`: a new file, or a regular file replaced atomically (as
