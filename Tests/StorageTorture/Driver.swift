@@ -9,8 +9,6 @@ final class Driver {
   let workspace: Workspace
   let executable: URL
   let helper: Agent
-  /// Where writers and observers note their skipped confirmations (``SkippedConfirmations``).
-  let skipLog: URL
   var suites: [String: Suite] = [:]
   var step = 0
   var operation = Operation.write
@@ -41,7 +39,6 @@ final class Driver {
     random = SeededGenerator(seed: seed)
     self.workspace = workspace
     self.executable = executable
-    skipLog = SkippedConfirmations.log(in: workspace.scratch.url)
     helper = try Agent(
       name: "python3 helper", executable: URL(fileURLWithPath: "/usr/bin/env"),
       arguments: ["python3", "-u", resources.appendingPathComponent("plist_helper.py").path])
@@ -152,10 +149,7 @@ final class Driver {
     suite.observer?.kill()
     suite.observer = try? Agent(
       name: "observer \(suite.name)", executable: executable, arguments: ["observer", suite.path],
-      environment: [
-        "STORAGE_TORTURE_ROLE": "observer", "STORAGE_TORTURE_FILE": suite.path,
-        SkippedConfirmations.variable: skipLog.path,
-      ])
+      environment: ["STORAGE_TORTURE_ROLE": "observer", "STORAGE_TORTURE_FILE": suite.path])
     counts.processes += 1
     guard let observer = suite.observer,
       observer.waitForLine(from: 0, within: .seconds(30), where: { $0 == "ready" }) != nil
@@ -172,7 +166,7 @@ final class Driver {
     if let running = suite.writers[slot], running.ending == nil { return running }
     var environment = [
       "LD_PRELOAD": workspace.writerPreload, "STORAGE_TORTURE_ROLE": "writer",
-      "STORAGE_TORTURE_FILE": suite.path, SkippedConfirmations.variable: skipLog.path,
+      "STORAGE_TORTURE_FILE": suite.path,
     ]
     if slot == 2, let faketime = workspace.faketime {
       environment["LD_PRELOAD"] = faketime

@@ -30,7 +30,6 @@ func option(_ name: String) -> String? {
 let environment = ProcessInfo.processInfo.environment
 let role = environment["STORAGE_TORTURE_ROLE"] ?? arguments.first
 let roleFile = environment["STORAGE_TORTURE_FILE"] ?? (arguments.count == 2 ? arguments[1] : nil)
-SkippedConfirmations.noteChecks()
 switch (role, roleFile) {
 case ("writer", let file?): WriterRole.run(file: file)
 case ("observer", let file?): ObserverRole.run(file: file)
@@ -73,7 +72,6 @@ while driver.step < steps {
   driver.step += 1
 }
 driver.finish()
-let skips = SkippedConfirmations.summary(of: driver.skipLog)
 workspace.remove()
 let counts = driver.counts
 say(
@@ -86,5 +84,4 @@ say(
   "operations "
     + Operation.allCases.map { "\($0.rawValue)=\(counts.operations[$0] ?? 0)" }.joined(
       separator: " "))
-say(skips)
 exit(counts.violations == 0 ? 0 : 1)

@@ -8,8 +8,7 @@ import Foundation
 /// process keeps its old values and its next flush writes them back over the other program's
 /// change. So a version is taken as current only when its identity matches and either its
 /// bytes were confirmed after its timestamps settled (from then on, any write changes the
-/// identity) or its bytes hash the same now
-/// (``PropertyListFile/isStill(_:afterReplacementsOnly:)``).
+/// identity) or its bytes hash the same now (``PropertyListFile/isStill(_:)``).
 struct FileVersion: Equatable, Sendable {
   /// The file's identity when read or written.
   var identity: FileIdentity
@@ -29,56 +28,12 @@ struct FileVersion: Equatable, Sendable {
 }
 
 extension PropertyListFile {
-  /// What reading and hashing the file right after ``isStill(_:afterReplacementsOnly:)`` found a
-  /// version current without reading its bytes says of it.
-  package enum SkippedConfirmationCheck: String, Sendable {
-    /// The file is still the version, bytes and identity.
-    case agreed
-    /// Another file is at the path now: a rename that landed after the skip (its event makes
-    /// another re-read).
-    case replacedSince
-    /// The same identity with other bytes: a write in place (its close's event makes another
-    /// re-read, which reads the bytes), after the skip or before it with its close still to come.
-    case rewrittenSince
-    /// No file, or one that cannot be read.
-    case unreadable
-  }
-
-  /// For the storage torture test (set before any file is read): called with the check of each
-  /// version that ``isStill(_:afterReplacementsOnly:)`` found current without reading its bytes.
-  package nonisolated(unsafe) static var skippedConfirmationCheck:
-    (@Sendable (SkippedConfirmationCheck) -> Void)?
-
   /// Whether the file on disk is still `version`: the same identity, and — until the version is
   /// confirmed — the same bytes (the file is read and hashed, not parsed). Marks `version`
   /// confirmed when the bytes are unchanged and the identity has settled since.
   ///
-  /// - Parameter afterReplacementsOnly: Whether every event of the file's folder watch since
-  ///   `version` was last found current (read, written, or found still) was a rename onto the
-  ///   file's name (``DirectoryWatcher/Events/replacedOnly``). A file that is then still
-  ///   `version`'s regular file at its own name (not through a symbolic link) was not written in
-  ///   place: a writer in place closes the file when done, and that close calls the watch as
-  ///   ``DirectoryWatcher/Events/anyChange``, which reads the bytes again. So its bytes are not
-  ///   read (a writer's own rename no longer makes it read and hash the file it just wrote); the
-  ///   version is not confirmed either.
   /// - Returns: false when the file changed, is gone, or cannot be read (read it again).
-  func isStill(_ version: inout FileVersion, afterReplacementsOnly: Bool = false) -> Bool {
-    if afterReplacementsOnly, !version.isConfirmed,
-      let status = try? Stat(url.path, followTargetSymlink: false),
-      status.type == .regular, FileIdentity(status) == version.identity
-    {
-      PropertyListCounters.count(\.confirmationsSkipped, path: url.resolvingSymlinksInPath().path)
-      if let check = Self.skippedConfirmationCheck {
-        guard let read = try? FileContents.contentHash(of: url) else {
-          check(.unreadable)
-          return true
-        }
-        check(
-          read.identity != version.identity
-            ? .replacedSince : read.hash == version.contentHash ? .agreed : .rewrittenSince)
-      }
-      return true
-    }
+  func isStill(_ version: inout FileVersion) -> Bool {
     guard FileIdentity.ofFile(atPath: url.path) == version.identity else { return false }
     if version.isConfirmed { return true }
     // The moment before reading: a write the read does not see comes after it.
@@ -93,11 +48,11 @@ extension PropertyListFile {
 
   /// The file's bytes when they are `version`'s, from one read of the whole file: for a writer
   /// that edits the text (an XML flush read and hashed a 67 MB text twice, once here and once to
-  /// edit it). Unlike ``isStill(_:afterReplacementsOnly:)``, the bytes are always hashed,
-  /// confirmed version or not: a writer splices its changes at the positions it knows from
-  /// `version`'s text, and another program may write the file in place between the identity
-  /// check and the read (the identity taken before a read says nothing about the bytes read).
-  /// Marks `version` confirmed as ``isStill(_:afterReplacementsOnly:)`` does.
+  /// edit it). Unlike ``isStill(_:)``, the bytes are always hashed, confirmed version or not: a
+  /// writer splices its changes at the positions it knows from `version`'s text, and another
+  /// program may write the file in place between the identity check and the read (the identity
+  /// taken before a read says nothing about the bytes read). Marks `version` confirmed as
+  /// ``isStill(_:)`` does.
   ///
   /// - Returns: nil when the file changed, is gone, or cannot be read.
   func textIfStill(_ version: inout FileVersion) -> Data? {

@@ -290,8 +290,8 @@ extension PropertyListFile {
   }
 
   /// The version on disk now, with the file locked: `known`'s (its document and write state)
-  /// when the file is still that version (``isStill(_:afterReplacementsOnly:)``: never metadata
-  /// alone, which can miss another writer's change), else read. `known` is emptied first so that the document and
+  /// when the file is still that version (``isStill(_:)``: never metadata alone, which can miss
+  /// another writer's change), else read. `known` is emptied first so that the document and
   /// draft returned are the only references to their storage: changing them then mutates in
   /// place instead of copying every key.
   ///

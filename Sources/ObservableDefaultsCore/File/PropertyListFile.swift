@@ -232,8 +232,7 @@ public struct PropertyListFile: Sendable {
   }
 
   /// Re-reads the file after a change notice unless it is still the version of `known` (then
-  /// nothing is parsed: ``isStill(_:afterReplacementsOnly:)``), as
-  /// ``rereadSnapshot(comparingTo:since:)`` does.
+  /// nothing is parsed: ``isStill(_:)``), as ``rereadSnapshot(comparingTo:since:)`` does.
   ///
   /// - Parameters:
   ///   - previous: The values this process holds.

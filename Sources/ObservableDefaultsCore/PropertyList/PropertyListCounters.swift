@@ -12,10 +12,6 @@ enum PropertyListCounters {
     var writes = 0
     /// Reads of the file's bytes that confirmed a version by its hash (``FileVersion``).
     var confirmations = 0
-    /// Change notices whose events were renames onto the file only, after which a version not
-    /// yet confirmed was found current without reading its bytes
-    /// (``PropertyListFile/isStill(_:afterReplacementsOnly:)``).
-    var confirmationsSkipped = 0
     /// Pauses before reading again a file that looked half-written
     /// (``PropertyListFile/retryingHalfWritten(suspecting:_:)``).
     var halfWrittenRetries = 0

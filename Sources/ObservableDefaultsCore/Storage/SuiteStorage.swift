@@ -34,9 +34,6 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
   @exclusivity(unchecked) private var flushScheduled = false
   @exclusivity(unchecked) private var flushPacing = JobPacing(interval: 1_000_000)
   private var reloadScheduled = false
-  /// What the watcher's events since the last re-read began may have done to the file (nil:
-  /// none came).
-  private var eventsSinceReread: DirectoryWatcher.Events?
   var observers = ObserverList<DefaultsChange>()
   /// Who is told when a re-read changes ``lastError`` without a value changing (the file
   /// stopped reading, or reads again).
@@ -282,7 +279,7 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
   func synchronize() -> Bool {
     onQueue {
       let flushError = reportingRefusal(flushPending())
-      let readError = reload(after: .anyChange)
+      let readError = reload()
       return flushError == nil && readError == nil
     }
   }
@@ -421,58 +418,43 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
     return wasRead
   }
 
-  /// Asks for a re-read on ``queue`` after the watcher's `events`; several requests before it
-  /// runs make one re-read.
-  func fileDidChange(_ events: DirectoryWatcher.Events = .anyChange) {
+  /// Asks for a re-read on ``queue``; several requests before it runs make one re-read.
+  func fileDidChange() {
     let mustSchedule = lock.withLock {
-      eventsSinceReread = eventsSinceReread?.merged(with: events) ?? events
       defer { reloadScheduled = true }
       return !reloadScheduled
     }
-    if mustSchedule { queue.async { self.reload(after: nil) } }
+    if mustSchedule { queue.async { self.reload() } }
   }
 
   /// Re-reads the file and merges it unless it is still the version last read or written
-  /// (``PropertyListFile/isStill(_:afterReplacementsOnly:)``, its bytes not read when the
-  /// watcher's events since the last re-read began were renames onto the file only, such as this
-  /// process's own flush: then it is not parsed). A file that does not parse, or that is empty or
-  /// gone while this process holds values, is read again after a pause before anyone is told
-  /// (``PropertyListFile/retryingHalfWritten(suspecting:_:)``): another program writing it in
-  /// place must not read as "every key removed". A file still malformed then keeps the last
-  /// good values in memory and refuses writes until it parses again. A writer holding
+  /// (``PropertyListFile/isStill(_:)``: then it is not parsed). A file that does not parse, or
+  /// that is empty or gone while this process holds values, is read again after a pause before
+  /// anyone is told (``PropertyListFile/retryingHalfWritten(suspecting:_:)``): another program
+  /// writing it in place must not read as "every key removed". A file still malformed then keeps
+  /// the last good values in memory and refuses writes until it parses again. A writer holding
   /// the file's lock is waited for first, at most 5 s (``ReaderLock``).
   ///
   /// The heap is trimmed (``FreedMemory``) once the re-read's memory is freed, when this
   /// function's locals are: trimmed inside it, the file's bytes and the values replaced were
   /// still held, and each re-read left them resident in the heap of whichever thread ran it.
   ///
-  /// - Parameter reason: Why the file is read, besides the watcher's events since the last
-  ///   re-read began (nil: for them alone).
   /// - Returns: The failure, or the file's known parse failure when it is unchanged.
   @discardableResult
-  private func reload(after reason: DirectoryWatcher.Events?) -> PropertyListError? {
-    let (failure, rereadKeys) = rereadAndMerge(after: reason)
+  private func reload() -> PropertyListError? {
+    let (failure, rereadKeys) = rereadAndMerge()
     if let rereadKeys {
       FreedMemory.release(afterReplacingDocumentOf: rereadKeys, path: file.url.path)
     }
     return failure
   }
 
-  /// The work of ``reload(after:)``: its result, and the number of keys read when the file was
-  /// read.
-  private func rereadAndMerge(after reason: DirectoryWatcher.Events?) -> (
-    PropertyListError?, rereadKeys: Int?
-  ) {
-    // Events that come from now on ask for another re-read: this one answers those before.
-    let events = lock.withLock {
-      reloadScheduled = false
-      defer { eventsSinceReread = nil }
-      return eventsSinceReread
-    }
-    let replacedOnly = reason != .anyChange && events != .anyChange
+  /// The work of ``reload()``: its result, and the number of keys read when the file was read.
+  private func rereadAndMerge() -> (PropertyListError?, rereadKeys: Int?) {
+    lock.withLock { reloadScheduled = false }
     let writers = ReaderLock(guarding: file.url)
     defer { writers.release() }
-    if var version = disk?.version, file.isStill(&version, afterReplacementsOnly: replacedOnly) {
+    if var version = disk?.version, file.isStill(&version) {
       disk?.version = version
       return (lock.withLock { fileError }, nil)
     }
@@ -591,8 +573,8 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
   /// Starts following changes of the file on disk (by other processes and hand edits) through
   /// the process's one ``DirectoryWatcher``; the registry calls it once, for a new storage.
   func startWatching() {
-    let watch = DirectoryWatcher.shared.watch(fileAt: file.url) { [weak self] events in
-      self?.fileDidChange(events)
+    let watch = DirectoryWatcher.shared.watch(fileAt: file.url) { [weak self] in
+      self?.fileDidChange()
     }
     lock.withLock { fileWatch = watch }
   }

@@ -3,12 +3,12 @@ import Foundation
 /// The process's one inotify instance, watching the folders of live suite files.
 ///
 /// It watches folders, not files, because an atomic save replaces the file's inode. One way in,
-/// ``watch(fileAt:onEvents:)`` (or ``watch(fileAt:onChange:)``): an event naming a watched file
-/// calls that file's callbacks (a ``SuiteStorage`` re-reads, diffs and reports). A folder is
-/// watched while at least one callback of a file in it lives. A folder that does not exist yet
-/// (or goes away) is waited for: its nearest existing ancestor is watched for new folders, and
-/// once the folder appears — made by any process — it is watched and the callbacks of its files
-/// are called (the file may already be there).
+/// ``watch(fileAt:onChange:)``: an event naming a watched file calls that file's callbacks (a
+/// ``SuiteStorage`` re-reads, diffs and reports). A folder is watched while at least one callback
+/// of a file in it lives. A folder that does not exist yet (or goes away) is waited for: its
+/// nearest existing ancestor is watched for new folders, and once the folder appears — made by
+/// any process — it is watched and the callbacks of its files are called (the file may already
+/// be there).
 ///
 /// The folders are watched from 0.1 s after the first watch on: a program that exits
 /// sooner (a one-shot command, a program that reads its settings and ends) never adds an inotify
@@ -42,8 +42,8 @@ final class DirectoryWatcher: @unchecked Sendable {
   // Guarded by `lock`: folder path → watch, watch descriptor → folder path.
   private var folders: [String: Folder] = [:]
   private var paths: [Int32: String] = [:]
-  // Guarded by `lock`: file path → watcher → callback (see `watch(fileAt:onEvents:)`).
-  private var callbacks: [String: [ObjectIdentifier: @Sendable (Events) -> Void]] = [:]
+  // Guarded by `lock`: file path → watcher → callback (see `watch(fileAt:onChange:)`).
+  private var callbacks: [String: [ObjectIdentifier: @Sendable () -> Void]] = [:]
   // Guarded by `lock`: files whose folder does not exist, path → watches; and the watches of the
   // nearest existing ancestors of those folders (watch descriptor → path), told of new folders.
   private var waiting: [String: Set<ObjectIdentifier>] = [:]
@@ -79,41 +79,18 @@ final class DirectoryWatcher: @unchecked Sendable {
     source.resume()
   }
 
-  /// A watcher identity for ``watch(fileAt:onEvents:)``, alive until its watch ends.
+  /// A watcher identity for ``watch(fileAt:onChange:)``, alive until its watch ends.
   private final class CallbackWatch: Sendable {}
-
-  /// What the events behind one callback of ``watch(fileAt:onEvents:)`` may have done to the
-  /// file.
-  enum Events: Sendable {
-    /// Every event was a rename onto the file's name (`IN_MOVED_TO`): the file there was
-    /// replaced, and none was written in place. A writer in place closes the file when done,
-    /// and the close (`IN_CLOSE_WRITE`) calls the callbacks again as ``anyChange``.
-    case replacedOnly
-    /// Anything else: a write closed, a removal or rename away, lost events (the queue
-    /// overflowed), the folder going or appearing, the watch's first call.
-    case anyChange
-
-    /// What these events and `other` together may have done.
-    func merged(with other: Events) -> Events {
-      self == .replacedOnly && other == .replacedOnly ? .replacedOnly : .anyChange
-    }
-  }
 
   /// Calls `onChange` on the watcher's queue whenever the file at `url` (a resolved path in an
   /// existing folder) may have changed, until the returned observation ends, and once when the
   /// file is first watched (the watcher's start, or at once when it started already). Several
   /// callbacks may watch one file. A file named ``anyFile`` stands for every file of the folder.
   func watch(fileAt url: URL, onChange: @escaping @Sendable () -> Void) -> ObservationToken {
-    watch(fileAt: url) { _ in onChange() }
-  }
-
-  /// ``watch(fileAt:onChange:)``, telling the callback what the events behind each call may have
-  /// done to the file.
-  func watch(fileAt url: URL, onEvents: @escaping @Sendable (Events) -> Void) -> ObservationToken {
     let token = CallbackWatch()
     let id = ObjectIdentifier(token)
     let isStarted = lock.withLock {
-      callbacks[url.path, default: [:]][id] = onEvents
+      callbacks[url.path, default: [:]][id] = onChange
       if startState == .started {
         addWatch(url, for: id)
         return true
@@ -123,7 +100,7 @@ final class DirectoryWatcher: @unchecked Sendable {
       return false
     }
     // A change made since the caller read the file, before its callback was in place.
-    if isStarted { queue.async { onEvents(.anyChange) } }
+    if isStarted { queue.async(execute: onChange) }
     return ObservationToken { [self] in
       lock.withLock {
         callbacks[url.path]?[id] = nil
@@ -152,7 +129,7 @@ final class DirectoryWatcher: @unchecked Sendable {
       for (url, id) in files { addWatch(url, for: id) }
       return Set(files.map(\.url.path))
     }
-    callBack(anyChangeOf: files)
+    callBack(files)
   }
 
   /// Watches the folder of `url` for events naming its file, for the watch `id` (called with
@@ -186,7 +163,7 @@ final class DirectoryWatcher: @unchecked Sendable {
         ancestors[descriptor] = ancestor.path
         // The folder may have appeared before the ancestor was watched: look once more.
         if FileManager.default.fileExists(atPath: url.deletingLastPathComponent().path) {
-          queue.async { [self] in callBack(anyChangeOf: lock.withLock { watchAppearedFolders() }) }
+          queue.async { [self] in callBack(lock.withLock { watchAppearedFolders() }) }
         }
         return
       }
@@ -249,32 +226,21 @@ final class DirectoryWatcher: @unchecked Sendable {
   private func readEvents() {
     guard let inotify else { return }
     var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-    var touched: [String: Events] = [:]
+    var touched = Set<String>()
     var folderAppeared = false
     for event in inotify.readEvents(using: &buffer) {
       if lock.withLock({ concernsWaitingFiles(event) }) { folderAppeared = true }
-      let events: Events = event.mask == UInt32(IN_MOVED_TO) ? .replacedOnly : .anyChange
-      for path in paths(for: event) {
-        touched[path] = touched[path]?.merged(with: events) ?? events
-      }
+      touched.formUnion(paths(for: event))
     }
-    if folderAppeared {
-      for path in lock.withLock({ watchAppearedFolders() }) { touched[path] = .anyChange }
-    }
+    if folderAppeared { touched.formUnion(lock.withLock { watchAppearedFolders() }) }
     callBack(touched)
   }
 
-  /// Calls the callbacks of the files at `paths` with ``Events/anyChange``.
-  private func callBack(anyChangeOf paths: some Collection<String>) {
-    callBack(Dictionary(paths.map { ($0, Events.anyChange) }) { first, _ in first })
-  }
-
-  /// Calls the callbacks of each file of `touched` with its events (on the watcher's queue,
-  /// without `lock`).
-  private func callBack(_ touched: [String: Events]) {
-    for (path, events) in touched {
+  /// Calls the callbacks of the files at `paths` (on the watcher's queue, without `lock`).
+  private func callBack(_ paths: some Collection<String>) {
+    for path in paths {
       for callback in lock.withLock({ callbacks[path].map { Array($0.values) } ?? [] }) {
-        callback(events)
+        callback()
       }
     }
   }
