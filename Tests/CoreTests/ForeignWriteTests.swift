@@ -238,6 +238,38 @@ import Testing
     #expect(defaults.lastError == nil)
   }
 
+  /// Another writer that takes the suite's lock after a re-read looked for it and found none,
+  /// then empties the file before the re-read reads it and writes it again 0.8 s later (longer
+  /// than the pauses for a half-written file): the re-read's next attempt waits for that lock, so
+  /// observers are told only of the key the writer changed. The storage torture test met this
+  /// race: observers were told of all 311 keys of a suite, removed and then added back.
+  @Test func aReReadWaitsForAWriterThatTookTheLockAfterItLooked() async throws {
+    let folder = try TemporaryFolder()
+    let suite = try ObservedSuite(in: folder, keys: 300, changing: ["key0": "zero"])
+    defer { suite.observation.cancel() }
+    let (url, defaults, log) = (suite.url, suite.defaults, suite.log)
+    let text = try Data(contentsOf: suite.replacement)
+    // At the re-read's first read, after it looked for a writer's lock.
+    ReadInterruption.schedule(at: url) {
+      guard let lock = try? FileLock(url: FileLock.url(guarding: url), guarding: url) else {
+        return
+      }
+      close(open(url.path, O_WRONLY | O_TRUNC))
+      Thread.detachNewThread {
+        Thread.sleep(forTimeInterval: 0.8)
+        try? text.write(to: url)  // Foundation writes in place, the same file.
+        lock.release()
+      }
+    }
+    let renamed = folder.file("renamed.plist")
+    try FileManager.default.copyItem(at: suite.replacement, to: renamed)
+    #expect(rename(renamed.path, url.path) == 0)
+    #expect(await poll { defaults.string(forKey: "key0") == "zero" })
+    #expect(defaults.synchronize())
+    #expect(log.changes(from: .otherProcess).flatMap(\.keys).sorted() == ["key0"])
+    #expect(defaults.string(forKey: "key299") == "value 299")
+  }
+
   /// A reader's shared lock on the lock file a killed writer left is released even when a copy
   /// of its descriptor outlives the close (one a forked child inherited, or one a failed `close`
   /// left open, as libfiu makes it in storage-torture's `io-failure` step): this process's next

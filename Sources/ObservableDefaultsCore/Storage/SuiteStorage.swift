@@ -465,11 +465,21 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
     }
     do {
       var previous = valuesInFile()
+      var attempts = 0
       var (snapshot, changedKeys) = try file.retryingHalfWritten(
         suspecting: { reread in
           !previous.isEmpty && (reread.snapshot?.version?.identity.isEmpty ?? true)
         },
-        { try file.rereadChanges(comparingTo: previous, since: &disk) })
+        { () throws -> (snapshot: PropertyListSnapshot?, changedKeys: Set<PropertyListKey>) in
+          // A writer that took the lock after `writers` looked for it, and emptied the file or
+          // cut it short since, is waited for before the file is read again: the pauses alone
+          // end sooner than a slow writer in place (observers were told that every key was
+          // removed, then added back).
+          attempts += 1
+          let lateWriters = attempts > 1 ? ReaderLock(guarding: file.url) : nil
+          defer { lateWriters?.release() }
+          return try file.rereadChanges(comparingTo: previous, since: &disk)
+        })
       // Memory's values are changed in place only when this is not a second reference to them:
       // else each change of one key copied the whole dictionary.
       previous = [:]
