@@ -18,9 +18,11 @@ extension TerminalEditorTests {
     try session.send("Tab")
     for _ in 0..<(3 + min(offset, 1)) { try session.send("j") }
     if offset > 1 {
-      // The sources after it (its "other keys") are listed once its suite is read: when the
-      // class's rows are shown.
-      try session.waitForScreen { self.row("displayName", in: $0) != nil }
+      // The sources after it (its "other keys") are listed once its suite is read, which may
+      // come after the class's rows are shown: a `j` sent before went to the next class.
+      try session.waitForScreen {
+        self.row("displayName", in: $0) != nil && self.listsOtherKeys($0)
+      }
       for _ in 1..<offset { try session.send("j") }
     }
     try session.waitForScreen { self.row(row, in: $0) != nil }
