@@ -117,8 +117,15 @@ import Testing
     let ours = lines.filter { $0.hasPrefix(main + " ") }.map {
       $0.dropFirst(main.count).drop { $0 == " " }
     }
+    // A call another thread's call interrupted in the trace is two lines, `write(… <unfinished
+    // ...>` and `<... write resumed>) = 10`.
+    let isOutput = { (call: Substring) in
+      ["write(", "rename(", "<... write resumed>", "<... rename resumed>"].contains {
+        call.hasPrefix($0)
+      }
+    }
     let lastOutput = try #require(
-      ours.lastIndex { $0.hasPrefix("write(") || $0.hasPrefix("rename(") },
+      ours.lastIndex(where: isOutput),
       "no output of \(main) in the trace: \(lines.prefix(5) + ["…"] + lines.suffix(30))")
     let exit = try #require(ours.lastIndex { $0.hasPrefix("exit_group(") })
     let waits = ours[lastOutput..<exit].filter { call in
@@ -126,7 +133,7 @@ import Testing
       if call.hasPrefix("poll(") || call.hasPrefix("ppoll(") || call.hasPrefix("epoll") {
         return !call.contains(", 0)") && !call.contains("{tv_sec=0, tv_nsec=0}")
       }
-      return !call.hasPrefix("write(") && !call.hasPrefix("rename(")
+      return !isOutput(call)
     }.map(String.init)
     return (result.output, waits)
   }
