@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A server program the cloud tests run on 127.0.0.1 (an etcd member, a NATS server), started
 /// and stopped by PID.
@@ -109,28 +110,55 @@ open class LoopbackServer: @unchecked Sendable {
     if pid > 0 { kill(pid, paused ? SIGSTOP : SIGCONT) }
   }
 
-  /// `count` distinct free TCP ports on 127.0.0.1.
+  /// `count` distinct TCP ports free on 127.0.0.1 now, below the kernel's range of ephemeral
+  /// ports (`net.ipv4.ip_local_port_range`), and never handed out before in this process.
+  ///
+  /// Ports the kernel chose (`bind` to port 0) came from the ephemeral range, which every
+  /// outgoing connection takes its local port from: a server started a while after its port was
+  /// chosen (one that joins a cluster late) found it taken by a client's connection in a busy
+  /// test run.
   public static func freePorts(_ count: Int) throws -> [Int] {
-    var sockets: [Int32] = []
-    defer { for socket in sockets { close(socket) } }
-    var ports: [Int] = []
-    for _ in 0..<count {
-      let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-      var address = sockaddr_in()
-      address.sin_family = sa_family_t(AF_INET)
-      address.sin_addr.s_addr = inet_addr("127.0.0.1")
-      address.sin_port = 0
-      var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-      let bound = withUnsafeMutablePointer(to: &address) { pointer in
-        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
-          bind(descriptor, generic, length) == 0 && getsockname(descriptor, generic, &length) == 0
-        }
+    try handedOut.withLock { handedOut in
+      var ports: [Int] = []
+      var candidate = Int.random(in: portRange)
+      var tried = 0
+      while ports.count < count, tried < portRange.count {
+        tried += 1
+        candidate = candidate == portRange.upperBound ? portRange.lowerBound : candidate + 1
+        if !handedOut.contains(candidate), isFree(candidate) { ports.append(candidate) }
       }
-      guard bound else { throw StartFailure(description: "no free port on 127.0.0.1") }
-      sockets.append(descriptor)
-      ports.append(Int(UInt16(bigEndian: address.sin_port)))
+      guard ports.count == count else {
+        throw StartFailure(description: "no \(count) free ports on 127.0.0.1 in \(portRange)")
+      }
+      handedOut.formUnion(ports)
+      return ports
     }
-    return ports
+  }
+
+  /// The ports ``freePorts(_:)`` hands out: from 10000 to the first ephemeral port.
+  private static let portRange: ClosedRange<Int> = {
+    let firstEphemeral =
+      (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8))?
+      .split(whereSeparator: \.isWhitespace).first.flatMap { Int($0) }
+    return 10_000...max(10_100, (firstEphemeral ?? 32_768) - 1)
+  }()
+
+  private static let handedOut = Mutex<Set<Int>>([])
+
+  /// Whether a TCP socket can be bound to `port` on 127.0.0.1 now.
+  private static func isFree(_ port: Int) -> Bool {
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard descriptor >= 0 else { return false }
+    defer { close(descriptor) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    return withUnsafePointer(to: &address) { pointer in
+      pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+      }
+    }
   }
 
   /// `program` on `PATH` or in `/usr/bin`, `/usr/sbin`, `/usr/local/bin`.
