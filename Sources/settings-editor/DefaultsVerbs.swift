@@ -241,7 +241,9 @@ enum DefaultsVerbs {
   /// The stored values of a suite or file (registered defaults excluded), by exact key: keys
   /// that differ only in Unicode normalization are separate entries, as in the file. With
   /// `key`, only that key's value (none when it is not stored): the file is checked whole as
-  /// before, but its other values are not decoded (``PropertyListFile/read(key:)``).
+  /// before, but its other values are not decoded (``PropertyListFile/read(key:)``). A writer
+  /// holding the file's lock is waited for (at most 5 s), and a file that does not parse is read
+  /// again after pauses (half a second in all) before it is called invalid.
   ///
   /// - Throws: ``VerbError``: `.failure` when it does not exist, `.invalid` when it does not
   ///   parse; ``PropertyListError`` when it cannot be read.
@@ -253,7 +255,10 @@ enum DefaultsVerbs {
     let file = PropertyListFile(url: url)
     let document: PropertyListDocument?
     do {
-      document = try key.map { try file.read(key: PropertyListKey($0)) } ?? file.read()
+      // After a writer that holds the file's lock, as a suite's first read.
+      document = try file.readingAfterWriters {
+        try key.map { try file.read(key: PropertyListKey($0)) } ?? file.read()
+      }
     } catch let error as PropertyListError where error.kind == .malformed {
       // Reading changes nothing: no "left unchanged" here.
       throw VerbError.invalid("\(url.path) is not a valid property list (\(error.reason))")

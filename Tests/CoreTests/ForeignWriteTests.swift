@@ -270,6 +270,27 @@ import Testing
     #expect(defaults.string(forKey: "key299") == "value 299")
   }
 
+  /// A suite opened while another program holds the file's lock and rewrites it in place (the
+  /// file empty for a moment) starts with the values that program wrote, not with none: its
+  /// first read waits for the lock as a re-read does.
+  @Test func aSuiteOpenedDuringALockedRewriteInPlaceReadsTheRewrittenValues() throws {
+    let folder = try TemporaryFolder()
+    let url = folder.file("suite.plist")
+    let text = try PropertyListSerialization.data(
+      fromPropertyList: ["key0": "new", "key1": "kept"], format: .xml, options: 0)
+    try text.write(to: url)
+    let lock = try FileLock(url: FileLock.url(guarding: url), guarding: url)
+    close(open(url.path, O_WRONLY | O_TRUNC))
+    Thread.detachNewThread {
+      Thread.sleep(forTimeInterval: 0.5)
+      try? text.write(to: url)  // Foundation writes in place, the same file.
+      lock.release()
+    }
+    let defaults = PropertyListDefaults(fileURL: url)
+    #expect(defaults.string(forKey: "key0") == "new")
+    #expect(defaults.string(forKey: "key1") == "kept")
+  }
+
   /// A reader's shared lock on the lock file a killed writer left is released even when a copy
   /// of its descriptor outlives the close (one a forked child inherited, or one a failed `close`
   /// left open, as libfiu makes it in storage-torture's `io-failure` step): this process's next

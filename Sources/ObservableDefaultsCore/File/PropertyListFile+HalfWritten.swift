@@ -37,6 +37,33 @@ extension PropertyListFile {
     return try read()
   }
 
+  /// `read`'s result as ``retryingHalfWritten(suspecting:_:)`` gives it, each attempt made while
+  /// no writer holds the file's lock (``ReaderLock``, waited for at most 5 s in all: a program
+  /// that keeps the lock for good delays a read by that, not by 5 s an attempt): for a
+  /// reader, whose first look or a retry would otherwise read the file while a program that
+  /// locks it rewrites it in place (a suite opened then started empty; a re-read told observers
+  /// that every key was removed, then added back, as the pauses alone end sooner than a slow
+  /// writer; a one-shot `read` said a key did not exist). Never for a writer: it holds the lock
+  /// itself.
+  ///
+  /// - Parameters:
+  ///   - deadline: When to stop waiting for writers: nil for 5 s from now
+  ///     (``ReaderLock/longestWait``), or the deadline of a lock the caller already waited for.
+  ///   - isSuspect: Whether a result looks half-written, as for `retryingHalfWritten`.
+  ///   - read: Reads the file.
+  /// - Throws: What the last attempt throws; any other error at once.
+  package func readingAfterWriters<Result>(
+    waitingUntil deadline: ContinuousClock.Instant? = nil,
+    suspecting isSuspect: (Result) -> Bool = { _ in false }, _ read: () throws -> Result
+  ) throws -> Result {
+    let deadline = deadline ?? .now + ReaderLock.longestWait
+    return try retryingHalfWritten(suspecting: isSuspect) {
+      let writers = ReaderLock(guarding: url, until: deadline)
+      defer { writers.release() }
+      return try read()
+    }
+  }
+
   /// ``readSnapshot()`` for a writer about to replace the file: a file that does not parse or is
   /// empty is read again (``retryingHalfWritten(suspecting:_:)``) before the write goes ahead, so
   /// no other program's write in progress is replaced by this one; a missing file is looked for

@@ -18,10 +18,11 @@ struct ReaderLock {
   private let descriptor: FileDescriptor?
 
   /// Waits until no writer holds the lock of the file at `target` (symbolic links resolved),
-  /// or ``longestWait`` has passed, and holds a shared lock when there is a lock file.
-  init(guarding target: URL) {
+  /// or `deadline` has passed (by default ``longestWait`` from now), and holds a shared lock
+  /// when there is a lock file.
+  init(guarding target: URL, until deadline: ContinuousClock.Instant? = nil) {
     let path = FileLock.url(guarding: target).path
-    let deadline = ContinuousClock.now + Self.longestWait
+    let deadline = deadline ?? ContinuousClock.now + Self.longestWait
     while let descriptor = try? FileDescriptor.open(path, [.readOnly, .noFollow]) {
       if descriptor.tryLockShared() {
         // A writer that released its lock removed this file: look at the path again.

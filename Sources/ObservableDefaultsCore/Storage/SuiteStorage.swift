@@ -57,15 +57,18 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
   // re-read had given each its own).
   private(set) var disk: PropertyListSnapshot?
 
-  /// Loads the file now; a malformed file leaves the domain empty and refuses writes until it
-  /// parses again.
+  /// Loads the file now, once no writer holds its lock (waited for at most 5 s, ``ReaderLock``);
+  /// a malformed file is read again after pauses, then leaves the domain empty and refuses
+  /// writes until it parses again.
   init(file: PropertyListFile) {
     self.file = file
     queue = DispatchQueue(label: "ObservableDefaultsCore.suite:" + file.url.lastPathComponent)
     do {
       // With its entries: the first re-read after another writer's change then decodes only
       // the entries that differ, not the whole file.
-      var snapshot = try file.retryingHalfWritten {
+      // After any writer that holds the file's lock: one that empties the file and writes it
+      // again in place would have this process start with no values.
+      var snapshot = try file.readingAfterWriters {
         try file.readSnapshot(keepingEntries: true)
       }
       values = snapshot?.document.values ?? [:]
@@ -430,10 +433,10 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
   /// Re-reads the file and merges it unless it is still the version last read or written
   /// (``PropertyListFile/isStill(_:)``: then it is not parsed). A file that does not parse, or
   /// that is empty or gone while this process holds values, is read again after a pause before
-  /// anyone is told (``PropertyListFile/retryingHalfWritten(suspecting:_:)``): another program
+  /// anyone is told (``PropertyListFile/readingAfterWriters(suspecting:_:)``): another program
   /// writing it in place must not read as "every key removed". A file still malformed then keeps
   /// the last good values in memory and refuses writes until it parses again. A writer holding
-  /// the file's lock is waited for first, at most 5 s (``ReaderLock``).
+  /// the file's lock is waited for before each read, at most 5 s in all (``ReaderLock``).
   ///
   /// The heap is trimmed (``FreedMemory``) once the re-read's memory is freed, when this
   /// function's locals are: trimmed inside it, the file's bytes and the values replaced were
@@ -452,7 +455,8 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
   /// The work of ``reload()``: its result, and the number of keys read when the file was read.
   private func rereadAndMerge() -> (PropertyListError?, rereadKeys: Int?) {
     lock.withLock { reloadScheduled = false }
-    let writers = ReaderLock(guarding: file.url)
+    let deadline = ContinuousClock.now + ReaderLock.longestWait
+    let writers = ReaderLock(guarding: file.url, until: deadline)
     defer { writers.release() }
     if var version = disk?.version, file.isStill(&version) {
       disk?.version = version
@@ -465,20 +469,14 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
     }
     do {
       var previous = valuesInFile()
-      var attempts = 0
-      var (snapshot, changedKeys) = try file.retryingHalfWritten(
+      // Each attempt waits for a writer that took the lock after `writers` looked for it.
+      var (snapshot, changedKeys) = try file.readingAfterWriters(
+        waitingUntil: deadline,
         suspecting: { reread in
           !previous.isEmpty && (reread.snapshot?.version?.identity.isEmpty ?? true)
         },
         { () throws -> (snapshot: PropertyListSnapshot?, changedKeys: Set<PropertyListKey>) in
-          // A writer that took the lock after `writers` looked for it, and emptied the file or
-          // cut it short since, is waited for before the file is read again: the pauses alone
-          // end sooner than a slow writer in place (observers were told that every key was
-          // removed, then added back).
-          attempts += 1
-          let lateWriters = attempts > 1 ? ReaderLock(guarding: file.url) : nil
-          defer { lateWriters?.release() }
-          return try file.rereadChanges(comparingTo: previous, since: &disk)
+          try file.rereadChanges(comparingTo: previous, since: &disk)
         })
       // Memory's values are changed in place only when this is not a second reference to them:
       // else each change of one key copied the whole dictionary.

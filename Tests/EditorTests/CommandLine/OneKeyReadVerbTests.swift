@@ -3,9 +3,12 @@ import ObservableDefaultsTesting
 import TestSupport
 import Testing
 
+@testable import ObservableDefaultsCore
+
 /// `read <suite> <key>` decodes only the key's value of a binary suite, and still checks the
 /// whole file: what the whole read refuses, it refuses with the same message and status, and a
-/// key held twice reads as its first value, as the whole read gives it.
+/// key held twice reads as its first value, as the whole read gives it. It waits for a writer
+/// that holds the suite's lock.
 @Suite(.serialized) struct OneKeyReadVerbTests {
   private let editor: EditorProcess
 
@@ -32,6 +35,24 @@ import Testing
       #expect(oneKey.error == whole.error, "\(arguments)")
       #expect(oneKey.output == "", "\(arguments)")
     }
+  }
+
+  /// `read` while another program holds the suite's lock and rewrites it in place (empty for a
+  /// moment) prints what that program wrote, not "does not exist": it waits for the lock.
+  @Test func aReadDuringALockedRewriteInPlacePrintsTheRewrittenValue() throws {
+    let url = suiteFile("verbs.rewritten")
+    let text = try PropertyListSerialization.data(
+      fromPropertyList: ["a": "rewritten"], format: .binary, options: 0)
+    try text.write(to: url)
+    let lock = try FileLock(url: FileLock.url(guarding: url), guarding: url)
+    close(open(url.path, O_WRONLY | O_TRUNC))
+    let reader = try editor.start(["read", "verbs.rewritten", "a"])
+    Thread.sleep(forTimeInterval: 0.5)
+    try text.write(to: url)  // Foundation writes in place, the same file.
+    lock.release()
+    let read = EditorProcess.Result(try reader.finish())
+    #expect(read.status == 0, "\(read.error)")
+    #expect(read.output == "rewritten\n")
   }
 
   @Test func aKeyHeldTwiceInABinarySuiteReadsAsItsFirstValue() throws {
