@@ -39,9 +39,11 @@ import Testing
     for (operation, count) in operations {
       #expect(count == 1, "\(operation) ran \(count) times")
     }
-    // "spliced": writes of a process that writes and exits, spliced into the file's bytes.
+    // "spliced": writes of a process that writes and exits, spliced into the file's bytes;
+    // "first-reads": processes that opened a suite during a locked rewrite in place.
     for field in [
       "processes", "kills", "injected-failures", "foreign-writes", "acknowledged", "spliced",
+      "first-reads",
     ] {
       #expect(number(field, in: summary) >= 1, "\(field): \(summary)")
     }

@@ -101,13 +101,18 @@ extension Driver {
   func dump(_ observer: Agent, keys: Set<String>) -> ObserverDump {
     let start = observer.lineCount
     observer.send("dump " + keys.sorted().joined(separator: " "))
+    return dumpAnswer(of: observer, from: start)
+  }
+
+  /// The first dump `agent` printed from its line `start` on.
+  func dumpAnswer(of agent: Agent, from start: Int) -> ObserverDump {
     guard
-      let (begin, _) = observer.waitForLine(
+      let (begin, _) = agent.waitForLine(
         from: start, within: .seconds(30), where: { $0 == "values" }),
-      let (end, _) = observer.waitForLine(from: begin, within: .seconds(30), where: { $0 == "end" })
+      let (end, _) = agent.waitForLine(from: begin, within: .seconds(30), where: { $0 == "end" })
     else { return ObserverDump(error: "no answer") }
     var result = ObserverDump()
-    for line in observer.lines(from: begin + 1).prefix(end - begin - 1) {
+    for line in agent.lines(from: begin + 1).prefix(end - begin - 1) {
       let fields = line.split(separator: " ", maxSplits: 2).map(String.init)
       switch fields.first {
       case "v" where fields.count == 3: result.values[fields[1]] = fields[2]

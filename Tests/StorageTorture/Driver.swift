@@ -27,6 +27,8 @@ final class Driver {
     var foreignWrites = 0, violations = 0, acknowledged = 0
     /// Acknowledged writes of a process that writes and exits, spliced into the file's bytes.
     var spliced = 0
+    /// Processes that opened a suite while python rewrote it in place under the suite's lock.
+    var firstReads = 0
     var operations: [Operation: Int] = [:]
   }
 

@@ -23,25 +23,30 @@ enum ObserverRole {
     while let line = readLine(strippingNewline: true) {
       let fields = line.split(separator: " ")
       guard fields.first == "dump" else { continue }
-      let asked = Set(fields.dropFirst().map(String.init))
-      var lines = ["values"]
-      for keyHex in asked.sorted() {
-        guard let key = ValueCode.key(Substring(keyHex)),
-          let value = defaults.persistentValue(forKey: key)
-        else { continue }
-        lines.append("v \(keyHex) \(ValueCode.code(of: value))")
-      }
-      for key in defaults.exactPersistentValues.keys
-      where !asked.contains(ValueCode.hex(key.string.utf8)) {
-        lines.append("x \(ValueCode.hex(key.string.utf8))")
-      }
-      if let error = defaults.lastError {
-        lines.append("e " + "\(error)".replacingOccurrences(of: "\n", with: " "))
-      }
-      lines.append("end")
-      say(lines.joined(separator: "\n"))
+      say(dump(defaults, asked: Set(fields.dropFirst().map(String.init))))
     }
     observation.cancel()
     exit(0)
+  }
+
+  /// The answer to a dump of the keys `asked` (key hex; nil: every key, each as a `v` line).
+  static func dump(_ defaults: PropertyListDefaults, asked: Set<String>?) -> String {
+    var lines = ["values"]
+    let exact = defaults.exactPersistentValues
+    let asked = asked ?? Set(exact.keys.map { ValueCode.hex($0.string.utf8) })
+    for keyHex in asked.sorted() {
+      guard let key = ValueCode.key(Substring(keyHex)),
+        let value = defaults.persistentValue(forKey: key)
+      else { continue }
+      lines.append("v \(keyHex) \(ValueCode.code(of: value))")
+    }
+    for key in exact.keys where !asked.contains(ValueCode.hex(key.string.utf8)) {
+      lines.append("x \(ValueCode.hex(key.string.utf8))")
+    }
+    if let error = defaults.lastError {
+      lines.append("e " + "\(error)".replacingOccurrences(of: "\n", with: " "))
+    }
+    lines.append("end")
+    return lines.joined(separator: "\n")
   }
 }

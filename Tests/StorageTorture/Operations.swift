@@ -309,10 +309,21 @@ extension Driver {
       "\(pause)",
     ])
     if pause > 0 { helperProgress(request, "written") }
+    // Locked, a process opens the suite while the file is empty, and another writes beside it.
+    let reader = locked && helperProgress(request, "emptied") ? startFirstReader(suite) : nil
+    let (theirOld, ourOld) = (suite.lastValues[theirs], suite.lastValues[ours])
     let outcome = perform(
       "set \(ours) \(ourValue)", on: suite, slot: Int.random(in: 0...1, using: &random),
       changes: [(ours, ourValue)])
-    if helperAnswer(request).first == "done", locked {
+    let theirsDone = helperAnswer(request).first == "done"
+    if let reader {
+      checkFirstRead(
+        reader, of: suite,
+        allowing: [
+          theirs: theirsDone ? [theirValue] : [theirOld, theirValue], ours: [ourOld, ourValue],
+        ])
+    }
+    if theirsDone, locked {
       suite.model.acknowledged(theirs, theirValue)
     } else {
       suite.model.indeterminate(theirs, theirValue)

@@ -6,12 +6,14 @@
 //   storage-torture [--seed N] [--steps K] [--minutes M] [--only OP,…] [--verbose]
 //       runs K steps (default 60), or steps until M minutes have passed; prints each violation
 //       with its seed, step and the command that replays it, then one summary line:
-//       seed, steps, processes, kills, injected failures, foreign writes, violations, seconds,
+//       seed, steps, processes, kills, injected failures, foreign writes, acknowledged and spliced
+//       writes, first reads during a locked rewrite, violations, seconds,
 //       and one line of operation counts (--verbose: each step's operation and duration too).
 //       --only runs only the operations named (see Operation.swift), e.g. --only splice-race.
 //       Exits 1 when there was a violation.
 //   storage-torture writer FILE      one of our writers (WriterRole.swift)
 //   storage-torture observer FILE    an observer of the suite (ObserverRole.swift)
+//   storage-torture first-read FILE  prints what opening the suite read (FirstReaderRole.swift)
 //       (the driver also sets STORAGE_TORTURE_ROLE and STORAGE_TORTURE_FILE for them)
 //
 // The first steps of a run are one of each operation in a seeded order, so every run of at least
@@ -33,6 +35,7 @@ let roleFile = environment["STORAGE_TORTURE_FILE"] ?? (arguments.count == 2 ? ar
 switch (role, roleFile) {
 case ("writer", let file?): WriterRole.run(file: file)
 case ("observer", let file?): ObserverRole.run(file: file)
+case ("first-read", let file?): FirstReaderRole.run(file: file)
 default: break
 }
 
@@ -78,7 +81,7 @@ say(
   "storage-torture seed \(seed) steps \(driver.step) processes \(counts.processes) kills \(counts.kills) "
     + "injected-failures \(counts.injectedFailures) refused-writes \(counts.refusedWrites) "
     + "foreign-writes \(counts.foreignWrites) acknowledged \(counts.acknowledged) "
-    + "spliced \(counts.spliced) "
+    + "spliced \(counts.spliced) first-reads \(counts.firstReads) "
     + "violations \(counts.violations) seconds \(Int(Date().timeIntervalSince(started)))")
 say(
   "operations "

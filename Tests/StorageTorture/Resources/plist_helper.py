@@ -14,9 +14,9 @@
 #                                  before it, while the command runs); LOCK 1
 #                                  takes the suite's lock as ObservableDefaults does (flock of
 #                                  .NAME.lock, checked to still be at its path, removed after);
-#                                  SLOW 1 empties the file and closes it, leaves it empty 0.7 s
-#                                  (longer than a reader's half-written retries), then writes it
-#                                  in 12 pieces 20 ms apart
+#                                  SLOW 1 empties the file and closes it ("NUMBER~ emptied"),
+#                                  leaves it empty 0.7 s (longer than a reader's half-written
+#                                  retries), then writes it in 12 pieces 20 ms apart
 #   truncwrite PATH KEYHEX CODE -> open with truncation, then write (as `cat new > file`)
 #   shift PATH KEYHEX           -> in place, in an XML file: the string entry before KEYHEX's
 #                                  grows by "xx" and two bytes of white space after end tags
@@ -176,6 +176,7 @@ def write_in_place(path, data, slow, pause):
     if slow:
         # Emptied and closed (readers are told), left empty, then written piece by piece.
         os.close(os.open(path, os.O_WRONLY | os.O_TRUNC))
+        progress("emptied")
         time.sleep(0.7)
     descriptor = os.open(path, os.O_WRONLY)
     try:
