@@ -122,6 +122,41 @@ import Testing
 
   /// A key held twice (the first value is the one read) is not spliced: the file is written
   /// whole, with one entry.
+  /// A binary splice writes the file's objects from the bytes it read, not from a copy: their
+  /// piece lies in the input's own memory, and the pieces together are the file every reader
+  /// reads. Foundation writes the top dictionary first, so the bytes kept are two pieces (the
+  /// header, and the objects after the old top dictionary); a splice writes it last, so the
+  /// next splice keeps one.
+  @Test func aBinarySpliceWritesTheFilesObjectsFromItsOwnBytes() throws {
+    let values = Dictionary(
+      uniqueKeysWithValues: (0..<1_000).map { ("key\($0)", "value \($0)" as Any) })
+    var data = try PropertyListSerialization.data(
+      fromPropertyList: values, format: .binary, options: 0)
+    for keptPieces in [2, 1] {
+      let outcome = try BinaryPropertyListSplice.applying(
+        ["key5": .set("changed \(keptPieces)")], to: data)
+      guard case .spliced(let pieces, _, _, _)? = outcome else {
+        Issue.record("not spliced: \(String(describing: outcome))")
+        return
+      }
+      #expect(pieces.count == keptPieces + 1)
+      // The objects' piece (the header alone, 8 bytes, is held inline by `Data`).
+      let objects = try #require(pieces.prefix(keptPieces).max { $0.count < $1.count })
+      #expect(objects.count > data.count / 2)
+      data.withUnsafeBytes { file in
+        let memory = file.baseAddress!..<(file.baseAddress! + file.count)
+        objects.withUnsafeBytes {
+          #expect(
+            memory.contains($0.baseAddress!) && $0.baseAddress! + $0.count <= memory.upperBound)
+        }
+      }
+      data = Data(pieces.joined())
+      let read = try PropertyListSerialization.propertyList(from: data, format: nil)
+      #expect((read as? [String: Any])?.count == 1_000)
+      #expect((read as? [String: Any])?["key5"] as? String == "changed \(keptPieces)")
+    }
+  }
+
   @Test func aKeyHeldTwiceIsWrittenWhole() async throws {
     try await withTemporaryFolder { folder in
       let url = folder.file("twice.plist")

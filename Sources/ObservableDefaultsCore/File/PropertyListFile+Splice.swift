@@ -59,12 +59,12 @@ extension PropertyListFile {
       return try XMLPropertyListEdit.applyingChecked(changes, to: data)
     }
     guard let outcome else { return nil }
-    guard case .spliced(let output, let old, let encodedKeys, let copiedBytes) = outcome else {
+    guard case .spliced(let pieces, let old, let encodedKeys, let copiedBytes) = outcome else {
       return []
     }
     try FileContents.checkReadable(
-      size: output.count, of: url, changing: changes.keys.map(\.string))
-    try AtomicFileWriter(target: target, reportingAs: url).write(output)
+      size: pieces.reduce(0) { $0 + $1.count }, of: url, changing: changes.keys.map(\.string))
+    _ = try AtomicFileWriter(target: target, reportingAs: url).writeHashed(pieces)
     PropertyListCounters.count(\.writes, path: target.path)
     PropertyListCounters.count(\.keysEncoded, by: encodedKeys, path: target.path)
     PropertyListCounters.count(\.bytesCopied, by: copiedBytes, path: target.path)
@@ -82,7 +82,9 @@ extension PropertyListFile {
 enum PropertyListSpliceOutcome {
   /// No change changes a value: the file need not be written.
   case unchanged
-  /// The new bytes; the value before of each key changed (nil for a key added); how many keys'
-  /// values were encoded, and how many bytes of the file were copied without being decoded.
-  case spliced(Data, old: [PropertyListKey: Any?], encodedKeys: Int, copiedBytes: Int)
+  /// The new bytes, in pieces to be written one after the other (a binary file's: slices of the
+  /// file's own bytes, then the bytes made new); the value before of each key changed (nil for
+  /// a key added); how many keys' values were encoded, and how many bytes of the file were
+  /// kept without being decoded.
+  case spliced([Data], old: [PropertyListKey: Any?], encodedKeys: Int, copiedBytes: Int)
 }

@@ -93,7 +93,8 @@ package enum BinaryPropertyListFastPathComparison {
       switch try BinaryPropertyListSplice.applying([key: .set("fast")], to: data) {
       case nil: return ("splice", nil, "written whole")
       case .unchanged: return ("splice", nil, "unchanged")
-      case .spliced(let bytes, let old, let encoded, let copied):
+      case .spliced(let pieces, let old, let encoded, let copied):
+        let bytes = Data(pieces.joined())
         return ("splice", old[key] ?? nil, "\(bytes.base64EncodedString()) \(encoded) \(copied)")
       }
     } catch {

@@ -35,7 +35,8 @@ enum BinaryPropertyListSplice {
     }
     guard let found else { return nil }
     return try data.withUnsafeBytes { bytes in
-      try splice(changes, into: try BinaryPropertyListLayout(bytes: bytes), found: found)
+      try splice(
+        changes, into: try BinaryPropertyListLayout(bytes: bytes), of: data, found: found)
     }
   }
 
@@ -107,10 +108,11 @@ enum BinaryPropertyListSplice {
       expansion: scanner.expansion)
   }
 
-  /// The splice of `changes` into `file`, whose top dictionary was `found`.
+  /// The splice of `changes` into `file` (the layout of `data`), whose top dictionary was
+  /// `found`.
   private static func splice(
     _ changes: [PropertyListKey: PropertyListChange], into file: BinaryPropertyListLayout,
-    found: Found
+    of data: Data, found: Found
   ) throws(PropertyListEncodingFailure) -> PropertyListSpliceOutcome? {
     var reach = found.reach
     // The containers replaced or removed are not walked; their scalars are taken back.
@@ -176,19 +178,24 @@ enum BinaryPropertyListSplice {
     let unreferenced =
       copied - 8 - reach.bytes + (file.objectCount - reach.objects) * file.offsetSize
     guard unreferenced <= (copied + table.scalarByteCount) / 4 + 4096 else { return nil }
-    let data = try write(file, leavingOut: reach.hole, table: table, top: top, at: found.start)
+    let pieces = try write(
+      file, of: data, leavingOut: reach.hole, table: table, top: top, at: found.start)
     // Near a reader's limits, the document is written instead, which counts them exactly.
     guard
       PropertyListLimits.preferences.acceptsBinaryFile(
-        expandingTo: expansion, objects: objectCount, size: data.count)
+        expandingTo: expansion, objects: objectCount, size: pieces.reduce(0) { $0 + $1.count })
     else { return nil }
-    return .spliced(data, old: old, encodedKeys: sets.count, copiedBytes: copied - 8)
+    return .spliced(pieces, old: old, encodedKeys: sets.count, copiedBytes: copied - 8)
   }
 
-  /// The new file: `file`'s object area (its header included) but the bytes `hole` of its top
-  /// dictionary, the objects of `table` (numbered after `file`'s), the top dictionary `top`
-  /// (changed from `file`'s, whose references start at byte `start`; in `file`'s top object's
-  /// place), the offset table and the trailer. The references and offsets kept are copied as
+  /// The new file, in pieces to be written one after the other: `file`'s object area (its
+  /// header included) but the bytes `hole` of its top dictionary, the objects of `table`
+  /// (numbered after `file`'s), the top dictionary `top` (changed from `file`'s, whose
+  /// references start at byte `start`; in `file`'s top object's place), the offset table and
+  /// the trailer. The object area's bytes are slices of `data`, the file's own bytes (`file` is
+  /// their layout), not copies: copying them into a new block was a sixth of a one-key write
+  /// at 100,000 keys (the copy, and the kernel clearing and mapping the block's pages). The
+  /// references and offsets kept are copied as
   /// bytes when the top dictionary was the last object (as this splice writes it): decoding and
   /// encoding the 2,000,000 offsets and references of a 1,000,000-key suite was a fifth of a
   /// one-shot write. Otherwise (a file Foundation, python's `plistlib` or this package's
@@ -197,34 +204,35 @@ enum BinaryPropertyListSplice {
   /// shared value's suite holds in all its values, passed the quarter the splice allows, so
   /// every write into such a file encoded it whole.
   private static func write(
-    _ file: BinaryPropertyListLayout, leavingOut hole: Range<Int>,
+    _ file: BinaryPropertyListLayout, of data: Data, leavingOut hole: Range<Int>,
     table: BinaryPropertyListObjectTable, top: TopReferences, at start: Int
-  ) throws(PropertyListEncodingFailure) -> Data {
-    let copied = file.tableOffset - hole.count
+  ) throws(PropertyListEncodingFailure) -> [Data] {
     let objectCount = file.objectCount + table.objects.count
     let entries = top.entryCount
     let bound =
-      copied + table.scalarByteCount + table.objects.count * 10 + table.references.count
+      table.scalarByteCount + table.objects.count * 10 + table.references.count
       * file.referenceSize + 10 + 2 * entries * file.referenceSize + 8 * objectCount + 32
     guard let buffer = SystemMemory.allocate(byteCount: bound)?.assumingMemoryBound(to: UInt8.self)
     else {
       throw PropertyListEncodingFailure(
         reason: "out of memory for a property list of \(bound) bytes")
     }
-    var output = BigEndianOutput(base: buffer)
-    output.appendBytes(of: UnsafeRawBufferPointer(rebasing: file.bytes[..<hole.lowerBound]))
-    output.appendBytes(
-      of: UnsafeRawBufferPointer(rebasing: file.bytes[hole.upperBound..<file.tableOffset]))
+    var output = BigEndianOutput(base: buffer, leavingOutLargeData: true)
+    for kept in [0..<hole.lowerBound, hole.upperBound..<file.tableOffset] where !kept.isEmpty {
+      output.appendPiece(
+        data[(data.startIndex + kept.lowerBound)..<(data.startIndex + kept.upperBound)])
+    }
     var offsets: [Int] = []
     offsets.reserveCapacity(table.objects.count)
     BinaryPropertyListWriter.appendObjects(
       of: table, numberedFrom: file.objectCount, referenceSize: file.referenceSize, to: &output
     ) { _, offset in offsets.append(offset) }
-    let topOffset = output.count
+    let topOffset = output.offset
     output.appendMarker(0xD0, count: entries)
     top.append(keys: true, of: file, at: start, to: &output)
     top.append(keys: false, of: file, at: start, to: &output)
-    let tableOffset = output.count
+    // The file's offset of the table, and where it starts in `buffer`.
+    let (tableOffset, tableStart) = (output.offset, output.count)
     let offsetSize = BinaryPropertyListWriter.byteCount(UInt64(tableOffset))
     if offsetSize == file.offsetSize, hole.upperBound == file.tableOffset {
       output.appendBytes(
@@ -232,7 +240,7 @@ enum BinaryPropertyListSplice {
           rebasing: file.bytes[
             file.tableOffset..<(file.tableOffset + file.objectCount * offsetSize)]))
       output.write(
-        UInt64(topOffset), size: offsetSize, at: tableOffset + file.topObject * offsetSize)
+        UInt64(topOffset), size: offsetSize, at: tableStart + file.topObject * offsetSize)
       for offset in offsets { output.append(UInt64(offset), size: offsetSize) }
       output.appendTrailer(
         offsetSize: offsetSize, referenceSize: file.referenceSize, objectCount: objectCount,
@@ -248,7 +256,7 @@ enum BinaryPropertyListSplice {
       output.appendOffsetTable(
         all, objectCount: objectCount, top: file.topObject, referenceSize: file.referenceSize)
     }
-    return output.data(freeing: buffer, bound: bound)
+    return output.pieces(freeing: buffer, bound: bound)
   }
 
   /// The references of the new top dictionary: the file's, with some values replaced, entries

@@ -143,14 +143,7 @@ enum BinaryPropertyListWriter {
     }
     output.appendOffsetTable(
       offsets, objectCount: objects.count, top: 0, referenceSize: referenceSize)
-    let written = output.data(freeing: buffer, bound: bound)
-    var pieces: [Data] = []
-    var start = 0
-    for (end, value) in output.leftOut {
-      pieces += [written[start..<end], value]
-      start = end
-    }
-    return pieces + [written[start...]]
+    return output.pieces(freeing: buffer, bound: bound)
   }
 
   /// Writes the objects of `table` in index order, each container's references to object `i` of
@@ -260,10 +253,11 @@ struct BigEndianOutput {
   private(set) var count = 0
   /// Whether a large data value is left out of ``base`` (``append(_:)-(Data)``).
   let leavesOutLargeData: Bool
-  /// The large data values left out, each with the count of bytes written into ``base`` before
-  /// it: the file is the bytes up to there, the value, then the bytes that follow.
+  /// The large data values and pieces left out, each with the count of bytes written into
+  /// ``base`` before it: the file is the bytes up to there, the value, then the bytes that
+  /// follow.
   private(set) var leftOut: [(at: Int, value: Data)] = []
-  /// The bytes of the values left out.
+  /// The bytes of the values and pieces left out.
   private var leftOutCount = 0
 
   /// A cursor at `base`; with `leavingOutLargeData`, see ``leftOut``.
@@ -281,8 +275,14 @@ struct BigEndianOutput {
       value.withUnsafeBytes { append($0.assumingMemoryBound(to: UInt8.self)) }
       return
     }
-    leftOut.append((count, value))
-    leftOutCount += value.count
+    appendPiece(value)
+  }
+
+  /// Appends `bytes` as a piece of their own, never copied into ``base`` (``leftOut``): bytes
+  /// another buffer holds already, such as a file's own.
+  mutating func appendPiece(_ bytes: Data) {
+    leftOut.append((count, bytes))
+    leftOutCount += bytes.count
   }
 
   mutating func append(_ bytes: some Collection<UInt8>) {
@@ -344,6 +344,20 @@ struct BigEndianOutput {
       base[index] = UInt8(truncatingIfNeeded: shifted >> 56)
       shifted <<= 8
     }
+  }
+
+  /// The file's bytes in pieces to be written one after the other: the bytes written (as
+  /// ``data(freeing:bound:)`` gives them) with the values left out (``leftOut``) in their
+  /// places, each a piece of its own; no piece is empty.
+  func pieces(freeing buffer: UnsafeMutablePointer<UInt8>, bound: Int) -> [Data] {
+    let written = data(freeing: buffer, bound: bound)
+    var pieces: [Data] = []
+    var start = 0
+    for (end, value) in leftOut {
+      pieces += [written[start..<end], value]
+      start = end
+    }
+    return (pieces + [written[start...]]).filter { !$0.isEmpty }
   }
 
   /// The bytes written, in `buffer` (this output's memory: `bound` bytes from
