@@ -108,7 +108,8 @@ extension BinaryPropertyListScanner {
     var payload = expandedBytes
     var position = positions.lowerBound
     var isStopped = false
-    while position < positions.upperBound, let entry = fastEntry(position, of: container) {
+    let checks = FastPathChecks(layout: layout)
+    while position < positions.upperBound, let entry = checks.entry(position, of: container) {
       let total = payload + entry.key.payload + entry.value.payload
       guard objects + 2 <= maximumObjects, total <= maximumBytes else { break }
       objects += 2
@@ -131,11 +132,24 @@ extension BinaryPropertyListScanner {
     if taken > 0 { deepest = max(deepest, depth + 1) }
     return isStopped ? nil : position
   }
+}
+
+/// The checks of ``BinaryPropertyListScanner``'s fast path over a file's layout: a value made
+/// once per run of entries, so that its calls take no copy of the scanner, which the run
+/// changes (each entry copied the scanner's 208 bytes for the calls the compiler kept out of
+/// line).
+private struct FastPathChecks {
+  typealias Scalar = BinaryPropertyListScanner.Scalar
+  let layout: BinaryPropertyListLayout
+  private var bytes: UnsafeRawBufferPointer { layout.bytes }
+  private var tableOffset: Int { layout.tableOffset }
+  private var objectCount: Int { layout.objectCount }
+  private var referenceSize: Int { layout.referenceSize }
 
   /// Entry `position` of `container` when its key is a string and its value a scalar that pass
-  /// their checks (``fastScalar(_:stringOnly:)``), with their objects; nil otherwise.
+  /// their checks (``scalar(_:stringOnly:)``), with their objects; nil otherwise.
   @inline(__always)
-  private func fastEntry(_ position: Int, of container: Container) -> (
+  func entry(_ position: Int, of container: BinaryPropertyListScanner.Container) -> (
     key: (scalar: Scalar, payload: Int), keyObject: Int, valueObject: Int,
     value: (scalar: Scalar, payload: Int)
   )? {
@@ -143,8 +157,8 @@ extension BinaryPropertyListScanner {
     let valueObject = word(
       at: container.start + (container.count + position) * referenceSize, size: referenceSize)
     guard keyObject < UInt64(objectCount), valueObject < UInt64(objectCount),
-      let key = fastScalar(Int(keyObject), stringOnly: true),
-      let value = fastScalar(Int(valueObject), stringOnly: false)
+      let key = scalar(Int(keyObject), stringOnly: true),
+      let value = scalar(Int(valueObject), stringOnly: false)
     else { return nil }
     return (key, Int(keyObject), Int(valueObject), value)
   }
@@ -162,7 +176,9 @@ extension BinaryPropertyListScanner {
   /// passes its checks, with its string or data bytes; nil otherwise. An ASCII string (most keys
   /// and values) is checked here, inlined; the other kinds by ``otherScalar(_:at:stringOnly:)``.
   @inline(__always)
-  private func fastScalar(_ index: Int, stringOnly: Bool) -> (scalar: Scalar, payload: Int)? {
+  private func scalar(_ index: Int, stringOnly: Bool) -> (
+    scalar: Scalar, payload: Int
+  )? {
     let slot = tableOffset + index * layout.offsetSize
     let offset = Int(truncatingIfNeeded: word(at: slot, size: layout.offsetSize))
     guard offset >= 8, offset < tableOffset else { return nil }
@@ -173,11 +189,14 @@ extension BinaryPropertyListScanner {
     guard let (start, count) = fastLength(offset, low: Int(marker & 0x0F)), fits(start, count),
       isASCII(start, count)
     else { return nil }
-    return (Scalar(marker: marker, offset: offset, start: start, end: start + count), count)
+    return (
+      Scalar(
+        marker: marker, offset: offset, start: start, end: start + count), count
+    )
   }
 
   /// The object at byte `offset` (inside the object area), whose marker is `marker` and not an
-  /// ASCII string's, as ``fastScalar(_:stringOnly:)`` takes it.
+  /// ASCII string's, as ``scalar(_:stringOnly:)`` takes it.
   @inline(never)
   private func otherScalar(_ marker: UInt8, at offset: Int, stringOnly: Bool) -> (
     scalar: Scalar, payload: Int
@@ -213,7 +232,7 @@ extension BinaryPropertyListScanner {
       payload = size
     case 0x6:
       guard let (contents, count) = fastLength(offset, low: low), count <= tableOffset,
-        fits(contents, 2 * count), surrogatesArePaired(start: contents, units: count)
+        fits(contents, 2 * count), layout.surrogatesArePaired(start: contents, units: count)
       else { return nil }
       start = contents
       size = 2 * count
@@ -221,7 +240,10 @@ extension BinaryPropertyListScanner {
     default:
       return nil
     }
-    return (Scalar(marker: marker, offset: offset, start: start, end: start + size), payload)
+    return (
+      Scalar(
+        marker: marker, offset: offset, start: start, end: start + size), payload
+    )
   }
 
   /// Whether `count` bytes from `start` lie before the offset table.

@@ -130,7 +130,7 @@ extension BinaryPropertyListScanner {
       (size, overflow) = units.multipliedReportingOverflow(by: 2)
       guard !overflow else { throw object("is longer than the file") }
       try layout.requireBytes(start, size, index, offset)
-      guard surrogatesArePaired(start: start, units: units) else {
+      guard layout.surrogatesArePaired(start: start, units: units) else {
         throw object("is a UTF-16 string with an unpaired surrogate")
       }
       payload = size
@@ -172,6 +172,12 @@ extension BinaryPropertyListScanner {
     return nil
   }
 
+  private static func hex(_ byte: UInt8) -> String {
+    String(byte, radix: 16, uppercase: true)
+  }
+}
+
+extension BinaryPropertyListLayout {
   /// Whether the `units` UTF-16 big-endian code units at `start` pair every surrogate.
   func surrogatesArePaired(start: Int, units: Int) -> Bool {
     var expectingLow = false
@@ -183,9 +189,5 @@ extension BinaryPropertyListScanner {
       expectingLow = isHigh
     }
     return !expectingLow
-  }
-
-  private static func hex(_ byte: UInt8) -> String {
-    String(byte, radix: 16, uppercase: true)
   }
 }

@@ -160,9 +160,14 @@ struct BinaryPropertyListScanner {
   }
 
   /// An object checked: a scalar (its bytes, to decode or compare), or a container's value.
+  ///
+  /// The container's value is boxed (`indirect`): with an `Any` (32 bytes) in place, each copy
+  /// of an item, one per entry of the top dictionary, went through the enum's value witnesses
+  /// and `memcpy`, 84 instructions an entry of a one-key write's check at 100,000 keys; a
+  /// box is one reference, and a scalar item copies as plain bytes.
   enum Item {
     case scalar(Scalar)
-    case container(Any)
+    indirect case container(Any)
   }
 
   /// The top object when it is a dictionary, marked as being read (a reference back to it is a
