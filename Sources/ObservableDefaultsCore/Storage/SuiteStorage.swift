@@ -433,7 +433,7 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
   /// Re-reads the file and merges it unless it is still the version last read or written
   /// (``PropertyListFile/isStill(_:)``: then it is not parsed). A file that does not parse, or
   /// that is empty or gone while this process holds values, is read again after a pause before
-  /// anyone is told (``PropertyListFile/readingAfterWriters(suspecting:_:)``): another program
+  /// anyone is told (``PropertyListFile/readingAfterWriters(waitingUntil:suspecting:_:)``): another program
   /// writing it in place must not read as "every key removed". A file still malformed then keeps
   /// the last good values in memory and refuses writes until it parses again. A writer holding
   /// the file's lock is waited for before each read, at most 5 s in all (``ReaderLock``).

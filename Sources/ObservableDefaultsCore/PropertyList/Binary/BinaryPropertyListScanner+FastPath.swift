@@ -176,9 +176,7 @@ private struct FastPathChecks {
   /// passes its checks, with its string or data bytes; nil otherwise. An ASCII string (most keys
   /// and values) is checked here, inlined; the other kinds by ``otherScalar(_:at:stringOnly:)``.
   @inline(__always)
-  private func scalar(_ index: Int, stringOnly: Bool) -> (
-    scalar: Scalar, payload: Int
-  )? {
+  private func scalar(_ index: Int, stringOnly: Bool) -> (scalar: Scalar, payload: Int)? {
     let slot = tableOffset + index * layout.offsetSize
     let offset = Int(truncatingIfNeeded: word(at: slot, size: layout.offsetSize))
     guard offset >= 8, offset < tableOffset else { return nil }
@@ -189,10 +187,7 @@ private struct FastPathChecks {
     guard let (start, count) = fastLength(offset, low: Int(marker & 0x0F)), fits(start, count),
       isASCII(start, count)
     else { return nil }
-    return (
-      Scalar(
-        marker: marker, offset: offset, start: start, end: start + count), count
-    )
+    return (Scalar(marker: marker, offset: offset, start: start, end: start + count), count)
   }
 
   /// The object at byte `offset` (inside the object area), whose marker is `marker` and not an
@@ -240,10 +235,7 @@ private struct FastPathChecks {
     default:
       return nil
     }
-    return (
-      Scalar(
-        marker: marker, offset: offset, start: start, end: start + size), payload
-    )
+    return (Scalar(marker: marker, offset: offset, start: start, end: start + size), payload)
   }
 
   /// Whether `count` bytes from `start` lie before the offset table.
