@@ -456,20 +456,12 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
   private func rereadAndMerge() -> (PropertyListError?, rereadKeys: Int?) {
     lock.withLock { reloadScheduled = false }
     let deadline = ContinuousClock.now + ReaderLock.longestWait
-    let writers = ReaderLock(guarding: file.url, until: deadline)
-    defer { writers.release() }
-    if var version = disk?.version, file.isStill(&version) {
-      disk?.version = version
-      return (lock.withLock { fileError }, nil)
-    }
-    // No file when last read, and none now: nothing to read, and no error to clear (a refused
-    // write stays `lastError` until a write succeeds or the file's bytes change).
-    if let disk, disk.version == nil, FileIdentity.ofFile(atPath: file.url.path) == nil {
-      return (lock.withLock { fileError }, nil)
-    }
+    // Unchanged: nothing to read, and no error to clear (a refused write stays `lastError`
+    // until a write succeeds or the file's bytes change).
+    if isAsLastRead(waitingUntil: deadline) { return (lock.withLock { fileError }, nil) }
     do {
       var previous = valuesInFile()
-      // Each attempt waits for a writer that took the lock after `writers` looked for it.
+      // Each attempt waits for a writer that holds the lock, until the same deadline.
       var (snapshot, changedKeys) = try file.readingAfterWriters(
         waitingUntil: deadline,
         suspecting: { reread in
@@ -501,6 +493,21 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
       targets.notify(())
       return (failure, nil)
     }
+  }
+
+  /// Whether the file is still the version last read or written (``PropertyListFile/isStill(_:)``,
+  /// which notes a confirmed version in ``disk``), or still missing as it was then: looked at
+  /// while no writer holds the file's lock (``ReaderLock``), waited for until `deadline`. The
+  /// lock is released before any read, which takes its own.
+  private func isAsLastRead(waitingUntil deadline: ContinuousClock.Instant) -> Bool {
+    let writers = ReaderLock(guarding: file.url, until: deadline)
+    defer { writers.release() }
+    if var version = disk?.version, file.isStill(&version) {
+      disk?.version = version
+      return true
+    }
+    guard let disk, disk.version == nil else { return false }
+    return FileIdentity.ofFile(atPath: file.url.path) == nil
   }
 
   /// Makes memory match `disk` (the file's values) for `changedKeys` (the keys in which `disk`
