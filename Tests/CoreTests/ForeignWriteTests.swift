@@ -279,10 +279,13 @@ import Testing
     let text = try PropertyListSerialization.data(
       fromPropertyList: ["key0": "new", "key1": "kept"], format: .xml, options: 0)
     try text.write(to: url)
-    let lock = try FileLock(url: FileLock.url(guarding: url), guarding: url)
+    let lockURL = FileLock.url(guarding: url)
+    let lock = try FileLock(url: lockURL, guarding: url)
     close(open(url.path, O_WRONLY | O_TRUNC))
     Thread.detachNewThread {
-      Thread.sleep(forTimeInterval: 0.5)
+      // Once the suite's first read waits on the lock (its descriptor of the lock file, beside
+      // the writer's), the file is written again.
+      pollBlocking { openDescriptors(of: lockURL).count >= 2 }
       try? text.write(to: url)  // Foundation writes in place, the same file.
       lock.release()
     }
@@ -316,18 +319,9 @@ import Testing
   }
 
   /// A new descriptor of the open file description this process has open at `url`
-  /// (`/proc/self/fd`, `dup(2)`), or nil.
+  /// (`dup(2)`), or nil.
   private static func copyOfDescriptor(of url: URL) -> Int32? {
-    let path = url.resolvingSymlinksInPath().path
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
-    for name in names {
-      guard let number = Int32(name),
-        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + name))
-          == path
-      else { continue }
-      return dup(number)
-    }
-    return nil
+    openDescriptors(of: url).first.map { dup($0) }
   }
 
   @Test func aNewSuitesFirstWriteMakesNoPause() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// A detached tmux session on a private server, running one command in a fixed-size window;
 /// the test reads the screen with `capture-pane`.
@@ -54,21 +55,30 @@ public final class TmuxSession {
     try tmux(["capture-pane", "-p", "-e", "-t", name]).output.components(separatedBy: "\n")
   }
 
-  /// Waits until `condition` holds for the screen (up to `deadline`), and returns that screen;
-  /// returns the last screen when it never did, for the test's expectations to report.
+  /// Waits until `condition` holds for the screen (up to `deadline`), and returns that screen.
+  /// When it never did, records an issue at the caller that shows the last screen, and returns
+  /// that screen for the test's own expectations: a test that goes on from a wait that timed
+  /// out fails there, not later or never.
   ///
   /// A screen is judged only when two captures in a row agree: ncurses writes a redraw in
   /// pieces, and a capture between them shows a screen the program never meant (a loaded CI
   /// run once saw the new header above the old rows and status lines).
   @discardableResult
   public func waitForScreen(
-    within deadline: Duration = Polling.deadline, _ condition: ([String]) -> Bool
+    within deadline: Duration = Polling.deadline,
+    sourceLocation: SourceLocation = #_sourceLocation, _ condition: ([String]) -> Bool
   ) throws -> [String] {
     var lines: [String] = []
-    try pollBlocking(within: deadline) {
+    let met = try pollBlocking(within: deadline) {
       let previous = lines
       lines = try screen()
       return lines == previous && condition(lines)
+    }
+    if !met {
+      let screen = lines.joined(separator: "\n")
+      Issue.record(
+        "The screen did not show what the test waited for within \(deadline):\n\(screen)",
+        sourceLocation: sourceLocation)
     }
     return lines
   }

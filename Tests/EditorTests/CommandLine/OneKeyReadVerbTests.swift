@@ -44,13 +44,16 @@ import Testing
     let text = try PropertyListSerialization.data(
       fromPropertyList: ["a": "rewritten"], format: .binary, options: 0)
     try text.write(to: url)
-    let lock = try FileLock(url: FileLock.url(guarding: url), guarding: url)
+    let lockURL = FileLock.url(guarding: url)
+    let lock = try FileLock(url: lockURL, guarding: url)
     close(open(url.path, O_WRONLY | O_TRUNC))
     let reader = try editor.start(["read", "verbs.rewritten", "a"])
-    Thread.sleep(forTimeInterval: 0.5)
+    // The file is written again once the reader waits on the lock (has the lock file open).
+    #expect(
+      pollBlocking { !openDescriptors(of: lockURL, inProcess: reader.processIdentifier).isEmpty })
     try text.write(to: url)  // Foundation writes in place, the same file.
     lock.release()
-    let read = EditorProcess.Result(try reader.finish())
+    let read = EditorProcess.Result(reader.finish())
     #expect(read.status == 0, "\(read.error)")
     #expect(read.output == "rewritten\n")
   }
