@@ -69,3 +69,21 @@ func rewriteMemory(file: String, rewrite: String) {
   print(residentBytes("VmHWM") - resident)
   print(heapBytesInUse())
 }
+
+/// `core-probe large-block-places [mapped]`: allocates a block of 5,000,000 bytes with `malloc`,
+/// frees it, and does it again; prints where each block was, "mapping" (a mapping of its own:
+/// `/proc/self/maps` has one that starts at glibc's 16-byte header before the block) or "heap",
+/// on one line. With `mapped`, after ``SystemMemory/mapLargeBlocks()``.
+func largeBlockPlaces(mapped: Bool) {
+  if mapped { SystemMemory.mapLargeBlocks() }
+  var places: [String] = []
+  for _ in 0..<2 {
+    guard let block = malloc(5_000_000) else { fail("malloc refused 5,000,000 bytes") }
+    let maps = (try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8)) ?? ""
+    let header = String(UInt(bitPattern: block) - 16, radix: 16)
+    let isMapping = maps.split(separator: "\n").contains { $0.hasPrefix("\(header)-") }
+    places.append(isMapping ? "mapping" : "heap")
+    free(block)
+  }
+  print(places.joined(separator: " "))
+}

@@ -48,6 +48,9 @@
 //       over it and synchronizes; prints the heap's bytes in use after the open, the resident
 //       peak during the re-read less the resident memory before it, and the heap's bytes in use
 //       after, on three lines
+//   core-probe large-block-places [mapped]
+//       mallocs a block of 5,000,000 bytes, frees it, and again; prints "mapping" or "heap" for
+//       each (with mapped: after SystemMemory.mapLargeBlocks(), as the editor starts)
 //   core-probe registry-churn <threads> <iterations>
 //       <threads> threads each open and drop PropertyListDefaults(suiteName: "churn.<0…2>")
 //       <iterations> times, then NSUbiquitousKeyValueStore on three in-memory backends as often;
@@ -237,6 +240,8 @@ case "reread-memory":
 case "rewrite-memory":
   let given = operands(2)
   rewriteMemory(file: given[0], rewrite: given[1])
+case "large-block-places":
+  largeBlockPlaces(mapped: arguments.dropFirst().first == "mapped")
 case "registry-churn":
   let given = operands(2)
   guard let threads = Int(given[0]), let iterations = Int(given[1]) else {

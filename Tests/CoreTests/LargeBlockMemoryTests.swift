@@ -22,6 +22,18 @@ import Testing
     }
   }
 
+  /// glibc maps a large `malloc` block, and once one is freed serves the next from a heap (its
+  /// threshold rises to the freed block's size), where it stays resident when freed; a program
+  /// that stays open (the editor, `watch`) fixes the threshold, so every one is a mapping.
+  @Test(arguments: [("", "mapping heap\n"), ("mapped", "mapping mapping\n")])
+  func aProgramThatStaysOpenMapsEveryLargeBlock(mode: String, places: String) throws {
+    let folder = try TemporaryFolder()
+    let result = try CoreProbe.run(
+      ["large-block-places"] + (mode.isEmpty ? [] : [mode]), configHome: folder.url)
+    #expect(result.status == 0, "\(result.error)")
+    #expect(result.output == places)
+  }
+
   @Test func aShrunkLargeBlockKeepsItsBytesAndGivesBackItsEnd() throws {
     let block = try #require(SystemMemory.allocate(byteCount: 6_000_000))
     block.storeBytes(of: 42, toByteOffset: 4_499_999, as: UInt8.self)
