@@ -198,6 +198,42 @@ import Testing
     try defaults.flush()
   }
 
+  /// A writer that reads the file while another program writes it in place without the lock
+  /// (here the write lands between the writer's look at the file's identity and its read of the
+  /// bytes) reads the file a second time while its times are recent, compares, and reads it
+  /// anew instead of writing into bytes it cannot tell from a mix of two versions: a write begun
+  /// just before the read and ended during it leaves the new text up to some point and the old
+  /// one after it, which can parse (storage-torture seeds 4299, 5002 and 5003 kept such mixes).
+  /// Both ways a writer reads: the one-shot write's splice and `apply`.
+  @Test(arguments: [true, false])
+  func aWriterReadsAgainAFileWrittenInPlaceWhileItReadIt(oneShot: Bool) throws {
+    let folder = try TemporaryFolder()
+    let url = folder.file("torn.plist")
+    try PythonPlistlib.write([("theirs", "old"), ("kept", "value")], to: url, binary: true)
+    let rewrite = folder.file("rewrite.plist")
+    try PythonPlistlib.write(
+      [("theirs", "new value"), ("kept", "value")], to: rewrite, binary: true)
+    let rewritten = Array(try Data(contentsOf: rewrite))
+    ReadInterruption.schedule(at: url) {
+      let descriptor = open(url.path, O_WRONLY)
+      _ = pwrite(descriptor, rewritten, rewritten.count, 0)
+      close(descriptor)
+    }
+    let file = PropertyListFile(url: url)
+    if oneShot {
+      #expect(try !file.write(["ours": .set("x")]))
+    } else {
+      _ = try file.apply(["ours": .set("x")])
+    }
+    let counts = PropertyListCounters.counts(for: url)
+    // The mixed read and the read after it, each read again once; `apply` pauses before
+    // reading again, the splice leaves the file to `apply`.
+    #expect(counts.tornReadChecks == 2)
+    #expect(counts.halfWrittenRetries == (oneShot ? 0 : 1))
+    #expect(
+      try PythonPlistlib.strings(url) == ["theirs": "new value", "kept": "value", "ours": "x"])
+  }
+
   /// Another program that takes the suite's lock (`flock` on `.<name>.lock`, as ``FileLock``
   /// does) and rewrites the file in place slowly: it empties it, waits 0.8 s (longer than the
   /// pauses for a half-written file), then appends the new text in 512-byte pieces, closing the

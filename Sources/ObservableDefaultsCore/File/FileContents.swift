@@ -156,6 +156,31 @@ package enum FileContents {
     return read.map { (hash: $0.0, identity: $0.1) }
   }
 
+  /// Whether the file at `url` is still the version of `identity` and holds exactly `bytes`:
+  /// read again in pieces of 1 MiB, each compared with `bytes` as it comes in (no hash, no second
+  /// copy of the file), stopping at the first difference. False when there is no file or it
+  /// cannot be read.
+  static func holds(_ bytes: Data, asOf identity: FileIdentity, at url: URL) -> Bool {
+    let same = try? withOpenFile(url, maximumSize: maximumSize) { descriptor, size, failure in
+      guard size == bytes.count else { return false }
+      let capacity = 1 << 20
+      let buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 32)
+      defer { buffer.deallocate() }
+      return try bytes.withUnsafeBytes { expected in
+        var offset = 0
+        while let count = try readSome(descriptor, into: buffer, capacity, failure) {
+          guard offset + count <= expected.count,
+            memcmp(buffer, expected.baseAddress! + offset, count) == 0
+          else { return false }
+          offset += count
+        }
+        return offset == expected.count
+      }
+    }
+    guard let (equal, reread) = same else { return false }
+    return equal && reread == identity
+  }
+
   /// Opens the file at `url`, checks that it is a regular file of at most `maximumSize` bytes,
   /// and gives `body` the descriptor, the size and the way to name a failure.
   private static func withOpenFile<Result>(

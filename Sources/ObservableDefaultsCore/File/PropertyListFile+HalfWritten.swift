@@ -64,11 +64,12 @@ extension PropertyListFile {
     }
   }
 
-  /// ``readSnapshot()`` for a writer about to replace the file: a file that does not parse or is
-  /// empty is read again (``retryingHalfWritten(suspecting:_:)``) before the write goes ahead, so
-  /// no other program's write in progress is replaced by this one; a missing file is looked for
-  /// once more at once (a program that deletes the file before creating it again leaves no file
-  /// for a moment), not after the pauses: every new suite's first write meets a missing file.
+  /// ``readSnapshot()`` for a writer about to replace the file: a file that does not parse, that
+  /// was being written while it was read (``isTorn(_:readAs:)``), or that is empty is read again
+  /// (``retryingHalfWritten(suspecting:_:)``) before the write goes ahead, so no other program's
+  /// write in progress is replaced by this one; a missing file is looked for once more at once
+  /// (a program that deletes the file before creating it again leaves no file for a moment), not
+  /// after the pauses: every new suite's first write meets a missing file.
   func readSnapshotBeforeWriting() throws -> PropertyListSnapshot? {
     let isEmpty = { (snapshot: PropertyListSnapshot?) in
       snapshot?.version?.identity.isEmpty ?? false
@@ -77,5 +78,27 @@ extension PropertyListFile {
       return snapshot
     }
     return try readSnapshot()
+  }
+
+  /// Whether `bytes`, read as the file of `identity`, may mix two versions of it: while its
+  /// timestamps are recent (``FileIdentity/isSettled(at:)``), the file is read again and
+  /// compared with them (``FileContents/holds(_:asOf:at:)``), and another identity or other
+  /// bytes mean a write changed it while it was read. A reader would tell observers of changes
+  /// nobody made; a writer would keep the mix for good.
+  ///
+  /// A program that writes the file in place without the lock (`pwrite` of its new text over
+  /// the old one) may be halfway when a writer reads it: the bytes read are the new text up to
+  /// some point and the old one after it, which can parse (a cut inside a long string, or
+  /// offsets of a binary list that land on other objects), and the writer would keep that mix
+  /// for good, changing keys neither program wrote (storage-torture seeds 4299, 5002 and 5003:
+  /// a long string shorter by the length another value grew, a data value of 8 other bytes). The
+  /// write updates the file's times when it starts, so a file whose times are settled has none
+  /// under way; the identity taken before the read misses one that started just before it. The
+  /// cost: one more read and comparison of a file whose times are less than
+  /// ``FileIdentity/settlingSeconds`` old.
+  func isTorn(_ bytes: Data, readAs identity: FileIdentity) -> Bool {
+    guard !identity.isSettled(at: FileIdentity.now()) else { return false }
+    PropertyListCounters.count(\.tornReadChecks, path: url.resolvingSymlinksInPath().path)
+    return !FileContents.holds(bytes, asOf: identity, at: url)
   }
 }

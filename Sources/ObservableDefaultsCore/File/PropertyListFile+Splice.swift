@@ -12,9 +12,10 @@ extension PropertyListFile {
   /// ``BinaryPropertyListSplice``, an XML file in the plain form writers produce by
   /// ``XMLPropertyListEdit``). The file is read once under the lock and checked whole, as every
   /// read checks it (a write is acknowledged only when every reader can read the file back);
-  /// when no value changes it is not written. Otherwise (no file, an empty one, another format
-  /// or form, a changed key held twice, too many changes, or a binary file whose unreferenced
-  /// bytes would pass a quarter of it) the document is read and written as ``apply(_:)`` does.
+  /// when no value changes it is not written. Otherwise (no file, an empty one, one being
+  /// written while it was read (``isTorn(_:readAs:)``), another format or form, a changed key held
+  /// twice, too many changes, or a binary file whose unreferenced bytes would pass a quarter of
+  /// it) the document is read and written as ``apply(_:)`` does.
   /// The change history gets the same line either way.
   ///
   /// - Returns: Whether the changes were written into the file's bytes (or changed nothing).
@@ -45,8 +46,10 @@ extension PropertyListFile {
   private func writeSplicing(_ changes: [PropertyListKey: PropertyListChange], to target: URL)
     throws -> [ChangeHistory.Write]?
   {
+    // A file being written while it was read is left to `apply`, which reads it again.
     guard changes.count <= Self.maximumSplicedChanges,
-      let (data, _, _) = try FileContents.read(target), !data.isEmpty
+      let (data, identity, _) = try FileContents.read(target), !data.isEmpty,
+      !PropertyListFile(url: target).isTorn(data, readAs: identity)
     else { return nil }
     try checkWritable(target)
     let values = Self.setValues(changes)

@@ -182,11 +182,19 @@ public struct PropertyListFile: Sendable {
     return changes
   }
 
-  /// ``readData()``, counting the parse that follows (``PropertyListCounters``).
+  /// ``readData()``, counting the parse that follows (``PropertyListCounters``); bytes that may
+  /// mix two versions (``isTorn(_:readAs:)``) are refused as a half-written file is, so that the
+  /// readers and writers that read such a file again after a pause
+  /// (``retryingHalfWritten(suspecting:_:)``) do.
   ///
-  /// - Throws: ``PropertyListError`` of kind `.unreadable`.
+  /// - Throws: ``PropertyListError`` of kind `.unreadable`, or `.malformed` when the file was
+  ///   being written while it was read.
   func readDataToParse() throws -> (data: Data, identity: FileIdentity, hash: UInt64)? {
     guard let read = try readData() else { return nil }
+    guard !isTorn(read.data, readAs: read.identity) else {
+      throw PropertyListError(
+        file: url, kind: .malformed, reason: "it was being written while it was read")
+    }
     PropertyListCounters.count(\.parses, path: url.resolvingSymlinksInPath().path)
     return read
   }

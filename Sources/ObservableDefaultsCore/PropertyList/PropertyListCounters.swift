@@ -15,6 +15,9 @@ enum PropertyListCounters {
     /// Pauses before reading again a file that looked half-written
     /// (``PropertyListFile/retryingHalfWritten(suspecting:_:)``).
     var halfWrittenRetries = 0
+    /// Reads of the file again after it was read while its times were recent, to see that no
+    /// write was under way meanwhile (``PropertyListFile/isTorn(_:readAs:)``).
+    var tornReadChecks = 0
     /// Top-level values encoded by writes (every key when a write encodes the whole document).
     var keysEncoded = 0
     /// Bytes of objects a binary write copied from the file without decoding them
