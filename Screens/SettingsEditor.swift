@@ -110,9 +110,15 @@ public final class SettingsEditor {
   /// terminal, says so on standard error (`myapp: ended by SIGINT (Interrupt)`), then terminates
   /// the process with that signal as it would have without the editor.
   ///
+  /// The editor stays open while its suites are re-read, so it gives the memory of each
+  /// re-read back when it is freed: it fixes the C library's threshold for mapping large blocks
+  /// on their own for the whole process (glibc's `mallopt`, see
+  /// `SystemMemory.mapLargeBlocks()`).
+  ///
   /// - Throws: ``SettingsEditorError`` when there is no terminal to draw on; the terminal is
   ///   left untouched then.
   public func run() throws {
+    SystemMemory.mapLargeBlocks()
     let loop = try EventLoop()
     let signals = Self.terminationSignals.map(\.number)
     var caughtSignal: Int32?

@@ -10,7 +10,8 @@ enum WatchVerb {
   ///
   /// Prints `watching <suite>` on standard error once changes are being followed.
   static func run(suite: String, key: String?) throws {
-    stayOpen()
+    SettingsFileWatching.startNow()
+    SystemMemory.mapLargeBlocks()
     let defaults = try DefaultsVerbs.suiteDefaults(suite)
     let printer = ChangePrinter(defaults: defaults, suite: suite, key: key)
     let observation = defaults.observe { change in printer.report(change) }

@@ -21,14 +21,6 @@ func emit(_ data: Data, to path: String?) throws {
   try AtomicFileWriter.writeRegularFile(data, to: URL(fileURLWithPath: path))
 }
 
-/// Readies this process to stay open and show changes (the editor, `watch`): settings files are
-/// watched at once, and the memory of each re-read is given back when it is freed
-/// (``SystemMemory/mapLargeBlocks()``).
-func stayOpen() {
-  SettingsFileWatching.startNow()
-  SystemMemory.mapLargeBlocks()
-}
-
 /// Runs the verb or the editor the command line asks for (on the main thread: the editor draws
 /// from there).
 @MainActor
@@ -39,7 +31,7 @@ func perform(_ invocation: Invocation) throws {
   case .version:
     print("settings-editor \(packageVersion)")
   case .editor(let options):
-    stayOpen()
+    SettingsFileWatching.startNow()
     let demo = [
       AnySettings(Settings()), AnySettings(AppearanceSettings()), AnySettings(EveryTypeSettings()),
       AnySettings(CloudSettings()),
@@ -49,7 +41,7 @@ func perform(_ invocation: Invocation) throws {
     editor.listsNewSuites = true
     try options.run(editor)
   case .editFiles(let paths, let options):
-    stayOpen()
+    SettingsFileWatching.startNow()
     try options.run(SettingsEditor(files: paths.map { URL(fileURLWithPath: $0) }))
   case .read(let domain, let key, let raw):
     print(try DefaultsVerbs.read(domain, key: key, raw: raw))

@@ -16,8 +16,10 @@ package enum SystemMemory {
     /// `mallopt`, looked up as `malloc_trim` is.
     private static let option: Option? = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt")
       .map { unsafeBitCast($0, to: Option.self) }
-    /// `M_MMAP_THRESHOLD` of glibc's `malloc.h`.
-    private static let mappingThresholdOption: Int32 = -3
+    /// `M_MMAP_THRESHOLD` and `M_TRIM_THRESHOLD` of glibc's `malloc.h`.
+    private static let (mappingThresholdOption, trimThresholdOption): (Int32, Int32) = (-3, -1)
+    /// glibc's default `M_TRIM_THRESHOLD`: 128 KiB.
+    private static let trimThreshold: Int32 = 128 << 10
   #endif
 
   /// The size from which ``mapLargeBlocks()`` makes a `malloc` block a mapping of its own: 1 MiB.
@@ -25,8 +27,9 @@ package enum SystemMemory {
 
   /// Makes every block of ``largeBlockMappingThreshold`` bytes or more that `malloc` gives from
   /// now on a mapping of its own, unmapped when freed (glibc's `mallopt(M_MMAP_THRESHOLD, …)`):
-  /// for a program of this package that stays open while its suites are re-read (the editor,
-  /// `settings-editor watch`), never for a host program, whose heap is its own to tune.
+  /// for a program of this package that stays open while its suites are re-read (the editor's
+  /// `run()`, `settings-editor watch`), never for a settings program that only uses the
+  /// library, whose heap is its own to tune.
   ///
   /// glibc maps a large block at first and, once one is freed, raises its threshold to that
   /// block's size (up to 32 MiB) and the size at which it gives back the free top of a heap to
@@ -34,11 +37,13 @@ package enum SystemMemory {
   /// 100,000-key dictionary of 12.6 MB, the later ones came from the heap of whichever thread
   /// ran the re-read and stayed resident when freed there, out of `malloc_trim`'s reach (the
   /// editor at 100,000 keys held 1.09–1.15× its first paint after 100 outside changes, at
-  /// 1,000,000 keys 1.16×). A threshold set by the program is fixed, so the top is given back
-  /// at 128 KiB again. Does nothing where there is no `mallopt`.
+  /// 1,000,000 keys 1.16×). A threshold set by the program is fixed; the size from which a
+  /// heap's free top is given back is set to glibc's default, 128 KiB, again, as the earlier
+  /// frees may have raised it. Does nothing where there is no `mallopt`.
   package static func mapLargeBlocks() {
     #if canImport(Glibc)
       _ = option?(mappingThresholdOption, largeBlockMappingThreshold)
+      _ = option?(trimThresholdOption, trimThreshold)
     #endif
   }
 
