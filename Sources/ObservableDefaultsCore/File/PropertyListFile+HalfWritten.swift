@@ -93,9 +93,10 @@ extension PropertyListFile {
   /// for good, changing keys neither program wrote (storage-torture seeds 4299, 5002 and 5003:
   /// a long string shorter by the length another value grew, a data value of 8 other bytes). The
   /// write updates the file's times when it starts, so a file whose times are settled has none
-  /// under way; the identity taken before the read misses one that started just before it. The
-  /// cost: one more read and comparison of a file whose times are less than
-  /// ``FileIdentity/settlingSeconds`` old.
+  /// under way; the identity taken before the read misses one that started just before it. A
+  /// write that stalls halfway (its process not scheduled) while both reads are made is not seen:
+  /// this narrows the race, only the lock closes it. The cost: one more read and comparison of a
+  /// file whose times are less than ``FileIdentity/settlingSeconds`` old.
   func isTorn(_ bytes: Data, readAs identity: FileIdentity) -> Bool {
     guard !identity.isSettled(at: FileIdentity.now()) else { return false }
     PropertyListCounters.count(\.tornReadChecks, path: url.resolvingSymlinksInPath().path)
