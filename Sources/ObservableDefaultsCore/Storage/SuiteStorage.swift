@@ -433,10 +433,11 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
   /// Re-reads the file and merges it unless it is still the version last read or written
   /// (``PropertyListFile/isStill(_:)``: then it is not parsed). A file that does not parse, or
   /// that is empty or gone while this process holds values, is read again after a pause before
-  /// anyone is told (``PropertyListFile/readingAfterWriters(waitingUntil:suspecting:_:)``): another program
-  /// writing it in place must not read as "every key removed". A file still malformed then keeps
-  /// the last good values in memory and refuses writes until it parses again. A writer holding
-  /// the file's lock is waited for before each read, at most 5 s in all (``ReaderLock``).
+  /// anyone is told (``PropertyListFile/readingAfterWriters(waitingUntil:suspecting:_:)``):
+  /// another program writing it in place must not read as "every key removed". A file still
+  /// malformed then keeps the last good values in memory and refuses writes until it parses
+  /// again. A writer holding the file's lock is waited for before each read, at most 5 s in all
+  /// (``ReaderLock``).
   ///
   /// The heap is trimmed (``FreedMemory``) once the re-read's memory is freed, when this
   /// function's locals are: trimmed inside it, the file's bytes and the values replaced were

@@ -23,7 +23,7 @@ package enum SystemMemory {
   #endif
 
   /// The size from which ``mapLargeBlocks()`` makes a `malloc` block a mapping of its own: 1 MiB.
-  package static let largeBlockMappingThreshold: Int32 = 1 << 20
+  private static let largeBlockMappingThreshold: Int32 = 1 << 20
 
   /// Makes every block of ``largeBlockMappingThreshold`` bytes or more that `malloc` gives from
   /// now on a mapping of its own, unmapped when freed (glibc's `mallopt(M_MMAP_THRESHOLD, …)`):
