@@ -156,29 +156,54 @@ package enum FileContents {
     return read.map { (hash: $0.0, identity: $0.1) }
   }
 
-  /// Whether the file at `url` is still the version of `identity` and holds exactly `bytes`:
-  /// read again in pieces of 1 MiB, each compared with `bytes` as it comes in (no hash, no second
-  /// copy of the file), stopping at the first difference. False when there is no file or it
-  /// cannot be read.
-  static func holds(_ bytes: Data, asOf identity: FileIdentity, at url: URL) -> Bool {
-    let same = try? withOpenFile(url, maximumSize: maximumSize) { descriptor, size, failure in
-      guard size == bytes.count else { return false }
-      let capacity = 1 << 20
-      let buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 32)
-      defer { buffer.deallocate() }
-      return try bytes.withUnsafeBytes { expected in
-        var offset = 0
-        while let count = try readSome(descriptor, into: buffer, capacity, failure) {
-          guard offset + count <= expected.count,
-            memcmp(buffer, expected.baseAddress! + offset, count) == 0
-          else { return false }
-          offset += count
+  /// ``read(_:maximumSize:)``, and whether the file it read was being written meanwhile: the
+  /// descriptor read (not whatever the path names by then: a file put there whole by a rename
+  /// after the read mixes nothing) is looked at again, and while its times are recent
+  /// (``FileIdentity/isSettled(at:)``) read again and compared with the bytes read, in pieces
+  /// of 1 MiB (`memcmp`, stopping at the first difference).
+  ///
+  /// A program that writes the file in place without the lock (`pwrite` of its new text over the
+  /// old one) may be halfway when it is read: the bytes are the new text up to some point and
+  /// the old one after it, which can parse. Its write changes the file's times when it starts:
+  /// a file whose times are settled has none under way, and one that starts during the read
+  /// changes the identity; one that started just before the read is seen in the bytes, unless
+  /// it stalls halfway (its process not scheduled) while both reads are made.
+  ///
+  /// - Returns: The bytes, identity and hash as ``read(_:maximumSize:)`` gives them; `changed`,
+  ///   whether the file changed while it was read; `compared`, whether it was read again.
+  /// - Throws: ``PropertyListError`` as ``read(_:maximumSize:)`` does.
+  static func readNoticingWrites(_ url: URL) throws -> (
+    data: Data, identity: FileIdentity, hash: UInt64, changed: Bool, compared: Bool
+  )? {
+    let read = try withOpenFile(url, maximumSize: maximumSize) { descriptor, size, failure in
+      let (data, hash) = try readAll(descriptor, size: size, maximumSize: maximumSize, failure)
+      let after = FileIdentity.of(descriptor: descriptor)
+      let isRecent = after.map { !$0.isSettled(at: FileIdentity.now()) } ?? true
+      return (data, hash, after, isRecent ? holds(data, in: descriptor) : nil)
+    }
+    guard let ((data, hash, after, same), identity) = read else { return nil }
+    return (data, identity, hash, after != identity || same == false, same != nil)
+  }
+
+  /// Whether the file open as `descriptor` holds exactly `bytes`, read from its start
+  /// (`pread`); false when it cannot be read.
+  private static func holds(_ bytes: Data, in descriptor: FileDescriptor) -> Bool {
+    let capacity = 1 << 20
+    let buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 32)
+    defer { buffer.deallocate() }
+    return bytes.withUnsafeBytes { expected in
+      var offset = 0
+      while true {
+        guard let count = try? descriptor.read(into: buffer, count: capacity, at: offset) else {
+          return false
         }
-        return offset == expected.count
+        guard count > 0 else { return offset == expected.count }
+        guard offset + count <= expected.count,
+          memcmp(buffer, expected.baseAddress! + offset, count) == 0
+        else { return false }
+        offset += count
       }
     }
-    guard let (equal, reread) = same else { return false }
-    return equal && reread == identity
   }
 
   /// Opens the file at `url`, checks that it is a regular file of at most `maximumSize` bytes,

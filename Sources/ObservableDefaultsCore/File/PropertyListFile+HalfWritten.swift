@@ -65,7 +65,7 @@ extension PropertyListFile {
   }
 
   /// ``readSnapshot()`` for a writer about to replace the file: a file that does not parse, that
-  /// was being written while it was read (``isTorn(_:readAs:)``), or that is empty is read again
+  /// was being written while it was read (``readDataNoticingWrites()``), or that is empty is read again
   /// (``retryingHalfWritten(suspecting:_:)``) before the write goes ahead, so no other program's
   /// write in progress is replaced by this one; a missing file is looked for once more at once
   /// (a program that deletes the file before creating it again leaves no file for a moment), not
@@ -80,26 +80,20 @@ extension PropertyListFile {
     return try readSnapshot()
   }
 
-  /// Whether `bytes`, read as the file of `identity`, may mix two versions of it: while its
-  /// timestamps are recent (``FileIdentity/isSettled(at:)``), the file is read again and
-  /// compared with them (``FileContents/holds(_:asOf:at:)``), and another identity or other
-  /// bytes mean a write changed it while it was read. A reader would tell observers of changes
-  /// nobody made; a writer would keep the mix for good.
-  ///
-  /// A program that writes the file in place without the lock (`pwrite` of its new text over
-  /// the old one) may be halfway when a writer reads it: the bytes read are the new text up to
-  /// some point and the old one after it, which can parse (a cut inside a long string, or
-  /// offsets of a binary list that land on other objects), and the writer would keep that mix
-  /// for good, changing keys neither program wrote (storage-torture seeds 4299, 5002 and 5003:
-  /// a long string shorter by the length another value grew, a data value of 8 other bytes). The
-  /// write updates the file's times when it starts, so a file whose times are settled has none
-  /// under way; the identity taken before the read misses one that started just before it. A
-  /// write that stalls halfway (its process not scheduled) while both reads are made is not seen:
-  /// this narrows the race, only the lock closes it. The cost: one more read and comparison of a
-  /// file whose times are less than ``FileIdentity/settlingSeconds`` old.
-  func isTorn(_ bytes: Data, readAs identity: FileIdentity) -> Bool {
-    guard !identity.isSettled(at: FileIdentity.now()) else { return false }
-    PropertyListCounters.count(\.tornReadChecks, path: url.resolvingSymlinksInPath().path)
-    return !FileContents.holds(bytes, asOf: identity, at: url)
+  /// The file's bytes, identity and hash as ``readData()`` gives them, and whether the file was
+  /// being written while it was read (``FileContents/readNoticingWrites(_:)``): a reader would
+  /// tell observers of changes nobody made, a writer would keep a mix of two versions for good
+  /// (storage-torture seeds 4299, 5002 and 5003: a long string shorter by the length another
+  /// value grew, a data value of 8 other bytes). Counts the second reads (`tornReadChecks`).
+  /// The cost: one more read and comparison of a file whose times are less than
+  /// ``FileIdentity/settlingSeconds`` old.
+  func readDataNoticingWrites() throws -> (
+    data: Data, identity: FileIdentity, hash: UInt64, wasWritten: Bool
+  )? {
+    guard let read = try FileContents.readNoticingWrites(url) else { return nil }
+    if read.compared {
+      PropertyListCounters.count(\.tornReadChecks, path: url.resolvingSymlinksInPath().path)
+    }
+    return (read.data, read.identity, read.hash, read.changed)
   }
 }

@@ -13,7 +13,7 @@ extension PropertyListFile {
   /// ``XMLPropertyListEdit``). The file is read once under the lock and checked whole, as every
   /// read checks it (a write is acknowledged only when every reader can read the file back);
   /// when no value changes it is not written. Otherwise (no file, an empty one, one being
-  /// written while it was read (``isTorn(_:readAs:)``), another format or form, a changed key held
+  /// written while it was read (``readDataNoticingWrites()``), another format or form, a changed key held
   /// twice, too many changes, or a binary file whose unreferenced bytes would pass a quarter of
   /// it) the document is read and written as ``apply(_:)`` does.
   /// The change history gets the same line either way.
@@ -48,8 +48,8 @@ extension PropertyListFile {
   {
     // A file being written while it was read is left to `apply`, which reads it again.
     guard changes.count <= Self.maximumSplicedChanges,
-      let (data, identity, _) = try FileContents.read(target), !data.isEmpty,
-      !PropertyListFile(url: target).isTorn(data, readAs: identity)
+      let (data, _, _, wasWritten) = try PropertyListFile(url: target).readDataNoticingWrites(),
+      !data.isEmpty, !wasWritten
     else { return nil }
     try checkWritable(target)
     let values = Self.setValues(changes)

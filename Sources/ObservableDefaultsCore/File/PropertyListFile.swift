@@ -183,20 +183,20 @@ public struct PropertyListFile: Sendable {
   }
 
   /// ``readData()``, counting the parse that follows (``PropertyListCounters``); bytes that may
-  /// mix two versions (``isTorn(_:readAs:)``) are refused as a half-written file is, so that the
+  /// mix two versions (``readDataNoticingWrites()``) are refused as a half-written file is, so that the
   /// readers and writers that read such a file again after a pause
   /// (``retryingHalfWritten(suspecting:_:)``) do.
   ///
   /// - Throws: ``PropertyListError`` of kind `.unreadable`, or `.malformed` when the file was
   ///   being written while it was read.
   func readDataToParse() throws -> (data: Data, identity: FileIdentity, hash: UInt64)? {
-    guard let read = try readData() else { return nil }
-    guard !isTorn(read.data, readAs: read.identity) else {
+    guard let read = try readDataNoticingWrites() else { return nil }
+    guard !read.wasWritten else {
       throw PropertyListError(
         file: url, kind: .malformed, reason: "it was being written while it was read")
     }
     PropertyListCounters.count(\.parses, path: url.resolvingSymlinksInPath().path)
-    return read
+    return (read.data, read.identity, read.hash)
   }
 
   /// The entries of the top dictionary of `data` that differ from `old`, the entries of the

@@ -16,7 +16,7 @@ enum PropertyListCounters {
     /// (``PropertyListFile/retryingHalfWritten(suspecting:_:)``).
     var halfWrittenRetries = 0
     /// Reads of the file again after it was read while its times were recent, to see that no
-    /// write was under way meanwhile (``PropertyListFile/isTorn(_:readAs:)``).
+    /// write was under way meanwhile (``PropertyListFile/readDataNoticingWrites()``).
     var tornReadChecks = 0
     /// Top-level values encoded by writes (every key when a write encodes the whole document).
     var keysEncoded = 0

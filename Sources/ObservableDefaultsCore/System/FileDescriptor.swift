@@ -109,6 +109,15 @@ package struct FileDescriptor: Hashable, Sendable {
     try Errno.retryingInterrupts { Glibc.read(rawValue, buffer, count) }
   }
 
+  /// Reads up to `count` bytes into `buffer` from byte `offset` of the file, leaving the
+  /// descriptor's position where it was (one `pread(2)`, made again when a signal interrupts it).
+  ///
+  /// - Returns: How many bytes were read; 0 at the end of the file.
+  /// - Throws: The error.
+  func read(into buffer: UnsafeMutableRawPointer, count: Int, at offset: Int) throws(Errno) -> Int {
+    try Errno.retryingInterrupts { Glibc.pread(rawValue, buffer, count, off_t(offset)) }
+  }
+
   /// Writes all of `bytes`, in as many `write(2)` calls as it takes.
   func writeAll(_ bytes: UnsafeRawBufferPointer) throws(Errno) {
     guard let base = bytes.baseAddress else { return }
