@@ -40,14 +40,27 @@ package struct SystemDefaults: @unchecked Sendable {
 
   /// Reads the files of `suite` in `folders` now.
   ///
+  /// A file that does not parse is read again after pauses, and so is one that `previous` took
+  /// values from and that is now empty or gone
+  /// (``PropertyListFile/readingAfterWriters(waitingUntil:suspecting:_:)``), as the user's file
+  /// is: an administrator who edits a file in place leaves it empty or cut short for a moment,
+  /// which would read as every value of the file removed, and its mandatory keys writable.
+  ///
   /// - Parameters:
   ///   - suite: A suite name (no `/`).
   ///   - folders: The system folders, most important first.
-  package init(suite: String, folders: [URL]) {
+  ///   - previous: The values read before, when these files are read again after a change.
+  package init(suite: String, folders: [URL], previous: SystemDefaults? = nil) {
     var (defaults, mandatory): ([PropertyListKey: Entry], [PropertyListKey: Entry]) = ([:], [:])
     for folder in folders {
-      read(Self.defaultsFile(of: suite, in: folder), under: folder, into: &defaults)
-      read(Self.mandatoryFile(of: suite, in: folder), under: folder, into: &mandatory)
+      let defaultsFile = Self.defaultsFile(of: suite, in: folder)
+      let mandatoryFile = Self.mandatoryFile(of: suite, in: folder)
+      read(
+        defaultsFile, under: folder, into: &defaults,
+        hadValues: previous?.defaults.values.contains { $0.file == defaultsFile } ?? false)
+      read(
+        mandatoryFile, under: folder, into: &mandatory,
+        hadValues: previous?.mandatory.values.contains { $0.file == mandatoryFile } ?? false)
     }
     (self.defaults, self.mandatory) = (defaults, mandatory)
   }
@@ -64,9 +77,11 @@ package struct SystemDefaults: @unchecked Sendable {
   }
 
   /// Adds the keys of `file` that `entries` does not have yet (an earlier folder's win), unless
-  /// the file is not trusted or does not read; then its problem is noted.
+  /// the file is not trusted or does not read; then its problem is noted. `hadValues`: whether
+  /// the values read before came from this file, so that an empty or missing file is first
+  /// taken for one being written.
   private mutating func read(
-    _ file: URL, under folder: URL, into entries: inout [PropertyListKey: Entry]
+    _ file: URL, under folder: URL, into entries: inout [PropertyListKey: Entry], hadValues: Bool
   ) {
     if let distrust = SharedFolderTrust.problem(of: file.path, under: folder.path) {
       // Only a file that is there is worth a word: an untrusted folder without the suite's
@@ -77,7 +92,12 @@ package struct SystemDefaults: @unchecked Sendable {
       return
     }
     do {
-      guard let document = try PropertyListFile(url: file).read() else { return }
+      let plist = PropertyListFile(url: file)
+      let looksHalfWritten = { (document: PropertyListDocument?) in
+        hadValues && (document?.values.isEmpty ?? true)
+      }
+      guard let document = try plist.readingAfterWriters(suspecting: looksHalfWritten, plist.read)
+      else { return }
       for (key, value) in document.values where entries[key] == nil {
         entries[key] = Entry(value: value, file: file)
       }

@@ -96,7 +96,7 @@ final class SystemLayers: @unchecked Sendable {
 
   /// Reads the files again now, and tells observers what changed (on this thread).
   func reread() {
-    let new = SystemDefaults(suite: suite, folders: folders)
+    let new = SystemDefaults(suite: suite, folders: folders, previous: values)
     let (old, targets): (SystemDefaults, ObserverList<Change>) = lock.withLock {
       defer { current = new }
       return (current, observers)

@@ -1,0 +1,56 @@
+import Foundation
+import ObservableDefaultsCore
+import TestSupport
+import Testing
+
+/// An administrator who edits a system file in place (a shell redirection, an editor without
+/// atomic save) leaves it empty or cut short for a moment; programs that follow the file must
+/// not take that moment for the file's contents: their observers would hear of every default or
+/// mandatory value going and coming back, and a mandatory key would be writable meanwhile.
+@Suite struct SystemFileInPlaceTests {
+  @Test(arguments: [false, true])
+  func anInPlaceRewriteOfASystemFileTellsOnlyTheKeyThatChanged(mandatory: Bool) async throws {
+    let machine = try SystemDefaultsTests.Machine()
+    let file =
+      mandatory
+      ? machine.mandatoryFile(in: machine.first) : machine.defaultsFile(in: machine.first)
+    let values = Dictionary(uniqueKeysWithValues: (0..<100).map { ("key\($0)", "value \($0)") })
+    try machine.write(values, to: file)
+    let replacement = machine.folder.file("replacement.plist")
+    try foundationWrite(values.merging(["key7": "seven"]) { $1 }, to: replacement, format: .xml)
+    let defaults = machine.defaults()
+    let log = DefaultsChangeLog()
+    let observation = defaults.observe(log.handler)
+    defer { observation.cancel() }
+
+    for round in 0..<4 {
+      // `: > file` closes the empty file (a change notice) before `cat` writes it again; then
+      // once more with a file cut short in between.
+      let script =
+        round % 2 == 0
+        ? ": > '\(file.path)'; cat '\(replacement.path)' > '\(file.path)'"
+        : "head -c 300 '\(replacement.path)' > '\(file.path)'; cat '\(replacement.path)' > '\(file.path)'"
+      #expect(try ChildProcess.runCommand("sh", ["-c", script]).status == 0)
+      #expect(await poll { defaults.string(forKey: "key7") == "seven" }, "round \(round)")
+      try foundationWrite(values, to: file, format: .xml)
+      #expect(await poll { defaults.string(forKey: "key7") == "value 7" }, "round \(round)")
+    }
+    // Observers heard of key7 alone, each time it changed, never of the other 99 keys.
+    let heard = log.all.map { $0.keys == ["key7"] ? "key7" : "\($0.keys.count) keys" }
+    #expect(heard == Array(repeating: "key7", count: 8))
+    #expect(defaults.objectIsForced(forKey: "key42") == mandatory)
+  }
+
+  /// A system file an administrator removes is read again after the pauses before its values
+  /// go (a program that deletes the file before creating it again leaves no file for a moment),
+  /// and then they go.
+  @Test func aRemovedSystemFileStillTakesItsValuesAway() async throws {
+    let machine = try SystemDefaultsTests.Machine()
+    try machine.write(["locked": "yes"], to: machine.mandatoryFile(in: machine.first))
+    let defaults = machine.defaults()
+    #expect(defaults.objectIsForced(forKey: "locked"))
+    try FileManager.default.removeItem(at: machine.mandatoryFile(in: machine.first))
+    #expect(await poll { !defaults.objectIsForced(forKey: "locked") })
+    #expect(defaults.object(forKey: "locked") == nil)
+  }
+}
