@@ -34,6 +34,8 @@ final class PropertyListFileRows: ExpandableRowSource, ReloadableRowSource, Live
   private(set) var editedKeys: Set<PropertyListKey> = []
   private var tree: PropertyListTreeRows
   private var watch: ObservationToken?
+  /// Runs a job on the editor's loop (given to ``startWatching(post:)``).
+  private var post: MainJobPoster?
 
   /// Opens the property-list file at `url`.
   ///
@@ -154,6 +156,7 @@ final class PropertyListFileRows: ExpandableRowSource, ReloadableRowSource, Live
 
   func startWatching(post: @escaping MainJobPoster) {
     guard watch == nil else { return }
+    self.post = post
     watch = file.watch { [weak self] in
       // Read on the loop thread, when the job runs: a read made here could be overtaken by
       // this editor's own save and bring back the value it replaced.
@@ -163,10 +166,26 @@ final class PropertyListFileRows: ExpandableRowSource, ReloadableRowSource, Live
 
   /// Reads the file again unless it is still the version last read or written, and merges the
   /// keys that changed (a file gone or not parsing keeps what is shown).
-  private func followDisk() {
+  ///
+  /// A file that held values and reads empty is looked at again after the half-written pauses
+  /// (``PropertyListFile/halfWrittenPauses``, half a second in all) before its rows go: a program
+  /// that writes it in place (`: > file`, then the new text) empties it for a moment, and every
+  /// row would be shown removed and back.
+  ///
+  /// - Parameter isSecondLook: Whether this is that second look: what it reads is shown.
+  private func followDisk(isSecondLook: Bool = false) {
     guard let changedKeys = try? file.rereadIfChanged(comparingTo: loaded.values, since: &disk),
       let document = disk?.document
     else { return }
+    if !isSecondLook, document.values.isEmpty, !loaded.values.isEmpty, let post {
+      // Forgotten, so that the next look reads the file whole and compares it with the rows.
+      disk = nil
+      let pause = PropertyListFile.halfWrittenPauses.reduce(0, +)
+      DispatchQueue.global().asyncAfter(deadline: .now() + .microseconds(Int(pause))) {
+        post { [weak self] in self?.followDisk(isSecondLook: true) }
+      }
+      return
+    }
     merge(document, changedKeys: changedKeys)
   }
 

@@ -201,8 +201,9 @@ public struct PropertyListFile: Sendable {
 
   /// The entries of the top dictionary of `data` that differ from `old`, the entries of the
   /// version whose values are `previous`; nil when the file must be parsed whole (see
-  /// ``BinaryPropertyListScanner/changes(of:since:previous:)``). Counts the keys read
-  /// (``PropertyListCounters``).
+  /// ``BinaryPropertyListScanner/changes(of:since:previous:)``), as an empty file is: parsed
+  /// whole it reads as an empty document, where the XML scan refused it (a file opened in the
+  /// editor and emptied kept its old rows). Counts the keys read (``PropertyListCounters``).
   ///
   /// - Throws: ``PropertyListError`` of kind `.malformed`.
   private func changedEntries(
@@ -210,6 +211,7 @@ public struct PropertyListFile: Sendable {
   ) throws
     -> (set: [PropertyListKey: Any], removed: [PropertyListKey], entries: PropertyListEntries)?
   {
+    guard !data.isEmpty else { return nil }
     let isBinary = data.starts(with: "bplist".utf8)
     let changes = try malformedIfRejected { () throws(PropertyListRejection) in
       isBinary
