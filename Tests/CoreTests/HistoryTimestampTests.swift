@@ -21,4 +21,17 @@ import Testing
     let back = try style.parse(HistoryTimestamp.text(of: date))
     #expect(back.timeIntervalSince1970 == seconds.rounded(.down))
   }
+
+  /// The local time of a change line (``ChangeHistory/localTime(_:)``) is written from
+  /// `localtime_r`: the same text as Foundation's format style in the current time zone.
+  @Test(arguments: seconds)
+  func theLocalTimeIsTheFormatStyles(seconds: Double) {
+    let date = Date(timeIntervalSince1970: seconds)
+    let style = Date.VerbatimFormatStyle(
+      format:
+        "\(year: .defaultDigits)-\(month: .twoDigits)-\(day: .twoDigits) \(hour: .twoDigits(clock: .twentyFourHour, hourCycle: .zeroBased)):\(minute: .twoDigits):\(second: .twoDigits)",
+      timeZone: .current, calendar: Calendar(identifier: .gregorian))
+    #expect(ChangeHistory.localTime(date) == style.format(date))
+    #expect(ChangeHistory.clockTime(date) == String(style.format(date).suffix(8)))
+  }
 }

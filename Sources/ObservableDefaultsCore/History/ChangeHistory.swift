@@ -130,7 +130,20 @@ package struct ChangeHistory: Sendable {
   }
 
   /// `2026-12-05 21:03:04` in the local time zone.
+  ///
+  /// From the C library's local fields (``SystemClock/localFields(ofSecondsSince1970:)``), as
+  /// ``HistoryTimestamp`` writes UTC: the format style's first use made Foundation's Gregorian
+  /// calendar and loaded ICU's time-zone and locale data, 1.1–1.2 ms of the first line
+  /// `settings-editor watch` printed, and of every editor's first change shown. Dates before
+  /// 1600 and after 9999 (where Foundation's calendar counts Julian days, or the C library
+  /// cannot go) are written by the style.
   package static func localTime(_ date: Date) -> String {
+    let seconds = date.timeIntervalSince1970.rounded(.down)
+    if abs(seconds) < 1e15, let fields = SystemClock.localFields(ofSecondsSince1970: Int(seconds)),
+      (1600...9999).contains(fields.year)
+    {
+      return fields.dateText + " " + fields.clockText
+    }
     let style = Date.VerbatimFormatStyle(
       format:
         "\(year: .defaultDigits)-\(month: .twoDigits)-\(day: .twoDigits) \(hour: .twoDigits(clock: .twentyFourHour, hourCycle: .zeroBased)):\(minute: .twoDigits):\(second: .twoDigits)",

@@ -19,14 +19,6 @@ enum HistoryTimestamp {
     else {
       return Date.ISO8601FormatStyle().format(date)
     }
-    return digits(fields.year, 4) + "-" + digits(fields.month, 2) + "-" + digits(fields.day, 2)
-      + "T" + digits(fields.hour, 2) + ":" + digits(fields.minute, 2) + ":"
-      + digits(fields.second, 2) + "Z"
-  }
-
-  /// `number` (not negative) in decimal, with leading zeros up to `count` digits.
-  private static func digits(_ number: Int, _ count: Int) -> String {
-    let text = String(number)
-    return String(repeating: "0", count: max(0, count - text.count)) + text
+    return fields.dateText + "T" + fields.clockText + "Z"
   }
 }
