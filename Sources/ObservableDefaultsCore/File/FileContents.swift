@@ -160,7 +160,9 @@ package enum FileContents {
   /// descriptor read (not whatever the path names by then: a file put there whole by a rename
   /// after the read mixes nothing) is looked at again, and while its times are recent
   /// (``FileIdentity/isSettled(at:)``) read again and compared with the bytes read, in pieces
-  /// of 1 MiB (`memcmp`, stopping at the first difference).
+  /// of ``ByteHash/pieceSize`` (`memcmp`, stopping at the first difference): a block small
+  /// enough to come from the heap again each time (a MiB, which the editor and `watch` map
+  /// afresh, faulted in 256 new pages at each re-read) and to stay in the processor's cache.
   ///
   /// A program that writes the file in place without the lock (`pwrite` of its new text over the
   /// old one) may be halfway when it is read: the bytes are the new text up to some point and
@@ -188,7 +190,7 @@ package enum FileContents {
   /// Whether the file open as `descriptor` holds exactly `bytes`, read from its start
   /// (`pread`); false when it cannot be read.
   private static func holds(_ bytes: Data, in descriptor: FileDescriptor) -> Bool {
-    let capacity = 1 << 20
+    let capacity = ByteHash.pieceSize
     let buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 32)
     defer { buffer.deallocate() }
     return bytes.withUnsafeBytes { expected in

@@ -72,7 +72,7 @@ enum XMLPropertyListEntries {
   {
     guard old.keys.count == previous.count else { return nil }
     let scan = try data.withUnsafeBytesRejecting { (bytes) throws(PropertyListRejection) in
-      try topDictionary(bytes, deferringData: true)
+      try topDictionary(bytes, deferringData: true, expectedCount: old.keys.count)
     }
     guard let dictionary = scan.dictionary else { return nil }
     let scanned = dictionary.entries
@@ -204,10 +204,14 @@ enum XMLPropertyListEntries {
   /// of the text, for ``checkDeferred(_:in:decoding:)``, which refuses the text as the scan would
   /// have refused it.
   ///
+  /// `expectedCount`: how many entries the dictionary likely holds (the version before's),
+  /// 0 when not known.
+  ///
   /// - Throws: ``PropertyListRejection`` when the text is refused: for a refusal after a
   ///   deferred text that is not Base64, that one's, as a scan checking each in turn refuses it.
-  static func topDictionary(_ bytes: UnsafeRawBufferPointer, deferringData: Bool)
-    throws(PropertyListRejection)
+  static func topDictionary(
+    _ bytes: UnsafeRawBufferPointer, deferringData: Bool, expectedCount: Int = 0
+  ) throws(PropertyListRejection)
     -> (dictionary: Dictionary?, deferred: [(entry: Int, text: Range<Int>)])
   {
     // Entries of text in another encoding would be edited as UTF-8.
@@ -215,6 +219,7 @@ enum XMLPropertyListEntries {
     var scanner = XMLPropertyListScanner(
       bytes: bytes, limits: .preferences, building: false, indexing: true,
       defersTopData: deferringData)
+    scanner.expectedTopEntries = expectedCount
     do {
       return (try scanner.document().topDictionary, scanner.deferredData)
     } catch {
@@ -223,7 +228,7 @@ enum XMLPropertyListEntries {
     }
   }
 
-  /// Checks the Base64 texts a scan deferred (``topDictionary(_:deferringData:)``), in their
+  /// Checks the Base64 texts a scan deferred (``topDictionary(_:deferringData:expectedCount:)``), in their
   /// order: decoding those of the entries at the positions `decoding` names (the decoder checks
   /// as it goes, ``Base64Text/decode(_:)``), checking the others (``XMLScalarText/isBase64(_:)``).
   ///

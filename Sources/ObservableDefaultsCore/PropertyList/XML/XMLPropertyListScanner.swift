@@ -34,6 +34,11 @@ struct XMLPropertyListScanner {
   /// Whether the entries of the top dictionary are found (only in the bytes of the file: not
   /// after a conversion from another encoding).
   let indexing: Bool
+  /// How many entries the top dictionary is expected to hold when indexing (a re-read's: the
+  /// version before's count), so that their list is made once at its size: grown by doubling,
+  /// it copied itself and faulted in new pages (blocks of a MiB and more, which the editor and
+  /// `watch` map afresh) seven times at 100,000 entries.
+  var expectedTopEntries = 0
   private var budget: PropertyListReadBudget
   /// Whether only white space was skipped by the last ``content()``.
   var skippedOnlySpace = true
@@ -230,6 +235,7 @@ struct XMLPropertyListScanner {
     let contentsStart = position
     var values: [PropertyListKey: Any] = [:]
     var entries: [XMLPropertyListEntries.Entry]? = indexing ? [] : nil
+    entries?.reserveCapacity(expectedTopEntries)
     var end = position
     // Where the last value element read ends.
     var valueEnd = position
