@@ -36,6 +36,9 @@ final class PropertyListFileRows: ExpandableRowSource, ReloadableRowSource, Live
   private var watch: ObservationToken?
   /// Runs a job on the editor's loop (given to ``startWatching(post:)``).
   private var post: MainJobPoster?
+  /// How long a file that reads empty is left before it is looked at again, in microseconds:
+  /// the half-written pauses in all (``PropertyListFile/halfWrittenPauses``); tests set it.
+  var secondLookPause = Int(PropertyListFile.halfWrittenPauses.reduce(0, +))
 
   /// Opens the property-list file at `url`.
   ///
@@ -167,8 +170,8 @@ final class PropertyListFileRows: ExpandableRowSource, ReloadableRowSource, Live
   /// Reads the file again unless it is still the version last read or written, and merges the
   /// keys that changed (a file gone or not parsing keeps what is shown).
   ///
-  /// A file that held values and reads empty is looked at again after the half-written pauses
-  /// (``PropertyListFile/halfWrittenPauses``, half a second in all) before its rows go: a program
+  /// A file that held values and reads empty is looked at again after ``secondLookPause`` (half
+  /// a second) before its rows go: a program
   /// that writes it in place (`: > file`, then the new text) empties it for a moment, and every
   /// row would be shown removed and back.
   ///
@@ -180,8 +183,7 @@ final class PropertyListFileRows: ExpandableRowSource, ReloadableRowSource, Live
     if !isSecondLook, document.values.isEmpty, !loaded.values.isEmpty, let post {
       // Forgotten, so that the next look reads the file whole and compares it with the rows.
       disk = nil
-      let pause = PropertyListFile.halfWrittenPauses.reduce(0, +)
-      DispatchQueue.global().asyncAfter(deadline: .now() + .microseconds(Int(pause))) {
+      DispatchQueue.global().asyncAfter(deadline: .now() + .microseconds(secondLookPause)) {
         post { [weak self] in self?.followDisk(isSecondLook: true) }
       }
       return

@@ -15,6 +15,8 @@ import Testing
     let replacement = try TestPreferences.propertyListFile(
       values.merging(["key1": "one"]) { $1 })
     let domain = try PropertyListFileRows(file: url)
+    // The second look comes after the rewrite, however slow the machine.
+    domain.secondLookPause = 600_000_000
     domain.startWatching { job in Task { @MainActor in job() } }
     let (canvas, _, screen) = TestScreen.show(domain, rows: 14)
     let start = (0..<10).map { screen.redrawCount(source: 0, row: $0) }
@@ -22,7 +24,7 @@ import Testing
     // Written in place, as a shell's `: > file; cat new > file` does: emptied, then written.
     let parses = PropertyListCounters.counts(for: url).parses
     try Data().write(to: url)
-    #expect(await poll { PropertyListCounters.counts(for: url).parses == parses + 1 })
+    #expect(await poll { PropertyListCounters.counts(for: url).parses > parses })
     #expect(domain.rowCount == 30, "the empty file is looked at again before its rows go")
     try Data(contentsOf: replacement).write(to: url)
     #expect(await poll { domain.storedValues["key1"] as? String == "one" })
