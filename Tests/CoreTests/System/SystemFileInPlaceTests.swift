@@ -1,7 +1,8 @@
 import Foundation
-import ObservableDefaultsCore
 import TestSupport
 import Testing
+
+@testable import ObservableDefaultsCore
 
 /// An administrator who edits a system file in place (a shell redirection, an editor without
 /// atomic save) leaves it empty or cut short for a moment; programs that follow the file must
@@ -46,5 +47,36 @@ import Testing
     try FileManager.default.removeItem(at: machine.mandatoryFile(in: machine.first))
     #expect(await poll { !defaults.objectIsForced(forKey: "locked") })
     #expect(defaults.object(forKey: "locked") == nil)
+  }
+
+  /// A program that starts while an administrator rewrites the mandatory file in place (it is
+  /// empty for a moment) reads it again before it takes it for empty: a one-shot write of a
+  /// mandatory key went through in that moment (exit 0 where 77 was due).
+  @Test func aNewProgramWaitsForAMandatoryFileBeingWrittenInPlace() throws {
+    let machine = try SystemDefaultsTests.Machine()
+    let file = machine.mandatoryFile(in: machine.first)
+    try machine.write(["age": 30], to: file)
+    let whole = try Data(contentsOf: file)
+    try Data().write(to: file)
+    DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(10)) {
+      try? whole.write(to: file)
+    }
+    let system = SystemDefaults(suite: machine.suite, folders: [machine.first])
+    #expect(system.mandatory["age"]?.value as? Int == 30)
+    #expect(system.problems == [])
+  }
+
+  /// A mandatory file that an administrator emptied for good is taken as empty, after the
+  /// pauses.
+  @Test func anEmptiedMandatoryFileIsEmptyAfterThePauses() throws {
+    let machine = try SystemDefaultsTests.Machine()
+    let file = machine.mandatoryFile(in: machine.first)
+    try machine.write(["age": 30], to: file)
+    try Data().write(to: file)
+    let retries = PropertyListCounters.counts(for: file).halfWrittenRetries
+    let system = SystemDefaults(suite: machine.suite, folders: [machine.first])
+    #expect(system.mandatory.isEmpty)
+    #expect(system.problems == [])
+    #expect(PropertyListCounters.counts(for: file).halfWrittenRetries == retries + 3)
   }
 }

@@ -41,7 +41,8 @@ package struct SystemDefaults: @unchecked Sendable {
   /// Reads the files of `suite` in `folders` now.
   ///
   /// A file that does not parse is read again after pauses, and so is one that `previous` took
-  /// values from and that is now empty or gone
+  /// values from and that is now empty or gone, or (without `previous`: a new process) one that
+  /// is empty and was written less than ``FileIdentity/settlingSeconds`` ago
   /// (``PropertyListFile/readingAfterWriters(waitingUntil:suspecting:_:)``), as the user's file
   /// is: an administrator who edits a file in place leaves it empty or cut short for a moment,
   /// which would read as every value of the file removed, and its mandatory keys writable.
@@ -93,10 +94,18 @@ package struct SystemDefaults: @unchecked Sendable {
     }
     do {
       let plist = PropertyListFile(url: file)
-      let looksHalfWritten = { (document: PropertyListDocument?) in
-        hadValues && (document?.values.isEmpty ?? true)
+      let looksHalfWritten = { (snapshot: PropertyListSnapshot?) -> Bool in
+        guard let snapshot else { return hadValues }
+        guard snapshot.document.values.isEmpty else { return false }
+        // A new process cannot know that the file held values: an empty file written in the
+        // last seconds may be one being written in place (else a one-shot write of a
+        // mandatory key went through while an administrator rewrote the mandatory file).
+        guard !hadValues, let identity = snapshot.version?.identity else { return true }
+        return identity.isEmpty && !identity.isSettled(at: FileIdentity.now())
       }
-      guard let document = try plist.readingAfterWriters(suspecting: looksHalfWritten, plist.read)
+      guard
+        let document = try plist.readingAfterWriters(
+          suspecting: looksHalfWritten, { try plist.readSnapshot() })?.document
       else { return }
       for (key, value) in document.values where entries[key] == nil {
         entries[key] = Entry(value: value, file: file)
