@@ -33,14 +33,17 @@ package enum SharedFolderTrust {
       folder.append(contentsOf: component)
       if let reason = writableByOthers(folder) { return reason }
     }
-    if let reason = writableByOthers(path) { return reason }
     guard (try? Stat(path, followTargetSymlink: false))?.type == .symbolicLink,
       let target = FileSystem.resolvedPath(path)
-    else { return nil }
-    let targetFolder = String(target[..<(target.lastIndex(of: "/") ?? target.startIndex)])
-    return writableByOthers(targetFolder.isEmpty ? "/" : targetFolder).map {
-      "it is a symbolic link to \(target), and \($0)"
+    else { return writableByOthers(path) }
+    // The link's target is named, never the link: `chmod o-w` of a link changes its target,
+    // which may be a device (a link to /dev/zero was told to run `chmod o-w` on the link).
+    if let type = (try? Stat(target))?.type, type != .regular {
+      return "it is a symbolic link to \(target), which is not a regular file"
     }
+    let targetFolder = String(target[..<(target.lastIndex(of: "/") ?? target.startIndex)])
+    return (writableByOthers(target) ?? writableByOthers(targetFolder.isEmpty ? "/" : targetFolder))
+      .map { "it is a symbolic link to \(target), and \($0)" }
   }
 
   /// `<path> is writable by others (mode …; chmod o-w <path>)` when the file or folder at

@@ -287,6 +287,32 @@ import Testing
     #expect(!defaults.objectIsForced(forKey: "size"))
   }
 
+  /// A link's problem names its target, never the link: `chmod o-w` of the link would change
+  /// the target, a device here.
+  @Test func aSymbolicLinkToADeviceOrAFileOthersCanWriteNamesItsTarget() throws {
+    let machine = try Machine()
+    let safe = machine.folder.file("safe")
+    let shared = safe.appendingPathComponent("shared.plist")
+    try machine.write(["size": 7], to: shared)
+    try FileManager.default.setAttributes([.posixPermissions: 0o666], ofItemAtPath: shared.path)
+    try FileManager.default.createDirectory(
+      at: machine.mandatoryFile(in: machine.first).deletingLastPathComponent(),
+      withIntermediateDirectories: true)
+    try FileManager.default.createSymbolicLink(
+      atPath: machine.mandatoryFile(in: machine.first).path, withDestinationPath: "/dev/zero")
+    try FileManager.default.createSymbolicLink(
+      at: machine.defaultsFile(in: machine.first), withDestinationURL: shared)
+    let system = SystemDefaults(suite: machine.suite, folders: [machine.first])
+    #expect(
+      system.problems == [
+        "\(machine.defaultsFile(in: machine.first).path) is not used: it is a symbolic link to "
+          + "\(shared.path), and \(shared.path) is writable by others (mode 666; chmod o-w "
+          + "\(shared.path))",
+        "\(machine.mandatoryFile(in: machine.first).path) is not used: it is a symbolic link to "
+          + "/dev/zero, which is not a regular file",
+      ])
+  }
+
   @Test func systemFoldersFollowXDGConfigDirs() {
     #expect(
       PreferencesDirectory.systemFolders(environment: [:]).map(\.path) == ["/etc/xdg"])
