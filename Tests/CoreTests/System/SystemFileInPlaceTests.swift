@@ -52,16 +52,24 @@ import Testing
   /// A program that starts while an administrator rewrites the mandatory file in place (it is
   /// empty for a moment) reads it again before it takes it for empty: a one-shot write of a
   /// mandatory key went through in that moment (exit 0 where 77 was due).
-  @Test func aNewProgramWaitsForAMandatoryFileBeingWrittenInPlace() throws {
+  @Test func aNewProgramWaitsForAMandatoryFileBeingWrittenInPlace() async throws {
     let machine = try SystemDefaultsTests.Machine()
     let file = machine.mandatoryFile(in: machine.first)
     try machine.write(["age": 30], to: file)
     let whole = try Data(contentsOf: file)
     try Data().write(to: file)
-    DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(10)) {
-      try? whole.write(to: file)
+    let retries = PropertyListCounters.counts(for: file).halfWrittenRetries
+    let (suite, folders) = (machine.suite, [machine.first])
+    // Long pauses, so that the rest of the write lands during the first however slow the
+    // machine: the test writes it once the reader is seen pausing.
+    let reading = Task.detached {
+      PropertyListFile.$halfWrittenPauses.withValue([5_000_000, 5_000_000, 5_000_000]) {
+        SystemDefaults(suite: suite, folders: folders)
+      }
     }
-    let system = SystemDefaults(suite: machine.suite, folders: [machine.first])
+    #expect(await poll { PropertyListCounters.counts(for: file).halfWrittenRetries > retries })
+    try whole.write(to: file)
+    let system = await reading.value
     #expect(system.mandatory["age"]?.value as? Int == 30)
     #expect(system.problems == [])
   }
@@ -78,5 +86,32 @@ import Testing
     #expect(system.mandatory.isEmpty)
     #expect(system.problems == [])
     #expect(PropertyListCounters.counts(for: file).halfWrittenRetries == retries + 3)
+  }
+
+  /// A system file that is a symbolic link into another folder is followed there: an edit of
+  /// the file it leads to reaches running programs, and so does pointing the link elsewhere.
+  @Test func anEditOfALinkedSystemFilesTargetIsFollowed() async throws {
+    let machine = try SystemDefaultsTests.Machine()
+    let shipped = machine.folder.file("shipped")
+    let (first, second) = (
+      shipped.appendingPathComponent("a.plist"), shipped.appendingPathComponent("b.plist")
+    )
+    try machine.write(["theme": "light"], to: first)
+    try machine.write(["theme": "sepia"], to: second)
+    try FileManager.default.createSymbolicLink(
+      at: machine.defaultsFile(in: machine.first), withDestinationURL: first)
+    let defaults = machine.defaults()
+    #expect(defaults.string(forKey: "theme") == "light")
+
+    try foundationWrite(["theme": "dark"], to: first)
+    #expect(await poll { defaults.string(forKey: "theme") == "dark" })
+    // Pointed elsewhere as `ln -sfn` does it: a new link renamed over the old one.
+    let link = machine.defaultsFile(in: machine.first)
+    let newLink = link.appendingPathExtension("new")
+    try FileManager.default.createSymbolicLink(at: newLink, withDestinationURL: second)
+    #expect(rename(newLink.path, link.path) == 0)
+    #expect(await poll { defaults.string(forKey: "theme") == "sepia" })
+    try foundationWrite(["theme": "blue"], to: second)
+    #expect(await poll { defaults.string(forKey: "theme") == "blue" })
   }
 }

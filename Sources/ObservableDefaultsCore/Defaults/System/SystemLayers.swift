@@ -26,6 +26,10 @@ final class SystemLayers: @unchecked Sendable {
   private var current: SystemDefaults
   private var observers = ObserverList<Change>()
   private var watches: [ObservationToken] = []
+  /// The watches of the files that the system files which are symbolic links lead to, by path:
+  /// an edit of a target in another folder changes nothing in the folders watched. Followed
+  /// again at each re-read, as a link may be pointed elsewhere.
+  private var targetWatches: [String: ObservationToken] = [:]
   private let queue: DispatchQueue
 
   /// Reads the files of `suite` in `folders` now and reports the problems found.
@@ -76,17 +80,47 @@ final class SystemLayers: @unchecked Sendable {
     }
   }
 
-  private func startWatching() {
-    let files = folders.flatMap { folder in
+  /// The files read, each folder's defaults and mandatory file.
+  private var files: [URL] {
+    folders.flatMap { folder in
       [
         SystemDefaults.defaultsFile(of: suite, in: folder),
         SystemDefaults.mandatoryFile(of: suite, in: folder),
       ]
     }
+  }
+
+  private func startWatching() {
     let tokens = files.map { file in
       DirectoryWatcher.shared.watch(fileAt: file) { [weak self] in self?.filesDidChange() }
     }
     lock.withLock { watches = tokens }
+    watchLinkTargets()
+  }
+
+  /// Watches the file each system file that is a symbolic link leads to now, and stops
+  /// watching those no link leads to any more.
+  private func watchLinkTargets() {
+    let targets = Set(
+      files.compactMap { file -> String? in
+        guard (try? Stat(file.path, followTargetSymlink: false))?.type == .symbolicLink else {
+          return nil
+        }
+        return FileSystem.resolvedPath(file.path)
+      })
+    let (added, removed): ([String], [ObservationToken]) = lock.withLock {
+      let removed = targetWatches.filter { !targets.contains($0.key) }
+      for path in removed.keys { targetWatches[path] = nil }
+      return (targets.filter { targetWatches[$0] == nil }, Array(removed.values))
+    }
+    for token in removed { token.cancel() }
+    for target in added {
+      let token = DirectoryWatcher.shared.watch(fileAt: URL(fileURLWithPath: target)) {
+        [weak self] in self?.filesDidChange()
+      }
+      let replaced = lock.withLock { targetWatches.updateValue(token, forKey: target) }
+      replaced?.cancel()
+    }
   }
 
   /// Reads the files again on ``queue`` and tells observers what changed.
@@ -96,6 +130,7 @@ final class SystemLayers: @unchecked Sendable {
 
   /// Reads the files again now, and tells observers what changed (on this thread).
   func reread() {
+    watchLinkTargets()
     let new = SystemDefaults(suite: suite, folders: folders, previous: values)
     let (old, targets): (SystemDefaults, ObserverList<Change>) = lock.withLock {
       defer { current = new }
