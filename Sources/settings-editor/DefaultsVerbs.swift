@@ -290,9 +290,17 @@ enum DefaultsVerbs {
     }
   }
 
-  /// The store of a suite.
-  static func suiteDefaults(_ suite: String) throws(VerbError) -> PropertyListDefaults {
-    PropertyListDefaults(fileURL: try fileURL(of: .suite(suite)))
+  /// The store of a suite; with `readingSystemLayers`, with its system-wide defaults and
+  /// mandatory values too (``PreferencesDirectory/systemFolders``), as its programs read it.
+  static func suiteDefaults(_ suite: String, readingSystemLayers: Bool = false)
+    throws(VerbError) -> PropertyListDefaults
+  {
+    let url = try fileURL(of: .suite(suite))
+    guard readingSystemLayers, PreferencesDirectory.isSuiteName(suite) else {
+      return PropertyListDefaults(fileURL: url)
+    }
+    return PropertyListDefaults(
+      fileURL: url, suite: suite, systemFolders: PreferencesDirectory.systemFolders)
   }
 
   /// Sets (nil: removes) one key of a suite or a file in the file itself.

@@ -168,14 +168,15 @@ enum Verb: String, CaseIterable, Sendable {
       """
     case .watch:
       """
-      Prints one line per change, 'time  suite  key: old → new  (origin)' ('(none)' for a \
+      Prints one line per change of a value the suite's programs read (mandatory, the \
+      user's, system-wide), 'time  suite  key: old → new  (origin)' ('(none)' for a \
       missing value), for every key or only the one given, until SIGINT or SIGTERM, then exits \
       with 0. The time is local (TZ); the origin says who made the change: another program \
       that uses ObservableDefaults, by name and process id ('myapp (pid 4711)', from the mark \
       its writers leave on the file, the extended attribute user.observabledefaults.writer), \
-      'hand edit or other program' (the file changed without that mark), 'migration', or \
-      'unknown' (a file system without extended attributes, a file replaced again before it \
-      was read).
+      'hand edit or other program' (the file changed without that mark), 'administrator' (a \
+      system-wide or mandatory file), 'migration', or 'unknown' (a file system without \
+      extended attributes, a file replaced again before it was read).
       """
     case .log:
       """

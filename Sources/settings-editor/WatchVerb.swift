@@ -12,7 +12,7 @@ enum WatchVerb {
   static func run(suite: String, key: String?) throws {
     SettingsFileWatching.startNow()
     SystemMemory.mapLargeBlocks()
-    let defaults = try DefaultsVerbs.suiteDefaults(suite)
+    let defaults = try DefaultsVerbs.suiteDefaults(suite, readingSystemLayers: true)
     let printer = ChangePrinter(defaults: defaults, suite: suite, key: key)
     let observation = defaults.observe { change in printer.report(change) }
     defer { observation.cancel() }
@@ -34,7 +34,10 @@ enum WatchVerb {
   }
 }
 
-/// Remembers the values of a suite and prints each change against them.
+/// Remembers the values of a suite and prints each change against them: the values its
+/// programs read (mandatory, the user's file, system-wide and published defaults), so that an
+/// administrator's change is printed as one, and a user's value over a system-wide default
+/// shows that default as the old value.
 private final class ChangePrinter: @unchecked Sendable {
   // Sendable: `values`, guarded by `lock`, holds property-list values (`Any`).
   private let defaults: PropertyListDefaults
@@ -47,13 +50,13 @@ private final class ChangePrinter: @unchecked Sendable {
     self.defaults = defaults
     self.key = key
     self.suite = suite
-    values = defaults.persistentDomain(forName: suite) ?? [:]
+    values = defaults.dictionaryRepresentation()
   }
 
   func report(_ change: DefaultsChange) {
     lock.withLock {
       for changed in change.keys.sorted() where key == nil || changed == key {
-        let new = defaults.persistentValue(forKey: changed)
+        let new = defaults.object(forKey: changed)
         guard !propertyListValuesEqual(values[changed], new) else { continue }
         let entry = ChangeHistory.Entry(
           time: Date(), key: TerminalText.escaped(changed), old: Self.text(values[changed]),

@@ -85,4 +85,23 @@ import Testing
         """)
     #expect(try editor.run("read", suite, "theme").output == "light\n")
   }
+
+  /// `watch` prints what programs read: an administrator's change as one, and a user's value
+  /// over a system-wide default against that default.
+  @Test func watchPrintsTheValuesProgramsRead() throws {
+    let watcher = try Watcher(editor, [suite])
+    watcher.wait(onError: true) { $0.contains("watching") }
+    #expect(try editor.run("write", suite, "size", "-int", "14").status == 0)
+    _ = try editor.system.write(["theme": "sepia", "size": 12, "font": "mono"], suite: suite)
+    _ = try editor.system.write(["theme": "light"], suite: suite, mandatory: true)
+    let expected = """
+      TIME  \(suite)  size: 12 → 14  (settings-editor (pid N))
+      TIME  \(suite)  font: (none) → mono  (administrator)
+      TIME  \(suite)  theme: dark → light  (administrator)
+
+      """
+    #expect(
+      normalizedChangeLines(watcher.wait { normalizedChangeLines($0) == expected }) == expected)
+    #expect(watcher.stop(with: SIGINT) == 0)
+  }
 }
