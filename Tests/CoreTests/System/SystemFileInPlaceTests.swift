@@ -60,17 +60,22 @@ import Testing
     try Data().write(to: file)
     let retries = PropertyListCounters.counts(for: file).halfWrittenRetries
     let (suite, folders) = (machine.suite, [machine.first])
-    // Read on a thread of its own (the cooperative pool may not run a task for minutes on a
-    // loaded machine), with long pauses, so that the rest of the write lands during them
-    // however slow the machine: the test writes it once the reader is seen pausing.
-    let read = ReadOnThread {
-      PropertyListFile.$halfWrittenPauses.withValue([2_000_000, 10_000_000, 10_000_000]) {
+    // Off Swift's cooperative pool, which a full run keeps busy for minutes: the reader on a
+    // thread of its own, and the rest of the write from another once the reader is seen
+    // pausing; long pauses, so that it lands during them however slow the machine.
+    let system = try await onOwnThread {
+      let writer = Thread {
+        if pollBlocking(until: {
+          PropertyListCounters.counts(for: file).halfWrittenRetries > retries
+        }) {
+          try? whole.write(to: file)
+        }
+      }
+      writer.start()
+      return PropertyListFile.$halfWrittenPauses.withValue([2_000_000, 10_000_000, 10_000_000]) {
         SystemDefaults(suite: suite, folders: folders)
       }
     }
-    #expect(await poll { PropertyListCounters.counts(for: file).halfWrittenRetries > retries })
-    try whole.write(to: file)
-    let system = try await onOwnThread { read.result() }
     #expect(system.mandatory["age"]?.value as? Int == 30)
     #expect(system.problems == [])
   }
@@ -114,25 +119,5 @@ import Testing
     #expect(await poll { defaults.string(forKey: "theme") == "sepia" })
     try foundationWrite(["theme": "blue"], to: second)
     #expect(await poll { defaults.string(forKey: "theme") == "blue" })
-  }
-}
-
-/// A value made on a thread of its own, started at once.
-private final class ReadOnThread: @unchecked Sendable {
-  // Sendable: `value` is written once by the thread, before `done` is signalled.
-  private var value: SystemDefaults?
-  private let done = DispatchSemaphore(value: 0)
-
-  init(_ make: @escaping @Sendable () -> SystemDefaults) {
-    Thread { [self] in
-      value = make()
-      done.signal()
-    }.start()
-  }
-
-  /// The value, once made (blocks until then).
-  func result() -> SystemDefaults {
-    done.wait()
-    return value!
   }
 }
