@@ -74,7 +74,7 @@ package enum BinaryPropertyListFastPathComparison {
         defer {
           totals =
             "values \(scanner.expansion.values) bytes \(scanner.expansion.bytes) checked "
-            + "\(scanner.checkedObjects) deepest \(scanner.deepest)"
+            + "\(scanner.checkedObjects) deepest \(scanner.deepest) reached \(scanner.reachedBytes)"
         }
         return try scanner.root()
       }

@@ -55,6 +55,7 @@ extension BinaryPropertyListScanner {
       return true
     }
     guard isRead else { return nil }
+    try requireObjectAreaMostlyReached()
     let decoded = touchedEntries.mapValues {
       (PropertyListKey($0.key.string(in: bytes)), value(of: $0.item, sharing: file))
     }

@@ -106,6 +106,7 @@ extension BinaryPropertyListScanner {
     guard depth < limits.maximumDepth else { return positions.lowerBound }
     var objects = expandedObjects
     var payload = expandedBytes
+    var reached = reachedBytes
     var position = positions.lowerBound
     var isStopped = false
     let checks = FastPathChecks(layout: layout)
@@ -114,6 +115,7 @@ extension BinaryPropertyListScanner {
       guard objects + 2 <= maximumObjects, total <= maximumBytes else { break }
       objects += 2
       payload = total
+      reached += entry.key.scalar.range.count + entry.value.scalar.range.count
       position += 1
       guard
         body(
@@ -127,6 +129,7 @@ extension BinaryPropertyListScanner {
     let taken = 2 * (position - positions.lowerBound)
     expandedObjects = objects
     expandedBytes = payload
+    reachedBytes = reached
     checkedObjects += taken
     fastPathObjects += taken
     if taken > 0 { deepest = max(deepest, depth + 1) }

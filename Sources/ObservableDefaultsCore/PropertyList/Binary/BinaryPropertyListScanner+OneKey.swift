@@ -30,6 +30,7 @@ extension BinaryPropertyListScanner {
         }
         return true
       }
+      try scanner.requireObjectAreaMostlyReached()
       guard let found else { return [:] }
       return [key: scanner.value(of: found)]
     }

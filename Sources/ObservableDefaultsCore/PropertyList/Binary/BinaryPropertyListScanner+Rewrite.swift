@@ -43,6 +43,7 @@ extension BinaryPropertyListScanner {
     // Every position was taken as a key's first: true when no key is held twice, which is
     // checked once the file is (its first value would be the one kept).
     guard PropertyListEntries.areDistinct(entries.keys) else { return nil }
+    try requireObjectAreaMostlyReached()
     var removed: [PropertyListKey] = []
     if keptKeys < previous.count {
       let inFile = Set(entries.keys)

@@ -9,7 +9,7 @@ extension BinaryPropertyListScanner {
     throws(PropertyListRejection) -> Any
   {
     try scanning(data, limits: limits) { scanner throws(PropertyListRejection) in
-      try scanner.value(scanner.topObject, depth: 1)
+      try scanner.wholeValue()
     }
   }
 
@@ -24,10 +24,11 @@ extension BinaryPropertyListScanner {
 
   /// The top object, as ``root(of:)`` reads it.
   mutating func root() throws(PropertyListRejection) -> Any {
-    guard let top = try topDictionary() else { return try value(topObject, depth: 1) }
+    guard let top = try topDictionary() else { return try wholeValue() }
     var root: [PropertyListKey: Any] = [:]
     root.reserveCapacity(capacity(for: top.count))
     try add(0..<top.count, of: top, depth: 1, to: &root)
+    try requireObjectAreaMostlyReached()
     return root
   }
 
@@ -53,9 +54,7 @@ extension BinaryPropertyListScanner {
     -> (root: Any, releasedPages: Int, entries: PropertyListEntries?)
   {
     try scanning(data) { scanner throws(PropertyListRejection) in
-      guard let top = try scanner.topDictionary() else {
-        return (try scanner.value(scanner.topObject, depth: 1), 0, nil)
-      }
+      guard let top = try scanner.topDictionary() else { return (try scanner.wholeValue(), 0, nil) }
       var root: [PropertyListKey: Any] = [:]
       root.reserveCapacity(scanner.capacity(for: top.count))
       var entries: PropertyListEntries?
@@ -66,6 +65,7 @@ extension BinaryPropertyListScanner {
       }
       guard var pages = BinaryPropertyListPageRelease(scanner: scanner, entries: top) else {
         try scanner.addTop(0..<top.count, of: top, to: &root, entries: &entries)
+        try scanner.requireObjectAreaMostlyReached()
         return (root, 0, entries)
       }
       for first in stride(from: 0, to: top.count, by: BinaryPropertyListPageRelease.entriesAtOnce) {
@@ -73,6 +73,7 @@ extension BinaryPropertyListScanner {
         try scanner.addTop(positions, of: top, to: &root, entries: &entries)
         pages.release(after: positions.upperBound - 1)
       }
+      try scanner.requireObjectAreaMostlyReached()
       return (root, pages.releasedPages, entries)
     }
   }
@@ -116,8 +117,11 @@ extension BinaryPropertyListScanner {
     -> (root: Any, changedKeys: Set<PropertyListKey>?, entries: PropertyListEntries?)
   {
     try scanning(data) { scanner throws(PropertyListRejection) in
-      if let reread = try scanner.topDictionary(comparingTo: previous) { return reread }
-      return (try scanner.value(scanner.topObject, depth: 1), nil, nil)
+      if let reread = try scanner.topDictionary(comparingTo: previous) {
+        try scanner.requireObjectAreaMostlyReached()
+        return reread
+      }
+      return (try scanner.wholeValue(), nil, nil)
     }
   }
 

@@ -144,6 +144,7 @@ extension BinaryPropertyListScanner {
       throw object("has the unknown marker 0x\(Self.hex(marker))")
     }
     try count(objects: 1, bytes: payload)
+    reachedBytes += start + size - offset
     return Scalar(marker: marker, offset: offset, start: start, end: start + size)
   }
 

@@ -61,6 +61,9 @@ struct BinaryPropertyListScanner {
   /// Whether dictionary entries of plain scalars go through the fast path
   /// (``checkedEntry(_:of:depth:)``; ``BinaryPropertyListFastPath/isOn`` when the scan began).
   let isFastPathOn = BinaryPropertyListFastPath.isOn
+  /// The bytes of the objects checked (markers, lengths and references included), counted at
+  /// each check as ``checkedObjects`` are: see ``requireObjectAreaMostlyReached()``.
+  var reachedBytes = 0
   /// Objects the fast path checked (of ``checkedObjects``).
   var fastPathObjects = 0
   /// Dictionary entries the fast path handed over to the full scanner.
@@ -234,6 +237,7 @@ struct BinaryPropertyListScanner {
       by: (bytes[offset] >> 4 == 0xD ? 2 : 1) * referenceSize)
     guard !overflow else { throw layout.objectRejection(index, offset, "is longer than the file") }
     try layout.requireBytes(start, size, index, offset)
+    reachedBytes += start + size - offset
     return Container(index: index, offset: offset, start: start, count: count)
   }
 

@@ -94,6 +94,7 @@ enum BinaryPropertyListSplice {
       }
       return true
     }
+    try scanner.requireObjectAreaMostlyReached()
     var entries: [PropertyListKey: Entry] = [:]
     for (index, position, (key, keyObject, valueObject, item)) in found {
       guard entries[keys[index]] == nil else { return nil }
