@@ -14,6 +14,18 @@ extension Driver {
     say(
       "VIOLATION seed \(seed) step \(step) (\(operation.rawValue), suite \(suite.name)): \(message)\n"
         + "  replay: storage-torture --seed \(seed) --steps \(step + 1)\(replayOptions)")
+    if violationsThisStep == 1, let kept = keep(suite) { say("  the file is kept at \(kept)") }
+  }
+
+  /// A copy of `suite`'s file as it is now, outside the workspace (which the run removes), for a
+  /// violation that does not replay (a race): its path, or nil when it cannot be copied.
+  private func keep(_ suite: Suite) -> String? {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "storage-torture-kept")
+    let copy = folder.appendingPathComponent("seed-\(seed)-step-\(step)-\(suite.name).plist").path
+    try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    try? FileManager.default.removeItem(atPath: copy)
+    return (try? FileManager.default.copyItem(atPath: suite.path, toPath: copy)).map { copy }
   }
 
   /// Checks `suite` against its model: the file parses with python's plistlib and holds what the

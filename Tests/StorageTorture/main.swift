@@ -5,7 +5,8 @@
 //
 //   storage-torture [--seed N] [--steps K] [--minutes M] [--only OP,…] [--verbose]
 //       runs K steps (default 60), or steps until M minutes have passed; prints each violation
-//       with its seed, step and the command that replays it, then one summary line:
+//       with its seed, step and the command that replays it (and where the suite's file at the
+//       step's first violation is kept, under $TMPDIR/storage-torture-kept), then one summary line:
 //       seed, steps, processes, kills, injected failures, foreign writes, acknowledged and spliced
 //       writes, first reads during a locked rewrite, violations, seconds,
 //       and one line of operation counts (--verbose: each step's operation and duration too).
