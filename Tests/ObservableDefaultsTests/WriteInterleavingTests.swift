@@ -90,6 +90,40 @@ import Testing
     #expect(try suite.fileValues()["name"] as? String == "local")
   }
 
+  /// One outside change delivered twice at once — the store's report on one thread, a change
+  /// notification on another, as a cloud store's `didChangeExternallyNotification` comes beside
+  /// its report — is told to observers once. (Both deliveries read the store before either
+  /// assigned the cache, and both told them: `CloudSettingsTests` counted two changes of one
+  /// write of another device, once in three runs beside other suites.)
+  @Test func anOutsideChangeDeliveredTwiceAtOnceIsToldOnce() throws {
+    let suite = TemporarySuite()
+    // Changed by an outside write on another thread while this one posts a notification.
+    nonisolated(unsafe) let settings = SharedGroupSettings(userDefaults: suite.store())
+    nonisolated(unsafe) let outside = suite.store()
+    let name = ChangeCounter(settings, \.name)
+    let paused = Mutex(false)
+    let resumed = Mutex(false)
+    OutsideChangeProbe.betweenReadAndAssign.withLock {
+      $0 = { object in
+        guard object === settings, raisesFirst(paused) else { return }
+        pollBlocking { resumed.withLock { $0 } }
+      }
+    }
+    defer { OutsideChangeProbe.betweenReadAndAssign.withLock { $0 = nil } }
+    let applied = Mutex(false)
+    Thread {
+      outside.set("outside", forKey: "name")
+      applied.withLock { $0 = true }
+    }.start()
+    try #require(pollBlocking { paused.withLock { $0 } })
+    // The second delivery, on this thread: any store's notification counts for this object.
+    NotificationCenter.default.post(name: UserDefaults.didChangeNotification, object: nil)
+    resumed.withLock { $0 = true }
+    try #require(pollBlocking { applied.withLock { $0 } })
+    #expect(settings.name == "outside")
+    #expect(name.count == 1)
+  }
+
   /// A write paused between its store write and its cache update while the object is given
   /// another store and starts on it: the object ends with the value the new store holds, and
   /// the write is in the store it started on. (The start did not count as a change, so the

@@ -71,6 +71,12 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
   @usableFromInline @exclusivity(unchecked) var applyingThread: pthread_t?
   /// Entered while an outside change is applied.
   @usableFromInline let applying = DispatchGroup()
+  /// The properties whose outside change an ``apply(_:to:)`` has read and not yet assigned;
+  /// guarded by ``lock``. Another apply leaves them to it (that one assigns what the store holds
+  /// by then): one change delivered twice at once, by the store's report on one thread and a
+  /// change notification on another (a cloud store's `didChangeExternallyNotification`), found
+  /// the cache stale at both and told the observers twice.
+  private var assigning: Set<AnyKeyPath> = []
   /// How many writes of persisted properties started, outside changes were read and starts
   /// (``startIfNeeded(_:)``) loaded the caches, the number of the last one; guarded by
   /// ``lock``. A write whose number is still the last when it sets the cache, and that started
@@ -267,13 +273,14 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
       lastChange &+= 1
       var changed: [SettingsProperty<Object>] = []
       var updates: [SettingsProperty<Object>.Update] = []
-      for property in properties {
+      for property in properties where !assigning.contains(property.keyPath) {
         guard let keys = property.storageKeys, keys.isChanged(by: change, prefix: prefix),
           let update = property.refresh(object, resolveStore(), prefix)
         else { continue }
         changed.append(property)
         updates.append(update)
       }
+      assigning.formUnion(changed.lazy.map(\.keyPath))
       guard !updates.isEmpty, !ignoresExternalChanges else { return (changed, []) }
       if ignoredKeyPaths.isEmpty { return (changed, updates) }
       let ignored = Set(ignoredKeyPaths.map { $0 as AnyKeyPath })
@@ -291,6 +298,7 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
       lock.withLock {
         let store = resolveStore()
         for property in changed { property.refresh(object, store, prefix)?.assign() }
+        assigning.subtract(changed.lazy.map(\.keyPath))
       }
     }
   }
