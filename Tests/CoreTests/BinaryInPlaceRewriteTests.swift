@@ -79,15 +79,7 @@ import Testing
     try await withTemporaryFolder { folder in
       let url = folder.file("torn.plist")
       let (file, new) = halfWritten()
-      try file.write(to: url)
-      let writer = PropertyListFile(url: url)
-      #expect(throws: PropertyListError.self) { try writer.apply(["other": .set("x")]) }
-      #expect(PropertyListCounters.counts(for: url).halfWrittenRetries == 3)
-      #expect(try Data(contentsOf: url) == file)
-      let handle = try FileHandle(forWritingTo: url)
-      try handle.truncate(atOffset: UInt64(new.count))
-      try handle.close()
-      _ = try writer.apply(["other": .set("x")])
+      try expectAWriterWaitsForTheCut(of: url, holding: file, to: new.count)
       let python = try PythonPlistlib.strings(url)
       #expect(python.count == 23)
       #expect(python["a-long"] == "short")

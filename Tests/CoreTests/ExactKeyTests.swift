@@ -161,15 +161,7 @@ import Testing
         [(Self.composed, "composed"), (Self.decomposed, "decomposed"), ("long", "a long value")],
         to: url, binary: false)
       let halfWritten = new + (try Data(contentsOf: url))[new.count...]
-      try halfWritten.write(to: url)
-      let file = PropertyListFile(url: url)
-      #expect(throws: PropertyListError.self) { try file.apply(["other": .set("x")]) }
-      #expect(PropertyListCounters.counts(for: url).halfWrittenRetries == 3)
-      #expect(try Data(contentsOf: url) == halfWritten)
-      let handle = try FileHandle(forWritingTo: url)
-      try handle.truncate(atOffset: UInt64(new.count))
-      try handle.close()
-      _ = try file.apply(["other": .set("x")])
+      try expectAWriterWaitsForTheCut(of: url, holding: halfWritten, to: new.count)
       try expectBothFormsBeside(other: "x", in: url)
     }
   }

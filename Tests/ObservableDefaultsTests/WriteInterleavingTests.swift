@@ -62,28 +62,12 @@ import Testing
   @Test func aLocalWriteDuringAnOutsideChangeIsKept() throws {
     let suite = TemporarySuite()
     // The object is written on this thread while another applies an outside change.
-    nonisolated(unsafe) let settings = Settings(userDefaults: suite.store())
-    nonisolated(unsafe) let outside = suite.store()
+    let settings = Settings(userDefaults: suite.store())
+    let outside = suite.store()
     #expect(settings.name == "Fatbobman")
-    let paused = Mutex(false)
-    let resumed = Mutex(false)
-    OutsideChangeProbe.betweenReadAndAssign.withLock {
-      $0 = { object in
-        guard object === settings, raisesFirst(paused) else { return }
-        pollBlocking { resumed.withLock { $0 } }
-      }
+    try whileAnOutsideChangeIsPaused(of: settings, writing: outside) {
+      settings.name = "local"
     }
-    defer { OutsideChangeProbe.betweenReadAndAssign.withLock { $0 = nil } }
-    let applied = Mutex(false)
-    Thread {
-      // The store tells the object's observation on this thread, before `set` returns.
-      outside.set("outside", forKey: "name")
-      applied.withLock { $0 = true }
-    }.start()
-    try #require(pollBlocking { paused.withLock { $0 } })
-    settings.name = "local"
-    resumed.withLock { $0 = true }
-    try #require(pollBlocking { applied.withLock { $0 } })
     try outside.flush()
     #expect(outside.string(forKey: "name") == "local")
     #expect(settings.name == "local")
@@ -98,28 +82,13 @@ import Testing
   @Test func anOutsideChangeDeliveredTwiceAtOnceIsToldOnce() throws {
     let suite = TemporarySuite()
     // Changed by an outside write on another thread while this one posts a notification.
-    nonisolated(unsafe) let settings = SharedGroupSettings(userDefaults: suite.store())
-    nonisolated(unsafe) let outside = suite.store()
+    let settings = SharedGroupSettings(userDefaults: suite.store())
+    let outside = suite.store()
     let name = ChangeCounter(settings, \.name)
-    let paused = Mutex(false)
-    let resumed = Mutex(false)
-    OutsideChangeProbe.betweenReadAndAssign.withLock {
-      $0 = { object in
-        guard object === settings, raisesFirst(paused) else { return }
-        pollBlocking { resumed.withLock { $0 } }
-      }
+    try whileAnOutsideChangeIsPaused(of: settings, writing: outside) {
+      // The second delivery, on this thread: any store's notification counts for this object.
+      NotificationCenter.default.post(name: UserDefaults.didChangeNotification, object: nil)
     }
-    defer { OutsideChangeProbe.betweenReadAndAssign.withLock { $0 = nil } }
-    let applied = Mutex(false)
-    Thread {
-      outside.set("outside", forKey: "name")
-      applied.withLock { $0 = true }
-    }.start()
-    try #require(pollBlocking { paused.withLock { $0 } })
-    // The second delivery, on this thread: any store's notification counts for this object.
-    NotificationCenter.default.post(name: UserDefaults.didChangeNotification, object: nil)
-    resumed.withLock { $0 = true }
-    try #require(pollBlocking { applied.withLock { $0 } })
     #expect(settings.name == "outside")
     #expect(name.count == 1)
   }
@@ -173,6 +142,36 @@ final class SettingsOnAStore {
   func use(_ store: UserDefaults) {
     _userDefaults = store
   }
+}
+
+/// Runs `body` while `outside`, on another thread, writes `"outside"` under `name` and the
+/// object's application of that change is paused between reading the store and assigning its
+/// cache (``OutsideChangeProbe``); returns once the write returned.
+private func whileAnOutsideChangeIsPaused(
+  of object: AnyObject, writing outside: PropertyListDefaults, _ body: () -> Void
+) throws {
+  // Compared by identity only, on the probe's thread.
+  nonisolated(unsafe) let object = object
+  nonisolated(unsafe) let outside = outside
+  let paused = Mutex(false)
+  let resumed = Mutex(false)
+  OutsideChangeProbe.betweenReadAndAssign.withLock {
+    $0 = { applied in
+      guard applied === object, raisesFirst(paused) else { return }
+      pollBlocking { resumed.withLock { $0 } }
+    }
+  }
+  defer { OutsideChangeProbe.betweenReadAndAssign.withLock { $0 = nil } }
+  let written = Mutex(false)
+  Thread {
+    // The store tells the object's observation on this thread, before `set` returns.
+    outside.set("outside", forKey: "name")
+    written.withLock { $0 = true }
+  }.start()
+  try #require(pollBlocking { paused.withLock { $0 } })
+  body()
+  resumed.withLock { $0 = true }
+  try #require(pollBlocking { written.withLock { $0 } })
 }
 
 /// Sets `flag`; whether it was not set before (true the first time only).
