@@ -42,6 +42,26 @@ import Testing
     #expect((back["nan"] as? Double)?.isNaN == true)
   }
 
+  /// Foundation shares no equal values: 2,000 keys of 50 equal arrays each are 100,000 array
+  /// objects. Each array met inside another copied the scanner's whole table of containers (a
+  /// copy of the scanner taken for the call that decodes the item, before reading it changed
+  /// the table): such a 14 MB file read for more than 5 minutes. The time limit stands for that
+  /// hang; the values are what is checked.
+  @Test(.timeLimit(.minutes(1))) func manyContainersUnderOthersAreEachReadOnce() throws {
+    let element: [Any] = ["a", 1, true, Data(count: 16)]
+    let values = Dictionary(
+      uniqueKeysWithValues: (0..<2_000).map { ("k\($0)", Array(repeating: element, count: 50)) })
+    let data = try PropertyListSerialization.data(
+      fromPropertyList: values, format: .binary, options: 0)
+    let back = try ours(data)
+    #expect(back.count == 2_000)
+    #expect(propertyListValuesEqual(back["k1999"], values["k1999"]))
+    let one = try PropertyListFile(url: URL(fileURLWithPath: "/reader-test.plist"))
+      .document(from: data, key: "k7").values
+    #expect(one.count == 1)
+    #expect(propertyListValuesEqual(one["k7"], values["k7"]))
+  }
+
   @Test func everyBinaryFixtureReadsAsFoundationReadsIt() throws {
     let fixtures = try PropertyListFileTests.binaryFixtures()
     #expect(fixtures.count == 4)

@@ -123,8 +123,14 @@ struct BinaryPropertyListScanner {
   }
 
   /// The value of object `index` at nesting `depth` (the top object is at 1), checked.
+  ///
+  /// The item is read before `value(of:)` is called: written as one expression, the call took a
+  /// copy of the scanner before its argument changed it, so each container met under another
+  /// copied the table of containers (``containers``) whole — a file of 250,000 arrays that
+  /// Foundation wrote (it shares no equal values) read for minutes.
   mutating func value(_ index: Int, depth: Int) throws(PropertyListRejection) -> Any {
-    value(of: try item(index, depth: depth))
+    let item = try item(index, depth: depth)
+    return value(of: item)
   }
 
   /// Object `index` at nesting `depth`: a scalar checked (not decoded: see
