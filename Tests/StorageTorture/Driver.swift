@@ -187,6 +187,9 @@ final class Driver {
     }
     counts.processes += 1
     suite.writers[slot] = agent
+    if environment["FAKETIME"] != nil {
+      workspace.startedUnderFaketime(agent.process.processIdentifier)
+    }
     return agent
   }
 
@@ -196,11 +199,7 @@ final class Driver {
     guard let writer = suite.writers[slot] else { return }
     writer.kill()
     suite.writers[slot] = nil
-    // libfaketime leaves a shared-memory segment and a semaphore per process in /dev/shm.
-    let pid = writer.process.processIdentifier
-    for name in ["faketime_shm_\(pid)", "sem.faketime_sem_\(pid)"] {
-      try? FileManager.default.removeItem(atPath: "/dev/shm/" + name)
-    }
+    workspace.removeFaketimeFiles(of: writer.process.processIdentifier)
   }
 
   /// How one command to a writer ended.

@@ -25,6 +25,8 @@ final class Workspace: @unchecked Sendable {
   /// libfaketime (Debian faketime), preloaded into the writer whose clock runs ahead.
   let faketime: String?
   private var mounts: [String] = []
+  /// The writers started under libfaketime and not yet retired (see ``removeFaketimeFiles(of:)``).
+  private var faketimeProcesses: Set<Int32> = []
   private let lock = NSLock()
 
   /// Prepares the folders and tools, printing one line for each one it could not make.
@@ -117,17 +119,34 @@ final class Workspace: @unchecked Sendable {
     return process.terminationReason == .exit && process.terminationStatus == 0
   }
 
-  /// Unmounts what it mounted (lazily, so a process still holding a file cannot keep it) and
-  /// removes the scratch folder. Safe to call more than once.
+  /// Notes a writer started under libfaketime, whose files ``remove()`` removes if the run ends
+  /// before the writer is retired.
+  func startedUnderFaketime(_ process: Int32) {
+    lock.withLock { _ = faketimeProcesses.insert(process) }
+  }
+
+  /// Removes the shared-memory segment and semaphore libfaketime keeps in `/dev/shm` for
+  /// `process` (its own exit handler removes them, but a killed process leaves them).
+  func removeFaketimeFiles(of process: Int32) {
+    lock.withLock { _ = faketimeProcesses.remove(process) }
+    for name in ["faketime_shm_\(process)", "sem.faketime_sem_\(process)"] {
+      try? FileManager.default.removeItem(atPath: "/dev/shm/" + name)
+    }
+  }
+
+  /// Unmounts what it mounted (lazily, so a process still holding a file cannot keep it),
+  /// removes the scratch folder and the files of the writers under libfaketime. Safe to call
+  /// more than once.
   func remove() {
-    let toUnmount = lock.withLock {
+    let (toUnmount, underFaketime) = lock.withLock {
       defer { mounts = [] }
-      return mounts
+      return (mounts, faketimeProcesses)
     }
     for mount in toUnmount where !Self.run("umount", [mount]) {
       Self.run("umount", ["-l", mount])
     }
     scratch.remove()
+    for process in underFaketime { removeFaketimeFiles(of: process) }
   }
 
   /// Removes the workspace when the driver is interrupted or terminated, then exits 130.
