@@ -2,9 +2,9 @@ import Foundation
 import ObservableDefaultsCore
 
 /// Read mode's check of the one-key read (``PropertyListFile/document(from:key:)``, which
-/// decodes only `key`'s value of a binary file) against the whole read of the same bytes
-/// (``PropertyListFile/document(from:)``): the same error, or the same format and value of
-/// `key`, and no other value.
+/// decodes only `key`'s value of a binary file or plain XML text) against the whole read of the
+/// same bytes (``PropertyListFile/document(from:)``): the same error, or the same format and
+/// value of `key`, and no other value.
 enum OneKeyReadEquality {
   /// What differs, or nil.
   static func difference(in data: Data, key: PropertyListKey) -> String? {

@@ -16,24 +16,27 @@ extension PropertyListFile {
   /// ``document(from:)`` returns, holding that key's value alone.
   ///
   /// The bytes are checked whole as ``document(from:)`` checks them, and refused with the same
-  /// error; in a binary file only `key`'s value is decoded
-  /// (``BinaryPropertyListScanner/entry(ofTopKey:in:)``), where a read decodes every value: a
-  /// one-key read of a 1,000-key suite spent half its instructions decoding the others. Any
-  /// other file is parsed whole. Counts the top-level values decoded
-  /// (``PropertyListCounters/Counts/valuesDecoded``).
+  /// error; only `key`'s value is decoded, in a binary file
+  /// (``BinaryPropertyListScanner/entry(ofTopKey:in:)``) and in UTF-8 XML text whose top
+  /// dictionary's keys are plain (``XMLPropertyListEntries/entry(ofTopKey:in:)``), where a read
+  /// decodes every value: a one-key read of a 1,000-key binary suite spent half its
+  /// instructions decoding the others. Any other file is parsed whole. Counts the top-level
+  /// values decoded (``PropertyListCounters/Counts/valuesDecoded``).
   ///
   /// - Throws: ``PropertyListError`` of kind `.malformed`.
   package func document(from data: Data, key: PropertyListKey) throws -> PropertyListDocument {
     let document: PropertyListDocument
-    if data.starts(with: "bplist".utf8),
-      let entry = try malformedIfRejected({ () throws(PropertyListRejection) in
-        try BinaryPropertyListScanner.entry(ofTopKey: key, in: data)
-      })
-    {
-      document = PropertyListDocument(values: entry, format: .binary)
+    let isBinary = data.starts(with: "bplist".utf8)
+    if let entry = try malformedIfRejected({ () throws(PropertyListRejection) in
+      try isBinary
+        ? BinaryPropertyListScanner.entry(ofTopKey: key, in: data)
+        : XMLPropertyListEntries.entry(ofTopKey: key, in: data)
+    }) {
+      document = PropertyListDocument(values: entry, format: isBinary ? .binary : .xml)
     } else {
-      // Another format, or a binary file whose top object is not a dictionary (the parse
-      // refuses it, naming what it is).
+      // A binary file whose top object is not a dictionary (the parse refuses it, naming what
+      // it is), or a text the XML scan does not find keys in (another encoding or format, a
+      // key written with a reference, a key held twice).
       document = try parse(data)
     }
     let path = url.resolvingSymlinksInPath().path

@@ -338,12 +338,23 @@ struct XMLPropertyListScanner {
     guard tag.name == .key else {
       throw rejection("<\(nameText(of: tag))> stands where a dictionary's <key> belongs")
     }
+    let textStart = position
     let key =
       tag.isEmpty ? Text(string: "", raw: position..<position, isPlain: true) : try text(of: .key)
     guard try content() == .start else {
-      throw rejection("the key \"\(key.string.prefix(40))\" has no value")
+      throw rejection("the key \"\(keyString(key, from: textStart).prefix(40))\" has no value")
     }
     return (key, position)
+  }
+
+  /// The string of `key`, whose text starts at `textStart`: made again when the scan does not
+  /// build (a refusal names the key the reader names). Leaves ``position`` as it was.
+  private mutating func keyString(_ key: Text, from textStart: Int) -> String {
+    guard !building, !key.raw.isEmpty else { return key.string }
+    let now = position
+    defer { position = now }
+    position = textStart
+    return (try? text(of: .key, always: true).string) ?? ""
   }
 
   /// Throws unless only white space, comments and processing instructions follow the root
