@@ -172,11 +172,9 @@ let package = Package(
     // cloud store and its engine-neutral backends.
     .target(
       name: "ObservableDefaultsCore",
-      dependencies: ["CCloudEngineRegistration", "CExtendedAttributes", "CTextScan"]),
+      dependencies: ["CCloudEngineRegistration", "CExtendedAttributes"]),
     // setxattr/getxattr for the writer's mark on suite files (Glibc's module lacks them).
     .target(name: "CExtendedAttributes"),
-    // Sixteen-byte scans of the XML reader's plain text (header-only, inlined into Swift).
-    .target(name: "CTextScan"),
     // The hook through which the umbrella module registers the engines it was built with.
     .target(name: "CCloudEngineRegistration"),
     // The engines' C libraries, loaded with dlopen on first use (Sources/COptionalLibrary): a

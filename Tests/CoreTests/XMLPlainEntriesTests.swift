@@ -23,9 +23,6 @@ import Testing
       """.utf8)
   }
 
-  /// The bytes ``document(_:)`` writes after the entries.
-  private static let closing = "\n</dict>\n</plist>\n".utf8.count
-
   /// The re-read's scan of `data` (nothing built, entries indexed): the entries the fast path
   /// took, where it handed over (byte offsets), and the refusal.
   private static func scan(_ data: Data) -> (taken: Int, handOvers: [Int], refusal: String?) {
@@ -165,38 +162,6 @@ import Testing
     data[Self.offset(of: "<string>a", in: data)] = 0xFF
     Self.expectSameFindings(data)
     #expect(Self.scan(data).refusal == "XML property list, line 6: a string is not UTF-8")
-  }
-
-  /// The plain text is read sixteen bytes at a time, then eight, then one (the buffer's last
-  /// bytes): a byte that is not ASCII, one that is not UTF-8, a reference and a carriage return
-  /// at every place of texts of 0 to 40 bytes (across the reads' boundaries), and the text ending
-  /// where the file does, read the same with the fast path on and off; the text after the end
-  /// (here a key that is not ASCII) does not count. 3,362 documents.
-  @Test func everyPlaceOfATextIsReadAlikeAcrossTheSixteenByteReads() {
-    var documents = 0
-    for length in 0...40 {
-      let text = Array(repeating: UInt8(ascii: "t"), count: length)
-      let after = Array("</string>\n\t<key>ключ</key>\n\t<string>b</string>".utf8)
-      let base = Array(Self.document("\n\t<key>a</key>\n\t<string>").dropLast(Self.closing))
-      let end = Array(Self.document("").suffix(Self.closing))
-      Self.expectSameFindings(Data(base + text + after + end))
-      documents += 1
-      for place in 0..<length {
-        for inserted: [UInt8] in [[0xC3, 0xA9], [0xFF], Array("&amp;".utf8), [0x0D]] {
-          var altered = text
-          altered.replaceSubrange(place..<(place + 1), with: inserted)
-          Self.expectSameFindings(Data(base + altered + after + end))
-          documents += 1
-        }
-      }
-      // The file ends inside the text: refused alike, whichever read was taking it.
-      Self.expectSameFindings(Data(base + text))
-      documents += 1
-    }
-    #expect(documents == 3_362)
-    let forty = String(repeating: "t", count: 40)
-    let plain = Self.scan(Self.document("\n\t<key>a</key>\n\t<string>\(forty)</string>"))
-    #expect(plain.taken == 1 && plain.refusal == nil)
   }
 
   /// Elements before plain lines use up the element count (here at most one per 8 bytes of

@@ -1,4 +1,3 @@
-import CTextScan
 import Foundation
 
 /// The fast path of the top dictionary: an entry written in the plain form writers produce
@@ -163,17 +162,15 @@ extension XMLPropertyListScanner {
   /// at a `<`, holds no `&` and no carriage return), and whether it is ASCII; text that is not
   /// is checked as UTF-8 here unless building (``builtEntry(_:)`` checks it).
   ///
-  /// Sixteen bytes at a time (`observable_defaults_plain_text_stop`, one vector compare per
-  /// stop byte: most keys and values end inside their first sixteen bytes), the last fewer than
-  /// sixteen of the buffer eight at a time: the first `<`, `&` or carriage return of a word is
-  /// found with the usual zero-byte test, exact for the lowest byte it flags. The high bits of
-  /// the bytes passed are gathered in the same loops.
+  /// Eight bytes at a time: the first `<`, `&` or carriage return of a word is found with the
+  /// usual zero-byte test, exact for the lowest byte it flags, and the word's high bits are
+  /// gathered in the same loop.
   private func plainText(from start: Int) -> (end: Int, isASCII: Bool)? {
     guard let base = bytes.baseAddress, start <= bytes.count else { return nil }
-    let stop = observable_defaults_plain_text_stop(
-      base.assumingMemoryBound(to: UInt8.self), start, bytes.count)
-    var (index, high, end) = (stop.index, stop.high, stop.found ? stop.index : -1)
-    while end < 0, index &+ 8 <= bytes.count {
+    var index = start
+    var high: UInt64 = 0
+    var end = -1
+    while index &+ 8 <= bytes.count {
       let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
       let stops =
         Self.zeroBytes(word ^ 0x3C3C_3C3C_3C3C_3C3C) | Self.zeroBytes(word ^ 0x2626_2626_2626_2626)
