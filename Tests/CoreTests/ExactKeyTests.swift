@@ -198,6 +198,28 @@ import Testing
     #expect(merged.count == 1)
     #expect(merged.keys.first.map { Array($0.unicodeScalars) } == Array("e\u{301}".unicodeScalars))
   }
+
+  /// Keys order by their UTF-8 bytes (code point order), compared with `memcmp`: every pair of
+  /// keys here (empty, one a prefix of the other, small and heap strings, bytes above 0x7F, a
+  /// bridged `NSString`) orders as their `UTF8View`s do.
+  @Test func keysOrderByTheirUTF8Bytes() {
+    let texts = [
+      "", "a", "ab", "abc", "B", "Z", "e\u{301}", "\u{E9}", "\u{FFFF}", "🎹", "key-000001",
+      "key-000002", "key-0000010", String(repeating: "x", count: 40),
+      String(repeating: "x", count: 40) + "y", NSString(string: "bridged é") as String,
+      "bridged é", "\u{7F}", "\u{80}",
+    ]
+    var pairs = 0
+    for left in texts {
+      for right in texts {
+        #expect(
+          (PropertyListKey(left) < PropertyListKey(right))
+            == left.utf8.lexicographicallyPrecedes(right.utf8), "\(left) < \(right)")
+        pairs += 1
+      }
+    }
+    #expect(pairs == 361)
+  }
 }
 
 /// The changes an observer was told, in order.

@@ -85,8 +85,19 @@ public struct PropertyListKey: Hashable, Comparable, Sendable, CustomStringConve
   /// Orders keys by their Unicode scalars (UTF-8 byte order is code point order), the order in
   /// which python's `plistlib` sorts keys; keys that differ only in Unicode normalization get a
   /// fixed order.
+  ///
+  /// The bytes are compared with `memcmp`: the generic `lexicographicallyPrecedes` of the two
+  /// `UTF8View`s took 530 instructions a comparison, 1.26 G of the 5.58 G of
+  /// `settings-editor read` printing a 100,000-key suite.
   public static func < (lhs: Self, rhs: Self) -> Bool {
-    lhs.string.utf8.lexicographicallyPrecedes(rhs.string.utf8)
+    var (left, right) = (lhs.string, rhs.string)
+    return left.withUTF8 { left in
+      right.withUTF8 { right in
+        let common = min(left.count, right.count)
+        let order = common == 0 ? 0 : memcmp(left.baseAddress!, right.baseAddress!, common)
+        return order != 0 ? order < 0 : left.count < right.count
+      }
+    }
   }
 
   /// The key's text.
