@@ -37,32 +37,32 @@ import Testing
     // Compared as bytes: `String`'s `==` takes "e\u{301}" and "\u{E9}" for one text.
     let (decomposed, composed) = ("e\u{301}", "\u{E9}")
     let expected = #"""
-        {
-            1 = ok-1.2/3:4$_;
-            B = plain;
-            Z = "a\"b\\c\"";
-            _.$/:- = "tab\there";
-            a = "two words";
-            ab = "back\\slash";
-            emoji = "🎹";
-            "\#(decomposed)" = "quote\"d";
-            "k\u{1}" = "ctl\u{7}x";
-            nested = {
-                a = 1;
-                "b key" = (
-                    "x y",
-                    p,
-                    {
-                        "q\"" = w;
-                    }
-                );
-            };
-            "sp ace" = "\u{202e}nasty";
-            z9 = "Grüße";
-            "\#(composed)" = "";
-        }
+      {
+          1 = ok-1.2/3:4$_;
+          B = plain;
+          Z = "a\"b\\c\"";
+          _.$/:- = "tab\there";
+          a = "two words";
+          ab = "back\\slash";
+          emoji = "🎹";
+          "\#(decomposed)" = "quote\"d";
+          "k\u{1}" = "ctl\u{7}x";
+          nested = {
+              a = 1;
+              "b key" = (
+                  "x y",
+                  p,
+                  {
+                      "q\"" = w;
+                  }
+              );
+          };
+          "sp ace" = "\u{202e}nasty";
+          z9 = "Grüße";
+          "\#(composed)" = "";
+      }
 
-        """#
+      """#
     #expect(Array(read.output.utf8) == Array(expected.utf8), "\(read.output)")
   }
 }
