@@ -45,7 +45,7 @@ struct PropertyListTreeLines: RandomAccessCollection, Equatable {
   /// Lays out `root` with the containers at `expanded` open.
   init(root: [PropertyListKey: Any], expanded: Set<PropertyListPath>) {
     var keys = Array(root.keys)
-    keys.sort()
+    keys.sortByScalars()
     self.init(sortedKeys: keys, expanded: expanded, value: { root[$0] })
   }
 

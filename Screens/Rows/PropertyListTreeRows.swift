@@ -137,7 +137,7 @@ struct PropertyListTreeRows {
     let gone = Set(removed)
     var keys = lines.topLevelKeys.filter { !gone.contains($0) }
     keys += added.filter { !lines.contains(key: $0) }
-    keys.sort()
+    keys.sortByScalars()
     let after: TopLevelValue = { key in changes[key].map(\.after) ?? value(key) }
     var laidOut = PropertyListTreeLines(sortedKeys: keys, expanded: expanded, value: after)
     // Every key placed again, as a layout of all keys.

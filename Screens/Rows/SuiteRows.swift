@@ -92,7 +92,7 @@ final class SuiteRows: ExpandableRowSource, LiveRowSource, ReloadableRowSource,
     let values = defaults.exactPersistentValues
     SuiteReadProbe.run(with: defaults)
     var keys = values.keys.filter { !describedKeys.contains($0.string) }
-    keys.sort()
+    keys.sortByScalars()
     // Nothing observed the rows before: the first access reads them.
     tree = PropertyListTreeRows(
       lines: PropertyListTreeLines(sortedKeys: keys, expanded: [], value: { values[$0] }))

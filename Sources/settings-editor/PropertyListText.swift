@@ -47,7 +47,7 @@ enum PropertyListText {
   ) -> String {
     let indent = String(repeating: "    ", count: level)
     guard !entries.isEmpty else { return "{\n\(indent)}" }
-    let lines = entries.sorted { $0.key < $1.key }.map { key, value in
+    let lines = PropertyListKey.order(of: entries.map(\.key)).map { entries[$0] }.map { key, value in
       "\(indent)    \(quoted(key.string)) = \(render(value, level: level + 1, showsJSON: showsJSON));"
     }
     return "{\n" + lines.joined(separator: "\n") + "\n\(indent)}"

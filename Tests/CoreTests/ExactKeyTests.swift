@@ -220,6 +220,34 @@ import Testing
     }
     #expect(pairs == 361)
   }
+
+  /// `sortByScalars()` (16 leading bytes as two integers, the keys compared where those tie)
+  /// orders keys as `sort()` does: 3,000 distinct keys of 0 to 40 scalars drawn from a few
+  /// (NUL, ASCII, two-, three- and four-byte ones) after shared starts of 0, 15, 16 and 17
+  /// bytes, so that many tie in their first 16 bytes or end inside them.
+  @Test func sortingByLeadingBytesOrdersAsComparingTheKeys() {
+    var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+    func next(_ bound: Int) -> Int {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return Int((state >> 33) % UInt64(bound))
+    }
+    let scalars = ["\u{0}", "a", "b", "z", "é", "\u{E9}\u{301}", "€", "🎹", "-", "0"]
+    let starts = [
+      "", String(repeating: "s", count: 15), String(repeating: "s", count: 16),
+      String(repeating: "s", count: 17),
+    ]
+    var keys = Set<PropertyListKey>()
+    while keys.count < 3_000 {
+      let text = (0..<next(41)).map { _ in scalars[next(scalars.count)] }.joined()
+      keys.insert(PropertyListKey(starts[next(starts.count)] + text))
+    }
+    var sorted = Array(keys)
+    sorted.sortByScalars()
+    #expect(sorted == Array(keys).sorted())
+    var one = [PropertyListKey("only")]
+    one.sortByScalars()
+    #expect(one == ["only"])
+  }
 }
 
 /// The changes an observer was told, in order.
