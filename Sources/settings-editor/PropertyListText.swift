@@ -47,8 +47,10 @@ enum PropertyListText {
   ) -> String {
     let indent = String(repeating: "    ", count: level)
     guard !entries.isEmpty else { return "{\n\(indent)}" }
-    let lines = PropertyListKey.order(of: entries.map(\.key)).map { entries[$0] }.map { key, value in
-      "\(indent)    \(quoted(key.string)) = \(render(value, level: level + 1, showsJSON: showsJSON));"
+    let lines = PropertyListKey.order(of: entries.map(\.key)).map { position in
+      let (key, value) = entries[position]
+      return
+        "\(indent)    \(quoted(key.string)) = \(render(value, level: level + 1, showsJSON: showsJSON));"
     }
     return "{\n" + lines.joined(separator: "\n") + "\n\(indent)}"
   }
