@@ -15,6 +15,14 @@ extension PropertyListKey {
   /// - Parameter keys: Distinct keys.
   /// - Returns: The positions of `keys`, in order.
   package static func order(of keys: [PropertyListKey]) -> [Int] {
+    leadingWordsInOrder(of: keys).map(\.position)
+  }
+
+  /// The leading words of `keys` (see ``order(of:)``) with the keys' positions, in the keys'
+  /// order.
+  fileprivate static func leadingWordsInOrder(of keys: [PropertyListKey]) -> [(
+    high: UInt64, low: UInt64, position: Int
+  )] {
     var leading: [(high: UInt64, low: UInt64, position: Int)] = []
     leading.reserveCapacity(keys.count)
     for (position, key) in keys.enumerated() {
@@ -27,7 +35,7 @@ extension PropertyListKey {
       if left.low != right.low { return left.low < right.low }
       return keys[left.position] < keys[right.position]
     }
-    return leading.map(\.position)
+    return leading
   }
 
   /// The first 16 bytes of `bytes` as two big-endian integers, zeros after its end.
@@ -44,10 +52,11 @@ extension PropertyListKey {
 
 extension Array where Element == PropertyListKey {
   /// Sorts the keys as `sort()` does (by their Unicode scalars), through
-  /// ``PropertyListKey/order(of:)``.
+  /// ``PropertyListKey/order(of:)``. Holds 24 bytes a key while it sorts (24 MB for
+  /// 1,000,000 keys, given back when it returns).
   package mutating func sortByScalars() {
     guard count > 1 else { return }
     let keys = self
-    self = PropertyListKey.order(of: keys).map { keys[$0] }
+    self = PropertyListKey.leadingWordsInOrder(of: keys).map { keys[$0.position] }
   }
 }
