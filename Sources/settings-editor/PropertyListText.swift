@@ -81,15 +81,16 @@ enum PropertyListText {
       .joined(separator: " ")
   }
 
-  /// `text` as it stands in the old-style form: as it is when it is a plain word (ASCII letters
-  /// and digits and `_.$/:-`, not empty), else in double quotes with `\` and `"` escaped and
-  /// unprintable characters escaped (``TerminalText/escaped(_:)``).
+  /// `text` as it stands in the old-style form: as it is when it is a plain word (not empty,
+  /// every byte one an unquoted string may hold, `OpenStepPropertyListReader.isUnquoted(_:)`),
+  /// else in double quotes with `\` and `"` escaped and unprintable characters escaped
+  /// (``TerminalText/escaped(_:)``).
   ///
   /// One pass over the UTF-8 bytes: a `CharacterSet` test of each scalar and two
   /// `replacingOccurrences(of:with:)` through `NSString` took 16,000 instructions a key and
   /// value when `settings-editor read` printed a 100,000-key suite.
   private static func quoted(_ text: String) -> String {
-    if !text.isEmpty, text.utf8.allSatisfy(isPlainWordByte) { return text }
+    if !text.isEmpty, text.utf8.allSatisfy(OpenStepPropertyListReader.isUnquoted) { return text }
     guard text.utf8.contains(where: { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "\"") })
     else { return "\"\(TerminalText.escaped(text))\"" }
     var escaped = ""
@@ -99,16 +100,5 @@ enum PropertyListText {
       escaped.unicodeScalars.append(scalar)
     }
     return "\"\(TerminalText.escaped(escaped))\""
-  }
-
-  /// Whether `byte` may stand in a plain word: an ASCII letter or digit, or one of `_.$/:-`.
-  private static func isPlainWordByte(_ byte: UInt8) -> Bool {
-    switch byte {
-    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-      UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "."),
-      UInt8(ascii: "$"), UInt8(ascii: "/"), UInt8(ascii: ":"), UInt8(ascii: "-"):
-      true
-    default: false
-    }
   }
 }

@@ -17,7 +17,7 @@ import Foundation
 /// escape above `\177` (a NeXTSTEP character), a `\U` escape that leaves a surrogate unpaired,
 /// and text that is not UTF-8. Nesting and element counts are bounded by
 /// ``PropertyListLimits``.
-struct OpenStepPropertyListReader {
+package struct OpenStepPropertyListReader {
   private let bytes: UnsafeRawBufferPointer
   private var position = 0
   private let limits: PropertyListLimits
@@ -263,7 +263,10 @@ struct OpenStepPropertyListReader {
     return false
   }
 
-  private static func isUnquoted(_ byte: UInt8) -> Bool {
+  /// Whether `byte` may stand in an unquoted string of the old-style (OpenStep) form: an ASCII
+  /// letter or digit, or one of `_$/:.-` (CoreFoundation's `isValidUnquotedStringCharacter` in
+  /// `CFOldStylePList.c`). `settings-editor read` prints a text unquoted when all its bytes are.
+  package static func isUnquoted(_ byte: UInt8) -> Bool {
     switch byte {
     case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
       UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "$"),
