@@ -159,9 +159,9 @@ enum DefaultsVerbs {
 
   /// Moves the value of `key` to `newKey` in one write.
   static func rename(_ domain: Invocation.Domain, key: String, to newKey: String) throws {
-    let values = try values(of: domain)
-    let value = try value(of: key, in: values, domain)
-    guard values[newKey] == nil else {
+    // Two one-key reads, not the whole parse: at 100,000 keys a rename took four times a write.
+    let value = try value(of: key, in: values(of: domain, key: key), domain)
+    guard try values(of: domain, key: newKey)[newKey] == nil else {
       throw VerbError.failure("the key \(newKey) already exists in \(name(of: domain))")
     }
     // Exact keys: a new name that differs from the old only in Unicode normalization is
