@@ -45,11 +45,11 @@ struct VerbError: Error, CustomStringConvertible {
     VerbError(kind: .mandatory, description: message)
   }
 
-  /// What goes to standard error: the message, and for a usage error the usage and where help is.
-  var report: String {
-    guard case .usage(let verb) = kind else { return description }
-    guard let verb else { return description + "\nRun settings-editor --help for usage." }
-    return description + "\nUsage: \(verb.usageLine)\n"
-      + "Run settings-editor \(verb.rawValue) --help for more."
+  /// What follows the message on standard error for a usage error: the usage and where help
+  /// is; nil for the others.
+  var usage: String? {
+    guard case .usage(let verb) = kind else { return nil }
+    guard let verb else { return "Run settings-editor --help for usage." }
+    return "Usage: \(verb.usageLine)\nRun settings-editor \(verb.rawValue) --help for more."
   }
 }

@@ -4,14 +4,14 @@ import ObservableDefaultsEtcd
 import ObservableDefaultsNATS
 import SettingsEditor
 
-/// Writes a message to standard error, each of its lines with unprintable characters escaped
-/// (it may quote keys, values and names from files). A standard error that cannot be written
-/// (closed, or a terminal that hung up) loses the message: `FileHandle.write(_:)` would trap.
-func printError(_ message: String) {
-  let lines = message.split(separator: "\n", omittingEmptySubsequences: false)
-    .map { TerminalText.escaped(String($0)) }
-  try? FileHandle.standardError.write(
-    contentsOf: Data("settings-editor: \(lines.joined(separator: "\n"))\n".utf8))
+/// Writes a message to standard error on one line, unprintable characters escaped, line breaks
+/// too (it may quote keys, values and names from files or the command line: a key holding a
+/// line break printed a line of its own), then `usage`, the program's own lines, as they are.
+/// A standard error that cannot be written (closed, or a terminal that hung up) loses the
+/// message: `FileHandle.write(_:)` would trap.
+func printError(_ message: String, usage: String? = nil) {
+  let text = "settings-editor: \(TerminalText.escaped(message))\n" + (usage.map { $0 + "\n" } ?? "")
+  try? FileHandle.standardError.write(contentsOf: Data(text.utf8))
 }
 
 /// Writes `data` to standard output, or to the file at `path`: a new file or a regular file,
@@ -107,7 +107,7 @@ CloudEngines.register(NATSCloudBackend.engine)
 do {
   try perform(try CommandLineArguments.current.invocation())
 } catch let error as VerbError {
-  printError(error.report)
+  printError(error.description, usage: error.usage)
   exit(error.kind.exitStatus)
 } catch let error as PropertyListError where error.kind == .malformed {
   printError("\(error)")

@@ -65,4 +65,20 @@ import Testing
       """#
     #expect(Array(read.output.utf8) == Array(expected.utf8), "\(read.output)")
   }
+
+  /// A message quoting a key, a value or a name shows it on the message's one line: a line
+  /// break in a key typed on the command line, or held by a file, printed a line of its own
+  /// (which could pass for another message).
+  @Test func aLineBreakInAKeyIsEscapedInAMessage() throws {
+    let editor = try EditorProcess()
+    #expect(try editor.run("write", "breaks", "a", "x").status == 0)
+    let missing = try editor.run("read", "breaks", "a\nsettings-editor: forged")
+    #expect(missing.status == 1)
+    #expect(
+      missing.error
+        == "settings-editor: the key a\\nsettings-editor: forged does not exist in suite breaks\n")
+    let usage = try editor.run("read")
+    #expect(usage.status == 64)
+    #expect(usage.error.split(separator: "\n").count == 3, "\(usage.error)")
+  }
 }
