@@ -104,11 +104,12 @@ enum PropertyListWords {
     }
   }
 
-  /// A scalar as text: a string quoted, a date in ISO 8601, a number as written.
+  /// A scalar as text: a string quoted, a date in ISO 8601 (`PropertyListDateText`), a number
+  /// as written.
   static func value(_ value: Any) -> String {
     switch value {
     case let text as String: "\"\(text)\""
-    case let date as Date: date.formatted(.iso8601)
+    case let date as Date: PropertyListDateText.text(of: date)
     default: "\(value)"
     }
   }

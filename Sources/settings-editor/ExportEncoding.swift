@@ -4,8 +4,9 @@ import ObservableDefaultsCore
 /// The bytes `export` writes: well-formed XML or JSON that any reader accepts, and that shows no
 /// control sequence, reordering or hidden character on a terminal.
 ///
-/// - XML: a key or string holding a character XML 1.0 cannot hold (``XMLCharacters``, the rule
-///   a suite's XML flush follows too) is refused, naming its key path; `--json` exports it.
+/// - XML: a key or string holding a character XML 1.0 cannot hold, or a date outside the years
+///   of XML's date text (``XMLHoldableValues``, the rule a suite's XML flush follows too), is
+///   refused, naming its key path; `--json` exports it.
 ///   Characters XML can hold but a terminal must not receive raw (those ``TerminalText/escaped(_:)`` escapes, except tab and newline, plus
 ///   carriage return, which XML readers would turn into a newline) are written as character
 ///   references (`&#x9b;`), which every XML reader turns back into the same character.
@@ -15,14 +16,14 @@ enum ExportEncoding {
   /// normalization (at the top or in nested dictionaries) are each written, as a suite's XML
   /// flush writes them.
   ///
-  /// - Throws: ``VerbError`` `.invalidValue` naming the first key path holding a character XML
-  ///   1.0 cannot hold.
+  /// - Throws: ``VerbError`` `.invalidValue` naming the first key path holding what XML cannot
+  ///   hold.
   static func xml(_ values: [PropertyListKey: Any]) throws -> Data {
-    if let (path, scalar) = XMLCharacters.firstRefused(in: values) {
+    if let (path, refusal) = XMLHoldableValues.firstRefused(in: values) {
       let name = path.map { TerminalText.escaped($0) }.joined(separator: " / ")
       throw VerbError.invalid(
-        "cannot export as XML: \(name) holds U+\(hex(scalar, digits: 4)), a character XML 1.0 cannot "
-          + "hold; export with --json instead")
+        "cannot export as XML: \(name) holds \(refusal.held), \(refusal.reason); export with --json "
+          + "instead")
     }
     let data = try PropertyListEncoding.data(of: PropertyListDocument(values: values))
     return replacing(in: data) { "&#x\(hex($0, digits: 1));" }

@@ -129,6 +129,8 @@ enum Verb: String, CaseIterable, Sendable {
                                  dictionary when the key's schema stores it so)
       -array-add and -dict-add on a key not stored start from its schema's default.
       An integer beyond -9223372036854775808 … 18446744073709551615 is refused as out of range.
+      A date outside the years 0 … 999999 (only a binary suite holds one) is printed and given \
+      as its seconds: -1e+13 s from 2001-01-01T00:00:00Z.
       A string value may not start with - unless it is a number (use -string).
       A suite or file stored as a binary property list stays binary; other keys are kept.
       When a published schema describes the key (see list-schemas), a value that does not fit \

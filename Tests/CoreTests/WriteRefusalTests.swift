@@ -83,20 +83,33 @@ import Testing
     #expect(try Data(contentsOf: url) == before)
   }
 
-  /// Characters XML 1.0 cannot hold, in a value, nested in a value and in a key.
+  /// Characters XML 1.0 cannot hold, in a value, nested in a value and in a key, and dates
+  /// outside the years of XML's date text (CoreFoundation writes `-314887-08-14T06:13:20Z` for
+  /// −10¹³ s, and `…T24:60:-2147483648Z` for a date that is not finite).
   static var unholdable: [(changes: [String: Any], key: String, reason: String)] {
-    [
-      (["esc": "a\u{1B}b"], "esc", "it holds U+001B"),
-      (["nul": "\u{0}"], "nul", "it holds U+0000"),
-      (["nested": ["list": ["fine", "\u{FFFE}"]]], "nested", "it holds U+FFFE at list / [1]"),
-      (["key\u{1}": "fine"], "key\u{1}", "it holds U+0001"),
+    let character = ", a character an XML property list cannot hold (XML 1.0); a binary suite can"
+    let year = ", outside the years 0–999999 an XML property list's date holds; a binary suite can"
+    return [
+      (["esc": "a\u{1B}b"], "esc", "it holds U+001B" + character),
+      (["nul": "\u{0}"], "nul", "it holds U+0000" + character),
+      (
+        ["nested": ["list": ["fine", "\u{FFFE}"]]], "nested",
+        "it holds U+FFFE at list / [1]" + character
+      ),
+      (["key\u{1}": "fine"], "key\u{1}", "it holds U+0001" + character),
+      (
+        ["when": Date(timeIntervalSinceReferenceDate: -1e13)], "when",
+        "it holds the date -10000000000000.0 s from 2001-01-01" + year
+      ),
+      (
+        ["dates": [Date(timeIntervalSinceReferenceDate: .infinity)]], "dates",
+        "it holds the date inf s from 2001-01-01 at [0]" + year
+      ),
     ]
   }
 
-  @Test(arguments: 0..<4)
-  func anXMLSuiteRefusesCharactersXMLCannotHoldNamingTheKeyAndABinaryOneKeepsThem(_ index: Int)
-    throws
-  {
+  @Test(arguments: 0..<6)
+  func anXMLSuiteRefusesWhatXMLCannotHoldNamingTheKeyAndABinaryOneKeepsIt(_ index: Int) throws {
     let (changes, key, reason) = Self.unholdable[index]
     let folder = try TemporaryFolder()
     let (url, before) = try suite(.xml, in: folder)
@@ -104,9 +117,7 @@ import Testing
       try PropertyListFile(url: url).apply(changes.mapValues { .set($0) })
     }
     #expect(error.kind == .invalidValue(key: key))
-    #expect(
-      error.reason
-        == reason + ", a character an XML property list cannot hold (XML 1.0); a binary suite can")
+    #expect(error.reason == reason)
     #expect(try Data(contentsOf: url) == before)
     // A binary suite holds them, and reads them back.
     let binary = folder.file("binary.plist")

@@ -49,7 +49,7 @@ enum ReadMode {
     try? FileManager.default.removeItem(at: file)
     guard !values.isEmpty else { return nil }  // nothing to save: no file is written
     // A string XML 1.0 cannot hold must be refused in XML, naming its top-level key.
-    let refusedKey = format == .xml ? XMLCharacters.firstRefused(in: values)?.path[0] : nil
+    let refusedKey = format == .xml ? XMLHoldableValues.firstRefused(in: values)?.path[0] : nil
     do {
       let saved = try PropertyListFile(url: file).save(
         [PropertyListKey: PropertyListChange](exactKeys: values.mapValues(PropertyListChange.set)),

@@ -58,7 +58,7 @@ extension PropertyListFile {
       guard !data.starts(with: "bplist".utf8) else {
         return try BinaryPropertyListSplice.applying(changes, to: data)
       }
-      try XMLCharacters.check(values, writingTo: url)
+      try XMLHoldableValues.check(values, writingTo: url)
       return try XMLPropertyListEdit.applyingChecked(changes, to: data)
     }
     guard let outcome else { return nil }

@@ -32,7 +32,7 @@ extension PropertyListFile {
   ///   temporary file, serialization or the rename fails (the file is then unchanged); a write
   ///   that would make the file larger than a reader reads (256 MiB) is refused the same way,
   ///   as `.invalidValue(key:)` when it changes one key; `.invalidValue(key:)` for a key or
-  ///   string an XML file cannot hold (`XMLCharacters`; a binary file holds any string).
+  ///   string or date an XML file cannot hold (`XMLHoldableValues`; a binary file holds any).
   public func apply(_ changes: [PropertyListKey: PropertyListChange]) throws
     -> PropertyListDocument
   {
@@ -147,7 +147,7 @@ extension PropertyListFile {
     try PropertyListLimits.preferences.checkDepth(of: written, writingTo: url)
     if taken.document.format != .binary {
       taken.document.format = .xml
-      try XMLCharacters.check(written, writingTo: url)
+      try XMLHoldableValues.check(written, writingTo: url)
     }
     let whole = taken.wasRead ? nil : wholeValues
     let (pieces, state, encodedKeys) = try fileErrorIfFailing {

@@ -117,7 +117,7 @@ extension XMLPropertyListScanner {
     let text = self.text(index + 6, end)
     switch element {
     case .date:
-      guard building || XMLScalarText.isDate(String(decoding: text, as: UTF8.self)) else {
+      guard building || XMLScalarText.date(text) != nil else {
         return nil
       }
     default:
@@ -146,7 +146,7 @@ extension XMLPropertyListScanner {
     case .integer: value = Self.plainInteger(text)
     case .real: value = Self.plainReal(text)
     case .date:
-      value = XMLScalarText.isDate(String(decoding: text, as: UTF8.self)) ? Self.date(text) : nil
+      value = XMLScalarText.date(text)
     default: value = Base64Text.decode(text)
     }
     return value.map { (key, $0) }

@@ -36,11 +36,11 @@ extension XMLPropertyListScanner {
       position = end
       try closeTag("data")
     case .date:
-      let string = String(decoding: text, as: UTF8.self)
-      guard XMLScalarText.isDate(string) else {
+      guard let date = XMLScalarText.date(text) else {
+        let string = String(decoding: text, as: UTF8.self)
         throw rejection("<date> \"\(string.prefix(40))\" is not a date (YYYY-MM-DDTHH:MM:SSZ)")
       }
-      value = building ? Self.date(text) : ()
+      value = building ? date : ()
       position = end
       try closeTag("date")
     default:
@@ -85,26 +85,5 @@ extension XMLPropertyListScanner {
       else { return nil }
       return Double(String(trimmed))
     }
-  }
-
-  /// A checked date (``XMLScalarText/isDate(_:)``): `YYYY-MM-DDTHH:MM:SSZ` with four to six
-  /// year digits, in the proleptic Gregorian calendar, UTC.
-  static func date(_ text: UnsafeRawBufferPointer) -> Date {
-    let yearDigits = text.count - 16
-    func number(_ start: Int, _ count: Int) -> Int {
-      text[start..<start + count].reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
-    }
-    // Days since 1970-01-01 of a Gregorian date (Howard Hinnant's `days_from_civil`).
-    let (month, day) = (number(yearDigits + 1, 2), number(yearDigits + 4, 2))
-    let year = number(0, yearDigits) - (month <= 2 ? 1 : 0)
-    let era = (year >= 0 ? year : year - 399) / 400
-    let yearOfEra = year - era * 400
-    let dayOfYear = (153 * ((month + 9) % 12) + 2) / 5 + day - 1
-    let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-    let days = era * 146_097 + dayOfEra - 719_468
-    let seconds =
-      days * 86_400 + number(yearDigits + 7, 2) * 3_600 + number(yearDigits + 10, 2) * 60
-      + number(yearDigits + 13, 2)
-    return Date(timeIntervalSince1970: Double(seconds))
   }
 }

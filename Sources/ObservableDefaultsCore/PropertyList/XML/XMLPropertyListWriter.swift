@@ -13,14 +13,15 @@ import Foundation
 /// The text is Foundation's otherwise: a tab per level; `&`, `<` and `>` escaped, and a carriage
 /// return written as `&#13;` (a raw one reads back as a line feed in XML readers other than
 /// Apple's: XML 1.0 §2.11); whole reals without `.0`, infinities as `+infinity` and `-infinity`;
-/// dates in whole seconds; Base64 lines of 76 characters less 8 for each tab before them (at
+/// dates in whole seconds, in CoreFoundation's calendar (``PropertyListCalendar``); Base64 lines of 76 characters less 8 for each tab before them (at
 /// most 8 tabs). It is measured first and written into one block of that size, so memory that
 /// runs out refuses the write instead of stopping the program.
 enum XMLPropertyListWriter {
   /// The text of a property list whose root is the dictionary `values`.
   ///
   /// - Throws: ``PropertyListEncodingFailure`` when a value is not a property-list value, a
-  ///   string holds NUL (XML cannot hold it; Foundation refuses it too), or memory runs out.
+  ///   string holds NUL (XML cannot hold it; Foundation refuses it too), a date is outside the
+  ///   years 0–999999 or not finite, or memory runs out.
   static func data(of values: [PropertyListKey: Any]) throws(PropertyListEncodingFailure) -> Data {
     // The first pass measures the text and sorts each dictionary once; the second writes it.
     var measure = Pass(base: nil, sorted: [])
@@ -136,7 +137,7 @@ enum XMLPropertyListWriter {
       } else if kind == Double.self, let real = value as? Double {
         element("real", Self.text(of: real))
       } else if kind == Date.self, let date = value as? Date {
-        element("date", Self.text(of: date))
+        element("date", try Self.text(of: date))
       } else if kind == Data.self, let data = value as? Data {
         base64(data, depth: depth)
       } else if kind == UInt64.self, let unsigned = value as? UInt64 {
@@ -248,11 +249,19 @@ enum XMLPropertyListWriter {
       return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
     }
 
-    /// A date in whole seconds (the earlier second), as Foundation writes it.
-    private static func text(of date: Date) -> String {
-      let seconds = date.timeIntervalSinceReferenceDate.rounded(.down)
-      return Date.ISO8601FormatStyle(timeZone: .gmt).format(
-        Date(timeIntervalSinceReferenceDate: seconds))
+    /// A date in whole seconds (the earlier second), in CoreFoundation's calendar
+    /// (``PropertyListCalendar``).
+    ///
+    /// - Throws: ``PropertyListEncodingFailure`` for a date outside the years 0–999999, which the
+    ///   reader's text does not hold, or not finite (CoreFoundation writes `24:60` for it).
+    private static func text(of date: Date) throws(PropertyListEncodingFailure) -> String {
+      let seconds = date.timeIntervalSinceReferenceDate
+      guard let fields = PropertyListCalendar.fields(of: seconds) else {
+        throw PropertyListEncodingFailure(
+          reason: "the date \(seconds) s from 2001-01-01 is outside the years 0–999999 an XML "
+            + "property list's date holds")
+      }
+      return PropertyListCalendar.text(of: fields)
     }
   }
 }

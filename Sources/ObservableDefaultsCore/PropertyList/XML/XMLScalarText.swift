@@ -22,28 +22,28 @@ enum XMLScalarText {
     return nil
   }
 
-  /// `YYYY-MM-DDTHH:MM:SSZ` (four to six year digits) naming a real day and time.
-  static func isDate(_ text: String) -> Bool {
-    let characters = Array(text.utf8)
-    let yearDigits = characters.prefix(while: isDigit).count
-    let pattern = Array("-00-00T00:00:00Z".utf8)
-    guard (4...6).contains(yearDigits), characters.count == yearDigits + pattern.count,
-      zip(characters[yearDigits...], pattern).allSatisfy({
-        $1 == UInt8(ascii: "0") ? isDigit($0) : $0 == $1
-      })
-    else { return false }
+  /// The date of `YYYY-MM-DDTHH:MM:SSZ` (four to six year digits) naming a day and time of
+  /// ``PropertyListCalendar`` (CoreFoundation's: proleptic Gregorian); nil when the text is not of
+  /// that form or names no such day or time.
+  static func date(_ text: UnsafeRawBufferPointer) -> Date? {
+    let yearDigits = text.prefix(while: isDigit).count
+    let pattern: StaticString = "-00-00T00:00:00Z"
+    guard (4...6).contains(yearDigits), text.count == yearDigits + pattern.utf8CodeUnitCount,
+      zip(text[yearDigits...], UnsafeBufferPointer(start: pattern.utf8Start, count: 16)).allSatisfy(
+        {
+          $1 == UInt8(ascii: "0") ? isDigit($0) : $0 == $1
+        })
+    else { return nil }
     func number(_ start: Int, _ count: Int) -> Int {
-      characters[start..<start + count].reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
+      text[start..<start + count].reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
     }
-    let year = number(0, yearDigits)
-    let (month, day) = (number(yearDigits + 1, 2), number(yearDigits + 4, 2))
-    let (hour, minute, second) = (
-      number(yearDigits + 7, 2), number(yearDigits + 10, 2), number(yearDigits + 13, 2)
-    )
-    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
-    let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
-    return (1...12).contains(month) && (1...days[month - 1]).contains(day) && hour < 24
-      && minute < 60 && second < 60
+    let fields = PropertyListCalendar.Fields(
+      year: number(0, yearDigits), month: number(yearDigits + 1, 2),
+      day: number(yearDigits + 4, 2), hour: number(yearDigits + 7, 2),
+      minute: number(yearDigits + 10, 2), second: number(yearDigits + 13, 2))
+    return PropertyListCalendar.seconds(of: fields).map {
+      Date(timeIntervalSinceReferenceDate: Double($0))
+    }
   }
 
   private static func isDigit(_ byte: UInt8) -> Bool {

@@ -1,0 +1,121 @@
+import Foundation
+
+/// The values an XML property list can hold: strings and keys of the characters of XML 1.0's
+/// `Char` production (https://www.w3.org/TR/xml/#charsets), and dates of the years its `<date>`
+/// text holds (``PropertyListCalendar/years``). U+0000…U+0008, U+000B, U+000C, U+000E…U+001F,
+/// U+FFFE and U+FFFF cannot be written, not even as character references (unpaired surrogates
+/// cannot occur in a Swift `String`); nor can a date before year 0, after year 999999 or not
+/// finite. A binary property list holds any string and any date.
+///
+/// The one rule for every XML writer of the package: a suite's flush and `settings-editor export`.
+package enum XMLHoldableValues {
+  /// What an XML property list cannot hold, found in a value.
+  package enum Refusal: Equatable {
+    /// A character XML 1.0 cannot hold, in a key or string.
+    case character(Unicode.Scalar)
+    /// A date (its seconds from 2001-01-01) outside the years of the `<date>` text.
+    case date(Double)
+
+    /// What is held: `U+001B`, or `the date -1e+13 s from 2001-01-01`.
+    package var held: String {
+      switch self {
+      case .character(let scalar):
+        let digits = String(scalar.value, radix: 16, uppercase: true)
+        return "U+" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+      case .date(let seconds):
+        return "the date \(seconds) s from 2001-01-01"
+      }
+    }
+
+    /// Why XML cannot hold it: `a character XML 1.0 cannot hold`, or `outside the years
+    /// 0–999999 of XML's date text`.
+    package var reason: String {
+      switch self {
+      case .character: "a character XML 1.0 cannot hold"
+      case .date: "outside the years 0–999999 of XML's date text"
+      }
+    }
+  }
+
+  /// Refuses to write `values` (top-level key → value, by `String` or exact key) into an XML
+  /// property list when a key or string holds a character XML 1.0 cannot hold, or a date is
+  /// outside the years of the text: every XML reader would refuse the whole file, or read
+  /// another date.
+  ///
+  /// - Throws: ``PropertyListError`` of kind `.invalidValue(key:)` naming the top-level key, the
+  ///   key path inside its value and what it holds.
+  static func check(_ values: Any, writingTo url: URL) throws {
+    guard let (path, refusal) = firstRefused(in: values) else { return }
+    let inside = path.count > 1 ? " at " + path.dropFirst().joined(separator: " / ") : ""
+    let reason =
+      switch refusal {
+      case .character: "a character an XML property list cannot hold (XML 1.0)"
+      case .date: "outside the years 0–999999 an XML property list's date holds"
+      }
+    throw PropertyListError(
+      file: url, kind: .invalidValue(key: path[0]),
+      reason: "it holds \(refusal.held)\(inside), \(reason); a binary suite can")
+  }
+
+  /// The first key path (keys, and `[index]` for array elements) in `value` whose key or string
+  /// holds a character XML 1.0 cannot hold, or whose date is outside the years of the text, and
+  /// what it holds; dictionaries in key order.
+  ///
+  /// - Parameter path: The key path of `value` itself.
+  package static func firstRefused(in value: Any, path: [String] = []) -> (
+    path: [String], refusal: Refusal
+  )? {
+    switch value {
+    case let text as String:
+      return refused(in: text).map { (path, .character($0)) }
+    case let date as Date:
+      let seconds = date.timeIntervalSinceReferenceDate
+      return PropertyListCalendar.fields(of: seconds) == nil ? (path, .date(seconds)) : nil
+    case let items as [Any]:
+      for (index, item) in items.enumerated() {
+        if let found = firstRefused(in: item, path: path + ["[\(index)]"]) { return found }
+      }
+    case let entries as [String: Any]:
+      return firstRefused(in: entries.sorted { $0.key < $1.key }, path: path)
+    case let entries as [PropertyListKey: Any]:
+      return firstRefused(
+        in: entries.sorted { $0.key < $1.key }.lazy.map { (key: $0.key.string, value: $0.value) },
+        path: path)
+    default:
+      break
+    }
+    return nil
+  }
+
+  /// ``firstRefused(in:path:)`` of a dictionary's entries, in key order.
+  private static func firstRefused(
+    in entries: some Sequence<(key: String, value: Any)>, path: [String]
+  ) -> (path: [String], refusal: Refusal)? {
+    for (key, item) in entries {
+      if let scalar = refused(in: key) { return (path + [key], .character(scalar)) }
+      if let found = firstRefused(in: item, path: path + [key]) { return found }
+    }
+    return nil
+  }
+
+  /// The first character of `text` XML 1.0 cannot hold, found in its UTF-8 bytes: a byte below
+  /// 0x20 other than tab, line feed and carriage return, or U+FFFE / U+FFFF (EF BF BE / EF BF BF).
+  /// A suite's strings are checked at every XML flush of them, so no scalar is decoded.
+  private static func refused(in text: String) -> Unicode.Scalar? {
+    var text = text
+    return text.withUTF8 { bytes -> Unicode.Scalar? in
+      var index = 0
+      while index < bytes.count {
+        let byte = bytes[index]
+        if byte < 0x20, byte != 0x9, byte != 0xA, byte != 0xD { return Unicode.Scalar(byte) }
+        if byte == 0xEF, index + 2 < bytes.count, bytes[index + 1] == 0xBF,
+          bytes[index + 2] >= 0xBE
+        {
+          return Unicode.Scalar(0xFFF0 | UInt32(bytes[index + 2] & 0x0F))
+        }
+        index += 1
+      }
+      return nil
+    }
+  }
+}
