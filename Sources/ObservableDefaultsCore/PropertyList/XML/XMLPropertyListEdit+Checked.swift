@@ -53,7 +53,7 @@ extension XMLPropertyListEdit {
     edits.sort { $0.range.lowerBound < $1.range.lowerBound }
     if !added.isEmpty { edits.append(Edit(range: end..<end, bytes: added)) }
     return .spliced(
-      [try spliced(text, edits).0], old: before, encodedKeys: before.count,
+      try pieces(of: text, edits), old: before, encodedKeys: before.count,
       copiedBytes: text.count)
   }
 }

@@ -250,6 +250,27 @@ enum XMLPropertyListEdit {
     return (output.data(), starts)
   }
 
+  /// `text` with each range of `edits` (in order, not overlapping) replaced by its element's
+  /// text, in pieces to be written one after the other: the kept text as slices of `text`, not
+  /// copies. A one-shot write needs no block of the result: copying a 6.2 MB text into a new
+  /// block (the kernel clearing and mapping its pages, then the copy) was a twentieth of a
+  /// one-key write at 100,000 keys.
+  ///
+  /// - Throws: ``PropertyListEncodingFailure`` when memory for an element's text runs out.
+  static func pieces(of text: Data, _ edits: [Edit]) throws(PropertyListEncodingFailure)
+    -> [Data]
+  {
+    var pieces: [Data] = []
+    var kept = text.startIndex
+    for edit in edits {
+      pieces.append(text[kept..<(text.startIndex + edit.range.lowerBound)])
+      pieces.append(try edit.element.text())
+      kept = text.startIndex + edit.range.upperBound
+    }
+    pieces.append(text[kept...])
+    return pieces.filter { !$0.isEmpty }
+  }
+
   /// A block for `capacity` bytes of text.
   ///
   /// - Throws: ``PropertyListEncodingFailure`` when memory runs out: the flush then fails and
