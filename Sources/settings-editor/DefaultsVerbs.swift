@@ -278,7 +278,7 @@ enum DefaultsVerbs {
   ///
   /// - Throws: ``VerbError`` `.usage` for an empty suite name, one with a `/`, or `.` and `..`
   ///   (their files, `..plist` and `...plist`, are hidden, and `domains` lists no such suite).
-  private static func fileURL(of domain: Invocation.Domain) throws(VerbError) -> URL {
+  static func fileURL(of domain: Invocation.Domain) throws(VerbError) -> URL {
     switch domain {
     case .suite(let suite):
       guard !suite.isEmpty, !suite.contains("/"), suite != ".", suite != ".." else {
@@ -312,7 +312,7 @@ enum DefaultsVerbs {
 
   /// Sets (nil: removes) keys of a suite or a file in one write of the file itself (its failure
   /// is thrown once, for the caller to report; no background write reports it again).
-  private static func store(_ changes: [PropertyListKey: Any?], in domain: Invocation.Domain)
+  static func store(_ changes: [PropertyListKey: Any?], in domain: Invocation.Domain)
     throws
   {
     if case .suite(let suite) = domain { try SystemLayerFiles(suite: suite).refuse(changes.keys) }

@@ -42,27 +42,26 @@ enum TransferVerbs {
     for (key, value) in values.sorted(by: { $0.key < $1.key }) {
       try SchemaVerbs.check(value, forKey: key.string, in: suite, schemas: schemas)
     }
-    let defaults = try DefaultsVerbs.suiteDefaults(suite)
-    if let error = defaults.lastError { throw error }
-    let stored = defaults.exactPersistentValues
-    // A key an administrator made mandatory is not changed: refused before anything is written.
-    try SystemLayerFiles(suite: suite).refuse(
-      Set(stored.keys).union(values.keys).filter {
-        !propertyListValuesEqual(stored[$0], values[$0])
-      })
-    for key in stored.keys.sorted() where values[key] == nil {
-      try defaults.write(nil, forKey: key.string)
-    }
-    // Only the values that differ are written: one written again would be encoded anew, and an
-    // XML suite's entry would lose the form of its text (entities, a one-line array).
+    // The suite's values now, as its file holds them (none when it does not exist yet).
+    let file = PropertyListFile(url: try DefaultsVerbs.fileURL(of: .suite(suite)))
+    let stored = try file.readingAfterWriters { try file.read() }?.values ?? [:]
+    // One write of every change, as `write` makes one: a value the file cannot take (a
+    // character or date an XML suite cannot hold, a limit of its readers) refuses the whole
+    // import and leaves the file as it was. Only the values that differ are written: one written
+    // again would be encoded anew, and an XML suite's entry would lose the form of its text
+    // (entities, a one-line array). A key an administrator made mandatory is refused the same way.
+    var changes: [PropertyListKey: Any?] = [:]
+    for key in stored.keys where values[key] == nil { changes.updateValue(nil, forKey: key) }
     for (key, value) in values where !propertyListValuesEqual(stored[key], value) {
-      do {
-        try defaults.write(value, forKey: key.string)
-      } catch let error as PropertyListError {
-        throw VerbError.invalid(error.description)
-      }
+      changes.updateValue(value, forKey: key)
     }
-    try defaults.flush()
+    guard !changes.isEmpty else { return }
+    do {
+      try DefaultsVerbs.store(changes, in: .suite(suite))
+    } catch let error as PropertyListError {
+      guard case .invalidValue = error.kind else { throw error }
+      throw VerbError.invalid(error.description)
+    }
   }
 
   /// The bytes of the file at `path`, or of standard input for `-`.

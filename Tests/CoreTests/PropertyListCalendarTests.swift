@@ -102,14 +102,60 @@ import Testing
         values: ["d": Date(timeIntervalSinceReferenceDate: seconds)], format: .xml)
       #expect(
         throws: PropertyListEncodingFailure(
-          reason: "the date \(seconds) s from 2001-01-01 is outside the years 0–999999 an XML "
-            + "property list's date holds")
+          reason: "the date \(seconds) s from 2001-01-01T00:00:00Z is outside the years "
+            + "0–999999 an XML property list's date holds")
       ) { try PropertyListEncoding.data(of: document) }
       // The editor's text for it is its seconds, which read back as the same date.
       let text = PropertyListDateText.text(of: Date(timeIntervalSinceReferenceDate: seconds))
       #expect(text == "\(seconds) s from 2001-01-01T00:00:00Z")
+      // (A date that is not a finite time is refused by every writer: none is read.)
       let read = PropertyListDateText.date(from: text)?.timeIntervalSinceReferenceDate
-      #expect(read == seconds || (read?.isNaN == true && seconds.isNaN), "\(text)")
+      #expect(seconds.isFinite ? read == seconds : read == nil, "\(text)")
+    }
+  }
+
+  /// The editor's text of a date reads back as the same `Double`, bit for bit: fractions before
+  /// 2001 (`2000-12-31T23:59:59.7Z` is −0.3 s), −0, and fractions too small for the form (as
+  /// seconds); 20,000 random times besides.
+  @Test func theTextOfADateReadsBackAsTheSameSeconds() {
+    var generator = SystemRandomNumberGenerator()
+    var cases: [Double] = [
+      -0.3, -5.25, -1e-6, -0.0, 5e-324, -5e-324, 1e-300, 0.5, 694_900_766.426036,
+      -3_000_000_000.125, -63_145_526_400.5, 31_493_806_473_599.5,
+    ]
+    for index in 0..<20_000 {
+      let span: ClosedRange<Double> =
+        switch index % 4 {
+        case 0: -2e6...2e6
+        case 1: -63_145_526_400...31_493_806_473_599
+        case 2: -1...1
+        default: -1e9...1e9
+        }
+      let seconds = Double.random(in: span, using: &generator)
+      // Milliseconds and microseconds, as programs store them, and the full Double.
+      cases += [seconds, (seconds * 1_000).rounded() / 1_000, (seconds * 1e6).rounded() / 1e6]
+    }
+    var failures = 0
+    for seconds in cases {
+      let text = PropertyListDateText.text(of: Date(timeIntervalSinceReferenceDate: seconds))
+      let read = PropertyListDateText.date(from: text)?.timeIntervalSinceReferenceDate
+      if read?.bitPattern != seconds.bitPattern {
+        failures += 1
+        if failures <= 5 { Issue.record("\(seconds) → \(text) → \(String(describing: read))") }
+      }
+    }
+    #expect(failures == 0)
+    #expect(
+      PropertyListDateText.text(of: Date(timeIntervalSinceReferenceDate: -0.3))
+        == "2000-12-31T23:59:59.7Z")
+    #expect(
+      PropertyListDateText.text(of: Date(timeIntervalSinceReferenceDate: 5e-324))
+        == "5e-324 s from 2001-01-01T00:00:00Z")
+    for text in [
+      "nan s from 2001-01-01T00:00:00Z", "inf s from 2001-01-01T00:00:00Z",
+      "0x10 s from 2001-01-01T00:00:00Z", "+5 s from 2001-01-01T00:00:00Z", "5 s from 2001-01-01",
+    ] {
+      #expect(PropertyListDateText.date(from: text) == nil, "\(text)")
     }
   }
 }

@@ -99,11 +99,11 @@ import Testing
       (["key\u{1}": "fine"], "key\u{1}", "it holds U+0001" + character),
       (
         ["when": Date(timeIntervalSinceReferenceDate: -1e13)], "when",
-        "it holds the date -10000000000000.0 s from 2001-01-01" + year
+        "it holds the date -10000000000000.0 s from 2001-01-01T00:00:00Z" + year
       ),
       (
-        ["dates": [Date(timeIntervalSinceReferenceDate: .infinity)]], "dates",
-        "it holds the date inf s from 2001-01-01 at [0]" + year
+        ["dates": [Date(timeIntervalSinceReferenceDate: 1e300)]], "dates",
+        "it holds the date 1e+300 s from 2001-01-01T00:00:00Z at [0]" + year
       ),
     ]
   }
@@ -125,6 +125,38 @@ import Testing
     let written = try PropertyListFile(url: binary).apply(changes.mapValues { .set($0) })
     #expect(propertyListValuesEqual(written.values[key], changes[key]))
     #expect(propertyListValuesEqual(try foundationRead(binary)[key], changes[key]))
+  }
+
+  /// A date that is not a finite time: a binary file holds it, but the readers here refuse
+  /// the file (`is a date that is not a finite time`), so every write refuses it, naming the key.
+  @Test(arguments: [PropertyListSerialization.PropertyListFormat.binary, .xml])
+  func aDateThatIsNotAFiniteTimeIsRefusedInEitherFormat(
+    _ format: PropertyListSerialization.PropertyListFormat
+  ) throws {
+    let folder = try TemporaryFolder()
+    let (url, before) = try suite(format, in: folder)
+    for seconds in [Double.nan, .infinity, -.infinity] {
+      let error = try #require(throws: PropertyListError.self) {
+        try PropertyListFile(url: url).apply([
+          "when": .set(
+            ["nested": [Date(timeIntervalSinceReferenceDate: seconds)] as [Any]] as [String: Any]),
+          "other": .set("fine"),
+        ])
+      }
+      #expect(error.kind == .invalidValue(key: "when"))
+      #expect(
+        error.reason
+          == "it holds the date \(seconds) s from 2001-01-01T00:00:00Z, not a finite time, which "
+          + "a reader refuses; nothing was written")
+      #expect(try Data(contentsOf: url) == before)
+      // The one-key write (`settings-editor write`) refuses it the same way.
+      #expect(throws: PropertyListError.self) {
+        try PropertyListFile(url: url).write([
+          "when": .set(Date(timeIntervalSinceReferenceDate: seconds))
+        ])
+      }
+      #expect(try Data(contentsOf: url) == before)
+    }
   }
 
   @Test func aSuitesFlushDropsTheRefusedKeyAndWritesTheOthers() async throws {

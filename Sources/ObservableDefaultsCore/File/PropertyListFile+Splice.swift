@@ -53,7 +53,7 @@ extension PropertyListFile {
     else { return nil }
     try checkWritable(target)
     let values = Self.setValues(changes)
-    try PropertyListLimits.preferences.checkDepth(of: values, writingTo: url)
+    try PropertyListLimits.preferences.checkValues(of: values, writingTo: url)
     let outcome = try fileErrorIfFailing { () throws -> PropertyListSpliceOutcome? in
       guard !data.starts(with: "bplist".utf8) else {
         return try BinaryPropertyListSplice.applying(changes, to: data)

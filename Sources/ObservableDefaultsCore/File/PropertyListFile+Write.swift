@@ -144,7 +144,7 @@ extension PropertyListFile {
       return (taken.wasRead, false)
     }
     let written = changes.map(Self.setValues) ?? taken.document.values
-    try PropertyListLimits.preferences.checkDepth(of: written, writingTo: url)
+    try PropertyListLimits.preferences.checkValues(of: written, writingTo: url)
     if taken.document.format != .binary {
       taken.document.format = .xml
       try XMLHoldableValues.check(written, writingTo: url)

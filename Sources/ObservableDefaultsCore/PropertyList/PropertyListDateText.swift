@@ -7,27 +7,40 @@ package import Foundation
 /// `Date.ISO8601FormatStyle` keeps only milliseconds; property lists store a `Double` of
 /// seconds since 2001-01-01, often with microseconds (`694900766.426036`).
 package enum PropertyListDateText {
-  /// `2023-01-08T19:59:26.426036Z`: the whole seconds, then the shortest fraction that reads back
-  /// as the same `Double`. A date outside the years 0–999999 (or not finite), which a binary
-  /// property list can hold, is its seconds: `-1e+13 s from 2001-01-01T00:00:00Z`.
+  /// `2023-01-08T19:59:26.426036Z`: the whole seconds, then the fraction of the shortest decimal
+  /// that reads back as the same `Double`. A date this form cannot give exactly is its seconds,
+  /// `-1e+13 s from 2001-01-01T00:00:00Z`: outside the years 0–999999 (a binary property list
+  /// can hold it), not finite, −0, or a fraction whose shortest decimal has an exponent
+  /// (`5e-324`).
   package static func text(of date: Date) -> String {
     let seconds = date.timeIntervalSinceReferenceDate
-    guard let fields = PropertyListCalendar.fields(of: seconds) else {
-      return "\(seconds) s from 2001-01-01T00:00:00Z"
-    }
-    let base = PropertyListCalendar.text(of: fields)
     let whole = seconds.rounded(.down)
+    guard let fields = PropertyListCalendar.fields(of: seconds),
+      seconds != 0 || seconds.sign == .plus
+    else { return secondsText(seconds) }
+    let base = PropertyListCalendar.text(of: fields)
     guard seconds != whole else { return base }
-    return String(base.dropLast()) + "." + fractionDigits(seconds, whole: whole) + "Z"
+    // The shortest decimal of the seconds' size: its fraction, or (before 2001) the fraction
+    // that takes it up from the whole second before.
+    let magnitude = "\(abs(seconds))"
+    guard !magnitude.contains("e"), let dot = magnitude.firstIndex(of: ".") else {
+      return secondsText(seconds)
+    }
+    let digits = String(magnitude[magnitude.index(after: dot)...])
+    return String(base.dropLast()) + "." + (seconds > 0 ? digits : complement(digits)) + "Z"
   }
 
   /// The date of ISO 8601 text (a year of four to six digits) with an optional fraction of any
-  /// length and a `Z` or `±hh:mm` zone, or of the seconds form ``text(of:)`` gives a date outside
-  /// those years; nil when it is neither, or names a day or time that does not exist
+  /// length and a `Z` or `±hh:mm` zone, or of the seconds form ``text(of:)`` gives (a finite
+  /// decimal number); nil when it is neither, or names a day or time that does not exist
   /// (`2024-02-30`, `25:61`): Foundation's parser would move those on to a later date.
   package static func date(from text: String) -> Date? {
-    if let match = text.wholeMatch(of: /(?<seconds>[^ ]+) s from 2001-01-01T00:00:00Z/) {
-      return Double(match.seconds).map(Date.init(timeIntervalSinceReferenceDate:))
+    if let match = text.wholeMatch(
+      of: /(?<seconds>-?[0-9]+(?:\.[0-9]+)?(?:e[+-]?[0-9]+)?) s from 2001-01-01T00:00:00Z/)
+    {
+      return Double(match.seconds).flatMap {
+        $0.isFinite ? Date(timeIntervalSinceReferenceDate: $0) : nil
+      }
     }
     guard
       let match = text.wholeMatch(
@@ -43,22 +56,35 @@ package enum PropertyListDateText {
     else { return nil }
     let offset = (zoneHours * 3_600 + zoneMinutes * 60) * (match.sign == "-" ? -1 : 1)
     let whole = local - offset
-    guard let fraction = match.fraction else {
+    guard let fraction = match.fraction, fraction.contains(where: { $0 != "0" }) else {
       return Date(timeIntervalSinceReferenceDate: Double(whole))
     }
-    // Parse whole and fraction as one decimal so the nearest Double is found, not a sum of two.
-    let seconds =
-      whole >= 0
-      ? Double("\(whole).\(fraction)") : Double("0.\(fraction)").map { Double(whole) + $0 }
-    return seconds.map(Date.init(timeIntervalSinceReferenceDate:))
+    // Whole and fraction read as one decimal, so the nearest Double is found, not a sum of two:
+    // before 2001, -5 and .25 are -4.75.
+    let decimal = whole >= 0 ? "\(whole).\(fraction)" : "-\(-whole - 1).\(complement(fraction))"
+    return Double(decimal).map(Date.init(timeIntervalSinceReferenceDate:))
   }
 
-  private static func fractionDigits(_ seconds: Double, whole: Double) -> String {
-    let shortest = "\(seconds)"
-    if seconds > 0, !shortest.contains("e"), let dot = shortest.firstIndex(of: ".") {
-      return String(shortest[shortest.index(after: dot)...])
+  /// `-1e+13 s from 2001-01-01T00:00:00Z`.
+  private static func secondsText(_ seconds: Double) -> String {
+    "\(seconds) s from 2001-01-01T00:00:00Z"
+  }
+
+  /// The fraction digits of 1 − 0.`digits` (`25` → `75`, `3` → `7`), as many as `digits` has
+  /// (not all zeros): what a fraction after a negative whole second is from the next one up.
+  private static func complement(_ digits: some StringProtocol) -> String {
+    var result = Array(digits.utf8)
+    let zero = UInt8(ascii: "0")
+    guard let last = result.lastIndex(where: { $0 != zero }) else { return String(digits) }
+    for index in result.indices {
+      if index < last {
+        result[index] = zero + 9 - (result[index] - zero)
+      } else if index == last {
+        result[index] = zero + 10 - (result[index] - zero)
+      } else {
+        result[index] = zero
+      }
     }
-    let fraction = String(format: "%.9f", seconds - whole).dropFirst(2)
-    return String(fraction.reversed().drop { $0 == "0" }.reversed())
+    return String(decoding: result, as: UTF8.self)
   }
 }

@@ -373,6 +373,15 @@ import Testing
     ("{\n  \"a\": 1,\n  \"b\": }", true, "-: line 3, column 8: not valid JSON (invalid value)"),
     ("{\"z\": null}", true, "-: z is null, which a property list cannot hold; leave the key out"),
     (#"{"d": {"$date": "yesterday"}}"#, true, "-: d: $date must be an ISO 8601 date"),
+    (#"{"d": {"$date": "nan s from 2001-01-01T00:00:00Z"}}"#, true, "-: d: $date must be an ISO"),
+    // What the XML suite cannot hold refuses the whole import: no other key is written or
+    // removed (the suite lost `keep` and gained `n` before).
+    (
+      #"{"k": {"$date": "-1e13 s from 2001-01-01T00:00:00Z"}, "n": 1}"#, true,
+      "it holds the date -10000000000000.0 s from 2001-01-01T00:00:00Z, outside the years "
+        + "0–999999 an XML property list's date holds"
+    ),
+    (#"{"c": "a\u0001b", "n": 1}"#, true, "it holds U+0001, a character an XML property list"),
   ])
   func importRefusesInvalidInputWith65(input: String, json: Bool, message: String) throws {
     _ = try editor.run("write", "verbs.badimport", "keep", "me")
@@ -380,7 +389,8 @@ import Testing
       ["import", "verbs.badimport", "-"] + (json ? ["--json"] : []), input: Data(input.utf8))
     #expect(result.status == 65)
     #expect(result.error.contains(message), "\(result.error)")
-    #expect(try editor.run("read", "verbs.badimport", "keep").output == "me\n")
+    #expect(result.error.split(separator: "\n").count == 1, "\(result.error)")
+    #expect(try editor.run("read", "verbs.badimport").output == "{\n    keep = me;\n}\n")
   }
 
   // MARK: watch

@@ -18,7 +18,8 @@ enum BinaryPropertyListWriter {
   ///
   /// - Parameter root: A property-list value, normally the top-level dictionary of a file.
   /// - Throws: ``PropertyListEncodingFailure`` naming the first value that is not a
-  ///   property-list value, or when memory for the bytes runs out.
+  ///   property-list value (or a date that is not a finite time), or when memory for the bytes
+  ///   runs out.
   static func data(of root: Any) throws(PropertyListEncodingFailure) -> Data {
     var table = BinaryPropertyListObjectTable(sizedFor: root as? [PropertyListKey: Any] ?? [:])
     _ = try add(root, to: &table)
@@ -38,6 +39,10 @@ enum BinaryPropertyListWriter {
     }
     if kind == Date.self {
       let seconds = (value as! Date).timeIntervalSinceReferenceDate
+      // The reader refuses such a date: the file would be unreadable.
+      guard seconds.isFinite else {
+        throw PropertyListEncodingFailure(reason: "a date that is not a finite time (\(seconds))")
+      }
       return table.addScalar { appendReal(0x33, seconds, to: &$0) }
     }
     if kind == Data.self {

@@ -66,46 +66,77 @@ struct PropertyListExpansion: Equatable {
 
 extension PropertyListLimits {
   /// Refuses a write whose file its readers would refuse: writers store equal values once, so a
-  /// small file can expand past ``maximumObjects`` or ``maximumBytes``, and a value can nest
-  /// past ``maximumDepth``. The write is refused before it is acknowledged.
+  /// small file can expand past ``maximumObjects`` or ``maximumBytes``, a value can nest past
+  /// ``maximumDepth``, and a date can be a time that is not finite (NaN, ±infinity: a binary
+  /// file holds it, and the readers here refuse it). The write is refused before it is
+  /// acknowledged.
   ///
-  /// - Throws: ``PropertyListError`` naming the limit: `.invalidValue(key:)` for the first of
-  ///   `values` (top-level values, at depth 2) that holds an object deeper than
-  ///   ``maximumDepth`` (a scalar or a dictionary's key too, as the binary reader counts; the
-  ///   XML one counts arrays and dictionaries only, so this is the stricter of the two and the
-  ///   same on every path).
-  func checkDepth(
+  /// - Throws: ``PropertyListError`` `.invalidValue(key:)` for the first of `values` (top-level
+  ///   values, at depth 2) that holds an object deeper than ``maximumDepth`` (a scalar or a
+  ///   dictionary's key too, as the binary reader counts; the XML one counts arrays and
+  ///   dictionaries only, so this is the stricter of the two and the same on every path), or a
+  ///   date that is not a finite time.
+  func checkValues(
     of values: some Sequence<(key: PropertyListKey, value: Any)>, writingTo url: URL
   ) throws {
-    for (key, value) in values where !fits(value, at: 2) {
+    for (key, value) in values {
+      guard let problem = problem(in: value, at: 2) else { continue }
+      let reason =
+        switch problem {
+        case .tooDeep:
+          "it nests arrays and dictionaries deeper than the \(maximumDepth) levels a reader reads"
+        case .nonFiniteDate(let seconds):
+          "it holds the date \(seconds) s from 2001-01-01T00:00:00Z, not a finite time, which "
+            + "a reader refuses"
+        }
       throw PropertyListError(
-        file: url, kind: .invalidValue(key: key.string),
-        reason: "it nests arrays and dictionaries deeper than the \(maximumDepth) levels a "
-          + "reader reads; nothing was written")
+        file: url, kind: .invalidValue(key: key.string), reason: reason + "; nothing was written")
     }
   }
 
-  /// Whether `value` at nesting `depth` holds no object deeper than ``maximumDepth`` (the walk
-  /// stops there, so it is bounded whatever the value).
-  private func fits(_ value: Any, at depth: Int) -> Bool {
-    guard depth <= maximumDepth else { return false }
+  /// What a reader refuses in a value.
+  private enum Problem {
+    /// An object deeper than ``maximumDepth``.
+    case tooDeep
+    /// A date (its seconds from 2001-01-01) that is not a finite time.
+    case nonFiniteDate(Double)
+  }
+
+  /// What a reader would refuse in `value` at nesting `depth`, the first found: an object
+  /// deeper than ``maximumDepth`` (the walk stops there, so it is bounded whatever the value),
+  /// or a date that is not a finite time.
+  private func problem(in value: Any, at depth: Int) -> Problem? {
+    guard depth <= maximumDepth else { return .tooDeep }
     // Canonical values: their exact types, compared as the writers compare them (a cast of each
     // scalar to each container type cost more than the walk).
     let kind = type(of: value)
-    if kind == [Any].self { return (value as! [Any]).allSatisfy { fits($0, at: depth + 1) } }
+    if kind == Date.self {
+      let seconds = (value as! Date).timeIntervalSinceReferenceDate
+      return seconds.isFinite ? nil : .nonFiniteDate(seconds)
+    }
+    if kind == [Any].self { return problem(inAll: value as! [Any], at: depth + 1) }
     if kind == [PropertyListKey: Any].self {
-      return fits(dictionary: (value as! [PropertyListKey: Any]).values, at: depth)
+      return problem(inDictionary: (value as! [PropertyListKey: Any]).values, at: depth)
     }
     if kind == [String: Any].self {
-      return fits(dictionary: (value as! [String: Any]).values, at: depth)
+      return problem(inDictionary: (value as! [String: Any]).values, at: depth)
     }
-    return true
+    return nil
   }
 
-  /// Whether a dictionary of `values` at nesting `depth` fits: its keys and values are one
-  /// level deeper.
-  private func fits(dictionary values: some Collection<Any>, at depth: Int) -> Bool {
-    values.isEmpty || (depth < maximumDepth && values.allSatisfy { fits($0, at: depth + 1) })
+  /// What a reader would refuse in a dictionary of `values` at nesting `depth`: its keys and
+  /// values are one level deeper.
+  private func problem(inDictionary values: some Collection<Any>, at depth: Int) -> Problem? {
+    guard !values.isEmpty else { return nil }
+    return depth < maximumDepth ? problem(inAll: values, at: depth + 1) : .tooDeep
+  }
+
+  /// The first problem of `values`, each at nesting `depth`.
+  private func problem(inAll values: some Collection<Any>, at depth: Int) -> Problem? {
+    for value in values {
+      if let problem = problem(in: value, at: depth) { return problem }
+    }
+    return nil
   }
 
   /// Refuses a binary file of `objects` objects and `size` bytes that expands to `expansion`

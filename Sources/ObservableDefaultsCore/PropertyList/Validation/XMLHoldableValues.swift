@@ -16,14 +16,15 @@ package enum XMLHoldableValues {
     /// A date (its seconds from 2001-01-01) outside the years of the `<date>` text.
     case date(Double)
 
-    /// What is held: `U+001B`, or `the date -1e+13 s from 2001-01-01`.
+    /// What is held: `U+001B`, or `the date -1e+13 s from 2001-01-01T00:00:00Z`.
     package var held: String {
       switch self {
       case .character(let scalar):
         let digits = String(scalar.value, radix: 16, uppercase: true)
         return "U+" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
       case .date(let seconds):
-        return "the date \(seconds) s from 2001-01-01"
+        return "the date "
+          + PropertyListDateText.text(of: Date(timeIntervalSinceReferenceDate: seconds))
       }
     }
 

@@ -258,8 +258,8 @@ enum XMLPropertyListWriter {
       let seconds = date.timeIntervalSinceReferenceDate
       guard let fields = PropertyListCalendar.fields(of: seconds) else {
         throw PropertyListEncodingFailure(
-          reason: "the date \(seconds) s from 2001-01-01 is outside the years 0–999999 an XML "
-            + "property list's date holds")
+          reason: "the date \(PropertyListDateText.text(of: date)) is outside the years "
+            + "0–999999 an XML property list's date holds")
       }
       return PropertyListCalendar.text(of: fields)
     }
