@@ -26,13 +26,16 @@ enum ExportEncoding {
           + "instead")
     }
     let data = try PropertyListEncoding.data(of: PropertyListDocument(values: values))
-    return replacing(in: data) { "&#x\(hex($0, digits: 1));" }
+    return replacing(in: data) { "&#x\(hex($0.value, digits: 1));" }
   }
 
   /// JSON text from `JSONSerialization` with the characters of ``TerminalText`` escaped as
-  /// `\uXXXX` (they can only occur inside strings there).
+  /// `\uXXXX` (they can only occur inside strings there); one beyond U+FFFF as its two UTF-16
+  /// code units, `\uDB40\uDC41` (RFC 8259, §7).
   static func json(_ data: Data) -> Data {
-    replacing(in: data) { "\\u\(hex($0, digits: 4))" }
+    replacing(in: data) { scalar in
+      String(scalar).utf16.map { "\\u" + hex(UInt32($0), digits: 4) }.joined()
+    }
   }
 
   /// `data` (UTF-8) with each character ``TerminalText/escaped(_:)`` escapes, other than tab and
@@ -55,8 +58,9 @@ enum ExportEncoding {
     scalar != "\n" && scalar != "\t" && TerminalText.needsEscape(scalar)
   }
 
-  private static func hex(_ scalar: Unicode.Scalar, digits: Int) -> String {
-    let text = String(scalar.value, radix: 16, uppercase: digits > 1)
+  /// `value` in hexadecimal, at least `digits` digits (uppercase when more than one).
+  private static func hex(_ value: UInt32, digits: Int) -> String {
+    let text = String(value, radix: 16, uppercase: digits > 1)
     return String(repeating: "0", count: max(0, digits - text.count)) + text
   }
 }

@@ -12,7 +12,11 @@ package enum TerminalText {
   /// - bidirectional formatting characters (U+061C, U+200E, U+200F, U+202A…U+202E,
   ///   U+2066…U+2069), zero-width and invisible characters (U+00AD, U+180E, U+200B…U+200D,
   ///   U+2060…U+2064, U+FEFF) and the line and paragraph separators (U+2028, U+2029) become
-  ///   `\u{…}` too — the "Trojan Source" characters (CVE-2021-42574) and the ones that hide text.
+  ///   `\u{…}` too — the "Trojan Source" characters (CVE-2021-42574) and the ones that hide text;
+  /// - the tag characters (U+E0000…U+E007F), invisible letters that can carry hidden text, and
+  ///   the noncharacters (U+FDD0…U+FDEF, and the last two code points of every plane: U+FFFE,
+  ///   U+FFFF … U+10FFFF), which Unicode reserves and no font draws (Unicode 15, §23.7 and
+  ///   §23.9), become `\u{…}`.
   ///
   /// Backslashes are left as they are: a caller that must tell `\n` typed by hand from an escaped
   /// newline quotes them first.
@@ -92,10 +96,11 @@ package enum TerminalText {
   package static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
     switch scalar.value {
     case 0x00...0x1F, 0x7F...0x9F, 0xAD, 0x61C, 0x180E, 0x200B...0x200F, 0x2028...0x202E,
-      0x2060...0x2064, 0x2066...0x2069, 0xFEFF:
+      0x2060...0x2064, 0x2066...0x2069, 0xFEFF, 0xFDD0...0xFDEF, 0xE0000...0xE007F:
       true
     default:
-      false
+      // The noncharacters at the end of each plane (U+FFFE, U+FFFF, … U+10FFFF).
+      scalar.value & 0xFFFE == 0xFFFE
     }
   }
 }

@@ -51,6 +51,29 @@ import Testing
     #expect(missing.error.contains(#"no\u{1b}]52;c;x\u{7}"#))
   }
 
+  /// Tag characters (invisible letters that can carry hidden text) and noncharacters, which no
+  /// font draws, are escaped too; other characters beyond the first plane are not.
+  /// JSON export writes those beyond U+FFFF as two UTF-16 escapes, which read back as the same
+  /// text (a `\uXXXXX` escape of five digits read back as another character and a digit).
+  @Test func tagCharactersAndNoncharactersAreEscaped() throws {
+    // (Swift's literals refuse the noncharacters: the text is made of scalars.)
+    let scalars: [UInt32] = [
+      0x61, 0xFFFE, 0x62, 0xFDD0, 0x63, 0xE0041, 0xE007F, 0x64, 0x10FFFF, 0x65, 0x1FFFE, 0x66,
+      0x1F3B9, 0xFDF0,
+    ]
+    let text = String(String.UnicodeScalarView(scalars.compactMap(Unicode.Scalar.init)))
+    try install(["k": text], suite: "esc.tags")
+    let value = try editor.run("read", "esc.tags", "k")
+    #expect(
+      value.output
+        == #"a\u{fffe}b\u{fdd0}c\u{e0041}\u{e007f}d\u{10ffff}e\u{1fffe}f🎹\#u{FDF0}"# + "\n")
+    let json = try editor.run("export", "esc.tags", "--json")
+    #expect(isClean(json.output))
+    #expect(json.output.contains(#"c\uDB40\uDC41\uDB40\uDC7Fd\uDBFF\uDFFFe"#), "\(json.output)")
+    let parsed = try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any]
+    #expect(parsed?["k"] as? String == text)
+  }
+
   /// `.` and `..` are no suite names: a write made the hidden files `..plist` and `...plist`,
   /// which `domains` does not list.
   @Test(arguments: [".", ".."])
