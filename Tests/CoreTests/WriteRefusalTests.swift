@@ -159,6 +159,34 @@ import Testing
     }
   }
 
+  /// A write made from no file never replaces a file that is there by its rename: one another
+  /// program made meanwhile, or one a read took for absent (`open` failing with `ENOENT`, as
+  /// the storage torture test injected: the suite then held only the key written, seed 4309).
+  @Test func aWriteMadeFromNoFileNeverReplacesOneThatIsThereByThen() throws {
+    let folder = try TemporaryFolder()
+    let url = folder.file("appearing.plist")
+    var known: PropertyListSnapshot?
+    let error = try #require(throws: PropertyListError.self) {
+      try PropertyListFile(url: url).update(known: &known) { document in
+        // Another program, which does not take the lock, writes the file after the read.
+        try foundationWrite(["theirs": "kept"], to: url, format: .xml)
+        document.values["ours"] = "new"
+        return true
+      }
+    }
+    #expect(error.kind == .unwritable)
+    #expect(
+      error.reason
+        == "the file was absent when it was read and is there now; it was left as it is")
+    #expect(try foundationRead(url) as NSDictionary == ["theirs": "kept"] as NSDictionary)
+    let names = try FileManager.default.contentsOfDirectory(atPath: folder.url.path)
+    #expect(names.filter { !$0.hasSuffix(".lock") } == ["appearing.plist"])
+    // The next write reads the file, and keeps its value.
+    try PropertyListFile(url: url).apply(["ours": .set("new")])
+    #expect(
+      try foundationRead(url) as NSDictionary == ["theirs": "kept", "ours": "new"] as NSDictionary)
+  }
+
   @Test func aSuitesFlushDropsTheRefusedKeyAndWritesTheOthers() async throws {
     let folder = try TemporaryFolder()
     let (url, _) = try suite(.xml, in: folder)

@@ -29,9 +29,16 @@ package struct AtomicFileWriter {
   /// written is known without another pass over its bytes. A large value can be written from
   /// its own bytes, a piece of its own, instead of being copied into the file's bytes first.
   ///
+  /// - Parameter creating: Whether ``target`` was absent when its new contents were made (from
+  ///   no file): the rename then never replaces a file that is there by now (one another
+  ///   program made, or one a read took for absent: an `open` that failed with `ENOENT`), whose
+  ///   values the new contents would drop.
   /// - Returns: The identity of the file written (as ``write(_:)`` gives it) and the hash.
-  /// - Throws: ``PropertyListError`` of kind `.unwritable`.
-  func writeHashed(_ pieces: [Data]) throws -> (identity: FileIdentity?, hash: UInt64) {
+  /// - Throws: ``PropertyListError`` of kind `.unwritable`; when `creating`, also when a file is
+  ///   at ``target`` (nothing is replaced).
+  func writeHashed(_ pieces: [Data], creating: Bool = false) throws -> (
+    identity: FileIdentity?, hash: UInt64
+  ) {
     let temporary = TemporaryFileNames.make(for: target)
     let descriptor = try step("temporary file") {
       try FileDescriptor.open(
@@ -74,7 +81,19 @@ package struct AtomicFileWriter {
       descriptor.close()
       isOpen = false
     }
-    try step("rename") { try FileSystem.rename(temporary.path, to: target.path) }
+    if creating {
+      do {
+        try FileSystem.renameWithoutReplacing(temporary.path, to: target.path)
+      } catch {
+        throw PropertyListError(
+          file: reportingAs, kind: .unwritable,
+          reason: error == .fileExists
+            ? "the file was absent when it was read and is there now; it was left as it is"
+            : "rename: \(error)")
+      }
+    } else {
+      try step("rename") { try FileSystem.rename(temporary.path, to: target.path) }
+    }
     succeeded = true
     return (FileIdentity.of(descriptor: reader ?? descriptor), hash.finalize())
   }

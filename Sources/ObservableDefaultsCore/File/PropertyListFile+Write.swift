@@ -159,8 +159,10 @@ extension PropertyListFile {
     if case .binary(let draft?, _) = state {
       try draft.checkReadable(size: size, of: url, changing: keys)
     }
+    // Made from no file: it must not replace one (a read that took the file for absent would
+    // otherwise drop every value in it).
     let (identity, hash) = try AtomicFileWriter(target: target, reportingAs: url)
-      .writeHashed(pieces)
+      .writeHashed(pieces, creating: taken.version == nil)
     PropertyListCounters.count(\.writes, path: target.path)
     PropertyListCounters.count(\.keysEncoded, by: encodedKeys, path: target.path)
     known = PropertyListSnapshot(

@@ -10,6 +10,39 @@ package enum FileSystem {
     try Errno.retryingInterrupts { Glibc.rename(source, destination) }
   }
 
+  /// Renames `source` to `destination` only when nothing is at `destination`: the kernel
+  /// checks and renames at once (`renameat2(2)` with `RENAME_NOREPLACE`), or, on a file system
+  /// that does not take that flag, `link(2)` (which never replaces a file) and `unlink(2)` of
+  /// `source`.
+  ///
+  /// - Throws: ``Errno/fileExists`` when something is at `destination` (nothing is renamed);
+  ///   the error of the calls otherwise.
+  static func renameWithoutReplacing(_ source: String, to destination: String) throws(Errno) {
+    if let renameat2 = renameWithFlags {
+      do {
+        try Errno.retryingInterrupts {
+          renameat2(AT_FDCWD, source, AT_FDCWD, destination, renameNoReplace)
+        }
+        return
+      } catch {
+        // EINVAL or ENOSYS: this file system (or kernel) does not take the flag.
+        guard error.rawValue == EINVAL || error.rawValue == ENOSYS else { throw error }
+      }
+    }
+    try Errno.retryingInterrupts { link(source, destination) }
+    removeFile(source)
+  }
+
+  private typealias RenameWithFlags =
+    @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
+  /// glibc's `renameat2` (2.28 and later), looked up with `dlsym`: the Glibc module does not
+  /// import it (`<stdio.h>` declares it under `_GNU_SOURCE`).
+  private static let renameWithFlags: RenameWithFlags? = dlsym(
+    UnsafeMutableRawPointer(bitPattern: 0), "renameat2"
+  ).map { unsafeBitCast($0, to: RenameWithFlags.self) }
+  /// `RENAME_NOREPLACE` of `<linux/fs.h>`.
+  private static let renameNoReplace: UInt32 = 1
+
   /// Removes the file at `path` (`unlink(2)`; a symbolic link itself, not its target).
   ///
   /// - Returns: Whether it was removed.
