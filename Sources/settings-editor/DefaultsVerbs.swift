@@ -190,7 +190,8 @@ enum DefaultsVerbs {
         key.string.localizedCaseInsensitiveContains(word) || contains(word, in: value)
       }
       guard !found.isEmpty else { return nil }
-      return "Found \(found.count) key\(found.count == 1 ? "" : "s") in domain '\(suite)': "
+      return "Found \(found.count) key\(found.count == 1 ? "" : "s") in domain "
+        + "'\(TerminalText.escaped(suite))': "
         + PropertyListText.render(found)
     }.joined(separator: "\n")
   }

@@ -10,7 +10,18 @@ enum JSONTransfer {
   /// `values` as pretty-printed JSON with sorted keys and a final newline. Keys that differ
   /// only in Unicode normalization (at the top or in nested dictionaries) are each written
   /// (`JSONSerialization`, which keys by `String`, writes them through placeholders).
+  ///
+  /// - Throws: ``VerbError`` `.invalidValue` naming the key path of a real that is not finite
+  ///   (NaN, ±infinity: a property list holds one, JSON has no form for it).
   static func data(of values: [PropertyListKey: Any]) throws -> Data {
+    for (key, value) in values.sorted(by: { $0.key < $1.key }) {
+      if let (path, real) = nonFiniteReal(in: value, path: [key.string]) {
+        let name = path.map { TerminalText.escaped($0) }.joined(separator: " / ")
+        throw VerbError.invalid(
+          "cannot export as JSON: \(name) holds the real \(real), which JSON cannot hold; "
+            + "export as XML instead")
+      }
+    }
     var placeholders = ExactKeyPlaceholders()
     let encodable = placeholders.encodable(values)
     let text = try JSONSerialization.data(
@@ -57,6 +68,25 @@ enum JSONTransfer {
       result[PropertyListKey(key)] = try propertyListForm(value, path: key, keys: exact, file: file)
     }
     return result
+  }
+
+  /// The key path and value of the first real in `value` that is not finite, nil when none is.
+  private static func nonFiniteReal(in value: Any, path: [String]) -> ([String], Double)? {
+    switch value {
+    case let real as Double where !real.isFinite:
+      return (path, real)
+    case let array as [Any]:
+      for (index, item) in array.enumerated() {
+        if let found = nonFiniteReal(in: item, path: path + ["[\(index)]"]) { return found }
+      }
+    case let dictionary as [String: Any]:
+      for (key, item) in dictionary.sorted(by: { $0.key < $1.key }) {
+        if let found = nonFiniteReal(in: item, path: path + [key]) { return found }
+      }
+    default:
+      break
+    }
+    return nil
   }
 
   private static func jsonForm(_ value: Any) -> Any {

@@ -16,7 +16,7 @@ enum WatchVerb {
     let printer = ChangePrinter(defaults: defaults, suite: suite, key: key)
     let observation = defaults.observe { change in printer.report(change) }
     defer { observation.cancel() }
-    FileHandle.standardError.write(Data("watching \(suite)\n".utf8))
+    FileHandle.standardError.write(Data("watching \(TerminalText.escaped(suite))\n".utf8))
     waitForTerminationSignal()
   }
 

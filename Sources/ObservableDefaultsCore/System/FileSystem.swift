@@ -13,7 +13,8 @@ package enum FileSystem {
   /// Renames `source` to `destination` only when nothing is at `destination`: the kernel
   /// checks and renames at once (`renameat2(2)` with `RENAME_NOREPLACE`), or, on a file system
   /// that does not take that flag, `link(2)` (which never replaces a file) and `unlink(2)` of
-  /// `source`.
+  /// `source`; on one without hard links either, a `lstat(2)` that finds nothing, then
+  /// `rename(2)`.
   ///
   /// - Throws: ``Errno/fileExists`` when something is at `destination` (nothing is renamed);
   ///   the error of the calls otherwise.
@@ -29,7 +30,14 @@ package enum FileSystem {
         guard error.rawValue == EINVAL || error.rawValue == ENOSYS else { throw error }
       }
     }
-    try Errno.retryingInterrupts { link(source, destination) }
+    do {
+      try Errno.retryingInterrupts { link(source, destination) }
+    } catch  where error.rawValue == EPERM || error.rawValue == EOPNOTSUPP {
+      // No hard links here either (FAT, some network and FUSE file systems): the check and the
+      // rename are two calls, as they were before the flag existed.
+      guard (try? Stat(destination, followTargetSymlink: false)) == nil else { throw .fileExists }
+      return try rename(source, to: destination)
+    }
     removeFile(source)
   }
 

@@ -45,6 +45,10 @@ import Testing
     let domains = try editor.run("domains")
     #expect(domains.output.contains(#"esc\u{1b}[2J"#))
     #expect(isClean(domains.output))
+    // `find` names the suite in its header: it printed the name raw.
+    let found = try editor.run("find", "title")
+    #expect(isClean(found.output))
+    #expect(found.output.contains(#"in domain 'esc\u{1b}[2J': "#), "\(found.output)")
     let missing = try editor.run("read", suite, "no\u{1b}]52;c;x\u{07}")
     #expect(missing.status == 1)
     #expect(isClean(missing.error))
@@ -72,6 +76,19 @@ import Testing
     #expect(json.output.contains(#"c\uDB40\uDC41\uDB40\uDC7Fd\uDBFF\uDFFFe"#), "\(json.output)")
     let parsed = try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any]
     #expect(parsed?["k"] as? String == text)
+  }
+
+  /// JSON has no form for a real that is not finite: `export --json` refuses it in one line
+  /// naming the key (it printed Foundation's error dump).
+  @Test func jsonExportRefusesARealThatIsNotFinite() throws {
+    try install(
+      ["ok": 1, "r": ["x": [0.5, Double.nan] as [Any]] as [String: Any]], suite: "esc.nan")
+    let result = try editor.run("export", "esc.nan", "--json")
+    #expect(result.status == 65)
+    #expect(
+      result.error
+        == "settings-editor: cannot export as JSON: r / x / [1] holds the real nan, which JSON "
+        + "cannot hold; export as XML instead\n")
   }
 
   /// `.` and `..` are no suite names: a write made the hidden files `..plist` and `...plist`,
