@@ -122,7 +122,8 @@ enum JSONTransfer {
           let date = try? PropertyListScalarType.date.parse(text)
         else {
           throw .invalid(
-            "\(file): \(path): $date must be an ISO 8601 date like 2026-01-31T09:30:00Z")
+            "\(file): \(path): $date must be an ISO 8601 date like 2026-01-31T09:30:00Z, or "
+              + "seconds from 2001 like -1e13 s from 2001-01-01T00:00:00Z")
         }
         return date
       }

@@ -56,12 +56,7 @@ enum TransferVerbs {
       changes.updateValue(value, forKey: key)
     }
     guard !changes.isEmpty else { return }
-    do {
-      try DefaultsVerbs.store(changes, in: .suite(suite))
-    } catch let error as PropertyListError {
-      guard case .invalidValue = error.kind else { throw error }
-      throw VerbError.invalid(error.description)
-    }
+    try DefaultsVerbs.store(changes, in: .suite(suite))
   }
 
   /// The bytes of the file at `path`, or of standard input for `-`.

@@ -1,3 +1,5 @@
+import ObservableDefaultsCore
+
 /// Why a verb failed, with the exit status a script sees.
 struct VerbError: Error, CustomStringConvertible {
   /// The classes of failure and their exit statuses.
@@ -51,5 +53,18 @@ struct VerbError: Error, CustomStringConvertible {
     guard case .usage(let verb) = kind else { return nil }
     guard let verb else { return "Run settings-editor --help for usage." }
     return "Usage: \(verb.usageLine)\nRun settings-editor \(verb.rawValue) --help for more."
+  }
+}
+
+extension VerbError.Kind {
+  /// The class of a property-list failure: a file that does not parse or a value it cannot hold
+  /// is invalid input (65) whichever verb met it (`write` and `import` alike), a mandatory key
+  /// 77, a file that cannot be read or written a failure (1).
+  init(of error: PropertyListError) {
+    switch error.kind {
+    case .malformed, .invalidValue: self = .invalidValue
+    case .mandatory: self = .mandatory
+    case .unreadable, .unwritable: self = .failure
+    }
   }
 }

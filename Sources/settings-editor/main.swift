@@ -109,9 +109,9 @@ do {
 } catch let error as VerbError {
   printError(error.description, usage: error.usage)
   exit(error.kind.exitStatus)
-} catch let error as PropertyListError where error.kind == .malformed {
+} catch let error as PropertyListError {
   printError("\(error)")
-  exit(VerbError.Kind.invalidValue.exitStatus)
+  exit(VerbError.Kind(of: error).exitStatus)
 } catch {
   printError("\(error)")
   exit(VerbError.Kind.failure.exitStatus)

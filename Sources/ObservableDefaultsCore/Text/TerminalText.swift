@@ -16,7 +16,13 @@ package enum TerminalText {
   /// - the tag characters (U+E0000…U+E007F), invisible letters that can carry hidden text, and
   ///   the noncharacters (U+FDD0…U+FDEF, and the last two code points of every plane: U+FFFE,
   ///   U+FFFF … U+10FFFF), which Unicode reserves and no font draws (Unicode 15, §23.7 and
-  ///   §23.9), become `\u{…}`.
+  ///   §23.9), become `\u{…}`;
+  /// - so does every other character Unicode marks Default_Ignorable_Code_Point (drawn as
+  ///   nothing: the Hangul fillers U+115F, U+1160, U+3164 and U+FFA0, U+034F, U+17B4, U+17B5,
+  ///   the shorthand format controls, the musical formatting characters, …; Unicode 15, §5.21)
+  ///   but the variation selectors, which choose how the character before them is drawn (an
+  ///   emoji's U+FE0F), and the interlinear annotation controls U+FFF9…U+FFFB, which hide the
+  ///   text between them where a program honours them.
   ///
   /// Backslashes are left as they are: a caller that must tell `\n` typed by hand from an escaped
   /// newline quotes them first.
@@ -95,12 +101,14 @@ package enum TerminalText {
   /// Whether `scalar` is shown escaped by ``escaped(_:)``.
   package static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
     switch scalar.value {
-    case 0x00...0x1F, 0x7F...0x9F, 0xAD, 0x61C, 0x180E, 0x200B...0x200F, 0x2028...0x202E,
-      0x2060...0x2064, 0x2066...0x2069, 0xFEFF, 0xFDD0...0xFDEF, 0xE0000...0xE007F:
-      true
+    case 0x20...0x7E: false
+    case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029, 0xFDD0...0xFDEF, 0xFFF9...0xFFFB: true
+    // The noncharacters at the end of each plane (U+FFFE, U+FFFF, … U+10FFFF).
+    case _ where scalar.value & 0xFFFE == 0xFFFE: true
     default:
-      // The noncharacters at the end of each plane (U+FFFE, U+FFFF, … U+10FFFF).
-      scalar.value & 0xFFFE == 0xFFFE
+      // Bidirectional formatting, zero-width and invisible characters, the tag characters: all
+      // Default_Ignorable_Code_Point.
+      scalar.properties.isDefaultIgnorableCodePoint && !scalar.properties.isVariationSelector
     }
   }
 }

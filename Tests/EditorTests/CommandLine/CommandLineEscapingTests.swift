@@ -64,13 +64,17 @@ import Testing
     let scalars: [UInt32] = [
       0x61, 0xFFFE, 0x62, 0xFDD0, 0x63, 0xE0041, 0xE007F, 0x64, 0x10FFFF, 0x65, 0x1FFFE, 0x66,
       0x1F3B9, 0xFDF0,
+      // Drawn as nothing (Default_Ignorable_Code_Point): Hangul fillers, the grapheme joiner, a
+      // shorthand format control; an interlinear annotation; an emoji's variation selector kept.
+      0x3164, 0x115F, 0xFFA0, 0x34F, 0x1BCA0, 0xFFF9, 0x67, 0xFFFB, 0x2764, 0xFE0F,
     ]
     let text = String(String.UnicodeScalarView(scalars.compactMap(Unicode.Scalar.init)))
     try install(["k": text], suite: "esc.tags")
     let value = try editor.run("read", "esc.tags", "k")
     #expect(
       value.output
-        == #"a\u{fffe}b\u{fdd0}c\u{e0041}\u{e007f}d\u{10ffff}e\u{1fffe}f🎹\#u{FDF0}"# + "\n")
+        == #"a\u{fffe}b\u{fdd0}c\u{e0041}\u{e007f}d\u{10ffff}e\u{1fffe}f🎹\#u{FDF0}"#
+        + #"\u{3164}\u{115f}\u{ffa0}\u{34f}\u{1bca0}\u{fff9}g\u{fffb}"# + "\u{2764}\u{FE0F}\n")
     let json = try editor.run("export", "esc.tags", "--json")
     #expect(isClean(json.output))
     #expect(json.output.contains(#"c\uDB40\uDC41\uDB40\uDC7Fd\uDBFF\uDFFFe"#), "\(json.output)")

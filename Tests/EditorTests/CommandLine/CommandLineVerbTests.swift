@@ -372,7 +372,11 @@ import Testing
     // Bug 9: the file, line and column, and what was expected, not an NSError dump.
     ("{\n  \"a\": 1,\n  \"b\": }", true, "-: line 3, column 8: not valid JSON (invalid value)"),
     ("{\"z\": null}", true, "-: z is null, which a property list cannot hold; leave the key out"),
-    (#"{"d": {"$date": "yesterday"}}"#, true, "-: d: $date must be an ISO 8601 date"),
+    (
+      #"{"d": {"$date": "yesterday"}}"#, true,
+      "-: d: $date must be an ISO 8601 date like 2026-01-31T09:30:00Z, or seconds from 2001 "
+        + "like -1e13 s from 2001-01-01T00:00:00Z\n"
+    ),
     (#"{"d": {"$date": "nan s from 2001-01-01T00:00:00Z"}}"#, true, "-: d: $date must be an ISO"),
     // What the XML suite cannot hold refuses the whole import: no other key is written or
     // removed (the suite lost `keep` and gained `n` before).
@@ -391,6 +395,20 @@ import Testing
     #expect(result.error.contains(message), "\(result.error)")
     #expect(result.error.split(separator: "\n").count == 1, "\(result.error)")
     #expect(try editor.run("read", "verbs.badimport").output == "{\n    keep = me;\n}\n")
+  }
+
+  /// `write` exits as `import` does for a value the suite cannot hold: 65, one line, nothing
+  /// written (it exited 1, as for a file that cannot be written).
+  @Test func writeRefusesAValueTheSuiteCannotHoldWith65() throws {
+    _ = try editor.run("write", "verbs.badwrite", "keep", "me")
+    let result = try editor.run("write", "verbs.badwrite", "c", "a\u{1}b")
+    #expect(result.status == 65)
+    #expect(
+      result.error.hasPrefix("settings-editor: cannot store \"c\" in ")
+        && result.error.hasSuffix(
+          ": it holds U+0001, a character an XML property list cannot hold (XML 1.0); a binary "
+            + "suite can\n"), "\(result.error)")
+    #expect(try editor.run("read", "verbs.badwrite").output == "{\n    keep = me;\n}\n")
   }
 
   // MARK: watch
