@@ -4,7 +4,7 @@ import Testing
 @testable import ObservableDefaultsCore
 
 /// Issue 42, item 1: the XML scanner's fast path for the plain entries of a top dictionary
-/// (`XMLPropertyListScanner.plainEntry()`) takes the lines suites hold and hands every other one
+/// (`XMLPropertyListScanner.PlainEntryReader.entry(at:)`) takes the lines suites hold and hands every other one
 /// over to the general walk, without changing a verdict, a refusal, a value or a count: each file
 /// here is scanned with it on and off (`XMLPropertyListFastPath`) as a read, a re-read and a
 /// one-shot write scan it.

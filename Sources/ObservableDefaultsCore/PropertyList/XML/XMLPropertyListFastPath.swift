@@ -1,7 +1,7 @@
 package import Foundation
 
 /// The switch of the XML scanner's fast path for plain entries
-/// (``XMLPropertyListScanner/plainEntry()``), and what its scans find, for the fuzzer and the
+/// (``XMLPropertyListScanner/PlainEntryReader/entry(at:)``), and what its scans find, for the fuzzer and the
 /// tests to compare with the fast path off: the same verdict, refusal, values and totals.
 package enum XMLPropertyListFastPath {
   /// Whether scanners made in this task read the top dictionary's plain entries by the fast

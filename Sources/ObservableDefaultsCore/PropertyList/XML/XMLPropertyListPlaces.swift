@@ -58,6 +58,7 @@ struct XMLPropertyListPlaces {
 
   /// Notes the entry whose key's text is `key` and whose value element is `value`, after the
   /// value element (or `<dict>`) ending at `previousEnd`.
+  @inline(__always)
   mutating func note(
     key: Range<Int>, value: Range<Int>, after previousEnd: Int, in bytes: UnsafeRawBufferPointer
   ) {

@@ -270,6 +270,11 @@ extension XMLPropertyListScanner {
 
   /// The offset of the next `byte` from `index`.
   func find(_ byte: UInt8, from index: Int) -> Int? {
+    Self.find(byte, in: bytes, from: index)
+  }
+
+  /// The offset in `bytes` of the next `byte` from `index` (found with `memchr`).
+  static func find(_ byte: UInt8, in bytes: UnsafeRawBufferPointer, from index: Int) -> Int? {
     guard index < bytes.count, let base = bytes.baseAddress,
       let found = memchr(base + index, Int32(byte), bytes.count - index)
     else { return nil }

@@ -67,7 +67,7 @@ struct XMLPropertyListScanner {
   /// one-shot write's keys, ``XMLPropertyListPlaces``).
   private(set) var places: XMLPropertyListPlaces?
   /// Whether the top dictionary's plain entries are read by the fast path
-  /// (``plainEntry()``); off only to compare with the general walk
+  /// (``PlainEntryReader/entry(at:)``); off only to compare with the general walk
   /// (``XMLPropertyListFastPath/isEnabled``).
   let takesPlainEntries = XMLPropertyListFastPath.isEnabled
   /// The entries the fast path read.
@@ -239,9 +239,10 @@ struct XMLPropertyListScanner {
     var end = position
     // Where the last value element read ends.
     var valueEnd = position
+    let reader = plainEntryReader
     while true {
-      if takesPlainEntries, let plain = plainEntry() {
-        if take(plain, into: &values) {
+      if takesPlainEntries, let plain = reader.entry(at: position) {
+        if take(plain, reading: reader, into: &values) {
           lastElement = plain.element
           position = plain.value.upperBound
           plainEntries += 1
@@ -278,11 +279,13 @@ struct XMLPropertyListScanner {
   /// Counts the elements of the entry the fast path read and keeps what it holds (its value by
   /// exact key when building, its `<data>` text when deferred); false takes nothing (the general
   /// walk reads it): a value a check refuses as it is built, or the element limit reached.
-  private mutating func take(_ plain: PlainEntry, into values: inout [PropertyListKey: Any])
-    -> Bool
-  {
+  @inline(__always)
+  private mutating func take(
+    _ plain: PlainEntry, reading reader: PlainEntryReader,
+    into values: inout [PropertyListKey: Any]
+  ) -> Bool {
     if building {
-      guard let (key, value) = builtEntry(plain), budget.reserve(2) else { return false }
+      guard let (key, value) = reader.builtEntry(plain), budget.reserve(2) else { return false }
       values[PropertyListKey(key)] = value
       return true
     }
@@ -293,6 +296,7 @@ struct XMLPropertyListScanner {
 
   /// Takes the top dictionary's entry just read (its value element from `valueStart` to
   /// ``position``), after the value element that ended at `valueEnd`, which it moves.
+  @inline(__always)
   private mutating func note(
     key: Range<Int>, start: Int, value valueStart: Int, after valueEnd: inout Int,
     _ entries: inout [XMLPropertyListEntries.Entry]?
