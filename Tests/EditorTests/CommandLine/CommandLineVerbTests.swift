@@ -407,7 +407,8 @@ import Testing
       result.error.hasPrefix("settings-editor: cannot store \"c\" in ")
         && result.error.hasSuffix(
           ": it holds U+0001, a character an XML property list cannot hold (XML 1.0); a binary "
-            + "suite can\n"), "\(result.error)")
+            + "suite can\n"),
+      "\(result.error)")
     #expect(try editor.run("read", "verbs.badwrite").output == "{\n    keep = me;\n}\n")
   }
 
