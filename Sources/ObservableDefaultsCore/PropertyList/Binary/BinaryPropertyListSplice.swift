@@ -248,11 +248,14 @@ enum BinaryPropertyListSplice {
         top: file.topObject, tableOffset: tableOffset)
     } else {
       // An offset into the hole is an object no reference reaches (``BinaryPropertyListReach``).
-      var all =
-        (0..<file.objectCount).map {
-          let offset = file.uncheckedOffset($0)
-          return offset < hole.lowerBound ? offset : max(hole.lowerBound, offset - hole.count)
-        } + offsets
+      // One array of its final size (a concatenation made a second one, and its page faults).
+      var all: [Int] = []
+      all.reserveCapacity(file.objectCount + offsets.count)
+      for index in 0..<file.objectCount {
+        let offset = file.uncheckedOffset(index)
+        all.append(offset < hole.lowerBound ? offset : max(hole.lowerBound, offset - hole.count))
+      }
+      all += offsets
       all[file.topObject] = topOffset
       output.appendOffsetTable(
         all, objectCount: objectCount, top: file.topObject, referenceSize: file.referenceSize)
