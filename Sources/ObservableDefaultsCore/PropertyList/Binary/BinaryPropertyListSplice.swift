@@ -218,7 +218,7 @@ enum BinaryPropertyListSplice {
       throw PropertyListEncodingFailure(
         reason: "out of memory for a property list of \(bound) bytes")
     }
-    var output = BigEndianOutput(base: buffer, leavingOutLargeData: true)
+    var output = BigEndianOutput(base: buffer, bound: bound, leavingOutLargeData: true)
     for kept in [0..<hole.lowerBound, hole.upperBound..<file.tableOffset] where !kept.isEmpty {
       output.appendPiece(
         data[(data.startIndex + kept.lowerBound)..<(data.startIndex + kept.upperBound)])

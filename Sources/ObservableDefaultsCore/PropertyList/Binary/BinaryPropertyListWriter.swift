@@ -141,7 +141,8 @@ enum BinaryPropertyListWriter {
       throw PropertyListEncodingFailure(
         reason: "out of memory for a property list of \(bound) bytes")
     }
-    var output = BigEndianOutput(base: buffer, leavingOutLargeData: leavingOutLargeData)
+    var output = BigEndianOutput(
+      base: buffer, bound: bound, leavingOutLargeData: leavingOutLargeData)
     output.append("bplist00".utf8)
     appendObjects(of: table, numberedFrom: 0, referenceSize: referenceSize, to: &output) {
       offsets[$0] = $1
@@ -254,6 +255,8 @@ enum BinaryPropertyListWriter {
 /// A cursor writing into memory sized beforehand (no capacity check per byte).
 struct BigEndianOutput {
   let base: UnsafeMutablePointer<UInt8>
+  /// The bytes at ``base``: the most this output may write.
+  let bound: Int
   /// The bytes written into ``base``.
   private(set) var count = 0
   /// Whether a large data value is left out of ``base`` (``append(_:)-(Data)``).
@@ -265,9 +268,10 @@ struct BigEndianOutput {
   /// The bytes of the values and pieces left out.
   private var leftOutCount = 0
 
-  /// A cursor at `base`; with `leavingOutLargeData`, see ``leftOut``.
-  init(base: UnsafeMutablePointer<UInt8>, leavingOutLargeData: Bool = false) {
+  /// A cursor at `base`, which holds `bound` bytes; with `leavingOutLargeData`, see ``leftOut``.
+  init(base: UnsafeMutablePointer<UInt8>, bound: Int, leavingOutLargeData: Bool = false) {
     self.base = base
+    self.bound = bound
     leavesOutLargeData = leavingOutLargeData
   }
 
@@ -312,10 +316,11 @@ struct BigEndianOutput {
   /// bytes past the `size` appended are written over by what is appended next. Every output
   /// ends with its trailer (``appendTrailer(offsetSize:referenceSize:objectCount:top:tableOffset:)``,
   /// 32 bytes, appended last, 8 at a time), which its buffer's bound holds, so no store passes
-  /// the buffer's end. A byte at a time, the offset table and the references were 94
+  /// the buffer's end (asserted against ``bound`` in debug builds). A byte at a time, the offset table and the references were 94
   /// instructions an entry of a one-key write into a 100,000-key binary suite.
   @inline(__always)
   mutating func append(_ value: UInt64, size: Int) {
+    assert(count + 8 <= bound, "an integer appended with fewer than 8 bytes after it")
     let word = (value << UInt64(8 &* (8 &- size))).bigEndian
     UnsafeMutableRawPointer(base + count).storeBytes(of: word, as: UInt64.self)
     count += size
