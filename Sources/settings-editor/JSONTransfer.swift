@@ -14,13 +14,11 @@ enum JSONTransfer {
   /// - Throws: ``VerbError`` `.invalidValue` naming the key path of a real that is not finite
   ///   (NaN, ±infinity: a property list holds one, JSON has no form for it).
   static func data(of values: [PropertyListKey: Any]) throws -> Data {
-    for (key, value) in values.sorted(by: { $0.key < $1.key }) {
-      if let (path, real) = nonFiniteReal(in: value, path: [key.string]) {
-        let name = path.map { TerminalText.escaped($0) }.joined(separator: " / ")
-        throw VerbError.invalid(
-          "cannot export as JSON: \(name) holds the real \(real), which JSON cannot hold; "
-            + "export as XML instead")
-      }
+    if let (path, real) = nonFiniteReal(in: values.map { ($0.key, $0.value) }, path: []) {
+      let name = path.map { TerminalText.escaped($0) }.joined(separator: " / ")
+      throw VerbError.invalid(
+        "cannot export as JSON: \(name) holds the real \(real), which JSON cannot hold; "
+          + "export as XML instead")
     }
     var placeholders = ExactKeyPlaceholders()
     let encodable = placeholders.encodable(values)
@@ -80,11 +78,22 @@ enum JSONTransfer {
         if let found = nonFiniteReal(in: item, path: path + ["[\(index)]"]) { return found }
       }
     case let dictionary as [String: Any]:
-      for (key, item) in dictionary.sorted(by: { $0.key < $1.key }) {
-        if let found = nonFiniteReal(in: item, path: path + [key]) { return found }
-      }
+      return nonFiniteReal(in: dictionary.map { (PropertyListKey($0.key), $0.value) }, path: path)
+    case let exact as [PropertyListKey: Any]:
+      // A nested dictionary whose keys differ only in Unicode normalization keeps them exact.
+      return nonFiniteReal(in: exact.map { ($0.key, $0.value) }, path: path)
     default:
       break
+    }
+    return nil
+  }
+
+  /// ``nonFiniteReal(in:path:)`` of the first of `entries`, in key order, that holds one.
+  private static func nonFiniteReal(in entries: [(PropertyListKey, Any)], path: [String])
+    -> ([String], Double)?
+  {
+    for (key, item) in entries.sorted(by: { $0.0 < $1.0 }) {
+      if let found = nonFiniteReal(in: item, path: path + [key.string]) { return found }
     }
     return nil
   }

@@ -93,6 +93,18 @@ import Testing
       result.error
         == "settings-editor: cannot export as JSON: r / x / [1] holds the real nan, which JSON "
         + "cannot hold; export as XML instead\n")
+    // In a nested dictionary whose keys differ only in normalization (kept exact), too: it
+    // printed Foundation's error dump.
+    let exact: [PropertyListKey: Any] = [
+      PropertyListKey("\u{E9}"): -Double.infinity, "e\u{301}": 1,
+    ]
+    try install(["r": exact], suite: "esc.nanexact")
+    let nested = try editor.run("export", "esc.nanexact", "--json")
+    #expect(nested.status == 65)
+    #expect(
+      nested.error
+        == "settings-editor: cannot export as JSON: r / \u{E9} holds the real -inf, which JSON "
+        + "cannot hold; export as XML instead\n")
   }
 
   /// `.` and `..` are no suite names: a write made the hidden files `..plist` and `...plist`,
