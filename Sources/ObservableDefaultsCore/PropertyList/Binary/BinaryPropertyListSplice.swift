@@ -260,7 +260,7 @@ enum BinaryPropertyListSplice {
       output.appendOffsetTable(
         all, objectCount: objectCount, top: file.topObject, referenceSize: file.referenceSize)
     }
-    return output.pieces(freeing: buffer, bound: bound)
+    return output.pieces()
   }
 
   /// The references of the new top dictionary: the file's, with some values replaced, entries

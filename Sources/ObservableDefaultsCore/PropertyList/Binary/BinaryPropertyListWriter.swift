@@ -149,7 +149,7 @@ enum BinaryPropertyListWriter {
     }
     output.appendOffsetTable(
       offsets, objectCount: objects.count, top: 0, referenceSize: referenceSize)
-    return output.pieces(freeing: buffer, bound: bound)
+    return output.pieces()
   }
 
   /// Writes the objects of `table` in index order, each container's references to object `i` of
@@ -314,10 +314,11 @@ struct BigEndianOutput {
 
   /// `value`'s low `size` bytes (1…8), most significant first, in one store of 8 bytes: the
   /// bytes past the `size` appended are written over by what is appended next. Every output
-  /// ends with its trailer (``appendTrailer(offsetSize:referenceSize:objectCount:top:tableOffset:)``,
-  /// 32 bytes, appended last, 8 at a time), which its buffer's bound holds, so no store passes
-  /// the buffer's end (asserted against ``bound`` in debug builds). A byte at a time, the offset table and the references were 94
-  /// instructions an entry of a one-key write into a 100,000-key binary suite.
+  /// ends with its trailer
+  /// (``appendTrailer(offsetSize:referenceSize:objectCount:top:tableOffset:)``, 32 bytes,
+  /// appended last, 8 at a time), which ``bound`` holds, so no store passes the buffer's end
+  /// (asserted in debug builds). A byte at a time, the offset table was 94 instructions an
+  /// entry of a one-key write into a 100,000-key binary suite.
   @inline(__always)
   mutating func append(_ value: UInt64, size: Int) {
     assert(count + 8 <= bound, "an integer appended with fewer than 8 bytes after it")
@@ -360,10 +361,10 @@ struct BigEndianOutput {
   }
 
   /// The file's bytes in pieces to be written one after the other: the bytes written (as
-  /// ``data(freeing:bound:)`` gives them) with the values left out (``leftOut``) in their
-  /// places, each a piece of its own; no piece is empty.
-  func pieces(freeing buffer: UnsafeMutablePointer<UInt8>, bound: Int) -> [Data] {
-    let written = data(freeing: buffer, bound: bound)
+  /// ``data()`` gives them) with the values left out (``leftOut``) in their places, each a
+  /// piece of its own; no piece is empty.
+  func pieces() -> [Data] {
+    let written = data()
     var pieces: [Data] = []
     var start = 0
     for (end, value) in leftOut {
@@ -373,10 +374,10 @@ struct BigEndianOutput {
     return (pieces + [written[start...]]).filter { !$0.isEmpty }
   }
 
-  /// The bytes written, in `buffer` (this output's memory: `bound` bytes from
-  /// `SystemMemory.allocate`), whose unused end is given back.
-  func data(freeing buffer: UnsafeMutablePointer<UInt8>, bound: Int) -> Data {
-    let block = UnsafeMutableRawPointer(buffer)
+  /// The bytes written, in ``base`` (this output's memory, ``bound`` bytes from
+  /// `SystemMemory.allocate`, handed over to the result), whose unused end is given back.
+  func data() -> Data {
+    let block = UnsafeMutableRawPointer(base)
     let kept = Swift.max(count, 1)
     guard let bytes = SystemMemory.resize(block, from: bound, to: kept) else {
       return SystemMemory.data(taking: block, count: count, byteCount: bound)
