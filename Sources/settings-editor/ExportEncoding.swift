@@ -29,7 +29,7 @@ enum ExportEncoding {
     return replacing(in: data) { "&#x\(hex($0.value, digits: 1));" }
   }
 
-  /// JSON text from `JSONSerialization` with the characters of ``TerminalText`` escaped as
+  /// JSON text from `JSONEncoder` with the characters of ``TerminalText`` escaped as
   /// `\uXXXX` (they can only occur inside strings there); one beyond U+FFFF as its two UTF-16
   /// code units, `\uDB40\uDC41` (RFC 8259, §7).
   static func json(_ data: Data) -> Data {

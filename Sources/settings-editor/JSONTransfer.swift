@@ -7,30 +7,28 @@ import SettingsEditor
 /// and data is `{"$data": "3q2+7w=="}` (Base64), as MongoDB's extended JSON writes them. JSON's
 /// `null` has no property-list form and is refused.
 enum JSONTransfer {
-  /// `values` as pretty-printed JSON with sorted keys and a final newline. Keys that differ
-  /// only in Unicode normalization (at the top or in nested dictionaries) are each written
-  /// (`JSONSerialization`, which keys by `String`, writes them through placeholders).
+  /// `values` as pretty-printed JSON with keys sorted by their Unicode scalars (as the XML
+  /// export, python's `json.dumps(sort_keys=True)` and `jq -S` sort them) and a final newline.
+  /// Keys that differ only in Unicode normalization (at the top or in nested dictionaries) are
+  /// each written (`JSONEncoder`, which keys by `String`, writes them through placeholders).
   ///
   /// - Throws: ``VerbError`` `.invalidValue` naming the key path of a real that is not finite
   ///   (NaN, ±infinity: a property list holds one, JSON has no form for it).
   static func data(of values: [PropertyListKey: Any]) throws -> Data {
-    if let (path, real) = nonFiniteReal(in: values.map { ($0.key, $0.value) }, path: []) {
+    if let (path, real) = nonFiniteReal(in: values.lazy.map { ($0.key, $0.value) }) {
       let name = path.map { TerminalText.escaped($0) }.joined(separator: " / ")
       throw VerbError.invalid(
         "cannot export as JSON: \(name) holds the real \(real), which JSON cannot hold; "
           + "export as XML instead")
     }
     var placeholders = ExactKeyPlaceholders()
-    let encodable = placeholders.encodable(values)
-    let text = try JSONSerialization.data(
-      withJSONObject: jsonForm(encodable), options: [.prettyPrinted, .sortedKeys])
-    return try placeholders.restoring(in: text, form: jsonString) + Data("\n".utf8)
-  }
-
-  /// `key` as a JSON string, as `JSONSerialization` writes it.
-  private static func jsonString(_ key: String) -> String {
-    let array = (try? JSONSerialization.data(withJSONObject: [key])) ?? Data("[\"\"]".utf8)
-    return String(decoding: array.dropFirst().dropLast(), as: UTF8.self)
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    let text = try encoder.encode(Value(placeholders.encodable(values), path: []))
+    return try placeholders.restoring(in: text) { key in
+      // A string encodes in any case; the fallback only keeps the closure total.
+      String(decoding: (try? encoder.encode(key)) ?? Data(), as: UTF8.self)
+    } + Data("\n".utf8)
   }
 
   /// The dictionary `data` holds as JSON, dates and data restored. Keys that differ only in
@@ -68,44 +66,39 @@ enum JSONTransfer {
     return result
   }
 
-  /// The key path and value of the first real in `value` that is not finite, nil when none is.
-  private static func nonFiniteReal(in value: Any, path: [String]) -> ([String], Double)? {
+  /// The key path within `value` and the value of its first real (in key order) that is not
+  /// finite, nil when it holds none. Dictionaries are not sorted: of the entries holding one,
+  /// the one with the first key is kept.
+  private static func nonFiniteReal(in value: Any) -> (path: [String], real: Double)? {
     switch value {
     case let real as Double where !real.isFinite:
-      return (path, real)
+      return ([], real)
     case let array as [Any]:
       for (index, item) in array.enumerated() {
-        if let found = nonFiniteReal(in: item, path: path + ["[\(index)]"]) { return found }
+        if let found = nonFiniteReal(in: item) { return (["[\(index)]"] + found.path, found.real) }
       }
     case let dictionary as [String: Any]:
-      return nonFiniteReal(in: dictionary.map { (PropertyListKey($0.key), $0.value) }, path: path)
+      return nonFiniteReal(in: dictionary.lazy.map { (PropertyListKey($0.key), $0.value) })
     case let exact as [PropertyListKey: Any]:
       // A nested dictionary whose keys differ only in Unicode normalization keeps them exact.
-      return nonFiniteReal(in: exact.map { ($0.key, $0.value) }, path: path)
+      return nonFiniteReal(in: exact.lazy.map { ($0.key, $0.value) })
     default:
       break
     }
     return nil
   }
 
-  /// ``nonFiniteReal(in:path:)`` of the first of `entries`, in key order, that holds one.
-  private static func nonFiniteReal(in entries: [(PropertyListKey, Any)], path: [String])
-    -> ([String], Double)?
+  /// ``nonFiniteReal(in:)`` of the entry with the first key, in key order, that holds one.
+  private static func nonFiniteReal(in entries: some Sequence<(PropertyListKey, Any)>)
+    -> (path: [String], real: Double)?
   {
-    for (key, item) in entries.sorted(by: { $0.0 < $1.0 }) {
-      if let found = nonFiniteReal(in: item, path: path + [key.string]) { return found }
+    var first: (key: PropertyListKey, path: [String], real: Double)?
+    for (key, item) in entries where first.map({ key < $0.key }) ?? true {
+      if let found = nonFiniteReal(in: item) {
+        first = (key, [key.string] + found.path, found.real)
+      }
     }
-    return nil
-  }
-
-  private static func jsonForm(_ value: Any) -> Any {
-    switch value {
-    case let date as Date: ["$date": PropertyListScalarType.text(of: date) ?? ""]
-    case let data as Data: ["$data": data.base64EncodedString()]
-    case let array as [Any]: array.map(jsonForm)
-    case let dictionary as [String: Any]: dictionary.mapValues(jsonForm)
-    default: value
-    }
+    return first.map { ($0.path, $0.real) }
   }
 
   /// `value` (parsed from `keys`' numbered text) with its objects under their own keys, and

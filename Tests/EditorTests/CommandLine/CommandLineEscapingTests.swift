@@ -105,6 +105,16 @@ import Testing
       nested.error
         == "settings-editor: cannot export as JSON: r / \u{E9} holds the real -inf, which JSON "
         + "cannot hold; export as XML instead\n")
+    // Of several, the first in key order is named, whatever the dictionaries' own order.
+    let keys = (0..<200).map { "k\($0)" }
+    try install(
+      Dictionary(uniqueKeysWithValues: keys.map { ($0, Double.infinity) })
+        .merging(["b": ["c": Double.nan, "a": 1]]) { $1 }, suite: "esc.nanfirst")
+    let first = try editor.run("export", "esc.nanfirst", "--json")
+    #expect(
+      first.error
+        == "settings-editor: cannot export as JSON: b / c holds the real nan, which JSON "
+        + "cannot hold; export as XML instead\n")
   }
 
   /// `.` and `..` are no suite names: a write made the hidden files `..plist` and `...plist`,
