@@ -55,7 +55,9 @@ enum ExportEncoding {
   }
 
   private static func mustReplace(_ scalar: Unicode.Scalar) -> Bool {
-    scalar != "\n" && scalar != "\t" && TerminalText.needsEscape(scalar)
+    // Printable ASCII, most of any export, without a call.
+    if scalar.value >= 0x20, scalar.value < 0x7F { return false }
+    return scalar != "\n" && scalar != "\t" && TerminalText.needsEscape(scalar)
   }
 
   /// `value` in hexadecimal, at least `digits` digits (uppercase when more than one).

@@ -7,15 +7,24 @@ import SettingsEditor
 /// and data is `{"$data": "3q2+7w=="}` (Base64), as MongoDB's extended JSON writes them. JSON's
 /// `null` has no property-list form and is refused.
 enum JSONTransfer {
-  /// `values` as pretty-printed JSON with keys sorted by their Unicode scalars (as the XML
-  /// export, python's `json.dumps(sort_keys=True)` and `jq -S` sort them) and a final newline.
+  /// `values` as pretty-printed JSON with keys sorted by their Unicode scalars (as python's
+  /// `json.dumps(sort_keys=True)` and `jq -S` sort them; the XML export's order, CoreFoundation's
+  /// by UTF-16 code units, differs only where a key holds a character beyond U+FFFF) and a final
+  /// newline.
   /// Keys that differ only in Unicode normalization (at the top or in nested dictionaries) are
   /// each written (`JSONEncoder`, which keys by `String`, writes them through placeholders).
   ///
   /// - Throws: ``VerbError`` `.invalidValue` naming the key path of a real that is not finite
   ///   (NaN, ±infinity: a property list holds one, JSON has no form for it).
   static func data(of values: [PropertyListKey: Any]) throws -> Data {
-    if let (path, real) = nonFiniteReal(in: values.lazy.map { ($0.key, $0.value) }) {
+    let nonFinite = PropertyListValue.firstFound(
+      in: values, inKey: { _ in nil },
+      inLeaf: { leaf -> Double? in
+        // Told by the dynamic type first: a cast of each string costs more.
+        guard type(of: leaf) == Double.self, let real = leaf as? Double else { return nil }
+        return real.isFinite ? nil : real
+      })
+    if let (path, real) = nonFinite {
       let name = path.map { TerminalText.escaped($0) }.joined(separator: " / ")
       throw VerbError.invalid(
         "cannot export as JSON: \(name) holds the real \(real), which JSON cannot hold; "
@@ -64,41 +73,6 @@ enum JSONTransfer {
       result[PropertyListKey(key)] = try propertyListForm(value, path: key, keys: exact, file: file)
     }
     return result
-  }
-
-  /// The key path within `value` and the value of its first real (in key order) that is not
-  /// finite, nil when it holds none. Dictionaries are not sorted: of the entries holding one,
-  /// the one with the first key is kept.
-  private static func nonFiniteReal(in value: Any) -> (path: [String], real: Double)? {
-    switch value {
-    case let real as Double where !real.isFinite:
-      return ([], real)
-    case let array as [Any]:
-      for (index, item) in array.enumerated() {
-        if let found = nonFiniteReal(in: item) { return (["[\(index)]"] + found.path, found.real) }
-      }
-    case let dictionary as [String: Any]:
-      return nonFiniteReal(in: dictionary.lazy.map { (PropertyListKey($0.key), $0.value) })
-    case let exact as [PropertyListKey: Any]:
-      // A nested dictionary whose keys differ only in Unicode normalization keeps them exact.
-      return nonFiniteReal(in: exact.lazy.map { ($0.key, $0.value) })
-    default:
-      break
-    }
-    return nil
-  }
-
-  /// ``nonFiniteReal(in:)`` of the entry with the first key, in key order, that holds one.
-  private static func nonFiniteReal(in entries: some Sequence<(PropertyListKey, Any)>)
-    -> (path: [String], real: Double)?
-  {
-    var first: (key: PropertyListKey, path: [String], real: Double)?
-    for (key, item) in entries where first.map({ key < $0.key }) ?? true {
-      if let found = nonFiniteReal(in: item) {
-        first = (key, [key.string] + found.path, found.real)
-      }
-    }
-    return first.map { ($0.path, $0.real) }
   }
 
   /// `value` (parsed from `keys`' numbered text) with its objects under their own keys, and

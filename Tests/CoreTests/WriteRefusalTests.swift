@@ -87,8 +87,9 @@ import Testing
   /// outside the years of XML's date text (CoreFoundation writes `-314887-08-14T06:13:20Z` for
   /// −10¹³ s, and `…T24:60:-2147483648Z` for a date that is not finite).
   static var unholdable: [(changes: [String: Any], key: String, reason: String)] {
-    let character = ", a character an XML property list cannot hold (XML 1.0); a binary suite can"
-    let year = ", outside the years 0–999999 an XML property list's date holds; a binary suite can"
+    let binary = "a binary property list can hold it (plutil -convert binary1 converts the file)"
+    let character = ", a character an XML property list cannot hold (XML 1.0); " + binary
+    let year = ", outside the years 0–999999 an XML property list's date holds; " + binary
     return [
       (["esc": "a\u{1B}b"], "esc", "it holds U+001B" + character),
       (["nul": "\u{0}"], "nul", "it holds U+0000" + character),

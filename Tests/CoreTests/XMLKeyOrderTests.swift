@@ -78,4 +78,32 @@ import Testing
       .filter { $0.contains("<key>") }.map { $0.trimmingCharacters(in: .whitespaces) }
     #expect(written == ["<key>k</key>"] + keys.map { "<key>\($0)</key>" })
   }
+
+  /// The writer's order, found in UTF-8 bytes (``PropertyListKey/utf16Order(of:)`` and
+  /// ``PropertyListKey/utf16Precedes(_:_:)``), is UTF-16 code-unit order for keys of every
+  /// plane: random keys of characters below U+0080, U+0800…U+D7FF, U+E000…U+FFFF and above
+  /// U+FFFF, many sharing their first 16 bytes or more.
+  @Test func theOrderFoundInUTF8IsTheOrderOfUTF16CodeUnits() {
+    var random = SeededGenerator(seed: 42)
+    let scalars: [ClosedRange<UInt32>] = [
+      0x20...0x7E, 0xC0...0x17F, 0x800...0xD7FF, 0xE000...0xFFFD, 0x10000...0x10FFFF,
+    ]
+    let prefixes = ["", "same-prefix-of-20-bytes", "\u{FF5E}\u{1F600}\u{E000}-shared-"]
+    var keys = Set<String>()
+    while keys.count < 3_000 {
+      let length = Int.random(in: 0...4, using: &random)
+      let tail = (0..<length).map { _ -> Character in
+        let range = scalars.randomElement(using: &random)!
+        return Character(Unicode.Scalar(UInt32.random(in: range, using: &random))!)
+      }
+      keys.insert(prefixes.randomElement(using: &random)! + String(tail))
+    }
+    let list = Array(keys)
+    let byUTF16 = list.indices.sorted { list[$0].utf16.lexicographicallyPrecedes(list[$1].utf16) }
+    #expect(PropertyListKey.utf16Order(of: list) == byUTF16)
+    for _ in 0..<20_000 {
+      let (a, b) = (list.randomElement(using: &random)!, list.randomElement(using: &random)!)
+      #expect(PropertyListKey.utf16Precedes(a, b) == a.utf16.lexicographicallyPrecedes(b.utf16))
+    }
+  }
 }

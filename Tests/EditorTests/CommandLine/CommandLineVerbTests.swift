@@ -407,7 +407,7 @@ import Testing
       result.error.hasPrefix("settings-editor: cannot store \"c\" in ")
         && result.error.hasSuffix(
           ": it holds U+0001, a character an XML property list cannot hold (XML 1.0); a binary "
-            + "suite can\n"),
+            + "property list can hold it (plutil -convert binary1 converts the file)\n"),
       "\(result.error)")
     #expect(try editor.run("read", "verbs.badwrite").output == "{\n    keep = me;\n}\n")
   }

@@ -47,6 +47,8 @@ package enum XMLHoldableValues {
   ///   key path inside its value and what it holds.
   static func check(_ values: Any, writingTo url: URL) throws {
     guard let (path, refusal) = firstRefused(in: values) else { return }
+    let binaryHint =
+      "a binary property list can hold it (plutil -convert binary1 converts the file)"
     let inside = path.count > 1 ? " at " + path.dropFirst().joined(separator: " / ") : ""
     let reason =
       switch refusal {
@@ -55,48 +57,31 @@ package enum XMLHoldableValues {
       }
     throw PropertyListError(
       file: url, kind: .invalidValue(key: path[0]),
-      reason: "it holds \(refusal.held)\(inside), \(reason); a binary suite can")
+      reason: "it holds \(refusal.held)\(inside), \(reason); \(binaryHint)")
   }
 
   /// The first key path (keys, and `[index]` for array elements) in `value` whose key or string
   /// holds a character XML 1.0 cannot hold, or whose date is outside the years of the text, and
-  /// what it holds; dictionaries in key order.
-  ///
-  /// - Parameter path: The key path of `value` itself.
-  package static func firstRefused(in value: Any, path: [String] = []) -> (
-    path: [String], refusal: Refusal
-  )? {
-    switch value {
-    case let text as String:
-      return refused(in: text).map { (path, .character($0)) }
-    case let date as Date:
-      let seconds = date.timeIntervalSinceReferenceDate
-      return PropertyListCalendar.fields(of: seconds) == nil ? (path, .date(seconds)) : nil
-    case let items as [Any]:
-      for (index, item) in items.enumerated() {
-        if let found = firstRefused(in: item, path: path + ["[\(index)]"]) { return found }
-      }
-    case let entries as [String: Any]:
-      return firstRefused(in: entries.sorted { $0.key < $1.key }, path: path)
-    case let entries as [PropertyListKey: Any]:
-      return firstRefused(
-        in: entries.sorted { $0.key < $1.key }.lazy.map { (key: $0.key.string, value: $0.value) },
-        path: path)
-    default:
-      break
-    }
-    return nil
+  /// what it holds; dictionaries in key order (see
+  /// ``PropertyListValue/firstFound(in:inKey:inLeaf:)``).
+  package static func firstRefused(in value: Any) -> (path: [String], refusal: Refusal)? {
+    PropertyListValue.firstFound(
+      in: value, inKey: { refused(in: $0).map(Refusal.character) },
+      inLeaf: refusal(ofLeaf:)
+    )
+    .map { ($0.path, $0.found) }
   }
 
-  /// ``firstRefused(in:path:)`` of a dictionary's entries, in key order.
-  private static func firstRefused(
-    in entries: some Sequence<(key: String, value: Any)>, path: [String]
-  ) -> (path: [String], refusal: Refusal)? {
-    for (key, item) in entries {
-      if let scalar = refused(in: key) { return (path + [key], .character(scalar)) }
-      if let found = firstRefused(in: item, path: path + [key]) { return found }
+  /// What XML cannot hold in `leaf`, a string or a date (told by the dynamic type, without a
+  /// cast: most leaves are strings); nil for any other value.
+  private static func refusal(ofLeaf leaf: Any) -> Refusal? {
+    let kind = type(of: leaf)
+    if kind == String.self {
+      return refused(in: value(leaf, as: String.self)).map(Refusal.character)
     }
-    return nil
+    guard kind == Date.self else { return nil }
+    let seconds = value(leaf, as: Date.self).timeIntervalSinceReferenceDate
+    return PropertyListCalendar.fields(of: seconds) == nil ? .date(seconds) : nil
   }
 
   /// The first character of `text` XML 1.0 cannot hold, found in its UTF-8 bytes: a byte below

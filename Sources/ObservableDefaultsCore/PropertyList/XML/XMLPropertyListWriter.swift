@@ -41,11 +41,6 @@ enum XMLPropertyListWriter {
     return SystemMemory.data(taking: block, count: count, byteCount: byteCount)
   }
 
-  /// `lhs` before `rhs` in CoreFoundation's order: by UTF-16 code units.
-  static func precedes(_ lhs: String, _ rhs: String) -> Bool {
-    lhs.utf16.lexicographicallyPrecedes(rhs.utf16)
-  }
-
   /// Bytes written at a base address, or only counted when there is none.
   private struct Output {
     let base: UnsafeMutableRawPointer?
@@ -109,7 +104,8 @@ enum XMLPropertyListWriter {
       -> [(key: String, value: Any)]
     {
       if measuring {
-        let entries = unsorted().sorted { XMLPropertyListWriter.precedes($0.key, $1.key) }
+        let unsorted = unsorted()
+        let entries = PropertyListKey.utf16Order(of: unsorted.map(\.key)).map { unsorted[$0] }
         sorted.append(entries)
         return entries
       }
