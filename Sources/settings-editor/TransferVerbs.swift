@@ -39,7 +39,9 @@ enum TransferVerbs {
     }
     // Every value is checked against the suite's published schemas before any is written.
     let schemas = PublishedSchemas()
-    for (key, value) in values.sorted(by: { $0.key < $1.key }) {
+    let entries = Array(values)
+    for index in PropertyListKey.order(of: entries.map(\.key)) {
+      let (key, value) = entries[index]
       try SchemaVerbs.check(value, forKey: key.string, in: suite, schemas: schemas)
     }
     // The suite's values now, as its file holds them (none when it does not exist yet).
