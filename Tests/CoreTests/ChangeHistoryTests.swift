@@ -52,6 +52,31 @@ import Testing
     #expect(ChangeHistory.text(of: nested) == "{3 keys}")
   }
 
+  /// One line an entry, each field escaped; the entries of one write share its time and
+  /// origin fields, and an entry of another time or origin has its own.
+  @Test func entriesAreWrittenOneLineEachWithTheirOwnTimeAndOrigin() throws {
+    let (first, second) = (
+      Date(timeIntervalSince1970: 1_796_500_984), Date(timeIntervalSince1970: 1_796_500_985)
+    )
+    try history.append(
+      [
+        .init(time: first, key: "a", old: "(none)", new: "1", origin: "app (pid 1)"),
+        .init(time: first, key: "b\u{1B}", old: "x", new: "(none)", origin: "app (pid 1)"),
+        .init(time: first, key: "c", old: "2", new: "3", origin: "other (pid 2)"),
+        .init(time: second, key: "c", old: "3", new: "4", origin: "other (pid 2)"),
+      ], suite: "com.example.lines")
+    let text = try String(
+      contentsOf: history.file(suite: "com.example.lines"), encoding: .utf8)
+    #expect(
+      text == """
+        2026-12-05T20:03:04Z\ta\t(none)\t1\tapp (pid 1)
+        2026-12-05T20:03:04Z\tb\\u{1b}\tx\t(none)\tapp (pid 1)
+        2026-12-05T20:03:04Z\tc\t2\t3\tother (pid 2)
+        2026-12-05T20:03:05Z\tc\t3\t4\tother (pid 2)
+
+        """)
+  }
+
   @Test func aFileOutsideThePreferencesFolderHasNoHistory() throws {
     _ = try write("name", "Ann", into: folder.file("elsewhere/com.example.app.plist"))
     #expect(!FileManager.default.fileExists(atPath: history.folder.path))

@@ -22,7 +22,7 @@ extension ChangeHistory {
   package func append(_ entries: [Entry], suite: String) throws {
     guard !entries.isEmpty else { return }
     let url = file(suite: suite)
-    let bytes = Array(entries.map(Self.line).joined().utf8)
+    let bytes = Array(Self.lines(entries).utf8)
     // A trim that replaced the file between the open and the lock: append to the new one.
     for _ in 0..<3 {
       do {

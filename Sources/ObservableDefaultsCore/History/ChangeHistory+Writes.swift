@@ -37,10 +37,11 @@ extension ChangeHistory {
     ).description
     let origin = reason.map { "\(program), \($0)" } ?? program
     let time = Date()
-    let entries = writes.sorted { $0.key < $1.key }.map {
-      Entry(
-        time: time, key: $0.key.string, old: Self.text(of: $0.old), new: Self.text(of: $0.new),
-        origin: origin)
+    let entries = PropertyListKey.order(of: writes.map(\.key)).map { index in
+      let write = writes[index]
+      return Entry(
+        time: time, key: write.key.string, old: Self.text(of: write.old),
+        new: Self.text(of: write.new), origin: origin)
     }
     try? append(entries, suite: suite)
   }

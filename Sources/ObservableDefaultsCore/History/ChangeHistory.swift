@@ -105,11 +105,25 @@ package struct ChangeHistory: Sendable {
     }
   }
 
-  /// One line of a history file.
-  static func line(_ entry: Entry) -> String {
-    [
-      HistoryTimestamp.text(of: entry.time), entry.key, entry.old, entry.new, entry.origin,
-    ].map(TerminalText.escaped).joined(separator: "\t") + "\n"
+  /// The lines of a history file that hold `entries`, in order. The time and origin fields,
+  /// which all the entries of one write share, are made once for each run of entries that share
+  /// them (an `import` of 20,000 keys formatted the time 20,000 times: a ninth of its
+  /// instructions).
+  static func lines(_ entries: [Entry]) -> String {
+    var text = ""
+    var (timeField, originField) = ("", "")
+    var last: (time: Date, origin: String)?
+    for entry in entries {
+      if last?.time != entry.time || last?.origin != entry.origin {
+        last = (entry.time, entry.origin)
+        timeField = TerminalText.escaped(HistoryTimestamp.text(of: entry.time))
+        originField = TerminalText.escaped(entry.origin)
+      }
+      text += timeField + "\t" + TerminalText.escaped(entry.key) + "\t"
+      text += TerminalText.escaped(entry.old) + "\t" + TerminalText.escaped(entry.new) + "\t"
+      text += originField + "\n"
+    }
+    return text
   }
 
   /// The entry of one line, nil when it is not one.

@@ -369,6 +369,10 @@ import Testing
     ("garbage", false, "-: not a property list with a dictionary at the top (the root is a String"),
     ("", false, "-: the input is empty"),
     ("[1, 2]", true, "-: the top level is not a JSON object"),
+    ("1", true, "-: the top level is not a JSON object"),
+    // A key that is not a valid string: where the text fails, as for any other string.
+    (#"{"a\q": 1}"#, true, "-: line 1, column 4: not valid JSON (invalid escape sequence)"),
+    ("{\"a\u{1}\": 1}", true, "-: line 1, column 4: not valid JSON (unescaped control character)"),
     // Bug 9: the file, line and column, and what was expected, not an NSError dump.
     ("{\n  \"a\": 1,\n  \"b\": }", true, "-: line 3, column 8: not valid JSON (invalid value)"),
     ("{\"z\": null}", true, "-: z is null, which a property list cannot hold; leave the key out"),
