@@ -6,11 +6,12 @@ package import Foundation
 /// last value).
 ///
 /// Each key of such a dictionary that a `String` key cannot tell from another of it is encoded
-/// under a placeholder key (a private-use character, a random identifier and a number: no
-/// file's key, and no character JSON escapes), and ``restoring(in:form:)`` puts the key's own
-/// text back in the encoder's output.
+/// under a placeholder key (the key's own text, then U+0000, a random identifier and a number:
+/// no file's key), and ``restoring(in:form:)`` puts the key's own text back in the encoder's
+/// output. An encoder that sorts keys by their scalars puts the placeholder where the key
+/// itself goes: right after the key, before any longer key that starts with it.
 package struct ExactKeyPlaceholders {
-  private let prefix = "\u{F8FF}\(UUID().uuidString)-"
+  private let marker = "\u{0}\(UUID().uuidString)-"
   /// The original key of each placeholder, by number.
   private var keys: [String] = []
 
@@ -31,7 +32,7 @@ package struct ExactKeyPlaceholders {
     for (key, element) in dictionary {
       var text = key.string
       if result.index(forKey: text) != nil {
-        text = prefix + String(keys.count)
+        text = placeholder(keys.count, of: key.string)
         keys.append(key.string)
       }
       result[text] = encodable(element)
@@ -50,11 +51,16 @@ package struct ExactKeyPlaceholders {
   {
     var text = text
     for (number, key) in keys.enumerated() {
-      guard let range = text.range(of: Data(form(prefix + String(number)).utf8)) else {
+      guard let range = text.range(of: Data(form(placeholder(number, of: key)).utf8)) else {
         throw PropertyListEncodingFailure(reason: "the key \"\(key)\" was not written")
       }
       text.replaceSubrange(range, with: Data(form(key).utf8))
     }
     return text
+  }
+
+  /// The placeholder of `key`, the `number`th key given one.
+  private func placeholder(_ number: Int, of key: String) -> String {
+    key + marker + String(number)
   }
 }
