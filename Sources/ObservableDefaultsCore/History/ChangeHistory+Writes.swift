@@ -37,12 +37,24 @@ extension ChangeHistory {
     ).description
     let origin = reason.map { "\(program), \($0)" } ?? program
     let time = Date()
-    let entries = PropertyListKey.order(of: writes.map(\.key)).map { index in
+    // Newest last, made from the last: of a write whose lines hold more than ``maximumBytes``,
+    // only those the append's trim can keep are made (it keeps the newest half of the file,
+    // which then lies in them). A line is at least its fields' raw text, 4 tabs, a line feed
+    // and a 20-character time, so the lines made hold more than ``maximumBytes`` when these
+    // counts do (an `import` of 100,000 keys formatted all of its lines, to keep 1,500).
+    var entries: [Entry] = []
+    var bytes = 0
+    for index in PropertyListKey.order(of: writes.map(\.key)).reversed() {
+      guard bytes <= Self.maximumBytes else { break }
       let write = writes[index]
-      return Entry(
+      let entry = Entry(
         time: time, key: write.key.string, old: Self.text(of: write.old),
         new: Self.text(of: write.new), origin: origin)
+      bytes += entry.key.utf8.count + entry.old.utf8.count + entry.new.utf8.count
+      bytes += origin.utf8.count + 25
+      entries.append(entry)
     }
+    entries.reverse()
     try? append(entries, suite: suite)
   }
 }
