@@ -50,6 +50,8 @@ enum JSONTransfer {
   /// - Throws: ``VerbError`` `.invalidValue` naming the file, the line and column, and what was
   ///   expected; or naming the key of a `null` or of a malformed `$date` / `$data`.
   static func values(from data: Data, file: String) throws(VerbError) -> [PropertyListKey: Any] {
+    // The keys are found in UTF-8 bytes: a UTF-16 text had none, and imported an empty suite.
+    let data = try JSONTextEncoding.utf8(data, file: file)
     // One parse, of the text with its keys numbered: it parses exactly when the text does
     // (only the keys' strings differ, and their own text is parsed as an array of strings), so
     // the text itself is parsed only to say where it fails (a third of an import of 100,000
@@ -63,9 +65,15 @@ enum JSONTransfer {
       throw refusal(of: data, file: file, failure: error)
     }
     guard let numbered = root as? [String: Any] else { throw notAnObject(file) }
+    let entries = exact.entries(of: numbered)
+    // Every member found by its number, or nothing is imported: a member left out would be a
+    // key removed from the suite.
+    guard entries.count == numbered.count else {
+      throw .invalid("\(file): not valid JSON (an object's keys could not be read exactly)")
+    }
     var result: [PropertyListKey: Any] = [:]
     result.reserveCapacity(numbered.count)
-    for (key, value) in exact.entries(of: numbered) {
+    for (key, value) in entries {
       result[PropertyListKey(key)] = try propertyListForm(value, path: key, keys: exact, file: file)
     }
     return result
@@ -128,8 +136,8 @@ enum JSONTransfer {
       // A number or string alone is valid JSON, and no object.
       root = try JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed)
     } catch {
-      return .invalid(
-        "\(file): \(position(of: error, in: data)): not valid JSON (\(reason(of: error)))")
+      let place = position(of: error, in: data).map { $0 + ": " } ?? ""
+      return .invalid("\(file): \(place)not valid JSON (\(reason(of: error)))")
     }
     guard root is [String: Any] else { return notAnObject(file) }
     return .invalid("\(file): not valid JSON (\(reason(of: failure)))")
@@ -140,12 +148,15 @@ enum JSONTransfer {
     .invalid("\(file): the top level is not a JSON object (expected {\"key\": value, …})")
   }
 
-  /// `line L, column C` of the character a JSON parser error names ("around character N"), or
-  /// "at the end" when it names none.
-  private static func position(of error: any Error, in data: Data) -> String {
+  /// `line L, column C` of the character a JSON parser error names ("around character N", or
+  /// "… at N" at its end), "at the end" for an end of the text, nil when it names no place (a
+  /// number too large, for one: it said "at the end").
+  private static func position(of error: any Error, in data: Data) -> String? {
     let text = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? ""
-    guard let match = text.firstMatch(of: /character (\d+)/), let offset = Int(match.1) else {
-      return "at the end"
+    let match =
+      text.firstMatch(of: /character (\d+)/)?.1 ?? text.firstMatch(of: #/ at (\d+)\.?$/#)?.1
+    guard let match, let offset = Int(match), offset <= data.count else {
+      return text.contains("end of file") ? "at the end" : nil
     }
     let before = data.prefix(offset)
     let line = before.filter { $0 == UInt8(ascii: "\n") }.count + 1
@@ -158,6 +169,7 @@ enum JSONTransfer {
   private static func reason(of error: any Error) -> String {
     let text = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)"
     let reason = text.replacing(/\ around (line \d+, column \d+|character \d+)\.?/, with: "")
+      .replacing(#/ at \d+\.?$/#, with: "")
       .trimmingCharacters(in: CharacterSet(charactersIn: ". "))
     // "Invalid value" → "invalid value"; an acronym ("JSON text …") keeps its capitals.
     guard reason.dropFirst().first?.isUppercase != true else { return reason }

@@ -11,7 +11,8 @@ package import Foundation
 /// output. An encoder that sorts keys by their scalars puts the placeholder where the key
 /// itself goes: right after the key, before any longer key that starts with it.
 package struct ExactKeyPlaceholders {
-  private let marker = "\u{0}\(UUID().uuidString)-"
+  /// A random identifier, in every placeholder.
+  private let identifier = UUID().uuidString
   /// The original key of each placeholder, by number.
   private var keys: [String] = []
 
@@ -40,27 +41,48 @@ package struct ExactKeyPlaceholders {
     return result
   }
 
-  /// `text` (the encoder's output) with each placeholder's `form` (its `<key>` element, or its
-  /// JSON string) replaced by its key's.
+  /// `text` (the encoder's output) with each placeholder's `form` (its JSON string) replaced by
+  /// its key's, in one pass: the placeholders are found by their identifier, which no form
+  /// escapes (a search and a replacement of the whole text for each took minutes for 50,000
+  /// keys that differ only in normalization).
   ///
   /// - Parameter form: A key's text in the output (given the key itself).
-  /// - Throws: ``PropertyListEncodingFailure`` when a placeholder is not in the text.
+  /// - Throws: ``PropertyListEncodingFailure`` when a placeholder is not in the text once.
   package func restoring(in text: Data, form: (String) -> String)
     throws(PropertyListEncodingFailure)
     -> Data
   {
-    var text = text
-    for (number, key) in keys.enumerated() {
-      guard let range = text.range(of: Data(form(placeholder(number, of: key)).utf8)) else {
-        throw PropertyListEncodingFailure(reason: "the key \"\(key)\" was not written")
+    guard !keys.isEmpty else { return text }
+    let tag = Data((identifier + "-").utf8)
+    var result = Data()
+    result.reserveCapacity(text.count)
+    var (cursor, restored) = (text.startIndex, 0)
+    while let hit = text.range(of: tag, in: cursor..<text.endIndex) {
+      var end = hit.upperBound
+      while end < text.endIndex, (0x30...0x39).contains(text[end]) { end += 1 }
+      guard let number = Int(String(decoding: text[hit.upperBound..<end], as: UTF8.self)),
+        keys.indices.contains(number)
+      else { throw PropertyListEncodingFailure(reason: "a key's placeholder was written wrong") }
+      let written = Data(form(placeholder(number, of: keys[number])).utf8)
+      let offset = written.range(of: tag).map { $0.lowerBound - written.startIndex } ?? 0
+      let start = hit.lowerBound - offset
+      guard start >= cursor, text[start...].starts(with: written) else {
+        throw PropertyListEncodingFailure(reason: "the key \"\(keys[number])\" was not written")
       }
-      text.replaceSubrange(range, with: Data(form(key).utf8))
+      result.append(text[cursor..<start])
+      result.append(Data(form(keys[number]).utf8))
+      cursor = start + written.count
+      restored += 1
     }
-    return text
+    result.append(text[cursor...])
+    guard restored == keys.count else {
+      throw PropertyListEncodingFailure(reason: "a key was not written")
+    }
+    return result
   }
 
   /// The placeholder of `key`, the `number`th key given one.
   private func placeholder(_ number: Int, of key: String) -> String {
-    key + marker + String(number)
+    key + "\u{0}" + identifier + "-" + String(number)
   }
 }

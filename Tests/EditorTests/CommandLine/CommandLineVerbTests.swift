@@ -370,6 +370,9 @@ import Testing
     ("", false, "-: the input is empty"),
     ("[1, 2]", true, "-: the top level is not a JSON object"),
     ("1", true, "-: the top level is not a JSON object"),
+    // A place only where the parser names one (it said "at the end" for both).
+    (#"{"a": 1e400}"#, true, "-: not valid JSON (number 1e400 is not representable in Swift)"),
+    (#"{"a": "\u00"}"#, true, "-: line 1, column 10: not valid JSON (invalid hex encoded"),
     // A key that is not a valid string: where the text fails, as for any other string.
     (#"{"a\q": 1}"#, true, "-: line 1, column 4: not valid JSON (invalid escape sequence)"),
     ("{\"a\u{1}\": 1}", true, "-: line 1, column 4: not valid JSON (unescaped control character)"),

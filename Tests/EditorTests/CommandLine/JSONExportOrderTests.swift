@@ -48,4 +48,29 @@ import Testing
     let xmlKeys = xml.output.matches(of: /<key>([^<]*)<\/key>/).map { String($0.1) }
     #expect(xmlKeys == ["B", "Z", "a", "a10", "a9", "big", "d", "A", "b", "z", "r", "\u{E9}"])
   }
+
+  /// Many keys that differ only in Unicode normalization (each pair written through one
+  /// placeholder) are each written once, where their scalars sort them, as python's `json`
+  /// reads them.
+  @Test func manyKeysThatDifferOnlyInNormalizationAreEachInPlace() throws {
+    let file = editor.preferences.appendingPathComponent("pairs.plist")
+    let make = #"""
+      import plistlib,sys
+      d={('\u00e9' if i%2 else 'e\u0301')+str(i//2):i for i in range(600)}
+      plistlib.dump(d,open(sys.argv[1],'wb'),fmt=plistlib.FMT_BINARY)
+      """#
+    #expect(try ChildProcess.runCommand("python3", ["-c", make, file.path]).status == 0)
+    let result = try editor.run("export", file.path, "--json")
+    #expect(result.status == 0, "\(result.error)")
+    let exported = editor.preferences.appendingPathComponent("pairs.json")
+    try Data(result.output.utf8).write(to: exported)
+    let check = #"""
+      import json,plistlib,sys
+      pairs=json.load(open(sys.argv[1]),object_pairs_hook=list)
+      keys=[k for k,v in pairs]
+      print(len(keys),len(set(keys)),dict(pairs)==plistlib.load(open(sys.argv[2],'rb')),keys==sorted(keys))
+      """#
+    let read = try ChildProcess.runCommand("python3", ["-c", check, exported.path, file.path])
+    #expect(read.output == "600 600 True True\n", "\(read.error)")
+  }
 }
