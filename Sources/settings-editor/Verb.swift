@@ -156,9 +156,10 @@ enum Verb: String, CaseIterable, Sendable {
       """
       Writes to standard output unless a path is given: a new file, or a regular file \
       replaced atomically (a device, named pipe, symbolic link or folder there is refused). \
-      --json writes JSON, keeping every \
-      type: a date is {"$date": "2023-01-08T19:59:26.426036Z"} and data is \
-      {"$data": "<Base64>"}; import --json reads them back as a date and data.
+      --json writes JSON with keys sorted by their Unicode scalars: a date is \
+      {"$date": "2023-01-08T19:59:26.426036Z"} and data is {"$data": "<Base64>"}, which \
+      import --json reads back as a date and data; a real with no fraction (1.0) is written \
+      as 1 and reads back as an integer.
       """
     case .import:
       """
