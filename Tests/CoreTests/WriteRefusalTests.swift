@@ -98,6 +98,8 @@ import Testing
         "it holds U+FFFE at list / [1]" + character
       ),
       (["key\u{1}": "fine"], "key\u{1}", "it holds U+0001" + character),
+      // A value of a type other than the canonical one (`NSString`), as the writer takes it.
+      (["ns": NSString(string: "a\u{1B}b")], "ns", "it holds U+001B" + character),
       (
         ["when": Date(timeIntervalSinceReferenceDate: -1e13)], "when",
         "it holds the date -10000000000000.0 s from 2001-01-01T00:00:00Z" + year
@@ -109,7 +111,7 @@ import Testing
     ]
   }
 
-  @Test(arguments: 0..<6)
+  @Test(arguments: 0..<7)
   func anXMLSuiteRefusesWhatXMLCannotHoldNamingTheKeyAndABinaryOneKeepsIt(_ index: Int) throws {
     let (changes, key, reason) = Self.unholdable[index]
     let folder = try TemporaryFolder()

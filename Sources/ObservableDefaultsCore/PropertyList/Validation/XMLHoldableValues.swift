@@ -72,15 +72,22 @@ package enum XMLHoldableValues {
     .map { ($0.path, $0.found) }
   }
 
-  /// What XML cannot hold in `leaf`, a string or a date (told by the dynamic type, without a
-  /// cast: most leaves are strings); nil for any other value.
+  /// What XML cannot hold in `leaf`, a string or a date; nil for any other value. A canonical
+  /// value is told by its dynamic type, without a cast (most leaves are strings); one of
+  /// another type (an `NSString`, given to the file's own API) by a cast, as the writer takes
+  /// it.
   private static func refusal(ofLeaf leaf: Any) -> Refusal? {
     let kind = type(of: leaf)
-    if kind == String.self {
-      return refused(in: value(leaf, as: String.self)).map(Refusal.character)
+    if kind == Int.self || kind == Double.self || kind == Bool.self || kind == Data.self {
+      return nil
     }
-    guard kind == Date.self else { return nil }
-    let seconds = value(leaf, as: Date.self).timeIntervalSinceReferenceDate
+    if let text = kind == String.self ? value(leaf, as: String.self) : leaf as? String {
+      return refused(in: text).map(Refusal.character)
+    }
+    guard let date = kind == Date.self ? value(leaf, as: Date.self) : leaf as? Date else {
+      return nil
+    }
+    let seconds = date.timeIntervalSinceReferenceDate
     return PropertyListCalendar.fields(of: seconds) == nil ? .date(seconds) : nil
   }
 
