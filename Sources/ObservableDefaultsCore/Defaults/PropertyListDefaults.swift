@@ -354,10 +354,15 @@ open class PropertyListDefaults: UserDefaults {
     do {
       try write(value, forKey: key)
     } catch {
-      let failure = PropertyListError(wrapping: error, file: fileURL, kind: .unwritable)
-      storage.record(failure)
-      Diagnostics.report("PropertyListDefaults", "\(failure)")
+      report(error)
     }
+  }
+
+  /// Records a write's failure as ``lastError`` and reports it to ``Diagnostics``.
+  private func report(_ error: any Error) {
+    let failure = PropertyListError(wrapping: error, file: fileURL, kind: .unwritable)
+    storage.record(failure)
+    Diagnostics.report("PropertyListDefaults", "\(failure)")
   }
 
   /// Stores a value through ``write(_:forKey:excluding:)``; nil removes the key. On failure the
@@ -443,22 +448,41 @@ open class PropertyListDefaults: UserDefaults {
     PropertyListDefaults(suiteName: domainName)?.persistentValues
   }
 
-  /// Replaces the values of the suite `domainName` with `domain`, through locked merging
-  /// writes, and waits for the file. Failures go to that suite's ``lastError`` and ``Diagnostics``.
+  /// Replaces the values of the suite `domainName` with `domain` in one locked merging write,
+  /// and waits for the file: another process reads the old domain or the new one, never a mix,
+  /// and observers are told once. A value that is not a property-list value, or a key an
+  /// administrator made mandatory, keeps its stored value; each such failure goes to that
+  /// suite's ``lastError`` and ``Diagnostics``, as ``set(_:forKey:)`` reports it, and the other
+  /// keys are written.
   ///
   /// - Parameters:
   ///   - domain: The new values (property-list values).
   ///   - domainName: A suite name.
   open override func setPersistentDomain(_ domain: [String: Any], forName domainName: String) {
     guard let suite = PropertyListDefaults(suiteName: domainName) else { return }
-    let kept = [PropertyListKey: Any](exactKeys: domain)
-    for key in suite.storage.allValues().keys where kept[key] == nil {
-      suite.removeObject(forKey: key.string)
-    }
-    for (key, value) in domain {
-      suite.set(value, forKey: key)
-    }
+    suite.replaceValues(with: [PropertyListKey: Any](exactKeys: domain))
     suite.synchronize()
+  }
+
+  /// ``setPersistentDomain(_:forName:)``'s write on this suite. One write, not one per key:
+  /// removing every key of a 100,000-key suite key by key could be flushed part way (another
+  /// process then read a part of the domain), and told observers 100,000 times.
+  final func replaceValues(with values: [PropertyListKey: Any]) {
+    var changes: [PropertyListKey: PropertyListChange] = [:]
+    for key in storage.allValues().keys where values[key] == nil { changes[key] = .remove }
+    for (key, value) in values {
+      do { changes[key] = try change(value, forKey: key.string) } catch { report(error) }
+    }
+    if systemLayers != nil {
+      for key in changes.keys {
+        do { try refuseMandatory(CollectionOfOne(key.string)) } catch {
+          changes[key] = nil
+          report(error)
+        }
+      }
+    }
+    guard !changes.isEmpty else { return }
+    do { try storage.write(changes, excluding: nil) } catch { report(error) }
   }
 
   /// Removes every value of the suite `domainName` (the file stays, as an empty dictionary) and
