@@ -7,12 +7,21 @@ import Foundation
 /// Every object key of the text is replaced by its number (`"0"`, `"1"`, … in the order of the
 /// text) in ``numbered``, which `JSONSerialization` parses without merging anything, and
 /// ``keys`` holds each key's own text, decoded by `JSONSerialization` from an array of the keys'
-/// JSON strings (escapes such as `\u00e9` included).
+/// JSON strings (escapes such as `\u00e9` included). The integer literals a property list holds
+/// and `JSONSerialization` does not read as integers are found in the same scan
+/// (``minimumInteger``, ``integersOutOfRange``).
 struct JSONExactKeys {
   /// The text with every object key replaced by its number.
   let numbered: Data
   /// Each key's text, by number.
   let keys: [String]
+  /// What ``numbered`` holds, as a JSON string, in place of each integer literal
+  /// `-9223372036854775808`, which `JSONSerialization` reads as a real (``JSONIntegerLiteral``):
+  /// a NUL and a random identifier, which no string of the text holds.
+  let minimumInteger = "\u{0}" + UUID().uuidString
+  /// The places in the text of the integer literals beyond what a property list holds
+  /// (``JSONIntegerLiteral/outOfRange``), in the order of the text.
+  let integersOutOfRange: [Range<Int>]
 
   /// The keys of `text`.
   ///
@@ -26,9 +35,23 @@ struct JSONExactKeys {
     var numbered = Data(capacity: bytes.count)
     var keyList = Data("[".utf8)
     var (count, copied, index) = (0, 0, 0)
+    var outOfRange: [Range<Int>] = []
     while index < bytes.count {
       guard bytes[index] == quote else {
-        index += 1
+        let start = index
+        while index < bytes.count, JSONIntegerLiteral.isNumberByte(bytes[index]) { index += 1 }
+        guard index > start else {
+          index += 1
+          continue
+        }
+        switch JSONIntegerLiteral(bytes[start..<index]) {
+        case .minimum:
+          numbered.append(contentsOf: bytes[copied..<start])
+          numbered.append(contentsOf: "\"\\u0000\(minimumInteger.dropFirst())\"".utf8)
+          copied = index
+        case .outOfRange: outOfRange.append(start..<index)
+        case .held, nil: break
+        }
         continue
       }
       let start = index
@@ -50,6 +73,7 @@ struct JSONExactKeys {
     numbered.append(contentsOf: bytes[copied...])
     keyList.append(UInt8(ascii: "]"))
     self.numbered = numbered
+    integersOutOfRange = outOfRange
     keys = try JSONSerialization.jsonObject(with: keyList) as? [String] ?? []
   }
 

@@ -62,7 +62,12 @@ extension JSONTransfer {
       case .boolean(let flag): try encode(flag, to: encoder)
       case .integer(let integer): try encode(integer, to: encoder)
       case .unsigned(let integer): try encode(integer, to: encoder)
-      case .real(let real): try encode(real, to: encoder)
+      case .real(let real):
+        if let text = JSONIntegralReals.text(of: real, in: encoder) {
+          try encode(text, to: encoder)
+        } else {
+          try encode(real, to: encoder)
+        }
       case .array(let items):
         var container = encoder.unkeyedContainer()
         for item in items { try container.encode(item) }

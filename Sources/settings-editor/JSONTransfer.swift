@@ -31,13 +31,17 @@ enum JSONTransfer {
           + "export as XML instead")
     }
     var placeholders = ExactKeyPlaceholders()
+    let reals = JSONIntegralReals()
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-    let text = try encoder.encode(Value(placeholders.encodable(values), path: []))
-    return try placeholders.restoring(in: text) { key in
+    reals.mark(in: encoder)
+    // Encoded first: the placeholders are made as the values are, and restored after.
+    let encoded = try encoder.encode(Value(placeholders.encodable(values), path: []))
+    let text = try placeholders.restoring(in: encoded) { key in
       // A string encodes in any case; the fallback only keeps the closure total.
       String(decoding: (try? encoder.encode(key)) ?? Data(), as: UTF8.self)
-    } + Data("\n".utf8)
+    }
+    return reals.restoring(in: text) + Data("\n".utf8)
   }
 
   /// The dictionary `data` holds as JSON, dates and data restored. Keys that differ only in
@@ -65,6 +69,11 @@ enum JSONTransfer {
       throw refusal(of: data, file: file, failure: error)
     }
     guard let numbered = root as? [String: Any] else { throw notAnObject(file) }
+    if let literal = exact.integersOutOfRange.first {
+      throw integerRefusal(
+        data.dropFirst(literal.lowerBound).prefix(literal.count), at: literal.lowerBound,
+        in: data, file: file)
+    }
     let entries = exact.entries(of: numbered)
     // Every member found by its number, or nothing is imported: a member left out would be a
     // key removed from the suite.
@@ -85,6 +94,8 @@ enum JSONTransfer {
     _ value: Any, path: String, keys: JSONExactKeys, file: String
   ) throws(VerbError) -> Any {
     switch value {
+    case let text as String where text == keys.minimumInteger:
+      return Int.min
     case is NSNull:
       throw .invalid(
         "\(file): \(path) is null, which a property list cannot hold; leave the key out")
@@ -143,6 +154,20 @@ enum JSONTransfer {
     return .invalid("\(file): not valid JSON (\(reason(of: failure)))")
   }
 
+  /// The refusal of an integer literal beyond what a property list holds (`literal`, at byte
+  /// `offset` of `data`): it is not read as a rounded real.
+  private static func integerRefusal(
+    _ literal: Data, at offset: Int, in data: Data, file: String
+  ) -> VerbError {
+    let text = String(decoding: literal, as: UTF8.self)
+    let shown =
+      text.count <= 40 ? text : "\(text.prefix(20))…\(text.suffix(10)) (\(text.count) digits)"
+    return .invalid(
+      "\(file): \(place(ofOffset: offset, in: data)): the integer \(shown) is beyond what a "
+        + "property list holds (-9223372036854775808 to 18446744073709551615); write it as a real "
+        + "(with a fraction or an exponent) or as a string")
+  }
+
   /// The refusal of a JSON text whose top level is not an object.
   private static func notAnObject(_ file: String) -> VerbError {
     .invalid("\(file): the top level is not a JSON object (expected {\"key\": value, …})")
@@ -158,6 +183,11 @@ enum JSONTransfer {
     guard let match, let offset = Int(match), offset <= data.count else {
       return text.contains("end of file") ? "at the end" : nil
     }
+    return place(ofOffset: offset, in: data)
+  }
+
+  /// `line L, column C` of the character at byte `offset` of `data`.
+  private static func place(ofOffset offset: Int, in data: Data) -> String {
     let before = data.prefix(offset)
     let line = before.filter { $0 == UInt8(ascii: "\n") }.count + 1
     let lineStart = before.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? before.startIndex

@@ -158,16 +158,17 @@ enum Verb: String, CaseIterable, Sendable {
       replaced atomically (a device, named pipe, symbolic link or folder there is refused). \
       --json writes JSON with keys sorted by their Unicode scalars: a date is \
       {"$date": "2023-01-08T19:59:26.426036Z"} and data is {"$data": "<Base64>"}, which \
-      import --json reads back as a date and data; a real with no fraction (1.0) is written \
-      as 1 and reads back as an integer.
+      import --json reads back as a date and data; a real keeps its fraction (1.0), so it \
+      reads back as a real.
       """
     case .import:
       """
       The input (a file, or - for standard input) is a property list (XML or binary) or, with \
       --json, a JSON object; its top level must be a dictionary. Keys of the suite missing \
       from it are removed. In JSON, {"$date": "<ISO 8601>"} is a date, {"$data": "<Base64>"} \
-      is data, and null is refused (a property list has no null). Errors name the file, the \
-      line and the column.
+      is data, null is refused (a property list has no null), and so is an integer beyond \
+      -9223372036854775808 to 18446744073709551615 (write it as a real). Errors name the \
+      file, the line and the column.
       """
     case .watch:
       """

@@ -393,6 +393,15 @@ import Testing
         + "0–999999 an XML property list's date holds"
     ),
     (#"{"c": "a\u0001b", "n": 1}"#, true, "it holds U+0001, a character an XML property list"),
+    // An integer a property list cannot hold is refused where it is, not rounded to a real.
+    (
+      "{\"n\": 1,\n \"a\": [2, 123456789012345678901234567890]}", true,
+      "-: line 2, column 11: the integer 123456789012345678901234567890 is beyond what a "
+        + "property list holds (-9223372036854775808 to 18446744073709551615); write it as a "
+        + "real (with a fraction or an exponent) or as a string\n"
+    ),
+    (#"{"u": 18446744073709551616}"#, true, "line 1, column 7: the integer 18446744073709551616"),
+    (#"{"i": -9223372036854775809}"#, true, "line 1, column 7: the integer -9223372036854775809"),
   ])
   func importRefusesInvalidInputWith65(input: String, json: Bool, message: String) throws {
     _ = try editor.run("write", "verbs.badimport", "keep", "me")
