@@ -7,7 +7,10 @@ import Testing
 
 /// Writes of settings objects interleaved with observers and outside changes on other threads:
 /// none of them may hang, and each object ends with the value its store holds.
-@Suite struct WriteInterleavingTests {
+///
+/// Serialized: two tests install the one global `OutsideChangeProbe`, and run at once the later
+/// replaced the earlier's (which then waited for a pause that never came).
+@Suite(.serialized) struct WriteInterleavingTests {
   /// Two objects kept in step by observers (an observer of X writes Y, one of Y writes X), each
   /// written on its own thread at once: both writes end, and each object ends with the other's
   /// observer's value, as its store does. (The write of a property held a lock of its object
