@@ -426,6 +426,15 @@ import Testing
             + "property list can hold it (plutil -convert binary1 converts the file)\n"),
       "\(result.error)")
     #expect(try editor.run("read", "verbs.badwrite").output == "{\n    keep = me;\n}\n")
+    // A suite not made yet: no file to convert, so the hint says how to make a binary one.
+    let new = try editor.run("write", "verbs.badwrite.new", "c", "a\u{1}b")
+    #expect(new.status == 65)
+    #expect(
+      new.error.hasSuffix(
+        "; a binary property list can hold it (the file does not exist yet: plutil -create "
+          + "binary1 makes it an empty binary one)\n"),
+      "\(new.error)")
+    #expect(try editor.run("read", "verbs.badwrite.new").status == 1)
   }
 
   // MARK: watch
