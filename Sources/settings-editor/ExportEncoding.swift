@@ -6,7 +6,8 @@ import ObservableDefaultsCore
 ///
 /// - XML: a key or string holding a character XML 1.0 cannot hold, or a date outside the years
 ///   of XML's date text (``XMLHoldableValues``, the rule a suite's XML flush follows too), is
-///   refused, naming its key path; `--json` exports it.
+///   refused, naming its key path; `--json` exports it (the refusal says so, unless the values
+///   hold a real JSON cannot hold too: then a copy of the binary file is the way).
 ///   Characters XML can hold but a terminal must not receive raw (those ``TerminalText/escaped(_:)`` escapes, except tab and newline, plus
 ///   carriage return, which XML readers would turn into a newline) are written as character
 ///   references (`&#x9b;`), which every XML reader turns back into the same character.
@@ -21,13 +22,20 @@ enum ExportEncoding {
   static func xml(_ values: [PropertyListKey: Any]) throws -> Data {
     if let (path, refusal) = XMLHoldableValues.firstRefused(in: values) {
       let name = path.map { TerminalText.escaped($0) }.joined(separator: " / ")
+      let instead =
+        JSONTransfer.firstNotHeld(in: values) == nil ? "export with --json instead" : neitherHolds
       throw VerbError.invalid(
-        "cannot export as XML: \(name) holds \(refusal.held), \(refusal.reason); export with --json "
-          + "instead")
+        "cannot export as XML: \(name) holds \(refusal.held), \(refusal.reason); \(instead)")
     }
     let data = try PropertyListEncoding.data(of: PropertyListDocument(values: values))
     return replacing(in: data) { "&#x\(hex($0.value, digits: 1));" }
   }
+
+  /// What a refusal of either export says when the other format cannot hold the values either
+  /// (each named the other, which refused in turn): a binary property list holds them all.
+  static let neitherHolds =
+    "the other export format cannot hold this suite either: copy its binary property-list file "
+    + "instead"
 
   /// JSON text from `JSONEncoder` with the characters of ``TerminalText`` escaped as
   /// `\uXXXX` (they can only occur inside strings there); one beyond U+FFFF as its two UTF-16

@@ -17,18 +17,13 @@ enum JSONTransfer {
   /// - Throws: ``VerbError`` `.invalidValue` naming the key path of a real that is not finite
   ///   (NaN, ±infinity: a property list holds one, JSON has no form for it).
   static func data(of values: [PropertyListKey: Any]) throws -> Data {
-    let nonFinite = PropertyListValue.firstFound(
-      in: values, inKey: { _ in nil },
-      inLeaf: { leaf -> Double? in
-        // Told by the dynamic type first: a cast of each string costs more.
-        guard type(of: leaf) == Double.self, let real = leaf as? Double else { return nil }
-        return real.isFinite ? nil : real
-      })
-    if let (path, real) = nonFinite {
+    if let (path, real) = firstNotHeld(in: values) {
       let name = path.map { TerminalText.escaped($0) }.joined(separator: " / ")
+      let instead =
+        XMLHoldableValues.firstRefused(in: values) == nil
+        ? "export as XML instead" : ExportEncoding.neitherHolds
       throw VerbError.invalid(
-        "cannot export as JSON: \(name) holds the real \(real), which JSON cannot hold; "
-          + "export as XML instead")
+        "cannot export as JSON: \(name) holds the real \(real), which JSON cannot hold; \(instead)")
     }
     var placeholders = ExactKeyPlaceholders()
     let reals = JSONIntegralReals()
@@ -42,6 +37,19 @@ enum JSONTransfer {
       String(decoding: (try? encoder.encode(key)) ?? Data(), as: UTF8.self)
     }
     return reals.restoring(in: text) + Data("\n".utf8)
+  }
+
+  /// The key path of the first real JSON cannot hold (NaN, ±infinity) in `values`, dictionaries
+  /// in key order, and the real; nil when there is none.
+  static func firstNotHeld(in values: [PropertyListKey: Any]) -> (path: [String], real: Double)? {
+    PropertyListValue.firstFound(
+      in: values, inKey: { _ in nil },
+      inLeaf: { leaf -> Double? in
+        // Told by the dynamic type first: a cast of each string costs more.
+        guard type(of: leaf) == Double.self, let real = leaf as? Double else { return nil }
+        return real.isFinite ? nil : real
+      }
+    ).map { ($0.path, $0.found) }
   }
 
   /// The dictionary `data` holds as JSON, dates and data restored. Keys that differ only in

@@ -155,6 +155,25 @@ import Testing
         + "cannot hold; export with --json instead\n")
   }
 
+  /// A suite that neither XML nor JSON can hold: each refusal says so (each named the other
+  /// format, which refused in turn).
+  @Test func aSuiteNeitherFormatHoldsIsRefusedByBothSayingSo() throws {
+    try install(["k\u{1B}": Double.nan], suite: "esc.neither")
+    let neither =
+      "; the other export format cannot hold this suite either: copy its binary property-list "
+      + "file instead\n"
+    let xml = try editor.run("export", "esc.neither")
+    #expect(xml.status == 65)
+    #expect(
+      xml.error == "settings-editor: cannot export as XML: k\\u{1b} holds U+001B, a character "
+        + "XML 1.0 cannot hold" + neither)
+    let json = try editor.run("export", "esc.neither", "--json")
+    #expect(json.status == 65)
+    #expect(
+      json.error == "settings-editor: cannot export as JSON: k\\u{1b} holds the real nan, which "
+        + "JSON cannot hold" + neither)
+  }
+
   @Test func iterm2FixtureExportsToXMLThatPlistlibAccepts() throws {
     let url = editor.preferences.appendingPathComponent("iterm.plist")
     try FileManager.default.copyItem(
