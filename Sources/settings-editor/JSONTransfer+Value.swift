@@ -46,7 +46,8 @@ extension JSONTransfer {
         var members: [String: Value] = [:]
         members.reserveCapacity(dictionary.count)
         for (key, item) in dictionary {
-          members[key] = try Value(item, path: path + [key])
+          let written = dictionary.count == 1 ? JSONMarkerKeys.written(key) : key
+          members[written] = try Value(item, path: path + [key])
         }
         self = .object(members)
       default:

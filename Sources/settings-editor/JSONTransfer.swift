@@ -115,7 +115,7 @@ enum JSONTransfer {
       }
       return items
     case let numbered as [String: Any]:
-      let dictionary = keys.entries(of: numbered)
+      var dictionary = keys.entries(of: numbered)
       if dictionary.count == 1, dictionary[0].key == "$date" {
         guard let text = dictionary[0].value as? String,
           let date = try? PropertyListScalarType.date.parse(text)
@@ -133,6 +133,7 @@ enum JSONTransfer {
         }
         return bytes
       }
+      if dictionary.count == 1 { dictionary[0].key = JSONMarkerKeys.read(dictionary[0].key) }
       var entries: [PropertyListKey: Any] = [:]
       for (key, item) in dictionary {
         entries[PropertyListKey(key)] = try propertyListForm(

@@ -158,8 +158,9 @@ enum Verb: String, CaseIterable, Sendable {
       replaced atomically (a device, named pipe, symbolic link or folder there is refused). \
       --json writes JSON with keys sorted by their Unicode scalars: a date is \
       {"$date": "2023-01-08T19:59:26.426036Z"} and data is {"$data": "<Base64>"}, which \
-      import --json reads back as a date and data; a real keeps its fraction (1.0), so it \
-      reads back as a real.
+      import --json reads back as a date and data (a dictionary whose one key is $date or \
+      $data is written with one $ more, and read back as it was); a real keeps its fraction \
+      (1.0), so it reads back as a real.
       """
     case .import:
       """
