@@ -169,15 +169,16 @@ enum DefaultsVerbs {
     try store([PropertyListKey(newKey): value, PropertyListKey(key): nil], in: domain)
   }
 
-  /// Removes every key of a suite: its file is deleted.
+  /// Removes every key of a suite in one write (watchers and the history see each key go),
+  /// then deletes its file. A key an administrator made mandatory refuses the whole delete, as
+  /// it refuses `delete` of that key: nothing is removed (it said the value stayed, exited 0
+  /// and deleted the file with the user's value of that key).
   static func deleteAll(_ domain: Invocation.Domain) throws {
     guard case .suite(let suite) = domain else {
       throw VerbError.usage(.delete, "delete without a key works on suites, not on files")
     }
-    _ = try values(of: domain)
-    let defaults = try suiteDefaults(suite)
-    defaults.removePersistentDomain(forName: suite)
-    if let error = defaults.lastError { throw error }
+    let values = try values(of: domain)
+    try store(values.mapValues { _ in nil }, in: domain)
     try FileManager.default.removeItem(at: PreferencesDirectory.fileURL(forSuite: suite))
   }
 

@@ -7,21 +7,25 @@ import Foundation
 /// Every object key of the text is replaced by its number (`"0"`, `"1"`, … in the order of the
 /// text) in ``numbered``, which `JSONSerialization` parses without merging anything, and
 /// ``keys`` holds each key's own text, decoded by `JSONSerialization` from an array of the keys'
-/// JSON strings (escapes such as `\u00e9` included). The integer literals a property list holds
-/// and `JSONSerialization` does not read as integers are found in the same scan
-/// (``minimumInteger``, ``integersOutOfRange``).
+/// JSON strings (escapes such as `\u00e9` included).
+///
+/// Every number in a value's place is replaced too, by a string of ``numberMarker`` and its
+/// position in ``numbers`` (where it is in the text), which ``JSONNumberLiteral`` reads exactly
+/// where `JSONSerialization` did not. A number where no value can be (a key), or not by JSON's
+/// grammar, is left as it is, for the parser to refuse.
 struct JSONExactKeys {
-  /// The text with every object key replaced by its number.
+  /// The text with every object key replaced by its number, and every number by a marked
+  /// string.
   let numbered: Data
   /// Each key's text, by number.
   let keys: [String]
-  /// What ``numbered`` holds, as a JSON string, in place of each integer literal
-  /// `-9223372036854775808`, which `JSONSerialization` reads as a real (``JSONIntegerLiteral``):
-  /// a NUL and a random identifier, which no string of the text holds.
-  let minimumInteger = "\u{0}" + UUID().uuidString
-  /// The places in the text of the integer literals beyond what a property list holds
-  /// (``JSONIntegerLiteral/outOfRange``), in the order of the text.
-  let integersOutOfRange: [Range<Int>]
+  /// Starts each string ``numbered`` holds in place of a number, followed by the number's
+  /// position in ``numbers``: a NUL and a random identifier, which no string of the text holds.
+  let numberMarker = "\u{0}" + UUID().uuidString + "#"
+  /// Where each number replaced is in ``text`` (byte offsets), in the order of the text.
+  let numbers: [Range<Int>]
+  /// The text.
+  let text: Data
 
   /// The keys of `text`.
   ///
@@ -35,23 +39,40 @@ struct JSONExactKeys {
     var numbered = Data(capacity: bytes.count)
     var keyList = Data("[".utf8)
     var (count, copied, index) = (0, 0, 0)
-    var outOfRange: [Range<Int>] = []
+    var numbers: [Range<Int>] = []
+    // Whether each open container is an object (else an array), and the last byte outside
+    // strings and blanks: a value's place is after `:` in an object, after `[` or `,` in an array.
+    var inObject: [Bool] = []
+    var last: UInt8 = 0
     while index < bytes.count {
-      guard bytes[index] == quote else {
+      let byte = bytes[index]
+      guard byte == quote else {
         let start = index
-        while index < bytes.count, JSONIntegerLiteral.isNumberByte(bytes[index]) { index += 1 }
-        guard index > start else {
-          index += 1
+        while index < bytes.count, JSONNumberLiteral.isNumberByte(bytes[index]) { index += 1 }
+        guard index == start else {
+          let isValuePlace =
+            inObject.last.map {
+              $0 ? last == colon : last == UInt8(ascii: "[") || last == UInt8(ascii: ",")
+            }
+            ?? false
+          if isValuePlace, JSONNumberLiteral.isValid(bytes[start..<index]) {
+            numbered.append(contentsOf: bytes[copied..<start])
+            numbered.append(
+              contentsOf: "\"\\u0000\(numberMarker.dropFirst())\(numbers.count)\"".utf8)
+            numbers.append(start..<index)
+            copied = index
+          }
+          last = bytes[index - 1]
           continue
         }
-        switch JSONIntegerLiteral(bytes[start..<index]) {
-        case .minimum:
-          numbered.append(contentsOf: bytes[copied..<start])
-          numbered.append(contentsOf: "\"\\u0000\(minimumInteger.dropFirst())\"".utf8)
-          copied = index
-        case .outOfRange: outOfRange.append(start..<index)
-        case .held, nil: break
+        switch byte {
+        case UInt8(ascii: "{"): inObject.append(true)
+        case UInt8(ascii: "["): inObject.append(false)
+        case UInt8(ascii: "}"), UInt8(ascii: "]"): _ = inObject.popLast()
+        default: break
         }
+        if !blanks.contains(byte) { last = byte }
+        index += 1
         continue
       }
       let start = index
@@ -60,6 +81,7 @@ struct JSONExactKeys {
         index += bytes[index] == backslash ? 2 : 1
       }
       index = min(index + 1, bytes.count)
+      last = quote
       var next = index
       while next < bytes.count, blanks.contains(bytes[next]) { next += 1 }
       // A string followed by a colon is an object's key.
@@ -73,8 +95,18 @@ struct JSONExactKeys {
     numbered.append(contentsOf: bytes[copied...])
     keyList.append(UInt8(ascii: "]"))
     self.numbered = numbered
-    integersOutOfRange = outOfRange
+    self.numbers = numbers
+    self.text = text
     keys = try JSONSerialization.jsonObject(with: keyList) as? [String] ?? []
+  }
+
+  /// Where in ``text`` the number is that `string` (a string parsed from ``numbered``) stands
+  /// for, when it is one's marked string.
+  func number(_ string: String) -> Range<Int>? {
+    guard string.hasPrefix(numberMarker),
+      let position = Int(string.dropFirst(numberMarker.count)), numbers.indices.contains(position)
+    else { return nil }
+    return numbers[position]
   }
 
   /// The entries of `dictionary` (parsed from ``numbered``) under their own keys, in the

@@ -46,7 +46,9 @@ extension JSONTransfer {
         var members: [String: Value] = [:]
         members.reserveCapacity(dictionary.count)
         for (key, item) in dictionary {
-          let written = dictionary.count == 1 ? JSONMarkerKeys.written(key) : key
+          // The top level is the suite, never a date or data: its keys are written as they are.
+          let written =
+            dictionary.count == 1 && !path.isEmpty ? JSONMarkerKeys.written(key) : key
           members[written] = try Value(item, path: path + [key])
         }
         self = .object(members)

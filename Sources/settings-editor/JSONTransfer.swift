@@ -77,11 +77,6 @@ enum JSONTransfer {
       throw refusal(of: data, file: file, failure: error)
     }
     guard let numbered = root as? [String: Any] else { throw notAnObject(file) }
-    if let literal = exact.integersOutOfRange.first {
-      throw integerRefusal(
-        data.dropFirst(literal.lowerBound).prefix(literal.count), at: literal.lowerBound,
-        in: data, file: file)
-    }
     let entries = exact.entries(of: numbered)
     // Every member found by its number, or nothing is imported: a member left out would be a
     // key removed from the suite.
@@ -102,8 +97,9 @@ enum JSONTransfer {
     _ value: Any, path: String, keys: JSONExactKeys, file: String
   ) throws(VerbError) -> Any {
     switch value {
-    case let text as String where text == keys.minimumInteger:
-      return Int.min
+    case let text as String:
+      guard let literal = keys.number(text) else { return text }
+      return try number(at: literal, in: keys, file: file)
     case is NSNull:
       throw .invalid(
         "\(file): \(path) is null, which a property list cannot hold; leave the key out")
@@ -115,7 +111,14 @@ enum JSONTransfer {
       }
       return items
     case let numbered as [String: Any]:
-      var dictionary = keys.entries(of: numbered)
+      // Of two members with the same key, the later one, as python's `json` keeps it: a
+      // `$date` given twice is still an object of one key.
+      var seen = Set<PropertyListKey>()
+      var dictionary = Array(
+        keys.entries(of: numbered).reversed().filter {
+          seen.insert(PropertyListKey($0.key)).inserted
+        }
+        .reversed())
       if dictionary.count == 1, dictionary[0].key == "$date" {
         guard let text = dictionary[0].value as? String,
           let date = try? PropertyListScalarType.date.parse(text)
@@ -163,18 +166,35 @@ enum JSONTransfer {
     return .invalid("\(file): not valid JSON (\(reason(of: failure)))")
   }
 
-  /// The refusal of an integer literal beyond what a property list holds (`literal`, at byte
-  /// `offset` of `data`): it is not read as a rounded real.
-  private static func integerRefusal(
-    _ literal: Data, at offset: Int, in data: Data, file: String
-  ) -> VerbError {
-    let text = String(decoding: literal, as: UTF8.self)
-    let shown =
-      text.count <= 40 ? text : "\(text.prefix(20))…\(text.suffix(10)) (\(text.count) digits)"
-    return .invalid(
-      "\(file): \(place(ofOffset: offset, in: data)): the integer \(shown) is beyond what a "
-        + "property list holds (-9223372036854775808 to 18446744073709551615); write it as a real "
-        + "(with a fraction or an exponent) or as a string")
+  /// The value of the number at `literal` (byte offsets) in `keys`' text, read exactly
+  /// (``JSONNumberLiteral``).
+  ///
+  /// - Throws: ``VerbError`` `.invalidValue` naming the line and column of an integer beyond
+  ///   the property-list range or a real beyond a `Double`'s: not read as a rounded real.
+  private static func number(
+    at literal: Range<Int>, in keys: JSONExactKeys, file: String
+  ) throws(VerbError) -> Any {
+    let text = String(
+      decoding: keys.text.dropFirst(literal.lowerBound).prefix(literal.count), as: UTF8.self)
+    do {
+      return try JSONNumberLiteral.value(of: text)
+    } catch {
+      let shown =
+        text.count <= 40
+        ? text : "\(text.prefix(20))…\(text.suffix(10)) (\(text.count) characters)"
+      let place = place(ofOffset: literal.lowerBound, in: keys.text)
+      switch error {
+      case .integerOutOfRange:
+        throw .invalid(
+          "\(file): \(place): the integer \(shown) is beyond what a property list holds "
+            + "(-9223372036854775808 to 18446744073709551615); write it as a real (with a "
+            + "fraction or an exponent) or as a string")
+      case .realOutOfRange:
+        throw .invalid(
+          "\(file): \(place): the real \(shown) is beyond what a property list holds "
+            + "(±1.7976931348623157e+308); write it as a string")
+      }
+    }
   }
 
   /// The refusal of a JSON text whose top level is not an object.

@@ -452,7 +452,7 @@ open class PropertyListDefaults: UserDefaults {
   /// and waits for the file: another process reads the old domain or the new one, never a mix,
   /// and observers are told once. A value that is not a property-list value, or a key an
   /// administrator made mandatory, keeps its stored value; each such failure goes to that
-  /// suite's ``lastError`` and ``Diagnostics``, as ``set(_:forKey:)`` reports it, and the other
+  /// suite's ``lastError`` and ``Diagnostics``, as `set(_:forKey:)` reports it, and the other
   /// keys are written.
   ///
   /// - Parameters:

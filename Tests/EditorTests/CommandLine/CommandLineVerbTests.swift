@@ -371,7 +371,19 @@ import Testing
     ("[1, 2]", true, "-: the top level is not a JSON object"),
     ("1", true, "-: the top level is not a JSON object"),
     // A place only where the parser names one (it said "at the end" for both).
-    (#"{"a": 1e400}"#, true, "-: not valid JSON (number 1e400 is not representable in Swift)"),
+    (
+      #"{"a": 1e400}"#, true,
+      "-: line 1, column 7: the real 1e400 is beyond what a property list holds "
+        + "(±1.7976931348623157e+308); write it as a string\n"
+    ),
+    // A number where a key must be, or not by JSON's grammar, is the parser's to refuse (a
+    // number read apart from the parser had let both through, the first losing its member).
+    (#"{"a":{"x":1,-9223372036854775808: 2}}"#, true, "-: line 1, column 13: not valid JSON"),
+    (#"{"a": -09223372036854775808}"#, true, "number with leading zero"),
+    (
+      "{\"a\": " + String(repeating: "9", count: 500) + "}", true,
+      "-: line 1, column 7: the integer 99999999999999999999…9999999999 (500 characters) is"
+    ),
     (#"{"a": "\u00"}"#, true, "-: line 1, column 10: not valid JSON (invalid hex encoded"),
     // A key that is not a valid string: where the text fails, as for any other string.
     (#"{"a\q": 1}"#, true, "-: line 1, column 4: not valid JSON (invalid escape sequence)"),
@@ -431,10 +443,17 @@ import Testing
     #expect(new.status == 65)
     #expect(
       new.error.hasSuffix(
-        "; a binary property list can hold it (the file does not exist yet: plutil -create "
-          + "binary1 makes it an empty binary one)\n"),
+        "; a binary property list can hold it (plutil -create binary1 makes the file an empty "
+          + "binary one)\n"),
       "\(new.error)")
     #expect(try editor.run("read", "verbs.badwrite.new").status == 1)
+    // An empty file (an empty suite): `plutil -convert` fails on it, `-create` makes it.
+    let empty = editor.preferences.appendingPathComponent("verbs.badwrite.empty.plist")
+    #expect(FileManager.default.createFile(atPath: empty.path, contents: Data()))
+    let onEmpty = try editor.run("write", "verbs.badwrite.empty", "c", "a\u{1}b")
+    #expect(onEmpty.status == 65)
+    #expect(
+      onEmpty.error.hasSuffix("(plutil -create binary1 makes the file an empty binary one)\n"))
   }
 
   // MARK: watch

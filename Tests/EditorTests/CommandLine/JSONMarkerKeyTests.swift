@@ -60,4 +60,35 @@ import Testing
     #expect(try editor.run("read-type", "markers.again", "text").output == "Type is dictionary\n")
     #expect(try editor.run("read-type", "markers.again", "when").output == "Type is date\n")
   }
+
+  /// At the top, `$date` is a suite's key like any other (the suite is never a date): written
+  /// and read as it is (it gained a `$` at each round trip); and a member given twice is one
+  /// member, the later, before the markers are told (`{"$data": …, "$data": …}` is data).
+  @Test func theTopLevelKeepsItsKeysAndARepeatedMemberIsOne() throws {
+    #expect(try editor.run("write", "markers.top", "$date", "hello").status == 0)
+    let exported = try editor.run("export", "markers.top", "--json").output
+    #expect(exported == "{\n  \"$date\" : \"hello\"\n}\n")
+    #expect(
+      try editor.run(["import", "markers.top", "-", "--json"], input: Data(exported.utf8)).status
+        == 0)
+    #expect(try editor.run("export", "markers.top", "--json").output == exported)
+    let repeated =
+      #"{"d": {"$data": "AA==", "$data": "AQ=="}, "k": {"$$date": "a", "$$date": "b"}}"#
+    #expect(
+      try editor.run(["import", "markers.twice", "-", "--json"], input: Data(repeated.utf8))
+        .status == 0)
+    #expect(try editor.run("read-type", "markers.twice", "d").output == "Type is data\n")
+    #expect(
+      try editor.run("export", "markers.twice", "--json").output == """
+        {
+          "d" : {
+            "$data" : "AQ=="
+          },
+          "k" : {
+            "$$date" : "b"
+          }
+        }
+
+        """)
+  }
 }

@@ -92,4 +92,34 @@ import Testing
     #expect(try editor.run("read-type", "reals.again", "integer").output == "Type is integer\n")
     #expect(try editor.run("export", "reals.again", "--json").output == exported)
   }
+
+  /// `JSONSerialization` read a negative integer of 19 digits as a rounded real, and reals a
+  /// few units in the last place off: every number is read exactly now.
+  @Test func everyNumberIsReadExactly() throws {
+    let input = """
+      {"n19": -1234567890123456789, "n": -9223372036854775807, "r1": -23957.515365261122,
+       "r2": -1.2719246934527984e-05, "tiny": 5e-324, "max": 1.7976931348623157e+308,
+       "tenth": 0.1, "list": [-1000000000000000000, 2.5e-3]}
+      """
+    let result = try editor.run(["import", "exact", "-", "--json"], input: Data(input.utf8))
+    #expect(result.status == 0, "\(result.error)")
+    #expect(
+      try editor.run("export", "exact", "--json").output == """
+        {
+          "list" : [
+            -1000000000000000000,
+            0.0025
+          ],
+          "max" : 1.7976931348623157e+308,
+          "n" : -9223372036854775807,
+          "n19" : -1234567890123456789,
+          "r1" : -23957.515365261122,
+          "r2" : -1.2719246934527984e-05,
+          "tenth" : 0.1,
+          "tiny" : 5e-324
+        }
+
+        """)
+    #expect(try editor.run("read-type", "exact", "n19").output == "Type is integer\n")
+  }
 }

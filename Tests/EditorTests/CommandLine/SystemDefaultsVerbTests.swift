@@ -39,6 +39,19 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: userFile.path))
     #expect(try editor.run("write", suite, "size", "-int", "14").status == 0)
     #expect(try editor.run("read", userFile.path).output == "{\n    size = 14;\n}\n")
+    // A user's file holding the mandatory key: deleting the whole suite is refused the same
+    // way, and nothing goes (it warned, exited 0 and deleted the file).
+    try PropertyListSerialization.data(
+      fromPropertyList: ["size": 14, "theme": "mine"], format: .xml, options: 0
+    ).write(to: userFile)
+    let deleted = try editor.run("delete", suite)
+    #expect(deleted.status == 77)
+    #expect(
+      deleted.error
+        == "settings-editor: the key theme of suite \(suite) is mandatory: \(lock.path) sets "
+        + "it; nothing was written\n")
+    #expect(
+      try editor.run("read", userFile.path).output == "{\n    size = 14;\n    theme = mine;\n}\n")
   }
 
   @Test func readShowsWhatProgramsReadAndSourceSaysWhere() throws {

@@ -48,12 +48,13 @@ package enum XMLHoldableValues {
   static func check(_ values: Any, writingTo url: URL) throws {
     guard let (path, refusal) = firstRefused(in: values) else { return }
     // How to get a binary file there: convert the file, or make it, when it does not exist yet
-    // (converting it said nothing the user could run).
+    // or is empty (converting it said nothing the user could run).
+    let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size]) as? Int
     let binaryHint =
-      FileManager.default.fileExists(atPath: url.path)
+      (size ?? 0) > 0
       ? "a binary property list can hold it (plutil -convert binary1 converts the file)"
-      : "a binary property list can hold it (the file does not exist yet: plutil -create "
-        + "binary1 makes it an empty binary one)"
+      : "a binary property list can hold it (plutil -create binary1 makes the file an empty "
+        + "binary one)"
     let inside = path.count > 1 ? " at " + path.dropFirst().joined(separator: " / ") : ""
     let reason =
       switch refusal {
