@@ -152,6 +152,31 @@ import Testing
     #expect(equalPairs == scalars.count + 2)
   }
 
+  /// A setter's typed comparison (`PropertyListScalar.storeSame`, which takes the place of the
+  /// codec's closure) agrees with the suite's for every pair of values of one type, and says
+  /// nothing of a value of another type.
+  @Test func aSettersComparisonAgreesWithTheSuites() {
+    func check<Value>(_ values: [Value]) {
+      for lhs in values {
+        for rhs in values {
+          let stored = PropertyListScalar(rhs)!.storedValue
+          #expect(
+            PropertyListScalar.storeSame(lhs, rhs)
+              == PropertyListScalar(lhs)!.isEqual(toStored: stored), "\(lhs) and \(rhs)")
+        }
+      }
+    }
+    check(["", "\u{E9}", "e\u{301}", "7"])
+    check([0, 7, -1, Int.max])
+    check([true, false])
+    check([0, -0.0, 7, .nan, .infinity])
+    check([Date(timeIntervalSinceReferenceDate: 12.5), .distantPast])
+    check([Data(), Data([1, 2])])
+    #expect(PropertyListScalar.storeSame("\u{E9}", "e\u{301}") == false)
+    #expect(PropertyListScalar.storeSame(Double.nan, .nan) == true)
+    #expect(PropertyListScalar.storeSame([1], [1]) == nil)
+  }
+
   /// A typed write stores and reports as the write of the same value as `Any`, without
   /// comparing two `Any` values: a new value is a change (two forms of "é" are two values), an
   /// equal one is not (NaN included), and the file ends with the last value.

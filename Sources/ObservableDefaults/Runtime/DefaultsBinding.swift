@@ -335,7 +335,12 @@ public final class _DefaultsBinding<Object: AnyObject & Observable & SendableMet
     storage: ReferenceWritableKeyPath<Object, Value>, defaultValue: KeyPath<Object, Value>,
     key: String, codec: DefaultsCodec<Value>
   ) {
-    let unchanged = codec.isEqual(newValue, read(object, key: key) { $0[keyPath: storage] })
+    let cached = read(object, key: key) { $0[keyPath: storage] }
+    // A value of a common type compares by its type (`storesItself`: only the automatic codecs
+    // of those types, whose `isEqual` is this comparison), not through the codec's closure.
+    let unchanged =
+      (codec.storesItself ? PropertyListScalar.storeSame(newValue, cached) : nil)
+      ?? codec.isEqual(newValue, cached)
     // A value of a common type goes to the store typed: it is neither boxed for the codec nor
     // normalized nor compared as `Any` there.
     let outcome = write(

@@ -43,6 +43,35 @@ public enum PropertyListScalar: Sendable {
     }
   }
 
+  /// Whether two values of a type this enum holds store the same thing, compared by their
+  /// type as the suite compares a scalar with the value it replaces (`isEqual(toStored:)`):
+  /// strings by their Unicode scalars (`"\u{E9}"` and `"e\u{301}"` differ, though `==` calls
+  /// them equal), reals with two NaNs equal, the others by `==`. Nil for a value of another
+  /// type.
+  ///
+  /// Inlined, the type's checks are decided where `Value` is known: a property's setter
+  /// compares without the codec's closure and its reabstraction thunks (about 165
+  /// instructions of a property write).
+  @inlinable
+  public static func storeSame<Value>(_ lhs: Value, _ rhs: Value) -> Bool? {
+    if Value.self == String.self {
+      return PropertyListKey(unsafeBitCast(lhs, to: String.self))
+        == PropertyListKey(unsafeBitCast(rhs, to: String.self))
+    } else if Value.self == Int.self {
+      return unsafeBitCast(lhs, to: Int.self) == unsafeBitCast(rhs, to: Int.self)
+    } else if Value.self == Bool.self {
+      return unsafeBitCast(lhs, to: Bool.self) == unsafeBitCast(rhs, to: Bool.self)
+    } else if Value.self == Double.self {
+      let (left, right) = (unsafeBitCast(lhs, to: Double.self), unsafeBitCast(rhs, to: Double.self))
+      return left == right || (left.isNaN && right.isNaN)
+    } else if Value.self == Date.self {
+      return unsafeBitCast(lhs, to: Date.self) == unsafeBitCast(rhs, to: Date.self)
+    } else if Value.self == Data.self {
+      return unsafeBitCast(lhs, to: Data.self) == unsafeBitCast(rhs, to: Data.self)
+    }
+    return nil
+  }
+
   /// Whether ``init(_:)`` takes values of type `Value`.
   public static func holds<Value>(_: Value.Type) -> Bool {
     Value.self == String.self || Value.self == Int.self || Value.self == Bool.self

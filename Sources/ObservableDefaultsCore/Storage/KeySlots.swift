@@ -14,34 +14,44 @@
 struct KeySlots {
   typealias Index = [PropertyListKey: Any].Index
 
-  /// The keys remembered (four: a settings object's properties written in turn) and their
-  /// indexes.
-  private var entries = InlineArray<4, (key: PropertyListKey, index: Index)?>(repeating: nil)
-  /// The entry the next key replaces (the oldest one).
+  /// The keys remembered (four: a settings object's properties written in turn), and at the
+  /// same positions their indexes. Two arrays of non-optional values: walking optional
+  /// key-and-index pairs copied and destroyed each through `Optional`'s generic value witnesses,
+  /// about 90 instructions a pair, more than the hash the slots save.
+  private var keys: [PropertyListKey] = []
+  private var indexes: [Index] = []
+  /// The position the next key replaces once four are remembered (the oldest one).
   private var next = 0
-  /// Whether any entry is set: ``forget()`` does nothing otherwise.
-  private var isEmpty = true
 
-  /// The index of `key` in the dictionary, when it is the string of a key remembered.
-  func index(of key: PropertyListKey) -> Index? {
-    guard !isEmpty else { return nil }
-    for slot in entries.indices {
-      if let entry = entries[slot], entry.key.isSameString(as: key) { return entry.index }
-    }
+  /// The position of `key` among the keys remembered, when it is the string of one of them
+  /// (``index(at:)`` gives its index).
+  func slot(of key: PropertyListKey) -> Int? {
+    for slot in keys.indices where keys[slot].isSameString(as: key) { return slot }
     return nil
+  }
+
+  /// The index of the key remembered at `slot`.
+  func index(at slot: Int) -> Index {
+    indexes[slot]
   }
 
   /// Remembers that `key` is at `index`, in place of the oldest key remembered.
   mutating func remember(_ key: PropertyListKey, at index: Index) {
-    entries[next] = (key, index)
-    next = (next + 1) % entries.count
-    isEmpty = false
+    guard keys.count == 4 else {
+      keys.append(key)
+      indexes.append(index)
+      return
+    }
+    keys[next] = key
+    indexes[next] = index
+    next = (next + 1) % 4
   }
 
   /// Forgets every index: a key was added to or removed from the dictionary.
   mutating func forget() {
-    guard !isEmpty else { return }
-    entries = InlineArray(repeating: nil)
-    isEmpty = true
+    guard !keys.isEmpty else { return }
+    keys.removeAll(keepingCapacity: true)
+    indexes.removeAll(keepingCapacity: true)
+    next = 0
   }
 }

@@ -47,13 +47,18 @@ struct PendingChanges {
   mutating func append(
     _ change: PropertyListChange, forKey key: PropertyListKey, replacing replaced: Any?
   ) {
+    guard !replaceLast(forKey: key, with: change) else { return }
+    log.append(Entry(key: key, change: change, replaced: replaced))
+    lastKey = key
+  }
+
+  /// Makes `change` the change of the log's last entry when that entry is `key`'s, as
+  /// ``append(_:forKey:replacing:)`` does; whether it was (else nothing changes).
+  mutating func replaceLast(forKey key: PropertyListKey, with change: PropertyListChange) -> Bool {
     // A property's key is one string object: equal at once (``PropertyListKey/==``).
-    if let lastKey, lastKey == key {
-      log[log.count - 1].change = change
-    } else {
-      log.append(Entry(key: key, change: change, replaced: replaced))
-      lastKey = key
-    }
+    guard let lastKey, lastKey == key else { return false }
+    log[log.count - 1].change = change
+    return true
   }
 
   /// Takes every pending change and leaves none pending: a swap, for the owner's lock.

@@ -34,11 +34,11 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
   @exclusivity(unchecked) private var flushScheduled = false
   @exclusivity(unchecked) private var flushPacing = JobPacing(interval: 1_000_000)
   private var reloadScheduled = false
-  var observers = ObserverList<DefaultsChange>()
+  @exclusivity(unchecked) var observers = ObserverList<DefaultsChange>()
   /// Who is told when a re-read changes ``lastError`` without a value changing (the file
   /// stopped reading, or reads again).
   var readabilityObservers = ObserverList<Void>()
-  private var fileError: PropertyListError?
+  @exclusivity(unchecked) private var fileError: PropertyListError?
   private var latestError: PropertyListError?
   /// Whether the file was read (or found missing) since the storage was made: false while a
   /// file malformed from the start has never parsed.
@@ -149,9 +149,54 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
   ///
   /// - Throws: The file's parse failure while the file is malformed; nothing is applied then.
   func write(_ value: PropertyListScalar, forKey key: String, excluding excluded: UInt64?) throws {
-    try write(.set(value.storedValue), forKey: key, excluding: excluded) { before, _ in
-      value.isEqual(toStored: before)
+    let stored = value.storedValue
+    let exactKey = PropertyListKey(key)
+    var before: Any?
+    var changed = false
+    let targets = try lockedWrite {
+      changed = applyScalar(value, stored, forKey: exactKey, before: &before)
+      return changed
     }
+    if changed {
+      targets.notify(excluding: excluded) {
+        DefaultsChange(
+          key: key, origin: .thisProcess, writer: .current, before: before, after: stored)
+      }
+    }
+  }
+
+  /// ``apply(_:forKey:before:isUnchanged:)`` for a scalar: the value in place is compared where
+  /// it lies, and the value replaced goes to `before` only when the value changed (each `Any?`
+  /// made, copied and destroyed on the way cost a write about 90 instructions, through
+  /// `Optional`'s generic value witnesses). Under ``lock``.
+  private func applyScalar(
+    _ value: PropertyListScalar, _ stored: Any, forKey key: PropertyListKey, before: inout Any?
+  ) -> Bool {
+    guard let index = index(of: key) else {
+      values[key] = stored
+      slots.forget()
+      pending.append(.set(stored), forKey: key, replacing: nil)
+      return true
+    }
+    let unchanged = value.isEqual(toStored: values.values[index])
+    var replaced = stored
+    swap(&values.values[index], &replaced)
+    if !pending.replaceLast(forKey: key, with: .set(stored)) {
+      pending.append(.set(stored), forKey: key, replacing: replaced)
+    }
+    guard !unchanged else { return false }
+    before = consume replaced
+    return true
+  }
+
+  /// The index of `key` in ``values``: from ``slots`` when it is a key remembered there, else
+  /// by its hash (and then remembered); nil when absent. Under ``lock``.
+  private func index(of key: PropertyListKey) -> [PropertyListKey: Any].Index? {
+    if let slot = slots.slot(of: key) { return slots.index(at: slot) }
+    hashedLookups += 1
+    guard let index = values.index(forKey: key) else { return nil }
+    slots.remember(key, at: index)
+    return index
   }
 
   /// The two writes of one key above: `isUnchanged` tells whether the value replaced (first)
@@ -260,19 +305,13 @@ final class SuiteStorage: ObservedStoreState, @unchecked Sendable {
   /// A key in ``slots`` is replaced in its place without a hash; another is looked up once (and
   /// remembered), or added. Under ``lock``.
   private func replace(forKey key: PropertyListKey, with value: Any) -> Any? {
-    var replaced = value
-    if let index = slots.index(of: key) {
-      swap(&values.values[index], &replaced)
-      return replaced
-    }
-    hashedLookups += 1
-    guard let index = values.index(forKey: key) else {
+    guard let index = index(of: key) else {
       values[key] = value
       slots.forget()
       return nil
     }
+    var replaced = value
     swap(&values.values[index], &replaced)
-    slots.remember(key, at: index)
     return replaced
   }
 
